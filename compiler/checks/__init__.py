@@ -1,0 +1,1 @@
+"""Semantic checks over the resolved ruleset; each concern is one module."""

@@ -1,0 +1,219 @@
+"""The `civrules` command line.
+
+Exit codes: 0 clean, 1 the rules have errors, 2 usage or internal error. Every failure a user can
+cause is a diagnostic; a traceback appears only for a bug, and only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from compiler import __version__, codes
+from compiler.diagnostics import Diagnostic, Severity, Span, has_errors, sort_diagnostics
+from compiler.load import Limits
+from compiler.render import FORMATS, SourceLines, render
+from compiler.workspace import LoadedRuleset, Workspace
+
+EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(slots=True)
+class Context:
+    rules: Path
+    limits: Limits
+    debug: bool
+
+    def workspace(self) -> Workspace:
+        return Workspace(self.rules, self.limits)
+
+
+class _Group(click.Group):
+    """Turns any unexpected exception into exit 2 with a one-line apology."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
+            debug = bool(ctx.params.get("debug"))
+            target = " ".join(ctx.protected_args + ctx.args) or "(no arguments)"
+            click.echo(
+                f"civrules: internal error ({type(error).__name__}) while running `{target}`: sorry, "
+                f"this is a bug in civrules, not in your rules.",
+                err=True,
+            )
+            if debug:
+                click.echo(traceback.format_exc(), err=True)
+            else:
+                click.echo("hint: rerun with --debug and report the output", err=True)
+            sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="civrules")
+@click.option(
+    "--rules",
+    "rules",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("rules"),
+    show_default=True,
+    envvar="CIVRULES_RULES",
+    help="The rules directory.",
+)
+@click.option(
+    "--max-file-size",
+    type=click.IntRange(min=1),
+    default=Limits().max_bytes,
+    show_default=True,
+    help="Largest rule file read, in bytes.",
+)
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=Limits().max_nodes,
+    show_default=True,
+    help="Most YAML nodes a file may expand to (bounds alias expansion).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@click.pass_context
+def main(ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, debug: bool) -> None:
+    """civrules: compile and validate Advanced Civilization rule data."""
+    ctx.obj = Context(rules, Limits(max_bytes=max_file_size, max_nodes=max_nodes), debug)
+
+
+def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
+    ordered = sort_diagnostics(diagnostics)
+    out = render(ordered, fmt, SourceLines(), colour=fmt == "text" and sys.stdout.isatty())
+    if out:
+        click.echo(out, nl=False)
+    if fmt == "text":
+        counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
+        summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
+        click.echo(f"civrules: {summary}", err=True)
+
+
+def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
+    _emit(diagnostics, fmt)
+    sys.exit(EXIT_USAGE)
+
+
+def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> list[LoadedRuleset]:
+    manifests = workspace.manifests()
+    if not manifests and workspace.discovery_diagnostics:
+        _usage_failure(workspace.discovery_diagnostics, fmt)
+    unknown = [name for name in names if name not in manifests]
+    if unknown:
+        _usage_failure([_unknown_ruleset(name, list(manifests)) for name in unknown], fmt)
+    chosen = list(names) if names else sorted(manifests)
+    return [workspace.load_ruleset(manifests[name]) for name in chosen]
+
+
+def _unknown_ruleset(name: str, known: list[str]) -> Diagnostic:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"did you mean `{close[0]}`?" if close else f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    return Diagnostic(
+        codes.UNKNOWN_RULESET.code,
+        codes.UNKNOWN_RULESET.severity,
+        f"no ruleset `{name}`",
+        Span.at("<command line>"),
+        hint,
+    )
+
+
+@main.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.pass_obj
+def list_command(obj: Context, fmt: str) -> None:
+    """List the rulesets found under the rules directory."""
+    workspace = obj.workspace()
+    manifests = workspace.manifests()
+    if not manifests:
+        _usage_failure(workspace.discovery_diagnostics, "text")
+    rows: list[dict[str, Any]] = []
+    for ruleset_id in sorted(manifests):
+        data = manifests[ruleset_id].data
+        raw_players = data.get("players")
+        players: dict[str, Any] = raw_players if isinstance(raw_players, dict) else {}
+        rows.append(
+            {
+                "id": ruleset_id,
+                "name": data.get("name"),
+                "extends": data.get("extends"),
+                "players": {"min": players.get("min"), "max": players.get("max")},
+                "file": manifests[ruleset_id].file.path,
+            }
+        )
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2, sort_keys=True))
+        return
+    for row in rows:
+        extends = f"  (extends {row['extends']})" if row["extends"] else ""
+        players = row["players"]
+        click.echo(f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}")
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="How diagnostics are printed.",
+)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.pass_obj
+def validate(obj: Context, rulesets: tuple[str, ...], fmt: str, strict: bool) -> None:
+    """Validate rulesets (all of them when none is named)."""
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, rulesets, fmt)
+    diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+    for ruleset in loaded:
+        diagnostics.extend(ruleset.all_diagnostics())
+    if not rulesets:
+        # Manifests that failed to load are not in `loaded`: their diagnostics still count.
+        for path in sorted((workspace.root / "rulesets").glob("*.y*ml")):
+            diagnostics.extend(workspace.load(path.relative_to(workspace.root).as_posix()).diagnostics)
+    _emit(diagnostics, fmt)
+    failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
+    sys.exit(EXIT_RULE_ERRORS if failing else EXIT_CLEAN)
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Print the documentation of a diagnostic code (e.g. `civrules explain L002`)."""
+    entry = codes.lookup(code)
+    if entry is None:
+        known = ", ".join(c.code for c in codes.all_codes())
+        raise click.BadParameter(f"no diagnostic code `{code}`; known codes: {known}", param_hint="CODE")
+    click.echo(entry.explain(), nl=False)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.pass_obj
+def export(obj: Context, ruleset: str, fmt: str) -> None:
+    """Print the resolved ruleset as canonical JSON (sorted keys, stable across runs)."""
+    from compiler.emit.export import export_ruleset
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    diagnostics = loaded.all_diagnostics()
+    if has_errors(diagnostics):
+        _emit(diagnostics, "text")
+        sys.exit(EXIT_RULE_ERRORS)
+    click.echo(json.dumps(export_ruleset(loaded), indent=2, sort_keys=True, ensure_ascii=False))

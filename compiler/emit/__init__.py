@@ -1,0 +1,1 @@
+"""Outputs built from a clean ruleset: canonical JSON, typed Python modules, reference sheets."""

@@ -1,0 +1,270 @@
+"""JSON Schema validation of rule files, with every error mapped back to a line and column.
+
+Each file names its kind (``kind: calamities``); the kind selects a schema under ``schemas/``.
+jsonschema's errors are turned into diagnostics pointing at the offending key or value, with
+"did you mean" hints for misspelt keys and enum values.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from compiler import codes
+from compiler.diagnostics import Diagnostic, Span
+from compiler.load.document import Document, NodePath
+
+#: File kinds and the schema file that describes each.
+SCHEMA_FILES: Mapping[str, str] = {
+    "ruleset": "ruleset.schema.json",
+    "civilization_cards": "civilization-cards.schema.json",
+    "commodities": "commodities.schema.json",
+    "calamities": "calamities.schema.json",
+    "map": "map.schema.json",
+    "rule_index": "rule-index.schema.json",
+}
+
+
+def schema_dir() -> Path:
+    """Where the schemas are: inside the installed package, or beside it in a source checkout."""
+    packaged = Path(__file__).parent / "_schemas"
+    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "schemas"
+
+
+@functools.cache
+def load_schema(kind: str) -> dict[str, Any]:
+    with (schema_dir() / SCHEMA_FILES[kind]).open(encoding="utf-8") as handle:
+        schema: dict[str, Any] = json.load(handle)
+    return schema
+
+
+@functools.cache
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(load_schema(kind))
+
+
+def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
+    """The file kind a document declares, or a diagnostic saying why it has none."""
+    data = document.data
+    known = ", ".join(sorted(SCHEMA_FILES))
+    if not isinstance(data, dict):
+        return None, [
+            _diag(
+                codes.BAD_KIND,
+                "a rule file must be a mapping that starts with `kind:`",
+                document.span(()),
+                f"start the file with `kind:` and one of: {known}",
+            )
+        ]
+    kind = data.get("kind")
+    if kind is None:
+        return None, [
+            _diag(codes.BAD_KIND, "the file has no `kind:`", document.span(()), f"add `kind:` with one of: {known}")
+        ]
+    if not isinstance(kind, str) or kind not in SCHEMA_FILES:
+        return None, [
+            _diag(
+                codes.BAD_KIND,
+                f"unknown file kind {_show(kind)}",
+                document.span(("kind",)),
+                _did_you_mean(str(kind), SCHEMA_FILES) or f"use one of: {known}",
+            )
+        ]
+    return kind, []
+
+
+def validate_document(document: Document, kind: str) -> list[Diagnostic]:
+    """Validate a document against its kind's schema; one diagnostic per problem."""
+    found: list[Diagnostic] = []
+    for error in _validator(kind).iter_errors(document.data):
+        found.extend(_translate(document, error))
+    return found
+
+
+def _translate(document: Document, error: ValidationError) -> Iterator[Diagnostic]:
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        chosen = _best_branch(error)
+        if chosen is not None:
+            yield from _translate(document, chosen)
+            return
+    path: NodePath = tuple(error.absolute_path)
+    instance = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    keyword = error.validator
+    expected: Any = error.validator_value
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        for key in instance:
+            if key in allowed or any(jsonschema.Draft202012Validator({"pattern": p}).is_valid(key) for p in patterns):
+                continue
+            where = _where(path)
+            hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+            yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint)
+        return
+    if keyword == "required" and isinstance(instance, dict):
+        missing = [key for key in expected if key not in instance]
+        for key in missing:
+            yield _diag(
+                codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
+            )
+        return
+    if keyword in ("enum", "const"):
+        allowed_values = expected if keyword == "enum" else [expected]
+        hint = (
+            _did_you_mean(str(instance), [str(v) for v in allowed_values])
+            or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
+        )
+        yield _diag(
+            codes.BAD_ENUM, f"{_show(instance)} is not an allowed value{_where(path)}", document.span(path), hint
+        )
+        return
+    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
+
+
+def _best_branch(error: ValidationError) -> ValidationError | None:
+    # Prefer the branch whose declared type fits the value: for `cost: "45"` against
+    # integer-or-unknown, the integer branch explains the mistake, not the unknown-object branch.
+    instance = error.instance
+    fitting = [
+        e
+        for e in error.context or ()
+        if (e.validator != "type" and _fits_type(e.schema, instance))
+        or (e.validator == "type" and not isinstance(instance, dict))
+    ]
+    candidates = fitting or list(error.context or ())
+    return best_match(candidates) if candidates else None
+
+
+def _fits_type(schema: Any, instance: Any) -> bool:
+    if not isinstance(schema, dict) or "type" not in schema:
+        return True
+    return bool(jsonschema.Draft202012Validator({"type": schema["type"]}).is_valid(instance))
+
+
+def _head(document: Document, path: NodePath) -> Span:
+    """The first line of a node: where a designer would add a missing key."""
+    span = document.key_span(path) if path and path in document.key_spans else document.span(path)
+    if span.end_line != span.line:
+        return Span(span.file, span.line, span.column, span.line, span.column + 1)
+    return span
+
+
+def _message(error: ValidationError, path: NodePath) -> str:
+    value, rule = _show(error.instance), error.validator_value
+    where = _where(path)
+    match error.validator:
+        case "type":
+            return f"{value} is a {_type_of(error.instance)}, expected {_types(rule)}{where}"
+        case "minimum":
+            return f"{value} is less than the minimum {rule}{where}"
+        case "maximum":
+            return f"{value} is more than the maximum {rule}{where}"
+        case "exclusiveMinimum":
+            return f"{value} must be more than {rule}{where}"
+        case "pattern":
+            return f"{value} does not match the pattern `{rule}`{where}"
+        case "minItems":
+            return f"the list has fewer than {rule} items{where}"
+        case "maxItems":
+            return f"the list has more than {rule} items{where}"
+        case "uniqueItems":
+            return f"the list has repeated items{where}"
+        case "minLength":
+            return f"the text is shorter than {rule} characters{where}"
+        case "minProperties":
+            return f"the mapping has fewer than {rule} keys{where}"
+        case "oneOf" | "anyOf":
+            return f"{value} matches none of the allowed forms{where}"
+    message = error.message
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+def _type_hint(error: ValidationError) -> str | None:
+    expected: Any = error.validator_value
+    if error.validator == "type":
+        if (
+            "boolean" in expected
+            and isinstance(error.instance, str)
+            and error.instance.lower() in {"yes", "no", "on", "off", "y", "n"}
+        ):
+            return "civrules reads YAML 1.2: write true or false"
+        if isinstance(error.instance, float) and "string" in expected:
+            return "quote the value: unquoted, a rule number such as 32.21 is read as a number"
+        if isinstance(error.instance, str) and ("integer" in expected or "number" in expected):
+            return "write the number without quotes"
+    if (
+        error.validator == "pattern"
+        and isinstance(error.instance, str)
+        and error.validator_value == "^[a-z][a-z0-9_]*$"
+    ):
+        slug = "".join(c if c.isalnum() else "_" for c in error.instance.lower()).strip("_")
+        return f"ids are lower_snake_case, e.g. `{slug}`" if slug else "ids are lower_snake_case"
+    return None
+
+
+def _field_hint(schema: dict[str, Any], key: str) -> str | None:
+    described = schema.get("properties", {}).get(key, {})
+    text = described.get("description") if isinstance(described, dict) else None
+    if isinstance(text, str):
+        return f"`{key}`: {text}"
+    return None
+
+
+def _did_you_mean(word: str, choices: Any) -> str | None:
+    matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean `{matches[0]}`?" if matches else None
+
+
+def _where(path: NodePath) -> str:
+    return f" in `{_render_path(path)}`" if path else ""
+
+
+def _render_path(path: NodePath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _type_of(value: Any) -> str:
+    return {
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "list",
+        dict: "mapping",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
+
+
+def _types(rule: Any) -> str:
+    names = {"object": "mapping", "array": "list", "null": "null"}
+    listed = rule if isinstance(rule, list) else [rule]
+    return " or ".join(str(names.get(t, t)) for t in listed)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"`{value}`" if len(value) <= 60 else f"`{value[:57]}...`"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"`{value}`"
+
+
+def _diag(code: codes.Code, message: str, span: Span, hint: str | None) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint)

@@ -1,0 +1,209 @@
+"""The YAML reader: positions, YAML 1.2 scalars, and every loader diagnostic (good and bad input)."""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics import Span
+from compiler.load import Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
+
+
+def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:
+    _, diagnostics = read_yaml_text(text, "f.yaml", limits or Limits())
+    return [(d.code, d.span.line, d.span.column) for d in diagnostics if d.span is not None]
+
+
+def test_keeps_the_span_of_every_value_and_key() -> None:
+    document, diagnostics = read_yaml_text("cards:\n  - id: pottery\n    cost: 45\n", "c.yaml")
+    assert diagnostics == []
+    assert document is not None
+    assert document.data == {"cards": [{"id": "pottery", "cost": 45}]}
+    assert document.span(("cards", 0, "cost")) == Span("c.yaml", 3, 11, 3, 13)
+    assert document.key_span(("cards", 0, "cost")) == Span("c.yaml", 3, 5, 3, 9)
+    assert document.span(("cards", 0)).line == 2
+
+
+def test_spans_inside_an_alias_fall_back_to_the_alias() -> None:
+    document, _ = read_yaml_text("a: &x {b: 1}\nc: *x\n", "f.yaml")
+    assert document is not None
+    assert document.data["c"] == {"b": 1}
+    assert document.span(("c", "b")) == Span("f.yaml", 2, 4, 2, 6)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("yes", "yes"),
+        ("no", "no"),
+        ("on", "on"),
+        ("true", True),
+        ("False", False),
+        ("~", None),
+        ("", None),
+        ("45", 45),
+        ("-3", -3),
+        ("0x1F", 31),
+        ("0o17", 15),
+        ("32.21", 32.21),
+        ("1e3", 1000.0),
+        ("'32.21'", "32.21"),
+        ("2001-12-14", "2001-12-14"),
+        ("!!str 45", "45"),
+        ("!!int 45", 45),
+        ("!!float 1", 1.0),
+    ],
+)
+def test_scalars_follow_the_yaml_1_2_core_schema(text: str, expected: object) -> None:
+    document, diagnostics = read_yaml_text(f"v: {text}\n", "f.yaml")
+    assert diagnostics == []
+    assert document is not None
+    assert document.data["v"] == expected
+    assert type(document.data["v"]) is type(expected)
+
+
+def test_syntax_error_points_at_the_parser_mark() -> None:
+    _, diagnostics = read_yaml_text("a: [1, 2\nb: 3\n", "f.yaml")
+    assert [d.code for d in diagnostics] == ["L001"]
+    assert diagnostics[0].span is not None and diagnostics[0].span.line == 2
+    assert diagnostics[0].hint is not None
+
+
+def test_duplicate_key_names_both_places() -> None:
+    _, diagnostics = read_yaml_text("a:\n  cost: 45\n  cost: 50\n", "f.yaml")
+    (duplicate,) = diagnostics
+    assert (duplicate.code, duplicate.span) == ("L002", Span("f.yaml", 3, 3, 3, 7))
+    assert duplicate.related[0].span == Span("f.yaml", 2, 3, 2, 7)
+
+
+def test_duplicate_keys_are_found_at_every_depth() -> None:
+    text = "a: 1\na: 2\nb:\n  - {c: 1, c: 2}\n  - d:\n      e: 1\n      e: 1\n"
+    assert codes_of(text) == [("L002", 2, 1), ("L002", 4, 12), ("L002", 7, 7)]
+
+
+def test_distinct_keys_are_fine() -> None:
+    assert codes_of("a: 1\nb: {a: 1}\n") == []
+
+
+@pytest.mark.parametrize("key", ["1", "true", "null", "[a]", "{a: 1}", "1.5"])
+def test_non_string_keys_are_refused(key: str) -> None:
+    text = f"? {key}\n: value\n" if key.startswith(("[", "{")) else f"{key}: value\n"
+    assert [c for c, _, _ in codes_of(text)] == ["L003"]
+
+
+def test_quoted_numeric_key_is_a_string() -> None:
+    assert codes_of("'1': value\n") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: !!python/object:os.system x\n",
+        "a: !!python/name:os.system\n",
+        "a: !custom 1\n",
+        "a: !!binary aGVsbG8=\n",
+        "a: !!set {x}\n",
+        "!!omap [a: 1]\n",
+    ],
+)
+def test_tags_outside_the_core_schema_are_refused(text: str) -> None:
+    assert "L004" in [c for c, _, _ in codes_of(text)]
+
+
+def test_core_tags_are_allowed() -> None:
+    assert codes_of("a: !!str x\nb: !!map {c: !!seq [1]}\n") == []
+
+
+def billion_laughs(levels: int = 9) -> str:
+    lines = ['l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for level in range(1, levels + 1):
+        refs = ",".join([f"*l{level - 1}"] * 9)
+        lines.append(f"l{level}: &l{level} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_billion_laughs_is_refused_fast_and_small() -> None:
+    tracemalloc.start()
+    started = time.perf_counter()
+    _, diagnostics = read_yaml_text(billion_laughs(), "bomb.yaml")
+    elapsed = time.perf_counter() - started
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert [d.code for d in diagnostics] == ["L005"]
+    assert elapsed < 0.5
+    assert peak < 5 * 1024 * 1024
+
+
+def test_modest_aliases_are_allowed() -> None:
+    document, diagnostics = read_yaml_text(billion_laughs(2), "ok.yaml")
+    assert diagnostics == []
+    assert document is not None
+    assert len(document.data["l2"]) == 9
+
+
+def test_nesting_beyond_the_bound_is_refused() -> None:
+    assert [c for c, _, _ in codes_of("[" * 10_000 + "]" * 10_000)] == ["L006"]
+    assert codes_of("[" * 150 + "]" * 150) == [("L006", 1, 101)]
+    block = "".join("  " * i + "- \n" for i in range(5_000))
+    assert [c for c, _, _ in codes_of(block)] == ["L006"]
+    assert codes_of("a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 50)) + "  " * 50 + "x: 1\n") == []
+
+
+def test_file_larger_than_the_bound_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"a: " + b"x" * 2000 + b"\n")
+    _, diagnostics = read_yaml_file(path, "big.yaml", Limits(max_bytes=1000))
+    assert [d.code for d in diagnostics] == ["L007"]
+    document, diagnostics = read_yaml_file(path, "big.yaml", Limits(max_bytes=4000))
+    assert diagnostics == [] and document is not None
+
+
+def test_invalid_utf8_is_located() -> None:
+    _, diagnostics = read_yaml_bytes(b"a: 1\nname: caf\xe9\n", "f.yaml")
+    assert [(d.code, d.span.line, d.span.column) for d in diagnostics if d.span] == [("L008", 2, 10)]
+
+
+def test_utf16_is_refused_and_utf8_bom_accepted() -> None:
+    _, diagnostics = read_yaml_bytes("a: 1\n".encode("utf-16"), "f.yaml")
+    assert [d.code for d in diagnostics] == ["L008"]
+    document, diagnostics = read_yaml_bytes(b"\xef\xbb\xbfa: 1\n", "f.yaml")
+    assert diagnostics == [] and document is not None and document.data == {"a": 1}
+
+
+def test_nul_and_control_characters_are_located() -> None:
+    assert codes_of("a: 1\nb: x\x00y\n") == [("L008", 2, 5)]
+    assert codes_of("a: \x07\n") == [("L008", 1, 4)]
+    assert codes_of("a: é tab\there\n") == []
+
+
+@pytest.mark.parametrize("text", ["", "\n", "# only a comment\n", "---\n...\n"])
+def test_empty_files_are_reported(text: str) -> None:
+    _, diagnostics = read_yaml_text(text, "f.yaml")
+    codes = [d.code for d in diagnostics]
+    assert codes in (["L009"], []), codes
+    if text.startswith("---"):
+        assert codes == []  # an explicit empty document is a document (null)
+    else:
+        assert codes == ["L009"]
+
+
+def test_several_documents_are_refused() -> None:
+    assert codes_of("a: 1\n---\nb: 2\n") == [("L010", 2, 1)]
+
+
+@pytest.mark.parametrize("value", ["1e999", "-1e999", ".inf", "-.Inf", ".nan", "9" * 10_000])
+def test_unreadable_numbers_are_reported(value: str) -> None:
+    assert [c for c, _, _ in codes_of(f"n: {value}\n")] == ["L011"]
+
+
+def test_missing_file_is_reported(tmp_path: Path) -> None:
+    _, diagnostics = read_yaml_file(tmp_path / "absent.yaml", "absent.yaml")
+    assert [d.code for d in diagnostics] == ["L012"]
+
+
+def test_alias_to_an_undefined_or_enclosing_anchor_is_reported() -> None:
+    assert codes_of("a: *nowhere\n") == [("L013", 1, 4)]
+    assert codes_of("a: &self [1, *self]\n") == [("L013", 1, 14)]
