@@ -30,6 +30,7 @@ class Context:
     rules: Path
     limits: Limits
     debug: bool
+    current: str | None = None  # the ruleset being worked on, named if civrules fails
 
     def workspace(self) -> Workspace:
         return Workspace(self.rules, self.limits)
@@ -45,16 +46,17 @@ class _Group(click.Group):
             raise
         except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
             debug = bool(ctx.params.get("debug"))
-            target = " ".join(ctx.protected_args + ctx.args) or "(no arguments)"
+            state = ctx.obj if isinstance(ctx.obj, Context) else None
+            where = f" on ruleset `{state.current}`" if state is not None and state.current else ""
             click.echo(
-                f"civrules: internal error ({type(error).__name__}) while running `{target}`: sorry, "
-                f"this is a bug in civrules, not in your rules.",
+                f"civrules: internal error ({type(error).__name__}: {error}){where}. Sorry: this is a bug in "
+                "civrules, not in your rules.",
                 err=True,
             )
             if debug:
                 click.echo(traceback.format_exc(), err=True)
             else:
-                click.echo("hint: rerun with --debug and report the output", err=True)
+                click.echo("hint: please report it with the command you ran and the output of --debug", err=True)
             sys.exit(EXIT_USAGE)
 
 
@@ -114,7 +116,13 @@ def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> li
     if unknown:
         _usage_failure([_unknown_ruleset(name, list(manifests)) for name in unknown], fmt)
     chosen = list(names) if names else sorted(manifests)
-    return [workspace.load_ruleset(manifests[name]) for name in chosen]
+    state = click.get_current_context().find_object(Context)
+    loaded = []
+    for name in chosen:
+        if state is not None:
+            state.current = name
+        loaded.append(workspace.load_ruleset(manifests[name]))
+    return loaded
 
 
 def _unknown_ruleset(name: str, known: list[str]) -> Diagnostic:
@@ -174,21 +182,50 @@ def list_command(obj: Context, fmt: str) -> None:
     help="How diagnostics are printed.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--select", multiple=True, metavar="CODE", help="Run only checks whose code starts with CODE.")
+@click.option("--ignore", multiple=True, metavar="CODE", help="Skip checks whose code starts with CODE.")
 @click.pass_obj
-def validate(obj: Context, rulesets: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Validate rulesets (all of them when none is named)."""
+def validate(
+    obj: Context, rulesets: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, ...], ignore: tuple[str, ...]
+) -> None:
+    """Validate rulesets (all of them, and every file under rules/, when none is named)."""
+    from compiler.pipeline import analyse
+
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, fmt)
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
     for ruleset in loaded:
-        diagnostics.extend(ruleset.all_diagnostics())
+        obj.current = ruleset.id
+        diagnostics.extend(analyse(workspace, ruleset, select, ignore).diagnostics)
+    obj.current = None
     if not rulesets:
-        # Manifests that failed to load are not in `loaded`: their diagnostics still count.
-        for path in sorted((workspace.root / "rulesets").glob("*.y*ml")):
-            diagnostics.extend(workspace.load(path.relative_to(workspace.root).as_posix()).diagnostics)
+        diagnostics.extend(_unused_files(workspace, loaded))
     _emit(diagnostics, fmt)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
     sys.exit(EXIT_RULE_ERRORS if failing else EXIT_CLEAN)
+
+
+def _unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[Diagnostic]:
+    """Diagnostics of every rule file no ruleset uses: each is validated, and reported as unused."""
+    used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
+    used |= {ruleset.manifest.file.path for ruleset in loaded}
+    found: list[Diagnostic] = []
+    for relative in workspace.rule_files():
+        one = workspace.load(relative)
+        if one.path in used:
+            continue
+        found.extend(one.diagnostics)
+        if one.kind is not None and one.kind != "ruleset":
+            found.append(
+                Diagnostic(
+                    codes.UNUSED_FILE.code,
+                    codes.UNUSED_FILE.severity,
+                    f"`{relative}` is not used by any ruleset",
+                    Span.at(one.path),
+                    "list it under `files:` in a ruleset manifest, or delete it",
+                )
+            )
+    return found
 
 
 @main.command()

@@ -55,8 +55,10 @@ def all_codes() -> list[Code]:
 
 
 def _load_check_codes() -> None:
-    # Checks live in their own modules and register on import; importing the package loads them all.
-    import compiler.checks  # noqa: F401
+    # Checks live in their own modules and register on import.
+    from compiler.checks import all_checks
+
+    all_checks()
 
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -299,6 +301,16 @@ NO_RULESETS = define(
     What: no ruleset manifest was found (no `rules/rulesets/*.yaml`).
     Why: there is nothing to validate or build.
     Fix: run civrules from the project root, or point `--rules` at the rules directory.
+    """,
+)
+UNUSED_FILE = define(
+    "R005",
+    "unused-file",
+    W,
+    """
+    What: a YAML file under `rules/` is not named by any ruleset manifest.
+    Why: edits to it change nothing; usually a manifest forgot to list it, or it is left over.
+    Fix: add it to the `files:` of the ruleset that should use it, or delete it.
     """,
 )
 INTERNAL_ERROR = define(

@@ -13,7 +13,7 @@ from typing import Any
 
 from compiler import codes
 from compiler.diagnostics import Diagnostic, Related, Span
-from compiler.load import Document, Limits, NodePath, read_yaml_file
+from compiler.load import Document, Limits, NodePath, read_yaml_file, read_yaml_text
 from compiler.schema import document_kind, validate_document
 
 #: Manifest slots that name data files, and the kind each file must declare.
@@ -80,8 +80,10 @@ class LoadedRuleset:
 class Workspace:
     """A ``rules/`` directory and everything read from it during one run."""
 
-    def __init__(self, root: Path, limits: Limits | None = None) -> None:
+    def __init__(self, root: Path, limits: Limits | None = None, overrides: dict[str, str] | None = None) -> None:
+        """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors)."""
         self.root = root
+        self.overrides = overrides or {}
         self.real_root = root.resolve()
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
@@ -90,10 +92,13 @@ class Workspace:
 
     def display(self, path: Path) -> str:
         """How a file is named in diagnostics: relative to the working directory when possible."""
+        if not path.is_absolute():
+            return path.as_posix()
         try:
-            return os.path.relpath(path, Path.cwd()) if path.is_absolute() else str(path)
+            relative = os.path.relpath(path, Path.cwd())
         except ValueError:  # pragma: no cover - another drive on Windows
-            return str(path)
+            return path.as_posix()
+        return path.as_posix() if relative.startswith("..") else Path(relative).as_posix()
 
     def load(self, relative: str) -> LoadedFile:
         """Read and schema-validate ``rules/<relative>`` (cached)."""
@@ -102,7 +107,10 @@ class Workspace:
             return cached
         path = self.root / relative
         display = self.display(path)
-        document, diagnostics = read_yaml_file(path, display, self.limits)
+        if relative in self.overrides:
+            document, diagnostics = read_yaml_text(self.overrides[relative], display, self.limits)
+        else:
+            document, diagnostics = read_yaml_file(path, display, self.limits)
         kind = None
         if document is not None:
             kind, kind_diagnostics = document_kind(document)
@@ -119,7 +127,7 @@ class Workspace:
             return self._manifests
         found: dict[str, Manifest] = {}
         directory = self.root / "rulesets"
-        paths = sorted(directory.glob("*.yaml")) + sorted(directory.glob("*.yml")) if directory.is_dir() else []
+        paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
         if not paths:
             self.discovery_diagnostics.append(
                 Diagnostic(
@@ -171,17 +179,20 @@ class Workspace:
         document = manifest.file.document
         assert document is not None
         files = manifest.data.get("files")
-        if not isinstance(files, dict):
-            return result
-        for slot, expected in FILE_SLOTS.items():
-            paths = files.get(slot) or []
-            if not isinstance(paths, list):
-                continue
+        slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
+        if isinstance(files, dict):
+            for slot, expected in FILE_SLOTS.items():
+                paths = files.get(slot) or []
+                if isinstance(paths, list):
+                    slots.append((slot, expected, [(("files", slot, i), p) for i, p in enumerate(paths)]))
+        rulebook = manifest.data.get("rulebook")
+        if isinstance(rulebook, dict) and "rule_index" in rulebook:
+            slots.append(("rule_index", "rule_index", [(("rulebook", "rule_index"), rulebook["rule_index"])]))
+        for slot, expected, entries in slots:
             loaded_files: list[LoadedFile] = []
-            for index, relative in enumerate(paths):
+            for at, relative in entries:
                 if not isinstance(relative, str):
                     continue
-                at: NodePath = ("files", slot, index)
                 problem = self.check_path(relative)
                 if problem is not None:
                     result.diagnostics.append(
@@ -196,11 +207,13 @@ class Workspace:
                 loaded = self.load(relative)
                 if loaded.document is None and not loaded.diagnostics:
                     continue
-                if loaded.document is None and any(d.code == codes.UNREADABLE.code for d in loaded.diagnostics):
+                unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
+                if loaded.document is None and unreadable:
+                    reason = unreadable[0].message.rsplit(": ", 1)[-1]
                     result.diagnostics.append(
                         _diag(
                             codes.UNREADABLE,
-                            f"`{relative}` cannot be read",
+                            f"`{relative}` cannot be read: {reason}",
                             document.span(at),
                             f"the path is relative to `{self.display(self.root)}`",
                         )
@@ -211,7 +224,7 @@ class Workspace:
                     result.diagnostics.append(
                         _diag(
                             codes.BAD_KIND,
-                            f"`{relative}` is `kind: {loaded.kind}`, but `files.{slot}` takes `{expected}`",
+                            f"`{relative}` is `kind: {loaded.kind}`, but `{_render(at)}` takes `{expected}`",
                             document.span(at),
                             "move the path to the slot of its kind",
                             (Related(loaded.document.span(("kind",)), "kind declared here"),),
@@ -221,6 +234,24 @@ class Workspace:
                 loaded_files.append(loaded)
             result.files[slot] = loaded_files
         return result
+
+    def source_lines(self, display: str) -> list[str]:
+        """The text of a file already read, by its display name (for suppressions and quoting)."""
+        for relative, loaded in self._files.items():
+            if loaded.path == display:
+                if relative in self.overrides:
+                    return self.overrides[relative].splitlines()
+                try:
+                    return (self.root / relative).read_text(encoding="utf-8").splitlines()
+                except (OSError, UnicodeDecodeError):
+                    return []
+        return []
+
+    def rule_files(self) -> list[str]:
+        """Every YAML file under the rules directory, relative to it, sorted."""
+        found = {p.relative_to(self.root).as_posix() for p in self.root.rglob("*") if p.suffix in (".yaml", ".yml")}
+        found |= set(self.overrides)
+        return sorted(r for r in found if r in self.overrides or (self.root / r).is_file())
 
     def check_path(self, relative: str) -> str | None:
         """Why a manifest path is not allowed, or None when it stays inside ``rules/``."""
@@ -238,3 +269,7 @@ def _diag(
     code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
 ) -> Diagnostic:
     return Diagnostic(code.code, code.severity, message, span, hint, related)
+
+
+def _render(path: NodePath) -> str:
+    return ".".join(str(part) for part in path if not isinstance(part, int))

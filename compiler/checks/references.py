@@ -1,0 +1,105 @@
+"""References: every id a ruleset names exists in it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from compiler.checks import check, diagnostic
+from compiler.diagnostics import Diagnostic, Severity, Span
+from compiler.model import Collection, Entity, Origin, Ruleset, Unknown
+
+
+def references(ruleset: Ruleset) -> Iterator[tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]]:
+    """Every reference: where it is (origin and sub-path), the id named, the collection it must be in, and what."""
+    for card in ruleset.cards:
+        for i, group in enumerate(card.group_list()):
+            yield card.origin, ("groups", i), group, ruleset.groups, "card group"
+        if isinstance(card.prerequisites, tuple):
+            for i, required in enumerate(card.prerequisites):
+                yield card.origin, ("prerequisites", i, "card"), required, ruleset.cards, "prerequisite"
+        for line in card.credit_list():
+            if line.card is not None:
+                yield card.origin, ("credits", line.index, "card"), line.card, ruleset.cards, "credit target"
+            if line.group is not None:
+                yield card.origin, ("credits", line.index, "group"), line.group, ruleset.groups, "credit group"
+        for link in card.calamity_links:
+            yield card.origin, (*link.path, "calamity"), link.calamity, ruleset.calamities, "calamity"
+    for calamity in ruleset.calamities:
+        for modifier in calamity.modifiers:
+            yield calamity.origin, ("modifiers", modifier.index, "card"), modifier.card, ruleset.cards, "modifier card"
+        for i, entry in enumerate(calamity.raw.get("immune") or ()):
+            if isinstance(entry, dict) and "card" in entry:
+                yield calamity.origin, ("immune", i, "card"), entry["card"], ruleset.cards, "immunity card"
+    for nation in ruleset.nations:
+        if isinstance(nation.start_areas, tuple):
+            for i, start in enumerate(nation.start_areas):
+                yield nation.origin, ("start_areas", "areas", i), start, ruleset.areas, "start area"
+    for track in ruleset.ast_tracks:
+        yield track.origin, ("nation",), track.id, ruleset.nations, "A.S.T. track nation"
+        if not isinstance(track.epoch_starts, Unknown):
+            for i, (epoch, _) in enumerate(track.epoch_starts):
+                yield track.origin, ("epoch_starts", i, "epoch"), epoch, ruleset.epochs, "epoch"
+    for count in ruleset.player_counts:
+        for c, configuration in enumerate(count.raw.get("configurations") or ()):
+            for i, nation in enumerate(configuration.get("nations") or () if isinstance(configuration, dict) else ()):
+                yield count.origin, ("configurations", c, "nations", i), nation, ruleset.nations, "nation"
+    for area in ruleset.areas:
+        if area.flood_plain is not None:
+            yield area.origin, ("flood_plain",), area.flood_plain, ruleset.flood_plains, "flood plain"
+        if "start_nation" in area.raw:
+            yield area.origin, ("start_nation",), area.raw["start_nation"], ruleset.nations, "nation"
+    for border in ruleset.borders:
+        yield border.origin, ("areas", 0), border.a, ruleset.areas, "border area"
+        yield border.origin, ("areas", 1), border.b, ruleset.areas, "border area"
+    for region in (*ruleset.flood_plains, *ruleset.volcanoes):
+        for i, member in enumerate(region.areas):
+            yield region.origin, ("areas", i), member, ruleset.areas, "area"
+    commodities = ruleset.settings.get("commodities", {})
+    set_value = commodities.get("set_value")
+    for i, example in enumerate(set_value.get("examples") or () if isinstance(set_value, dict) else ()):
+        document = _document_with(ruleset, "set_value")
+        if document is not None:
+            origin = Origin(document, ("set_value", "examples", i))
+            yield origin, ("commodity",), example.get("commodity"), ruleset.commodities, "commodity"
+    mining = commodities.get("mining")
+    if isinstance(mining, dict) and "card" in mining:
+        document = _document_with(ruleset, "mining")
+        if document is not None:
+            yield Origin(document, ("mining",)), ("card",), mining["card"], ruleset.cards, "Mining card"
+
+
+def _document_with(ruleset: Ruleset, key: str) -> Any:
+    for document in ruleset.documents:
+        if isinstance(document.data, dict) and document.data.get("kind") == "commodities" and key in document.data:
+            return document
+    return None
+
+
+def closest(name: str, collection: Collection[Entity]) -> str | None:
+    found = difflib.get_close_matches(name, collection.ids(), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+@check("X001", "unknown-reference", Severity.ERROR)
+def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an id is referenced (a prerequisite, a credit target or group, a calamity modifier's card,
+    a start area, a border's area, a flood plain member ...) but nothing in the ruleset has that id.
+
+    Why: the reference silently does nothing: a credit nobody receives, a modifier that never
+    applies, a nation that cannot start. Usually a misspelling, or an entity a variant removed.
+
+    Fix: correct the id (the hint names the closest existing one), or add the missing entity.
+
+        prerequisites:
+          - {card: enginering, rule: "31.62"}   # FAIL: did you mean `engineering`?
+    """
+    for origin, sub, target, collection, what in references(ruleset):
+        if not isinstance(target, str) or target in collection:
+            continue
+        suggestion = closest(target, collection)
+        hint = f"did you mean `{suggestion}`?" if suggestion else f"no {collection.name} entry has this id"
+        span: Span = origin.span(*sub)
+        yield diagnostic("X001", f"{what} `{target}` does not exist in {collection.name}", span, hint)
