@@ -111,7 +111,12 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Diagnosti
         return
     if keyword == "required" and isinstance(instance, dict):
         missing = [key for key in expected if key not in instance]
+        # A misspelt key shows up twice (unknown `cots`, missing `cost`): keep only the unknown key,
+        # whose hint names the fix.
+        strays = [key for key in instance if key not in schema.get("properties", {})]
         for key in missing:
+            if difflib.get_close_matches(key, strays, n=1, cutoff=0.6):
+                continue
             yield _diag(
                 codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
             )
@@ -130,16 +135,12 @@ def _translate(document: Document, error: ValidationError) -> Iterator[Diagnosti
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:
-    # Prefer the branch whose declared type fits the value: for `cost: "45"` against
-    # integer-or-unknown, the integer branch explains the mistake, not the unknown-object branch.
-    instance = error.instance
-    fitting = [
-        e
-        for e in error.context or ()
-        if (e.validator != "type" and _fits_type(e.schema, instance))
-        or (e.validator == "type" and not isinstance(instance, dict))
-    ]
-    candidates = fitting or list(error.context or ())
+    # Prefer a branch whose declared type fits the value: for `cost: "45"` against
+    # integer-or-unknown, the integer branch explains the mistake, not the unknown-object branch;
+    # for `colour: orang`, the enum of the string branch does.
+    context = list(error.context or ())
+    fitting = [e for e in context if e.validator != "type" and _fits_type(e.schema, error.instance)]
+    candidates = fitting or context
     return best_match(candidates) if candidates else None
 
 

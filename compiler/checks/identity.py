@@ -78,18 +78,17 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - {id: drama, name: "Drama & Poetry"}     # FAIL: reads as `drama_and_poetry`
     """
     for collection in collections(ruleset):
-        by_slug: dict[str, Entity] = {}
+        first_by_slug: dict[str, Entity] = {}
+        reported: set[frozenset[str]] = set()
         for entity in collection:
             if not isinstance(entity.name, str):
                 continue
             slug = _slug(entity.name)
-            clash = by_slug.get(slug)
-            if clash is None or clash.id == entity.id:
-                other = collection.get(slug)
-                clash = other if other is not None and other.id != entity.id else None
-            if clash is None:
-                by_slug.setdefault(slug, entity)
+            clash = first_by_slug.get(slug) or collection.get(slug)
+            first_by_slug.setdefault(slug, entity)
+            if clash is None or clash.id == entity.id or frozenset((clash.id, entity.id)) in reported:
                 continue
+            reported.add(frozenset((clash.id, entity.id)))
             yield diagnostic(
                 "I002",
                 f"{collection.name}: `{entity.display_name}` reads the same as `{clash.display_name}` (`{clash.id}`)",

@@ -1,0 +1,67 @@
+"""The pipeline around the checks: selection, suppression comments, and checks only on clean files."""
+
+from __future__ import annotations
+
+from compiler.pipeline import analyse
+from compiler.workspace import Workspace
+from tests.conftest import RULES
+
+CALAMITIES = "calamities/advanced-civilization.yaml"
+
+
+def codes_with(overrides: dict[str, str], select: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> list[str]:
+    workspace = Workspace(RULES, overrides=overrides)
+    loaded = workspace.load_ruleset(workspace.manifests()["advanced-civilization"])
+    return sorted(d.code for d in analyse(workspace, loaded, select, ignore).diagnostics if d.severity != "info")
+
+
+def calamities(find: str, replace: str) -> dict[str, str]:
+    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
+    assert find in text
+    return {CALAMITIES: text.replace(find, replace, 1)}
+
+
+DUPLICATE = ("  - id: treachery\n", "  - id: famine\n")
+
+
+def test_a_duplicate_id_is_reported() -> None:
+    assert codes_with(calamities(*DUPLICATE)) == ["I001"]
+
+
+def test_select_and_ignore_choose_checks_by_code_prefix() -> None:
+    overrides = calamities(*DUPLICATE)
+    assert codes_with(overrides, select=("X",)) == []
+    assert codes_with(overrides, select=("I0",)) == ["I001"]
+    assert codes_with(overrides, ignore=("I001",)) == []
+
+
+def test_a_suppression_comment_with_a_reason_silences_its_line() -> None:
+    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
+    famine = '  - id: famine\n    name: "Famine"'
+    assert famine in text
+    silenced = text.replace("  - id: treachery\n", "  - id: famine\n", 1).replace(
+        famine, '  - id: famine  # civrules: ignore[I001] kept while the variant is drafted\n    name: "Famine"'
+    )
+    assert codes_with({CALAMITIES: silenced}) == []
+
+
+def test_a_suppression_without_a_reason_is_not_honoured() -> None:
+    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
+    famine = '  - id: famine\n    name: "Famine"'
+    unexplained = text.replace("  - id: treachery\n", "  - id: famine\n", 1).replace(
+        famine, '  - id: famine  # civrules: ignore[I001]\n    name: "Famine"'
+    )
+    assert codes_with({CALAMITIES: unexplained}) == ["I001"]
+
+
+def test_a_file_wide_suppression_silences_the_code_in_that_file_only() -> None:
+    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
+    silenced = "# civrules: ignore-file[I001] two drafts of Famine compared\n" + text.replace(*DUPLICATE, 1)
+    assert codes_with({CALAMITIES: silenced}) == []
+
+
+def test_schema_errors_cannot_be_suppressed_and_stop_the_checks() -> None:
+    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
+    broken = "# civrules: ignore-file[S001,I001] no\n" + text.replace("    stack: 2\n", "    stack: two\n", 1)
+    broken = broken.replace(*DUPLICATE, 1)
+    assert codes_with({CALAMITIES: broken}) == ["S001"]

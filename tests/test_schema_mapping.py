@@ -1,0 +1,98 @@
+"""Schema errors land on the offending key or value, with hints."""
+
+from __future__ import annotations
+
+from compiler.diagnostics import Diagnostic
+from compiler.load import read_yaml_text
+from compiler.schema import document_kind, validate_document
+from tests.conftest import RULES
+
+CARD = """kind: civilization_cards
+groups:
+  - {id: crafts, name: Crafts, colour: orange, rule: "6.1"}
+cards:
+  - id: pottery
+    name: Pottery
+    rule: "32.21"
+    groups: [crafts]
+    cost: 45
+    prerequisites: []
+    credits: []
+    attributes: []
+"""
+
+
+def problems(text: str) -> list[Diagnostic]:
+    document, diagnostics = read_yaml_text(text, "c.yaml")
+    assert diagnostics == []
+    assert document is not None
+    kind, kind_problems = document_kind(document)
+    if kind is None:
+        return kind_problems
+    return validate_document(document, kind)
+
+
+def where(diagnostic: Diagnostic) -> tuple[str, int, int]:
+    assert diagnostic.span is not None
+    return diagnostic.code, diagnostic.span.line, diagnostic.span.column
+
+
+def test_the_base_document_is_valid() -> None:
+    assert problems(CARD) == []
+
+
+def test_a_misspelt_key_is_one_error_at_the_key_with_a_suggestion() -> None:
+    (found,) = problems(CARD.replace("    cost: 45", "    cots: 45"))
+    assert where(found) == ("S002", 9, 5)
+    assert found.hint == "did you mean `cost`?"
+
+
+def test_a_bad_enum_value_suggests_the_closest() -> None:
+    (found,) = problems(CARD.replace("colour: orange", "colour: orang"))
+    assert where(found) == ("S003", 3, 40)
+    assert found.hint == "did you mean `orange`?"
+
+
+def test_a_missing_key_points_at_the_entity_and_describes_the_field() -> None:
+    (found,) = problems(CARD.replace("    cost: 45\n", ""))
+    assert where(found) == ("S004", 5, 5)
+    assert found.hint is not None and found.hint.startswith("`cost`:")
+
+
+def test_a_quoted_number_is_reported_against_the_number_branch() -> None:
+    (found,) = problems(CARD.replace("cost: 45", 'cost: "45"'))
+    assert where(found) == ("S001", 9, 11)
+    assert found.hint == "write the number without quotes"
+
+
+def test_an_unquoted_rule_number_gets_a_quoting_hint() -> None:
+    (found,) = problems(CARD.replace('rule: "32.21"', "rule: 32.21"))
+    assert where(found) == ("S001", 7, 11)
+    assert found.hint is not None and "quote" in found.hint
+
+
+def test_yaml_1_1_booleans_get_a_hint() -> None:
+    text = (RULES / "calamities" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    assert "    tradable: false\n" in text
+    found = problems(text.replace("    tradable: false\n", "    tradable: no\n", 1))
+    assert [d.code for d in found] == ["S001"]
+    assert found[0].hint == "civrules reads YAML 1.2: write true or false"
+
+
+def test_an_unknown_kind_suggests_the_closest() -> None:
+    (found,) = problems(CARD.replace("kind: civilization_cards", "kind: civilisation_cards"))
+    assert where(found) == ("S005", 1, 7)
+    assert found.hint == "did you mean `civilization_cards`?"
+
+
+def test_a_file_that_is_not_a_mapping_has_no_kind() -> None:
+    document, _ = read_yaml_text("- a\n- b\n", "x.yaml")
+    assert document is not None
+    _, found = document_kind(document)
+    assert [d.code for d in found] == ["S005"]
+
+
+def test_an_id_that_is_not_snake_case_gets_a_slug_hint() -> None:
+    (found,) = problems(CARD.replace("id: pottery", "id: Pottery Wheel"))
+    assert found.code == "S001"
+    assert found.hint == "ids are lower_snake_case, e.g. `pottery_wheel`"

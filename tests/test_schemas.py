@@ -1,0 +1,126 @@
+"""The JSON Schemas: valid draft 2020-12, documented, consistent, and usable by other tools."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from compiler.schema import SCHEMA_FILES, load_schema
+from tests.conftest import REPO, RULES
+
+SCHEMAS = REPO / "schemas"
+COMMON_DEFS = ("id", "section", "rule", "source", "note", "unknown", "disagreements")
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
+
+
+def rule_files() -> list[Path]:
+    return sorted(p for p in RULES.rglob("*.yaml"))
+
+
+def kind_of(path: Path) -> str:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return str(data["kind"])
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_schema_is_valid_draft_2020_12(kind: str) -> None:
+    schema = load_schema(kind)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"].endswith(SCHEMA_FILES[kind])
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+CONDITIONS = {"allOf", "not", "if", "then", "else", "dependentSchemas"}
+
+
+def walk(node: Any, path: str = "#", condition: bool = False) -> list[str]:
+    """Object schemas without additionalProperties: false, and declared properties without a description.
+
+    Subschemas under allOf/if/then/not only constrain properties declared elsewhere, so only
+    declarations outside them need descriptions and closing.
+    """
+    problems = []
+    if isinstance(node, dict):
+        if not condition and node.get("type") == "object" and "properties" in node:
+            if node.get("additionalProperties") is not False:
+                problems.append(f"{path}: object without additionalProperties: false")
+            for name, sub in node["properties"].items():
+                if isinstance(sub, dict) and "description" not in sub:
+                    problems.append(f"{path}/properties/{name}: no description")
+        for key, value in node.items():
+            problems.extend(walk(value, f"{path}/{key}", condition or key in CONDITIONS))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            problems.extend(walk(value, f"{path}/{i}", condition))
+    return problems
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_every_object_is_closed_and_every_property_described(kind: str) -> None:
+    assert walk(load_schema(kind)) == []
+
+
+def test_common_definitions_are_identical_in_every_schema() -> None:
+    reference = load_schema("ruleset")["$defs"]
+    for kind in SCHEMA_FILES:
+        defs = load_schema(kind)["$defs"]
+        for name in COMMON_DEFS:
+            assert defs[name] == reference[name], f"{kind}: $defs/{name} differs from ruleset.schema.json"
+
+
+def test_every_schema_file_is_registered() -> None:
+    assert sorted(p.name for p in SCHEMAS.glob("*.schema.json")) == sorted(SCHEMA_FILES.values())
+
+
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
+def test_rule_file_names_its_schema_in_a_modeline(path: Path) -> None:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    match = MODELINE.match(first)
+    assert match, f"{path.name}: first line is not a yaml-language-server modeline"
+    target = (path.parent / match.group(1)).resolve()
+    assert target == (SCHEMAS / SCHEMA_FILES[kind_of(path)]).resolve()
+
+
+def test_check_jsonschema_accepts_every_rule_file() -> None:
+    executable = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
+    if executable is None:
+        pytest.skip("check-jsonschema is not installed (it is in the dev extras)")
+    by_kind: dict[str, list[str]] = {}
+    for path in rule_files():
+        by_kind.setdefault(kind_of(path), []).append(str(path))
+    for kind, files in sorted(by_kind.items()):
+        done = subprocess.run(
+            [executable, "--schemafile", str(SCHEMAS / SCHEMA_FILES[kind]), *files],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_check_jsonschema_rejects_what_civrules_rejects(tmp_path: Path) -> None:
+    executable = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
+    if executable is None:
+        pytest.skip("check-jsonschema is not installed (it is in the dev extras)")
+    broken = tmp_path / "cards.yaml"
+    text = (RULES / "cards" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    broken.write_text(text.replace("    cost: 80\n", "    cots: 80\n", 1), encoding="utf-8")
+    done = subprocess.run(
+        [executable, "--schemafile", str(SCHEMAS / SCHEMA_FILES["civilization_cards"]), str(broken)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "cots" in done.stdout
