@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from compiler.load.document import Document, NodePath
+from compiler.load.document import Document
 from compiler.model import (
     Area,
     AstTrack,
@@ -33,6 +33,7 @@ from compiler.model import (
     Unknown,
     known,
 )
+from compiler.resolve import Resolved
 
 
 def entries(documents: Sequence[Document], key: str, *prefix: str) -> Iterator[tuple[Origin, dict[str, Any]]]:
@@ -47,6 +48,12 @@ def entries(documents: Sequence[Document], key: str, *prefix: str) -> Iterator[t
         for index, item in enumerate(items):
             if isinstance(item, dict):
                 yield Origin(document, (*prefix, key, index)), item
+
+
+def collection(resolved: Resolved, name: str) -> Iterator[tuple[Origin, dict[str, Any]]]:
+    """The entities of a resolved collection (overlays applied), with their origins."""
+    for entry in resolved.collections.get(name, ()):
+        yield entry.origin, entry.raw
 
 
 def _ids(value: Any, field: str = "card") -> tuple[str, ...] | Unknown:
@@ -64,20 +71,20 @@ def _name(raw: Mapping[str, Any], fallback: str) -> str | Unknown:
     return name if isinstance(name, (str, Unknown)) else fallback
 
 
-def build_cards(documents: Sequence[Document]) -> tuple[Collection[Group], Collection[Card]]:
+def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]]:
     groups = [
         Group(raw["id"], _name(raw, raw["id"]), origin, raw, known(raw.get("colour")), known(raw.get("shape")))
-        for origin, raw in entries(documents, "groups")
+        for origin, raw in collection(resolved, "groups")
     ]
     cards = []
-    for origin, raw in entries(documents, "cards"):
+    for origin, raw in collection(resolved, "civilization_cards"):
         credits_raw = known(raw.get("credits", []))
         credits: tuple[CreditLine, ...] | Unknown
         if isinstance(credits_raw, Unknown):
             credits = credits_raw
         else:
             credits = tuple(
-                CreditLine(c["points"], i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
+                CreditLine(known(c["points"]), i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
                 for i, c in enumerate(credits_raw)
             )
         links = []
@@ -104,7 +111,7 @@ def build_cards(documents: Sequence[Document]) -> tuple[Collection[Group], Colle
     return Collection.of("groups", groups), Collection.of("civilization_cards", cards)
 
 
-def build_commodities(documents: Sequence[Document]) -> Collection[Commodity]:
+def build_commodities(resolved: Resolved) -> Collection[Commodity]:
     return Collection.of(
         "commodities",
         [
@@ -118,14 +125,14 @@ def build_commodities(documents: Sequence[Document]) -> Collection[Commodity]:
                 raw.get("stack"),
                 bool(raw.get("mining", False)),
             )
-            for origin, raw in entries(documents, "commodities")
+            for origin, raw in collection(resolved, "commodities")
         ],
     )
 
 
-def build_calamities(documents: Sequence[Document]) -> Collection[Calamity]:
+def build_calamities(resolved: Resolved) -> Collection[Calamity]:
     calamities = []
-    for origin, raw in entries(documents, "calamities"):
+    for origin, raw in collection(resolved, "calamities"):
         modifiers = tuple(
             Modifier(
                 m["card"],
@@ -163,11 +170,10 @@ def build_calamities(documents: Sequence[Document]) -> Collection[Calamity]:
 
 
 def build_structure(
-    manifest: Document,
+    resolved: Resolved,
 ) -> tuple[Collection[Nation], Collection[Epoch], Collection[AstTrack], Collection[Phase], Collection[PlayerCount]]:
-    docs = [manifest]
     nations = []
-    for origin, raw in entries(docs, "nations"):
+    for origin, raw in collection(resolved, "nations"):
         start = raw.get("start_areas")
         areas = known(start.get("areas")) if isinstance(start, dict) else None
         position = raw.get("ast_position")
@@ -183,10 +189,10 @@ def build_structure(
         )
     epochs = [
         Epoch(raw["id"], _name(raw, raw["id"]), origin, raw, raw.get("requirements") or {})
-        for origin, raw in entries(docs, "epochs")
+        for origin, raw in collection(resolved, "epochs")
     ]
     tracks = []
-    for origin, raw in entries(docs, "tracks", "ast"):
+    for origin, raw in collection(resolved, "ast_tracks"):
         starts = known(raw.get("epoch_starts"))
         spaces = known(raw.get("late_iron_age_spaces"))
         tracks.append(
@@ -212,10 +218,10 @@ def build_structure(
             raw.get("condition"),
             known(raw.get("order")),
         )
-        for origin, raw in entries(docs, "phases", "sequence_of_play")
+        for origin, raw in collection(resolved, "phases")
     ]
     counts = []
-    for origin, raw in entries(docs, "counts", "player_counts"):
+    for origin, raw in collection(resolved, "player_counts"):
         configurations = raw.get("configurations") or []
         nation_sets = tuple(
             tuple(c["nations"]) for c in configurations if isinstance(c, dict) and isinstance(c.get("nations"), list)
@@ -241,7 +247,7 @@ def build_structure(
 
 
 def build_map(
-    documents: Sequence[Document],
+    resolved: Resolved,
 ) -> tuple[Collection[Area], Collection[Border], Collection[Region], Collection[Region]]:
     areas = [
         Area(
@@ -258,10 +264,10 @@ def build_map(
             raw.get("flood_plain"),
             raw.get("panel"),
         )
-        for origin, raw in entries(documents, "areas")
+        for origin, raw in collection(resolved, "areas")
     ]
     borders = []
-    for origin, raw in entries(documents, "borders"):
+    for origin, raw in collection(resolved, "borders"):
         a, b = raw["areas"]
         kind = known(raw.get("kind"))
         borders.append(
@@ -269,7 +275,7 @@ def build_map(
         )
     plains: dict[str, Region] = {}
     order: list[str] = []
-    for origin, raw in entries(documents, "flood_plains"):
+    for origin, raw in collection(resolved, "flood_plains"):
         previous = plains.get(raw["id"])
         if previous is not None and raw.get("continues_from"):
             plains[raw["id"]] = Region(
@@ -281,7 +287,7 @@ def build_map(
         plains.setdefault(raw["id"], Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ()))))
     volcanoes = [
         Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())))
-        for origin, raw in entries(documents, "volcanoes")
+        for origin, raw in collection(resolved, "volcanoes")
     ]
     return (
         Collection.of("areas", areas),
@@ -292,13 +298,18 @@ def build_map(
 
 
 def build_rule_index(document: Document | None) -> RuleIndex | None:
+    """The sections a ruleset may cite: the rulebook's own (`sections`), plus the `missing` ones.
+
+    The online help pages' paragraphs (`online_help`) have a numbering of their own that clashes
+    with the rulebook's, so they are not citable as rule sections.
+    """
     if document is None or not isinstance(document.data, dict):
         return None
-    sections: set[str] = set()
-    for key in ("sections", "online_help"):
-        for item in document.data.get(key) or ():
-            if isinstance(item, dict) and isinstance(item.get("section"), str):
-                sections.add(item["section"])
+    sections = {
+        item["section"]
+        for item in document.data.get("sections") or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
     missing = {
         item["section"]
         for item in document.data.get("missing") or ()
@@ -307,32 +318,24 @@ def build_rule_index(document: Document | None) -> RuleIndex | None:
     return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
 
 
-def build_ruleset(manifest: Document, files: Mapping[str, Sequence[Document]]) -> Ruleset:
-    """The model of one ruleset from its manifest and its data documents, by slot."""
-    data = manifest.data
-    groups, cards = build_cards(files.get("civilization_cards", ()))
-    nations, epochs, tracks, phases, counts = build_structure(manifest)
-    areas, borders, plains, volcanoes = build_map(files.get("map", ()))
-    index_docs = files.get("rule_index", ())
+def build_ruleset(resolved: Resolved) -> Ruleset:
+    """The model of one resolved ruleset."""
+    data = resolved.data
+    groups, cards = build_cards(resolved)
+    nations, epochs, tracks, phases, counts = build_structure(resolved)
+    areas, borders, plains, volcanoes = build_map(resolved)
     players = data.get("players") or {}
-    settings: dict[str, dict[str, Any]] = {}
-    for slot, documents in files.items():
-        for document in documents:
-            for key, value in document.data.items():
-                if key != "kind" and not _is_collection(value):
-                    settings.setdefault(slot, {})[key] = value
-    all_documents = (manifest, *(d for docs in files.values() for d in docs))
     return Ruleset(
         id=data["id"],
         name=data["name"],
-        manifest=Origin(manifest, ()),
+        manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
         credit_policy=data.get("credit_policy") or {},
         groups=groups,
         cards=cards,
-        commodities=build_commodities(files.get("commodities", ())),
-        calamities=build_calamities(files.get("calamities", ())),
+        commodities=build_commodities(resolved),
+        calamities=build_calamities(resolved),
         nations=nations,
         epochs=epochs,
         ast_tracks=tracks,
@@ -342,15 +345,10 @@ def build_ruleset(manifest: Document, files: Mapping[str, Sequence[Document]]) -
         borders=borders,
         flood_plains=plains,
         volcanoes=volcanoes,
-        rule_index=build_rule_index(index_docs[0] if index_docs else None),
-        documents=all_documents,
-        settings=settings,
+        rule_index=build_rule_index(resolved.rule_index),
+        documents=tuple({id(d): d for d in resolved.documents}.values()),
+        settings=resolved.settings,
+        removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        chain=resolved.chain,
+        data=resolved.data,
     )
-
-
-def _is_collection(value: Any) -> bool:
-    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "id" in v for v in value)
-
-
-def origin_path(origin: Origin, *sub: str | int) -> NodePath:
-    return (*origin.path, *sub)

@@ -92,15 +92,25 @@ def main(ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, de
     ctx.obj = Context(rules, Limits(max_bytes=max_file_size, max_nodes=max_nodes), debug)
 
 
-def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
+#: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
+_SUMMARY_INFOS = {"Q007"}
+
+
+def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
+    """Print diagnostics; text output without ``verbose`` folds per-fact infos into the summary."""
     ordered = sort_diagnostics(diagnostics)
-    out = render(ordered, fmt, SourceLines(), colour=fmt == "text" and sys.stdout.isatty())
+    shown = ordered
+    if fmt == "text" and not verbose:
+        shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in _SUMMARY_INFOS]
+    out = render(shown, fmt, SourceLines(), colour=fmt == "text" and sys.stdout.isatty())
     if out:
         click.echo(out, nl=False)
     if fmt == "text":
         counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
-        click.echo(f"civrules: {summary}", err=True)
+        hidden = len(ordered) - len(shown)
+        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden else ""
+        click.echo(f"civrules: {summary}{more}", err=True)
 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
@@ -184,9 +194,18 @@ def list_command(obj: Context, fmt: str) -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--select", multiple=True, metavar="CODE", help="Run only checks whose code starts with CODE.")
 @click.option("--ignore", multiple=True, metavar="CODE", help="Skip checks whose code starts with CODE.")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Text output: list every info (each unknown fact), not only summaries."
+)
 @click.pass_obj
 def validate(
-    obj: Context, rulesets: tuple[str, ...], fmt: str, strict: bool, select: tuple[str, ...], ignore: tuple[str, ...]
+    obj: Context,
+    rulesets: tuple[str, ...],
+    fmt: str,
+    strict: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    verbose: bool,
 ) -> None:
     """Validate rulesets (all of them, and every file under rules/, when none is named)."""
     from compiler.pipeline import analyse
@@ -196,11 +215,13 @@ def validate(
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
     for ruleset in loaded:
         obj.current = ruleset.id
-        diagnostics.extend(analyse(workspace, ruleset, select, ignore).diagnostics)
+        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug).diagnostics)
     obj.current = None
     if not rulesets:
         diagnostics.extend(_unused_files(workspace, loaded))
-    _emit(diagnostics, fmt)
+    _emit(diagnostics, fmt, verbose=verbose or bool(select))
+    if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
+        sys.exit(EXIT_USAGE)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
     sys.exit(EXIT_RULE_ERRORS if failing else EXIT_CLEAN)
 
@@ -239,6 +260,119 @@ def explain(code: str) -> None:
     click.echo(entry.explain(), nl=False)
 
 
+_SCAFFOLD = """\
+# yaml-language-server: $schema=../../schemas/ruleset.schema.json
+# {name}: a variant of {base}. Everything not changed here is inherited from {base};
+# `civrules diff {base} {id}` shows what this variant changes.
+kind: ruleset
+id: {id}
+name: "{name}"
+extends: {base}
+
+# Data files this variant adds to its base's (paths relative to rules/):
+# files:
+#   map:
+#     - maps/my-panel.yaml
+
+# Changes to the base's collections, by id (players for player_counts, nation for ast_tracks,
+# areas for borders). Cite the rule each change comes from.
+# overlay:
+#   civilization_cards:
+#     patch:                 # merge fields into an existing entity
+#       - id: pottery
+#         cost: 50
+#         rule: "32.21"
+#     add: []                # new entities
+#     replace: []            # whole entities
+#     remove: []             # e.g. - {{id: piracy, why: "no pirates in this variant"}}
+"""
+
+
+@main.command("new-variant")
+@click.argument("name")
+@click.option("--extends", "base", required=True, help="The ruleset the variant changes.")
+@click.pass_obj
+def new_variant(obj: Context, name: str, base: str) -> None:
+    """Create rules/rulesets/NAME.yaml, a variant of BASE that changes nothing yet."""
+    import re
+
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
+    workspace = obj.workspace()
+    manifests = workspace.manifests()
+    if base not in manifests:
+        _usage_failure([_unknown_ruleset(base, list(manifests))], "text")
+    path = obj.rules / "rulesets" / f"{name}.yaml"
+    if name in manifests or path.exists():
+        raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
+    title = " ".join(part.capitalize() for part in name.split("-"))
+    path.write_text(_SCAFFOLD.format(id=name, name=title, base=base), encoding="utf-8")
+    click.echo(f"created {workspace.display(path)}; next: edit it, then `civrules validate {name}`")
+
+
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.pass_obj
+def diff(obj: Context, old: str, new: str, fmt: str) -> None:
+    """Show what ruleset NEW changes relative to OLD, entity by entity."""
+    from compiler.diff import diff_rulesets, render_text
+    from compiler.resolve import Resolver
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, [old, new], "text")
+    resolver = Resolver(workspace)
+    resolved = []
+    for one in loaded:
+        result, problems = resolver.resolve(one)
+        problems = [*one.all_diagnostics(), *problems]
+        if result is None or has_errors(problems):
+            _emit(problems, "text")
+            sys.exit(EXIT_RULE_ERRORS)
+        resolved.append(result)
+    changes = diff_rulesets(resolved[0], resolved[1])
+    if fmt == "json":
+        click.echo(json.dumps(changes.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        click.echo(render_text(changes), nl=False)
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+@click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("generated"),
+    show_default=True,
+    help="The output directory.",
+)
+@click.pass_obj
+def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) -> None:
+    """Generate the engine packages (and sheets) into generated/, atomically."""
+    from compiler.emit import build as builder
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, rulesets, "text")
+    ids = [one.id for one in loaded]
+    result = builder.render(workspace, loaded, debug=obj.debug)
+    if result.failed:
+        _emit(result.diagnostics, "text")
+        click.echo("civrules: nothing was written: the rules have errors", err=True)
+        sys.exit(EXIT_RULE_ERRORS)
+    if check_only:
+        diffs = builder.check(out, result, ids, everything=not rulesets)
+        if diffs:
+            click.echo("".join(diffs), nl=False)
+            click.echo(f"civrules: {out} is stale ({len(diffs)} files differ); run `civrules build`", err=True)
+            sys.exit(EXIT_RULE_ERRORS)
+        click.echo(f"civrules: {out} is up to date", err=True)
+        return
+    builder.build(out, result, ids, everything=not rulesets)
+    click.echo(f"civrules: wrote {len(result.tree)} files for {len(ids)} rulesets into {out}", err=True)
+
+
 @main.command()
 @click.argument("ruleset")
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
@@ -246,11 +380,13 @@ def explain(code: str) -> None:
 def export(obj: Context, ruleset: str, fmt: str) -> None:
     """Print the resolved ruleset as canonical JSON (sorted keys, stable across runs)."""
     from compiler.emit.export import export_ruleset
+    from compiler.pipeline import analyse
 
     workspace = obj.workspace()
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
-    diagnostics = loaded.all_diagnostics()
-    if has_errors(diagnostics):
-        _emit(diagnostics, "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
         sys.exit(EXIT_RULE_ERRORS)
-    click.echo(json.dumps(export_ruleset(loaded), indent=2, sort_keys=True, ensure_ascii=False))
+    exported = export_ruleset(analysis.resolved, analysis.model)
+    click.echo(json.dumps(exported, indent=2, sort_keys=True, ensure_ascii=False))

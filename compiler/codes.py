@@ -313,6 +313,74 @@ UNUSED_FILE = define(
     Fix: add it to the `files:` of the ruleset that should use it, or delete it.
     """,
 )
+UNKNOWN_BASE = define(
+    "V001",
+    "unknown-base",
+    E,
+    """
+    What: `extends:` names a ruleset that does not exist.
+    Why: a variant is its base plus changes; without the base there is nothing to change.
+    Fix: correct the id (`civrules list` shows them); the hint names the closest.
+    """,
+)
+EXTENDS_CYCLE = define(
+    "V002",
+    "extends-cycle",
+    E,
+    """
+    What: following `extends:` from this ruleset comes back to it (a ruleset extends itself, or
+    two variants extend each other).
+    Why: the ruleset would be built from itself; there is no first definition of anything.
+    Fix: make one of them a base ruleset (no `extends:`), or point `extends:` at the real base.
+    """,
+)
+BROKEN_BASE = define(
+    "V003",
+    "broken-base",
+    I,
+    """
+    What: the ruleset this one extends has errors of its own, so this variant was not checked.
+    Why: a variant is checked on top of its base; the base's errors (listed with it) are the root
+    cause, so this is reported as information, not as one more error.
+    Fix: fix the errors listed for the base ruleset, then validate again.
+    """,
+)
+OVERLAY_EXISTS = define(
+    "V004",
+    "overlay-add-existing",
+    E,
+    """
+    What: an overlay `add`s an entity whose id the base already has.
+    Why: `add` is for new entities; silently replacing one would hide a mistake.
+    Fix: use `patch` to change some fields, or `replace` to redefine the whole entity.
+
+        overlay:
+          nations:
+            add:
+              - id: africa      # FAIL: africa exists; use patch or replace
+    """,
+)
+OVERLAY_MISSING = define(
+    "V005",
+    "overlay-target-missing",
+    E,
+    """
+    What: an overlay `patch`es, `replace`s or `remove`s an entity the base does not have.
+    Why: the change does nothing: usually a misspelt id, or the base changed since the variant was
+    written.
+    Fix: correct the id (the hint names the closest), or `add` the entity.
+    """,
+)
+REMOVED_BUT_REFERENCED = define(
+    "V006",
+    "removed-but-referenced",
+    E,
+    """
+    What: an overlay removes an entity that something left in the ruleset still refers to.
+    Why: the reference would dangle: a credit toward a card that is gone, a border to a removed area.
+    Fix: remove or patch the referrer too (the diagnostic points at it), or keep the entity.
+    """,
+)
 INTERNAL_ERROR = define(
     "R900",
     "internal-error",

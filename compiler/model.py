@@ -24,21 +24,48 @@ class Unknown:
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """Where an entity was read from: a document and the path of its node."""
+    """Where an entity was read from: a document and the path of its node.
+
+    A variant that patches fields of an entity records, per top-level field, the overlay entry that
+    last changed it (``changes``); spans of those fields point there. ``base`` is the base
+    ruleset's definition of an entity a variant replaced.
+    """
 
     document: Document = field(compare=False, repr=False)
     path: NodePath
+    changes: tuple[tuple[str, Origin], ...] = ()
+    base: Origin | None = None
 
     @property
     def file(self) -> str:
         return self.document.file
 
+    def _owner(self, sub: tuple[str | int, ...]) -> Origin | None:
+        if sub and isinstance(sub[0], str):
+            for name, origin in self.changes:
+                if name == sub[0]:
+                    return origin
+        return None
+
+    def locate(self, sub: NodePath) -> tuple[Document, NodePath]:
+        """The document that wrote the part ``sub`` of the entity, and the entity's path in it."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.locate(sub)
+        return self.document, self.path
+
     def span(self, *sub: str | int) -> Span:
         """The span of the entity's value at ``sub`` (the entity itself when empty)."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.span(*sub)
         return self.document.span((*self.path, *sub))
 
     def key_span(self, *sub: str | int) -> Span:
         """The span of the key ``sub`` of the entity (its value's span where there is no key)."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.key_span(*sub)
         return self.document.key_span((*self.path, *sub))
 
     def head(self) -> Span:
@@ -49,6 +76,14 @@ class Origin:
             return document.value_spans[id_path]
         span = self.span()
         return Span(span.file, span.line, span.column, span.line, span.column + 1)
+
+    def defined_at(self, *sub: str | int) -> Span | None:
+        """Where the base ruleset defined ``sub``, when a variant changed or replaced it; else None."""
+        if self._owner(sub) is not None:
+            return self.document.span((*self.path, *sub))
+        if self.base is not None:
+            return self.base.span(*sub)
+        return None
 
 
 def known(value: Any) -> Any:
@@ -131,7 +166,7 @@ class Group(Entity):
 class CreditLine:
     """A credit as written on the giving card; ``index`` is its position in the card's `credits`."""
 
-    points: int
+    points: int | Unknown
     index: int
     group: str | None = None
     card: str | None = None
@@ -304,3 +339,8 @@ class Ruleset:
     rule_index: RuleIndex | None
     documents: tuple[Document, ...] = field(compare=False, repr=False)
     settings: Mapping[str, Mapping[str, Any]] = field(compare=False, repr=False)
+    removed: Mapping[str, Mapping[str, Origin]] = field(default_factory=dict, compare=False, repr=False)
+    #: The effective manifest (a variant's own keys over its base's), for ruleset-level rules
+    #: such as `ast`, `victory`, `hand_limit`; collections are read from the typed fields above.
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    chain: tuple[str, ...] = ()  # the extends chain, base first, this ruleset last

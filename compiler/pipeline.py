@@ -14,6 +14,7 @@ from compiler.assemble import build_ruleset
 from compiler.checks import run_checks
 from compiler.diagnostics import Diagnostic, has_errors
 from compiler.model import Ruleset
+from compiler.resolve import Resolved, Resolver
 from compiler.workspace import LoadedRuleset, Workspace
 
 
@@ -24,6 +25,7 @@ class Analysis:
     loaded: LoadedRuleset
     model: Ruleset | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    resolved: Resolved | None = None
 
     @property
     def ok(self) -> bool:
@@ -31,19 +33,25 @@ class Analysis:
 
 
 def analyse(
-    workspace: Workspace, loaded: LoadedRuleset, select: Sequence[str] = (), ignore: Sequence[str] = ()
+    workspace: Workspace,
+    loaded: LoadedRuleset,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    *,
+    debug: bool = False,
 ) -> Analysis:
     """Validate one loaded ruleset and, when its files are well-formed, run the semantic checks."""
     diagnostics = loaded.all_diagnostics()
     if has_errors(diagnostics):
         return Analysis(loaded, None, diagnostics)
-    manifest = loaded.manifest.file.document
-    assert manifest is not None
-    files = {slot: [f.document for f in found if f.document is not None] for slot, found in loaded.files.items()}
-    model = build_ruleset(manifest, files)
-    diagnostics.extend(run_checks(model, select, ignore))
+    resolved, problems = Resolver(workspace).resolve(loaded)
+    diagnostics.extend(problems)
+    if resolved is None or has_errors(problems):
+        return Analysis(loaded, None, diagnostics)
+    model = build_ruleset(resolved)
+    diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     diagnostics = suppress(diagnostics, workspace)
-    return Analysis(loaded, model, diagnostics)
+    return Analysis(loaded, model, diagnostics, resolved)
 
 
 # `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`

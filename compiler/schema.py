@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -84,17 +84,51 @@ def validate_document(document: Document, kind: str) -> list[Diagnostic]:
     """Validate a document against its kind's schema; one diagnostic per problem."""
     found: list[Diagnostic] = []
     for error in _validator(kind).iter_errors(document.data):
+        if document.refused and tuple(error.absolute_path) in document.refused:
+            continue
         found.extend(_translate(document, error))
     return found
 
 
-def _translate(document: Document, error: ValidationError) -> Iterator[Diagnostic]:
+@functools.cache
+def _item_validator(kind: str, list_path: tuple[str, ...]) -> jsonschema.Draft202012Validator:
+    """A validator for one element of the list at ``list_path`` in files of ``kind``."""
+    schema = load_schema(kind)
+    node: Any = schema
+    for part in list_path:
+        node = _deref(schema, node)["properties"][part]
+    item = _deref(schema, _deref(schema, node)["items"])
+    return jsonschema.Draft202012Validator({**item, "$defs": schema.get("$defs", {})})
+
+
+def _deref(schema: dict[str, Any], node: Any) -> Any:
+    while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
+        node = schema["$defs"][node["$ref"][len("#/$defs/") :]]
+    return node
+
+
+def validate_entity(
+    kind: str, list_path: tuple[str, ...], data: Any, locate: Callable[[NodePath], tuple[Document, NodePath]]
+) -> list[Diagnostic]:
+    """Validate one collection element that an overlay added, replaced or patched.
+
+    ``locate`` maps a path inside the element to the document and path where that part was
+    written (the overlay for what it set, the base for the rest).
+    """
+    found: list[Diagnostic] = []
+    for error in _item_validator(kind, list_path).iter_errors(data):
+        document, prefix = locate(tuple(error.absolute_path))
+        found.extend(_translate(document, error, prefix))
+    return found
+
+
+def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _best_branch(error)
         if chosen is not None:
-            yield from _translate(document, chosen)
+            yield from _translate(document, chosen, prefix)
             return
-    path: NodePath = tuple(error.absolute_path)
+    path: NodePath = (*prefix, *error.absolute_path)
     instance = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     keyword = error.validator

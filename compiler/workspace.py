@@ -188,10 +188,12 @@ class Workspace:
         rulebook = manifest.data.get("rulebook")
         if isinstance(rulebook, dict) and "rule_index" in rulebook:
             slots.append(("rule_index", "rule_index", [(("rulebook", "rule_index"), rulebook["rule_index"])]))
+        # A path the schema already refused (absolute, `..`) is reported once, by the schema.
+        refused = {d.span for d in manifest.file.diagnostics if d.span is not None}
         for slot, expected, entries in slots:
             loaded_files: list[LoadedFile] = []
             for at, relative in entries:
-                if not isinstance(relative, str):
+                if not isinstance(relative, str) or document.span(at) in refused:
                     continue
                 problem = self.check_path(relative)
                 if problem is not None:

@@ -66,15 +66,36 @@ def all_checks() -> list[Check]:
     return sorted(_CHECKS, key=lambda c: c.code.code)
 
 
-def run_checks(ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Iterator[Diagnostic]:
-    """Run every registered check (or the selected ones) over a ruleset."""
+def run_checks(
+    ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = (), *, debug: bool = False
+) -> Iterator[Diagnostic]:
+    """Run every registered check (or the selected ones) over a ruleset.
+
+    A check that crashes is a bug in civrules: it becomes an internal-error diagnostic (R900) and
+    the other checks still run, so one bug does not hide every other finding.
+    """
     selected = {c.upper() for c in select}
     ignored = {c.upper() for c in ignore}
     for entry in all_checks():
         code = entry.code.code
         if (selected and not any(code.startswith(s) for s in selected)) or any(code.startswith(i) for i in ignored):
             continue
-        yield from entry.run(ruleset)
+        try:
+            found = list(entry.run(ruleset))
+        except Exception as error:  # reported as R900, never swallowed
+            if debug:
+                raise
+            found = [
+                Diagnostic(
+                    codes.INTERNAL_ERROR.code,
+                    codes.INTERNAL_ERROR.severity,
+                    f"check {code} ({entry.code.name}) crashed on ruleset `{ruleset.id}`: "
+                    f"{type(error).__name__}: {error}",
+                    None,
+                    "this is a bug in civrules, not in your rules: please report it with the output of --debug",
+                )
+            ]
+        yield from found
 
 
 _imported = False

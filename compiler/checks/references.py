@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from compiler.checks import check, diagnostic
-from compiler.diagnostics import Diagnostic, Severity, Span
+from compiler.diagnostics import Diagnostic, Related, Severity, Span
 from compiler.model import Collection, Entity, Origin, Ruleset, Unknown
 
 
@@ -43,7 +43,8 @@ def references(ruleset: Ruleset) -> Iterator[tuple[Origin, tuple[str | int, ...]
                 yield track.origin, ("epoch_starts", i, "epoch"), epoch, ruleset.epochs, "epoch"
     for count in ruleset.player_counts:
         for c, configuration in enumerate(count.raw.get("configurations") or ()):
-            for i, nation in enumerate(configuration.get("nations") or () if isinstance(configuration, dict) else ()):
+            nations = configuration.get("nations") if isinstance(configuration, dict) else None
+            for i, nation in enumerate(nations if isinstance(nations, list) else ()):
                 yield count.origin, ("configurations", c, "nations", i), nation, ruleset.nations, "nation"
     for area in ruleset.areas:
         if area.flood_plain is not None:
@@ -99,7 +100,19 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for origin, sub, target, collection, what in references(ruleset):
         if not isinstance(target, str) or target in collection:
             continue
+        removal = ruleset.removed.get(collection.name, {}).get(target)
+        if removal is not None:
+            yield diagnostic(
+                "V006",
+                f"{what} `{target}` was removed by an overlay but is still referenced here",
+                origin.span(*sub),
+                "remove or patch this reference too, or keep the entity",
+                [Related(removal.span(), "removed here")],
+            )
+            continue
         suggestion = closest(target, collection)
         hint = f"did you mean `{suggestion}`?" if suggestion else f"no {collection.name} entry has this id"
         span: Span = origin.span(*sub)
-        yield diagnostic("X001", f"{what} `{target}` does not exist in {collection.name}", span, hint)
+        base = origin.defined_at(*sub)
+        related = [Related(base, "the base ruleset's definition")] if base is not None else []
+        yield diagnostic("X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related)

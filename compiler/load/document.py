@@ -24,6 +24,8 @@ class Document:
     data: Any
     value_spans: dict[NodePath, Span] = field(default_factory=dict)
     key_spans: dict[NodePath, Span] = field(default_factory=dict)
+    #: Values the reader refused and replaced by null (already reported), not to be judged again.
+    refused: set[NodePath] = field(default_factory=set)
 
     def span(self, path: NodePath) -> Span:
         """The span of the value at ``path`` (or of its nearest recorded ancestor)."""

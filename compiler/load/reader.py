@@ -148,7 +148,7 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
                 hint="a rule file starts with `kind:` and holds its data",
             )
         ]
-    document = Document(display, builder.root, builder.value_spans, builder.key_spans)
+    document = Document(display, builder.root, builder.value_spans, builder.key_spans, builder.refused)
     return document, builder.diagnostics
 
 
@@ -266,7 +266,8 @@ class _Builder:
         self.root: Any = None
         self.documents = 0
         self.total_nodes = 0
-        self.discarding: object | str | None = None
+        self.refusing = False
+        self.refused: set[NodePath] = set()
 
     def span(self, event: Any) -> Span:
         start, end = event.start_mark, event.end_mark
@@ -331,8 +332,13 @@ class _Builder:
     def on_scalar(self, event: Any) -> None:
         span = self.span(event)
         self.count(1, span)
+        reported = len(self.diagnostics)
         value = self.resolve_scalar(event, span) if self.check_tag(event.tag, span) else None
+        # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
+        # mark it so that schema validation does not report the stand-in null a second time.
+        self.refusing = len(self.diagnostics) > reported
         self.place(value, span, event.anchor, 1)
+        self.refusing = False
 
     def resolve_scalar(self, event: Any, span: Span) -> Any:
         text: str = event.value
@@ -461,6 +467,8 @@ class _Builder:
             path = opened.path if opened is not None else (*parent.path, len(container))
             container.append(value)
             self.value_spans[path] = span
+            if self.refusing:
+                self.refused.add(path)
             return
         if parent.key is None:
             self.accept_key(parent, value, span)
@@ -471,6 +479,8 @@ class _Builder:
         path = (*parent.path, key)
         container[key] = value
         self.value_spans[path] = span
+        if self.refusing:
+            self.refused.add(path)
         assert parent.key_span is not None
         self.key_spans[path] = parent.key_span
 

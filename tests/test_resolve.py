@@ -1,0 +1,269 @@
+"""Variants: extends chains, overlay operations, provenance, and diff/export on the real rulesets."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import main
+from compiler.diagnostics import Diagnostic
+from compiler.pipeline import Analysis, analyse
+from compiler.resolve import merge_patch
+from compiler.workspace import Workspace
+from tests.conftest import REPO, RULES
+
+HEADER = """# yaml-language-server: $schema=../../schemas/ruleset.schema.json
+kind: ruleset
+id: {id}
+name: "{id}"
+extends: {extends}
+"""
+
+
+def variant(ruleset_id: str, extends: str, body: str = "") -> tuple[str, str]:
+    return f"rulesets/{ruleset_id}.yaml", HEADER.format(id=ruleset_id, extends=extends) + body
+
+
+def analysed(ruleset_id: str, *files: tuple[str, str]) -> tuple[Analysis, dict[str, str]]:
+    overrides = dict(files)
+    workspace = Workspace(RULES, overrides=overrides)
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    return analyse(workspace, loaded), overrides
+
+
+def located(analysis: Analysis, code: str) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.code == code]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def test_a_variant_with_no_changes_resolves_to_its_base() -> None:
+    analysis, _ = analysed("plain", variant("plain", "advanced-civilization"))
+    assert analysis.ok
+    assert analysis.model is not None
+    assert analysis.model.chain == ("advanced-civilization", "plain")
+    assert len(analysis.model.cards) == 24
+    assert len(analysis.model.areas) == 131
+
+
+def test_unknown_base_is_located_at_the_extends_line() -> None:
+    path, text = variant("lost", "advanced-civilisation")
+    analysis, _ = analysed("lost", (path, text))
+    (found,) = located(analysis, "V001")
+    assert found.span is not None
+    assert (found.span.line, found.span.column) == (line_of(text, "extends:"), 10)
+    assert found.hint == "did you mean `advanced-civilization`?"
+
+
+def test_extends_cycles_of_length_one_and_three_are_reported() -> None:
+    analysis, _ = analysed("selfish", variant("selfish", "selfish"))
+    assert [d.message for d in located(analysis, "V002")] == ["`extends` makes a cycle: selfish → selfish"]
+    files = [variant("va", "vc"), variant("vb", "va"), variant("vc", "vb")]
+    analysis, _ = analysed("va", *files)
+    (found,) = located(analysis, "V002")
+    assert found.message == "`extends` makes a cycle: va → vc → vb → va"
+
+
+def test_add_of_an_existing_id_points_at_the_overlay_with_a_note_at_the_base() -> None:
+    body = (
+        "overlay:\n  calamities:\n    add:\n"
+        + '      - {id: famine, name: Famine II, stack: 3, tradable: false, rule: "9.1"}\n'
+    )
+    path, text = variant("twice", "advanced-civilization", body)
+    analysis, _ = analysed("twice", (path, text))
+    (found,) = located(analysis, "V004")
+    assert found.span is not None
+    assert found.span.file.endswith("rulesets/twice.yaml")
+    assert found.span.line == line_of(text, "{id: famine")
+    assert found.related[0].span.file.endswith("calamities/advanced-civilization.yaml")
+
+
+@pytest.mark.parametrize("operation", ["patch", "replace", "remove"])
+def test_changing_an_absent_id_is_an_error_with_the_closest_id(operation: str) -> None:
+    body = (
+        f"overlay:\n  calamities:\n    {operation}:\n"
+        + '      - {id: famin, name: X, stack: 3, tradable: false, rule: "9.1"}\n'
+    )
+    path, text = variant("absent", "advanced-civilization", body)
+    analysis, _ = analysed("absent", (path, text))
+    (found,) = located(analysis, "V005")
+    assert found.span is not None
+    assert found.span.line == line_of(text, "{id: famin")
+    assert found.hint == "did you mean `famine`?"
+
+
+def test_removing_an_entity_still_referenced_names_the_referrer() -> None:
+    body = 'overlay:\n  civilization_cards:\n    remove:\n      - {id: engineering, why: "test"}\n'
+    path, text = variant("no-engineering", "advanced-civilization", body)
+    analysis, _ = analysed("no-engineering", (path, text))
+    found = located(analysis, "V006")
+    assert found, analysis.diagnostics
+    referrers = {d.span.file for d in found if d.span is not None}
+    assert any(f.endswith("cards/advanced-civilization.yaml") for f in referrers)
+    assert all(d.related[0].span.file.endswith("rulesets/no-engineering.yaml") for d in found)
+
+
+def test_a_patch_merges_by_key_and_appends_on_request() -> None:
+    body = """overlay:
+  nations:
+    patch:
+      - id: illyria
+        start_areas: {areas: {append: [dalmatia]}}
+  civilization_cards:
+    patch:
+      - {id: pottery, cost: 50}
+"""
+    analysis, _ = analysed("patched", variant("patched", "advanced-civilization", body))
+    assert analysis.model is not None
+    illyria = analysis.model.nations.get("illyria")
+    assert illyria is not None
+    assert illyria.start_areas == ("sudeten", "germania_2", "dalmatia")
+    assert illyria.raw["start_areas"]["fixed"] is False  # the rest of the mapping is kept
+    pottery = analysis.model.cards.get("pottery")
+    assert pottery is not None
+    assert pottery.cost == 50
+    assert pottery.credit_list()  # untouched fields survive
+
+
+def test_a_patched_field_is_located_in_the_overlay_with_a_note_at_the_base() -> None:
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: mining\n"
+        '        prerequisites: [{card: enginering, rule: "31.62"}]\n'
+    )
+    path, text = variant("typo", "advanced-civilization", body)
+    analysis, _ = analysed("typo", (path, text))
+    (found,) = located(analysis, "X001")
+    assert found.span is not None
+    assert found.span.file.endswith("rulesets/typo.yaml")
+    assert found.span.line == line_of(text, "enginering")
+    assert any(r.span.file.endswith("cards/advanced-civilization.yaml") for r in found.related)
+
+
+def test_a_patch_that_breaks_the_entity_schema_is_located_in_the_overlay() -> None:
+    body = "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: cheap}\n"
+    path, text = variant("cheap", "advanced-civilization", body)
+    analysis, _ = analysed("cheap", (path, text))
+    (found,) = [d for d in analysis.diagnostics if d.code.startswith("S")]
+    assert found.span is not None
+    assert found.span.file.endswith("rulesets/cheap.yaml")
+    assert found.span.line == line_of(text, "cost: cheap")
+
+
+def test_multi_level_extends_and_provenance_through_the_chain() -> None:
+    middle = variant(
+        "middle",
+        "advanced-civilization",
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 50}\n",
+    )
+    top = variant("top", "middle", "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 55}\n")
+    analysis, _ = analysed("top", middle, top)
+    assert analysis.model is not None
+    assert analysis.model.chain == ("advanced-civilization", "middle", "top")
+    pottery = analysis.model.cards.get("pottery")
+    assert pottery is not None
+    assert pottery.cost == 55
+    assert pottery.origin.span("cost").file.endswith("rulesets/top.yaml")
+    assert pottery.origin.span("name").file.endswith("cards/advanced-civilization.yaml")
+
+
+def test_variant_settings_replace_the_base_ones() -> None:
+    body = 'players: {min: 3, max: 6, rule: "16.1"}\n'
+    analysis, _ = analysed("fewer", variant("fewer", "advanced-civilization", body))
+    assert analysis.model is not None
+    assert analysis.model.players == (3, 6)
+
+
+@pytest.mark.parametrize("path", ["../outside.yaml", "/etc/passwd"])
+def test_paths_that_leave_rules_are_refused(path: str) -> None:
+    body = f"files:\n  map:\n    - {path}\n"
+    manifest, text = variant("escape", "advanced-civilization", body)
+    analysis, _ = analysed("escape", (manifest, text))
+    assert [d.code for d in analysis.diagnostics if d.severity == "error"] == ["S001"]
+
+
+def test_a_symbolic_link_out_of_rules_is_refused(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES, rules)
+    outside = tmp_path / "outside.yaml"
+    outside.write_text((RULES / "maps" / "western-panel.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    os.symlink(outside, rules / "maps" / "linked.yaml")
+    path, text = variant("linked", "advanced-civilization", "files:\n  map:\n    - maps/linked.yaml\n")
+    (rules / path).write_text(text, encoding="utf-8")
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["linked"]))
+    (found,) = [d for d in analysis.diagnostics if d.severity == "error"]
+    assert found.code == "R003"
+    assert found.span is not None
+    assert found.span.line == line_of(text, "maps/linked.yaml")
+
+
+def test_merge_patch_follows_rfc_7386_with_append() -> None:
+    assert merge_patch({"a": 1, "b": [1]}, {"a": None, "b": [2]}) == {"b": [2]}
+    assert merge_patch({"b": [1]}, {"b": {"append": [2]}}) == {"b": [1, 2]}
+    assert merge_patch({"u": {"unknown": "x"}}, {"u": {"v": 1}}) == {"u": {"v": 1}}
+    assert merge_patch({"u": {"v": 1}}, {"u": {"unknown": "why"}}) == {"u": {"unknown": "why"}}
+
+
+def test_the_western_extension_validates_clean_and_diffs_as_its_rules() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["--rules", str(RULES), "validate", "advanced-civilization-western"])
+    assert result.exit_code == 0, result.stdout
+    result = runner.invoke(
+        main,
+        ["--rules", str(RULES), "diff", "advanced-civilization", "advanced-civilization-western", "--format", "json"],
+    )
+    assert result.exit_code == 0
+    changes = json.loads(result.stdout)["collections"]
+    assert len(changes["areas"]["added"]) == 27
+    assert {c["id"] for c in changes["nations"]["changed"]} == {"africa", "italy"}
+    assert changes["player_counts"]["changed"][0]["fields"][0]["field"] == "configurations[western]"
+    assert "removed" not in json.dumps(changes["areas"]["removed"])
+
+
+def test_export_shows_the_resolved_variant() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["--rules", str(RULES), "export", "advanced-civilization-western"])
+    assert result.exit_code == 0
+    exported = json.loads(result.stdout)
+    assert exported["ruleset"]["chain"] == ["advanced-civilization", "advanced-civilization-western"]
+    assert len(exported["areas"]) == 158
+    africa = next(n for n in exported["nations"] if n["id"] == "africa")
+    assert "cirta" in africa["start_areas"]["areas"]
+
+
+def test_diff_text_reads_as_the_western_extension_rules() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["--rules", str(REPO / "rules"), "diff", "advanced-civilization", "advanced-civilization-western"]
+    )
+    assert result.exit_code == 0
+    assert result.stdout.startswith("advanced-civilization → advanced-civilization-western\n")
+    assert "areas: 27 added" in result.stdout
+    assert "  + cirta  Cirta" in result.stdout
+
+
+def test_new_variant_scaffolds_a_valid_variant(rules_copy: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["--rules", str(rules_copy), "new-variant", "my-civ", "--extends", "advanced-civilization"]
+    )
+    assert result.exit_code == 0, result.output
+    created = rules_copy / "rulesets" / "my-civ.yaml"
+    assert created.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=../../schemas/")
+    result = runner.invoke(main, ["--rules", str(rules_copy), "validate", "my-civ"])
+    assert result.exit_code == 0, result.stdout
+    result = runner.invoke(main, ["--rules", str(rules_copy), "diff", "advanced-civilization", "my-civ"])
+    assert result.stdout.endswith("no differences\n")
+    again = runner.invoke(
+        main, ["--rules", str(rules_copy), "new-variant", "my-civ", "--extends", "advanced-civilization"]
+    )
+    assert again.exit_code == 2
+    unknown = runner.invoke(main, ["--rules", str(rules_copy), "new-variant", "other", "--extends", "nowhere"])
+    assert unknown.exit_code == 2
