@@ -7,6 +7,8 @@ ruleset's declared :class:`CreditPolicy`, not code. For Advanced Civilization (3
 - a two-group card receives credits aimed at either of its groups, and gives the credits of both;
 - when several credit lines of one owned card reach the same target, the policy says whether the
   highest counts or they add up;
+- an *extra* credit (Expansion Project 26.5.1, Mega Civilization) is a bonus given on top of the
+  group credits, so it always adds to them, whatever the policy;
 - each owned card's credit applies once per target (31.54); credits of different owned cards add up.
 """
 
@@ -15,6 +17,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from compiler.model import Ruleset
 
 
 class SameTarget(enum.StrEnum):
@@ -31,11 +37,15 @@ class CreditPolicy:
 
 @dataclass(frozen=True, slots=True)
 class CreditLine:
-    """One credit as written: toward a group (every other card of it) or toward one card."""
+    """One credit as written: toward a group (every other card of it) or toward one card.
+
+    ``extra`` marks a bonus given on top of the group credits (it always adds, see the module).
+    """
 
     points: int
     group: str | None = None
     card: str | None = None
+    extra: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +55,38 @@ class CreditSource:
     id: str
     groups: tuple[str, ...]
     credits: tuple[CreditLine, ...]
+
+
+def group_members(cards: Iterable[CreditSource]) -> dict[str, list[str]]:
+    """The ids of the cards of each group, in card order (a two-group card is in both)."""
+    members: dict[str, list[str]] = {}
+    for card in cards:
+        for group in card.groups:
+            members.setdefault(group, []).append(card.id)
+    return members
+
+
+def line_targets(owned: str, line: CreditLine, members: Mapping[str, Sequence[str]]) -> list[str]:
+    """The cards one credit line of ``owned`` reaches: its card, or the *other* cards of its group."""
+    if line.card is not None:
+        return [line.card] if line.card != owned else []
+    return [card for card in members.get(line.group or "", ()) if card != owned]
+
+
+def combine(lines: Iterable[CreditLine], policy: CreditPolicy) -> int:
+    """The credit several lines of one owned card give toward one target, under ``policy``.
+
+    Examples
+    --------
+    >>> lines = [CreditLine(10, group="crafts"), CreditLine(20, card="military"), CreditLine(5, card="x", extra=True)]
+    >>> combine(lines, CreditPolicy(SameTarget.HIGHEST)), combine(lines, CreditPolicy(SameTarget.SUM))
+    (25, 35)
+    """
+    plain = [line.points for line in lines if not line.extra]
+    extra = sum(line.points for line in lines if line.extra)
+    if policy.same_target is SameTarget.HIGHEST:
+        return max(plain, default=0) + extra
+    return sum(plain) + extra
 
 
 def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) -> dict[str, dict[str, int]]:
@@ -57,27 +99,60 @@ def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) ->
     >>> derive_credit_matrix([pottery, mining], CreditPolicy())
     {'mining': {'pottery': 10}, 'pottery': {'mining': 10}}
     """
-    members: dict[str, list[str]] = {}
-    for card in cards:
-        for group in card.groups:
-            members.setdefault(group, []).append(card.id)
+    members = group_members(cards)
     matrix: dict[str, dict[str, int]] = {}
     for owned in cards:
-        row: dict[str, int] = {}
+        first: dict[str, CreditLine] = {}
+        several: dict[str, list[CreditLine]] = {}
         for line in owned.credits:
-            targets: Iterable[str] = [line.card] if line.card is not None else members.get(line.group or "", [])
-            for target in targets:
-                if target == owned.id:
-                    continue
-                if target in row and policy.same_target is SameTarget.HIGHEST:
-                    row[target] = max(row[target], line.points)
-                else:
-                    row[target] = row.get(target, 0) + line.points
+            for target in line_targets(owned.id, line, members):
+                seen = first.setdefault(target, line)
+                if seen is not line:
+                    several.setdefault(target, [seen]).append(line)
+        row = {target: line.points for target, line in first.items()}
+        row.update((target, combine(lines, policy)) for target, lines in several.items())
         if row:
             matrix[owned.id] = dict(sorted(row.items()))
     return dict(sorted(matrix.items()))
 
 
 def credit_toward(matrix: Mapping[str, Mapping[str, int]], owned: Iterable[str], target: str) -> int:
-    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card)."""
+    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card).
+
+    Examples
+    --------
+    >>> credit_toward({"astronomy": {"coinage": 20, "medicine": 20}}, ["astronomy", "astronomy"], "coinage")
+    20
+    """
     return sum(matrix.get(card, {}).get(target, 0) for card in set(owned) if card != target)
+
+
+def credit_policy(ruleset: Ruleset) -> CreditPolicy:
+    """The ruleset's declared policy (`credit_policy:` of its manifest); the default where it is silent."""
+    same_target = ruleset.credit_policy.get("same_target")
+    if same_target in {s.value for s in SameTarget}:
+        return CreditPolicy(SameTarget(same_target))
+    return CreditPolicy()
+
+
+def credit_sources(ruleset: Ruleset) -> list[CreditSource]:
+    """The cards of a ruleset as the derivation sees them.
+
+    The first card of a duplicated id stands for it (I001 reports the copy); unknown groups give no
+    group membership and credit lines whose points are unknown are left out, so a derived cell is
+    never larger than the truth.
+    """
+    sources = []
+    for card in ruleset.cards.by_id.values():
+        lines = tuple(
+            CreditLine(line.points, line.group, line.card, line.extra)
+            for line in card.credit_list()
+            if isinstance(line.points, int) and not isinstance(line.points, bool)
+        )
+        sources.append(CreditSource(card.id, card.group_list(), lines))
+    return sources
+
+
+def credit_matrix(ruleset: Ruleset) -> dict[str, dict[str, int]]:
+    """The owned → target credit matrix of a ruleset, derived under its own credit policy."""
+    return derive_credit_matrix(credit_sources(ruleset), credit_policy(ruleset))
