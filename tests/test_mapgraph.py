@@ -1,0 +1,132 @@
+"""The map graph of the shipped main board, and the map checks on a map far larger than any real one."""
+
+from __future__ import annotations
+
+import collections
+import doctest
+import itertools
+import sys
+from collections.abc import Iterator
+
+import networkx as nx
+import pytest
+import yaml
+
+import compiler.mapgraph
+from compiler.diagnostics import Severity
+from compiler.mapgraph import derived_coastal, map_graph, neighbours
+from compiler.model import Ruleset
+from compiler.pipeline import Analysis, analyse
+from compiler.workspace import Workspace
+from tests.conftest import RULES
+
+MAP_FILE = RULES / "maps" / "mediterranean.yaml"
+
+
+@pytest.fixture(scope="module")
+def ruleset() -> Ruleset:
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None
+    return analysis.model
+
+
+def test_the_main_board_has_131_areas_and_its_borders_by_kind(ruleset: Ruleset) -> None:
+    written = yaml.safe_load(MAP_FILE.read_text(encoding="utf-8"))
+    kinds = collections.Counter(b["kind"] if isinstance(b["kind"], str) else "unknown" for b in written["borders"])
+    assert len(written["areas"]) == 131
+    assert kinds == {"land": 158, "sea": 124, "both": 73, "unknown": 1}
+
+    graph = map_graph(ruleset)
+    assert graph.all.number_of_nodes() == graph.land.number_of_nodes() == graph.sea.number_of_nodes() == 131
+    assert graph.all.number_of_edges() == sum(kinds.values()) == 356
+    assert graph.land.number_of_edges() == kinds["land"] + kinds["both"]
+    assert graph.sea.number_of_edges() == kinds["sea"] + kinds["both"]
+    assert nx.is_connected(graph.all)
+
+
+def test_neighbours_by_kind(ruleset: Ruleset) -> None:
+    assert neighbours(ruleset, "corinth") == ("argos", "athens", "central_mediterranean", "delphi", "sparta")
+    assert neighbours(ruleset, "corinth", "land") == ("argos", "athens", "delphi", "sparta")
+    assert neighbours(ruleset, "corinth", "sea") == ("central_mediterranean", "delphi", "sparta")
+    # caucasus – media has a kind no source gives: a neighbour, but neither by land nor by sea
+    assert neighbours(ruleset, "caucasus") == ("armenia", "caspian_sea", "lesser_armenia", "media", "nalchik")
+    assert neighbours(ruleset, "caucasus", "land") == ("armenia", "lesser_armenia", "nalchik")
+    assert neighbours(ruleset, "caucasus", "sea") == ("caspian_sea", "lesser_armenia")
+    assert neighbours(ruleset, "black_sea", "land") == ()
+    assert len(neighbours(ruleset, "black_sea", "sea")) == 12
+    assert neighbours(ruleset, "atlantis") == ()
+
+
+def test_border_lookup_is_unordered(ruleset: Ruleset) -> None:
+    graph = map_graph(ruleset)
+    assert graph.kind("syria", "aleppo") == graph.kind("aleppo", "syria") == "land"
+    assert graph.kind("caucasus", "media") == "unknown"
+    assert graph.kind("aleppo", "black_sea") is None
+    border = graph.border("syria", "aleppo")
+    assert border is not None and (border.a, border.b) == ("aleppo", "syria")
+
+
+def test_map_graph_is_built_once_per_ruleset_and_frozen(ruleset: Ruleset) -> None:
+    graph = map_graph(ruleset)
+    assert map_graph(ruleset) is graph
+    with pytest.raises(nx.NetworkXError):
+        graph.land.add_edge("aleppo", "black_sea")
+
+
+def test_derived_coastal_equals_declared_for_every_area(ruleset: Ruleset) -> None:
+    derived = derived_coastal(ruleset)
+    assert set(derived) == set(ruleset.areas.by_id)
+    differ = {a.id: (a.coastal, derived[a.id]) for a in ruleset.areas if bool(a.coastal) != derived[a.id]}
+    assert differ == {}
+    assert not any(derived[a.id] for a in ruleset.areas if not a.land)
+
+
+def test_module_examples() -> None:
+    assert doctest.testmod(compiler.mapgraph).failed == 0
+
+
+@pytest.fixture
+def low_recursion_limit() -> Iterator[None]:
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(before)
+
+
+def chain_map(size: int) -> str:
+    """A map file of ``size`` land areas in a row, one flood plain over all of them, one volcano."""
+    ids = [f"a{n:05d}" for n in range(size)]
+    lines = ["kind: map", "id: mediterranean", "name: A chain", "panel: main", "areas:"]
+    lines += [
+        f"  - {{id: {i}, name: Area {i}, panel: main, land: true, water: false, coastal: false, "
+        "population_limit: 1, flood_plain: chain}"
+        for i in ids
+    ]
+    lines += ["borders:"] + [f"  - {{areas: [{a}, {b}], kind: land}}" for a, b in itertools.pairwise(ids)]
+    lines += ["flood_plains:", f"  - {{id: chain, name: Chain, areas: [{', '.join(ids)}]}}"]
+    lines += ["volcanoes:", f"  - {{id: middle, name: Middle, areas: [{ids[size // 2]}, {ids[size // 2 + 1]}]}}"]
+    return "\n".join(lines) + "\n"
+
+
+def analysed_map(text: str) -> Analysis:
+    workspace = Workspace(RULES, overrides={"maps/mediterranean.yaml": text})
+    manifest = workspace.manifests()["advanced-civilization"]
+    return analyse(workspace, workspace.load_ruleset(manifest), select=["M"])
+
+
+@pytest.mark.usefixtures("low_recursion_limit")
+def test_a_chain_of_10000_areas_does_not_recurse() -> None:
+    text = chain_map(10_000)
+    analysis = analysed_map(text)
+    assert analysis.model is not None
+    assert [d for d in analysis.diagnostics if d.severity is not Severity.INFO] == []
+    chain = analysis.model
+    assert len(chain.areas) == 10_000
+    assert neighbours(chain, "a05000") == ("a04999", "a05001")
+    assert nx.is_connected(map_graph(chain).land)
+
+
+def test_a_chain_cut_in_two_is_one_m006_and_one_m020() -> None:
+    cut = analysed_map(chain_map(1_000).replace("  - {areas: [a00499, a00500], kind: land}\n", ""))
+    assert sorted(d.code for d in cut.diagnostics if d.severity is not Severity.INFO) == ["M006", "M020"]
