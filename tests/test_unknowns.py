@@ -1,0 +1,164 @@
+"""Unknown facts and other notes (INFO): reported once each, at the right place, never failing a run.
+
+`tests/test_checks.py` pins errors and warnings only; the `infos` / `no_infos` anchors of the fixtures
+of info codes are checked here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from compiler.cli import main
+from compiler.diagnostics import Diagnostic, Severity
+from compiler.pipeline import analyse
+from compiler.workspace import Workspace
+from tests.conftest import FIXTURES, RULES
+from tests.test_checks import RULESET, apply_edits, locate
+
+
+def info_cases() -> list[tuple[str, str, tuple[dict[str, Any], ...], list[dict[str, Any]], bool]]:
+    cases = []
+    for path in sorted((FIXTURES / "checks").glob("*.yaml")):
+        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            for kind, present in (("bad", True), ("good", False)):
+                for n, case in enumerate(entry.get(kind, [])):
+                    anchors = case.get("infos" if present else "no_infos")
+                    if anchors is not None:
+                        name = f"{entry['code']}-{kind}-{n}"
+                        cases.append((name, entry["code"], tuple(case["edits"]), anchors, present))
+    return cases
+
+
+INFO_CASES = info_cases()
+
+
+def diagnostics(texts: dict[str, str] | None = None, ruleset: str = RULESET) -> list[Diagnostic]:
+    workspace = Workspace(RULES, overrides=texts or {})
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).diagnostics
+
+
+def where(d: Diagnostic) -> tuple[str, int, int]:
+    assert d.span is not None
+    return Path(d.span.file).resolve().relative_to(RULES).as_posix(), d.span.line, d.span.column
+
+
+@pytest.mark.parametrize(("name", "code", "edits", "anchors", "present"), INFO_CASES, ids=[c[0] for c in INFO_CASES])
+def test_info_fixture(name: str, code: str, edits: tuple[dict[str, Any], ...], anchors: Any, present: bool) -> None:
+    texts = apply_edits(edits)
+    found = {where(d) for d in diagnostics(texts) if d.code == code and d.severity is Severity.INFO}
+    for anchor in anchors:
+        place = locate(texts, anchor)
+        assert (place in found) is present, f"{name}: {code} {'missing' if present else 'unexpected'} at {place}"
+
+
+def _count_unknowns(node: Any) -> int:
+    if isinstance(node, dict):
+        if set(node) == {"unknown"}:
+            return 1
+        return sum(_count_unknowns(v) for v in node.values())
+    if isinstance(node, list):
+        return sum(_count_unknowns(v) for v in node)
+    return 0
+
+
+def test_each_unknown_fact_is_reported_once_and_counted() -> None:
+    manifest = yaml.safe_load((RULES / "rulesets" / f"{RULESET}.yaml").read_text(encoding="utf-8"))
+    files = [f"rulesets/{RULESET}.yaml", *(p for paths in manifest["files"].values() for p in paths)]
+    expected = {f: n for f in files if (n := _count_unknowns(yaml.safe_load((RULES / f).read_text(encoding="utf-8"))))}
+    found = diagnostics()
+    unknowns = [d for d in found if d.code == "Q006"]
+    assert all(d.severity is Severity.INFO for d in unknowns)
+    places = Counter(where(d) for d in unknowns)
+    assert [p for p, n in places.items() if n > 1] == []
+    assert Counter(where(d)[0] for d in unknowns) == Counter(expected)
+    (summary,) = [d for d in found if d.code == "Q007"]
+    assert f"has {sum(expected.values())} unknown facts" in summary.message
+    for file, n in expected.items():
+        assert f"{n} in {file}" in summary.message
+    assert where(summary)[:2] == (f"rulesets/{RULESET}.yaml", 10)
+
+
+def test_unknown_count_is_stable_across_runs() -> None:
+    first = [(d.code, d.message, d.span) for d in diagnostics() if d.code.startswith("Q")]
+    second = [(d.code, d.message, d.span) for d in diagnostics() if d.code.startswith("Q")]
+    assert first == second
+
+
+def test_unknown_fact_names_its_field_and_reason() -> None:
+    messages = {d.message: d.hint for d in diagnostics() if d.code == "Q006"}
+    assert "`ast.tracks[italy].epoch_starts` is unknown" in messages
+    assert "Italy absent" in (messages["`ast.tracks[italy].epoch_starts` is unknown"] or "")
+    assert "`player_counts.counts[6].configurations` is unknown" in messages
+
+
+def test_strict_does_not_fail_on_infos() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["--rules", str(RULES), "validate", RULESET, "--strict", "--select", "Q", "--select", "P"]
+    )
+    assert "info[Q006]" in result.output
+    assert "info[Q007]" in result.output
+    assert result.exit_code == 0, result.output
+
+
+def test_strict_fails_on_a_warning(rules_copy: Path) -> None:
+    manifest = rules_copy / "rulesets" / f"{RULESET}.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    old = "        - {space: 15, min_card_value: 1600}\n"
+    assert old in text
+    manifest.write_text(text.replace(old, "        - {space: 15, min_card_value: 1200}\n", 1), encoding="utf-8")
+    runner = CliRunner()
+    loose = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--select", "A006"])
+    strict = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--strict", "--select", "A006"])
+    assert "warning[A006]" in strict.output
+    assert (loose.exit_code, strict.exit_code) == (0, 1)
+
+
+VARIANT = """\
+kind: ruleset
+id: test-variant
+name: "A variant that learns three facts"
+extends: advanced-civilization
+overlay:
+  nations:
+    patch:
+      - id: egypt
+        colour: {name: black, rule: "4.6"}
+  ast_tracks:
+    replace:
+      - nation: italy
+        rule: "10.2"
+        spaces: 16
+        points_per_space: 100
+        epoch_starts:
+          - {epoch: stone_age, space: 1}
+          - {epoch: early_bronze_age, space: 5}
+          - {epoch: late_bronze_age, space: 8}
+          - {epoch: early_iron_age, space: 11}
+          - {epoch: late_iron_age, space: 14}
+        late_iron_age_spaces:
+          - {space: 14, min_card_value: 1300}
+          - {space: 15, min_card_value: 1600}
+"""
+
+
+def test_a_variant_does_not_count_the_unknowns_it_replaced() -> None:
+    base = [d for d in diagnostics() if d.code == "Q006"]
+    found = diagnostics({"rulesets/test-variant.yaml": VARIANT}, "test-variant")
+    assert [d for d in found if d.severity is not Severity.INFO and d.code[0] in "APQ"] == []
+    variant = [d for d in found if d.code == "Q006"]
+    gone = {d.message for d in base} - {d.message for d in variant}
+    assert gone == {
+        "`nations[egypt].colour` is unknown",
+        "`ast.tracks[italy].epoch_starts` is unknown",
+        "`ast.tracks[italy].late_iron_age_spaces` is unknown",
+    }
+    assert len(variant) == len(base) - 3
+    (summary,) = [d for d in found if d.code == "Q007"]
+    assert f"has {len(base) - 3} unknown facts" in summary.message
