@@ -4,9 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup validate test lint typecheck pytest check clean
+.PHONY: all setup validate build build-check test lint typecheck pytest check clean
 
-all: validate
+all: validate build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,14 @@ setup: $(STAMP)
 validate: $(STAMP)
 	$(BIN)/civrules validate
 
+build: $(STAMP)
+	$(BIN)/civrules build
+
+build-check: $(STAMP)
+	$(BIN)/civrules build --check
+
 lint: $(STAMP)
-	$(BIN)/ruff check compiler tests
+	$(BIN)/ruff check compiler tests generated/python
 	$(BIN)/ruff format --check compiler tests
 
 typecheck: $(STAMP)
@@ -31,7 +37,7 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-check: test validate
+check: test validate build-check
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,202 @@
+"""`civrules build`: typed, self-contained Python engine modules for a resolved ruleset.
+
+The package ``generated/python/<ruleset_id>/`` needs only the standard library: enums of ids,
+frozen slotted records, read-only mappings of every collection, the derived credit matrix,
+adjacency by border kind, trade stacks, phase order, and small pure helpers. Every string from
+the data is written as a Python literal (``repr``), so quotes, backslashes, newlines or `\"\"\"` in
+a name can never break the code; ids are valid identifiers by schema and check (I003).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import jinja2
+
+from compiler.calamities import resolution_order
+from compiler.credits import credit_matrix
+from compiler.mapgraph import map_graph
+from compiler.model import Ruleset, Unknown
+
+_ENV: jinja2.Environment | None = None
+
+
+def environment() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        _ENV = jinja2.Environment(
+            loader=jinja2.PackageLoader("compiler.emit", "templates/python"),
+            autoescape=False,  # Python source, not HTML: every data value goes through `lit`
+            keep_trailing_newline=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        _ENV.filters["lit"] = lit
+    return _ENV
+
+
+def package_name(ruleset_id: str) -> str:
+    """The import name of a ruleset's package: its id with hyphens as underscores."""
+    return ruleset_id.replace("-", "_")
+
+
+def member(value: str) -> str:
+    """The enum member name of an id."""
+    return value.upper()
+
+
+def lit(value: Any) -> str:
+    """A Python literal for plain data: strings (always repr, so always safe), numbers, bools, None,
+    and tuples of those. Unknown facts become None."""
+    if isinstance(value, Unknown) or value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, (int, str)):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(lit(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def ref(enum: str, value: Any) -> str:
+    """An enum member reference, or None for an unknown or absent id."""
+    if not isinstance(value, str):
+        return "None"
+    return f"{enum}.{member(value)}"
+
+
+def refs(enum: str, values: Iterable[str] | Unknown | None) -> str:
+    if values is None or isinstance(values, Unknown):
+        return "None"
+    items = [ref(enum, v) for v in values]
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def fingerprint(exported: Mapping[str, Any]) -> str:
+    """A hash of the resolved ruleset's canonical JSON: changes whenever any fact changes."""
+    canonical = json.dumps(exported, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _rules(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    rule = raw.get("rule")
+    if isinstance(rule, str):
+        return (rule,)
+    return tuple(rule) if isinstance(rule, list) else ()
+
+
+def _requirements(raw: Mapping[str, Any]) -> dict[str, Any]:
+    found = raw.get("requirements")
+    req: Mapping[str, Any] = found if isinstance(found, dict) else {}
+    return {
+        "min_cities": _int(req.get("min_cities")),
+        "min_card_groups": _int(req.get("min_card_groups")),
+        "min_cards": _int(req.get("min_cards")),
+        "all_card_groups": bool(req.get("all_card_groups", False)),
+        "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
+        "card_value_per_space": bool(req.get("card_value_per_space", False)),
+    }
+
+
+def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
+    """Every file of the ruleset's package, by path relative to ``generated/python/``."""
+    name = package_name(ruleset.id)
+    graph = map_graph(ruleset)
+    context = {
+        "ruleset": ruleset,
+        "package": name,
+        "fingerprint": fingerprint(exported),
+        "member": member,
+        "ref": ref,
+        "refs": refs,
+        "lit": lit,
+        "rules": _rules,
+        "int": _int,
+        "requirements": _requirements,
+        "credit_matrix": credit_matrix(ruleset),
+        "resolution_order": [c.id for c in resolution_order(ruleset)],
+        "adjacency": {
+            kind: {area.id: sorted(graph.neighbours(area.id, kind)) for area in ruleset.areas}
+            for kind in ("land", "sea", "all")
+        },
+        "border_kinds": sorted({b.kind for b in ruleset.borders}),
+        "stacks": _stacks(ruleset),
+        "set_rule": _set_rule(ruleset),
+        "calamity_effects": _calamity_effects(ruleset),
+        "examples": _examples(ruleset),
+    }
+    files = {}
+    for template in ("__init__.py", "ids.py", "records.py", "data.py", "helpers.py"):
+        text = environment().get_template(f"{template}.j2").render(context)
+        files[f"{name}/{template}"] = text.encode("utf-8")
+    files[f"{name}/py.typed"] = b""
+    return files
+
+
+def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """Trade stacks: number → commodities and calamities in it."""
+    numbers = sorted(
+        {c.stack for c in ruleset.commodities if isinstance(c.stack, int)} | {c.stack for c in ruleset.calamities}
+    )
+    return [
+        {
+            "number": n,
+            "commodities": [c.id for c in ruleset.commodities if c.stack == n],
+            "calamities": [c.id for c in ruleset.calamities if c.stack == n],
+        }
+        for n in numbers
+    ]
+
+
+def _set_rule(ruleset: Ruleset) -> dict[str, Any]:
+    from compiler.commodities import set_value_rule
+
+    rule = set_value_rule(ruleset)
+    return {"formula": rule.formula, "mining_extra_cards": rule.mining_extra_cards}
+
+
+def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
+    return []
+
+
+def _examples(ruleset: Ruleset) -> dict[str, Any]:
+    """Worked examples for the helpers' docstrings, computed by the compiler (doctests check them)."""
+    from compiler.commodities import set_value, set_value_rule
+
+    out: dict[str, Any] = {"credit": None, "purchase": None, "set": None}
+    matrix = credit_matrix(ruleset)
+    for owned, row in matrix.items():
+        for target, points in row.items():
+            card = ruleset.cards.get(target)
+            if card is not None and isinstance(card.cost, int):
+                out["credit"] = (owned, target, points)
+                out["purchase"] = (owned, target, max(0, card.cost - points))
+                break
+        if out["credit"]:
+            break
+    rule = set_value_rule(ruleset)
+    for commodity in ruleset.commodities:
+        if (
+            commodity.mining
+            and isinstance(commodity.count, int)
+            and commodity.count >= 4
+            and isinstance(commodity.value, int)
+        ):
+            out["set"] = (commodity.id, set_value(commodity, 3, rule=rule), set_value(commodity, 3, True, rule))
+            break
+    return out
+
+
+Renderer = Callable[[Ruleset, Mapping[str, Any]], dict[str, bytes]]
