@@ -188,3 +188,115 @@ def test_cli_build_reports_what_it_wrote(tmp_path: Path) -> None:
     result = runner.invoke(main, ["--rules", str(RULES), "build", "--out", str(tmp_path / "g")])
     assert result.exit_code == 0
     assert "wrote" in result.stderr
+
+
+def test_calamity_worked_examples_through_the_generated_helpers(generated: Path) -> None:
+    out = run_python(
+        generated,
+        "from advanced_civilization import CalamityId as K, CardId as C, CommodityId as G, calamity_amount as a\n"
+        # 30.4121-30.4123: the first faction is 15 + 5 (Music) + 5 (Drama and Poetry) + 10 (Democracy), then 20.
+        "w = lambda *cs: a(K.CIVIL_WAR, 'first_faction_by_primary', cs, 'primary').value\n"
+        "b = a(K.CIVIL_WAR, 'first_faction_by_beneficiary', [], 'primary').value\n"
+        "print(w() + b, w(C.MUSIC, C.DRAMA_AND_POETRY, C.DEMOCRACY) + b)\n"
+        # 30.4124: Philosophy: 15 chosen by the beneficiary, whatever else the victim holds.
+        "p = a(K.CIVIL_WAR, 'first_faction_by_beneficiary', [C.PHILOSOPHY], 'primary').value\n"
+        "print(w(C.PHILOSOPHY, C.MUSIC) + p)\n"
+        # 30.611-30.615: 16 for the primary victim; Medicine -8, Roadbuilding +5, cumulative.
+        "e = lambda *cs: a(K.EPIDEMIC, 'epidemic_primary', cs, 'primary').value\n"
+        "print(e(), e(C.MEDICINE), e(C.ROADBUILDING), e(C.MEDICINE, C.ROADBUILDING))\n"
+        # 30.711-30.715: all but three cities reduced, -1 per Music, Drama and Poetry, Law, Democracy; +1 Military.
+        "d = lambda n, *cs: a(K.CIVIL_DISORDER, 'cities_reduced', cs, 'primary').loss(n)\n"
+        "print(d(7), d(7, C.MUSIC, C.LAW), d(7, C.MILITARY), d(3, C.MILITARY), d(4, C.MUSIC, C.LAW))\n"
+        # 30.321-30.322: three cities; Mysticism 2, Deism 1, Enlightenment none; only the highest counts.
+        "s = lambda *cs: a(K.SUPERSTITION, 'cities_reduced', cs, 'primary').value\n"
+        "print(s(), s(C.MYSTICISM), s(C.DEISM), s(C.ENLIGHTENMENT), s(C.MYSTICISM, C.DEISM))\n"
+        # 30.312: Pottery reduces Famine losses by four unit points per Grain card.
+        "print(a(K.FAMINE, 'famine_primary', [C.POTTERY], 'primary', {G.GRAIN: 2}).value)\n",
+    )
+    assert out.splitlines() == ["35 55", "15", "16 8 21 13", "4 2 5 1 0", "3 2 1 0 1", "2"]
+
+
+def test_epoch_entry_through_the_generated_helpers(generated: Path) -> None:
+    out = run_python(
+        generated,
+        "from advanced_civilization import CardId as C, EpochId as E, NationId as N, can_enter_epoch as c\n"
+        "print(c(E.EARLY_BRONZE_AGE, 2, []), c(E.EARLY_BRONZE_AGE, 1, []))\n"
+        # 33.23: three cities and three groups; a two-group card counts for both (31.55).
+        "print(c(E.LATE_BRONZE_AGE, 3, [C.ENGINEERING, C.MYSTICISM]),\n"
+        "      c(E.LATE_BRONZE_AGE, 3, [C.POTTERY, C.ASTRONOMY]))\n"
+        # 33.24: four cities, nine cards, all five groups.
+        "nine = [C.POTTERY, C.CLOTH_MAKING, C.METALWORKING, C.ASTRONOMY, C.COINAGE,\n"
+        "        C.MUSIC, C.LAW, C.MYSTICISM, C.DEISM]\n"
+        "print(c(E.EARLY_IRON_AGE, 4, nine), c(E.EARLY_IRON_AGE, 4, nine[:8]), c(E.EARLY_IRON_AGE, 3, nine))\n"
+        # 33.25: Late Iron Age spaces need card value (Africa's first value space: 1300).
+        "print(c(E.LATE_IRON_AGE, 5, nine, N.AFRICA))\n",
+    )
+    assert out.splitlines() == ["True False", "True False", "True False False", "False"]
+
+
+def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Path) -> None:
+    import itertools
+    import json
+
+    from compiler.ast import can_enter_epoch
+    from compiler.calamities import calamity_amount, effect_side
+
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    model = analysis.model
+    assert model is not None
+    cases = []
+    for calamity in model.calamities:
+        cards = sorted({m.card for m in calamity.modifiers})
+        effects = [e["id"] for side in ("primary", "secondary") for e in calamity.raw.get(side) or ()]
+        for effect in effects:
+            role = effect_side(calamity, effect)
+            assert role is not None
+            for size in range(len(cards) + 1):
+                for held in itertools.combinations(cards, size):
+                    amount = calamity_amount(calamity, effect, set(held), role, {"grain": 2})
+                    losses: list[int | None] = []
+                    for units in (0, 3, 7, 12):
+                        try:
+                            losses.append(amount.loss(units))
+                        except ValueError:
+                            losses.append(None)
+                    cases.append([calamity.id, effect, list(held), role, amount.value, amount.immune, losses])
+    epochs = []
+    card_ids = [c.id for c in model.cards]
+    for epoch in model.epochs:
+        for cities in range(0, 6):
+            for n in (0, 2, 5, 9, 12):
+                hand = card_ids[:n]
+                result = can_enter_epoch(model, epoch.id, cities, hand)
+                epochs.append([epoch.id, cities, hand, result if isinstance(result, bool) else None])
+    script = (
+        "import json, sys\n"
+        "from advanced_civilization import CalamityId, CardId, CommodityId, EpochId, calamity_amount, can_enter_epoch\n"
+        "cases, epochs = json.loads(sys.stdin.read())\n"
+        "out = []\n"
+        "for c, e, held, role, *_ in cases:\n"
+        "    a = calamity_amount(CalamityId(c), e, [CardId(h) for h in held], role, {CommodityId.GRAIN: 2})\n"
+        "    losses = []\n"
+        "    for u in (0, 3, 7, 12):\n"
+        "        try: losses.append(a.loss(u))\n"
+        "        except ValueError: losses.append(None)\n"
+        "    out.append([c, e, held, role, a.value, a.immune, losses])\n"
+        "ep = [[e, n, h, can_enter_epoch(EpochId(e), n, [CardId(x) for x in h])] for e, n, h, _ in epochs]\n"
+        "print(json.dumps([out, ep]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(generated / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps([cases, epochs]),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    produced = json.loads(done.stdout)
+    assert produced[0] == cases
+    assert produced[1] == epochs
+    assert len(cases) > 100

@@ -168,14 +168,78 @@ def _set_rule(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
-    return []
+    """Per calamity: its effects, its modifiers (with what each states) and its combination mode."""
+    from compiler.calamities import modified_effects
+
+    out = []
+    for calamity in ruleset.calamities:
+        effects = []
+        for side in ("primary", "secondary"):
+            for raw in calamity.raw.get(side) or ():
+                if not isinstance(raw, dict) or "id" not in raw:
+                    continue
+                amount = raw.get("amount")
+                effects.append(
+                    {
+                        "id": raw["id"],
+                        "side": side,
+                        "kind": raw.get("kind"),
+                        "amount": _int(amount),
+                        "all_but": _int(amount.get("all_but")) if isinstance(amount, dict) else None,
+                        "max_per_victim": _int(raw.get("max_per_victim")),
+                        "unknown": isinstance(amount, dict) and set(amount) == {"unknown"},
+                    }
+                )
+        modifiers = []
+        for modifier in calamity.modifiers:
+            raw = calamity.raw["modifiers"][modifier.index]
+            becomes = raw.get("becomes") if isinstance(raw.get("becomes"), dict) else {}
+            stated = raw.get("set_to", becomes.get("amount"))
+            if stated is None and modifier.effect == "nullifies" and modifier.amount is None:
+                stated = 0
+            per = raw.get("per")
+            modifiers.append(
+                {
+                    "card": modifier.card,
+                    "applies_to": modifier.applies_to,
+                    "effect": modifier.effect,
+                    "effects": list(modified_effects(calamity, modifier)),
+                    "amount": _int(modifier.amount),
+                    "amount_unknown": isinstance(modifier.amount, Unknown),
+                    "stated": _int(stated),
+                    "cap": _int(raw.get("cap")),
+                    "per_commodity": per.get("commodity")
+                    if isinstance(per, dict) and per.get("kind") == "commodity_card"
+                    else None,
+                    "adds": "adds" in raw,
+                    "becomes_kind": becomes.get("kind"),
+                }
+            )
+        combination = calamity.raw.get("modifier_combination")
+        combination = combination if isinstance(combination, dict) else {}
+        out.append(
+            {
+                "id": calamity.id,
+                "effects": effects,
+                "modifiers": modifiers,
+                "mode": calamity.modifier_combination,
+                "precedence": list(combination.get("precedence") or ()),
+                "overrides": [
+                    (o.get("card"), list(o.get("overrides") or ()))
+                    for o in combination.get("overrides") or ()
+                    if isinstance(o, dict)
+                ],
+            }
+        )
+    return out
 
 
 def _examples(ruleset: Ruleset) -> dict[str, Any]:
     """Worked examples for the helpers' docstrings, computed by the compiler (doctests check them)."""
+    from compiler.calamities import Role, calamity_amount
     from compiler.commodities import set_value, set_value_rule
 
-    out: dict[str, Any] = {"credit": None, "purchase": None, "set": None}
+    out: dict[str, Any] = {"credit": None, "purchase": None, "set": None, "calamities": [], "epoch": None}
     matrix = credit_matrix(ruleset)
     for owned, row in matrix.items():
         for target, points in row.items():
@@ -196,7 +260,29 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
         ):
             out["set"] = (commodity.id, set_value(commodity, 3, rule=rule), set_value(commodity, 3, True, rule))
             break
+    for calamity in ruleset.calamities:
+        for modifier in calamity.modifiers:
+            effects = [e for e in _calamity_effects_of(calamity) if e in modifier.modifies]
+            side: Role = "secondary" if modifier.applies_to == "secondary" else "primary"
+            for effect in effects:
+                try:
+                    base = calamity_amount(calamity, effect, set(), side).value
+                    held = calamity_amount(calamity, effect, {modifier.card}, side).value
+                except (KeyError, ValueError):
+                    continue
+                if base is not None and held is not None and base != held and len(out["calamities"]) < 2:
+                    out["calamities"].append((calamity.id, effect, [], side, base))
+                    out["calamities"].append((calamity.id, effect, [modifier.card], side, held))
+    for epoch in ruleset.epochs:
+        need = _requirements(epoch.raw)
+        if need["min_cities"] and not (need["min_card_groups"] or need["min_cards"] or need["all_card_groups"]):
+            out["epoch"] = (epoch.id, need["min_cities"])
+            break
     return out
+
+
+def _calamity_effects_of(calamity: Any) -> list[str]:
+    return [e["id"] for side in ("primary", "secondary") for e in calamity.raw.get(side) or () if isinstance(e, dict)]
 
 
 Renderer = Callable[[Ruleset, Mapping[str, Any]], dict[str, bytes]]

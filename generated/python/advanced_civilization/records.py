@@ -151,3 +151,98 @@ class TradeStack:
     number: int
     commodities: tuple[CommodityId, ...]
     calamities: tuple[CalamityId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityEffect:
+    """One effect of a calamity on the primary or the secondary victims.
+
+    ``amount`` is the number written (None if unknown or not a number), ``all_but`` the number
+    spared by an "all but N" effect, ``max_per_victim`` the most one secondary victim can lose.
+    """
+
+    id: str
+    side: str
+    kind: str | None
+    amount: int | None
+    all_but: int | None
+    max_per_victim: int | None
+    unknown: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityModifier:
+    """A civilization card's change to calamity effects, as the calamity's rules state it.
+
+    ``stated`` is an amount the modifier sets outright (it wins over ``amount``, the signed
+    change); ``per_commodity`` multiplies the change by the holder's cards of that good; ``adds``
+    marks a separate loss rather than a change of this one.
+    """
+
+    card: CardId
+    applies_to: str
+    effect: str
+    effects: tuple[str, ...]
+    amount: int | None
+    amount_unknown: bool
+    stated: int | None
+    cap: int | None
+    per_commodity: CommodityId | None
+    adds: bool
+    becomes_kind: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """How modifiers of different cards combine: cumulative, or only the highest of ``precedence``."""
+
+    mode: str | None
+    precedence: tuple[CardId, ...]
+    overrides: tuple[tuple[CardId, tuple[CardId, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityAmount:
+    """What one calamity effect takes from one holder, after his cards' modifiers."""
+
+    calamity: CalamityId
+    effect: str
+    role: str
+    base: int | None
+    all_but: int | None
+    change: int
+    set_to: int | None
+    cap: int | None
+    immune: bool
+    kind: str | None
+    unknown: bool
+
+    @property
+    def value(self) -> int | None:
+        """The amount for this holder; None when it depends on his units ("all but") or is unknown."""
+        if self.immune:
+            return 0
+        if self.unknown or self.base is None:
+            return None if self.set_to is None or self.unknown else self._capped(self.set_to)
+        return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
+
+    def loss(self, units: int) -> int:
+        """What the holder loses given ``units`` (his units of the effect's kind, or his allotted share)."""
+        if self.immune:
+            return 0
+        if self.unknown:
+            raise ValueError(f"{self.calamity.value}.{self.effect}: the amount is not in the sources")
+        if self.all_but is not None and self.base is None:
+            reduced = max(0, units - self.all_but)
+            changed = self.set_to if self.set_to is not None else reduced + self.change
+            return min(units, self._capped(changed))
+        if self.role == "secondary":
+            return self._capped(self.set_to if self.set_to is not None else units + self.change)
+        value = self.value
+        if value is None:
+            raise ValueError(f"{self.calamity.value}.{self.effect}: no amount")
+        return min(units, value)
+
+    def _capped(self, amount: int) -> int:
+        amount = max(0, amount)
+        return amount if self.cap is None else min(amount, self.cap)

@@ -4,21 +4,31 @@ from __future__ import annotations
 
 from .data import (
     ADJACENCY,
+    AST_TRACKS,
+    CALAMITY_COMBINATIONS,
+    CALAMITY_EFFECTS,
+    CALAMITY_MODIFIERS,
     CALAMITY_ORDER,
     CARDS,
     COMMODITIES,
     CREDIT_MATRIX,
+    EPOCHS,
+    GROUPS,
 )
 from .ids import (
     AreaId,
     CalamityId,
     CardId,
     CommodityId,
+    EpochId,
+    GroupId,
+    NationId,
 )
+from .records import CalamityAmount, CalamityModifier
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 #: How the ruleset values a set of commodity cards, and how many cards Mining adds to one set.
 SET_VALUE_FORMULA = 'count_squared_times_value'
@@ -85,3 +95,174 @@ def calamity_resolution_order(calamities: Iterable[CalamityId]) -> tuple[Calamit
 def neighbours(area: AreaId, kind: str = "all") -> frozenset[AreaId]:
     """The areas across a border of ``kind`` from ``area``: "land" (land or both), "sea" (sea or both) or "all"."""
     return ADJACENCY[kind][area]
+
+
+def calamity_amount(
+    calamity: CalamityId,
+    effect: str,
+    held: Iterable[CardId],
+    role: str,
+    commodities: Mapping[CommodityId, int] | None = None,
+) -> CalamityAmount:
+    """What the effect ``effect`` of ``calamity`` takes from a holder of the cards ``held``.
+
+    ``role`` is "primary" or "secondary", the side the effect is on. ``commodities`` gives the
+    holder's commodity cards by good, for modifiers counted per card. The modifiers of held cards
+    that apply combine as the calamity says: cumulative, or only the highest card (30.322).
+    Raises KeyError for an effect the calamity does not have, ValueError for the wrong role.
+
+    >>> calamity_amount(CalamityId.VOLCANO_EARTHQUAKE, 'earthquake_secondary', [], 'secondary').value
+    1
+
+    >>> calamity_amount(CalamityId.VOLCANO_EARTHQUAKE, 'earthquake_secondary', [CardId.ENGINEERING], 'secondary').value
+    0
+    """
+    cards = set(held)
+    found = next((e for e in CALAMITY_EFFECTS[calamity] if e.id == effect), None)
+    if found is None:
+        raise KeyError(f"{calamity.value} has no effect {effect!r}")
+    if found.side != role:
+        raise ValueError(f"{calamity.value}.{effect} is an effect on the {found.side} victim, not the {role}")
+    base, all_but = found.amount, found.all_but
+    if role == "secondary" and found.max_per_victim is not None:
+        base, all_but = found.max_per_victim, None
+    unknown = found.unknown and base is None
+    applying = [
+        m
+        for m in CALAMITY_MODIFIERS[calamity]
+        if m.card in cards and m.applies_to in (role, "both") and effect in m.effects and not m.adds
+    ]
+    change, set_to, cap, immune, kind = 0, None, None, False, found.kind
+    for modifier in _counted(calamity, applying, cards):
+        if modifier.effect == "immunity":
+            immune = True
+        kind = modifier.becomes_kind or kind
+        if modifier.stated is not None:
+            set_to = modifier.stated if set_to is None else min(set_to, modifier.stated)
+        elif modifier.amount_unknown:
+            unknown = True
+        elif modifier.amount is not None:
+            times = 1 if modifier.per_commodity is None else (commodities or {}).get(modifier.per_commodity, 0)
+            change += modifier.amount * times
+        if modifier.cap is not None:
+            cap = modifier.cap if cap is None else min(cap, modifier.cap)
+    return CalamityAmount(calamity, effect, role, base, all_but, change, set_to, cap, immune, kind, unknown)
+
+
+def _counted(
+    calamity: CalamityId, applying: list[CalamityModifier], held: set[CardId]
+) -> list[CalamityModifier]:
+    combination = CALAMITY_COMBINATIONS[calamity]
+    dropped: set[CardId] = set()
+    for card, overridden in combination.overrides:
+        if card in held:
+            dropped.update(overridden)
+    if combination.mode == "highest":
+        ranked = [m.card for m in applying if m.card in combination.precedence and m.card not in dropped]
+        if ranked:
+            top = max(ranked, key=combination.precedence.index)
+            dropped.update(card for card in ranked if card != top)
+    return [m for m in applying if m.card not in dropped]
+
+
+def _groups_covered(cards: list[CardId], count_both: bool) -> int:
+    """How many groups the cards show; without ``count_both`` each card counts for one group of its choice."""
+    if count_both:
+        return len({group for card in cards for group in CARDS[card].groups or ()})
+    matched: dict[GroupId, CardId] = {}
+
+    def assign(card: CardId, seen: set[GroupId]) -> bool:
+        for group in CARDS[card].groups or ():
+            if group in seen:
+                continue
+            seen.add(group)
+            if group not in matched or assign(matched[group], seen):
+                matched[group] = card
+                return True
+        return False
+
+    return sum(1 for card in cards if assign(card, set()))
+
+
+def _card_value(cards: list[CardId]) -> int:
+    total = 0
+    for card in cards:
+        cost = CARDS[card].cost
+        if cost is None:
+            raise UnknownFactError(f"the cost of {card.value} is not in the sources")
+        total += cost
+    return total
+
+
+def _requirements_met(epoch: EpochId, cities: int, cards: list[CardId]) -> bool:
+    need = EPOCHS[epoch]
+    if need.min_cities is not None and cities < need.min_cities:
+        return False
+    groups = _groups_covered(cards, need.two_group_cards_count_twice)
+    if need.min_card_groups is not None and groups < need.min_card_groups:
+        return False
+    if need.all_card_groups and groups < len(GROUPS):
+        return False
+    return need.min_cards is None or len(cards) >= need.min_cards
+
+
+def _space_value(nation: NationId, space: int) -> int:
+    track = AST_TRACKS[nation]
+    if track.space_values is None:
+        raise UnknownFactError(f"the A.S.T. values of {nation.value} are not in the sources")
+    for listed, value in track.space_values:
+        if listed == space:
+            if value is None:
+                raise UnknownFactError(f"the value of space {space} of {nation.value} is not in the sources")
+            return value
+    raise UnknownFactError(f"no card value is given for space {space} of {nation.value}")
+
+
+def _epoch_of_space(nation: NationId, space: int) -> tuple[EpochId, int]:
+    track = AST_TRACKS[nation]
+    if track.epoch_starts is None or track.spaces is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation.value} is not in the sources")
+    starts = sorted(track.epoch_starts, key=lambda item: item[1])
+    last = starts[0][1] + track.spaces - 1
+    if not starts[0][1] <= space <= last:
+        raise ValueError(f"space {space} is not on the A.S.T. track of {nation.value}")
+    found = starts[0]
+    for epoch, first in starts:
+        if first <= space:
+            found = (epoch, first)
+    return found
+
+
+def can_enter_epoch(epoch: EpochId, cities: int, held: Iterable[CardId], nation: NationId | None = None) -> bool:
+    """May a marker enter ``epoch`` with ``cities`` in play and the civilization cards ``held`` (33.2x)?
+
+    For an epoch whose spaces carry card values (the Late Iron Age), give ``nation``: the value of
+    the epoch's first space on its track must be reached too. Raises UnknownFactError where the
+    answer depends on a fact the sources do not give.
+
+    >>> can_enter_epoch(EpochId.EARLY_BRONZE_AGE, 2, [])
+    True
+    >>> can_enter_epoch(EpochId.EARLY_BRONZE_AGE, 1, [])
+    False
+    """
+    cards = list(dict.fromkeys(held))
+    if not _requirements_met(epoch, cities, cards):
+        return False
+    if nation is None or not EPOCHS[epoch].card_value_per_space:
+        return True
+    starts = AST_TRACKS[nation].epoch_starts
+    if starts is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation.value} is not in the sources")
+    first = next(space for listed, space in starts if listed == epoch)
+    return _card_value(cards) >= _space_value(nation, first)
+
+
+def can_enter_space(nation: NationId, space: int, cities: int, held: Iterable[CardId]) -> bool:
+    """May ``nation``'s marker move onto ``space`` of its track (33.1-33.3, 33.25)?"""
+    epoch, _ = _epoch_of_space(nation, space)
+    cards = list(dict.fromkeys(held))
+    if not _requirements_met(epoch, cities, cards):
+        return False
+    if not EPOCHS[epoch].card_value_per_space:
+        return True
+    return _card_value(cards) >= _space_value(nation, space)
