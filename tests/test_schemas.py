@@ -124,3 +124,46 @@ def test_check_jsonschema_rejects_what_civrules_rejects(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "cots" in done.stdout
+
+
+def _mutations(data: Any, limit: int = 50) -> list[Any]:
+    """Single-point mutations of a document: drop a key, change a value's type, add a stray key."""
+    import copy
+
+    found: list[Any] = []
+
+    def visit(node: Any, path: tuple[Any, ...]) -> None:
+        if len(found) >= limit:
+            return
+        if isinstance(node, dict):
+            for key in list(node)[:6]:
+                for change in ("drop", "type", "stray"):
+                    mutated = copy.deepcopy(data)
+                    target = mutated
+                    for part in path:
+                        target = target[part]
+                    if change == "drop":
+                        del target[key]
+                    elif change == "type":
+                        target[key] = [] if not isinstance(target[key], list) else "text"
+                    else:
+                        target["zz_stray"] = 1
+                    found.append(mutated)
+                visit(node[key], (*path, key))
+        elif isinstance(node, list):
+            for index, item in enumerate(node[:3]):
+                visit(item, (*path, index))
+
+    visit(data, ())
+    return found
+
+
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
+def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
+    from compiler.schema import is_valid_fast
+
+    kind = kind_of(path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(load_schema(kind))
+    for candidate in [data, *_mutations(data)]:
+        assert is_valid_fast(kind, candidate) == validator.is_valid(candidate)
