@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup validate build build-check test lint typecheck pytest check clean
+.PHONY: all setup setup-browser validate build build-check test lint typecheck pytest check clean
 
 all: validate build
 
@@ -32,7 +32,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) setup-browser
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
@@ -41,3 +41,8 @@ check: test validate build-check
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+
+# Headless Chromium for the sheet tests (tests/test_sheets.py): Debian's package, installed only
+# where no `chromium` is on the PATH (needs root, as on CI).
+setup-browser:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)

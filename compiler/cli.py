@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -20,7 +20,7 @@ from compiler import __version__, codes
 from compiler.diagnostics import Diagnostic, Severity, Span, has_errors, sort_diagnostics
 from compiler.load import Limits
 from compiler.render import FORMATS, SourceLines, render
-from compiler.workspace import LoadedRuleset, Workspace
+from compiler.workspace import LoadedRuleset, Manifest, Workspace
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -48,8 +48,11 @@ class _Group(click.Group):
             debug = bool(ctx.params.get("debug"))
             state = ctx.obj if isinstance(ctx.obj, Context) else None
             where = f" on ruleset `{state.current}`" if state is not None and state.current else ""
+            # One line whatever the exception says; the details are for --debug.
+            said = " ".join(str(error).split())
+            said = said if len(said) <= 200 else said[:197] + "..."
             click.echo(
-                f"civrules: internal error ({type(error).__name__}: {error}){where}. Sorry: this is a bug in "
+                f"civrules: internal error ({type(error).__name__}: {said}){where}. Sorry: this is a bug in "
                 "civrules, not in your rules.",
                 err=True,
             )
@@ -102,7 +105,10 @@ def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) 
     shown = ordered
     if fmt == "text" and not verbose:
         shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in _SUMMARY_INFOS]
-    out = render(shown, fmt, SourceLines(), colour=fmt == "text" and sys.stdout.isatty())
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
+    sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
+    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty())
     if out:
         click.echo(out, nl=False)
     if fmt == "text":
@@ -116,6 +122,11 @@ def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
     _emit(diagnostics, fmt)
     sys.exit(EXIT_USAGE)
+
+
+def _failure_code(diagnostics: Sequence[Diagnostic]) -> int:
+    """Exit 2 when a check crashed (R900, a bug in civrules), else 1 (the rules have errors)."""
+    return EXIT_USAGE if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics) else EXIT_RULE_ERRORS
 
 
 def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> list[LoadedRuleset]:
@@ -149,6 +160,21 @@ def _unknown_ruleset(name: str, known: list[str]) -> Diagnostic:
     )
 
 
+def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, Any]:
+    """A manifest's top-level keys over those of its bases (cheap: no data file is read)."""
+    chain: list[dict[str, Any]] = []
+    current: str | None = ruleset_id
+    while current is not None and current in manifests and len(chain) <= len(manifests):
+        data = manifests[current].data
+        chain.append(data)
+        parent = data.get("extends")
+        current = parent if isinstance(parent, str) else None
+    merged: dict[str, Any] = {}
+    for data in reversed(chain):
+        merged.update(data)
+    return merged
+
+
 @main.command("list")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
@@ -160,7 +186,7 @@ def list_command(obj: Context, fmt: str) -> None:
         _usage_failure(workspace.discovery_diagnostics, "text")
     rows: list[dict[str, Any]] = []
     for ruleset_id in sorted(manifests):
-        data = manifests[ruleset_id].data
+        data = _inherited(manifests, ruleset_id)
         raw_players = data.get("players")
         players: dict[str, Any] = raw_players if isinstance(raw_players, dict) else {}
         rows.append(
@@ -360,7 +386,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
     if result.failed:
         _emit(result.diagnostics, "text")
         click.echo("civrules: nothing was written: the rules have errors", err=True)
-        sys.exit(EXIT_RULE_ERRORS)
+        sys.exit(_failure_code(result.diagnostics))
     if check_only:
         diffs = builder.check(out, result, ids, everything=not rulesets)
         if diffs:
@@ -371,6 +397,46 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
         return
     builder.build(out, result, ids, everything=not rulesets)
     click.echo(f"civrules: wrote {len(result.tree)} files for {len(ids)} rulesets into {out}", err=True)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--pdf", is_flag=True, help="Also typeset every sheet into one PDF (WeasyPrint).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where to write [default: dist/sheets/RULESET-PAPER].",
+)
+@click.pass_obj
+def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) -> None:
+    """Render the printable player aids of RULESET (HTML, and a PDF with --pdf).
+
+    The A4 HTML sheets of every ruleset are also part of `civrules build` (generated/sheets/).
+    """
+    from compiler.emit import build as builder
+    from compiler.emit.export import export_ruleset
+    from compiler.emit.python import fingerprint
+    from compiler.emit.sheets import render_pdf, render_sheets
+    from compiler.pipeline import analyse
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(EXIT_RULE_ERRORS)
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model))
+    changes = builder.variant_changes(workspace, loaded, analysis.resolved)
+    target = out or Path("dist") / "sheets" / f"{ruleset}-{paper}"
+    files = render_sheets(analysis.model, stamp, paper, changes)
+    if pdf:
+        files[f"{ruleset}-{paper}.pdf"] = render_pdf(analysis.model, stamp, paper, changes)
+    from compiler.emit.output import write_tree
+
+    write_tree(target, files)
+    click.echo(f"civrules: wrote {len(files)} files into {target}", err=True)
 
 
 @main.command()
@@ -387,6 +453,6 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
     analysis = analyse(workspace, loaded, debug=obj.debug)
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
         _emit(analysis.diagnostics, "text")
-        sys.exit(EXIT_RULE_ERRORS)
+        sys.exit(_failure_code(analysis.diagnostics))
     exported = export_ruleset(analysis.resolved, analysis.model)
     click.echo(json.dumps(exported, indent=2, sort_keys=True, ensure_ascii=False))

@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.diagnostics import Diagnostic
+from compiler.diff import diff_rulesets
+from compiler.diff import render_text as render_diff
 from compiler.emit.export import export_ruleset
 from compiler.emit.output import read_tree, stale_files, write_tree
-from compiler.emit.python import package_name, render_package
+from compiler.emit.python import fingerprint, package_name, render_package
+from compiler.emit.sheets import render_sheets
 from compiler.pipeline import analyse
+from compiler.resolve import Resolved, Resolver
 from compiler.workspace import LoadedRuleset, Workspace
 
 
@@ -25,7 +29,7 @@ class BuildResult:
     failed: bool = False
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
-        return [p for r in ruleset_ids for p in (f"python/{package_name(r)}/",)]
+        return [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
 
 
 def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
@@ -40,7 +44,20 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         exported = export_ruleset(analysis.resolved, analysis.model)
         for relative, content in render_package(analysis.model, exported).items():
             result.tree[f"python/{relative}"] = content
+        changes = variant_changes(workspace, loaded, analysis.resolved)
+        for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
+            result.tree[f"sheets/{loaded.id}/{relative}"] = content
     return result
+
+
+def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> str | None:
+    """`civrules diff BASE VARIANT` as text, for a variant's "what it changes" sheet."""
+    base_id = resolved.data.get("extends")
+    manifests = workspace.manifests()
+    if not isinstance(base_id, str) or base_id not in manifests:
+        return None
+    base, _ = Resolver(workspace).resolve(workspace.load_ruleset(manifests[base_id]))
+    return render_diff(diff_rulesets(base, resolved)) if base is not None else None
 
 
 def build(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> None:

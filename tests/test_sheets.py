@@ -1,0 +1,594 @@
+"""Player aid sheets: valid, self-contained, escaped HTML that prints right in Chromium and WeasyPrint.
+
+The browser tests run the real headless Chromium (Debian's package; `make setup-browser`); they are
+skipped, with the reason, only where it is absent and cannot be installed. Set
+``CIVRULES_UPDATE_SCREENSHOT=1`` to rewrite docs/sheets-credit-table.png (it is written anyway when
+missing, never otherwise, so a test run leaves the tree clean).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import html5lib  # type: ignore[import-untyped]
+import pypdf
+import pytest
+from PIL import Image
+
+from compiler.calamities import resolution_order
+from compiler.credits import credit_matrix
+from compiler.diff import diff_rulesets, render_text
+from compiler.emit.export import export_ruleset
+from compiler.emit.python import fingerprint as fingerprint_of
+from compiler.emit.sheets import CHANGES, SHEETS, css_string, render_pdf, render_sheets
+from compiler.emit.svgmap import map_svg
+from compiler.model import Ruleset
+from compiler.pipeline import analyse
+from compiler.workspace import Workspace
+from tests.conftest import REPO, RULES
+
+BASE = "advanced-civilization"
+VARIANT = "advanced-civilization-western"
+SCREENSHOT = REPO / "docs" / "sheets-credit-table.png"
+#: CSS pixels per millimetre (96 dpi).
+PX = 96 / 25.4
+
+# --- Models ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Built:
+    model: Ruleset
+    fingerprint: str
+    files: Mapping[str, bytes]
+
+
+def _analyse(workspace: Workspace, ruleset_id: str) -> Any:
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.model is not None and analysis.resolved is not None
+    return analysis
+
+
+def _fingerprint(analysis: Any) -> str:
+    return fingerprint_of(export_ruleset(analysis.resolved, analysis.model))
+
+
+@pytest.fixture(scope="module")
+def workspace() -> Workspace:
+    return Workspace(RULES)
+
+
+@pytest.fixture(scope="module")
+def base(workspace: Workspace) -> Built:
+    analysis = _analyse(workspace, BASE)
+    assert analysis.ok
+    fingerprint = _fingerprint(analysis)
+    return Built(analysis.model, fingerprint, render_sheets(analysis.model, fingerprint))
+
+
+@pytest.fixture(scope="module")
+def variant(workspace: Workspace) -> tuple[Built, str]:
+    old, new = _analyse(workspace, BASE), _analyse(workspace, VARIANT)
+    changes = render_text(diff_rulesets(old.resolved, new.resolved))
+    fingerprint = _fingerprint(new)
+    return Built(new.model, fingerprint, render_sheets(new.model, fingerprint, "letter", changes)), changes
+
+
+def _text(files: Mapping[str, bytes]) -> Iterator[tuple[str, str]]:
+    for name, content in files.items():
+        if name.endswith(".html"):
+            yield name, content.decode("utf-8")
+
+
+def _parse(text: str) -> Any:
+    """The document tree; html5lib in strict mode raises on the first parse error."""
+    return html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(text)
+
+
+def _cell_text(element: Any) -> str:
+    """The text a reader sees in an element: pictures (inline SVG, with their titles) left out."""
+
+    def walk(node: Any) -> Iterator[str]:
+        if isinstance(node.tag, str) and node.tag.rsplit("}", 1)[-1] == "svg":
+            return
+        yield node.text or ""
+        for child in node:
+            yield from walk(child)
+            yield child.tail or ""
+
+    return " ".join("".join(walk(element)).split())
+
+
+# --- The HTML itself ---------------------------------------------------------------------------
+
+
+def test_render_gives_every_sheet_and_an_index(base: Built, variant: tuple[Built, str]) -> None:
+    expected = {sheet.file for sheet in SHEETS} | {"index.html"}
+    assert set(base.files) == expected
+    assert set(variant[0].files) == expected | {CHANGES.file}
+    index = base.files["index.html"].decode()
+    for sheet in SHEETS:
+        assert f'href="{sheet.file}"' in index
+
+
+def test_every_sheet_parses_without_errors(base: Built, variant: tuple[Built, str]) -> None:
+    for files in (base.files, variant[0].files):
+        for name, text in _text(files):
+            try:
+                _parse(text)
+            except html5lib.html5parser.ParseError as error:  # pragma: no cover - the failure report
+                pytest.fail(f"{name}: {error}")
+
+
+def test_sheets_refer_to_nothing_outside_themselves(base: Built, variant: tuple[Built, str]) -> None:
+    for files in (base.files, variant[0].files):
+        for name, text in _text(files):
+            for forbidden in ("http:", "https:", "//", "@import", "<script", "<link", "<img", "<iframe", "src="):
+                assert forbidden not in text.lower(), f"{name} contains {forbidden!r}"
+            # url() only for a fragment of the same page (the map's hatching pattern).
+            assert all(target.startswith("#") for target in re.findall(r"url\(\s*['\"]?([^)'\"]*)", text)), name
+            # Links only between the sheets themselves.
+            for target in re.findall(r"href=\"([^\"]*)\"", text):
+                assert re.fullmatch(r"[a-z-]+\.html", target), f"{name} links to {target!r}"
+
+
+def test_every_sheet_names_the_ruleset_fingerprint_and_rule_files(base: Built) -> None:
+    short = base.fingerprint[:12]
+    for name, text in _text(base.files):
+        assert "Advanced Civilization" in text, name
+        assert short in text and base.fingerprint in text, name
+        assert "generated by civrules — do not edit; from rules/rulesets/advanced-civilization.yaml" in text, name
+        # The running page header and footer are CSS strings, hex-escaped.
+        assert f"@top-left {{\n    content: {css_string('Advanced Civilization')};" in text, name
+    assert "rules/cards/advanced-civilization.yaml" in base.files["credit-table.html"].decode()
+    assert "rules/maps/mediterranean.yaml" in base.files["map.html"].decode()
+
+
+def test_page_size_follows_the_paper(base: Built, variant: tuple[Built, str]) -> None:
+    assert "size: A4 landscape;" in base.files["credit-table.html"].decode()
+    assert "size: A4 portrait;" in base.files["cards.html"].decode()
+    assert "size: letter landscape;" in variant[0].files["credit-table.html"].decode()
+    assert "size: letter portrait;" in variant[0].files["map.html"].decode()
+
+
+def test_unknown_paper_is_refused(base: Built) -> None:
+    with pytest.raises(ValueError, match="unknown paper 'a3'"):
+        render_sheets(base.model, base.fingerprint, "a3")
+
+
+def test_output_is_the_same_whatever_the_hash_seed(base: Built) -> None:
+    script = (
+        "import hashlib, sys\n"
+        "from pathlib import Path\n"
+        "from compiler.workspace import Workspace\n"
+        "from compiler.pipeline import analyse\n"
+        "from compiler.emit.sheets import render_sheets\n"
+        f"w = Workspace(Path({str(RULES)!r}))\n"
+        f"a = analyse(w, w.load_ruleset(w.manifests()[{BASE!r}]))\n"
+        f"files = render_sheets(a.model, {base.fingerprint!r})\n"
+        "digest = hashlib.sha256()\n"
+        "for name, content in sorted(files.items()):\n"
+        "    digest.update(name.encode() + b'\\0' + content + b'\\0')\n"
+        "print(digest.hexdigest())\n"
+    )
+    expected = hashlib.sha256()
+    for name, content in sorted(base.files.items()):
+        expected.update(name.encode() + b"\0" + content + b"\0")
+    runs = []
+    for seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        runs.append(
+            subprocess.Popen([sys.executable, "-c", script], cwd="/", env=env, stdout=subprocess.PIPE, text=True)
+        )
+    digests = [run.communicate(timeout=120)[0].strip() for run in runs]
+    assert digests == [expected.hexdigest()] * 2
+
+
+def test_a_card_name_with_markup_is_text() -> None:
+    cards = (RULES / "cards" / "advanced-civilization.yaml").read_text()
+    hostile = '"<script>alert(1)</script> Pottery & <b>Co</b>"'
+    text = cards.replace("    name: Pottery\n", f"    name: {hostile}\n", 1)
+    assert text != cards
+    workspace = Workspace(RULES, overrides={"cards/advanced-civilization.yaml": text})
+    analysis = _analyse(workspace, BASE)
+    files = render_sheets(analysis.model, "0" * 64)
+    for name, page in _text(files):
+        assert "<script" not in page.lower() and "<b>" not in page, name
+        tree = _parse(page)
+        assert tree.findall(".//script") == [] and tree.findall(".//b") == [], name
+    for name in ("credit-table.html", "cards.html"):
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; Pottery &amp; &lt;b&gt;Co&lt;/b&gt;" in files[name].decode()
+
+
+def test_a_ruleset_name_cannot_leave_the_style_element() -> None:
+    manifest = (RULES / "rulesets" / "advanced-civilization.yaml").read_text()
+    hostile = "'Adv\"; } </style><script>alert(1)</script><style> body { color: red'"
+    text = manifest.replace('name: "Advanced Civilization"\n', f"name: {hostile}\n", 1)
+    assert text != manifest
+    workspace = Workspace(RULES, overrides={"rulesets/advanced-civilization.yaml": text})
+    analysis = _analyse(workspace, BASE)
+    files = render_sheets(analysis.model, "0" * 64)
+    for name, page in _text(files):
+        assert "<script" not in page.lower(), name
+        tree = _parse(page)
+        styles = tree.findall(".//style")
+        assert len(styles) == 1 and tree.findall(".//script") == [], name
+        assert "</style" not in (styles[0].text or "") and "color: red" not in (styles[0].text or ""), name
+
+
+def test_css_strings_escape_everything_but_plain_characters() -> None:
+    assert str(css_string("A4 — x")) == '"A4\\000020\\002014\\000020x"'
+    assert str(css_string("</style>")) == '"\\00003c\\00002fstyle\\00003e"'
+
+
+# --- What the sheets say -----------------------------------------------------------------------
+
+
+def test_credit_table_cells_are_the_derived_matrix(base: Built) -> None:
+    tree = _parse(base.files["credit-table.html"].decode())
+    cards = list(base.model.cards.by_id.values())
+    matrix = credit_matrix(base.model)
+    rows = tree.findall(".//table[@class='credits']/tbody/tr")
+    assert len(rows) == len(cards)
+    for card, row in zip(cards, rows, strict=True):
+        head, cost, *cells = list(row)
+        assert _cell_text(head) == card.display_name
+        assert _cell_text(cost) == str(card.cost)
+        shown = [_cell_text(cell) for cell in cells]
+        assert shown == [str(matrix.get(card.id, {}).get(target.id, "")) for target in cards]
+    # Costs and prerequisites are in the header: each column label names its card and prerequisites.
+    labels = tree.findall(".//table[@class='credits']/thead/tr")[0].findall("th")[1:]
+    democracy = next(label for label in labels if label.get("title") == "Democracy")
+    assert "needs Law" in "".join(democracy.itertext())
+    assert re.search(r'<th class="tcost">200</th>', base.files["credit-table.html"].decode())
+
+
+def test_two_group_cards_show_both_marks(base: Built) -> None:
+    text = base.files["credit-table.html"].decode()
+    row = re.search(r"<th scope=\"row\">(.*?)Engineering</th>", text)
+    assert row is not None
+    assert row.group(1).count("<svg") == 2
+    assert 'aria-label="Crafts"' in row.group(1) and 'aria-label="Sciences"' in row.group(1)
+
+
+def test_calamities_are_in_resolution_order_with_card_modifiers(base: Built) -> None:
+    text = html.unescape(base.files["calamities.html"].decode())
+    names = [calamity.display_name for calamity in resolution_order(base.model)]
+    positions = [text.index(f"<h2>{name}</h2>") for name in names]
+    assert positions == sorted(positions)
+    assert "Medicine:</span> −8 unit points (primary, 16 → 8); −5 unit points (secondary, 10 → 5)" in text
+    assert "Mysticism:</span> 2 instead of 3 cities (primary)" in text
+    assert "Pottery:</span> −4 unit points per Grain card, optional (primary; secondary)" in text
+
+
+def test_ast_shows_unknown_never_blank(base: Built) -> None:
+    tree = _parse(base.files["ast.html"].decode())
+    rows = {_cell_text(row.find("th")).rstrip("*"): row for row in tree.findall(".//table[@class='ast']/tbody/tr")}
+    assert set(rows) == {nation.display_name for nation in base.model.nations}
+    assert " ".join(_cell_text(cell) for cell in rows["Italy"].findall("td")).startswith("2 unknown —")
+    for name, row in rows.items():
+        if name == "Italy":
+            continue
+        cells = [_cell_text(cell) for cell in row.findall("td")][1:]
+        assert cells[-1] == "unknown", name  # the finish box's value is not in the sources
+        late = [cell for cell in cells if cell.startswith("LIA")]
+        assert len(late) == 1 and re.fullmatch(r"LIA \d+", late[0]), name
+    africa = [_cell_text(cell) for cell in rows["Africa"].findall("td")][1:]
+    assert africa[13:15] == ["LIA 1300", "1600"]
+
+
+def test_sequence_of_play_keeps_unknown_orders(base: Built) -> None:
+    tree = _parse(base.files["sequence-of-play.html"].decode())
+    rows = tree.findall(".//tbody/tr")
+    assert [_cell_text(row.find("td")) for row in rows] == [str(n) for n in range(1, 14)]
+    census = _cell_text(rows[2])
+    assert "Census" in census and "unknown 18.1 gives no order" in census
+
+
+def test_commodities_give_set_values_with_mining(base: Built) -> None:
+    tree = _parse(base.files["commodities.html"].decode())
+    rows = tree.findall(".//table[@class='goods']/tbody/tr")
+    iron = next(i for i, row in enumerate(rows) if _cell_text(row.find("th")) == "Iron ◆")
+    assert [_cell_text(cell) for cell in rows[iron].findall("td")][:6] == ["2", "8", "2", "8", "18", "32"]
+    assert [_cell_text(cell) for cell in rows[iron + 1].findall("td")][2:6] == ["8", "18", "32", "50"]
+    assert "Trade decks by number of players" not in base.files["commodities.html"].decode()
+
+
+def test_deck_compositions_are_shown_when_the_data_has_them() -> None:
+    commodities = (RULES / "cards" / "advanced-civilization-commodities.yaml").read_text()
+    decks = (
+        "deck_compositions:\n"
+        "  - players: {min: 3, max: 5}\n"
+        "    map_region: west\n"
+        '    rule: "10.3"\n'
+        "    decks:\n"
+        "      - block: single\n"
+        "        commodities:\n"
+        "          - {commodity: ochre, count: 5}\n"
+        "          - {commodity: iron, share: half}\n"
+        "        calamity_severities: [major]\n"
+        "        calamity_sets: 1\n"
+    )
+    workspace = Workspace(RULES, overrides={"cards/advanced-civilization-commodities.yaml": commodities + decks})
+    analysis = _analyse(workspace, BASE)
+    text = render_sheets(analysis.model, "0" * 64)["commodities.html"].decode()
+    assert "Trade decks by number of players" in text
+    assert re.search(
+        r"<th [^>]*>3–5</th><td [^>]*>west</td>\s*<td>single</td>\s*<td>Ochre 5, Iron half of the cards</td>", text
+    )
+
+
+def test_map_index_lists_every_area_with_its_borders(base: Built) -> None:
+    tree = _parse(base.files["map.html"].decode())
+    rows = tree.findall(".//table[@class='areas']/tbody/tr")
+    assert len(rows) == len(base.model.areas)
+    alexandria = next(row for row in rows if _cell_text(row.find("th")) == "Alexandria")
+    cells = [_cell_text(cell) for cell in alexandria.findall("td")]
+    assert cells[:5] == ["land", "4", "white", "Nile flood plain (Egypt)", "yes"]
+    assert "Memphis" in cells[5]
+
+
+def test_map_picture_is_deterministic_and_complete(base: Built) -> None:
+    first = map_svg(base.model, 186.0, 247.0)  # the content box of an A4 portrait page, less the caption
+    assert first == map_svg(base.model, 186.0, 247.0)
+    assert str(first) in base.files["map.html"].decode()
+    assert first.count("<circle") + first.count("<rect") >= len(base.model.areas)
+    for label in ("land border", "sea border", "land and sea border", "flood plain", "start area", "volcano"):
+        assert f">{label}" in first
+    assert "xmlns" not in first
+    assert 'xmlns="http://www.w3.org/2000/svg"' in map_svg(base.model, 186.0, 250.0, standalone=True)
+
+
+def test_variant_changes_sheet(variant: tuple[Built, str]) -> None:
+    built, changes = variant
+    text = built.files[CHANGES.file].decode()
+    assert "a variant of advanced-civilization" in text
+    assert '<div class="added" style="padding-left: 2.6mm">+ aquitania  Aquitania</div>' in text
+    assert changes.count("\n") >= text.count('<div class="') - 1
+
+
+# --- WeasyPrint --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Printed:
+    reader: pypdf.PdfReader
+    texts: list[str]
+
+
+@pytest.fixture(scope="module")
+def weasy_pdf(base: Built) -> Printed:
+    reader = pypdf.PdfReader(io.BytesIO(render_pdf(base.model, base.fingerprint)))
+    return Printed(reader, [page.extract_text() for page in reader.pages])
+
+
+def test_weasyprint_pdf_has_every_sheet_within_bounds(weasy_pdf: Printed, base: Built) -> None:
+    pages = weasy_pdf.reader.pages
+    assert 9 <= len(pages) <= 24
+    first = pages[0].mediabox
+    assert (round(float(first.width)), round(float(first.height))) == (842, 595)  # A4 landscape
+    assert all(float(page.mediabox.width) < float(page.mediabox.height) for page in pages[1:4])
+    for number, text in enumerate(weasy_pdf.texts, start=1):
+        assert f"fingerprint {base.fingerprint[:12]}" in text and "generated by civrules" in text, number
+
+
+def test_weasyprint_pdf_states_costs_and_credits(weasy_pdf: Printed) -> None:
+    text = "\n".join(weasy_pdf.texts)
+    assert re.search(r"\bDemocracy\n[^\n]*\n200\b", text), "Democracy's cost"
+    assert re.search(r"\bDrama and Poetry\n.{0,300}?\b20 to Literacy\b", text, re.DOTALL), "Drama and Poetry → Literacy"
+    assert "Medicine: −8 unit points (primary, 16 → 8)" in text
+
+
+def test_weasyprint_credit_table_is_one_page_on_either_paper(base: Built) -> None:
+    import weasyprint  # type: ignore[import-untyped]
+
+    for paper, size in (("a4", (842, 595)), ("letter", (792, 612))):
+        page = render_sheets(base.model, base.fingerprint, paper)["credit-table.html"].decode()
+        document = weasyprint.HTML(string=page).render()
+        assert len(document.pages) == 1, paper
+        reader = pypdf.PdfReader(io.BytesIO(document.write_pdf()))
+        box = reader.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == size, paper
+
+
+# --- Chromium ----------------------------------------------------------------------------------
+
+_METRICS = """<script>
+window.addEventListener("load", function () {
+  var page = document.querySelector(".page");
+  var table = document.querySelector("table.credits");
+  var style = getComputedStyle(page);
+  var box = page.getBoundingClientRect();
+  var out = document.createElement("pre");
+  out.id = "metrics";
+  out.textContent = JSON.stringify({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+    tableRight: table.getBoundingClientRect().right,
+    tableScroll: table.scrollWidth,
+    tableClient: table.clientWidth,
+    contentRight: box.right - parseFloat(style.paddingRight),
+    pageHeight: box.height
+  });
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+def _find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's headless Chromium, installed as `make setup-browser` does where it is missing and we are root."""
+    found = _find_chromium()
+    if found is None and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+            subprocess.run(command, check=False, capture_output=True, timeout=900)
+        found = _find_chromium()
+    if found is None:
+        pytest.skip(
+            "chromium is not installed and could not be installed here (that needs root and apt-get); "
+            "run `make setup-browser`"
+        )
+    return found
+
+
+def _run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--hide-scrollbars",
+        *args,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+@dataclass(frozen=True)
+class Browsed:
+    png: dict[str, Path]
+    pdf: dict[str, Path]
+    metrics: dict[str, dict[str, float]]
+    screenshot: Path
+
+
+def _size(landscape: bool, paper: str = "a4") -> tuple[int, int]:
+    short, long = (210.0, 297.0) if paper == "a4" else (215.9, 279.4)
+    width, height = (long, short) if landscape else (short, long)
+    return round(width * PX), round(height * PX)
+
+
+@pytest.fixture(scope="module")
+def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """Every sheet through Chromium at once (a few in parallel): PNG, PDF, and layout metrics."""
+    root = tmp_path_factory.mktemp("chromium")
+    pages = {"a4": dict(base.files), "letter": render_sheets(base.model, base.fingerprint, "letter")}
+    for paper, files in pages.items():
+        (root / paper).mkdir()
+        for name, content in files.items():
+            (root / paper / name).write_bytes(content)
+            if name == "credit-table.html":
+                probe = content.decode().replace("</body>", _METRICS + "</body>")
+                (root / paper / "probe.html").write_text(probe)
+    jobs: list[tuple[str, list[str]]] = []
+    png, pdf = {}, {}
+    for sheet in SHEETS:
+        source = (root / "a4" / sheet.file).as_uri()
+        width, height = _size(sheet.landscape)
+        png[sheet.file] = root / f"{sheet.file}.png"
+        pdf[sheet.file] = root / f"{sheet.file}.pdf"
+        jobs.append(
+            (f"png {sheet.file}", [f"--window-size={width},{height}", f"--screenshot={png[sheet.file]}", source])
+        )
+        jobs.append((f"pdf {sheet.file}", ["--no-pdf-header-footer", f"--print-to-pdf={pdf[sheet.file]}", source]))
+    pdf["letter"] = root / "letter-credit-table.pdf"
+    source = (root / "letter" / "credit-table.html").as_uri()
+    jobs.append(("pdf letter", ["--no-pdf-header-footer", f"--print-to-pdf={pdf['letter']}", source]))
+    for paper in pages:
+        width, height = _size(True, paper)
+        probe = (root / paper / "probe.html").as_uri()
+        jobs.append(
+            (f"dom {paper}", [f"--window-size={width},{height}", "--virtual-time-budget=5000", "--dump-dom", probe])
+        )
+    screenshot = root / "credit-table-docs.png"
+    width, height = _size(True)
+    jobs.append(
+        (
+            "docs",
+            [
+                f"--window-size={width},{height}",
+                "--force-device-scale-factor=1.5",
+                f"--screenshot={screenshot}",
+                (root / "a4" / "credit-table.html").as_uri(),
+            ],
+        )
+    )
+
+    def run(job: tuple[str, list[str]]) -> tuple[str, subprocess.CompletedProcess[str]]:
+        name, args = job
+        profile = root / "profiles" / re.sub(r"\W", "_", name)
+        profile.mkdir(parents=True)
+        return name, _run_chromium(chromium, profile, *args)
+
+    metrics: dict[str, dict[str, float]] = {}
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        for name, result in pool.map(run, jobs):
+            assert result.returncode == 0, f"chromium ({name}) failed: {result.stderr[-2000:]}"
+            if name.startswith("dom "):
+                found = re.search(r'<pre id="metrics">(.*?)</pre>', result.stdout, re.DOTALL)
+                assert found is not None, f"no metrics from chromium ({name})"
+                metrics[name[4:]] = json.loads(html.unescape(found.group(1)))
+    return Browsed(png, pdf, metrics, screenshot)
+
+
+def test_chromium_renders_every_sheet_to_png(browsed: Browsed) -> None:
+    for sheet in SHEETS:
+        with Image.open(browsed.png[sheet.file]) as image:
+            assert image.size == _size(sheet.landscape), sheet.file
+            grey = image.convert("L")
+            dark = sum(grey.histogram()[:128])
+        assert dark > 2000, f"{sheet.file} looks blank"
+
+
+def test_chromium_prints_every_sheet_with_page_furniture(browsed: Browsed, base: Built) -> None:
+    for sheet in SHEETS:
+        reader = pypdf.PdfReader(browsed.pdf[sheet.file])
+        assert 1 <= len(reader.pages) <= 8, sheet.file
+        for number, page in enumerate(reader.pages, start=1):
+            box = page.mediabox
+            assert (float(box.width) > float(box.height)) == sheet.landscape, (sheet.file, number)
+            text = page.extract_text()
+            assert base.fingerprint[:12] in text and "generated by civrules" in text, (sheet.file, number)
+
+
+def test_chromium_credit_table_fits_one_landscape_page(browsed: Browsed) -> None:
+    for name, size in (("credit-table.html", (842, 595)), ("letter", (792, 612))):
+        reader = pypdf.PdfReader(browsed.pdf[name])
+        assert len(reader.pages) == 1, name
+        box = reader.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == size, name
+
+
+def test_chromium_credit_table_has_no_horizontal_overflow(browsed: Browsed) -> None:
+    for paper in ("a4", "letter"):
+        found = browsed.metrics[paper]
+        assert found["scrollWidth"] == found["clientWidth"], (paper, found)
+        assert found["tableScroll"] <= found["tableClient"], (paper, found)
+        assert found["tableRight"] <= found["contentRight"] + 0.5, (paper, found)
+        assert found["pageHeight"] <= _size(True, paper)[1] + 1, (paper, found)
+
+
+def test_credit_table_screenshot_for_the_readme(browsed: Browsed) -> None:
+    with Image.open(browsed.screenshot) as image:
+        width, height = _size(True)
+        assert abs(image.size[0] - width * 1.5) <= 1 and abs(image.size[1] - height * 1.5) <= 1
+    if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not SCREENSHOT.exists():
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(browsed.screenshot, SCREENSHOT)
+    assert SCREENSHOT.exists()
