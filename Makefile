@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup setup-browser validate build build-check test lint typecheck pytest check clean
+.PHONY: all setup setup-browser validate build build-check test lint typecheck pytest check bench bench-check clean
 
 all: validate build
 
@@ -26,8 +26,8 @@ build-check: $(STAMP)
 	$(BIN)/civrules build --check
 
 lint: $(STAMP)
-	$(BIN)/ruff check compiler tests generated/python
-	$(BIN)/ruff format --check compiler tests
+	$(BIN)/ruff check compiler tests bench generated/python
+	$(BIN)/ruff format --check compiler tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -37,7 +37,13 @@ pytest: $(STAMP) setup-browser
 
 test: lint typecheck pytest
 
-check: test validate build-check
+check: test validate build-check bench-check
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+bench-check: $(STAMP)
+	$(BIN)/python bench/run.py --check
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
@@ -46,3 +52,10 @@ clean:
 # where no `chromium` is on the PATH (needs root, as on CI).
 setup-browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)
+
+# A larger, random fuzzing run than the one `make test` holds (tests/test_fuzz.py): new examples
+# every run, failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
+FUZZ_EXAMPLES ?= 2000
+.PHONY: fuzz
+fuzz: $(STAMP)
+	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz.py

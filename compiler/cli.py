@@ -134,6 +134,17 @@ def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> li
     if not manifests and workspace.discovery_diagnostics:
         _usage_failure(workspace.discovery_diagnostics, fmt)
     unknown = [name for name in names if name not in manifests]
+    # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
+    broken = [
+        d
+        for name in unknown
+        for relative in (f"rulesets/{name}.yaml", f"rulesets/{name}.yml")
+        if relative in workspace.rule_files()
+        for d in workspace.load(relative).diagnostics
+    ]
+    if has_errors(broken):
+        _emit(broken, fmt)
+        sys.exit(EXIT_RULE_ERRORS)
     if unknown:
         _usage_failure([_unknown_ruleset(name, list(manifests)) for name in unknown], fmt)
     chosen = list(names) if names else sorted(manifests)
@@ -340,8 +351,9 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
 @click.pass_obj
-def diff(obj: Context, old: str, new: str, fmt: str) -> None:
+def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     """Show what ruleset NEW changes relative to OLD, entity by entity."""
     from compiler.diff import diff_rulesets, render_text
     from compiler.resolve import Resolver
@@ -357,7 +369,7 @@ def diff(obj: Context, old: str, new: str, fmt: str) -> None:
             _emit(problems, "text")
             sys.exit(EXIT_RULE_ERRORS)
         resolved.append(result)
-    changes = diff_rulesets(resolved[0], resolved[1])
+    changes = diff_rulesets(resolved[0], resolved[1], citations=citations)
     if fmt == "json":
         click.echo(json.dumps(changes.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
     else:
@@ -377,6 +389,12 @@ def diff(obj: Context, old: str, new: str, fmt: str) -> None:
 @click.pass_obj
 def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) -> None:
     """Generate the engine packages (and sheets) into generated/, atomically."""
+    from compiler.emit import stamp
+
+    arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments):
+        click.echo(f"civrules: {out} is up to date (nothing changed since the last build)", err=True)
+        return
     from compiler.emit import build as builder
 
     workspace = obj.workspace()
@@ -396,6 +414,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
         click.echo(f"civrules: {out} is up to date", err=True)
         return
     builder.build(out, result, ids, everything=not rulesets)
+    stamp.record(obj.rules, out, arguments)
     click.echo(f"civrules: wrote {len(result.tree)} files for {len(ids)} rulesets into {out}", err=True)
 
 

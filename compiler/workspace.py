@@ -14,7 +14,6 @@ from typing import Any
 from compiler import codes
 from compiler.diagnostics import Diagnostic, Related, Span
 from compiler.load import Document, Limits, NodePath, read_yaml_file, read_yaml_text
-from compiler.schema import document_kind, validate_document
 
 #: Manifest slots that name data files, and the kind each file must declare.
 FILE_SLOTS: dict[str, str] = {
@@ -107,12 +106,21 @@ class Workspace:
             return cached
         path = self.root / relative
         display = self.display(path)
+        outside = None if relative in self.overrides else self.check_path(relative)
         if relative in self.overrides:
             document, diagnostics = read_yaml_text(self.overrides[relative], display, self.limits)
+        elif outside is not None:
+            # Found by scanning rules/ (a manifest, or an unused file), not named by a manifest:
+            # a symbolic link out of rules/ is refused here, before anything is read through it.
+            document, diagnostics = None, [_diag(codes.BAD_PATH, outside, Span.at(display), "remove the link")]
         else:
             document, diagnostics = read_yaml_file(path, display, self.limits)
         kind = None
         if document is not None:
+            # Imported here: jsonschema is the heaviest import, and `civrules --version`, `list`
+            # or a no-op `build` never validate anything.
+            from compiler.schema import document_kind, validate_document
+
             kind, kind_diagnostics = document_kind(document)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:

@@ -167,3 +167,17 @@ def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
     validator = jsonschema.Draft202012Validator(load_schema(kind))
     for candidate in [data, *_mutations(data)]:
         assert is_valid_fast(kind, candidate) == validator.is_valid(candidate)
+
+
+def test_compiling_the_fast_path_leaves_the_shared_schemas_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fastjsonschema rewrites refs in place; the schemas jsonschema uses must not see that."""
+    import copy
+
+    from compiler import schema as module
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", "")
+    for kind in SCHEMA_FILES:
+        module._fast_validator.cache_clear()
+        before = copy.deepcopy(load_schema(kind))
+        module.is_valid_fast(kind, {})
+        assert load_schema(kind) == before

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,7 @@ import jinja2
 import networkx as nx
 from markupsafe import Markup
 
+from compiler import cache
 from compiler.mapgraph import map_graph
 from compiler.model import Area, Ruleset, Unknown
 
@@ -151,6 +153,36 @@ def spring_positions(graph: Any) -> dict[str, tuple[float, float]]:
         return {}
     if len(ordered) == 1:
         return {next(iter(ordered.nodes)): (0.5, 0.5)}
+    # The layout is the slowest step of a build and a pure function of the graph (and of the
+    # library versions): keep it in the content-hash cache.
+    key = cache.digest(
+        "spring-layout",
+        str(SEED),
+        str(ITERATIONS),
+        nx.__version__,
+        _numpy_version(),
+        json.dumps([list(ordered.nodes), [list(edge) for edge in ordered.edges]]),
+    )
+    stored = cache.read(f"layout-{key}.json")
+    if stored is not None:
+        try:
+            found = {node: (float(x), float(y)) for node, (x, y) in json.loads(stored).items()}
+        except (ValueError, TypeError):
+            found = {}
+        if set(found) == set(ordered.nodes):
+            return {node: found[node] for node in ordered.nodes}
+    positions = _spring(ordered)
+    cache.write(f"layout-{key}.json", json.dumps(positions, sort_keys=True).encode("utf-8"))
+    return positions
+
+
+def _numpy_version() -> str:
+    import numpy
+
+    return str(numpy.__version__)
+
+
+def _spring(ordered: Any) -> dict[str, tuple[float, float]]:
     raw = nx.spring_layout(ordered, seed=SEED, iterations=ITERATIONS)
     xs = [float(raw[n][0]) for n in ordered.nodes]
     ys = [float(raw[n][1]) for n in ordered.nodes]

@@ -1,0 +1,274 @@
+"""civrules benchmarks: the parse floor, a peer (check-jsonschema), validate, build, a no-op build,
+importing a generated package, and growth with size. ``make bench`` runs it; ``--check`` is the fast
+regression guard CI runs.
+
+Every figure is the median of repeated runs (with min and max), measured in one run on the same
+files, and reported as a ratio to the parse floor (in-process) or to check-jsonschema
+(whole-process), so that the figures compare across machines. Results go to bench/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import yaml  # noqa: E402
+
+from bench.synth import generate  # noqa: E402
+from compiler.emit.build import build as write_build  # noqa: E402
+from compiler.emit.build import render  # noqa: E402
+from compiler.pipeline import analyse  # noqa: E402
+from compiler.schema import SCHEMA_FILES, schema_dir  # noqa: E402
+from compiler.workspace import Workspace  # noqa: E402
+
+BIN = Path(sys.executable).parent
+RESULTS = REPO / "bench" / "results.json"
+
+
+def timed(action: Callable[[], object], repeat: int) -> dict[str, float]:
+    """Median, min and max wall time of ``repeat`` runs (after one warm-up run), in seconds."""
+    action()
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - started)
+    return {"median": statistics.median(times), "min": min(times), "max": max(times), "runs": repeat}
+
+
+def process(command: list[str], env: dict[str, str] | None = None) -> Callable[[], object]:
+    def run() -> object:
+        done = subprocess.run(command, capture_output=True, env=env, cwd=REPO, check=False)
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"{command} failed: {done.stderr.decode()[-500:]}")
+        return done
+
+    return run
+
+
+def ruleset_files(rules: Path, ruleset: str) -> list[tuple[str, Path]]:
+    """(kind, path) of every file a ruleset reads, its manifest and rule index included."""
+    workspace = Workspace(rules)
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset])
+    found = [("ruleset", rules / "rulesets" / Path(loaded.manifest.file.path).name)]
+    for files in loaded.files.values():
+        for one in files:
+            assert one.kind is not None
+            found.append((one.kind, Path(one.path) if Path(one.path).is_absolute() else REPO / one.path))
+    return found
+
+
+def largest_ruleset(rules: Path) -> str:
+    workspace = Workspace(rules)
+    sizes = {name: sum(path.stat().st_size for _, path in ruleset_files(rules, name)) for name in workspace.manifests()}
+    return max(sorted(sizes), key=lambda name: sizes[name])
+
+
+def peak_rss(command: list[str]) -> float:
+    """Peak resident memory of a child process, in MB."""
+    script = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True, check=True)
+    return int(done.stdout.strip()) / 1024
+
+
+def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, Any]:
+    files = [path for _, path in ruleset_files(rules, ruleset)]
+
+    def floor() -> None:
+        for path in files:
+            yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
+
+    def validate() -> None:
+        workspace = Workspace(rules)
+        analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+
+    def validate_and_build() -> None:
+        workspace = Workspace(rules)
+        result = render(workspace, [workspace.load_ruleset(workspace.manifests()[ruleset])])
+        write_build(out, result, [ruleset], everything=True)
+
+    figures: dict[str, Any] = {
+        "parse_floor": timed(floor, repeat),
+        "validate": timed(validate, repeat),
+        "validate_build": timed(validate_and_build, repeat),
+    }
+    base = figures["parse_floor"]["median"]
+    figures["ratios"] = {
+        "validate": figures["validate"]["median"] / base,
+        "validate_build": figures["validate_build"]["median"] / base,
+    }
+    return figures
+
+
+def whole_process(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str, Any]:
+    files = ruleset_files(rules, ruleset)
+    env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}
+    floor_script = "import sys, yaml\nfor f in sys.argv[1:]:\n    yaml.load(open(f, 'rb'), Loader=yaml.CSafeLoader)\n"
+    by_kind: dict[str, list[str]] = {}
+    for kind, path in files:
+        by_kind.setdefault(kind, []).append(str(path))
+    peers = [
+        process([str(BIN / "check-jsonschema"), "--schemafile", str(schema_dir() / SCHEMA_FILES[kind]), *paths])
+        for kind, paths in sorted(by_kind.items())
+    ]
+    civrules = [str(BIN / "civrules"), "--rules", str(rules)]
+    out = tmp / "generated"
+    process([*civrules, "build", ruleset, "--out", str(out)], env)()  # the build a no-op build follows
+    figures: dict[str, Any] = {
+        "python_startup": timed(process([sys.executable, "-c", "pass"]), repeat),
+        "parse_floor": timed(process([sys.executable, "-c", floor_script, *[str(p) for _, p in files]]), repeat),
+        "check_jsonschema": timed(lambda: [peer() for peer in peers], repeat),
+        "validate": timed(process([*civrules, "validate", ruleset], env), repeat),
+        "build": timed(process([*civrules, "build", ruleset, "--out", str(tmp / "fresh")], env), repeat),
+        "noop_build": timed(process([*civrules, "build", ruleset, "--out", str(out)], env), repeat),
+    }
+    package = ruleset.replace("-", "_")
+    import_env = {**env, "PYTHONPATH": str(out / "python")}
+    import_env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-c", f"import {package}"], env=import_env, check=True)  # write bytecode
+    figures["import_generated"] = timed(process([sys.executable, "-c", f"import {package}"], import_env), repeat)
+    figures["import_generated_net"] = figures["import_generated"]["median"] - figures["python_startup"]["median"]
+    figures["ratios"] = {
+        "validate_vs_check_jsonschema": figures["validate"]["median"] / figures["check_jsonschema"]["median"]
+    }
+    return figures
+
+
+def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:
+    rows: dict[str, dict[str, Any]] = {}
+    for scale in scales:
+        rules = generate(tmp / f"synthetic-{scale}", scale)
+        files = ruleset_files(rules, "synthetic")
+        sizes: dict[str, int] = {"bytes": sum(p.stat().st_size for _, p in files)}
+        out = tmp / f"synthetic-{scale}-out"
+        workspace = Workspace(rules)
+        loaded = workspace.load_ruleset(workspace.manifests()["synthetic"])
+        analysis = analyse(workspace, loaded)
+        errors = [d for d in analysis.diagnostics if d.severity == "error"]
+        if errors:
+            raise RuntimeError(f"synthetic x{scale} does not validate clean: {errors[:3]}")
+        model = analysis.model
+        assert model is not None
+        sizes |= {"cards": len(model.cards), "areas": len(model.areas), "borders": len(model.borders)}
+
+        def work(rules: Path = rules, out: Path = out) -> None:
+            workspace = Workspace(rules)
+            result = render(workspace, [workspace.load_ruleset(workspace.manifests()["synthetic"])])
+            write_build(out, result, ["synthetic"], everything=True)
+
+        figures = timed(work, repeat if scale < 50 else 1)
+        env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}
+        command = [
+            str(BIN / "civrules"),
+            "--rules",
+            str(rules),
+            "build",
+            "synthetic",
+            "--out",
+            str(tmp / f"rss-{scale}"),
+        ]
+        subprocess.run(command, capture_output=True, env=env, check=False)  # warm the schema cache
+        shutil.rmtree(tmp / f"rss-{scale}", ignore_errors=True)
+        rows[str(scale)] = {"size": sizes, "validate_build": figures, "peak_rss_mb": peak_rss(command)}
+    one = rows[str(scales[0])]["validate_build"]["median"]
+    for scale in scales:
+        rows[str(scale)]["time_vs_1x"] = rows[str(scale)]["validate_build"]["median"] / one
+    return rows
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.machine(),
+        "cpus": os.cpu_count(),
+        "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+    }
+
+
+def print_table(results: dict[str, Any]) -> None:
+    inner, whole = results["in_process"], results["whole_process"]
+    print(f"ruleset: {results['ruleset']}   ({results['machine']['cpus']} cpus, Python {results['machine']['python']})")
+    print("in-process (after imports)          median     ratio to parse floor")
+    for key in ("parse_floor", "validate", "validate_build"):
+        ratio = inner[key]["median"] / inner["parse_floor"]["median"]
+        print(f"  {key:<32}{inner[key]['median'] * 1000:8.1f} ms   {ratio:5.2f}x")
+    print("whole-process (what a user waits)   median")
+    for key in (
+        "python_startup",
+        "parse_floor",
+        "check_jsonschema",
+        "validate",
+        "build",
+        "noop_build",
+        "import_generated",
+    ):
+        print(f"  {key:<32}{whole[key]['median'] * 1000:8.1f} ms")
+    print(f"  validate / check-jsonschema       {whole['ratios']['validate_vs_check_jsonschema']:5.2f}x")
+    print(f"  generated package import (net)    {whole['import_generated_net'] * 1000:8.1f} ms")
+    print("growth (synthetic rulesets)        validate+build   vs 1x   peak RSS")
+    for scale, row in results["scaling"].items():
+        size, median = row["size"], row["validate_build"]["median"] * 1000
+        print(
+            f"  {scale:>3}x  ({size['cards']:>5} cards, {size['areas']:>5} areas)"
+            f"   {median:9.1f} ms  {row['time_vs_1x']:6.1f}x  {row['peak_rss_mb']:6.1f} MB"
+        )
+
+
+def check() -> int:
+    """Fail when validate's in-process ratio to the parse floor regressed by more than 50 %."""
+    recorded = json.loads(RESULTS.read_text(encoding="utf-8"))
+    rules = REPO / "rules"
+    ruleset = recorded["ruleset"]
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = in_process(rules, ruleset, Path(tmp) / "generated", repeat=5)
+    now = figures["ratios"]["validate"]
+    before = recorded["in_process"]["ratios"]["validate"]
+    print(f"validate / parse floor on {ruleset}: {now:.2f}x now, {before:.2f}x recorded (limit {before * 1.5:.2f}x)")
+    return 1 if now > before * 1.5 else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="civrules benchmarks")
+    parser.add_argument("--check", action="store_true", help="only the fast regression guard")
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--scales", default="1,10,50")
+    args = parser.parse_args()
+    if args.check:
+        return check()
+    rules = REPO / "rules"
+    ruleset = largest_ruleset(rules)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        results = {
+            "ruleset": ruleset,
+            "machine": machine(),
+            "in_process": in_process(rules, ruleset, tmp / "in-process", args.repeat),
+            "whole_process": whole_process(rules, ruleset, tmp, args.repeat),
+            "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
+        }
+    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    print_table(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
