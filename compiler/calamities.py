@@ -144,6 +144,13 @@ def _modifier_raw(calamity: Calamity, modifier: Modifier) -> Mapping[str, Any]:
     return calamity.raw["modifiers"][modifier.index]  # type: ignore[no-any-return]
 
 
+def _unknown_mode(calamity: Calamity) -> Unknown | None:
+    """The calamity's combination mode where the data writes it `{unknown: why}` (else None)."""
+    combination = calamity.raw.get("modifier_combination")
+    mode = known(combination.get("mode")) if isinstance(combination, dict) else None
+    return mode if isinstance(mode, Unknown) else None
+
+
 def _combine(calamity: Calamity, found: list[Modifier], held: Collection[str]) -> tuple[list[Modifier], list[Modifier]]:
     """Split the modifiers of held cards into those that count and those superseded."""
     combination = calamity.raw.get("modifier_combination")
@@ -178,7 +185,10 @@ def calamity_amount(
     The modifiers of held cards that apply to the role and name the effect are combined as the
     calamity's `modifier_combination` says: cumulative (all add up; an `overrides` card cancels
     the cards it overrides), or highest (only the highest card of `precedence` held counts,
-    30.322). Without a combination every applying modifier counts.
+    30.322). Without a combination every applying modifier counts. Where the mode is written
+    `{unknown: why}` and the holder has modifiers of two or more cards, the amount is unknown.
+    A modifier counted per commodity card of any good (`per: any_commodity_card`, Theocracy against
+    Iconoclasm and Heresy) counts every card in ``commodities``.
 
     Raises:
         KeyError: the calamity has no effect ``effect_id``.
@@ -213,6 +223,9 @@ def calamity_amount(
     ]
     additions = [m for m in found if "adds" in _modifier_raw(calamity, m)]
     counted, superseded = _combine(calamity, [m for m in found if m not in additions], held_cards)
+    mode = _unknown_mode(calamity)
+    if mode is not None and len({m.card for m in found}) > 1:
+        unknown = mode  # the rules do not say how the cards' modifiers combine
 
     change, set_to, cap, immune, kind = 0, None, None, False, effect.get("kind")
     for modifier in counted:
@@ -233,6 +246,8 @@ def calamity_amount(
             times = 1
             if isinstance(per, dict) and per.get("kind") == "commodity_card":
                 times = (commodities or {}).get(per["commodity"], 0)
+            elif isinstance(per, dict) and per.get("kind") == "any_commodity_card":
+                times = sum((commodities or {}).values())
             change += modifier.amount * times
         if isinstance(raw.get("cap"), int):
             cap = raw["cap"] if cap is None else min(cap, raw["cap"])

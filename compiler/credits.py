@@ -10,6 +10,13 @@ ruleset's declared :class:`CreditPolicy`, not code. For Advanced Civilization (3
 - an *extra* credit (Expansion Project 26.5.1, Mega Civilization) is a bonus given on top of the
   group credits, so it always adds to them, whatever the policy;
 - each owned card's credit applies once per target (31.54); credits of different owned cards add up.
+
+The Expansion Project declares its group credits as credit tokens (`group_credits:
+credit_tokens_of_group`, 6.1-6.2, 26.5.1): tokens of a group's colour, kept for good and shown at every
+later purchase of a card of that group. They reach the same cards as "all other cards of the group"
+(a card is never bought twice). Its rule for a card of two groups is lost (26.5.2, 26.5.4-26.5.6), so
+its policy writes `two_group_cards` as unknown: group credits toward a two-group card are then left
+out of the matrix (a cell is never larger than the truth), while specific and extra credits still count.
 """
 
 from __future__ import annotations
@@ -32,7 +39,11 @@ class SameTarget(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CreditPolicy:
+    """How credit lines combine. ``two_group_cards_known`` is False where the ruleset does not know
+    how a card of two groups receives group credits (its `two_group_cards` is unknown)."""
+
     same_target: SameTarget = SameTarget.HIGHEST
+    two_group_cards_known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +109,24 @@ def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) ->
     >>> mining = CreditSource("mining", ("crafts",), (CreditLine(10, group="crafts"),))
     >>> derive_credit_matrix([pottery, mining], CreditPolicy())
     {'mining': {'pottery': 10}, 'pottery': {'mining': 10}}
+
+    Where the policy does not know how a two-group card receives group credits, only specific and
+    extra credits reach it:
+
+    >>> engineering = CreditSource("engineering", ("crafts", "sciences"), ())
+    >>> derive_credit_matrix([pottery, engineering], CreditPolicy(two_group_cards_known=False))
+    {}
     """
     members = group_members(cards)
+    two_groups = set() if policy.two_group_cards_known else {card.id for card in cards if len(card.groups) > 1}
     matrix: dict[str, dict[str, int]] = {}
     for owned in cards:
         first: dict[str, CreditLine] = {}
         several: dict[str, list[CreditLine]] = {}
         for line in owned.credits:
             for target in line_targets(owned.id, line, members):
+                if line.group is not None and target in two_groups:
+                    continue  # how a two-group card takes group credits is not known
                 seen = first.setdefault(target, line)
                 if seen is not line:
                     several.setdefault(target, [seen]).append(line)
@@ -128,11 +149,16 @@ def credit_toward(matrix: Mapping[str, Mapping[str, int]], owned: Iterable[str],
 
 
 def credit_policy(ruleset: Ruleset) -> CreditPolicy:
-    """The ruleset's declared policy (`credit_policy:` of its manifest); the default where it is silent."""
+    """The ruleset's declared policy (`credit_policy:` of its manifest); the default where it is silent.
+
+    A `two_group_cards` written `{unknown: why}` (Expansion Project) makes ``two_group_cards_known`` False.
+    """
     same_target = ruleset.credit_policy.get("same_target")
+    two_groups = ruleset.credit_policy.get("two_group_cards")
+    known = not (isinstance(two_groups, dict) and "unknown" in two_groups)
     if same_target in {s.value for s in SameTarget}:
-        return CreditPolicy(SameTarget(same_target))
-    return CreditPolicy()
+        return CreditPolicy(SameTarget(same_target), known)
+    return CreditPolicy(two_group_cards_known=known)
 
 
 def credit_sources(ruleset: Ruleset) -> list[CreditSource]:

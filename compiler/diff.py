@@ -9,7 +9,7 @@ wholes. Ruleset-level settings (players, credit policy, hand limit ...) are comp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,13 +96,35 @@ def _settings(resolved: Resolved) -> dict[str, Any]:
     return out
 
 
-def diff_rulesets(old: Resolved, new: Resolved) -> RulesetDiff:
-    """The changes that turn ``old`` into ``new``."""
-    settings = list(diff_values(_settings(old), _settings(new), ""))
+#: Keys that say where a fact comes from rather than what it is; left out unless asked for.
+CITATION_KEYS = frozenset({"rule", "source", "note", "disagreements"})
+
+
+def strip_citations(value: Any) -> Any:
+    """``value`` without its citation keys, at every depth."""
+    if isinstance(value, dict):
+        return {k: strip_citations(v) for k, v in value.items() if k not in CITATION_KEYS}
+    if isinstance(value, list):
+        return [strip_citations(v) for v in value]
+    return value
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> RulesetDiff:
+    """The changes that turn ``old`` into ``new``.
+
+    Without ``citations`` the comparison ignores rule sections, sources, notes and recorded
+    disagreements, so that two rulesets from different rulebooks compare by their facts.
+    """
+    clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
+    settings = list(diff_values(clean(_settings(old)), clean(_settings(new)), ""))
     collections = []
     for name, spec in COLLECTIONS.items():
-        before = {entity_key(spec, e.raw): e.raw for e in old.collections.get(name, [])}
-        after = {entity_key(spec, e.raw): e.raw for e in new.collections.get(name, [])}
+        before = {entity_key(spec, e.raw): clean(e.raw) for e in old.collections.get(name, [])}
+        after = {entity_key(spec, e.raw): clean(e.raw) for e in new.collections.get(name, [])}
         result = CollectionDiff(name)
         for key, raw in after.items():
             if key is not None and key not in before:

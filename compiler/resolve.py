@@ -71,6 +71,8 @@ _FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "
 def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
     """The identifying key of an entity as text (``a|b`` for a border's sorted pair)."""
     value = raw.get(spec.key)
+    if spec.key == "nation" and isinstance(value, str) and isinstance(raw.get("level"), str):
+        return f"{value}@{raw['level']}"  # one A.S.T. track per nation and level
     if spec.key == "areas":
         if isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value):
             return "|".join(sorted(value))

@@ -300,3 +300,40 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
     assert produced[0] == cases
     assert produced[1] == epochs
     assert len(cases) > 100
+
+
+def test_generated_epoch_entry_by_level_equals_the_compilers(tmp_path: Path) -> None:
+    """Mega Civilization prints Basic and Expert requirements: both levels reach the package."""
+    import json
+
+    from compiler.ast import can_enter_epoch
+
+    out = tmp_path / "generated"
+    assert build(out, RULES, "mega-civilization").returncode == 0
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["mega-civilization"]))
+    model = analysis.model
+    assert model is not None
+    cards = [c.id for c in model.cards]
+    expected = []
+    for level in ("basic", "expert"):
+        for epoch in model.epochs:
+            for cities in (2, 3, 5):
+                for n in (0, 3, 9, 17):
+                    answer = can_enter_epoch(model, epoch.id, cities, cards[:n], level=level)
+                    expected.append([level, epoch.id, cities, n, answer if isinstance(answer, bool) else None])
+    script = (
+        "import json\n"
+        "from mega_civilization import CARDS, EpochId, UnknownFactError, can_enter_epoch\n"
+        "cards = list(CARDS)\n"
+        "out = []\n"
+        "for level in ('basic', 'expert'):\n"
+        "    for epoch in EpochId:\n"
+        "        for cities in (2, 3, 5):\n"
+        "            for n in (0, 3, 9, 17):\n"
+        "                try: answer = can_enter_epoch(epoch, cities, cards[:n], level=level)\n"
+        "                except UnknownFactError: answer = None\n"
+        "                out.append([level, epoch.value, cities, n, answer])\n"
+        "print(json.dumps(out))\n"
+    )
+    assert json.loads(run_python(out, script)) == expected

@@ -222,7 +222,7 @@ def test_the_western_extension_validates_clean_and_diffs_as_its_rules() -> None:
     assert result.exit_code == 0
     changes = json.loads(result.stdout)["collections"]
     assert len(changes["areas"]["added"]) == 27
-    assert {c["id"] for c in changes["nations"]["changed"]} == {"africa", "italy"}
+    assert {c["id"] for c in changes["nations"]["changed"]} == {"africa"}  # Italy's change is only its note
     assert changes["player_counts"]["changed"][0]["fields"][0]["field"] == "configurations[western]"
     assert "removed" not in json.dumps(changes["areas"]["removed"])
 
@@ -267,3 +267,12 @@ def test_new_variant_scaffolds_a_valid_variant(rules_copy: Path) -> None:
     assert again.exit_code == 2
     unknown = runner.invoke(main, ["--rules", str(rules_copy), "new-variant", "other", "--extends", "nowhere"])
     assert unknown.exit_code == 2
+
+
+def test_diff_with_citations_also_shows_changed_notes() -> None:
+    runner = CliRunner()
+    args = ["--rules", str(RULES), "diff", "advanced-civilization", "advanced-civilization-western", "--format", "json"]
+    result = runner.invoke(main, [*args, "--citations"])
+    assert result.exit_code == 0
+    changes = json.loads(result.stdout)["collections"]
+    assert {c["id"] for c in changes["nations"]["changed"]} == {"africa", "italy"}

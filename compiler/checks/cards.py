@@ -146,7 +146,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
         start = min(component, key=order.__getitem__)
         if len(component) == 1 and not graph.has_edge(start, start):
             continue
-        edges = nx.find_cycle(graph.subgraph(component), source=start)
+        edges = nx.find_cycle(graph.subgraph(component).copy(), source=start)  # a copy: a view is slow to walk
         path = [u for u, _ in edges]
         first = path.index(min(path, key=order.__getitem__))
         cycles.append((path[first:] + path[:first], component))
@@ -351,6 +351,18 @@ def counting_line(giver: Card, target: str, members: Mapping[str, Sequence[str]]
     return max_line(reaching)
 
 
+def counting_lines(giver: Card, members: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """:func:`counting_line` for every target of ``giver`` at once (the first of the largest lines)."""
+    found: dict[str, Any] = {}
+    for line in giver.credit_list():
+        if not known_points(line):
+            continue
+        for target in line_targets(giver.id, as_credit(line), members):
+            if target not in found or line.points > found[target].points:
+                found[target] = line
+    return found
+
+
 def holders_already_own(ruleset: Ruleset, graph: Any, cyclic: set[str]) -> Iterator[tuple[Card, set[str]]]:
     """Each card off the cycles with the cards every holder of it holds: its transitive prerequisites."""
     for card in cards_of(ruleset):
@@ -461,13 +473,20 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     members = group_members(credit_sources(ruleset))
     for giver in cards_of(ruleset):
         covered: dict[int, list[tuple[Card, int]]] = {}
+        # Paths and counting lines once per giver that credits anything, not once per target:
+        # thousands of cheap cards must not make this check quadratic.
+        requiring_giver: set[str] | None = None
+        counting: dict[str, Any] = {}
         for target_id, points in matrix.get(giver.id, {}).items():
             target = ruleset.cards.get(target_id)
             if target is None or not isinstance(target.cost, int) or points < target.cost:
                 continue
-            if giver.id in graph and target_id in graph and nx.has_path(graph, target_id, giver.id):
+            if requiring_giver is None:
+                requiring_giver = nx.ancestors(graph, giver.id) if giver.id in graph else set()
+                counting = counting_lines(giver, members)
+            if target_id == giver.id or target_id in requiring_giver:
                 continue
-            covered.setdefault(counting_line(giver, target_id, members).index, []).append((target, points))
+            covered.setdefault(counting[target_id].index, []).append((target, points))
         # One diagnostic per credit line: a group credit may cover several cheap cards at once.
         for index, targets in covered.items():
             free = ", ".join(f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets)

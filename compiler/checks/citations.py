@@ -11,6 +11,7 @@ from compiler.checks import check, diagnostic
 from compiler.diagnostics import Diagnostic, Related, Severity, Span
 from compiler.load.document import Document, NodePath
 from compiler.model import Collection, Ruleset
+from compiler.resolve import COLLECTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,17 +77,34 @@ def _patched(base: Any, path: NodePath, patch: Any) -> Iterator[NodePath]:
     yield path
 
 
+#: Top-level keys of data files that describe the file itself (as in `compiler.resolve`).
+_FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
+
+
 def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
     """Nodes of the ruleset's documents that a variant replaced: (id of the document, path).
 
-    A later manifest of the `extends` chain replaces a top-level key of an earlier one; an overlay
-    `replace` replaces a whole entity and a `patch` the fields it writes.
+    A later manifest of the `extends` chain replaces a top-level key of an earlier one; so does a
+    later data file of the same kind for a top-level setting (not a collection) of an earlier one
+    (a variant's commodities file restating `deck_compositions`); an overlay `replace` replaces a
+    whole entity and a `patch` the fields it writes.
     """
     found: set[tuple[int, NodePath]] = set()
     later: set[str] = set()
+    later_settings: dict[str, set[str]] = {}
+    collection_keys = {(spec.slot, spec.path[0]) for spec in COLLECTIONS.values()}
     for document in reversed(ruleset.documents):
         data = document.data
-        if not isinstance(data, dict) or data.get("kind") != "ruleset":
+        if not isinstance(data, dict):
+            continue
+        kind = data.get("kind")
+        if kind in ("civilization_cards", "commodities", "calamities", "map"):
+            settings = {key for key in data if key not in _FILE_METADATA and (kind, key) not in collection_keys}
+            seen = later_settings.setdefault(str(kind), set())
+            found.update((id(document), (key,)) for key in settings if key in seen)
+            seen |= settings
+            continue
+        if kind != "ruleset":
             continue
         found.update((id(document), (key,)) for key in data if key in later)
         later |= {key for key in data if key not in ("kind", "files", "overlay")}
@@ -155,8 +173,21 @@ def data_nodes(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, Any]]:
                 stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
 
 
+_cited: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
+
+
 def citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
-    """Every `rule:` section cited in the ruleset's data: document, path of the number, the number."""
+    """Every `rule:` section cited in the ruleset's data: document, path of the number, the number.
+
+    Found once per ruleset for the checks that read them: walking a large map once per check
+    would multiply its cost.
+    """
+    if not _cited or _cited[0][0] is not ruleset:
+        _cited[:] = [(ruleset, list(_find_citations(ruleset)))]
+    return iter(_cited[0][1])
+
+
+def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
     for document, path, node in data_nodes(ruleset):
         if not path or path[-1] != "rule":
             continue

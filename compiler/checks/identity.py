@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import sys
 from collections.abc import Iterator
 
 from compiler.checks import check, diagnostic
@@ -46,7 +47,9 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for collection in collections(ruleset):
         first: dict[str, Entity] = {}
         for entity in collection:
-            previous = first.setdefault(entity.id, entity)
+            # A.S.T. tracks are one per nation and level (Mega Civilization's basic and expert).
+            key = f"{entity.id}@{entity.raw.get('level', '')}" if collection.name == "ast_tracks" else entity.id
+            previous = first.setdefault(key, entity)
             if previous is entity:
                 continue
             yield diagnostic(
@@ -102,15 +105,28 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
 def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an id that cannot become a Python identifier in the generated engine modules: a Python
-    keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`).
+    keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
+    or a ruleset id whose package name (hyphens as underscores) is a keyword or the name of a
+    standard-library module (`enum`, `typing`).
 
-    Why: `civrules build` turns ids into enum members and mapping keys; a keyword would not compile,
-    a dunder would shadow Python machinery.
+    Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
+    name of a package under generated/python/; a keyword would not compile or import, a dunder
+    would shadow Python machinery, and a package named `enum` would shadow the standard library's
+    for every generated package beside it.
 
     Fix: choose another id (`class_` or a more specific word).
 
         - id: import      # FAIL: a Python keyword
     """
+    package = ruleset.id.replace("-", "_")
+    if keyword.iskeyword(package) or keyword.issoftkeyword(package) or package in sys.stdlib_module_names:
+        yield diagnostic(
+            "I003",
+            f"ruleset id `{ruleset.id}` cannot name a generated Python package: `{package}` is "
+            + ("a Python keyword" if package not in sys.stdlib_module_names else "a standard-library module"),
+            ruleset.manifest.span("id"),
+            f"rename the ruleset (and its manifest file), e.g. `{ruleset.id}-rules`",
+        )
     for collection in collections(ruleset):
         for entity in collection:
             name = entity.id

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
+from compiler.ast import manifest_setting
 from compiler.checks import check, diagnostic
 from compiler.diagnostics import Diagnostic, Related, Severity, Span
 from compiler.model import Collection, Entity, Origin, Ruleset, Unknown
@@ -69,6 +70,53 @@ def references(ruleset: Ruleset) -> Iterator[tuple[Origin, tuple[str | int, ...]
         document = _document_with(ruleset, "mining")
         if document is not None:
             yield Origin(document, ("mining",)), ("card",), mining["card"], ruleset.cards, "Mining card"
+    yield from _rule_card_references(ruleset)
+
+
+def _rule_card_references(
+    ruleset: Ruleset,
+) -> Iterator[tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]]:
+    """Cards named by ruleset-level rules: hand-limit and tax-rate changes, the cards of phase
+    activities and of non-player forces (Expansion Project, Central America), and the card a trade
+    stack purchase requires."""
+    for key, field, what in (
+        ("hand_limit", "card_changes", "hand-limit card"),
+        ("taxation", "rate_changes", "tax-rate card"),
+    ):
+        found = manifest_setting(ruleset, key)
+        if found is None or not isinstance(found[1], dict):
+            continue
+        items = found[1].get(field)
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, dict) and "card" in item:
+                yield Origin(found[0], (key, field, i)), ("card",), item["card"], ruleset.cards, what
+    for phase in ruleset.phases:
+        for i, activity in enumerate(phase.raw.get("sub_activities") or ()):
+            if isinstance(activity, dict) and "card" in activity:
+                yield phase.origin, ("sub_activities", i, "card"), activity["card"], ruleset.cards, "activity card"
+    forces = manifest_setting(ruleset, "non_player_forces")
+    if forces is not None and isinstance(forces[1], list):
+        for f, force in enumerate(forces[1]):
+            advancements = force.get("advancements") if isinstance(force, dict) else None
+            for a, advancement in enumerate(advancements if isinstance(advancements, list) else ()):
+                if isinstance(advancement, dict) and isinstance(advancement.get("card"), str):
+                    origin = Origin(forces[0], ("non_player_forces", f, "advancements", a))
+                    yield origin, ("card",), advancement["card"], ruleset.cards, "advancement of a non-player force"
+    document = _last_document_with(ruleset, "trade_stacks")
+    stacks = document.data["trade_stacks"].get("stacks") if document is not None else None
+    for s, stack in enumerate(stacks if isinstance(stacks, list) else ()):
+        purchases = stack.get("purchases") if isinstance(stack, dict) else None
+        for p, purchase in enumerate(purchases if isinstance(purchases, list) else ()):
+            if isinstance(purchase, dict) and "requires_card" in purchase:
+                origin = Origin(document, ("trade_stacks", "stacks", s, "purchases", p))
+                yield origin, ("requires_card",), purchase["requires_card"], ruleset.cards, "purchase card"
+
+
+def _last_document_with(ruleset: Ruleset, key: str) -> Any:
+    for document in reversed(ruleset.documents):
+        if isinstance(document.data, dict) and document.data.get("kind") == "commodities" and key in document.data:
+            return document
+    return None
 
 
 def _document_with(ruleset: Ruleset, key: str) -> Any:

@@ -22,12 +22,22 @@ def is_unknown(node: Any) -> bool:
     return isinstance(node, dict) and set(node) == {"unknown"}
 
 
+_found: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
+
+
 def unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
     """Every unknown fact in the ruleset's manifests and data files, once, in document order.
 
     The rule index is left out: its unknowns (an unprinted section's title) are about the
     transcription of the rulebook, not facts of the game. So is what a variant replaced.
+    Found once per ruleset for the checks that read them (one walk of the data, not one per check).
     """
+    if not _found or _found[0][0] is not ruleset:
+        _found[:] = [(ruleset, list(_find_unknown_facts(ruleset)))]
+    return iter(_found[0][1])
+
+
+def _find_unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
     for document, path, node in data_nodes(ruleset):
         if is_unknown(node):
             yield document, path, str(node["unknown"])

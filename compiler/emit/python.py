@@ -3,8 +3,9 @@
 The package ``generated/python/<ruleset_id>/`` needs only the standard library: enums of ids,
 frozen slotted records, read-only mappings of every collection, the derived credit matrix,
 adjacency by border kind, trade stacks, phase order, and small pure helpers. Every string from
-the data is written as a Python literal (``repr``), so quotes, backslashes, newlines or `\"\"\"` in
-a name can never break the code; ids are valid identifiers by schema and check (I003).
+the data is written as a Python literal (``repr``), or escaped where it is free text in a docstring
+(``doc``), so quotes, backslashes, newlines or `\"\"\"` in a name can never break the code; ids are
+valid identifiers by schema and check (I003).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import jinja2
 from compiler.calamities import resolution_order
 from compiler.credits import credit_matrix
 from compiler.mapgraph import map_graph
-from compiler.model import Ruleset, Unknown
+from compiler.model import Epoch, Ruleset, Unknown
 
 _ENV: jinja2.Environment | None = None
 
@@ -36,6 +37,7 @@ def environment() -> jinja2.Environment:
             undefined=jinja2.StrictUndefined,
         )
         _ENV.filters["lit"] = lit
+        _ENV.filters["doc"] = doc
     return _ENV
 
 
@@ -64,6 +66,12 @@ def lit(value: Any) -> str:
         inner = ", ".join(lit(v) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def doc(value: str) -> str:
+    """Free text for inside a docstring: backslashes and double quotes escaped, so that no text
+    (a name holding `\"\"\"`, or ending in a backslash) can end the docstring or break it."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def ref(enum: str, value: Any) -> str:
@@ -97,9 +105,28 @@ def _rules(raw: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(rule) if isinstance(rule, list) else ()
 
 
-def _requirements(raw: Mapping[str, Any]) -> dict[str, Any]:
-    found = raw.get("requirements")
-    req: Mapping[str, Any] = found if isinstance(found, dict) else {}
+#: The name of the only A.S.T. level of a game that prints one.
+STANDARD_LEVEL = "standard"
+
+
+def _levels(ruleset: Ruleset) -> tuple[str, ...]:
+    levels = (ruleset.data.get("ast") or {}).get("levels") if isinstance(ruleset.data.get("ast"), dict) else None
+    ids = tuple(level["id"] for level in levels or () if isinstance(level, dict) and isinstance(level.get("id"), str))
+    return ids or (STANDARD_LEVEL,)
+
+
+def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
+    from compiler.ast import requirements_of
+
+    req = requirements_of(epoch, None if level == STANDARD_LEVEL else level)
+    criteria = req.get("criteria") if isinstance(req, dict) else None
+    known_requirements = not (isinstance(req, dict) and set(req) == {"unknown"}) and not (
+        isinstance(criteria, dict) and "unknown" in criteria  # lost from the sources (Expansion Project 28.2.2)
+    )
+    values = []
+    for entry in req.get("min_cards_of_value") or ():
+        if isinstance(entry, dict):
+            values.append((entry.get("count", 1), entry.get("min_value", 0), _int(entry.get("max_value_below"))))
     return {
         "min_cities": _int(req.get("min_cities")),
         "min_card_groups": _int(req.get("min_card_groups")),
@@ -107,7 +134,19 @@ def _requirements(raw: Mapping[str, Any]) -> dict[str, Any]:
         "all_card_groups": bool(req.get("all_card_groups", False)),
         "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
         "card_value_per_space": bool(req.get("card_value_per_space", False)),
+        "min_victory_points": _int(req.get("min_victory_points")),
+        "min_cards_of_value": values,
+        "requirements_known": known_requirements,
     }
+
+
+def _tracks(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
+    """Each nation's tracks by level (the standard level for a game without levels)."""
+    out: dict[str, dict[str, Any]] = {}
+    for track in ruleset.ast_tracks:
+        level = track.raw.get("level")
+        out.setdefault(track.id, {})[level if isinstance(level, str) else STANDARD_LEVEL] = track
+    return out
 
 
 def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
@@ -125,6 +164,8 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         "rules": _rules,
         "int": _int,
         "requirements": _requirements,
+        "levels": _levels(ruleset),
+        "tracks": _tracks(ruleset),
         "credit_matrix": credit_matrix(ruleset),
         "resolution_order": [c.id for c in resolution_order(ruleset)],
         "adjacency": {
@@ -213,6 +254,7 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
                     else None,
                     "adds": "adds" in raw,
                     "becomes_kind": becomes.get("kind"),
+                    "per_any_commodity": isinstance(per, dict) and per.get("kind") == "any_commodity_card",
                 }
             )
         combination = calamity.raw.get("modifier_combination")
@@ -223,6 +265,7 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
                 "effects": effects,
                 "modifiers": modifiers,
                 "mode": calamity.modifier_combination,
+                "mode_unknown": isinstance(combination.get("mode"), dict) and "unknown" in combination["mode"],
                 "precedence": list(combination.get("precedence") or ()),
                 "overrides": [
                     (o.get("card"), list(o.get("overrides") or ()))
@@ -274,8 +317,14 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
                     out["calamities"].append((calamity.id, effect, [], side, base))
                     out["calamities"].append((calamity.id, effect, [modifier.card], side, held))
     for epoch in ruleset.epochs:
-        need = _requirements(epoch.raw)
-        if need["min_cities"] and not (need["min_card_groups"] or need["min_cards"] or need["all_card_groups"]):
+        need = _requirements(epoch, _levels(ruleset)[0])
+        if (
+            need["min_cities"]
+            and need["requirements_known"]
+            and not (
+                need["min_card_groups"] or need["min_cards"] or need["all_card_groups"] or need["min_cards_of_value"]
+            )
+        ):
             out["epoch"] = (epoch.id, need["min_cities"])
             break
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .data import (
     ADJACENCY,
     AREAS,
+    AST_LEVELS,
     AST_TRACKS,
     BORDERS,
     CALAMITIES,
@@ -24,6 +25,7 @@ from .data import (
     EPOCHS,
     FLOOD_PLAINS,
     GROUPS,
+    ID_ENUMS,
     NATIONS,
     PHASE_ORDER,
     PHASES,
@@ -66,6 +68,7 @@ RULESET_FINGERPRINT: Final = '2c403798cabb5eba91b7f3b4ae591dc68afbb627180ad1e9dc
 __all__ = [
     "ADJACENCY",
     "AREAS",
+    "AST_LEVELS",
     "AST_TRACKS",
     "BORDERS",
     "CALAMITIES",
@@ -79,6 +82,7 @@ __all__ = [
     "EPOCHS",
     "FLOOD_PLAINS",
     "GROUPS",
+    "ID_ENUMS",
     "NATIONS",
     "PHASES",
     "PHASE_ORDER",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .data import (
     ADJACENCY,
+    AST_LEVELS,
     AST_TRACKS,
     CALAMITY_COMBINATIONS,
     CALAMITY_EFFECTS,
@@ -24,7 +25,7 @@ from .ids import (
     GroupId,
     NationId,
 )
-from .records import CalamityAmount, CalamityModifier
+from .records import AstTrack, CalamityAmount, CalamityModifier
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -127,11 +128,12 @@ def calamity_amount(
     if role == "secondary" and found.max_per_victim is not None:
         base, all_but = found.max_per_victim, None
     unknown = found.unknown and base is None
-    applying = [
-        m
-        for m in CALAMITY_MODIFIERS[calamity]
-        if m.card in cards and m.applies_to in (role, "both") and effect in m.effects and not m.adds
+    relevant = [
+        m for m in CALAMITY_MODIFIERS[calamity] if m.card in cards and m.applies_to in (role, "both") and effect in m.effects
     ]
+    applying = [m for m in relevant if not m.adds]
+    if CALAMITY_COMBINATIONS[calamity].mode_unknown and len({m.card for m in relevant}) > 1:
+        unknown = True  # the rules do not say how these cards' modifiers combine
     change, set_to, cap, immune, kind = 0, None, None, False, found.kind
     for modifier in _counted(calamity, applying, cards):
         if modifier.effect == "immunity":
@@ -143,6 +145,8 @@ def calamity_amount(
             unknown = True
         elif modifier.amount is not None:
             times = 1 if modifier.per_commodity is None else (commodities or {}).get(modifier.per_commodity, 0)
+            if modifier.per_any_commodity:
+                times = sum((commodities or {}).values())
             change += modifier.amount * times
         if modifier.cap is not None:
             cap = modifier.cap if cap is None else min(cap, modifier.cap)
@@ -184,18 +188,10 @@ def _groups_covered(cards: list[CardId], count_both: bool) -> int:
     return sum(1 for card in cards if assign(card, set()))
 
 
-def _card_value(cards: list[CardId]) -> int:
-    total = 0
-    for card in cards:
-        cost = CARDS[card].cost
-        if cost is None:
-            raise UnknownFactError(f"the cost of {card.value} is not in the sources")
-        total += cost
-    return total
-
-
-def _requirements_met(epoch: EpochId, cities: int, cards: list[CardId]) -> bool:
-    need = EPOCHS[epoch]
+def _requirements_met(epoch: EpochId, level: str, cities: int, cards: list[CardId]) -> bool:
+    need = EPOCHS[epoch].requirements[level]
+    if not need.known:
+        raise UnknownFactError(f"the entry requirements of {epoch.value} are not in the sources")
     if need.min_cities is not None and cities < need.min_cities:
         return False
     groups = _groups_covered(cards, need.two_group_cards_count_twice)
@@ -203,42 +199,62 @@ def _requirements_met(epoch: EpochId, cities: int, cards: list[CardId]) -> bool:
         return False
     if need.all_card_groups and groups < len(GROUPS):
         return False
-    return need.min_cards is None or len(cards) >= need.min_cards
+    if need.min_cards is not None and len(cards) < need.min_cards:
+        return False
+    for count, lowest, below in need.min_cards_of_value:
+        costs = [_cost(card) for card in cards]
+        if sum(1 for cost in costs if cost >= lowest and (below is None or cost < below)) < count:
+            return False
+    if need.min_victory_points is not None:
+        points = 0
+        for card in cards:
+            worth = CARDS[card].victory_points
+            if worth is None:
+                raise UnknownFactError(f"the victory points of {card.value} are not in the sources")
+            points += worth
+        if points < need.min_victory_points:
+            return False
+    return True
 
 
-def _space_value(nation: NationId, space: int) -> int:
-    track = AST_TRACKS[nation]
+def _cost(card: CardId) -> int:
+    cost = CARDS[card].cost
+    if cost is None:
+        raise UnknownFactError(f"the cost of {card.value} is not in the sources")
+    return cost
+
+
+def _track(nation: NationId, level: str) -> AstTrack:
+    track = AST_TRACKS[nation].get(level)
+    if track is None:
+        raise KeyError(f"{nation.value} has no A.S.T. track at level {level!r}")
+    return track
+
+
+def _space_value(track: AstTrack, space: int) -> int:
     if track.space_values is None:
-        raise UnknownFactError(f"the A.S.T. values of {nation.value} are not in the sources")
+        raise UnknownFactError(f"the A.S.T. values of {track.nation.value} are not in the sources")
     for listed, value in track.space_values:
         if listed == space:
             if value is None:
-                raise UnknownFactError(f"the value of space {space} of {nation.value} is not in the sources")
+                raise UnknownFactError(f"the value of space {space} of {track.nation.value} is not in the sources")
             return value
-    raise UnknownFactError(f"no card value is given for space {space} of {nation.value}")
+    raise UnknownFactError(f"no card value is given for space {space} of {track.nation.value}")
 
 
-def _epoch_of_space(nation: NationId, space: int) -> tuple[EpochId, int]:
-    track = AST_TRACKS[nation]
-    if track.epoch_starts is None or track.spaces is None:
-        raise UnknownFactError(f"the A.S.T. track of {nation.value} is not in the sources")
-    starts = sorted(track.epoch_starts, key=lambda item: item[1])
-    last = starts[0][1] + track.spaces - 1
-    if not starts[0][1] <= space <= last:
-        raise ValueError(f"space {space} is not on the A.S.T. track of {nation.value}")
-    found = starts[0]
-    for epoch, first in starts:
-        if first <= space:
-            found = (epoch, first)
-    return found
-
-
-def can_enter_epoch(epoch: EpochId, cities: int, held: Iterable[CardId], nation: NationId | None = None) -> bool:
+def can_enter_epoch(
+    epoch: EpochId,
+    cities: int,
+    held: Iterable[CardId],
+    nation: NationId | None = None,
+    level: str = AST_LEVELS[0],
+) -> bool:
     """May a marker enter ``epoch`` with ``cities`` in play and the civilization cards ``held`` (33.2x)?
 
-    For an epoch whose spaces carry card values (the Late Iron Age), give ``nation``: the value of
-    the epoch's first space on its track must be reached too. Raises UnknownFactError where the
-    answer depends on a fact the sources do not give.
+    ``level`` is the A.S.T. level played (AST_LEVELS). For an epoch whose spaces carry card
+    values (the Late Iron Age), give ``nation``: the value of the epoch's first space on its track
+    must be reached too. Raises UnknownFactError where the answer depends on a fact the sources
+    do not give.
 
     >>> can_enter_epoch(EpochId.EARLY_BRONZE_AGE, 2, [])
     True
@@ -246,23 +262,34 @@ def can_enter_epoch(epoch: EpochId, cities: int, held: Iterable[CardId], nation:
     False
     """
     cards = list(dict.fromkeys(held))
-    if not _requirements_met(epoch, cities, cards):
+    if not _requirements_met(epoch, level, cities, cards):
         return False
-    if nation is None or not EPOCHS[epoch].card_value_per_space:
+    if nation is None or not EPOCHS[epoch].requirements[level].card_value_per_space:
         return True
-    starts = AST_TRACKS[nation].epoch_starts
-    if starts is None:
+    track = _track(nation, level)
+    if track.epoch_starts is None:
         raise UnknownFactError(f"the A.S.T. track of {nation.value} is not in the sources")
-    first = next(space for listed, space in starts if listed == epoch)
-    return _card_value(cards) >= _space_value(nation, first)
+    first = next(space for listed, space in track.epoch_starts if listed == epoch)
+    return sum(_cost(card) for card in cards) >= _space_value(track, first)
 
 
-def can_enter_space(nation: NationId, space: int, cities: int, held: Iterable[CardId]) -> bool:
+def can_enter_space(
+    nation: NationId, space: int, cities: int, held: Iterable[CardId], level: str = AST_LEVELS[0]
+) -> bool:
     """May ``nation``'s marker move onto ``space`` of its track (33.1-33.3, 33.25)?"""
-    epoch, _ = _epoch_of_space(nation, space)
+    track = _track(nation, level)
+    if track.epoch_starts is None or track.spaces is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation.value} is not in the sources")
+    starts = sorted(track.epoch_starts, key=lambda item: item[1])
+    if not starts[0][1] <= space <= starts[0][1] + track.spaces - 1:
+        raise ValueError(f"space {space} is not on the A.S.T. track of {nation.value}")
+    epoch = starts[0][0]
+    for listed, first in starts:
+        if first <= space:
+            epoch = listed
     cards = list(dict.fromkeys(held))
-    if not _requirements_met(epoch, cities, cards):
+    if not _requirements_met(epoch, level, cities, cards):
         return False
-    if not EPOCHS[epoch].card_value_per_space:
+    if not EPOCHS[epoch].requirements[level].card_value_per_space:
         return True
-    return _card_value(cards) >= _space_value(nation, space)
+    return sum(_cost(card) for card in cards) >= _space_value(track, space)

@@ -32,6 +32,7 @@ from .records import (
     Phase,
     PlayerCount,
     Region,
+    Requirements,
     TradeStack,
 )
 
@@ -39,7 +40,23 @@ from .records import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from enum import StrEnum
     from typing import Final
+
+#: The id enum of each collection, for engines that handle ids generically.
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+    {
+        "groups": GroupId,
+        "civilization_cards": CardId,
+        "commodities": CommodityId,
+        "calamities": CalamityId,
+        "nations": NationId,
+        "epochs": EpochId,
+        "phases": PhaseId,
+        "areas": AreaId,
+        "border_kinds": BorderKind,
+    }
+)
 
 GROUPS: Final[Mapping[GroupId, Group]] = MappingProxyType(
     {
@@ -749,121 +766,214 @@ NATIONS: Final[Mapping[NationId, Nation]] = MappingProxyType(
     }
 )
 
+#: The A.S.T. levels of the game ("standard" when it has only one), the first being the default.
+AST_LEVELS: Final[tuple[str, ...]] = ('standard',)
+
 EPOCHS: Final[Mapping[EpochId, Epoch]] = MappingProxyType(
     {
         EpochId.STONE_AGE: Epoch(
             id=EpochId.STONE_AGE,
             name='Stone Age',
             order=1,
-            min_cities=None,
-            min_card_groups=None,
-            min_cards=None,
-            all_card_groups=False,
-            two_group_cards_count_twice=False,
-            card_value_per_space=False,
+            requirements=MappingProxyType(
+                {
+                    'standard': Requirements(
+                        min_cities=None,
+                        min_card_groups=None,
+                        min_cards=None,
+                        all_card_groups=False,
+                        two_group_cards_count_twice=False,
+                        card_value_per_space=False,
+                        min_victory_points=None,
+                        min_cards_of_value=(),
+                        known=True,
+                    ),
+                }
+            ),
         ),
         EpochId.EARLY_BRONZE_AGE: Epoch(
             id=EpochId.EARLY_BRONZE_AGE,
             name='Early Bronze Age',
             order=2,
-            min_cities=2,
-            min_card_groups=None,
-            min_cards=None,
-            all_card_groups=False,
-            two_group_cards_count_twice=False,
-            card_value_per_space=False,
+            requirements=MappingProxyType(
+                {
+                    'standard': Requirements(
+                        min_cities=2,
+                        min_card_groups=None,
+                        min_cards=None,
+                        all_card_groups=False,
+                        two_group_cards_count_twice=False,
+                        card_value_per_space=False,
+                        min_victory_points=None,
+                        min_cards_of_value=(),
+                        known=True,
+                    ),
+                }
+            ),
         ),
         EpochId.LATE_BRONZE_AGE: Epoch(
             id=EpochId.LATE_BRONZE_AGE,
             name='Late Bronze Age',
             order=3,
-            min_cities=3,
-            min_card_groups=3,
-            min_cards=None,
-            all_card_groups=False,
-            two_group_cards_count_twice=True,
-            card_value_per_space=False,
+            requirements=MappingProxyType(
+                {
+                    'standard': Requirements(
+                        min_cities=3,
+                        min_card_groups=3,
+                        min_cards=None,
+                        all_card_groups=False,
+                        two_group_cards_count_twice=True,
+                        card_value_per_space=False,
+                        min_victory_points=None,
+                        min_cards_of_value=(),
+                        known=True,
+                    ),
+                }
+            ),
         ),
         EpochId.EARLY_IRON_AGE: Epoch(
             id=EpochId.EARLY_IRON_AGE,
             name='Early Iron Age',
             order=4,
-            min_cities=4,
-            min_card_groups=None,
-            min_cards=9,
-            all_card_groups=True,
-            two_group_cards_count_twice=True,
-            card_value_per_space=False,
+            requirements=MappingProxyType(
+                {
+                    'standard': Requirements(
+                        min_cities=4,
+                        min_card_groups=None,
+                        min_cards=9,
+                        all_card_groups=True,
+                        two_group_cards_count_twice=True,
+                        card_value_per_space=False,
+                        min_victory_points=None,
+                        min_cards_of_value=(),
+                        known=True,
+                    ),
+                }
+            ),
         ),
         EpochId.LATE_IRON_AGE: Epoch(
             id=EpochId.LATE_IRON_AGE,
             name='Late Iron Age',
             order=5,
-            min_cities=5,
-            min_card_groups=None,
-            min_cards=None,
-            all_card_groups=False,
-            two_group_cards_count_twice=False,
-            card_value_per_space=True,
+            requirements=MappingProxyType(
+                {
+                    'standard': Requirements(
+                        min_cities=5,
+                        min_card_groups=None,
+                        min_cards=None,
+                        all_card_groups=False,
+                        two_group_cards_count_twice=False,
+                        card_value_per_space=True,
+                        min_victory_points=None,
+                        min_cards_of_value=(),
+                        known=True,
+                    ),
+                }
+            ),
         ),
     }
 )
 
-AST_TRACKS: Final[Mapping[NationId, AstTrack]] = MappingProxyType(
+AST_TRACKS: Final[Mapping[NationId, Mapping[str, AstTrack]]] = MappingProxyType(
     {
-        NationId.AFRICA: AstTrack(
-            NationId.AFRICA,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 14), ),
-            ((14, 1300), (15, 1600), ),
+        NationId.AFRICA: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.AFRICA,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 14), ),
+                    ((14, 1300), (15, 1600), ),
+                ),
+            }
         ),
-        NationId.ITALY: AstTrack(
-            NationId.ITALY,
-            16,
-            None,
-            None,
+        NationId.ITALY: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.ITALY,
+                    'standard',
+                    16,
+                    None,
+                    None,
+                ),
+            }
         ),
-        NationId.ILLYRIA: AstTrack(
-            NationId.ILLYRIA,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 6), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 13), ),
-            ((13, 1200), (14, 1500), (15, 1800), ),
+        NationId.ILLYRIA: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.ILLYRIA,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 6), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 13), ),
+                    ((13, 1200), (14, 1500), (15, 1800), ),
+                ),
+            }
         ),
-        NationId.THRACE: AstTrack(
-            NationId.THRACE,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 6), (EpochId.LATE_BRONZE_AGE, 9), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 13), ),
-            ((13, 1200), (14, 1400), (15, 1700), ),
+        NationId.THRACE: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.THRACE,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 6), (EpochId.LATE_BRONZE_AGE, 9), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 13), ),
+                    ((13, 1200), (14, 1400), (15, 1700), ),
+                ),
+            }
         ),
-        NationId.CRETE: AstTrack(
-            NationId.CRETE,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 9), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 14), ),
-            ((14, 1300), (15, 1600), ),
+        NationId.CRETE: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.CRETE,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 9), (EpochId.EARLY_IRON_AGE, 11), (EpochId.LATE_IRON_AGE, 14), ),
+                    ((14, 1300), (15, 1600), ),
+                ),
+            }
         ),
-        NationId.ASIA: AstTrack(
-            NationId.ASIA,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 13), ),
-            ((13, 1200), (14, 1500), (15, 1800), ),
+        NationId.ASIA: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.ASIA,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 13), ),
+                    ((13, 1200), (14, 1500), (15, 1800), ),
+                ),
+            }
         ),
-        NationId.ASSYRIA: AstTrack(
-            NationId.ASSYRIA,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 14), ),
-            ((14, 1500), (15, 1800), ),
+        NationId.ASSYRIA: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.ASSYRIA,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 14), ),
+                    ((14, 1500), (15, 1800), ),
+                ),
+            }
         ),
-        NationId.BABYLON: AstTrack(
-            NationId.BABYLON,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 14), ),
-            ((14, 1600), (15, 1900), ),
+        NationId.BABYLON: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.BABYLON,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 5), (EpochId.LATE_BRONZE_AGE, 8), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 14), ),
+                    ((14, 1600), (15, 1900), ),
+                ),
+            }
         ),
-        NationId.EGYPT: AstTrack(
-            NationId.EGYPT,
-            16,
-            ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 4), (EpochId.LATE_BRONZE_AGE, 7), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 13), ),
-            ((13, 1300), (14, 1600), (15, 1900), ),
+        NationId.EGYPT: MappingProxyType(
+            {
+                'standard': AstTrack(
+                    NationId.EGYPT,
+                    'standard',
+                    16,
+                    ((EpochId.STONE_AGE, 1), (EpochId.EARLY_BRONZE_AGE, 4), (EpochId.LATE_BRONZE_AGE, 7), (EpochId.EARLY_IRON_AGE, 10), (EpochId.LATE_IRON_AGE, 13), ),
+                    ((13, 1300), (14, 1600), (15, 1900), ),
+                ),
+            }
         ),
     }
 )
@@ -3982,6 +4092,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind='reduce_cities',
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ENGINEERING,
@@ -3995,6 +4106,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.TREACHERY: (
@@ -4012,6 +4124,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=CommodityId.GRAIN,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.SUPERSTITION: (
@@ -4027,6 +4140,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.DEISM,
@@ -4040,6 +4154,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
@@ -4053,6 +4168,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.CIVIL_WAR: (
@@ -4068,6 +4184,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
@@ -4081,6 +4198,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.DEMOCRACY,
@@ -4094,6 +4212,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.PHILOSOPHY,
@@ -4107,6 +4226,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.PHILOSOPHY,
@@ -4120,6 +4240,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.MILITARY,
@@ -4133,6 +4254,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=True,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
@@ -4148,6 +4270,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
@@ -4161,6 +4284,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.FLOOD: (
@@ -4176,6 +4300,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ENGINEERING,
@@ -4189,6 +4314,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ENGINEERING,
@@ -4202,6 +4328,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind='reduce_cities',
+                per_any_commodity=False,
             ),
         ),
         CalamityId.BARBARIAN_HORDES: (
@@ -4219,6 +4346,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.MEDICINE,
@@ -4232,6 +4360,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ROADBUILDING,
@@ -4245,6 +4374,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
@@ -4260,6 +4390,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
@@ -4273,6 +4404,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.LAW,
@@ -4286,6 +4418,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.DEMOCRACY,
@@ -4299,6 +4432,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.MILITARY,
@@ -4312,6 +4446,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ROADBUILDING,
@@ -4325,6 +4460,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
@@ -4340,6 +4476,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.PHILOSOPHY,
@@ -4353,6 +4490,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.THEOLOGY,
@@ -4366,6 +4504,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.MONOTHEISM,
@@ -4379,6 +4518,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.ROADBUILDING,
@@ -4392,6 +4532,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.PHILOSOPHY,
@@ -4405,6 +4546,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
             CalamityModifier(
                 card=CardId.THEOLOGY,
@@ -4418,6 +4560,7 @@ CALAMITY_MODIFIERS: Final[Mapping[CalamityId, tuple[CalamityModifier, ...]]] = M
                 per_commodity=None,
                 adds=False,
                 becomes_kind=None,
+                per_any_commodity=False,
             ),
         ),
         CalamityId.PIRACY: (
@@ -4432,61 +4575,73 @@ CALAMITY_COMBINATIONS: Final[Mapping[CalamityId, Combination]] = MappingProxyTyp
             None,
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.TREACHERY: Combination(
             None,
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.FAMINE: Combination(
             None,
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.SUPERSTITION: Combination(
             'highest',
             (CardId.MYSTICISM, CardId.DEISM, CardId.ENLIGHTENMENT),
             (),
+            mode_unknown=False,
         ),
         CalamityId.CIVIL_WAR: Combination(
             'cumulative',
             (),
             ((CardId.PHILOSOPHY, (CardId.MUSIC, CardId.DRAMA_AND_POETRY, CardId.DEMOCRACY)), ),
+            mode_unknown=False,
         ),
         CalamityId.SLAVE_REVOLT: Combination(
             'cumulative',
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.FLOOD: Combination(
             None,
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.BARBARIAN_HORDES: Combination(
             None,
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.EPIDEMIC: Combination(
             'cumulative',
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.CIVIL_DISORDER: Combination(
             'cumulative',
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.ICONOCLASM_AND_HERESY: Combination(
             'cumulative',
             (),
             (),
+            mode_unknown=False,
         ),
         CalamityId.PIRACY: Combination(
             None,
             (),
             (),
+            mode_unknown=False,
         ),
     }
 )

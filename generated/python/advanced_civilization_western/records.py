@@ -4,6 +4,7 @@ Every record is a frozen, slotted dataclass. A field that is None holds a fact t
 give (see the ruleset's README section "Data sources and known gaps").
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .ids import (
@@ -75,25 +76,42 @@ class Nation:
 
 
 @dataclass(frozen=True, slots=True)
-class Epoch:
-    """An epoch of the A.S.T. and what entering it requires (None: no such requirement)."""
+class Requirements:
+    """What entering an epoch requires at one A.S.T. level (None: no such requirement).
 
-    id: EpochId
-    name: str
-    order: int
+    ``known`` is False when the sources do not give the epoch's requirements at all.
+
+    ``min_cards_of_value`` holds (count, lowest cost, cost below) triples: at least ``count``
+    cards whose cost lies in [lowest, below) (no upper bound when below is None).
+    """
+
     min_cities: int | None
     min_card_groups: int | None
     min_cards: int | None
     all_card_groups: bool
     two_group_cards_count_twice: bool
     card_value_per_space: bool
+    min_victory_points: int | None
+    min_cards_of_value: tuple[tuple[int, int, int | None], ...]
+    known: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Epoch:
+    """An epoch of the A.S.T. and its entry requirements by A.S.T. level (see AST_LEVELS)."""
+
+    id: EpochId
+    name: str
+    order: int
+    requirements: Mapping[str, Requirements]
 
 
 @dataclass(frozen=True, slots=True)
 class AstTrack:
-    """A nation's A.S.T. track: where each epoch starts, and the Late Iron Age values by space."""
+    """A nation's A.S.T. track at one level: where each epoch starts, and the values by space."""
 
     nation: NationId
+    level: str
     spaces: int | None
     epoch_starts: tuple[tuple[EpochId, int], ...] | None
     space_values: tuple[tuple[int, int | None], ...] | None
@@ -190,6 +208,8 @@ class CalamityModifier:
     per_commodity: CommodityId | None
     adds: bool
     becomes_kind: str | None
+    #: The change counts once per commodity card of any good the holder gives up.
+    per_any_commodity: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +219,9 @@ class Combination:
     mode: str | None
     precedence: tuple[CardId, ...]
     overrides: tuple[tuple[CardId, tuple[CardId, ...]], ...]
+    #: The rules do not say how modifiers of different cards combine: an amount for a holder of two
+    #: or more of the cards is unknown.
+    mode_unknown: bool = False
 
 
 @dataclass(frozen=True, slots=True)
