@@ -101,11 +101,20 @@ CITATION_KEYS = frozenset({"rule", "source", "note", "disagreements"})
 
 
 def strip_citations(value: Any) -> Any:
-    """``value`` without its citation keys, at every depth."""
+    """``value`` as facts only: no citation keys, no reasons on unknowns, unordered where order is not a fact.
+
+    Lists of mappings without ids (credit lines, effects' entries) are sets in the rules: they are
+    put in a canonical order so that two transcriptions listing them differently compare equal.
+    """
     if isinstance(value, dict):
+        if set(value) == {"unknown"}:
+            return {"unknown": ""}
         return {k: strip_citations(v) for k, v in value.items() if k not in CITATION_KEYS}
     if isinstance(value, list):
-        return [strip_citations(v) for v in value]
+        items = [strip_citations(v) for v in value]
+        if items and all(isinstance(v, dict) and "id" not in v for v in items):
+            items.sort(key=lambda v: json.dumps(v, sort_keys=True))
+        return items
     return value
 
 
