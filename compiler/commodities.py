@@ -116,3 +116,117 @@ def declared_stacks(ruleset: Ruleset) -> list[TradeStack]:
             )
         )
     return stacks
+
+
+@dataclass(frozen=True, slots=True)
+class BlockBonus:
+    """A band of player counts in which a set redeemed outside its native trade block gains its face
+    value per card (Expansion Project 26.3.3); ``shared_goods`` says whether goods native to both
+    blocks gain it when redeemed in the block other than the one they were drawn in (26.3.4)."""
+
+    players_min: int
+    players_max: int
+    shared_goods: bool
+
+
+def block_bonuses(ruleset: Ruleset) -> tuple[BlockBonus, ...]:
+    """The ruleset's non-native block bonus bands (none for a game without trade blocks)."""
+    found = []
+    for raw in ruleset.settings.get("commodities", {}).get("non_native_block_bonus") or ():
+        players = raw.get("players") if isinstance(raw, dict) else None
+        if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
+            found.append(BlockBonus(players["min"], players["max"], raw.get("shared_goods") == "bonus"))
+    return tuple(found)
+
+
+def block_bonus(
+    commodity: Commodity,
+    n: int,
+    bonuses: tuple[BlockBonus, ...],
+    *,
+    players: int,
+    redeemed_in: str,
+    drawn_in: str | None = None,
+) -> int:
+    """What a set of ``n`` cards gains by being redeemed in the trade block ``redeemed_in``.
+
+    A good of the West or East block gains its face value per card when redeemed in the other
+    block, for player counts of a bonus band; a shared good gains it, where the band allows, when
+    redeemed in a block other than ``drawn_in``. 0 otherwise (and for goods without a block).
+
+    >>> oil = Commodity("oil", "Oil", None, {"block": "west"}, value=4, count=7, stack=4, mining=False)
+    >>> block_bonus(oil, 3, (BlockBonus(12, 15, True),), players=12, redeemed_in="east")
+    12
+    """
+    native = commodity.raw.get("block")
+    value = commodity.value
+    if not isinstance(native, str) or isinstance(value, Unknown) or n <= 0:
+        return 0
+    band = next((b for b in bonuses if b.players_min <= players <= b.players_max), None)
+    if band is None:
+        return 0
+    if native == "shared":
+        outside = band.shared_goods and drawn_in is not None and drawn_in != redeemed_in
+    else:
+        outside = native != redeemed_in
+    return n * value if outside else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """One trade deck of a deck composition: its block, goods with card counts, calamity sets."""
+
+    block: str
+    commodities: tuple[tuple[str, int | None], ...]
+    calamity_sets: int | None
+    calamity_severities: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckBand:
+    """The trade decks for a band of player counts (and, where the map is split, a region)."""
+
+    players_min: int
+    players_max: int
+    region: str | None
+    decks: tuple[Deck, ...]
+
+
+def deck_compositions(ruleset: Ruleset) -> tuple[DeckBand, ...]:
+    """The decks per player count the commodities file declares (Expansion Project 10.3.x, Mega
+    Civilization): a good given as `share: all` counts all its cards, `half` half of them (None
+    when its count is unknown or odd)."""
+    counts = {c.id: c.count for c in ruleset.commodities}
+    bands = []
+    for raw in ruleset.settings.get("commodities", {}).get("deck_compositions") or ():
+        players = raw.get("players") if isinstance(raw, dict) else None
+        if not isinstance(players, dict) or not all(isinstance(players.get(k), int) for k in ("min", "max")):
+            continue
+        low: int = players["min"]
+        high: int = players["max"]
+        decks = []
+        for deck in raw.get("decks") or ():
+            goods: list[tuple[str, int | None]] = []
+            for entry in deck.get("commodities") or ():
+                total = counts.get(entry.get("commodity"))
+                if isinstance(entry.get("count"), int):
+                    cards: int | None = entry["count"]
+                elif entry.get("share") == "all" and isinstance(total, int):
+                    cards = total
+                elif entry.get("share") == "half" and isinstance(total, int) and total % 2 == 0:
+                    cards = total // 2
+                else:
+                    cards = None
+                goods.append((entry.get("commodity"), cards))
+            severities = deck.get("calamity_severities")
+            decks.append(
+                Deck(
+                    str(deck.get("block")),
+                    tuple(goods),
+                    deck.get("calamity_sets") if isinstance(deck.get("calamity_sets"), int) else None,
+                    tuple(severities) if isinstance(severities, list) else None,
+                )
+            )
+        region = raw.get("map_region")
+        bands.append(DeckBand(low, high, region if isinstance(region, str) else None, tuple(decks)))
+    return tuple(bands)

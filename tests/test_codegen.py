@@ -337,3 +337,58 @@ def test_generated_epoch_entry_by_level_equals_the_compilers(tmp_path: Path) -> 
         "print(json.dumps(out))\n"
     )
     assert json.loads(run_python(out, script)) == expected
+
+
+def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
+    out = run_python(
+        generated,
+        "from expansion_project import CommodityId as G, decks_for, set_value\n"
+        # 26.3.3: three Oil (4 each, a western good) redeemed by an eastern player: 3 x 3 x 4 + 3 x 4.
+        "print(set_value(G.OIL, 3, players=12, redeemed_in='east'), set_value(G.OIL, 3, players=12, redeemed_in='west'))\n"
+        "print(set_value(G.OIL, 3, players=10, redeemed_in='east'))\n"
+        # 10.3.3: from 12 players the western and eastern blocks are separate decks of 114 cards.
+        "print(sorted((d.block, sum(c or 0 for _, c in d.commodities)) for d in decks_for(12)))\n",
+    )
+    assert out.splitlines() == ["48 36", "36", "[('east', 114), ('west', 114)]"]
+
+
+def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) -> None:
+    import json
+
+    from compiler.commodities import block_bonus, block_bonuses, deck_compositions
+
+    for ruleset in ("expansion-project", "mega-civilization"):
+        workspace = Workspace(RULES)
+        model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).model
+        assert model is not None
+        bands = [
+            [b.players_min, b.players_max, b.region, [[d.block, [list(c) for c in d.commodities]] for d in b.decks]]
+            for b in deck_compositions(model)
+        ]
+        bonuses = block_bonuses(model)
+        values = [
+            [c.id, n, players, block, block_bonus(c, n, bonuses, players=players, redeemed_in=block, drawn_in="west")]
+            for c in model.commodities
+            if isinstance(c.count, int) and isinstance(c.value, int)
+            for n in (1, 2)
+            for players in (9, 12, 16)
+            for block in ("west", "east")
+        ]
+        package = ruleset.replace("-", "_")
+        script = (
+            f"import json\nfrom {package} import COMMODITIES, DECK_COMPOSITIONS, CommodityId, set_value\n"
+            "bands = [[b.players_min, b.players_max, b.region, [[d.block, [[c.value, k] for c, k in d.commodities]]"
+            " for d in b.decks]] for b in DECK_COMPOSITIONS]\n"
+            "import sys\nvalues = json.loads(sys.argv[1])\n"
+            "out = [[g, n, p, b, set_value(CommodityId(g), n, players=p, redeemed_in=b, drawn_in='west')"
+            " - set_value(CommodityId(g), n)] for g, n, p, b, _ in values]\n"
+            "print(json.dumps([bands, out]))\n"
+        )
+        env = {**os.environ, "PYTHONPATH": str(generated / "python")}
+        done = subprocess.run(
+            [sys.executable, "-c", script, json.dumps(values)], capture_output=True, text=True, env=env, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        produced = json.loads(done.stdout)
+        assert produced[0] == bands
+        assert produced[1] == values

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 
 from compiler.calamities import resolution_order
+from compiler.commodities import block_bonuses, deck_compositions
 from compiler.credits import credit_matrix
 from compiler.mapgraph import map_graph
 from compiler.model import Epoch, Ruleset, Unknown
@@ -177,6 +178,8 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         "set_rule": _set_rule(ruleset),
         "calamity_effects": _calamity_effects(ruleset),
         "examples": _examples(ruleset),
+        "decks": deck_compositions(ruleset),
+        "block_bonuses": block_bonuses(ruleset),
     }
     files = {}
     for template in ("__init__.py", "ids.py", "records.py", "data.py", "helpers.py"):
@@ -282,7 +285,14 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
     from compiler.calamities import Role, calamity_amount
     from compiler.commodities import set_value, set_value_rule
 
-    out: dict[str, Any] = {"credit": None, "purchase": None, "set": None, "calamities": [], "epoch": None}
+    out: dict[str, Any] = {
+        "credit": None,
+        "purchase": None,
+        "set": None,
+        "calamities": [],
+        "epoch": None,
+        "bonus": None,
+    }
     matrix = credit_matrix(ruleset)
     for owned, row in matrix.items():
         for target, points in row.items():
@@ -303,6 +313,7 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
         ):
             out["set"] = (commodity.id, set_value(commodity, 3, rule=rule), set_value(commodity, 3, True, rule))
             break
+    out["bonus"] = _bonus_example(ruleset)
     for calamity in ruleset.calamities:
         for modifier in calamity.modifiers:
             effects = [e for e in _calamity_effects_of(calamity) if e in modifier.modifies]
@@ -328,6 +339,25 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
             out["epoch"] = (epoch.id, need["min_cities"])
             break
     return out
+
+
+def _bonus_example(ruleset: Ruleset) -> tuple[str, int, int, str, int] | None:
+    """A set redeemed outside its native block, for the docstring: (good, cards, players, block, value)."""
+    from compiler.commodities import block_bonus, set_value, set_value_rule
+
+    bonuses = block_bonuses(ruleset)
+    if not bonuses:
+        return None
+    band = bonuses[0]
+    for commodity in ruleset.commodities:
+        block = commodity.raw.get("block")
+        if block in ("west", "east") and isinstance(commodity.count, int) and commodity.count >= 3:
+            other = "east" if block == "west" else "west"
+            value = set_value(commodity, 3, rule=set_value_rule(ruleset)) + block_bonus(
+                commodity, 3, bonuses, players=band.players_min, redeemed_in=other
+            )
+            return (commodity.id, 3, band.players_min, other, value)
+    return None
 
 
 def _calamity_effects_of(calamity: Any) -> list[str]:

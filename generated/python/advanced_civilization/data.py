@@ -18,6 +18,7 @@ from .ids import (
 from .records import (
     Area,
     AstTrack,
+    BlockBonus,
     Border,
     Calamity,
     CalamityEffect,
@@ -26,6 +27,7 @@ from .records import (
     Combination,
     Commodity,
     Credit,
+    DeckBand,
     Epoch,
     Group,
     Nation,
@@ -609,58 +611,58 @@ CREDIT_MATRIX: Final[Mapping[CardId, Mapping[CardId, int]]] = MappingProxyType(
 COMMODITIES: Final[Mapping[CommodityId, Commodity]] = MappingProxyType(
     {
         CommodityId.OCHRE: Commodity(
-            CommodityId.OCHRE, 'Ochre', 1, 7, 1, False
+            CommodityId.OCHRE, 'Ochre', 1, 7, 1, False, None
         ),
         CommodityId.HIDES: Commodity(
-            CommodityId.HIDES, 'Hides', 1, 7, 1, False
+            CommodityId.HIDES, 'Hides', 1, 7, 1, False, None
         ),
         CommodityId.IRON: Commodity(
-            CommodityId.IRON, 'Iron', 2, 8, 2, True
+            CommodityId.IRON, 'Iron', 2, 8, 2, True, None
         ),
         CommodityId.PAPYRUS: Commodity(
-            CommodityId.PAPYRUS, 'Papyrus', 2, 7, 2, False
+            CommodityId.PAPYRUS, 'Papyrus', 2, 7, 2, False, None
         ),
         CommodityId.SALT: Commodity(
-            CommodityId.SALT, 'Salt', 3, 9, 3, False
+            CommodityId.SALT, 'Salt', 3, 9, 3, False, None
         ),
         CommodityId.TIMBER: Commodity(
-            CommodityId.TIMBER, 'Timber', 3, 8, 3, False
+            CommodityId.TIMBER, 'Timber', 3, 8, 3, False, None
         ),
         CommodityId.GRAIN: Commodity(
-            CommodityId.GRAIN, 'Grain', 4, 8, 4, False
+            CommodityId.GRAIN, 'Grain', 4, 8, 4, False, None
         ),
         CommodityId.OIL: Commodity(
-            CommodityId.OIL, 'Oil', 4, 7, 4, False
+            CommodityId.OIL, 'Oil', 4, 7, 4, False, None
         ),
         CommodityId.CLOTH: Commodity(
-            CommodityId.CLOTH, 'Cloth', 5, 7, 5, False
+            CommodityId.CLOTH, 'Cloth', 5, 7, 5, False, None
         ),
         CommodityId.WINE: Commodity(
-            CommodityId.WINE, 'Wine', 5, 6, 5, False
+            CommodityId.WINE, 'Wine', 5, 6, 5, False, None
         ),
         CommodityId.BRONZE: Commodity(
-            CommodityId.BRONZE, 'Bronze', 6, 6, 6, True
+            CommodityId.BRONZE, 'Bronze', 6, 6, 6, True, None
         ),
         CommodityId.SILVER: Commodity(
-            CommodityId.SILVER, 'Silver', 6, 5, 6, True
+            CommodityId.SILVER, 'Silver', 6, 5, 6, True, None
         ),
         CommodityId.SPICES: Commodity(
-            CommodityId.SPICES, 'Spices', 7, 6, 7, False
+            CommodityId.SPICES, 'Spices', 7, 6, 7, False, None
         ),
         CommodityId.RESIN: Commodity(
-            CommodityId.RESIN, 'Resin', 7, 5, 7, False
+            CommodityId.RESIN, 'Resin', 7, 5, 7, False, None
         ),
         CommodityId.GEMS: Commodity(
-            CommodityId.GEMS, 'Gems', 8, 5, 8, True
+            CommodityId.GEMS, 'Gems', 8, 5, 8, True, None
         ),
         CommodityId.DYE: Commodity(
-            CommodityId.DYE, 'Dye', 8, 4, 8, False
+            CommodityId.DYE, 'Dye', 8, 4, 8, False, None
         ),
         CommodityId.GOLD: Commodity(
-            CommodityId.GOLD, 'Gold', 9, 5, 9, True
+            CommodityId.GOLD, 'Gold', 9, 5, 9, True, None
         ),
         CommodityId.IVORY: Commodity(
-            CommodityId.IVORY, 'Ivory', 9, 4, 9, False
+            CommodityId.IVORY, 'Ivory', 9, 4, 9, False, None
         ),
     }
 )
@@ -732,6 +734,14 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
     TradeStack(7, (CommodityId.SPICES, CommodityId.RESIN), (CalamityId.CIVIL_DISORDER,)),
     TradeStack(8, (CommodityId.GEMS, CommodityId.DYE), (CalamityId.ICONOCLASM_AND_HERESY,)),
     TradeStack(9, (CommodityId.GOLD, CommodityId.IVORY), (CalamityId.PIRACY,)),
+)
+
+#: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
+DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
+)
+
+#: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
+BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (
 )
 
 NATIONS: Final[Mapping[NationId, Nation]] = MappingProxyType(

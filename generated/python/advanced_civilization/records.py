@@ -50,12 +50,44 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Commodity:
+    """A trade good; ``block`` is its native trade block (west, east, shared) where the game has blocks."""
+
     id: CommodityId
     name: str
     value: int | None
     count: int | None
     stack: int | None
     mining: bool
+    block: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """One trade deck: its block, its goods with how many of their cards it holds, its calamity sets."""
+
+    block: str
+    commodities: tuple[tuple[CommodityId, int | None], ...]
+    calamity_sets: int | None
+    calamity_severities: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckBand:
+    """The trade decks used for a band of player counts (and a map region where the map is split)."""
+
+    players_min: int
+    players_max: int
+    region: str | None
+    decks: tuple[Deck, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BlockBonus:
+    """Player counts in which a set redeemed outside its native block gains its face value per card."""
+
+    players_min: int
+    players_max: int
+    shared_goods: bool
 
 
 @dataclass(frozen=True, slots=True)

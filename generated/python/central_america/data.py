@@ -18,6 +18,7 @@ from .ids import (
 from .records import (
     Area,
     AstTrack,
+    BlockBonus,
     Border,
     Calamity,
     CalamityEffect,
@@ -26,6 +27,8 @@ from .records import (
     Combination,
     Commodity,
     Credit,
+    Deck,
+    DeckBand,
     Epoch,
     Group,
     Nation,
@@ -937,85 +940,85 @@ CREDIT_MATRIX: Final[Mapping[CardId, Mapping[CardId, int]]] = MappingProxyType(
 COMMODITIES: Final[Mapping[CommodityId, Commodity]] = MappingProxyType(
     {
         CommodityId.BEANS: Commodity(
-            CommodityId.BEANS, 'Beans', 1, 7, 1, False
+            CommodityId.BEANS, 'Beans', 1, 7, 1, False, None
         ),
         CommodityId.MAIZE: Commodity(
-            CommodityId.MAIZE, 'Maize', 1, 8, 1, False
+            CommodityId.MAIZE, 'Maize', 1, 8, 1, False, None
         ),
         CommodityId.POTATOES: Commodity(
-            CommodityId.POTATOES, 'Potatoes', 1, 8, 1, False
+            CommodityId.POTATOES, 'Potatoes', 1, 8, 1, False, None
         ),
         CommodityId.HONEY: Commodity(
-            CommodityId.HONEY, 'Honey', 2, 8, 2, False
+            CommodityId.HONEY, 'Honey', 2, 8, 2, False, None
         ),
         CommodityId.SQUASH: Commodity(
-            CommodityId.SQUASH, 'Squash', 2, 8, 2, False
+            CommodityId.SQUASH, 'Squash', 2, 8, 2, False, None
         ),
         CommodityId.TURKEY: Commodity(
-            CommodityId.TURKEY, 'Turkey', 2, 7, 2, False
+            CommodityId.TURKEY, 'Turkey', 2, 7, 2, False, None
         ),
         CommodityId.CERAMICS: Commodity(
-            CommodityId.CERAMICS, 'Ceramics', 3, 8, 3, False
+            CommodityId.CERAMICS, 'Ceramics', 3, 8, 3, False, None
         ),
         CommodityId.CACAO: Commodity(
-            CommodityId.CACAO, 'Cacao', 3, 8, 3, False
+            CommodityId.CACAO, 'Cacao', 3, 8, 3, False, None
         ),
         CommodityId.SALT: Commodity(
-            CommodityId.SALT, 'Salt', 3, 9, 3, False
+            CommodityId.SALT, 'Salt', 3, 9, 3, False, None
         ),
         CommodityId.COTTON: Commodity(
-            CommodityId.COTTON, 'Cotton', 4, 7, 4, False
+            CommodityId.COTTON, 'Cotton', 4, 7, 4, False, None
         ),
         CommodityId.LIMESTONE: Commodity(
-            CommodityId.LIMESTONE, 'Limestone', 4, 8, 4, False
+            CommodityId.LIMESTONE, 'Limestone', 4, 8, 4, False, None
         ),
         CommodityId.VANILLA: Commodity(
-            CommodityId.VANILLA, 'Vanilla', 4, 8, 4, False
+            CommodityId.VANILLA, 'Vanilla', 4, 8, 4, False, None
         ),
         CommodityId.FABRIC: Commodity(
-            CommodityId.FABRIC, 'Fabric', 5, 7, 5, False
+            CommodityId.FABRIC, 'Fabric', 5, 7, 5, False, None
         ),
         CommodityId.HEMATITE: Commodity(
-            CommodityId.HEMATITE, 'Hematite', 5, 6, 5, False
+            CommodityId.HEMATITE, 'Hematite', 5, 6, 5, False, None
         ),
         CommodityId.SERPENTINE: Commodity(
-            CommodityId.SERPENTINE, 'Serpentine', 5, 6, 5, False
+            CommodityId.SERPENTINE, 'Serpentine', 5, 6, 5, False, None
         ),
         CommodityId.COPPER: Commodity(
-            CommodityId.COPPER, 'Copper', 6, 6, 6, False
+            CommodityId.COPPER, 'Copper', 6, 6, 6, False, None
         ),
         CommodityId.FEATHERS: Commodity(
-            CommodityId.FEATHERS, 'Feathers', 6, 6, 6, False
+            CommodityId.FEATHERS, 'Feathers', 6, 6, 6, False, None
         ),
         CommodityId.SILVER: Commodity(
-            CommodityId.SILVER, 'Silver', 6, 5, 6, False
+            CommodityId.SILVER, 'Silver', 6, 5, 6, False, None
         ),
         CommodityId.JADE: Commodity(
-            CommodityId.JADE, 'Jade', 7, 5, 7, False
+            CommodityId.JADE, 'Jade', 7, 5, 7, False, None
         ),
         CommodityId.PYRITE: Commodity(
-            CommodityId.PYRITE, 'Pyrite', 7, 6, 7, False
+            CommodityId.PYRITE, 'Pyrite', 7, 6, 7, False, None
         ),
         CommodityId.SHELLS: Commodity(
-            CommodityId.SHELLS, 'Shells', 7, 6, 7, False
+            CommodityId.SHELLS, 'Shells', 7, 6, 7, False, None
         ),
         CommodityId.GEMS: Commodity(
-            CommodityId.GEMS, 'Gemstones', 8, 5, 8, False
+            CommodityId.GEMS, 'Gemstones', 8, 5, 8, False, None
         ),
         CommodityId.MARBLE: Commodity(
-            CommodityId.MARBLE, 'Marble', 8, 4, 8, False
+            CommodityId.MARBLE, 'Marble', 8, 4, 8, False, None
         ),
         CommodityId.OBSIDIAN: Commodity(
-            CommodityId.OBSIDIAN, 'Obsidian', 8, 4, 8, False
+            CommodityId.OBSIDIAN, 'Obsidian', 8, 4, 8, False, None
         ),
         CommodityId.GOLD: Commodity(
-            CommodityId.GOLD, 'Gold', 9, 5, 9, False
+            CommodityId.GOLD, 'Gold', 9, 5, 9, False, None
         ),
         CommodityId.PEARLS: Commodity(
-            CommodityId.PEARLS, 'Pearls', 9, 4, 9, False
+            CommodityId.PEARLS, 'Pearls', 9, 4, 9, False, None
         ),
         CommodityId.TURQUOISE: Commodity(
-            CommodityId.TURQUOISE, 'Turquoise', 9, 4, 9, False
+            CommodityId.TURQUOISE, 'Turquoise', 9, 4, 9, False, None
         ),
     }
 )
@@ -1135,6 +1138,29 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
     TradeStack(7, (CommodityId.JADE, CommodityId.PYRITE, CommodityId.SHELLS), (CalamityId.CORRUPTION, CalamityId.CIVIL_DISORDER, CalamityId.TRIBAL_CONFLICT)),
     TradeStack(8, (CommodityId.GEMS, CommodityId.MARBLE, CommodityId.OBSIDIAN), (CalamityId.TYRANNY, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.MINOR_UPRISING)),
     TradeStack(9, (CommodityId.GOLD, CommodityId.PEARLS, CommodityId.TURQUOISE), (CalamityId.REGRESSION, CalamityId.PIRACY, CalamityId.BANDITRY)),
+)
+
+#: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
+DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
+    DeckBand(
+        9,
+        9,
+        None,
+        (
+            Deck(
+                'single',
+                ((CommodityId.BEANS, 7), (CommodityId.MAIZE, 8), (CommodityId.POTATOES, 8), (CommodityId.HONEY, 8), (CommodityId.SQUASH, 8), (CommodityId.TURKEY, 7), (CommodityId.CERAMICS, 8), (CommodityId.CACAO, 8), (CommodityId.SALT, 9), (CommodityId.COTTON, 7), (CommodityId.LIMESTONE, 8), (CommodityId.VANILLA, 8), (CommodityId.FABRIC, 7), (CommodityId.HEMATITE, 6), (CommodityId.SERPENTINE, 6), (CommodityId.COPPER, 6), (CommodityId.FEATHERS, 6), (CommodityId.SILVER, 5), (CommodityId.JADE, 5), (CommodityId.PYRITE, 6), (CommodityId.SHELLS, 6), (CommodityId.GEMS, 5), (CommodityId.MARBLE, 4), (CommodityId.OBSIDIAN, 4), (CommodityId.GOLD, 5), (CommodityId.PEARLS, 4), (CommodityId.TURQUOISE, 4), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+)
+
+#: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
+BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (
+    BlockBonus(12, 15, True),
+    BlockBonus(16, 18, False),
 )
 
 NATIONS: Final[Mapping[NationId, Nation]] = MappingProxyType(

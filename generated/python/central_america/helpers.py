@@ -6,6 +6,7 @@ from .data import (
     ADJACENCY,
     AST_LEVELS,
     AST_TRACKS,
+    BLOCK_BONUSES,
     CALAMITY_COMBINATIONS,
     CALAMITY_EFFECTS,
     CALAMITY_MODIFIERS,
@@ -13,6 +14,7 @@ from .data import (
     CARDS,
     COMMODITIES,
     CREDIT_MATRIX,
+    DECK_COMPOSITIONS,
     EPOCHS,
     GROUPS,
 )
@@ -25,7 +27,7 @@ from .ids import (
     GroupId,
     NationId,
 )
-from .records import AstTrack, CalamityAmount, CalamityModifier
+from .records import AstTrack, CalamityAmount, CalamityModifier, Deck
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,21 +62,49 @@ def purchase_cost(owned: Iterable[CardId], target: CardId) -> int:
     return max(0, cost - credit_toward(owned, target))
 
 
-def set_value(good: CommodityId, n: int, *, mining: bool = False) -> int:
+def set_value(
+    good: CommodityId,
+    n: int,
+    *,
+    mining: bool = False,
+    players: int | None = None,
+    redeemed_in: str | None = None,
+    drawn_in: str | None = None,
+) -> int:
     """The value of a set of ``n`` cards of ``good``: n x n x face value.
 
     With ``mining`` the set of a Mining good counts as MINING_EXTRA_CARDS cards larger, never beyond
-    the good's count (the limit printed on the card). Raises ValueError for a set larger than the
-    good's count, UnknownFactError where the good's value or count is not in the sources.
+    the good's count (the limit printed on the card). In a game with trade blocks, give ``players``
+    and the block the set is redeemed in (and, for a shared good, the block it was drawn in): a set
+    redeemed outside its native block gains its face value per card where BLOCK_BONUSES say so.
+    Raises ValueError for a set larger than the good's count, UnknownFactError where the good's
+    value or count is not in the sources.
     """
     commodity = COMMODITIES[good]
     if commodity.value is None or commodity.count is None:
         raise UnknownFactError(f"the value or count of {good.value} is not in the sources")
     if not 0 <= n <= commodity.count:
         raise ValueError(f"a set of {good.value} has 0 to {commodity.count} cards, not {n}")
-    if n and mining and commodity.mining:
-        n = min(n + MINING_EXTRA_CARDS, commodity.count)
-    return n * n * commodity.value
+    cards = min(n + MINING_EXTRA_CARDS, commodity.count) if n and mining and commodity.mining else n
+    value = cards * cards * commodity.value
+    if players is None or redeemed_in is None or commodity.block is None or n == 0:
+        return value
+    band = next((b for b in BLOCK_BONUSES if b.players_min <= players <= b.players_max), None)
+    if band is None:
+        return value
+    if commodity.block == "shared":
+        outside = band.shared_goods and drawn_in is not None and drawn_in != redeemed_in
+    else:
+        outside = commodity.block != redeemed_in
+    return value + n * commodity.value if outside else value
+
+
+def decks_for(players: int, region: str | None = None) -> tuple[Deck, ...]:
+    """The trade decks of a game of ``players`` (in ``region`` where the map is split): () if none declared."""
+    for band in DECK_COMPOSITIONS:
+        if band.players_min <= players <= band.players_max and (region is None or band.region in (None, region)):
+            return band.decks
+    return ()
 
 
 def calamity_resolution_order(calamities: Iterable[CalamityId]) -> tuple[CalamityId, ...]:

@@ -18,6 +18,7 @@ from .ids import (
 from .records import (
     Area,
     AstTrack,
+    BlockBonus,
     Border,
     Calamity,
     CalamityEffect,
@@ -26,6 +27,8 @@ from .records import (
     Combination,
     Commodity,
     Credit,
+    Deck,
+    DeckBand,
     Epoch,
     Group,
     Nation,
@@ -937,139 +940,139 @@ CREDIT_MATRIX: Final[Mapping[CardId, Mapping[CardId, int]]] = MappingProxyType(
 COMMODITIES: Final[Mapping[CommodityId, Commodity]] = MappingProxyType(
     {
         CommodityId.CLAY: Commodity(
-            CommodityId.CLAY, 'Clay', 1, 7, 1, False
+            CommodityId.CLAY, 'Clay', 1, 7, 1, False, 'west'
         ),
         CommodityId.OCHRE: Commodity(
-            CommodityId.OCHRE, 'Ochre', 1, 7, 1, False
+            CommodityId.OCHRE, 'Ochre', 1, 7, 1, False, 'west'
         ),
         CommodityId.HIDES: Commodity(
-            CommodityId.HIDES, 'Hides', 1, 7, 1, False
+            CommodityId.HIDES, 'Hides', 1, 7, 1, False, 'east'
         ),
         CommodityId.FLAX: Commodity(
-            CommodityId.FLAX, 'Flax', 1, 7, 1, False
+            CommodityId.FLAX, 'Flax', 1, 7, 1, False, 'east'
         ),
         CommodityId.BONE: Commodity(
-            CommodityId.BONE, 'Bone', 1, 8, 1, False
+            CommodityId.BONE, 'Bone', 1, 8, 1, False, 'shared'
         ),
         CommodityId.IRON: Commodity(
-            CommodityId.IRON, 'Iron', 2, 8, 2, False
+            CommodityId.IRON, 'Iron', 2, 8, 2, False, 'west'
         ),
         CommodityId.PAPYRUS: Commodity(
-            CommodityId.PAPYRUS, 'Papyri', 2, 7, 2, False
+            CommodityId.PAPYRUS, 'Papyri', 2, 7, 2, False, 'west'
         ),
         CommodityId.STONE: Commodity(
-            CommodityId.STONE, 'Stone', 2, 7, 2, False
+            CommodityId.STONE, 'Stone', 2, 7, 2, False, 'east'
         ),
         CommodityId.FURS: Commodity(
-            CommodityId.FURS, 'Furs', 2, 8, 2, False
+            CommodityId.FURS, 'Furs', 2, 8, 2, False, 'east'
         ),
         CommodityId.WAX: Commodity(
-            CommodityId.WAX, 'Wax', 2, 8, 2, False
+            CommodityId.WAX, 'Wax', 2, 8, 2, False, 'shared'
         ),
         CommodityId.FISH: Commodity(
-            CommodityId.FISH, 'Fish', 3, 8, 3, False
+            CommodityId.FISH, 'Fish', 3, 8, 3, False, 'west'
         ),
         CommodityId.FRUIT: Commodity(
-            CommodityId.FRUIT, 'Fruit', 3, 9, 3, False
+            CommodityId.FRUIT, 'Fruit', 3, 9, 3, False, 'west'
         ),
         CommodityId.SALT: Commodity(
-            CommodityId.SALT, 'Salt', 3, 9, 3, False
+            CommodityId.SALT, 'Salt', 3, 9, 3, False, 'east'
         ),
         CommodityId.TIMBER: Commodity(
-            CommodityId.TIMBER, 'Timber', 3, 8, 3, False
+            CommodityId.TIMBER, 'Timber', 3, 8, 3, False, 'east'
         ),
         CommodityId.CERAMICS: Commodity(
-            CommodityId.CERAMICS, 'Ceramics', 3, 8, 3, False
+            CommodityId.CERAMICS, 'Ceramics', 3, 8, 3, False, 'shared'
         ),
         CommodityId.OIL: Commodity(
-            CommodityId.OIL, 'Oil', 4, 8, 4, False
+            CommodityId.OIL, 'Oil', 4, 8, 4, False, 'west'
         ),
         CommodityId.WOOL: Commodity(
-            CommodityId.WOOL, 'Wool', 4, 7, 4, False
+            CommodityId.WOOL, 'Wool', 4, 7, 4, False, 'west'
         ),
         CommodityId.COTTON: Commodity(
-            CommodityId.COTTON, 'Cotton', 4, 7, 4, False
+            CommodityId.COTTON, 'Cotton', 4, 7, 4, False, 'east'
         ),
         CommodityId.SUGAR: Commodity(
-            CommodityId.SUGAR, 'Sugar', 4, 8, 4, False
+            CommodityId.SUGAR, 'Sugar', 4, 8, 4, False, 'east'
         ),
         CommodityId.GRAIN: Commodity(
-            CommodityId.GRAIN, 'Grain', 4, 8, 4, False
+            CommodityId.GRAIN, 'Grain', 4, 8, 4, False, 'shared'
         ),
         CommodityId.WINE: Commodity(
-            CommodityId.WINE, 'Wine', 5, 6, 5, False
+            CommodityId.WINE, 'Wine', 5, 6, 5, False, 'west'
         ),
         CommodityId.TEXTILES: Commodity(
-            CommodityId.TEXTILES, 'Textiles', 5, 7, 5, False
+            CommodityId.TEXTILES, 'Textiles', 5, 7, 5, False, 'west'
         ),
         CommodityId.LIVESTOCK: Commodity(
-            CommodityId.LIVESTOCK, 'Livestock', 5, 7, 5, False
+            CommodityId.LIVESTOCK, 'Livestock', 5, 7, 5, False, 'east'
         ),
         CommodityId.LACQUER: Commodity(
-            CommodityId.LACQUER, 'Lacquer', 5, 6, 5, False
+            CommodityId.LACQUER, 'Lacquer', 5, 6, 5, False, 'east'
         ),
         CommodityId.GLASS: Commodity(
-            CommodityId.GLASS, 'Glass', 5, 6, 5, False
+            CommodityId.GLASS, 'Glass', 5, 6, 5, False, 'shared'
         ),
         CommodityId.COPPER: Commodity(
-            CommodityId.COPPER, 'Copper', 6, 6, 6, False
+            CommodityId.COPPER, 'Copper', 6, 6, 6, False, 'west'
         ),
         CommodityId.TIN: Commodity(
-            CommodityId.TIN, 'Tin', 6, 5, 6, False
+            CommodityId.TIN, 'Tin', 6, 5, 6, False, 'west'
         ),
         CommodityId.SILVER: Commodity(
-            CommodityId.SILVER, 'Silver', 6, 5, 6, False
+            CommodityId.SILVER, 'Silver', 6, 5, 6, False, 'east'
         ),
         CommodityId.BRONZE: Commodity(
-            CommodityId.BRONZE, 'Bronze', 6, 6, 6, False
+            CommodityId.BRONZE, 'Bronze', 6, 6, 6, False, 'east'
         ),
         CommodityId.LEAD: Commodity(
-            CommodityId.LEAD, 'Lead', 6, 6, 6, False
+            CommodityId.LEAD, 'Lead', 6, 6, 6, False, 'shared'
         ),
         CommodityId.RESIN: Commodity(
-            CommodityId.RESIN, 'Resin', 7, 5, 7, False
+            CommodityId.RESIN, 'Resin', 7, 5, 7, False, 'west'
         ),
         CommodityId.INCENSE: Commodity(
-            CommodityId.INCENSE, 'Incense', 7, 6, 7, False
+            CommodityId.INCENSE, 'Incense', 7, 6, 7, False, 'west'
         ),
         CommodityId.SPICES: Commodity(
-            CommodityId.SPICES, 'Spice', 7, 6, 7, False
+            CommodityId.SPICES, 'Spice', 7, 6, 7, False, 'east'
         ),
         CommodityId.JADE: Commodity(
-            CommodityId.JADE, 'Jade', 7, 5, 7, False
+            CommodityId.JADE, 'Jade', 7, 5, 7, False, 'east'
         ),
         CommodityId.HERBS: Commodity(
-            CommodityId.HERBS, 'Herbs', 7, 6, 7, False
+            CommodityId.HERBS, 'Herbs', 7, 6, 7, False, 'shared'
         ),
         CommodityId.GEMS: Commodity(
-            CommodityId.GEMS, 'Gemstones', 8, 5, 8, False
+            CommodityId.GEMS, 'Gemstones', 8, 5, 8, False, 'west'
         ),
         CommodityId.MARBLE: Commodity(
-            CommodityId.MARBLE, 'Marble', 8, 4, 8, False
+            CommodityId.MARBLE, 'Marble', 8, 4, 8, False, 'west'
         ),
         CommodityId.DYE: Commodity(
-            CommodityId.DYE, 'Dye', 8, 4, 8, False
+            CommodityId.DYE, 'Dye', 8, 4, 8, False, 'east'
         ),
         CommodityId.TEA: Commodity(
-            CommodityId.TEA, 'Tea', 8, 5, 8, False
+            CommodityId.TEA, 'Tea', 8, 5, 8, False, 'east'
         ),
         CommodityId.OBSIDIAN: Commodity(
-            CommodityId.OBSIDIAN, 'Obsidian', 8, 4, 8, False
+            CommodityId.OBSIDIAN, 'Obsidian', 8, 4, 8, False, 'shared'
         ),
         CommodityId.GOLD: Commodity(
-            CommodityId.GOLD, 'Gold', 9, 5, 9, False
+            CommodityId.GOLD, 'Gold', 9, 5, 9, False, 'west'
         ),
         CommodityId.IVORY: Commodity(
-            CommodityId.IVORY, 'Ivory', 9, 4, 9, False
+            CommodityId.IVORY, 'Ivory', 9, 4, 9, False, 'west'
         ),
         CommodityId.SILK: Commodity(
-            CommodityId.SILK, 'Silk', 9, 4, 9, False
+            CommodityId.SILK, 'Silk', 9, 4, 9, False, 'east'
         ),
         CommodityId.PEARLS: Commodity(
-            CommodityId.PEARLS, 'Pearls', 9, 5, 9, False
+            CommodityId.PEARLS, 'Pearls', 9, 5, 9, False, 'east'
         ),
         CommodityId.AMBER: Commodity(
-            CommodityId.AMBER, 'Amber', 9, 4, 9, False
+            CommodityId.AMBER, 'Amber', 9, 4, 9, False, 'shared'
         ),
     }
 )
@@ -1189,6 +1192,80 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
     TradeStack(7, (CommodityId.RESIN, CommodityId.INCENSE, CommodityId.SPICES, CommodityId.JADE, CommodityId.HERBS), (CalamityId.CORRUPTION, CalamityId.CIVIL_DISORDER, CalamityId.TRIBAL_CONFLICT)),
     TradeStack(8, (CommodityId.GEMS, CommodityId.MARBLE, CommodityId.DYE, CommodityId.TEA, CommodityId.OBSIDIAN), (CalamityId.TYRANNY, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.MINOR_UPRISING)),
     TradeStack(9, (CommodityId.GOLD, CommodityId.IVORY, CommodityId.SILK, CommodityId.PEARLS, CommodityId.AMBER), (CalamityId.REGRESSION, CalamityId.PIRACY, CalamityId.BANDITRY)),
+)
+
+#: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
+DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
+    DeckBand(
+        5,
+        7,
+        None,
+        (
+            Deck(
+                'single',
+                ((CommodityId.CLAY, 7), (CommodityId.HIDES, 7), (CommodityId.IRON, 8), (CommodityId.STONE, 7), (CommodityId.FISH, 8), (CommodityId.SALT, 9), (CommodityId.OIL, 8), (CommodityId.COTTON, 7), (CommodityId.WINE, 6), (CommodityId.LIVESTOCK, 7), (CommodityId.COPPER, 6), (CommodityId.SILVER, 5), (CommodityId.RESIN, 5), (CommodityId.SPICES, 6), (CommodityId.GEMS, 5), (CommodityId.DYE, 4), (CommodityId.GOLD, 5), (CommodityId.SILK, 4), ),
+                1,
+                None,
+            ),
+        ),
+    ),
+    DeckBand(
+        8,
+        11,
+        None,
+        (
+            Deck(
+                'single',
+                ((CommodityId.CLAY, 7), (CommodityId.HIDES, 7), (CommodityId.BONE, 8), (CommodityId.IRON, 8), (CommodityId.STONE, 7), (CommodityId.WAX, 8), (CommodityId.FISH, 8), (CommodityId.SALT, 9), (CommodityId.CERAMICS, 8), (CommodityId.OIL, 8), (CommodityId.COTTON, 7), (CommodityId.GRAIN, 8), (CommodityId.WINE, 6), (CommodityId.LIVESTOCK, 7), (CommodityId.GLASS, 6), (CommodityId.COPPER, 6), (CommodityId.SILVER, 5), (CommodityId.LEAD, 6), (CommodityId.RESIN, 5), (CommodityId.SPICES, 6), (CommodityId.HERBS, 6), (CommodityId.GEMS, 5), (CommodityId.DYE, 4), (CommodityId.OBSIDIAN, 4), (CommodityId.GOLD, 5), (CommodityId.SILK, 4), (CommodityId.AMBER, 4), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+    DeckBand(
+        12,
+        14,
+        None,
+        (
+            Deck(
+                'west',
+                ((CommodityId.CLAY, 7), (CommodityId.OCHRE, 7), (CommodityId.IRON, 8), (CommodityId.PAPYRUS, 7), (CommodityId.FISH, 8), (CommodityId.FRUIT, 9), (CommodityId.OIL, 8), (CommodityId.WOOL, 7), (CommodityId.WINE, 6), (CommodityId.TEXTILES, 7), (CommodityId.COPPER, 6), (CommodityId.TIN, 5), (CommodityId.RESIN, 5), (CommodityId.INCENSE, 6), (CommodityId.GEMS, 5), (CommodityId.MARBLE, 4), (CommodityId.GOLD, 5), (CommodityId.IVORY, 4), ),
+                1,
+                ('major',),
+            ),
+            Deck(
+                'east',
+                ((CommodityId.HIDES, 7), (CommodityId.FLAX, 7), (CommodityId.STONE, 7), (CommodityId.FURS, 8), (CommodityId.SALT, 9), (CommodityId.TIMBER, 8), (CommodityId.COTTON, 7), (CommodityId.SUGAR, 8), (CommodityId.LIVESTOCK, 7), (CommodityId.LACQUER, 6), (CommodityId.SILVER, 5), (CommodityId.BRONZE, 6), (CommodityId.SPICES, 6), (CommodityId.JADE, 5), (CommodityId.DYE, 4), (CommodityId.TEA, 5), (CommodityId.SILK, 4), (CommodityId.PEARLS, 5), ),
+                1,
+                ('major',),
+            ),
+        ),
+    ),
+    DeckBand(
+        15,
+        18,
+        None,
+        (
+            Deck(
+                'west',
+                ((CommodityId.CLAY, 7), (CommodityId.OCHRE, 7), (CommodityId.IRON, 8), (CommodityId.PAPYRUS, 7), (CommodityId.FISH, 8), (CommodityId.FRUIT, 9), (CommodityId.OIL, 8), (CommodityId.WOOL, 7), (CommodityId.WINE, 6), (CommodityId.TEXTILES, 7), (CommodityId.COPPER, 6), (CommodityId.TIN, 5), (CommodityId.RESIN, 5), (CommodityId.INCENSE, 6), (CommodityId.GEMS, 5), (CommodityId.MARBLE, 4), (CommodityId.GOLD, 5), (CommodityId.IVORY, 4), (CommodityId.BONE, 4), (CommodityId.WAX, 4), (CommodityId.CERAMICS, 4), (CommodityId.GRAIN, 4), (CommodityId.GLASS, 3), (CommodityId.LEAD, 3), (CommodityId.HERBS, 3), (CommodityId.OBSIDIAN, 2), (CommodityId.AMBER, 2), ),
+                1,
+                ('major', 'minor'),
+            ),
+            Deck(
+                'east',
+                ((CommodityId.HIDES, 7), (CommodityId.FLAX, 7), (CommodityId.STONE, 7), (CommodityId.FURS, 8), (CommodityId.SALT, 9), (CommodityId.TIMBER, 8), (CommodityId.COTTON, 7), (CommodityId.SUGAR, 8), (CommodityId.LIVESTOCK, 7), (CommodityId.LACQUER, 6), (CommodityId.SILVER, 5), (CommodityId.BRONZE, 6), (CommodityId.SPICES, 6), (CommodityId.JADE, 5), (CommodityId.DYE, 4), (CommodityId.TEA, 5), (CommodityId.SILK, 4), (CommodityId.PEARLS, 5), (CommodityId.BONE, 4), (CommodityId.WAX, 4), (CommodityId.CERAMICS, 4), (CommodityId.GRAIN, 4), (CommodityId.GLASS, 3), (CommodityId.LEAD, 3), (CommodityId.HERBS, 3), (CommodityId.OBSIDIAN, 2), (CommodityId.AMBER, 2), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+)
+
+#: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
+BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (
+    BlockBonus(12, 15, True),
+    BlockBonus(16, 18, False),
 )
 
 NATIONS: Final[Mapping[NationId, Nation]] = MappingProxyType(

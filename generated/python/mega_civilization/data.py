@@ -18,6 +18,7 @@ from .ids import (
 from .records import (
     Area,
     AstTrack,
+    BlockBonus,
     Border,
     Calamity,
     CalamityEffect,
@@ -26,6 +27,8 @@ from .records import (
     Combination,
     Commodity,
     Credit,
+    Deck,
+    DeckBand,
     Epoch,
     Group,
     Nation,
@@ -2159,139 +2162,139 @@ CREDIT_MATRIX: Final[Mapping[CardId, Mapping[CardId, int]]] = MappingProxyType(
 COMMODITIES: Final[Mapping[CommodityId, Commodity]] = MappingProxyType(
     {
         CommodityId.OCHRE: Commodity(
-            CommodityId.OCHRE, 'Ochre', 1, 9, 1, False
+            CommodityId.OCHRE, 'Ochre', 1, 9, 1, False, 'west'
         ),
         CommodityId.FLAX: Commodity(
-            CommodityId.FLAX, 'Flax', 1, 9, 1, False
+            CommodityId.FLAX, 'Flax', 1, 9, 1, False, 'east'
         ),
         CommodityId.CLAY: Commodity(
-            CommodityId.CLAY, 'Clay', 1, 9, 1, False
+            CommodityId.CLAY, 'Clay', 1, 9, 1, False, 'shared'
         ),
         CommodityId.HIDES: Commodity(
-            CommodityId.HIDES, 'Hides', 1, 9, 1, False
+            CommodityId.HIDES, 'Hides', 1, 9, 1, False, 'shared'
         ),
         CommodityId.BONE: Commodity(
-            CommodityId.BONE, 'Bone', 1, 8, 1, False
+            CommodityId.BONE, 'Bone', 1, 8, 1, False, 'shared'
         ),
         CommodityId.PAPYRUS: Commodity(
-            CommodityId.PAPYRUS, 'Papyrus', 2, 8, 2, False
+            CommodityId.PAPYRUS, 'Papyrus', 2, 8, 2, False, 'west'
         ),
         CommodityId.STONE: Commodity(
-            CommodityId.STONE, 'Stone', 2, 8, 2, False
+            CommodityId.STONE, 'Stone', 2, 8, 2, False, 'east'
         ),
         CommodityId.IRON: Commodity(
-            CommodityId.IRON, 'Iron', 2, 8, 2, False
+            CommodityId.IRON, 'Iron', 2, 8, 2, False, 'shared'
         ),
         CommodityId.FURS: Commodity(
-            CommodityId.FURS, 'Furs', 2, 8, 2, False
+            CommodityId.FURS, 'Furs', 2, 8, 2, False, 'shared'
         ),
         CommodityId.WAX: Commodity(
-            CommodityId.WAX, 'Wax', 2, 8, 2, False
+            CommodityId.WAX, 'Wax', 2, 8, 2, False, 'shared'
         ),
         CommodityId.FISH: Commodity(
-            CommodityId.FISH, 'Fish', 3, 8, 3, False
+            CommodityId.FISH, 'Fish', 3, 8, 3, False, 'west'
         ),
         CommodityId.TIMBER: Commodity(
-            CommodityId.TIMBER, 'Timber', 3, 8, 3, False
+            CommodityId.TIMBER, 'Timber', 3, 8, 3, False, 'east'
         ),
         CommodityId.FRUIT: Commodity(
-            CommodityId.FRUIT, 'Fruit', 3, 9, 3, False
+            CommodityId.FRUIT, 'Fruit', 3, 9, 3, False, 'shared'
         ),
         CommodityId.SALT: Commodity(
-            CommodityId.SALT, 'Salt', 3, 9, 3, False
+            CommodityId.SALT, 'Salt', 3, 9, 3, False, 'shared'
         ),
         CommodityId.CERAMICS: Commodity(
-            CommodityId.CERAMICS, 'Ceramics', 3, 8, 3, False
+            CommodityId.CERAMICS, 'Ceramics', 3, 8, 3, False, 'shared'
         ),
         CommodityId.WOOL: Commodity(
-            CommodityId.WOOL, 'Wool', 4, 7, 4, False
+            CommodityId.WOOL, 'Wool', 4, 7, 4, False, 'west'
         ),
         CommodityId.COTTON: Commodity(
-            CommodityId.COTTON, 'Cotton', 4, 7, 4, False
+            CommodityId.COTTON, 'Cotton', 4, 7, 4, False, 'east'
         ),
         CommodityId.OIL: Commodity(
-            CommodityId.OIL, 'Oil', 4, 8, 4, False
+            CommodityId.OIL, 'Oil', 4, 8, 4, False, 'shared'
         ),
         CommodityId.SUGAR: Commodity(
-            CommodityId.SUGAR, 'Sugar', 4, 8, 4, False
+            CommodityId.SUGAR, 'Sugar', 4, 8, 4, False, 'shared'
         ),
         CommodityId.GRAIN: Commodity(
-            CommodityId.GRAIN, 'Grain', 4, 8, 4, False
+            CommodityId.GRAIN, 'Grain', 4, 8, 4, False, 'shared'
         ),
         CommodityId.WINE: Commodity(
-            CommodityId.WINE, 'Wine', 5, 6, 5, False
+            CommodityId.WINE, 'Wine', 5, 6, 5, False, 'west'
         ),
         CommodityId.LACQUER: Commodity(
-            CommodityId.LACQUER, 'Lacquer', 5, 6, 5, False
+            CommodityId.LACQUER, 'Lacquer', 5, 6, 5, False, 'east'
         ),
         CommodityId.TEXTILES: Commodity(
-            CommodityId.TEXTILES, 'Textiles', 5, 7, 5, False
+            CommodityId.TEXTILES, 'Textiles', 5, 7, 5, False, 'shared'
         ),
         CommodityId.LIVESTOCK: Commodity(
-            CommodityId.LIVESTOCK, 'Livestock', 5, 7, 5, False
+            CommodityId.LIVESTOCK, 'Livestock', 5, 7, 5, False, 'shared'
         ),
         CommodityId.GLASS: Commodity(
-            CommodityId.GLASS, 'Glass', 5, 6, 5, False
+            CommodityId.GLASS, 'Glass', 5, 6, 5, False, 'shared'
         ),
         CommodityId.TIN: Commodity(
-            CommodityId.TIN, 'Tin', 6, 5, 6, False
+            CommodityId.TIN, 'Tin', 6, 5, 6, False, 'west'
         ),
         CommodityId.SILVER: Commodity(
-            CommodityId.SILVER, 'Silver', 6, 5, 6, False
+            CommodityId.SILVER, 'Silver', 6, 5, 6, False, 'east'
         ),
         CommodityId.COPPER: Commodity(
-            CommodityId.COPPER, 'Copper', 6, 6, 6, False
+            CommodityId.COPPER, 'Copper', 6, 6, 6, False, 'shared'
         ),
         CommodityId.BRONZE: Commodity(
-            CommodityId.BRONZE, 'Bronze', 6, 6, 6, False
+            CommodityId.BRONZE, 'Bronze', 6, 6, 6, False, 'shared'
         ),
         CommodityId.LEAD: Commodity(
-            CommodityId.LEAD, 'Lead', 6, 6, 6, False
+            CommodityId.LEAD, 'Lead', 6, 6, 6, False, 'shared'
         ),
         CommodityId.RESIN: Commodity(
-            CommodityId.RESIN, 'Resin', 7, 5, 7, False
+            CommodityId.RESIN, 'Resin', 7, 5, 7, False, 'west'
         ),
         CommodityId.JADE: Commodity(
-            CommodityId.JADE, 'Jade', 7, 5, 7, False
+            CommodityId.JADE, 'Jade', 7, 5, 7, False, 'east'
         ),
         CommodityId.INCENSE: Commodity(
-            CommodityId.INCENSE, 'Incense', 7, 6, 7, False
+            CommodityId.INCENSE, 'Incense', 7, 6, 7, False, 'shared'
         ),
         CommodityId.SPICE: Commodity(
-            CommodityId.SPICE, 'Spice', 7, 6, 7, False
+            CommodityId.SPICE, 'Spice', 7, 6, 7, False, 'shared'
         ),
         CommodityId.HERBS: Commodity(
-            CommodityId.HERBS, 'Herbs', 7, 6, 7, False
+            CommodityId.HERBS, 'Herbs', 7, 6, 7, False, 'shared'
         ),
         CommodityId.MARBLE: Commodity(
-            CommodityId.MARBLE, 'Marble', 8, 4, 8, False
+            CommodityId.MARBLE, 'Marble', 8, 4, 8, False, 'west'
         ),
         CommodityId.DYE: Commodity(
-            CommodityId.DYE, 'Dye', 8, 4, 8, False
+            CommodityId.DYE, 'Dye', 8, 4, 8, False, 'east'
         ),
         CommodityId.GEMSTONES: Commodity(
-            CommodityId.GEMSTONES, 'Gemstones', 8, 5, 8, False
+            CommodityId.GEMSTONES, 'Gemstones', 8, 5, 8, False, 'shared'
         ),
         CommodityId.TEA: Commodity(
-            CommodityId.TEA, 'Tea', 8, 5, 8, False
+            CommodityId.TEA, 'Tea', 8, 5, 8, False, 'shared'
         ),
         CommodityId.OBSIDIAN: Commodity(
-            CommodityId.OBSIDIAN, 'Obsidian', 8, 4, 8, False
+            CommodityId.OBSIDIAN, 'Obsidian', 8, 4, 8, False, 'shared'
         ),
         CommodityId.IVORY: Commodity(
-            CommodityId.IVORY, 'Ivory', 9, 4, 9, False
+            CommodityId.IVORY, 'Ivory', 9, 4, 9, False, 'west'
         ),
         CommodityId.SILK: Commodity(
-            CommodityId.SILK, 'Silk', 9, 4, 9, False
+            CommodityId.SILK, 'Silk', 9, 4, 9, False, 'east'
         ),
         CommodityId.GOLD: Commodity(
-            CommodityId.GOLD, 'Gold', 9, 5, 9, False
+            CommodityId.GOLD, 'Gold', 9, 5, 9, False, 'shared'
         ),
         CommodityId.PEARLS: Commodity(
-            CommodityId.PEARLS, 'Pearls', 9, 5, 9, False
+            CommodityId.PEARLS, 'Pearls', 9, 5, 9, False, 'shared'
         ),
         CommodityId.AMBER: Commodity(
-            CommodityId.AMBER, 'Amber', 9, 4, 9, False
+            CommodityId.AMBER, 'Amber', 9, 4, 9, False, 'shared'
         ),
     }
 )
@@ -2411,6 +2414,105 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
     TradeStack(7, (CommodityId.RESIN, CommodityId.JADE, CommodityId.INCENSE, CommodityId.SPICE, CommodityId.HERBS), (CalamityId.TYRANNY, CalamityId.CIVIL_DISORDER, CalamityId.MINOR_UPRISING)),
     TradeStack(8, (CommodityId.MARBLE, CommodityId.DYE, CommodityId.GEMSTONES, CommodityId.TEA, CommodityId.OBSIDIAN), (CalamityId.CORRUPTION, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.BANDITRY)),
     TradeStack(9, (CommodityId.IVORY, CommodityId.SILK, CommodityId.GOLD, CommodityId.PEARLS, CommodityId.AMBER), (CalamityId.REGRESSION, CalamityId.PIRACY, CalamityId.COASTAL_MIGRATION)),
+)
+
+#: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
+DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
+    DeckBand(
+        5,
+        8,
+        'west',
+        (
+            Deck(
+                'single',
+                ((CommodityId.OCHRE, 9), (CommodityId.CLAY, 9), (CommodityId.PAPYRUS, 8), (CommodityId.IRON, 8), (CommodityId.FISH, 8), (CommodityId.FRUIT, 9), (CommodityId.WOOL, 7), (CommodityId.OIL, 8), (CommodityId.WINE, 6), (CommodityId.TEXTILES, 7), (CommodityId.TIN, 5), (CommodityId.COPPER, 6), (CommodityId.RESIN, 5), (CommodityId.INCENSE, 6), (CommodityId.MARBLE, 4), (CommodityId.GEMSTONES, 5), (CommodityId.IVORY, 4), (CommodityId.GOLD, 5), ),
+                1,
+                ('major',),
+            ),
+        ),
+    ),
+    DeckBand(
+        9,
+        10,
+        'west',
+        (
+            Deck(
+                'single',
+                ((CommodityId.OCHRE, 9), (CommodityId.CLAY, 9), (CommodityId.BONE, 8), (CommodityId.PAPYRUS, 8), (CommodityId.IRON, 8), (CommodityId.WAX, 8), (CommodityId.FISH, 8), (CommodityId.FRUIT, 9), (CommodityId.CERAMICS, 8), (CommodityId.WOOL, 7), (CommodityId.OIL, 8), (CommodityId.GRAIN, 8), (CommodityId.WINE, 6), (CommodityId.TEXTILES, 7), (CommodityId.GLASS, 6), (CommodityId.TIN, 5), (CommodityId.COPPER, 6), (CommodityId.LEAD, 6), (CommodityId.RESIN, 5), (CommodityId.INCENSE, 6), (CommodityId.HERBS, 6), (CommodityId.MARBLE, 4), (CommodityId.GEMSTONES, 5), (CommodityId.OBSIDIAN, 4), (CommodityId.IVORY, 4), (CommodityId.GOLD, 5), (CommodityId.AMBER, 4), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+    DeckBand(
+        5,
+        8,
+        'east',
+        (
+            Deck(
+                'single',
+                ((CommodityId.FLAX, 9), (CommodityId.HIDES, 9), (CommodityId.STONE, 8), (CommodityId.FURS, 8), (CommodityId.TIMBER, 8), (CommodityId.SALT, 9), (CommodityId.COTTON, 7), (CommodityId.SUGAR, 8), (CommodityId.LACQUER, 6), (CommodityId.LIVESTOCK, 7), (CommodityId.SILVER, 5), (CommodityId.BRONZE, 6), (CommodityId.JADE, 5), (CommodityId.SPICE, 6), (CommodityId.DYE, 4), (CommodityId.TEA, 5), (CommodityId.SILK, 4), (CommodityId.PEARLS, 5), ),
+                1,
+                ('major',),
+            ),
+        ),
+    ),
+    DeckBand(
+        9,
+        9,
+        'east',
+        (
+            Deck(
+                'single',
+                ((CommodityId.FLAX, 9), (CommodityId.HIDES, 9), (CommodityId.BONE, 8), (CommodityId.STONE, 8), (CommodityId.FURS, 8), (CommodityId.WAX, 8), (CommodityId.TIMBER, 8), (CommodityId.SALT, 9), (CommodityId.CERAMICS, 8), (CommodityId.COTTON, 7), (CommodityId.SUGAR, 8), (CommodityId.GRAIN, 8), (CommodityId.LACQUER, 6), (CommodityId.LIVESTOCK, 7), (CommodityId.GLASS, 6), (CommodityId.SILVER, 5), (CommodityId.BRONZE, 6), (CommodityId.LEAD, 6), (CommodityId.JADE, 5), (CommodityId.SPICE, 6), (CommodityId.HERBS, 6), (CommodityId.DYE, 4), (CommodityId.TEA, 5), (CommodityId.OBSIDIAN, 4), (CommodityId.SILK, 4), (CommodityId.PEARLS, 5), (CommodityId.AMBER, 4), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+    DeckBand(
+        11,
+        11,
+        'east',
+        (
+            Deck(
+                'single',
+                ((CommodityId.FLAX, 9), (CommodityId.HIDES, 9), (CommodityId.BONE, 8), (CommodityId.STONE, 8), (CommodityId.FURS, 8), (CommodityId.WAX, 8), (CommodityId.TIMBER, 8), (CommodityId.SALT, 9), (CommodityId.CERAMICS, 8), (CommodityId.COTTON, 7), (CommodityId.SUGAR, 8), (CommodityId.GRAIN, 8), (CommodityId.LACQUER, 6), (CommodityId.LIVESTOCK, 7), (CommodityId.GLASS, 6), (CommodityId.SILVER, 5), (CommodityId.BRONZE, 6), (CommodityId.LEAD, 6), (CommodityId.JADE, 5), (CommodityId.SPICE, 6), (CommodityId.HERBS, 6), (CommodityId.DYE, 4), (CommodityId.TEA, 5), (CommodityId.OBSIDIAN, 4), (CommodityId.SILK, 4), (CommodityId.PEARLS, 5), (CommodityId.AMBER, 4), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+    DeckBand(
+        12,
+        14,
+        'whole',
+        (
+            Deck(
+                'single',
+                ((CommodityId.OCHRE, 9), (CommodityId.FLAX, 9), (CommodityId.CLAY, 9), (CommodityId.HIDES, 9), (CommodityId.PAPYRUS, 8), (CommodityId.STONE, 8), (CommodityId.IRON, 8), (CommodityId.FURS, 8), (CommodityId.FISH, 8), (CommodityId.TIMBER, 8), (CommodityId.FRUIT, 9), (CommodityId.SALT, 9), (CommodityId.WOOL, 7), (CommodityId.COTTON, 7), (CommodityId.OIL, 8), (CommodityId.SUGAR, 8), (CommodityId.WINE, 6), (CommodityId.LACQUER, 6), (CommodityId.TEXTILES, 7), (CommodityId.LIVESTOCK, 7), (CommodityId.TIN, 5), (CommodityId.SILVER, 5), (CommodityId.COPPER, 6), (CommodityId.BRONZE, 6), (CommodityId.RESIN, 5), (CommodityId.JADE, 5), (CommodityId.INCENSE, 6), (CommodityId.SPICE, 6), (CommodityId.MARBLE, 4), (CommodityId.DYE, 4), (CommodityId.GEMSTONES, 5), (CommodityId.TEA, 5), (CommodityId.IVORY, 4), (CommodityId.SILK, 4), (CommodityId.GOLD, 5), (CommodityId.PEARLS, 5), ),
+                1,
+                ('major',),
+            ),
+        ),
+    ),
+    DeckBand(
+        15,
+        18,
+        'whole',
+        (
+            Deck(
+                'single',
+                ((CommodityId.OCHRE, 9), (CommodityId.FLAX, 9), (CommodityId.CLAY, 9), (CommodityId.HIDES, 9), (CommodityId.BONE, 8), (CommodityId.PAPYRUS, 8), (CommodityId.STONE, 8), (CommodityId.IRON, 8), (CommodityId.FURS, 8), (CommodityId.WAX, 8), (CommodityId.FISH, 8), (CommodityId.TIMBER, 8), (CommodityId.FRUIT, 9), (CommodityId.SALT, 9), (CommodityId.CERAMICS, 8), (CommodityId.WOOL, 7), (CommodityId.COTTON, 7), (CommodityId.OIL, 8), (CommodityId.SUGAR, 8), (CommodityId.GRAIN, 8), (CommodityId.WINE, 6), (CommodityId.LACQUER, 6), (CommodityId.TEXTILES, 7), (CommodityId.LIVESTOCK, 7), (CommodityId.GLASS, 6), (CommodityId.TIN, 5), (CommodityId.SILVER, 5), (CommodityId.COPPER, 6), (CommodityId.BRONZE, 6), (CommodityId.LEAD, 6), (CommodityId.RESIN, 5), (CommodityId.JADE, 5), (CommodityId.INCENSE, 6), (CommodityId.SPICE, 6), (CommodityId.HERBS, 6), (CommodityId.MARBLE, 4), (CommodityId.DYE, 4), (CommodityId.GEMSTONES, 5), (CommodityId.TEA, 5), (CommodityId.OBSIDIAN, 4), (CommodityId.IVORY, 4), (CommodityId.SILK, 4), (CommodityId.GOLD, 5), (CommodityId.PEARLS, 5), (CommodityId.AMBER, 4), ),
+                1,
+                ('major', 'minor'),
+            ),
+        ),
+    ),
+)
+
+#: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
+BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (
 )
 
 NATIONS: Final[Mapping[NationId, Nation]] = MappingProxyType(
