@@ -344,7 +344,8 @@ def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
         generated,
         "from expansion_project import CommodityId as G, decks_for, set_value\n"
         # 26.3.3: three Oil (4 each, a western good) redeemed by an eastern player: 3 x 3 x 4 + 3 x 4.
-        "print(set_value(G.OIL, 3, players=12, redeemed_in='east'), set_value(G.OIL, 3, players=12, redeemed_in='west'))\n"
+        "east, west = (set_value(G.OIL, 3, players=12, redeemed_in=b) for b in ('east', 'west'))\n"
+        "print(east, west)\n"
         "print(set_value(G.OIL, 3, players=10, redeemed_in='east'))\n"
         # 10.3.3: from 12 players the western and eastern blocks are separate decks of 114 cards.
         "print(sorted((d.block, sum(c or 0 for _, c in d.commodities)) for d in decks_for(12)))\n",
