@@ -177,3 +177,21 @@ def test_console_script_runs_in_a_real_subprocess(rules_copy: Path) -> None:
     assert done.returncode == 1
     assert len([d for d in json.loads(done.stdout) if d["severity"] == "error"]) == 4
     assert "Traceback" not in done.stderr
+
+
+def test_two_manifests_with_one_id_are_reported_at_the_second(rules_copy: Path) -> None:
+    original = (rules_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (rules_copy / "rulesets" / "zz-copy.yaml").write_text(original, encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=rules_copy)
+    assert code == 1
+    found = [d for d in json.loads(out) if d["code"] == "R002"]
+    assert [Path(d["file"]).name for d in found] == ["zz-copy.yaml"]
+    assert found[0]["related"][0]["file"].endswith("advanced-civilization.yaml")
+
+
+def test_a_distinct_id_is_fine(rules_copy: Path) -> None:
+    original = (rules_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    copy = original.replace("id: advanced-civilization\n", "id: zz-copy\n", 1)
+    (rules_copy / "rulesets" / "zz-copy.yaml").write_text(copy, encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=rules_copy)
+    assert [d for d in json.loads(out) if d["code"] == "R002"] == []
