@@ -137,7 +137,7 @@ def whole_process(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str
         "parse_floor": timed(process([sys.executable, "-c", floor_script, *[str(p) for _, p in files]]), repeat),
         "check_jsonschema": timed(lambda: [peer() for peer in peers], repeat),
         "validate": timed(process([*civrules, "validate", ruleset], env), repeat),
-        "build": timed(process([*civrules, "build", ruleset, "--out", str(tmp / "fresh")], env), repeat),
+        "build": timed(_fresh_builds(civrules, ruleset, tmp, env), repeat),
         "noop_build": timed(process([*civrules, "build", ruleset, "--out", str(out)], env), repeat),
     }
     package = ruleset.replace("-", "_")
@@ -150,6 +150,16 @@ def whole_process(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str
         "validate_vs_check_jsonschema": figures["validate"]["median"] / figures["check_jsonschema"]["median"]
     }
     return figures
+
+
+def _fresh_builds(civrules: list[str], ruleset: str, tmp: Path, env: dict[str, str]) -> Callable[[], object]:
+    """A build into a new directory each time: a real build, never the no-op of an unchanged tree."""
+    runs = iter(range(10**6))
+
+    def run() -> object:
+        return process([*civrules, "build", ruleset, "--out", str(tmp / f"fresh-{next(runs)}")], env)()
+
+    return run
 
 
 def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:

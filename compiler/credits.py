@@ -180,5 +180,19 @@ def credit_sources(ruleset: Ruleset) -> list[CreditSource]:
 
 
 def credit_matrix(ruleset: Ruleset) -> dict[str, dict[str, int]]:
-    """The owned → target credit matrix of a ruleset, derived under its own credit policy."""
-    return derive_credit_matrix(credit_sources(ruleset), credit_policy(ruleset))
+    """The owned → target credit matrix of a ruleset, derived under its own credit policy.
+
+    Checks, code generation and sheets all ask for it: it is derived once per ruleset object (a
+    model never changes once built) and handed out as a copy.
+    """
+    cached = _MATRICES.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        cached = (ruleset, derive_credit_matrix(credit_sources(ruleset), credit_policy(ruleset)))
+        if len(_MATRICES) >= 8:
+            _MATRICES.clear()
+        _MATRICES[id(ruleset)] = cached
+    return {owned: dict(row) for owned, row in cached[1].items()}
+
+
+#: Matrices by model identity; the model is kept in the entry so that a reused id cannot match.
+_MATRICES: dict[int, tuple[Ruleset, dict[str, dict[str, int]]]] = {}

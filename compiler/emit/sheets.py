@@ -328,8 +328,15 @@ class CreditCard:
     label: Markup = field(default=Markup(""))
 
 
+#: Most cards drawn as a credit table: a table grows with the square of the cards, and beyond this
+#: it can be neither printed legibly nor rendered in bounded memory (the real games have 24 to 53).
+MAX_CREDIT_TABLE_CARDS = 80
+
+
 def credit_table(ruleset: Ruleset, page: Page) -> dict[str, Any]:
     """The credit table: cards in data order, the derived matrix, and a geometry that fits ``page``."""
+    if len(ruleset.cards) > MAX_CREDIT_TABLE_CARDS:
+        return {"too_many": len(ruleset.cards), "limit": MAX_CREDIT_TABLE_CARDS, "groups": group_symbols(ruleset)}
     cards = list(ruleset.cards.by_id.values())
     matrix = credit_matrix(ruleset)
     top = max((points for row in matrix.values() for points in row.values()), default=0)
