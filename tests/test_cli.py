@@ -195,3 +195,4 @@ def test_a_distinct_id_is_fine(rules_copy: Path) -> None:
     (rules_copy / "rulesets" / "zz-copy.yaml").write_text(copy, encoding="utf-8")
     code, out = run("validate", "--format", "json", rules=rules_copy)
     assert [d for d in json.loads(out) if d["code"] == "R002"] == []
+    assert code == 0
