@@ -14,19 +14,32 @@ FORMATS = ("text", "json", "github", "sarif")
 
 
 class SourceLines:
-    """Source text by file, read lazily, for quoting the offending line."""
+    """Source text by file, read lazily, for quoting the offending line.
 
-    def __init__(self, root: Path | None = None, texts: Mapping[str, str] | None = None) -> None:
+    A file larger than ``max_bytes`` (one the loader refused as too large) or a symbolic link (one
+    the workspace may have refused as leading out of rules/) is not quoted: quoting must not read
+    unbounded data, nor print a line of a file outside the rules.
+    """
+
+    def __init__(
+        self, root: Path | None = None, texts: Mapping[str, str] | None = None, max_bytes: int = 8 * 1024 * 1024
+    ) -> None:
         self.root = root or Path.cwd()
+        self.max_bytes = max_bytes
         self.cache: dict[str, list[str] | None] = {k: v.splitlines() for k, v in (texts or {}).items()}
 
     def line(self, file: str, number: int) -> str | None:
         if file not in self.cache:
+            self.cache[file] = None
+            path = self.root / file
             try:
-                raw = (self.root / file).read_bytes()
-                self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
+                if not path.is_symlink():
+                    with path.open("rb") as handle:
+                        raw = handle.read(self.max_bytes + 1)
+                    if len(raw) <= self.max_bytes:
+                        self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
             except OSError:
-                self.cache[file] = None
+                pass
         lines = self.cache[file]
         if lines is None or not 1 <= number <= len(lines):
             return None

@@ -150,7 +150,7 @@ def validate_document(document: Document, kind: str) -> list[Diagnostic]:
         if document.refused and tuple(error.absolute_path) in document.refused:
             continue
         found.extend(_translate(document, error))
-    return found
+    return list(dict.fromkeys(found))
 
 
 @functools.cache
@@ -182,7 +182,7 @@ def validate_entity(
     for error in _item_validator(kind, list_path).iter_errors(data):
         document, prefix = locate(tuple(error.absolute_path))
         found.extend(_translate(document, error, prefix))
-    return found
+    return list(dict.fromkeys(found))
 
 
 def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
@@ -197,22 +197,21 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
     keyword = error.validator
     expected: Any = error.validator_value
     if keyword == "additionalProperties" and isinstance(instance, dict):
-        allowed = list(schema.get("properties", {}))
-        patterns = list(schema.get("patternProperties", {}))
         for key in instance:
-            if key in allowed or any(jsonschema.Draft202012Validator({"pattern": p}).is_valid(key) for p in patterns):
-                continue
-            where = _where(path)
-            hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
-            yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint)
+            yield from _unknown_key(document, path, key, schema)
         return
     if keyword == "required" and isinstance(instance, dict):
         missing = [key for key in expected if key not in instance]
         # A misspelt key shows up twice (unknown `cots`, missing `cost`): keep only the unknown key,
-        # whose hint names the fix.
+        # whose hint names the fix. Inside a oneOf only one of the two errors is translated (the
+        # best branch's best error), so the unknown key is reported from here as well; the
+        # duplicate this makes outside a oneOf is dropped by the callers.
         strays = [key for key in instance if key not in schema.get("properties", {})]
         for key in missing:
-            if difflib.get_close_matches(key, strays, n=1, cutoff=0.6):
+            close = difflib.get_close_matches(key, strays, n=1, cutoff=0.6)
+            if close:
+                if schema.get("additionalProperties") is False:
+                    yield from _unknown_key(document, path, close[0], schema)
                 continue
             yield _diag(
                 codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
@@ -229,6 +228,17 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
         )
         return
     yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
+
+
+def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str, Any]) -> Iterator[Diagnostic]:
+    """S002 for ``key`` of the mapping at ``path``, unless the schema allows it."""
+    allowed = list(schema.get("properties", {}))
+    patterns = list(schema.get("patternProperties", {}))
+    if key in allowed or any(jsonschema.Draft202012Validator({"pattern": p}).is_valid(key) for p in patterns):
+        return
+    where = _where(path)
+    hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+    yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint)
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:

@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -22,6 +23,15 @@ Tree = Mapping[str, bytes]
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
+
+
+def _write_delay() -> float:
+    """Test hook: ``CIVRULES_TEST_WRITE_DELAY`` seconds of sleep after each file written, so that a
+    test can kill a build in the middle of writing (tests/test_build_faults.py). 0 when unset."""
+    try:
+        return max(0.0, float(os.environ.get("CIVRULES_TEST_WRITE_DELAY") or 0))
+    except ValueError:
+        return 0.0
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -58,6 +68,7 @@ def write_tree(root: Path, tree: Tree, keep: Mapping[str, bytes] | None = None) 
     root = root.absolute()
     root.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-", dir=root.parent))
+    delay = _write_delay()
     try:
         for relative, content in sorted({**(keep or {}), **tree}.items()):
             target = staging / relative
@@ -66,6 +77,8 @@ def write_tree(root: Path, tree: Tree, keep: Mapping[str, bytes] | None = None) 
                 handle.write(content)
                 handle.flush()
                 os.fsync(handle.fileno())
+            if delay:
+                time.sleep(delay)
         staging.chmod(0o755)
         if not root.exists():
             staging.rename(root)

@@ -67,6 +67,8 @@ _INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+#: First characters of a plain scalar that may resolve to something other than a string.
+_SPECIAL_START = frozenset(("", *"0123456789+-.~nNtTfF"))
 # Characters YAML forbids in a stream (1.2, 5.1): C0 controls but tab/LF/CR, DEL, C1 but NEL, surrogates, U+FFFE/F.
 _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -93,7 +95,8 @@ def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple
                     hint="split the file, or raise the bound with --max-file-size",
                 )
             ]
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(limits.max_bytes + 1)  # bounded even if the file grows after stat
     except OSError as error:
         return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {error.strerror or error}")]
     return read_yaml_bytes(raw, display, limits)
@@ -233,7 +236,19 @@ def _syntax_hint(problem: str) -> str | None:
 class _Frame:
     """An open mapping or sequence while its events arrive."""
 
-    __slots__ = ("anchor", "container", "is_key", "key", "key_span", "nodes", "path", "seen", "start")
+    __slots__ = (
+        "anchor",
+        "container",
+        "height",
+        "is_key",
+        "key",
+        "key_span",
+        "nodes",
+        "path",
+        "refused",
+        "seen",
+        "start",
+    )
 
     def __init__(
         self, container: dict[str, Any] | list[Any], path: NodePath, start: Span, anchor: str | None, is_key: bool
@@ -243,9 +258,11 @@ class _Frame:
         self.start = start
         self.anchor = anchor
         self.nodes = 1
+        self.height = 1  # levels of nesting, counting what aliases in it bring
         self.key: Any = None  # a str, or _DISCARD when the entry is refused
         self.key_span: Span | None = None
         self.is_key = is_key  # a collection used as a mapping key: read, then refused
+        self.refused = False  # a collection with a forbidden tag: read, then replaced by null
         self.seen: dict[str, Span] = {}
 
 
@@ -261,7 +278,7 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.value_spans: dict[NodePath, Span] = {}
         self.key_spans: dict[NodePath, Span] = {}
-        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
         self.stack: list[_Frame] = []
         self.root: Any = None
         self.documents = 0
@@ -332,6 +349,9 @@ class _Builder:
     def on_scalar(self, event: Any) -> None:
         span = self.span(event)
         self.count(1, span)
+        if event.tag is None and event.implicit[0] and event.value[:1] not in _SPECIAL_START:
+            self.place(event.value, span, event.anchor, 1)  # a plain word: a string, nothing to judge
+            return
         reported = len(self.diagnostics)
         value = self.resolve_scalar(event, span) if self.check_tag(event.tag, span) else None
         # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
@@ -365,10 +385,12 @@ class _Builder:
         try:
             if _INT10.match(text):
                 return int(text)
-            if _INT8.match(text):
-                return int(text[2:], 8)
-            if _INT16.match(text):
-                return int(text[2:], 16)
+            if _INT8.match(text) or _INT16.match(text):
+                number = int(text[2:], 8 if text[1] == "o" else 16)
+                # Python reads any number of hex or octal digits, but every later stage (messages,
+                # JSON, generated code) writes numbers in decimal, which is bounded: refuse it here.
+                str(number)
+                return number
         except ValueError:
             self.error(
                 codes.BAD_NUMBER,
@@ -409,9 +431,18 @@ class _Builder:
             )
             self.place(None, span, None, 1)
             return
-        value, nodes = found
+        value, nodes, height = found
+        if len(self.stack) + height > self.limits.max_depth:
+            # Aliases nest what they repeat: the bound holds for the data as read, not only as written.
+            self.error(
+                codes.TOO_DEEP,
+                f"nesting deeper than {self.limits.max_depth} levels (through the alias `*{event.anchor}`)",
+                span,
+                hint="flatten the structure; aliases of aliases nest the data they repeat",
+            )
+            raise _AbortError
         self.count(nodes, span)
-        self.place(value, span, None, nodes)
+        self.place(value, span, None, nodes, height=height)
 
     def on_start(self, event: Any) -> None:
         span = self.span(event)
@@ -424,12 +455,13 @@ class _Builder:
                 hint="flatten the structure; rule files need only a few levels",
             )
             raise _AbortError
-        self.check_tag(event.tag, span)
+        allowed = self.check_tag(event.tag, span)
         container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
         parent = self.stack[-1] if self.stack else None
         is_key = parent is not None and isinstance(parent.container, dict) and parent.key is None
         path = self.child_path(parent) if parent is not None and not is_key else ()
         self.stack.append(_Frame(container, path, span, event.anchor, is_key))
+        self.stack[-1].refused = not allowed
 
     def on_end(self, event: Any) -> None:
         frame = self.stack.pop()
@@ -442,9 +474,15 @@ class _Builder:
                 span,
                 hint="use a plain name as the key",
             )
-            self.place(_DISCARD, span, frame.anchor, frame.nodes)
+            self.place(_DISCARD, span, frame.anchor, frame.nodes, height=frame.height)
             return
-        self.place(frame.container, span, frame.anchor, frame.nodes, opened=frame)
+        if frame.refused:
+            # Like a refused scalar: a null stand-in, marked so that the schema does not report it again.
+            self.refusing = True
+            self.place(None, span, frame.anchor, frame.nodes, opened=frame, height=frame.height)
+            self.refusing = False
+            return
+        self.place(frame.container, span, frame.anchor, frame.nodes, opened=frame, height=frame.height)
 
     def child_path(self, parent: _Frame) -> NodePath:
         if isinstance(parent.container, dict):
@@ -452,16 +490,20 @@ class _Builder:
             return (*parent.path, parent.key)
         return (*parent.path, len(parent.container))
 
-    def place(self, value: Any, span: Span, anchor: str | None, nodes: int, opened: _Frame | None = None) -> None:
+    def place(
+        self, value: Any, span: Span, anchor: str | None, nodes: int, opened: _Frame | None = None, height: int = 0
+    ) -> None:
         """Attach a finished node to its parent (or make it the root) and record its span."""
         if anchor is not None:
-            self.anchors[anchor] = (value, nodes)
+            self.anchors[anchor] = (value, nodes, height)
         if not self.stack:
             self.root = value
             self.value_spans[()] = span
             return
         parent = self.stack[-1]
         parent.nodes += nodes
+        if height >= parent.height:
+            parent.height = height + 1
         container = parent.container
         if isinstance(container, list):
             path = opened.path if opened is not None else (*parent.path, len(container))

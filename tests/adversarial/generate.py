@@ -1,0 +1,123 @@
+"""Hostile inputs too large (or too regular) to commit: written into a case's rules tree at test time.
+
+Each generator writes one or more files under ``rules`` and returns nothing; the expectations
+(code, line, column) are in ``cases.yaml`` beside this module, and follow from the shapes below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Generator = Callable[..., None]
+
+
+def fanout(rules: Path, to: str, references: int = 200_001) -> None:
+    """Wide fan-out: one small anchored mapping (5 nodes), then one alias of it per list item."""
+    lines = ["kind: map", "areas:", "  - &a {id: x, name: x}"]
+    lines.extend("  - *a" for _ in range(references))
+    _write(rules / to, lines)
+
+
+def quadratic(rules: Path, to: str, width: int = 1_001) -> None:
+    """Quadratic blow-up: a list of ``width`` strings, aliased ``width`` times (text 2n, data n²)."""
+    lines = ["kind: map", "wide: &w [" + ", ".join(["x"] * width) + "]", "areas:"]
+    lines.extend("  - *w" for _ in range(width))
+    _write(rules / to, lines)
+
+
+def alias_ladder(rules: Path, to: str, rungs: int = 900) -> None:
+    """Depth through aliases: each anchor a list holding the alias of the one before, in a variant's
+    overlay (which accepts any field), so the data is ``rungs`` deep although the text is flat."""
+    lines = [
+        "kind: ruleset",
+        "id: hostile",
+        'name: "Hostile"',
+        "extends: advanced-civilization",
+        "overlay:",
+        "  civilization_cards:",
+        "    patch:",
+        "      - id: pottery",
+        "        k0: &l0 [x]",
+    ]
+    lines.extend(f"        k{k}: &l{k} [*l{k - 1}, x]" for k in range(1, rungs))
+    _write(rules / to, lines)
+
+
+def nesting_flow(rules: Path, to: str, depth: int = 10_000) -> None:
+    """Flow lists nested ``depth`` deep on one line."""
+    _write(rules / to, ["kind: map", "areas: " + "[" * depth + "]" * depth])
+
+
+def nesting_block(rules: Path, to: str, depth: int = 10_000) -> None:
+    """Block lists nested ``depth`` deep in YAML's compact form (`- - - x`: one level per `- `)."""
+    _write(rules / to, ["kind: map", "areas:", "- " * depth + "x"])
+
+
+def big_file(rules: Path, to: str, megabytes: int = 100) -> None:
+    """A file of ``megabytes`` MiB of comments after a valid first line (real bytes, not sparse)."""
+    line = b"# " + b"x" * 1021 + b"\n"
+    with (rules / to).open("wb") as handle:
+        handle.write(b"kind: map\n")
+        chunk = line * 1024
+        for _ in range(megabytes):
+            handle.write(chunk)
+
+
+def long_integer(rules: Path, to: str, find: str, value: str, digits: int = 10_000, prefix: str = "") -> None:
+    """An integer of ``digits`` digits (decimal, or hexadecimal/octal with ``prefix``) in place of
+    ``value`` within the text ``find`` of a shipped file."""
+    digit = {"": "9", "0x": "f", "0o": "7"}[prefix]
+    path = rules / to
+    text = path.read_text(encoding="utf-8")
+    assert find in text, f"{find!r} not in {to}"
+    path.write_text(text.replace(find, find.replace(value, prefix + digit * digits), 1), encoding="utf-8")
+
+
+def chain_map(rules: Path, to: str, areas: int = 10_000) -> None:
+    """A map file of ``areas`` water areas in one chain (``s00000`` - ``s00001`` - ...), hung on the
+    Aegean Sea of the main board: the longest path any graph check can walk."""
+    lines = ["kind: map", "id: chain", "name: A chain of areas", "panel: main", "requires: [mediterranean]", "areas:"]
+    lines.extend(f"  - {{id: s{i:05d}, name: S{i}, panel: main, land: false, water: true}}" for i in range(areas))
+    lines.append("borders:")
+    lines.append("  - {areas: [aegean_sea, s00000], kind: sea}")
+    lines.extend(f"  - {{areas: [s{i:05d}, s{i + 1:05d}], kind: sea}}" for i in range(areas - 1))
+    _write(rules / to, lines)
+
+
+def prerequisite_cycle(rules: Path, to: str, cards: int = 5_000, cost: int = 100) -> None:
+    """``cards`` Craft cards at the top of the shipped card list, each requiring the next and the
+    last the first: a cycle of length ``cards``. Every Craft card's group credit reaches each of
+    them, so the credit checks see thousands of targets too."""
+    path = rules / to
+    text = path.read_text(encoding="utf-8")
+    added = [
+        f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {cost}, '
+        f'prerequisites: [{{card: c{(i + 1) % cards}, rule: "31.62"}}], credits: [], attributes: []}}'
+        for i in range(cards)
+    ]
+    assert "\ncards:\n" in text, f"{to} has no top-level `cards:` list"
+    path.write_text(text.replace("\ncards:\n", "\ncards:\n" + "\n".join(added) + "\n", 1), encoding="utf-8")
+
+
+def _write(path: Path, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+GENERATORS: dict[str, Generator] = {
+    "fanout": fanout,
+    "quadratic": quadratic,
+    "alias_ladder": alias_ladder,
+    "nesting_flow": nesting_flow,
+    "nesting_block": nesting_block,
+    "big_file": big_file,
+    "long_integer": long_integer,
+    "chain_map": chain_map,
+    "prerequisite_cycle": prerequisite_cycle,
+}
+
+
+def generate(rules: Path, name: str, **params: Any) -> None:
+    GENERATORS[name](rules, **params)

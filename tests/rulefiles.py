@@ -1,0 +1,148 @@
+"""Shared by the fuzz and mutation tests: the shipped rule files read once, and runs that reuse them.
+
+Reading and schema-validating every shipped file takes a quarter of a second; a test that changes
+one file per example would spend its budget re-reading the others. :class:`CachedWorkspace` is a
+:class:`~compiler.workspace.Workspace` that takes every file it is not told to override from one
+pristine reading. Nothing downstream changes a loaded document (the pristine data is checked
+against its fingerprint by the tests that use it).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from compiler.load import Document, Limits, NodePath
+from compiler.workspace import LoadedFile, Workspace
+from tests.conftest import RULES
+
+
+@functools.cache
+def pristine() -> dict[str, LoadedFile]:
+    """Every shipped rule file, read and validated once, by path relative to rules/."""
+    workspace = Workspace(RULES)
+    workspace.manifests()
+    for relative in workspace.rule_files():
+        workspace.load(relative)
+    return dict(workspace._files)
+
+
+def fingerprint() -> str:
+    """A hash of the data of every pristine document (to show that no run changed them)."""
+    digest = hashlib.sha256()
+    for relative, loaded in sorted(pristine().items()):
+        data = loaded.document.data if loaded.document is not None else None
+        digest.update(relative.encode())
+        digest.update(json.dumps(data, sort_keys=True, default=repr).encode())
+    return digest.hexdigest()
+
+
+class CachedWorkspace(Workspace):
+    """A workspace over the shipped rules that re-reads only the files it overrides."""
+
+    def __init__(self, overrides: Mapping[str, str] | None = None, limits: Limits | None = None) -> None:
+        super().__init__(RULES, limits, dict(overrides or {}))
+
+    def load(self, relative: str) -> LoadedFile:
+        if relative not in self._files and relative not in self.overrides:
+            shipped = pristine().get(relative)
+            if shipped is not None:
+                # A copy of the list: manifests() appends to a manifest's diagnostics.
+                self._files[relative] = LoadedFile(
+                    shipped.path, shipped.document, shipped.kind, list(shipped.diagnostics)
+                )
+        return super().load(relative)
+
+
+@functools.cache
+def users() -> dict[str, tuple[str, ...]]:
+    """For each shipped rule file, the rulesets whose validation reads it (a base's files included)."""
+    from compiler.pipeline import analyse
+
+    found: dict[str, set[str]] = {}
+    for ruleset_id in sorted(CachedWorkspace().manifests()):
+        workspace = _Recording(ruleset_id, found)
+        analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    return {relative: tuple(sorted(ids)) for relative, ids in found.items()}
+
+
+class _Recording(CachedWorkspace):
+    """Notes, for one ruleset, every file its validation reads."""
+
+    def __init__(self, ruleset_id: str, found: dict[str, set[str]]) -> None:
+        super().__init__()
+        self.ruleset_id = ruleset_id
+        self.found = found
+
+    def load(self, relative: str) -> LoadedFile:
+        self.found.setdefault(relative, set()).add(self.ruleset_id)
+        return super().load(relative)
+
+
+def shipped_text(relative: str) -> str:
+    return (RULES / relative).read_text(encoding="utf-8")
+
+
+def dump(data: Any) -> str:
+    """YAML text for plain data, one block mapping per line where it can (libyaml's emitter)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text: str = yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
+    return text
+
+
+def nodes(data: Any, path: NodePath = ()) -> Iterator[tuple[NodePath, Any]]:
+    """Every node of plain data with its path, parents before children (iteratively)."""
+    stack: list[tuple[NodePath, Any]] = [(path, data)]
+    while stack:
+        here, node = stack.pop()
+        yield here, node
+        if isinstance(node, dict):
+            stack.extend(((*here, key), value) for key, value in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend(((*here, i), value) for i, value in reversed(list(enumerate(node))))
+
+
+def get(data: Any, path: NodePath) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def put(data: Any, path: NodePath, value: Any) -> None:
+    get(data, path[:-1])[path[-1]] = value
+
+
+def remove(data: Any, path: NodePath) -> None:
+    del get(data, path[:-1])[path[-1]]
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a diagnostic is, as the tests compare it: code, file relative to rules/, line, column."""
+
+    code: str
+    file: str
+    line: int
+    column: int
+
+
+def locate_in(document: Document, path: NodePath, *, key: bool = False) -> tuple[int, int]:
+    span = document.key_span(path) if key else document.span(path)
+    return span.line, span.column
+
+
+def relative_to_rules(file: str) -> str:
+    """A diagnostic's file as a path relative to rules/ (it is shown relative to the working directory)."""
+    path = Path(file)
+    absolute = path if path.is_absolute() else Path.cwd() / path
+    try:
+        return absolute.resolve().relative_to(RULES).as_posix()
+    except ValueError:
+        return file

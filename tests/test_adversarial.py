@@ -1,0 +1,298 @@
+"""The adversarial corpus (tests/adversarial/cases.yaml): whatever arrives, a located diagnostic.
+
+Each case is a rules tree built in a temporary directory (the shipped rules with one hostile
+change), checked by `civrules` in a subprocess under tests/adversarial/measure.py, which reports
+the exit code, the CPU time and the peak resident memory the kernel counted. See the header of
+cases.yaml for what a case asserts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import py_compile
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from compiler.load import read_yaml_file
+from tests.adversarial.generate import generate
+from tests.conftest import REPO, RULES
+
+HERE = Path(__file__).resolve().parent / "adversarial"
+DATA = HERE / "data"
+SECRET = "CIVRULES-ADVERSARIAL-SECRET"
+CPU_SECONDS = 2.0
+RSS_MB = 200
+WALL_GUARD = 120  # seconds: a hang fails the case instead of the whole run
+
+_TEXT_LOCATION = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<severity>\w+)\[(?P<code>\w+)\]")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    threat: str
+    setup: tuple[dict[str, Any], ...]
+    run: tuple[str, ...]
+    exit: int
+    expect: tuple[dict[str, Any], ...]
+    format: str = "json"
+    verify: tuple[str, ...] = ()
+    cpu: float = CPU_SECONDS
+    rss_mb: float = RSS_MB
+
+
+def load_cases() -> list[Case]:
+    entries = yaml.safe_load((HERE / "cases.yaml").read_text(encoding="utf-8"))
+    return [
+        Case(
+            id=entry["id"],
+            threat=entry["threat"],
+            setup=tuple(entry.get("setup", ())),
+            run=tuple(entry["run"]),
+            exit=entry["exit"],
+            expect=tuple(entry.get("expect") or ()),
+            format=entry.get("format", "json"),
+            verify=tuple(entry.get("verify", ())),
+            cpu=float(entry.get("cpu", CPU_SECONDS)),
+            rss_mb=float(entry.get("rss_mb", RSS_MB)),
+        )
+        for entry in entries
+    ]
+
+
+CASES = load_cases()
+
+VARIANT = """kind: ruleset
+id: hostile
+name: Hostile
+extends: advanced-civilization
+files:
+  {slot}:
+    - {path}
+"""
+
+
+@dataclass
+class Outcome:
+    returncode: int
+    cpu_seconds: float
+    max_rss_bytes: int
+    wall_seconds: float
+    stdout: str
+    stderr: str
+    diagnostics: list[tuple[str, str, str, int, int]]  # severity, code, file (relative to the tree), line, column
+
+
+def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
+    """The case's rules tree under ``tmp``, and the files (relative to it) the case wrote."""
+    rules = tmp / "rules"
+    shutil.copytree(RULES, rules, symlinks=True)
+    written: set[str] = set()
+    for step in case.setup:
+        if "copy" in step:
+            data = (DATA / step["copy"]).read_bytes().replace(b"@TMP@", str(tmp).encode())
+            (rules / step["to"]).write_bytes(data)
+            written.add(step["to"])
+        elif "write" in step:
+            base = tmp if step.get("outside") else rules
+            (base / step["write"]).write_text(step["text"].replace("@TMP@", str(tmp)), encoding="utf-8")
+            if not step.get("outside"):
+                written.add(step["write"])
+        elif "generate" in step:
+            params = {k: v for k, v in step.items() if k != "generate"}
+            generate(rules, step["generate"], **params)
+            written.add(step["to"])
+        elif "variant" in step:
+            (rules / "rulesets" / "hostile.yaml").write_text(
+                VARIANT.format(slot=step["variant"], path=step["path"]), encoding="utf-8"
+            )
+            written.add("rulesets/hostile.yaml")
+        elif "symlink" in step:
+            outside = tmp / step["to"]
+            outside.write_text(f"secret: {SECRET}\nkind: [{SECRET}\n", encoding="utf-8")
+            os.symlink(outside, rules / step["symlink"])
+            written.add(step["symlink"])
+        elif "replace" in step:
+            path = rules / step["replace"]
+            text = path.read_text(encoding="utf-8")
+            assert step["find"] in text, f"{case.id}: {step['find']!r} not in {step['replace']}"
+            path.write_text(text.replace(step["find"], step["with"], 1), encoding="utf-8")
+            written.add(step["replace"])
+        else:  # pragma: no cover - a typo in cases.yaml
+            raise AssertionError(f"{case.id}: unknown setup step {step}")
+    return rules, written
+
+
+def run_measured(rules: Path, args: list[str], tmp: Path) -> tuple[dict[str, Any], str, str]:
+    report = tmp / "measure.json"
+    command = [sys.executable, str(HERE / "measure.py"), str(report), sys.executable, "-m", "compiler"]
+    done = subprocess.run(
+        [*command, "--rules", str(rules), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+        timeout=WALL_GUARD,
+    )
+    assert done.returncode == 0, done.stderr
+    measured: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    return measured, done.stdout, done.stderr
+
+
+def relative(file: str, rules: Path) -> str:
+    """A diagnostic's file relative to the rules tree (without following symbolic links)."""
+    absolute = os.path.normpath(os.path.join(REPO, file))
+    return Path(os.path.relpath(absolute, rules)).as_posix()
+
+
+def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int, int]]:
+    if case.format == "json":
+        return [
+            (
+                d["severity"],
+                d["code"],
+                relative(d["file"], rules) if d["file"] else "",
+                d["line"] or 0,
+                d["column"] or 0,
+            )
+            for d in json.loads(stdout)
+        ]
+    if case.format == "text":
+        found = []
+        for line in stdout.splitlines():
+            match = _TEXT_LOCATION.match(line)
+            if match:
+                found.append(
+                    (
+                        match["severity"],
+                        match["code"],
+                        relative(match["file"], rules),
+                        int(match["line"]),
+                        int(match["column"]),
+                    )
+                )
+        return found
+    return []
+
+
+def locate(rules: Path, expect: dict[str, Any]) -> tuple[str, str, int, int]:
+    """An expected diagnostic as (code, file, line, column); `at` finds the column of a text."""
+    if "line" in expect:
+        return expect["code"], expect["file"], expect["line"], expect["column"]
+    text = (rules / expect["file"]).read_text(encoding="utf-8")
+    start = text.index(expect["after"]) if "after" in expect else 0
+    index = text.index(expect["at"], start)
+    line = text.count("\n", 0, index) + 1
+    return expect["code"], expect["file"], line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
+    rules, written = build_tree(case, tmp)
+    args = [a.replace("@TMP@", str(tmp)) for a in case.run]
+    if case.format in ("json", "text") and args[0] == "validate":
+        args += ["--format", case.format]
+    measured, stdout, stderr = run_measured(rules, args, tmp)
+    outcome = Outcome(
+        measured["returncode"],
+        measured["cpu_seconds"],
+        measured["max_rss_bytes"],
+        measured["wall_seconds"],
+        stdout,
+        stderr,
+        parse(case, stdout, rules),
+    )
+    return outcome, rules, written
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm_caches() -> None:
+    """One unmeasured run first: compiled schema validators are cached on disk by the first run of a
+    fresh clone, which is not what a case measures."""
+    subprocess.run(
+        [sys.executable, "-m", "compiler", "--rules", str(RULES), "validate", "advanced-civilization"],
+        capture_output=True,
+        cwd=REPO,
+        check=False,
+        timeout=WALL_GUARD,
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_adversarial_case(case: Case, tmp_path: Path) -> None:
+    outcome, rules, written = run_case(case, tmp_path)
+    context = f"{case.id} ({case.threat})\nstdout: {outcome.stdout[-3000:]}\nstderr: {outcome.stderr[-3000:]}"
+    assert "Traceback" not in outcome.stderr, context
+    assert "internal error" not in outcome.stderr, context
+    assert outcome.returncode == case.exit, context
+    expected = {locate(rules, e) for e in case.expect}
+    errors = {
+        (code, file, line, column) for severity, code, file, line, column in outcome.diagnostics if severity == "error"
+    }
+    assert expected <= errors, f"missing {sorted(expected - errors)}\n{context}"
+    unexpected = {e for e in errors if e[1] in written} - expected
+    assert not unexpected, f"unexpected errors in the case's own files: {sorted(unexpected)}\n{context}"
+    assert outcome.cpu_seconds < case.cpu, f"{case.id}: {outcome.cpu_seconds:.2f} s of CPU (bound {case.cpu} s)"
+    rss_mb = outcome.max_rss_bytes / 1e6
+    assert rss_mb < case.rss_mb, f"{case.id}: peak RSS {rss_mb:.0f} MB (bound {case.rss_mb} MB)"
+    for hook in case.verify:
+        VERIFY[hook](case, outcome, rules, tmp_path)
+
+
+def verify_nothing_ran(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    assert not (tmp / "pwned").exists(), f"{case.id}: a command in the data was executed"
+
+
+def verify_secret_not_printed(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    assert SECRET not in outcome.stdout + outcome.stderr, f"{case.id}: a line of a file outside rules/ was printed"
+
+
+def verify_round_trip(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """The generated package compiles, imports in a fresh interpreter and gives back every hostile
+    string exactly; no generated HTML or SVG holds a live `<script>`."""
+    manifest, diagnostics = read_yaml_file(rules / "rulesets" / "hostile.yaml", "hostile.yaml")
+    assert manifest is not None and not diagnostics
+    overlay = manifest.data["overlay"]
+    names = {
+        "RULESET_NAME": manifest.data["name"],
+        "CARDS[CardId.POTTERY].name": overlay["civilization_cards"]["patch"][0]["name"],
+        "CALAMITIES[CalamityId.FAMINE].name": overlay["calamities"]["patch"][0]["name"],
+    }
+    out = tmp / "generated"
+    sources = sorted(out.rglob("*.py"))
+    assert sources, f"{case.id}: nothing was generated"
+    for source in sources:
+        py_compile.compile(str(source), cfile=str(tmp / "compiled.pyc"), doraise=True)
+    program = "from hostile import *\nimport hostile\n" + "".join(f"print(ascii({e}))\n" for e in names)
+    env = {**os.environ, "PYTHONPATH": str(out / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [ascii(value) for value in names.values()]
+    for page in [*out.rglob("*.html"), *out.rglob("*.svg")]:
+        assert "<script>alert(" not in page.read_text(encoding="utf-8"), f"{page}: a name became live HTML"
+
+
+VERIFY = {
+    "nothing_ran": verify_nothing_ran,
+    "secret_not_printed": verify_secret_not_printed,
+    "round_trip": verify_round_trip,
+}
+
+
+def test_every_case_names_a_threat_and_a_known_hook() -> None:
+    ids = [c.id for c in CASES]
+    assert len(ids) == len(set(ids))
+    for case in CASES:
+        assert case.threat
+        assert set(case.verify) <= set(VERIFY), case.id
+        assert case.exit in (0, 1), case.id

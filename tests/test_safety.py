@@ -1,0 +1,201 @@
+"""The bugs the adversarial corpus and the fuzzers found, each pinned where it was fixed.
+
+The corpus (test_adversarial.py) shows each threat end to end in a subprocess; these tests hold
+the individual fixes in place, in-process and fast.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.checks import all_checks
+from compiler.cli import main
+from compiler.diagnostics import Diagnostic, Severity, Span
+from compiler.emit.export import export_ruleset
+from compiler.emit.python import doc, render_package
+from compiler.load import Limits, read_yaml_file, read_yaml_text
+from compiler.pipeline import analyse
+from compiler.render import SourceLines, render_text
+from compiler.workspace import Workspace
+from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace, shipped_text
+
+
+def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:
+    _, diagnostics = read_yaml_text(text, "f.yaml", limits or Limits())
+    return [(d.code, d.span.line, d.span.column) for d in diagnostics if d.span is not None]
+
+
+# --- The reader --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prefix", ["0x", "0o"])
+def test_hex_and_octal_integers_too_long_to_print_are_refused(prefix: str) -> None:
+    """Python reads any number of hex digits, but every later stage prints numbers in decimal,
+    which has a limit (4300 digits): jsonschema's error message raised ValueError (exit 2)."""
+    digit = "f" if prefix == "0x" else "7"
+    assert codes_of(f"n: {prefix}{digit * 10_000}\n") == [("L011", 1, 4)]
+    document, diagnostics = read_yaml_text(f"n: {prefix}{digit * 100}\n", "f.yaml")
+    assert (
+        diagnostics == [] and document is not None and document.data["n"] == int(digit * 100, 16 if digit == "f" else 8)
+    )
+
+
+def test_aliases_cannot_nest_data_deeper_than_the_bound() -> None:
+    """Each anchor a list holding the alias of the one before: flat text, data 900 levels deep;
+    the resolver's merge patch (copy.deepcopy) raised RecursionError (exit 2)."""
+    ladder = "l0: &l0 [x]\n" + "".join(f"l{k}: &l{k} [*l{k - 1}, x]\n" for k in range(1, 900))
+    assert codes_of(ladder) == [("L006", 100, 12)]
+    assert codes_of(ladder, Limits(max_depth=1000)) == []  # the bound, not the shape, refuses it
+    assert codes_of("a: &a [[[x]]]\nb: [[*a]]\n") == []  # modest nesting through an alias is fine
+
+
+def test_a_collection_with_a_forbidden_tag_is_reported_once() -> None:
+    """Like a refused scalar, a refused collection becomes a null the schema does not judge again."""
+    document, diagnostics = read_yaml_text("a: !!python/object:x {b: 1}\nc: !custom [1]\n", "f.yaml")
+    assert [d.code for d in diagnostics] == ["L004", "L004"]
+    assert document is not None and document.data == {"a": None, "c": None}
+    assert document.refused == {("a",), ("c",)}
+
+
+def test_a_file_is_read_only_up_to_the_bound_whatever_its_size_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that grows after stat (or a /proc file that says 0 bytes) is not read unbounded."""
+    path = tmp_path / "growing.yaml"
+    path.write_bytes(b"a: " + b"x" * 5000 + b"\n")
+    real = os.stat_result(os.stat(path))
+    small = os.stat_result((real.st_mode, *real[1:6], 10, *real[7:]))
+    monkeypatch.setattr(Path, "stat", lambda self, **_: small if self == path else os.stat(self))
+    _, diagnostics = read_yaml_file(path, "growing.yaml", Limits(max_bytes=1000))
+    assert [d.code for d in diagnostics] == ["L007"]
+
+
+# --- Schema validation ---------------------------------------------------------------------------
+
+
+def test_a_misspelt_key_inside_a_one_of_branch_is_reported() -> None:
+    """Found by the fuzzer: a credit line with `0points` for `points` fails both branches of its
+    oneOf; the best branch's best error was "missing `points`", dropped as the echo of an unknown
+    key that was never reported. The file passed as valid and assembling it raised KeyError."""
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    broken = cards.replace("{group: crafts, points: 10", "{group: crafts, poinst: 10", 1)
+    workspace = CachedWorkspace({"cards/advanced-civilization.yaml": broken})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    assert [(d.code, d.hint) for d in errors] == [("S002", "did you mean `points`?")]
+    line = broken[: broken.index("poinst")].count("\n") + 1
+    assert errors[0].span is not None and errors[0].span.line == line
+
+
+# --- Files outside rules/ and output that quotes them -------------------------------------------
+
+
+def test_a_symbolic_link_out_of_rules_found_by_scanning_is_refused_unread(tmp_path: Path) -> None:
+    """`validate` reads every file under rules/ and every manifest: a link out was read (and its
+    content shown in diagnostics) unless a manifest named it."""
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "a.yaml").write_text((RULES / "rulesets" / "advanced-civilization.yaml").read_text())
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("token: [SECRET\n", encoding="utf-8")
+    os.symlink(secret, rules / "rulesets" / "evil.yaml")
+    os.symlink(secret, rules / "evil.yaml")
+    workspace = Workspace(rules)
+    for relative in ("rulesets/evil.yaml", "evil.yaml"):
+        loaded = workspace.load(relative)
+        assert loaded.document is None
+        assert [(d.code, d.span) for d in loaded.diagnostics] == [("R003", Span.at(loaded.path))]
+
+
+def test_quoting_a_line_reads_no_huge_file_and_follows_no_link(tmp_path: Path) -> None:
+    """Text output quoted the line of a 100 MB file by reading all of it (374 MB of memory)."""
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"kind: map\n" + b"# padding\n" * 2000)
+    link = tmp_path / "link.yaml"
+    os.symlink(big, link)
+    sources = SourceLines(root=tmp_path, max_bytes=1000)
+    assert sources.line("big.yaml", 1) is None
+    assert SourceLines(root=tmp_path).line("big.yaml", 1) == "kind: map"
+    assert SourceLines(root=tmp_path).line("link.yaml", 1) is None
+    text = render_text([Diagnostic("L007", Severity.ERROR, "too large", Span.at("big.yaml"))], sources)
+    assert "kind: map" not in text
+
+
+# --- Generated code ----------------------------------------------------------------------------
+
+
+def test_a_ruleset_name_cannot_end_the_generated_docstring() -> None:
+    """The ruleset name went raw into the package docstring: `\"\"\"` in it ended the docstring and
+    what followed was code, run on import."""
+    hostile = 'Evil """\nimport os; os.system("echo pwned")\n""" \\N \\'
+    assert doc(hostile) == 'Evil \\"\\"\\"\nimport os; os.system(\\"echo pwned\\")\n\\"\\"\\" \\\\N \\\\'
+    manifest = shipped_text("rulesets/advanced-civilization.yaml").replace(
+        'name: "Advanced Civilization"',
+        "name: " + '"' + hostile.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"',
+        1,
+    )
+    workspace = CachedWorkspace({"rulesets/advanced-civilization.yaml": manifest})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None and analysis.resolved is not None and analysis.model.name == hostile
+    files = render_package(analysis.model, export_ruleset(analysis.resolved, analysis.model))
+    init = files["advanced_civilization/__init__.py"].decode("utf-8")
+    module = compile(init, "__init__.py", "exec")  # raised SyntaxError, or compiled the injected code
+    assert "system" not in module.co_names
+    assert repr(hostile) in init  # RULESET_NAME keeps the exact string
+
+
+@pytest.mark.parametrize(("ruleset_id", "what"), [("enum", "standard-library module"), ("in", "Python keyword")])
+def test_a_ruleset_id_that_would_shadow_a_module_or_cannot_be_imported_is_refused(ruleset_id: str, what: str) -> None:
+    """generated/python/enum/ would shadow the standard library's enum for every generated package."""
+    manifest = f"kind: ruleset\nid: {ruleset_id}\nname: X\nextends: advanced-civilization\n"
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    found = [d for d in analysis.diagnostics if d.code == "I003"]
+    assert len(found) == 1 and what in found[0].message
+    assert found[0].span is not None and (found[0].span.line, found[0].span.column) == (2, 5)
+
+
+# --- Checks that were quadratic ------------------------------------------------------------------
+
+
+def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards() -> None:
+    """C007 asked networkx for a path per (giver, target) pair and rescanned every credit line per
+    target: 5,000 cheap Craft cards took 111 s. Now 2,000 take a fraction of a second."""
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    added = "".join(
+        f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: 10, prerequisites: [], '
+        "credits: [], attributes: []}\n"
+        for i in range(2000)
+    )
+    workspace = CachedWorkspace(
+        {"cards/advanced-civilization.yaml": cards.replace("\ncards:\n", "\ncards:\n" + added, 1)}
+    )
+    analysis = analyse(
+        workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["C006"]
+    )
+    assert analysis.model is not None
+    (check,) = [c for c in all_checks() if c.code.code == "C007"]
+    started = time.process_time()
+    found = list(check.run(analysis.model))
+    assert time.process_time() - started < 2.0
+    assert len(found) == 7  # one per Craft card's group credit, each covering the 2,000 cards
+    assert all(len(d.related) == 2000 for d in found)
+
+
+# --- The command line --------------------------------------------------------------------------
+
+
+def test_a_broken_manifest_named_on_the_command_line_shows_its_errors(rules_copy: Path) -> None:
+    """`validate NAME` with NAME's manifest unreadable said "no ruleset NAME" (exit 2)."""
+    (rules_copy / "rulesets" / "broken.yaml").write_text("kind: ruleset\nid: broken\nname: [\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(rules_copy), "validate", "broken"])
+    assert result.exit_code == 1
+    assert "broken.yaml:4:1: error[L001]" in result.stdout
+    result = CliRunner().invoke(main, ["--rules", str(rules_copy), "validate", "nowhere"])
+    assert result.exit_code == 2 and "no ruleset `nowhere`" in result.stdout
