@@ -340,6 +340,25 @@ class Ruleset:
     documents: tuple[Document, ...] = field(compare=False, repr=False)
     settings: Mapping[str, Mapping[str, Any]] = field(compare=False, repr=False)
     removed: Mapping[str, Mapping[str, Origin]] = field(default_factory=dict, compare=False, repr=False)
+
+    def collections(self) -> tuple[Collection[Entity], ...]:
+        """Every collection of entities, in data-model order (borders included)."""
+        return (
+            self.groups,
+            self.cards,
+            self.commodities,
+            self.calamities,
+            self.nations,
+            self.epochs,
+            self.ast_tracks,
+            self.phases,
+            self.player_counts,
+            self.areas,
+            self.borders,
+            self.flood_plains,
+            self.volcanoes,
+        )
+
     #: The effective manifest (a variant's own keys over its base's), for ruleset-level rules
     #: such as `ast`, `victory`, `hand_limit`; collections are read from the typed fields above.
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)

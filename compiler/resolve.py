@@ -333,16 +333,27 @@ def _add(
     yield from validate_entity(spec.slot, spec.path, item, at.locate)
 
 
+def _target(
+    name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin, verb: str
+) -> tuple[str, int] | Diagnostic | None:
+    """The key and index of the entity an overlay entry changes; a V005 when the base has none."""
+    key = entity_key(spec, item)
+    if key is None:
+        return None  # the schema reports an entry without its key
+    existing = _find(spec, entries, key)
+    if existing is None:
+        return _missing(name, spec, entries, key, at, verb)
+    return key, existing
+
+
 def _replace(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
 ) -> Iterator[Diagnostic]:
-    key = entity_key(spec, item)
-    if key is None:
+    target = _target(name, spec, entries, item, at, "replace")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
         return
-    existing = _find(spec, entries, key)
-    if existing is None:
-        yield _missing(name, spec, entries, key, at, "replace")
-        return
+    _, existing = target
     entries[existing] = Entry(replace(at, base=entries[existing].origin.base or entries[existing].origin), item)
     yield from validate_entity(spec.slot, spec.path, item, at.locate)
 
@@ -350,13 +361,11 @@ def _replace(
 def _remove(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
 ) -> Iterator[Diagnostic]:
-    key = entity_key(spec, item)
-    if key is None:
+    target = _target(name, spec, entries, item, at, "remove")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
         return
-    existing = _find(spec, entries, key)
-    if existing is None:
-        yield _missing(name, spec, entries, key, at, "remove")
-        return
+    key, existing = target
     del entries[existing]
     resolved.removed.setdefault(name, {})[key] = at
 
@@ -364,13 +373,11 @@ def _remove(
 def _patch(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
 ) -> Iterator[Diagnostic]:
-    key = entity_key(spec, item)
-    if key is None:
+    target = _target(name, spec, entries, item, at, "patch")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
         return
-    existing = _find(spec, entries, key)
-    if existing is None:
-        yield _missing(name, spec, entries, key, at, "patch")
-        return
+    _, existing = target
     entry = entries[existing]
     merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key})
     changed = dict(entry.origin.changes)

@@ -10,7 +10,7 @@ from typing import Any
 from compiler.checks import check, diagnostic
 from compiler.diagnostics import Diagnostic, Related, Severity, Span
 from compiler.load.document import Document, NodePath
-from compiler.model import Collection, Ruleset
+from compiler.model import Ruleset
 from compiler.resolve import COLLECTIONS
 
 
@@ -108,22 +108,7 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
             continue
         found.update((id(document), (key,)) for key in data if key in later)
         later |= {key for key in data if key not in ("kind", "files", "overlay")}
-    collections: tuple[Collection[Any], ...] = (
-        ruleset.groups,
-        ruleset.cards,
-        ruleset.commodities,
-        ruleset.calamities,
-        ruleset.nations,
-        ruleset.epochs,
-        ruleset.ast_tracks,
-        ruleset.phases,
-        ruleset.player_counts,
-        ruleset.areas,
-        ruleset.borders,
-        ruleset.flood_plains,
-        ruleset.volcanoes,
-    )
-    for collection in collections:
+    for collection in ruleset.collections():
         for entity in collection:
             origin = entity.origin
             if origin.base is not None:

@@ -14,20 +14,7 @@ from compiler.model import Collection, Entity, Ruleset
 
 def collections(ruleset: Ruleset) -> list[Collection[Entity]]:
     """The collections whose ids must be unique (borders are pairs, checked with the map)."""
-    return [
-        ruleset.groups,
-        ruleset.cards,
-        ruleset.commodities,
-        ruleset.calamities,
-        ruleset.nations,
-        ruleset.epochs,
-        ruleset.ast_tracks,
-        ruleset.phases,
-        ruleset.player_counts,
-        ruleset.areas,
-        ruleset.flood_plains,
-        ruleset.volcanoes,
-    ]
+    return [collection for collection in ruleset.collections() if collection is not ruleset.borders]
 
 
 @check("I001", "duplicate-id", Severity.ERROR)
