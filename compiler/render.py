@@ -119,7 +119,17 @@ def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:
-    return json.dumps([diagnostic_record(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
+    """The list of records, indented by two, as ``json.dumps(records, indent=2)`` writes it.
+
+    One record at a time: the encoder that indents is written in Python and holds every piece of
+    the whole output at once, hundreds of megabytes for the diagnostics of a hostile file.
+    """
+    if not diagnostics:
+        return "[]\n"
+    records = (
+        "  " + json.dumps(diagnostic_record(d), indent=2, ensure_ascii=False).replace("\n", "\n  ") for d in diagnostics
+    )
+    return "[\n" + ",\n".join(records) + "\n]\n"
 
 
 def _escape_data(text: str) -> str:
