@@ -445,7 +445,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     analysis = analyse(workspace, loaded, debug=obj.debug)
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
         _emit(analysis.diagnostics, "text")
-        sys.exit(EXIT_RULE_ERRORS)
+        sys.exit(_failure_code(analysis.diagnostics))
     stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model))
     changes = builder.variant_changes(workspace, loaded, analysis.resolved)
     target = out or Path("dist") / "sheets" / f"{ruleset}-{paper}"

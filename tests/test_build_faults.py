@@ -125,3 +125,19 @@ def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp
         built.append(build(rules, tmp_path / f"out{n}", RULESET, f"{RULESET}-western", seed=("1", "31337")[n]))
     assert built[0] == built[1]
     assert any(path.startswith("python/") for path in built[0])
+
+
+def test_a_killed_builds_staging_tree_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    from compiler.emit.output import write_tree
+
+    out = tmp_path / "generated"
+    write_tree(out, {"a.txt": b"one"})
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    abandoned = tmp_path / f".generated.new-{dead.stdout.strip()}-x1y2"
+    (abandoned / "python").mkdir(parents=True)
+    live = tmp_path / f".generated.new-{os.getpid()}-z3"
+    live.mkdir()
+    write_tree(out, {"a.txt": b"two"})
+    assert not abandoned.exists()
+    assert live.exists()  # a build still running is left alone
+    assert (out / "a.txt").read_bytes() == b"two"

@@ -52,6 +52,25 @@ def _exchange(a: Path, b: Path) -> bool:
     return True
 
 
+def _remove_abandoned(root: Path) -> None:
+    """Delete staging trees left by builds that were killed (their process is gone)."""
+    for leftover in root.parent.glob(f".{root.name}.new-*"):
+        parts = leftover.name[len(f".{root.name}.new-") :].split("-", 1)
+        if not parts[0].isdigit() or _alive(int(parts[0])):
+            continue
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def read_tree(root: Path) -> dict[str, bytes]:
     """Every file under ``root`` (empty when it does not exist), by relative POSIX path."""
     if not root.is_dir():
@@ -67,7 +86,8 @@ def write_tree(root: Path, tree: Tree, keep: Mapping[str, bytes] | None = None) 
     """Replace the directory ``root`` by ``tree`` (plus ``keep``: files carried over unchanged)."""
     root = root.absolute()
     root.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-", dir=root.parent))
+    _remove_abandoned(root)
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
     delay = _write_delay()
     try:
         for relative, content in sorted({**(keep or {}), **tree}.items()):
