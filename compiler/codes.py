@@ -381,6 +381,18 @@ REMOVED_BUT_REFERENCED = define(
     Fix: remove or patch the referrer too (the diagnostic points at it), or keep the entity.
     """,
 )
+ID_NOT_FILE_NAME = define(
+    "R006",
+    "id-not-file-name",
+    W,
+    """
+    What: a ruleset manifest's `id` is not its file name (without `.yaml`).
+    Why: designers and tools find a ruleset by its file; when the two differ, `civrules validate
+    NAME` and the file a reviewer opens disagree, and a copied manifest silently keeps its
+    original's id.
+    Fix: rename the file to `<id>.yaml`, or change the id.
+    """,
+)
 INTERNAL_ERROR = define(
     "R900",
     "internal-error",

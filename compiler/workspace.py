@@ -164,6 +164,15 @@ class Workspace:
             ruleset_id = document.data.get("id")
             if not isinstance(ruleset_id, str):
                 continue
+            if ruleset_id != path.stem:
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.ID_NOT_FILE_NAME,
+                        f"the manifest `{path.name}` declares the id `{ruleset_id}`",
+                        document.span(("id",)),
+                        f"name the file `{ruleset_id}.yaml`, or set `id: {path.stem}`",
+                    )
+                )
             previous = found.get(ruleset_id)
             if previous is not None:
                 assert previous.file.document is not None

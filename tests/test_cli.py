@@ -196,3 +196,14 @@ def test_a_distinct_id_is_fine(rules_copy: Path) -> None:
     code, out = run("validate", "--format", "json", rules=rules_copy)
     assert [d for d in json.loads(out) if d["code"] == "R002"] == []
     assert code == 0
+
+
+def test_a_manifest_whose_id_is_not_its_file_name_is_a_warning(rules_copy: Path) -> None:
+    manifest = rules_copy / "rulesets" / "advanced-civilization-western.yaml"
+    manifest.rename(rules_copy / "rulesets" / "western.yaml")
+    code, out = run("validate", "--format", "json", rules=rules_copy)
+    (found,) = [d for d in json.loads(out) if d["code"] == "R006"]
+    assert (Path(found["file"]).name, found["line"]) == ("western.yaml", 8)
+    assert code == 0
+    code, _ = run("validate", "--strict", rules=rules_copy)
+    assert code == 1
