@@ -20,26 +20,17 @@ import jinja2
 from compiler.calamities import resolution_order
 from compiler.commodities import block_bonuses, deck_compositions
 from compiler.credits import credit_matrix
+from compiler.emit.templating import template_environment
 from compiler.mapgraph import map_graph
 from compiler.model import Epoch, Ruleset, Unknown
 
-_ENV: jinja2.Environment | None = None
-
 
 def environment() -> jinja2.Environment:
-    global _ENV
-    if _ENV is None:
-        _ENV = jinja2.Environment(
-            loader=jinja2.PackageLoader("compiler.emit", "templates/python"),
-            autoescape=False,  # Python source, not HTML: every data value goes through `lit`
-            keep_trailing_newline=True,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        _ENV.filters["lit"] = lit
-        _ENV.filters["doc"] = doc
-    return _ENV
+    # Python source, not HTML: every data value goes through `lit` (or `doc` in docstrings).
+    env = template_environment("python", autoescape=False)
+    env.filters["lit"] = lit
+    env.filters["doc"] = doc
+    return env
 
 
 def package_name(ruleset_id: str) -> str:

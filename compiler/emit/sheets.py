@@ -48,6 +48,7 @@ from compiler.calamities import calamity_amount, effect_raw, effect_side, modifi
 from compiler.commodities import commodities_document, set_value, set_value_rule
 from compiler.credits import credit_matrix
 from compiler.emit.svgmap import map_svg
+from compiler.emit.templating import template_environment
 from compiler.mapgraph import map_graph
 from compiler.model import Calamity, Card, Commodity, Modifier, Ruleset, Unknown
 
@@ -1003,23 +1004,16 @@ def changes_sheet(changes: str) -> dict[str, Any]:
 
 # --- Rendering ---------------------------------------------------------------------------------
 
-_ENV: jinja2.Environment | None = None
-
 
 def environment() -> jinja2.Environment:
-    global _ENV
-    if _ENV is None:
-        _ENV = jinja2.Environment(
-            loader=jinja2.PackageLoader("compiler.emit", "templates/sheets"),
-            autoescape=True,
-            keep_trailing_newline=True,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        _ENV.filters["css_string"] = css_string
-        _ENV.filters["mm"] = lambda value: f"{float(value):.2f}mm"
-    return _ENV
+    env = template_environment("sheets", autoescape=True)
+    env.filters["css_string"] = css_string
+    env.filters["mm"] = _mm
+    return env
+
+
+def _mm(value: object) -> str:
+    return f"{float(value):.2f}mm"  # type: ignore[arg-type]
 
 
 def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:

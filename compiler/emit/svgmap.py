@@ -32,6 +32,7 @@ import networkx as nx
 from markupsafe import Markup
 
 from compiler import cache
+from compiler.emit.templating import template_environment
 from compiler.mapgraph import map_graph
 from compiler.model import Area, Ruleset, Unknown
 
@@ -45,22 +46,11 @@ WIDTH = 1000.0
 PAD = 34.0
 LEGEND = 92.0
 
-_ENV: jinja2.Environment | None = None
-
 
 def _environment() -> jinja2.Environment:
-    global _ENV
-    if _ENV is None:
-        _ENV = jinja2.Environment(
-            loader=jinja2.PackageLoader("compiler.emit", "templates/sheets"),
-            autoescape=True,
-            keep_trailing_newline=True,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        _ENV.filters["n"] = number
-    return _ENV
+    env = template_environment("sheets", autoescape=True)
+    env.filters["n"] = number
+    return env
 
 
 @dataclass(frozen=True, slots=True)
