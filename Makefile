@@ -26,8 +26,8 @@ build-check: $(STAMP)
 	$(BIN)/civrules build --check
 
 lint: $(STAMP)
-	$(BIN)/ruff check compiler tests bench generated/python
-	$(BIN)/ruff format --check compiler tests bench
+	$(BIN)/ruff check civrules tests bench generated/python
+	$(BIN)/ruff format --check civrules tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

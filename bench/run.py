@@ -29,11 +29,11 @@ sys.path.insert(0, str(REPO))
 import yaml  # noqa: E402
 
 from bench.synth import generate  # noqa: E402
-from compiler.emit.build import build as write_build  # noqa: E402
-from compiler.emit.build import render  # noqa: E402
-from compiler.pipeline import analyse  # noqa: E402
-from compiler.schema import SCHEMA_FILES, schema_dir  # noqa: E402
-from compiler.workspace import Workspace  # noqa: E402
+from civrules.emit.build import build as write_build  # noqa: E402
+from civrules.emit.build import render  # noqa: E402
+from civrules.pipeline import analyse  # noqa: E402
+from civrules.schema import SCHEMA_FILES, schema_dir  # noqa: E402
+from civrules.workspace import Workspace  # noqa: E402
 
 BIN = Path(sys.executable).parent
 RESULTS = REPO / "bench" / "results.json"

@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.load import NodePath
-from compiler.pipeline import analyse
+from civrules.load import NodePath
+from civrules.pipeline import analyse
 from tests.rulefiles import CachedWorkspace, dump, get, pristine, relative_to_rules
 
 BASE = "advanced-civilization"

@@ -2,7 +2,7 @@
 
 Reading and schema-validating every shipped file takes a quarter of a second; a test that changes
 one file per example would spend its budget re-reading the others. :class:`CachedWorkspace` is a
-:class:`~compiler.workspace.Workspace` that takes every file it is not told to override from one
+:class:`~civrules.workspace.Workspace` that takes every file it is not told to override from one
 pristine reading. Nothing downstream changes a loaded document (the pristine data is checked
 against its fingerprint by the tests that use it).
 """
@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from compiler.load import Document, Limits, NodePath
-from compiler.workspace import LoadedFile, Workspace
+from civrules.load import Document, Limits, NodePath
+from civrules.workspace import LoadedFile, Workspace
 from tests.conftest import RULES
 
 
@@ -64,7 +64,7 @@ class CachedWorkspace(Workspace):
 @functools.cache
 def users() -> dict[str, tuple[str, ...]]:
     """For each shipped rule file, the rulesets whose validation reads it (a base's files included)."""
-    from compiler.pipeline import analyse
+    from civrules.pipeline import analyse
 
     found: dict[str, set[str]] = {}
     for ruleset_id in sorted(CachedWorkspace().manifests()):

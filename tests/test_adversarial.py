@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from compiler.load import read_yaml_file
+from civrules.load import read_yaml_file
 from tests.adversarial.generate import generate
 from tests.conftest import REPO, RULES
 
@@ -134,7 +134,7 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
 
 def run_measured(rules: Path, args: list[str], tmp: Path) -> tuple[dict[str, Any], str, str]:
     report = tmp / "measure.json"
-    command = [sys.executable, str(HERE / "measure.py"), str(report), sys.executable, "-m", "compiler"]
+    command = [sys.executable, str(HERE / "measure.py"), str(report), sys.executable, "-m", "civrules"]
     done = subprocess.run(
         [*command, "--rules", str(rules), *args],
         capture_output=True,
@@ -218,7 +218,7 @@ def _warm_caches() -> None:
     """One unmeasured run first: compiled schema validators are cached on disk by the first run of a
     fresh clone, which is not what a case measures."""
     subprocess.run(
-        [sys.executable, "-m", "compiler", "--rules", str(RULES), "validate", "advanced-civilization"],
+        [sys.executable, "-m", "civrules", "--rules", str(RULES), "validate", "advanced-civilization"],
         capture_output=True,
         cwd=REPO,
         check=False,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.ast import (
+from civrules.ast import (
     EpochSpan,
     can_enter_epoch,
     can_enter_space,
@@ -14,10 +14,10 @@ from compiler.ast import (
     layout,
     track_of,
 )
-from compiler.diagnostics import Severity
-from compiler.model import Ruleset, Unknown
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.diagnostics import Severity
+from civrules.model import Ruleset, Unknown
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 # Civilization cards by group (32.2-32.9); mysticism is Religion and Arts, engineering Crafts and

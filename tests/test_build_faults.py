@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.emit.output import read_tree
+from civrules.emit.output import read_tree
 from tests.conftest import REPO, RULES
 
 RULESET = "advanced-civilization"
@@ -27,7 +27,7 @@ WRITE_DELAY = 0.03  # seconds per file written (CIVRULES_TEST_WRITE_DELAY): a wi
 def civrules(rules: Path, *args: str, seed: str = "0", delay: float = 0.0) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONHASHSEED": seed, "CIVRULES_TEST_WRITE_DELAY": str(delay)}
     return subprocess.Popen(
-        [sys.executable, "-m", "compiler", "--rules", str(rules), *args],
+        [sys.executable, "-m", "civrules", "--rules", str(rules), *args],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -128,7 +128,7 @@ def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp
 
 
 def test_a_killed_builds_staging_tree_is_removed_by_the_next_build(tmp_path: Path) -> None:
-    from compiler.emit.output import write_tree
+    from civrules.emit.output import write_tree
 
     out = tmp_path / "generated"
     write_tree(out, {"a.txt": b"one"})

@@ -8,11 +8,11 @@ import itertools
 
 import pytest
 
-from compiler.calamities import AllBut, calamity_amount, resolution_order
-from compiler.load.document import Document
-from compiler.model import Calamity, Origin, Ruleset, Unknown
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.calamities import AllBut, calamity_amount, resolution_order
+from civrules.load.document import Document
+from civrules.model import Calamity, Origin, Ruleset, Unknown
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import yaml
 
-from compiler import codes
-from compiler.checks import all_checks
-from compiler.diagnostics import Severity
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules import codes
+from civrules.checks import all_checks
+from civrules.diagnostics import Severity
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import FIXTURES, RULES
 
 RULESET = "advanced-civilization"

@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 from click.testing import CliRunner
 
-from compiler.cli import main
+from civrules.cli import main
 from tests.conftest import REPO
 from tests.test_loader import billion_laughs
 
@@ -151,7 +151,7 @@ def test_internal_errors_exit_2_with_an_apology(monkeypatch: object) -> None:
     def explode(*_: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("compiler.workspace.Workspace.manifests", explode)
+    monkeypatch.setattr("civrules.workspace.Workspace.manifests", explode)
     runner = CliRunner()
     result = runner.invoke(main, ["--rules", str(REPO / "rules"), "list"])
     assert result.exit_code == 2
@@ -166,7 +166,7 @@ def test_console_script_runs_in_a_real_subprocess(rules_copy: Path) -> None:
     break_four_ways(rules_copy)
     env = {**os.environ, "PYTHONHASHSEED": "7"}
     done = subprocess.run(
-        [sys.executable, "-m", "compiler", "--rules", str(rules_copy), "validate", "--format", "json"],
+        [sys.executable, "-m", "civrules", "--rules", str(rules_copy), "validate", "--format", "json"],
         capture_output=True,
         text=True,
         env=env,

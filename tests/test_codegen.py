@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.commodities import set_value, set_value_rule
-from compiler.credits import credit_matrix
-from compiler.emit.output import read_tree
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.cli import main
+from civrules.commodities import set_value, set_value_rule
+from civrules.credits import credit_matrix
+from civrules.emit.output import read_tree
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import REPO, RULES
 
 RULESETS = ("advanced-civilization", "advanced-civilization-western")
@@ -24,7 +24,7 @@ RULESETS = ("advanced-civilization", "advanced-civilization-western")
 def build(out: Path, rules: Path = RULES, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONHASHSEED": seed}
     return subprocess.run(
-        [sys.executable, "-m", "compiler", "--rules", str(rules), "build", "--out", str(out), *args],
+        [sys.executable, "-m", "civrules", "--rules", str(rules), "build", "--out", str(out), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -57,7 +57,7 @@ def test_each_package_imports_in_a_fresh_interpreter_without_the_compiler(genera
     out = run_python(
         generated,
         f"import sys, {package} as p\n"
-        "assert not any(m == 'compiler' or m.startswith('compiler.') for m in sys.modules)\n"
+        "assert not any(m == 'civrules' or m.startswith('civrules.') for m in sys.modules)\n"
         "assert not any(m.split('.')[0] in ('yaml', 'jinja2', 'networkx', 'click') for m in sys.modules)\n"
         "print(p.RULESET_ID, len(p.CARDS), len(p.AREAS), len(p.RULESET_FINGERPRINT))",
     )
@@ -238,8 +238,8 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
     import itertools
     import json
 
-    from compiler.ast import can_enter_epoch
-    from compiler.calamities import calamity_amount, effect_side
+    from civrules.ast import can_enter_epoch
+    from civrules.calamities import calamity_amount, effect_side
 
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
@@ -306,7 +306,7 @@ def test_generated_epoch_entry_by_level_equals_the_compilers(tmp_path: Path) -> 
     """Mega Civilization prints Basic and Expert requirements: both levels reach the package."""
     import json
 
-    from compiler.ast import can_enter_epoch
+    from civrules.ast import can_enter_epoch
 
     out = tmp_path / "generated"
     assert build(out, RULES, "mega-civilization").returncode == 0
@@ -356,7 +356,7 @@ def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
 def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) -> None:
     import json
 
-    from compiler.commodities import block_bonus, block_bonuses, deck_compositions
+    from civrules.commodities import block_bonus, block_bonuses, deck_compositions
 
     for ruleset in ("expansion-project", "mega-civilization"):
         workspace = Workspace(RULES)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.commodities import SetValueRule, declared_stacks, set_value, set_value_rule
-from compiler.load.document import Document
-from compiler.model import Commodity, Origin, Ruleset, Unknown
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.commodities import SetValueRule, declared_stacks, set_value, set_value_rule
+from civrules.load.document import Document
+from civrules.model import Commodity, Origin, Ruleset, Unknown
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 

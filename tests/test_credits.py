@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.credits import (
+from civrules.credits import (
     CreditLine,
     CreditPolicy,
     CreditSource,
@@ -20,9 +20,9 @@ from compiler.credits import (
     credit_toward,
     derive_credit_matrix,
 )
-from compiler.model import Ruleset
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.model import Ruleset
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 #: The community transcriptions live beside the repository (``../shared`` in CI).

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from compiler.calamities import calamity_amount, resolution_order
-from compiler.credits import (
+from civrules.calamities import calamity_amount, resolution_order
+from civrules.credits import (
     CreditLine,
     CreditPolicy,
     CreditSource,
@@ -23,12 +23,12 @@ from compiler.credits import (
     credit_toward,
     derive_credit_matrix,
 )
-from compiler.diagnostics import Diagnostic
-from compiler.emit.export import export_ruleset
-from compiler.emit.python import render_package
-from compiler.model import Ruleset, Unknown
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.diagnostics import Diagnostic
+from civrules.emit.export import export_ruleset
+from civrules.emit.python import render_package
+from civrules.model import Ruleset, Unknown
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 

@@ -23,8 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import cli
-from compiler.load import read_yaml_bytes, read_yaml_text
+from civrules import cli
+from civrules.load import read_yaml_bytes, read_yaml_text
 from tests.rulefiles import (
     CachedWorkspace,
     dump,

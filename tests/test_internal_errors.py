@@ -10,12 +10,12 @@ from collections.abc import Iterable
 import pytest
 from click.testing import CliRunner, Result
 
-import compiler.checks
-from compiler import codes
-from compiler.checks import Check, all_checks
-from compiler.cli import main
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.model import Ruleset
+import civrules.checks
+from civrules import codes
+from civrules.checks import Check, all_checks
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.model import Ruleset
 from tests.conftest import REPO, RULES
 
 RULESET = "advanced-civilization"
@@ -30,7 +30,7 @@ def crashing_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """A check that raises, registered beside the real ones (not in the code registry)."""
     all_checks()  # import every check module first: they register into the list replaced here
     entry = codes.Code("Z999", "crashes-on-purpose", Severity.ERROR, "What: a test double. Why: -. Fix: -.")
-    monkeypatch.setattr(compiler.checks, "_CHECKS", [*compiler.checks._CHECKS, Check(entry, crash)])
+    monkeypatch.setattr(civrules.checks, "_CHECKS", [*civrules.checks._CHECKS, Check(entry, crash)])
 
 
 def invoke(*args: str) -> Result:
@@ -73,7 +73,7 @@ def test_a_crash_outside_the_checks_is_one_line_and_a_hint(monkeypatch: pytest.M
     def explode(*_: object) -> None:
         raise ValueError("a\nmulti-line\nmessage")
 
-    monkeypatch.setattr("compiler.resolve.Resolver.resolve", explode)
+    monkeypatch.setattr("civrules.resolve.Resolver.resolve", explode)
     result = invoke("validate", RULESET)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
@@ -90,14 +90,14 @@ def test_a_crash_outside_the_checks_is_one_line_and_a_hint(monkeypatch: pytest.M
 def test_a_crash_in_a_real_process_exits_2_without_a_traceback() -> None:
     program = (
         "import sys\n"
-        "import compiler.checks as checks\n"
-        "from compiler import codes\n"
-        "from compiler.diagnostics import Severity\n"
+        "import civrules.checks as checks\n"
+        "from civrules import codes\n"
+        "from civrules.diagnostics import Severity\n"
         "checks.all_checks()\n"
         "def crash(ruleset):\n"
         "    raise ZeroDivisionError('division by zero')\n"
         "checks._CHECKS.append(checks.Check(codes.Code('Z999', 'crash', Severity.ERROR, ''), crash))\n"
-        "from compiler.cli import main\n"
+        "from civrules.cli import main\n"
         f"sys.argv = ['civrules', '--rules', {str(RULES)!r}, *sys.argv[1:]]\n"
         "main()\n"
     )

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diagnostics import Span
-from compiler.load import Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
+from civrules.diagnostics import Span
+from civrules.load import Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
 
 
 def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:

@@ -12,12 +12,12 @@ import networkx as nx
 import pytest
 import yaml
 
-import compiler.mapgraph
-from compiler.diagnostics import Severity
-from compiler.mapgraph import derived_coastal, map_graph, neighbours
-from compiler.model import Ruleset
-from compiler.pipeline import Analysis, analyse
-from compiler.workspace import Workspace
+import civrules.mapgraph
+from civrules.diagnostics import Severity
+from civrules.mapgraph import derived_coastal, map_graph, neighbours
+from civrules.model import Ruleset
+from civrules.pipeline import Analysis, analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 MAP_FILE = RULES / "maps" / "mediterranean.yaml"
@@ -83,7 +83,7 @@ def test_derived_coastal_equals_declared_for_every_area(ruleset: Ruleset) -> Non
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(compiler.mapgraph).failed == 0
+    assert doctest.testmod(civrules.mapgraph).failed == 0
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from compiler.ast import can_enter_epoch, requirements_of, track_of
-from compiler.credits import credit_matrix
-from compiler.diagnostics import Severity
-from compiler.model import Card, Ruleset, Unknown
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.ast import can_enter_epoch, requirements_of, track_of
+from civrules.credits import credit_matrix
+from civrules.diagnostics import Severity
+from civrules.model import Card, Ruleset, Unknown
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 RULESET = "mega-civilization"

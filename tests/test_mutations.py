@@ -12,8 +12,8 @@ import copy
 
 import pytest
 
-from compiler.diagnostics import Severity
-from compiler.pipeline import analyse
+from civrules.diagnostics import Severity
+from civrules.pipeline import analyse
 from tests.mutations import KINDS, Outcome, data_of, mutations, run, table
 from tests.rulefiles import CachedWorkspace, dump
 

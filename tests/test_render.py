@@ -7,8 +7,8 @@ from pathlib import Path
 
 import jsonschema
 
-from compiler.diagnostics import Diagnostic, Related, Severity, Span
-from compiler.render import SourceLines, render_github, render_json, render_sarif, render_text
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.render import SourceLines, render_github, render_json, render_sarif, render_text
 
 SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-rtm.5.json"

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostic
-from compiler.pipeline import Analysis, analyse
-from compiler.resolve import merge_patch
-from compiler.workspace import Workspace
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import Analysis, analyse
+from civrules.resolve import merge_patch
+from civrules.workspace import Workspace
 from tests.conftest import REPO, RULES
 
 HEADER = """# yaml-language-server: $schema=../../schemas/ruleset.schema.json

@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.checks import all_checks
-from compiler.cli import main
-from compiler.diagnostics import Diagnostic, Related, Severity, Span
-from compiler.emit.export import export_ruleset
-from compiler.emit.python import doc, render_package
-from compiler.load import Limits, read_yaml_file, read_yaml_text
-from compiler.pipeline import analyse
-from compiler.render import SourceLines, diagnostic_record, render_json, render_text
-from compiler.workspace import Workspace
+from civrules.checks import all_checks
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.emit.export import export_ruleset
+from civrules.emit.python import doc, render_package
+from civrules.load import Limits, read_yaml_file, read_yaml_text
+from civrules.pipeline import analyse
+from civrules.render import SourceLines, diagnostic_record, render_json, render_text
+from civrules.workspace import Workspace
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace, shipped_text
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from compiler.diagnostics import Diagnostic
-from compiler.load import read_yaml_text
-from compiler.schema import document_kind, validate_document
+from civrules.diagnostics import Diagnostic
+from civrules.load import read_yaml_text
+from civrules.schema import document_kind, validate_document
 from tests.conftest import RULES
 
 CARD = """kind: civilization_cards

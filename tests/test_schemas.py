@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 import yaml
 
-from compiler.schema import SCHEMA_FILES, load_schema
+from civrules.schema import SCHEMA_FILES, load_schema
 from tests.conftest import REPO, RULES
 
 SCHEMAS = REPO / "schemas"
@@ -160,7 +160,7 @@ def _mutations(data: Any, limit: int = 50) -> list[Any]:
 
 @pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
 def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
-    from compiler.schema import is_valid_fast
+    from civrules.schema import is_valid_fast
 
     kind = kind_of(path)
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -173,7 +173,7 @@ def test_compiling_the_fast_path_leaves_the_shared_schemas_untouched(monkeypatch
     """fastjsonschema rewrites refs in place; the schemas jsonschema uses must not see that."""
     import copy
 
-    from compiler import schema as module
+    from civrules import schema as module
 
     monkeypatch.setenv("CIVRULES_CACHE_DIR", "")
     for kind in SCHEMA_FILES:

@@ -28,16 +28,16 @@ import pypdf
 import pytest
 from PIL import Image
 
-from compiler.calamities import resolution_order
-from compiler.credits import credit_matrix
-from compiler.diff import diff_rulesets, render_text
-from compiler.emit.export import export_ruleset
-from compiler.emit.python import fingerprint as fingerprint_of
-from compiler.emit.sheets import CHANGES, SHEETS, css_string, render_pdf, render_sheets
-from compiler.emit.svgmap import map_svg
-from compiler.model import Ruleset
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.calamities import resolution_order
+from civrules.credits import credit_matrix
+from civrules.diff import diff_rulesets, render_text
+from civrules.emit.export import export_ruleset
+from civrules.emit.python import fingerprint as fingerprint_of
+from civrules.emit.sheets import CHANGES, SHEETS, css_string, render_pdf, render_sheets
+from civrules.emit.svgmap import map_svg
+from civrules.model import Ruleset
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import REPO, RULES
 
 BASE = "advanced-civilization"
@@ -173,9 +173,9 @@ def test_output_is_the_same_whatever_the_hash_seed(base: Built) -> None:
     script = (
         "import hashlib, sys\n"
         "from pathlib import Path\n"
-        "from compiler.workspace import Workspace\n"
-        "from compiler.pipeline import analyse\n"
-        "from compiler.emit.sheets import render_sheets\n"
+        "from civrules.workspace import Workspace\n"
+        "from civrules.pipeline import analyse\n"
+        "from civrules.emit.sheets import render_sheets\n"
         f"w = Workspace(Path({str(RULES)!r}))\n"
         f"a = analyse(w, w.load_ruleset(w.manifests()[{BASE!r}]))\n"
         f"files = render_sheets(a.model, {base.fingerprint!r})\n"

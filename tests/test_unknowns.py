@@ -14,10 +14,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diagnostics import Diagnostic, Severity
-from compiler.pipeline import analyse
-from compiler.workspace import Workspace
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.pipeline import analyse
+from civrules.workspace import Workspace
 from tests.conftest import FIXTURES, RULES
 from tests.test_checks import RULESET, apply_edits, locate
 

@@ -1,0 +1,110 @@
+"""Semantic checks over the resolved ruleset model.
+
+Each concern is one module (``identity.py``, ``cards.py``, ``borders.py`` ...). A check is a
+generator registered with :func:`check`: its code, a name, a severity, and its docstring, which is
+the user documentation ``civrules explain CODE`` prints (What / Why / Fix, with the smallest PASS
+and FAIL snippets). Adding a check never touches the others.
+
+Codes by concern: ``I`` identity, ``X`` references, ``C`` cards and credits, ``K`` calamities,
+``D`` commodities and decks, ``A`` A.S.T. and epochs, ``M`` map, ``Q`` rule citations and unknown
+facts, ``V`` variants and overlays.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from civrules import codes
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+
+if TYPE_CHECKING:
+    from civrules.model import Ruleset
+
+CheckFunction = Callable[["Ruleset"], Iterable[Diagnostic]]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    code: codes.Code
+    run: CheckFunction
+
+
+_CHECKS: list[Check] = []
+
+
+def check(code: str, name: str, severity: Severity) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check; its docstring becomes the documentation of ``code``."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        entry = codes.define(code, name, severity, function.__doc__ or "")
+        _CHECKS.append(Check(entry, function))
+        return function
+
+    return register
+
+
+def diagnostic(
+    code: codes.Code | str,
+    message: str,
+    span: Span | None,
+    hint: str | None = None,
+    related: Iterable[Related] = (),
+) -> Diagnostic:
+    """Build a diagnostic for a registered code (its severity comes from the registry)."""
+    entry = codes.lookup(code) if isinstance(code, str) else code
+    if entry is None:
+        raise KeyError(f"unregistered diagnostic code {code}")
+    return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related))
+
+
+def all_checks() -> list[Check]:
+    _import_all()
+    return sorted(_CHECKS, key=lambda c: c.code.code)
+
+
+def run_checks(
+    ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = (), *, debug: bool = False
+) -> Iterator[Diagnostic]:
+    """Run every registered check (or the selected ones) over a ruleset.
+
+    A check that crashes is a bug in civrules: it becomes an internal-error diagnostic (R900) and
+    the other checks still run, so one bug does not hide every other finding.
+    """
+    selected = {c.upper() for c in select}
+    ignored = {c.upper() for c in ignore}
+    for entry in all_checks():
+        code = entry.code.code
+        if (selected and not any(code.startswith(s) for s in selected)) or any(code.startswith(i) for i in ignored):
+            continue
+        try:
+            found = list(entry.run(ruleset))
+        except Exception as error:  # reported as R900, never swallowed
+            if debug:
+                raise
+            found = [
+                Diagnostic(
+                    codes.INTERNAL_ERROR.code,
+                    codes.INTERNAL_ERROR.severity,
+                    f"check {code} ({entry.code.name}) crashed on ruleset `{ruleset.id}`: "
+                    f"{type(error).__name__}: {error}",
+                    None,
+                    "this is a bug in civrules, not in your rules: please report it with the output of --debug",
+                )
+            ]
+        yield from found
+
+
+_imported = False
+
+
+def _import_all() -> None:
+    global _imported
+    if _imported:
+        return
+    _imported = True
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")

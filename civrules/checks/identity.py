@@ -1,0 +1,135 @@
+"""Identity: every entity is named once and unambiguously."""
+
+from __future__ import annotations
+
+import keyword
+import re
+import sys
+from collections.abc import Iterator
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.model import Collection, Entity, Ruleset
+
+
+def collections(ruleset: Ruleset) -> list[Collection[Entity]]:
+    """The collections whose ids must be unique (borders are pairs, checked with the map)."""
+    return [collection for collection in ruleset.collections() if collection is not ruleset.borders]
+
+
+@check("I001", "duplicate-id", Severity.ERROR)
+def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: two entities of one collection (two cards, two calamities, two areas ...) share an id.
+
+    Why: references name entities by id, so one of the two can never be reached and every
+    reference is ambiguous; generated code would define the same enum member twice.
+
+    Fix: rename one of them (and its references), or delete the copy.
+
+        cards:
+          - id: pottery
+          - id: pottery      # FAIL: second card with id `pottery`
+    """
+    for collection in collections(ruleset):
+        first: dict[str, Entity] = {}
+        for entity in collection:
+            # A.S.T. tracks are one per nation and level (Mega Civilization's basic and expert).
+            key = f"{entity.id}@{entity.raw.get('level', '')}" if collection.name == "ast_tracks" else entity.id
+            previous = first.setdefault(key, entity)
+            if previous is entity:
+                continue
+            yield diagnostic(
+                "I001",
+                f"{collection.name}: id `{entity.id}` is used twice",
+                entity.origin.head(),
+                "rename one of the two, or delete the copy",
+                [Related(previous.origin.head(), "first defined here")],
+            )
+
+
+def _slug(text: str) -> str:
+    text = text.lower().replace("&", " and ")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+
+
+@check("I002", "duplicate-name", Severity.WARNING)
+def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: two entities of one collection have names that read the same (ignoring case, spacing,
+    punctuation and `&` for `and`), or one's name reads as another's id.
+
+    Why: players and sheets show names; two "Drama & Poetry" cards confuse everyone, and generated
+    code derived from names would collide.
+
+    Fix: give each entity its own name, or merge the two entities.
+
+        - {id: drama_and_poetry, name: Drama and Poetry}
+        - {id: drama, name: "Drama & Poetry"}     # FAIL: reads as `drama_and_poetry`
+    """
+    for collection in collections(ruleset):
+        first_by_slug: dict[str, Entity] = {}
+        reported: set[frozenset[str]] = set()
+        for entity in collection:
+            if not isinstance(entity.name, str):
+                continue
+            slug = _slug(entity.name)
+            clash = first_by_slug.get(slug) or collection.get(slug)
+            first_by_slug.setdefault(slug, entity)
+            if clash is None or clash.id == entity.id or frozenset((clash.id, entity.id)) in reported:
+                continue
+            reported.add(frozenset((clash.id, entity.id)))
+            yield diagnostic(
+                "I002",
+                f"{collection.name}: `{entity.display_name}` reads the same as `{clash.display_name}` (`{clash.id}`)",
+                entity.origin.span("name") if "name" in entity.raw else entity.origin.head(),
+                "give each entity a distinct name",
+                [Related(clash.origin.head(), "the other one")],
+            )
+
+
+@check("I003", "unusable-identifier", Severity.ERROR)
+def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an id that cannot become a Python identifier in the generated engine modules: a Python
+    keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
+    or a ruleset id whose package name (hyphens as underscores) is a keyword or the name of a
+    standard-library module (`enum`, `typing`).
+
+    Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
+    name of a package under generated/python/; a keyword would not compile or import, a dunder
+    would shadow Python machinery, and a package named `enum` would shadow the standard library's
+    for every generated package beside it.
+
+    Fix: choose another id (`class_` or a more specific word).
+
+        - id: import      # FAIL: a Python keyword
+    """
+    package = ruleset.id.replace("-", "_")
+    if keyword.iskeyword(package) or keyword.issoftkeyword(package) or package in sys.stdlib_module_names:
+        yield diagnostic(
+            "I003",
+            f"ruleset id `{ruleset.id}` cannot name a generated Python package: `{package}` is "
+            + ("a Python keyword" if package not in sys.stdlib_module_names else "a standard-library module"),
+            ruleset.manifest.span("id"),
+            f"rename the ruleset (and its manifest file), e.g. `{ruleset.id}-rules`",
+        )
+    for collection in collections(ruleset):
+        for entity in collection:
+            name = entity.id
+            if (
+                keyword.iskeyword(name)
+                or keyword.issoftkeyword(name)
+                or name.startswith("__")
+                or name.upper()
+                in {
+                    "MAPPING",
+                    "FINAL",
+                }
+            ):
+                yield diagnostic(
+                    "I003",
+                    f"{collection.name}: id `{name}` cannot be used as a Python identifier",
+                    entity.origin.head(),
+                    f"rename it, e.g. `{name.strip('_')}_{collection.name.rstrip('s')}`",
+                )

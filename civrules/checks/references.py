@@ -1,0 +1,166 @@
+"""References: every id a ruleset names exists in it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from civrules.ast import manifest_setting
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.model import Collection, Entity, Origin, Ruleset, Unknown
+
+
+def references(ruleset: Ruleset) -> Iterator[tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]]:
+    """Every reference: where it is (origin and sub-path), the id named, the collection it must be in, and what."""
+    for card in ruleset.cards:
+        for i, group in enumerate(card.group_list()):
+            yield card.origin, ("groups", i), group, ruleset.groups, "card group"
+        if isinstance(card.prerequisites, tuple):
+            for i, required in enumerate(card.prerequisites):
+                yield card.origin, ("prerequisites", i, "card"), required, ruleset.cards, "prerequisite"
+        for line in card.credit_list():
+            if line.card is not None:
+                yield card.origin, ("credits", line.index, "card"), line.card, ruleset.cards, "credit target"
+            if line.group is not None:
+                yield card.origin, ("credits", line.index, "group"), line.group, ruleset.groups, "credit group"
+        for link in card.calamity_links:
+            yield card.origin, (*link.path, "calamity"), link.calamity, ruleset.calamities, "calamity"
+    for calamity in ruleset.calamities:
+        for modifier in calamity.modifiers:
+            yield calamity.origin, ("modifiers", modifier.index, "card"), modifier.card, ruleset.cards, "modifier card"
+        for i, entry in enumerate(calamity.raw.get("immune") or ()):
+            if isinstance(entry, dict) and "card" in entry:
+                yield calamity.origin, ("immune", i, "card"), entry["card"], ruleset.cards, "immunity card"
+    for nation in ruleset.nations:
+        if isinstance(nation.start_areas, tuple):
+            for i, start in enumerate(nation.start_areas):
+                yield nation.origin, ("start_areas", "areas", i), start, ruleset.areas, "start area"
+    for track in ruleset.ast_tracks:
+        yield track.origin, ("nation",), track.id, ruleset.nations, "A.S.T. track nation"
+        if not isinstance(track.epoch_starts, Unknown):
+            for i, (epoch, _) in enumerate(track.epoch_starts):
+                yield track.origin, ("epoch_starts", i, "epoch"), epoch, ruleset.epochs, "epoch"
+    for count in ruleset.player_counts:
+        for c, configuration in enumerate(count.raw.get("configurations") or ()):
+            nations = configuration.get("nations") if isinstance(configuration, dict) else None
+            for i, nation in enumerate(nations if isinstance(nations, list) else ()):
+                yield count.origin, ("configurations", c, "nations", i), nation, ruleset.nations, "nation"
+    for area in ruleset.areas:
+        if area.flood_plain is not None:
+            yield area.origin, ("flood_plain",), area.flood_plain, ruleset.flood_plains, "flood plain"
+        if "start_nation" in area.raw:
+            yield area.origin, ("start_nation",), area.raw["start_nation"], ruleset.nations, "nation"
+    for border in ruleset.borders:
+        yield border.origin, ("areas", 0), border.a, ruleset.areas, "border area"
+        yield border.origin, ("areas", 1), border.b, ruleset.areas, "border area"
+    for region in (*ruleset.flood_plains, *ruleset.volcanoes):
+        for i, member in enumerate(region.areas):
+            yield region.origin, ("areas", i), member, ruleset.areas, "area"
+    commodities = ruleset.settings.get("commodities", {})
+    set_value = commodities.get("set_value")
+    for i, example in enumerate(set_value.get("examples") or () if isinstance(set_value, dict) else ()):
+        document = _document_with(ruleset, "set_value")
+        if document is not None:
+            origin = Origin(document, ("set_value", "examples", i))
+            yield origin, ("commodity",), example.get("commodity"), ruleset.commodities, "commodity"
+    mining = commodities.get("mining")
+    if isinstance(mining, dict) and "card" in mining:
+        document = _document_with(ruleset, "mining")
+        if document is not None:
+            yield Origin(document, ("mining",)), ("card",), mining["card"], ruleset.cards, "Mining card"
+    yield from _rule_card_references(ruleset)
+
+
+def _rule_card_references(
+    ruleset: Ruleset,
+) -> Iterator[tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]]:
+    """Cards named by ruleset-level rules: hand-limit and tax-rate changes, the cards of phase
+    activities and of non-player forces (Expansion Project, Central America), and the card a trade
+    stack purchase requires."""
+    for key, field, what in (
+        ("hand_limit", "card_changes", "hand-limit card"),
+        ("taxation", "rate_changes", "tax-rate card"),
+    ):
+        found = manifest_setting(ruleset, key)
+        if found is None or not isinstance(found[1], dict):
+            continue
+        items = found[1].get(field)
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, dict) and "card" in item:
+                yield Origin(found[0], (key, field, i)), ("card",), item["card"], ruleset.cards, what
+    for phase in ruleset.phases:
+        for i, activity in enumerate(phase.raw.get("sub_activities") or ()):
+            if isinstance(activity, dict) and "card" in activity:
+                yield phase.origin, ("sub_activities", i, "card"), activity["card"], ruleset.cards, "activity card"
+    forces = manifest_setting(ruleset, "non_player_forces")
+    if forces is not None and isinstance(forces[1], list):
+        for f, force in enumerate(forces[1]):
+            advancements = force.get("advancements") if isinstance(force, dict) else None
+            for a, advancement in enumerate(advancements if isinstance(advancements, list) else ()):
+                if isinstance(advancement, dict) and isinstance(advancement.get("card"), str):
+                    origin = Origin(forces[0], ("non_player_forces", f, "advancements", a))
+                    yield origin, ("card",), advancement["card"], ruleset.cards, "advancement of a non-player force"
+    document = _last_document_with(ruleset, "trade_stacks")
+    stacks = document.data["trade_stacks"].get("stacks") if document is not None else None
+    for s, stack in enumerate(stacks if isinstance(stacks, list) else ()):
+        purchases = stack.get("purchases") if isinstance(stack, dict) else None
+        for p, purchase in enumerate(purchases if isinstance(purchases, list) else ()):
+            if isinstance(purchase, dict) and "requires_card" in purchase:
+                origin = Origin(document, ("trade_stacks", "stacks", s, "purchases", p))
+                yield origin, ("requires_card",), purchase["requires_card"], ruleset.cards, "purchase card"
+
+
+def _last_document_with(ruleset: Ruleset, key: str) -> Any:
+    for document in reversed(ruleset.documents):
+        if isinstance(document.data, dict) and document.data.get("kind") == "commodities" and key in document.data:
+            return document
+    return None
+
+
+def _document_with(ruleset: Ruleset, key: str) -> Any:
+    for document in ruleset.documents:
+        if isinstance(document.data, dict) and document.data.get("kind") == "commodities" and key in document.data:
+            return document
+    return None
+
+
+def closest(name: str, collection: Collection[Entity]) -> str | None:
+    found = difflib.get_close_matches(name, collection.ids(), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+@check("X001", "unknown-reference", Severity.ERROR)
+def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an id is referenced (a prerequisite, a credit target or group, a calamity modifier's card,
+    a start area, a border's area, a flood plain member ...) but nothing in the ruleset has that id.
+
+    Why: the reference silently does nothing: a credit nobody receives, a modifier that never
+    applies, a nation that cannot start. Usually a misspelling, or an entity a variant removed.
+
+    Fix: correct the id (the hint names the closest existing one), or add the missing entity.
+
+        prerequisites:
+          - {card: enginering, rule: "31.62"}   # FAIL: did you mean `engineering`?
+    """
+    for origin, sub, target, collection, what in references(ruleset):
+        if not isinstance(target, str) or target in collection:
+            continue
+        removal = ruleset.removed.get(collection.name, {}).get(target)
+        if removal is not None:
+            yield diagnostic(
+                "V006",
+                f"{what} `{target}` was removed by an overlay but is still referenced here",
+                origin.span(*sub),
+                "remove or patch this reference too, or keep the entity",
+                [Related(removal.span(), "removed here")],
+            )
+            continue
+        suggestion = closest(target, collection)
+        hint = f"did you mean `{suggestion}`?" if suggestion else f"no {collection.name} entry has this id"
+        span: Span = origin.span(*sub)
+        base = origin.defined_at(*sub)
+        related = [Related(base, "the base ruleset's definition")] if base is not None else []
+        yield diagnostic("X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related)

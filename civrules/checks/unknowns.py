@@ -1,0 +1,130 @@
+"""Unknown facts: every `{unknown: why}` in a ruleset's data, so what the sources lack stays visible."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from civrules.checks import check, diagnostic
+from civrules.checks.citations import data_nodes
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.load.document import Document, NodePath
+from civrules.model import Ruleset
+
+#: Keys that name a list element better than its index, in order of preference.
+_NAMING_KEYS = ("id", "nation", "players", "number", "section", "epoch", "card", "calamity", "level", "space")
+
+
+def is_unknown(node: Any) -> bool:
+    """True for an `{unknown: why}` mapping (the only key is `unknown`)."""
+    return isinstance(node, dict) and set(node) == {"unknown"}
+
+
+_found: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
+
+
+def unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
+    """Every unknown fact in the ruleset's manifests and data files, once, in document order.
+
+    The rule index is left out: its unknowns (an unprinted section's title) are about the
+    transcription of the rulebook, not facts of the game. So is what a variant replaced.
+    Found once per ruleset for the checks that read them (one walk of the data, not one per check).
+    """
+    if not _found or _found[0][0] is not ruleset:
+        _found[:] = [(ruleset, list(_find_unknown_facts(ruleset)))]
+    return iter(_found[0][1])
+
+
+def _find_unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
+    for document, path, node in data_nodes(ruleset):
+        if is_unknown(node):
+            yield document, path, str(node["unknown"])
+
+
+def field_path(data: Any, path: NodePath) -> str:
+    """A readable path: `nations[africa].colour`, `ast.tracks[italy].epoch_starts`."""
+    out = ""
+    node = data
+    for part in path:
+        if isinstance(part, int):
+            item = node[part] if isinstance(node, list) and part < len(node) else None
+            label: Any = part
+            if isinstance(item, dict):
+                label = next(
+                    (item[k] for k in _NAMING_KEYS if isinstance(item.get(k), (str, int)) and not is_unknown(item[k])),
+                    None,
+                )
+                areas = item.get("areas")
+                if label is None and isinstance(areas, list) and all(isinstance(a, str) for a in areas):
+                    label = "|".join(areas)
+                if label is None:
+                    label = part
+            out += f"[{label}]"
+            node = item
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out or "(document)"
+
+
+def _relative(ruleset: Ruleset, document: Document) -> str:
+    """A document's path relative to the rules directory (the manifest's folder's parent)."""
+    root = Path(ruleset.manifest.file).parent.parent
+    try:
+        return Path(os.path.relpath(document.file, root)).as_posix()
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return document.file
+
+
+@check("Q006", "unknown-fact", Severity.INFO)
+def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a fact is recorded as `{unknown: why}`: the sources do not give it.
+
+    Why: unknown facts are kept explicit rather than guessed (never 0 or empty); checks skip them
+    and generated code exposes them as unknown. This note lists each one, with its reason, so a
+    designer sees what is still to be found.
+
+    Fix: when a source gives the fact, write it (with its `rule:` or `source:`) in place of the
+    unknown mapping.
+
+        colour:
+          unknown: "no source names Africa's colour"   # INFO: nations[africa].colour is unknown
+    """
+    for document, path, reason in unknown_facts(ruleset):
+        yield diagnostic(
+            "Q006",
+            f"`{field_path(document.data, path)}` is unknown",
+            document.span(path),
+            " ".join(reason.split()),
+        )
+
+
+@check("Q007", "unknown-facts-summary", Severity.INFO)
+def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a summary of the ruleset's unknown facts: how many, and in which files.
+
+    Why: the count is a measure of how complete the ruleset is; a change of it in review shows a
+    fact found (or lost).
+
+    Fix: nothing to fix here; see Q006 for each unknown fact.
+
+        id: advanced-civilization   # INFO: N unknown facts: n1 in rulesets/advanced-civilization.yaml, ...
+    """
+    by_file: dict[str, int] = {}
+    for document, _, _ in unknown_facts(ruleset):
+        name = _relative(ruleset, document)
+        by_file[name] = by_file.get(name, 0) + 1
+    total = sum(by_file.values())
+    if not total:
+        return
+    files = ", ".join(f"{n} in {name}" for name, n in by_file.items())
+    yield diagnostic(
+        "Q007",
+        f"ruleset `{ruleset.id}` has {total} unknown fact{'s' if total != 1 else ''}: {files}",
+        ruleset.manifest.span("id"),
+        "`civrules validate --select Q006` lists each one with its reason",
+    )

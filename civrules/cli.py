@@ -1,0 +1,477 @@
+"""The `civrules` command line.
+
+Exit codes: 0 clean, 1 the rules have errors, 2 usage or internal error. Every failure a user can
+cause is a diagnostic; a traceback appears only for a bug, and only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from civrules import __version__, codes
+from civrules.diagnostics import Diagnostic, Severity, Span, has_errors, sort_diagnostics
+from civrules.load import Limits
+from civrules.render import FORMATS, SourceLines, render
+from civrules.workspace import LoadedRuleset, Manifest, Workspace
+
+EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(slots=True)
+class Context:
+    rules: Path
+    limits: Limits
+    debug: bool
+    current: str | None = None  # the ruleset being worked on, named if civrules fails
+
+    def workspace(self) -> Workspace:
+        return Workspace(self.rules, self.limits)
+
+
+class _Group(click.Group):
+    """Turns any unexpected exception into exit 2 with a one-line apology."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
+            debug = bool(ctx.params.get("debug"))
+            state = ctx.obj if isinstance(ctx.obj, Context) else None
+            where = f" on ruleset `{state.current}`" if state is not None and state.current else ""
+            # One line whatever the exception says; the details are for --debug.
+            said = " ".join(str(error).split())
+            said = said if len(said) <= 200 else said[:197] + "..."
+            click.echo(
+                f"civrules: internal error ({type(error).__name__}: {said}){where}. Sorry: this is a bug in "
+                "civrules, not in your rules.",
+                err=True,
+            )
+            if debug:
+                click.echo(traceback.format_exc(), err=True)
+            else:
+                click.echo("hint: please report it with the command you ran and the output of --debug", err=True)
+            sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="civrules")
+@click.option(
+    "--rules",
+    "rules",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("rules"),
+    show_default=True,
+    envvar="CIVRULES_RULES",
+    help="The rules directory.",
+)
+@click.option(
+    "--max-file-size",
+    type=click.IntRange(min=1),
+    default=Limits().max_bytes,
+    show_default=True,
+    help="Largest rule file read, in bytes.",
+)
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=Limits().max_nodes,
+    show_default=True,
+    help="Most YAML nodes a file may expand to (bounds alias expansion).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@click.pass_context
+def main(ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, debug: bool) -> None:
+    """civrules: compile and validate Advanced Civilization rule data."""
+    ctx.obj = Context(rules, Limits(max_bytes=max_file_size, max_nodes=max_nodes), debug)
+
+
+#: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
+_SUMMARY_INFOS = {"Q007"}
+
+
+def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
+    """Print diagnostics; text output without ``verbose`` folds per-fact infos into the summary."""
+    ordered = sort_diagnostics(diagnostics)
+    shown = ordered
+    if fmt == "text" and not verbose:
+        shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in _SUMMARY_INFOS]
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
+    sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
+    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty())
+    if out:
+        click.echo(out, nl=False)
+    if fmt == "text":
+        counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
+        summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
+        hidden = len(ordered) - len(shown)
+        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden else ""
+        click.echo(f"civrules: {summary}{more}", err=True)
+
+
+def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
+    _emit(diagnostics, fmt)
+    sys.exit(EXIT_USAGE)
+
+
+def _failure_code(diagnostics: Sequence[Diagnostic]) -> int:
+    """Exit 2 when a check crashed (R900, a bug in civrules), else 1 (the rules have errors)."""
+    return EXIT_USAGE if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics) else EXIT_RULE_ERRORS
+
+
+def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> list[LoadedRuleset]:
+    manifests = workspace.manifests()
+    if not manifests and workspace.discovery_diagnostics:
+        _usage_failure(workspace.discovery_diagnostics, fmt)
+    unknown = [name for name in names if name not in manifests]
+    # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
+    broken = [
+        d
+        for name in unknown
+        for relative in (f"rulesets/{name}.yaml", f"rulesets/{name}.yml")
+        if relative in workspace.rule_files()
+        for d in workspace.load(relative).diagnostics
+    ]
+    if has_errors(broken):
+        _emit(broken, fmt)
+        sys.exit(EXIT_RULE_ERRORS)
+    if unknown:
+        _usage_failure([_unknown_ruleset(name, list(manifests)) for name in unknown], fmt)
+    chosen = list(names) if names else sorted(manifests)
+    state = click.get_current_context().find_object(Context)
+    loaded = []
+    for name in chosen:
+        if state is not None:
+            state.current = name
+        loaded.append(workspace.load_ruleset(manifests[name]))
+    return loaded
+
+
+def _unknown_ruleset(name: str, known: list[str]) -> Diagnostic:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"did you mean `{close[0]}`?" if close else f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    return Diagnostic(
+        codes.UNKNOWN_RULESET.code,
+        codes.UNKNOWN_RULESET.severity,
+        f"no ruleset `{name}`",
+        Span.at("<command line>"),
+        hint,
+    )
+
+
+def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, Any]:
+    """A manifest's top-level keys over those of its bases (cheap: no data file is read)."""
+    chain: list[dict[str, Any]] = []
+    current: str | None = ruleset_id
+    while current is not None and current in manifests and len(chain) <= len(manifests):
+        data = manifests[current].data
+        chain.append(data)
+        parent = data.get("extends")
+        current = parent if isinstance(parent, str) else None
+    merged: dict[str, Any] = {}
+    for data in reversed(chain):
+        merged.update(data)
+    return merged
+
+
+@main.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.pass_obj
+def list_command(obj: Context, fmt: str) -> None:
+    """List the rulesets found under the rules directory."""
+    workspace = obj.workspace()
+    manifests = workspace.manifests()
+    if not manifests:
+        _usage_failure(workspace.discovery_diagnostics, "text")
+    rows: list[dict[str, Any]] = []
+    for ruleset_id in sorted(manifests):
+        data = _inherited(manifests, ruleset_id)
+        raw_players = data.get("players")
+        players: dict[str, Any] = raw_players if isinstance(raw_players, dict) else {}
+        rows.append(
+            {
+                "id": ruleset_id,
+                "name": data.get("name"),
+                "extends": data.get("extends"),
+                "players": {"min": players.get("min"), "max": players.get("max")},
+                "file": manifests[ruleset_id].file.path,
+            }
+        )
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2, sort_keys=True))
+        return
+    for row in rows:
+        extends = f"  (extends {row['extends']})" if row["extends"] else ""
+        players = row["players"]
+        click.echo(f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}")
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="How diagnostics are printed.",
+)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--select", multiple=True, metavar="CODE", help="Run only checks whose code starts with CODE.")
+@click.option("--ignore", multiple=True, metavar="CODE", help="Skip checks whose code starts with CODE.")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Text output: list every info (each unknown fact), not only summaries."
+)
+@click.pass_obj
+def validate(
+    obj: Context,
+    rulesets: tuple[str, ...],
+    fmt: str,
+    strict: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    verbose: bool,
+) -> None:
+    """Validate rulesets (all of them, and every file under rules/, when none is named)."""
+    from civrules.pipeline import analyse
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, rulesets, fmt)
+    diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+    for ruleset in loaded:
+        obj.current = ruleset.id
+        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug).diagnostics)
+    obj.current = None
+    if not rulesets:
+        diagnostics.extend(_unused_files(workspace, loaded))
+    _emit(diagnostics, fmt, verbose=verbose or bool(select))
+    if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
+        sys.exit(EXIT_USAGE)
+    failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
+    sys.exit(EXIT_RULE_ERRORS if failing else EXIT_CLEAN)
+
+
+def _unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[Diagnostic]:
+    """Diagnostics of every rule file no ruleset uses: each is validated, and reported as unused."""
+    used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
+    used |= {ruleset.manifest.file.path for ruleset in loaded}
+    found: list[Diagnostic] = []
+    for relative in workspace.rule_files():
+        one = workspace.load(relative)
+        if one.path in used:
+            continue
+        found.extend(one.diagnostics)
+        if one.kind is not None and one.kind != "ruleset":
+            found.append(
+                Diagnostic(
+                    codes.UNUSED_FILE.code,
+                    codes.UNUSED_FILE.severity,
+                    f"`{relative}` is not used by any ruleset",
+                    Span.at(one.path),
+                    "list it under `files:` in a ruleset manifest, or delete it",
+                )
+            )
+    return found
+
+
+@main.command()
+@click.argument("code")
+def explain(code: str) -> None:
+    """Print the documentation of a diagnostic code (e.g. `civrules explain L002`)."""
+    entry = codes.lookup(code)
+    if entry is None:
+        known = ", ".join(c.code for c in codes.all_codes())
+        raise click.BadParameter(f"no diagnostic code `{code}`; known codes: {known}", param_hint="CODE")
+    click.echo(entry.explain(), nl=False)
+
+
+_SCAFFOLD = """\
+# yaml-language-server: $schema=../../schemas/ruleset.schema.json
+# {name}: a variant of {base}. Everything not changed here is inherited from {base};
+# `civrules diff {base} {id}` shows what this variant changes.
+kind: ruleset
+id: {id}
+name: "{name}"
+extends: {base}
+
+# Data files this variant adds to its base's (paths relative to rules/):
+# files:
+#   map:
+#     - maps/my-panel.yaml
+
+# Changes to the base's collections, by id (players for player_counts, nation for ast_tracks,
+# areas for borders). Cite the rule each change comes from.
+# overlay:
+#   civilization_cards:
+#     patch:                 # merge fields into an existing entity
+#       - id: pottery
+#         cost: 50
+#         rule: "32.21"
+#     add: []                # new entities
+#     replace: []            # whole entities
+#     remove: []             # e.g. - {{id: piracy, why: "no pirates in this variant"}}
+"""
+
+
+@main.command("new-variant")
+@click.argument("name")
+@click.option("--extends", "base", required=True, help="The ruleset the variant changes.")
+@click.pass_obj
+def new_variant(obj: Context, name: str, base: str) -> None:
+    """Create rules/rulesets/NAME.yaml, a variant of BASE that changes nothing yet."""
+    import re
+
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
+    workspace = obj.workspace()
+    manifests = workspace.manifests()
+    if base not in manifests:
+        _usage_failure([_unknown_ruleset(base, list(manifests))], "text")
+    path = obj.rules / "rulesets" / f"{name}.yaml"
+    if name in manifests or path.exists():
+        raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
+    title = " ".join(part.capitalize() for part in name.split("-"))
+    path.write_text(_SCAFFOLD.format(id=name, name=title, base=base), encoding="utf-8")
+    click.echo(f"created {workspace.display(path)}; next: edit it, then `civrules validate {name}`")
+
+
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
+@click.pass_obj
+def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
+    """Show what ruleset NEW changes relative to OLD, entity by entity."""
+    from civrules.diff import diff_rulesets, render_text
+    from civrules.resolve import Resolver
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, [old, new], "text")
+    resolver = Resolver(workspace)
+    resolved = []
+    for one in loaded:
+        result, problems = resolver.resolve(one)
+        problems = [*one.all_diagnostics(), *problems]
+        if result is None or has_errors(problems):
+            _emit(problems, "text")
+            sys.exit(EXIT_RULE_ERRORS)
+        resolved.append(result)
+    changes = diff_rulesets(resolved[0], resolved[1], citations=citations)
+    if fmt == "json":
+        click.echo(json.dumps(changes.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        click.echo(render_text(changes), nl=False)
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+@click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("generated"),
+    show_default=True,
+    help="The output directory.",
+)
+@click.pass_obj
+def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) -> None:
+    """Generate the engine packages (and sheets) into generated/, atomically."""
+    from civrules.emit import stamp
+
+    arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments):
+        click.echo(f"civrules: {out} is up to date (nothing changed since the last build)", err=True)
+        return
+    from civrules.emit import build as builder
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, rulesets, "text")
+    ids = [one.id for one in loaded]
+    result = builder.render(workspace, loaded, debug=obj.debug)
+    if result.failed:
+        _emit(result.diagnostics, "text")
+        click.echo("civrules: nothing was written: the rules have errors", err=True)
+        sys.exit(_failure_code(result.diagnostics))
+    if check_only:
+        diffs = builder.check(out, result, ids, everything=not rulesets)
+        if diffs:
+            click.echo("".join(diffs), nl=False)
+            click.echo(f"civrules: {out} is stale ({len(diffs)} files differ); run `civrules build`", err=True)
+            sys.exit(EXIT_RULE_ERRORS)
+        click.echo(f"civrules: {out} is up to date", err=True)
+        return
+    builder.build(out, result, ids, everything=not rulesets)
+    stamp.record(obj.rules, out, arguments)
+    click.echo(f"civrules: wrote {len(result.tree)} files for {len(ids)} rulesets into {out}", err=True)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--pdf", is_flag=True, help="Also typeset every sheet into one PDF (WeasyPrint).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where to write [default: dist/sheets/RULESET-PAPER].",
+)
+@click.pass_obj
+def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) -> None:
+    """Render the printable player aids of RULESET (HTML, and a PDF with --pdf).
+
+    The A4 HTML sheets of every ruleset are also part of `civrules build` (generated/sheets/).
+    """
+    from civrules.emit import build as builder
+    from civrules.emit.export import export_ruleset
+    from civrules.emit.python import fingerprint
+    from civrules.emit.sheets import render_pdf, render_sheets
+    from civrules.pipeline import analyse
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(_failure_code(analysis.diagnostics))
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model))
+    changes = builder.variant_changes(workspace, loaded, analysis.resolved)
+    target = out or Path("dist") / "sheets" / f"{ruleset}-{paper}"
+    files = render_sheets(analysis.model, stamp, paper, changes)
+    if pdf:
+        files[f"{ruleset}-{paper}.pdf"] = render_pdf(analysis.model, stamp, paper, changes)
+    from civrules.emit.output import write_tree
+
+    write_tree(target, files)
+    click.echo(f"civrules: wrote {len(files)} files into {target}", err=True)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.pass_obj
+def export(obj: Context, ruleset: str, fmt: str) -> None:
+    """Print the resolved ruleset as canonical JSON (sorted keys, stable across runs)."""
+    from civrules.emit.export import export_ruleset
+    from civrules.pipeline import analyse
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(_failure_code(analysis.diagnostics))
+    exported = export_ruleset(analysis.resolved, analysis.model)
+    click.echo(json.dumps(exported, indent=2, sort_keys=True, ensure_ascii=False))

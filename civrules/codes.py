@@ -1,0 +1,405 @@
+"""The catalogue of diagnostic codes.
+
+Codes are stable and never reused. The letter says the stage:
+
+- ``L`` loading a YAML file (syntax, encoding, limits, forbidden constructs);
+- ``S`` schema validation (shape of a file);
+- ``R`` rulesets (manifests, the files they name, ruleset ids);
+
+Semantic checks register their own codes from their module docstrings (see
+:mod:`civrules.checks`). ``civrules explain CODE`` prints the documentation kept here.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from civrules.diagnostics import Severity
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A diagnostic code and its user documentation."""
+
+    code: str
+    name: str
+    severity: Severity
+    doc: str
+
+    def explain(self) -> str:
+        header = f"{self.code} ({self.name}) — {self.severity.value}"
+        return f"{header}\n\n{textwrap.dedent(self.doc).strip()}\n"
+
+
+_REGISTRY: dict[str, Code] = {}
+
+
+def define(code: str, name: str, severity: Severity, doc: str) -> Code:
+    """Register a code; a second registration of the same code is a programming error."""
+    if code in _REGISTRY:
+        raise ValueError(f"diagnostic code {code} is defined twice")
+    entry = Code(code, name, severity, doc)
+    _REGISTRY[code] = entry
+    return entry
+
+
+def lookup(code: str) -> Code | None:
+    _load_check_codes()
+    return _REGISTRY.get(code.upper())
+
+
+def all_codes() -> list[Code]:
+    _load_check_codes()
+    return sorted(_REGISTRY.values(), key=lambda c: c.code)
+
+
+def _load_check_codes() -> None:
+    # Checks live in their own modules and register on import.
+    from civrules.checks import all_checks
+
+    all_checks()
+
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+YAML_SYNTAX = define(
+    "L001",
+    "yaml-syntax",
+    E,
+    """
+    What: the file is not valid YAML; the parser stopped at the marked position.
+    Why: nothing after the error can be read, so nothing in the file is checked.
+    Fix: mend the syntax at the caret (an unclosed bracket, a bad indent, a stray tab).
+    """,
+)
+DUPLICATE_KEY = define(
+    "L002",
+    "duplicate-key",
+    E,
+    """
+    What: a mapping has the same key twice.
+    Why: YAML parsers silently keep one of the two values, so one of your edits is ignored.
+    Fix: delete or merge one of the two entries (the note points at the first one).
+
+        cost: 45
+        cost: 50     # FAIL: which one counts?
+    """,
+)
+NON_STRING_KEY = define(
+    "L003",
+    "non-string-key",
+    E,
+    """
+    What: a mapping key is not a string (a number, a boolean, null, a list or a mapping).
+    Why: rule files are keyed by field names and ids; `1: x` or `true: y` is always a mistake.
+    Fix: quote the key or rename it.
+    """,
+)
+FORBIDDEN_TAG = define(
+    "L004",
+    "forbidden-tag",
+    E,
+    """
+    What: a node carries a tag outside YAML's core schema, such as `!!python/object` or `!custom`.
+    Why: tags can make a loader build arbitrary objects; rule data needs only strings, numbers,
+    booleans, null, lists and mappings, so every other tag is refused.
+    Fix: remove the tag and write the value as plain data.
+    """,
+)
+ALIAS_BOMB = define(
+    "L005",
+    "alias-expansion",
+    E,
+    """
+    What: aliases in this file would expand to more nodes than the loader allows (a "billion
+    laughs" file).
+    Why: an innocent-looking file of a few lines can otherwise take all memory and time.
+    Fix: use fewer nested aliases, or raise the bound with `--max-nodes` if the file is legitimate.
+    """,
+)
+TOO_DEEP = define(
+    "L006",
+    "nesting-too-deep",
+    E,
+    """
+    What: lists and mappings are nested deeper than the loader allows.
+    Why: no rule file needs deep nesting; very deep files are an attack on the parser's stack.
+    Fix: flatten the structure.
+    """,
+)
+TOO_LARGE = define(
+    "L007",
+    "file-too-large",
+    E,
+    """
+    What: the file is larger than the loader reads (default 8 MiB).
+    Why: rule files are small; a huge file is an accident or an attack.
+    Fix: split the file, or raise the bound with `--max-file-size`.
+    """,
+)
+BAD_ENCODING = define(
+    "L008",
+    "invalid-encoding",
+    E,
+    """
+    What: the file is not UTF-8 text (invalid bytes, a UTF-16 byte order mark, or control
+    characters such as NUL).
+    Why: positions and names would be garbled; YAML files are read as UTF-8.
+    Fix: save the file as UTF-8 and remove control characters.
+    """,
+)
+EMPTY_FILE = define(
+    "L009",
+    "empty-file",
+    E,
+    """
+    What: the file holds no YAML document (it is empty or only comments).
+    Why: a rule file that a manifest names must say what it is (`kind:`) and hold its data.
+    Fix: add the content, or remove the file from the manifest.
+    """,
+)
+MULTIPLE_DOCUMENTS = define(
+    "L010",
+    "multiple-documents",
+    E,
+    """
+    What: the file holds more than one YAML document (`---` separators).
+    Why: civrules reads one document per file; the others would be ignored silently.
+    Fix: split the documents into separate files.
+    """,
+)
+BAD_NUMBER = define(
+    "L011",
+    "number-out-of-range",
+    E,
+    """
+    What: a number is infinite, not a number, or has too many digits to be read.
+    Why: no fact in the rules is infinite; such values also cannot be exported as JSON.
+    Fix: write the intended finite number.
+    """,
+)
+UNREADABLE = define(
+    "L012",
+    "unreadable-file",
+    E,
+    """
+    What: a file could not be read (missing, a directory, or permission denied).
+    Why: the ruleset that names it cannot be built without it.
+    Fix: check the path (relative to `rules/`) and the file's permissions.
+    """,
+)
+UNDEFINED_ALIAS = define(
+    "L013",
+    "undefined-alias",
+    E,
+    """
+    What: an alias (`*name`) refers to an anchor (`&name`) that is not defined before it, or to
+    the node that contains it.
+    Why: the value cannot be known.
+    Fix: define the anchor first, or write the value out.
+    """,
+)
+
+SCHEMA_VIOLATION = define(
+    "S001",
+    "schema-violation",
+    E,
+    """
+    What: a value does not have the shape the file's JSON Schema requires (a wrong type, a number
+    out of range, a string not matching its pattern, a list too short).
+    Why: the compiler only reads data whose shape it knows; editors using the same schema show the
+    same error.
+    Fix: follow the message; `schemas/<kind>.schema.json` documents every field.
+    """,
+)
+UNKNOWN_KEY = define(
+    "S002",
+    "unknown-key",
+    E,
+    """
+    What: a mapping has a key its schema does not define.
+    Why: a misspelt key is silently ignored by most tools; here it is an error, with the closest
+    known key as a hint.
+    Fix: correct the spelling, or remove the key.
+
+        - id: pottery
+          cots: 45      # FAIL: did you mean `cost`?
+    """,
+)
+BAD_ENUM = define(
+    "S003",
+    "invalid-value",
+    E,
+    """
+    What: a field has a value outside its fixed set (an enum or a constant).
+    Why: the compiler and generated code know only those values.
+    Fix: use one of the listed values; the hint names the closest.
+    """,
+)
+MISSING_KEY = define(
+    "S004",
+    "missing-key",
+    E,
+    """
+    What: a required key is missing from a mapping.
+    Why: the fact it holds is needed. If the sources do not give it, say so explicitly with
+    `{unknown: "why"}` instead of leaving it out.
+    Fix: add the key.
+    """,
+)
+BAD_KIND = define(
+    "S005",
+    "unknown-kind",
+    E,
+    """
+    What: a file's `kind:` is missing or is not one of the file kinds civrules knows, or it is not
+    the kind the manifest expects in that slot.
+    Why: the kind selects the schema the file is validated with.
+    Fix: set `kind:` to one of: ruleset, civilization_cards, commodities, calamities, map,
+    rule_index.
+    """,
+)
+
+UNKNOWN_RULESET = define(
+    "R001",
+    "unknown-ruleset",
+    E,
+    """
+    What: a ruleset named on the command line or in `extends:` does not exist under `rules/rulesets/`.
+    Why: nothing can be validated or built for it.
+    Fix: run `civrules list` to see the ruleset ids, and correct the name.
+    """,
+)
+DUPLICATE_RULESET = define(
+    "R002",
+    "duplicate-ruleset-id",
+    E,
+    """
+    What: two manifests under `rules/rulesets/` declare the same `id`.
+    Why: a ruleset id must name one ruleset.
+    Fix: rename one of them.
+    """,
+)
+BAD_PATH = define(
+    "R003",
+    "path-outside-rules",
+    E,
+    """
+    What: a path in a manifest is absolute, contains `..`, or resolves (through a symbolic link)
+    outside the `rules/` directory.
+    Why: rule data from a stranger's pull request must not make civrules read other files on the
+    machine.
+    Fix: give the path relative to `rules/`, e.g. `cards/advanced-civilization.yaml`.
+    """,
+)
+NO_RULESETS = define(
+    "R004",
+    "no-rulesets",
+    E,
+    """
+    What: no ruleset manifest was found (no `rules/rulesets/*.yaml`).
+    Why: there is nothing to validate or build.
+    Fix: run civrules from the project root, or point `--rules` at the rules directory.
+    """,
+)
+UNUSED_FILE = define(
+    "R005",
+    "unused-file",
+    W,
+    """
+    What: a YAML file under `rules/` is not named by any ruleset manifest.
+    Why: edits to it change nothing; usually a manifest forgot to list it, or it is left over.
+    Fix: add it to the `files:` of the ruleset that should use it, or delete it.
+    """,
+)
+UNKNOWN_BASE = define(
+    "V001",
+    "unknown-base",
+    E,
+    """
+    What: `extends:` names a ruleset that does not exist.
+    Why: a variant is its base plus changes; without the base there is nothing to change.
+    Fix: correct the id (`civrules list` shows them); the hint names the closest.
+    """,
+)
+EXTENDS_CYCLE = define(
+    "V002",
+    "extends-cycle",
+    E,
+    """
+    What: following `extends:` from this ruleset comes back to it (a ruleset extends itself, or
+    two variants extend each other).
+    Why: the ruleset would be built from itself; there is no first definition of anything.
+    Fix: make one of them a base ruleset (no `extends:`), or point `extends:` at the real base.
+    """,
+)
+BROKEN_BASE = define(
+    "V003",
+    "broken-base",
+    I,
+    """
+    What: the ruleset this one extends has errors of its own, so this variant was not checked.
+    Why: a variant is checked on top of its base; the base's errors (listed with it) are the root
+    cause, so this is reported as information, not as one more error.
+    Fix: fix the errors listed for the base ruleset, then validate again.
+    """,
+)
+OVERLAY_EXISTS = define(
+    "V004",
+    "overlay-add-existing",
+    E,
+    """
+    What: an overlay `add`s an entity whose id the base already has.
+    Why: `add` is for new entities; silently replacing one would hide a mistake.
+    Fix: use `patch` to change some fields, or `replace` to redefine the whole entity.
+
+        overlay:
+          nations:
+            add:
+              - id: africa      # FAIL: africa exists; use patch or replace
+    """,
+)
+OVERLAY_MISSING = define(
+    "V005",
+    "overlay-target-missing",
+    E,
+    """
+    What: an overlay `patch`es, `replace`s or `remove`s an entity the base does not have.
+    Why: the change does nothing: usually a misspelt id, or the base changed since the variant was
+    written.
+    Fix: correct the id (the hint names the closest), or `add` the entity.
+    """,
+)
+REMOVED_BUT_REFERENCED = define(
+    "V006",
+    "removed-but-referenced",
+    E,
+    """
+    What: an overlay removes an entity that something left in the ruleset still refers to.
+    Why: the reference would dangle: a credit toward a card that is gone, a border to a removed area.
+    Fix: remove or patch the referrer too (the diagnostic points at it), or keep the entity.
+    """,
+)
+ID_NOT_FILE_NAME = define(
+    "R006",
+    "id-not-file-name",
+    W,
+    """
+    What: a ruleset manifest's `id` is not its file name (without `.yaml`).
+    Why: designers and tools find a ruleset by its file; when the two differ, `civrules validate
+    NAME` and the file a reviewer opens disagree, and a copied manifest silently keeps its
+    original's id.
+    Fix: rename the file to `<id>.yaml`, or change the id.
+    """,
+)
+INTERNAL_ERROR = define(
+    "R900",
+    "internal-error",
+    E,
+    """
+    What: civrules itself failed (a bug), not your rule data.
+    Why: the run cannot be trusted; it exits with status 2.
+    Fix: report it with the command and the `--debug` output.
+    """,
+)

@@ -1,0 +1,74 @@
+"""The one type every stage returns: a located, coded diagnostic.
+
+Loading, schema validation, resolution and the semantic checks all report problems as
+:class:`Diagnostic` values; nothing user-facing is ever an exception. Renderers live in
+:mod:`civrules.render`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+class Severity(enum.StrEnum):
+    """How bad a diagnostic is; errors make `validate` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A range in a file: 1-based line and column, the end column exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def at(cls, file: str, line: int = 1, column: int = 1) -> Span:
+        """A one-character span (or a whole-file location when only the file is known)."""
+        return cls(file, line, column, line, column + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that explains a diagnostic (the other side of a border, a base definition)."""
+
+    span: Span
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem found in the rule data, with where it is and how to fix it."""
+
+    code: str
+    severity: Severity
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    related: tuple[Related, ...] = field(default_factory=tuple)
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        span = self.span or Span("", 0, 0, 0, 0)
+        return (span.file, span.line, span.column, self.code, self.message)
+
+
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Order diagnostics by file and position so output is stable across runs."""
+    unique = dict.fromkeys(diagnostics)
+    return sorted(unique, key=Diagnostic.sort_key)
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)

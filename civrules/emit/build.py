@@ -1,0 +1,75 @@
+"""Building ``generated/`` from the rulesets: render everything in memory, then swap atomically.
+
+A ruleset with errors stops the build before anything is written. ``--check`` renders the same
+tree and compares it with the one on disk, writing nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from civrules.diagnostics import Diagnostic
+from civrules.diff import diff_rulesets
+from civrules.diff import render_text as render_diff
+from civrules.emit.export import export_ruleset
+from civrules.emit.output import read_tree, stale_files, write_tree
+from civrules.emit.python import fingerprint, package_name, render_package
+from civrules.emit.sheets import render_sheets
+from civrules.pipeline import analyse
+from civrules.resolve import Resolved, Resolver
+from civrules.workspace import LoadedRuleset, Workspace
+
+
+@dataclass(slots=True)
+class BuildResult:
+    tree: dict[str, bytes] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed: bool = False
+
+    def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
+        return [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
+
+
+def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
+    """Every output file of the given rulesets, by path relative to ``generated/``."""
+    result = BuildResult()
+    for loaded in rulesets:
+        analysis = analyse(workspace, loaded, debug=debug)
+        result.diagnostics.extend(analysis.diagnostics)
+        if not analysis.ok or analysis.model is None or analysis.resolved is None:
+            result.failed = True
+            continue
+        exported = export_ruleset(analysis.resolved, analysis.model)
+        for relative, content in render_package(analysis.model, exported).items():
+            result.tree[f"python/{relative}"] = content
+        changes = variant_changes(workspace, loaded, analysis.resolved)
+        for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
+            result.tree[f"sheets/{loaded.id}/{relative}"] = content
+    return result
+
+
+def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> str | None:
+    """`civrules diff BASE VARIANT` as text, for a variant's "what it changes" sheet."""
+    base_id = resolved.data.get("extends")
+    manifests = workspace.manifests()
+    if not isinstance(base_id, str) or base_id not in manifests:
+        return None
+    base, _ = Resolver(workspace).resolve(workspace.load_ruleset(manifests[base_id]))
+    return render_diff(diff_rulesets(base, resolved)) if base is not None else None
+
+
+def build(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> None:
+    """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs."""
+    keep: dict[str, bytes] = {}
+    if not everything:
+        prefixes = tuple(result.prefixes(ruleset_ids))
+        keep = {k: v for k, v in read_tree(out).items() if not k.startswith(prefixes)}
+    write_tree(out, result.tree, keep)
+
+
+def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> list[str]:
+    """Unified diffs between ``out`` and what a build would write (empty when up to date)."""
+    scope = None if everything else iter(result.prefixes(ruleset_ids))
+    return stale_files(out, result.tree, scope)

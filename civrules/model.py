@@ -1,0 +1,365 @@
+"""The typed model of a resolved ruleset: frozen values built once from validated documents.
+
+Every entity keeps its :class:`Origin` (the document and node path it was read from), so a check
+can point at the exact key or value a designer must edit. Facts the sources do not give are
+:class:`Unknown` values, never zeros.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from civrules.diagnostics import Span
+from civrules.load.document import Document, NodePath
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A fact the sources do not give; ``reason`` says why."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where an entity was read from: a document and the path of its node.
+
+    A variant that patches fields of an entity records, per top-level field, the overlay entry that
+    last changed it (``changes``); spans of those fields point there. ``base`` is the base
+    ruleset's definition of an entity a variant replaced.
+    """
+
+    document: Document = field(compare=False, repr=False)
+    path: NodePath
+    changes: tuple[tuple[str, Origin], ...] = ()
+    base: Origin | None = None
+
+    @property
+    def file(self) -> str:
+        return self.document.file
+
+    def _owner(self, sub: tuple[str | int, ...]) -> Origin | None:
+        if sub and isinstance(sub[0], str):
+            for name, origin in self.changes:
+                if name == sub[0]:
+                    return origin
+        return None
+
+    def locate(self, sub: NodePath) -> tuple[Document, NodePath]:
+        """The document that wrote the part ``sub`` of the entity, and the entity's path in it."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.locate(sub)
+        return self.document, self.path
+
+    def span(self, *sub: str | int) -> Span:
+        """The span of the entity's value at ``sub`` (the entity itself when empty)."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.span(*sub)
+        return self.document.span((*self.path, *sub))
+
+    def key_span(self, *sub: str | int) -> Span:
+        """The span of the key ``sub`` of the entity (its value's span where there is no key)."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.key_span(*sub)
+        return self.document.key_span((*self.path, *sub))
+
+    def head(self) -> Span:
+        """The first line of the entity: its `id` when it has one."""
+        document = self.document
+        id_path = (*self.path, "id")
+        if id_path in document.value_spans:
+            return document.value_spans[id_path]
+        span = self.span()
+        return Span(span.file, span.line, span.column, span.line, span.column + 1)
+
+    def defined_at(self, *sub: str | int) -> Span | None:
+        """Where the base ruleset defined ``sub``, when a variant changed or replaced it; else None."""
+        if self._owner(sub) is not None:
+            return self.document.span((*self.path, *sub))
+        if self.base is not None:
+            return self.base.span(*sub)
+        return None
+
+
+def known(value: Any) -> Any:
+    """A raw value, or an :class:`Unknown` when the data marks it `{unknown: why}`."""
+    if isinstance(value, dict) and set(value) == {"unknown"}:
+        return Unknown(str(value["unknown"]))
+    return value
+
+
+def rules_of(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule sections an entity cites (``rule:`` as a string or a list)."""
+    rule = raw.get("rule")
+    if rule is None:
+        return ()
+    return (rule,) if isinstance(rule, str) else tuple(rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """Common to every collection element: id, name, citations, and where it was read."""
+
+    id: str
+    name: str | Unknown
+    origin: Origin
+    raw: Mapping[str, Any] = field(compare=False, repr=False)
+
+    @property
+    def display_name(self) -> str:
+        return self.name if isinstance(self.name, str) else self.id
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return rules_of(self.raw)
+
+
+E = TypeVar("E", bound=Entity, covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Collection(Generic[E]):
+    """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins)."""
+
+    name: str
+    items: tuple[E, ...]
+    by_id: Mapping[str, E] = field(compare=False, repr=False)
+
+    @classmethod
+    def of(cls, name: str, items: Sequence[E]) -> Collection[E]:
+        index: dict[str, E] = {}
+        for item in items:
+            index.setdefault(item.id, item)
+        return cls(name, tuple(items), index)
+
+    def __iter__(self) -> Iterator[E]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self.by_id
+
+    def get(self, item_id: str) -> E | None:
+        return self.by_id.get(item_id)
+
+    def ids(self) -> list[str]:
+        return list(self.by_id)
+
+
+# --- Cards -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Group(Entity):
+    colour: str | Unknown | None
+    shape: str | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class CreditLine:
+    """A credit as written on the giving card; ``index`` is its position in the card's `credits`."""
+
+    points: int | Unknown
+    index: int
+    group: str | None = None
+    card: str | None = None
+    extra: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityLink:
+    """An attribute's claim that the card changes a calamity; ``path`` locates it under the card."""
+
+    calamity: str
+    effect: str
+    path: NodePath
+
+
+@dataclass(frozen=True, slots=True)
+class Card(Entity):
+    groups: tuple[str, ...] | Unknown
+    cost: int | Unknown
+    prerequisites: tuple[str, ...] | Unknown
+    credits: tuple[CreditLine, ...] | Unknown
+    calamity_links: tuple[CalamityLink, ...]
+    victory_points: int | Unknown | None
+
+    def group_list(self) -> tuple[str, ...]:
+        return self.groups if isinstance(self.groups, tuple) else ()
+
+    def prerequisite_list(self) -> tuple[str, ...]:
+        return self.prerequisites if isinstance(self.prerequisites, tuple) else ()
+
+    def credit_list(self) -> tuple[CreditLine, ...]:
+        return self.credits if isinstance(self.credits, tuple) else ()
+
+
+# --- Commodities and calamities ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Commodity(Entity):
+    value: int | Unknown
+    count: int | Unknown
+    stack: int | None
+    mining: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A card's change to a calamity; ``index`` is its position in the calamity's `modifiers`."""
+
+    card: str
+    applies_to: str
+    effect: str
+    amount: int | Unknown | None
+    modifies: tuple[str, ...]
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Calamity(Entity):
+    stack: int
+    tradable: bool | Unknown
+    severity: str | None
+    modifiers: tuple[Modifier, ...]
+    modifier_combination: str | None
+    effect_ids: tuple[str, ...]
+
+
+# --- Nations, A.S.T., game structure -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Nation(Entity):
+    start_areas: tuple[str, ...] | Unknown | None
+    ast_position: int | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class Epoch(Entity):
+    requirements: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AstTrack(Entity):
+    """One nation's A.S.T. track (``id`` is the nation's id)."""
+
+    spaces: int | None
+    epoch_starts: tuple[tuple[str, int], ...] | Unknown
+    late_iron_age: tuple[tuple[int, int | Unknown], ...] | Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class Phase(Entity):
+    number: int | None
+    condition: str | None
+    order: str | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCount(Entity):
+    """The rules for one number of players (``id`` is the count as text)."""
+
+    players: int
+    given: bool
+    nations: tuple[tuple[str, ...], ...]
+
+
+# --- Map ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Area(Entity):
+    land: bool
+    water: bool
+    open_sea: bool
+    coastal: bool | None
+    population_limit: int | Unknown | None
+    city_site: str | None
+    flood_plain: str | None
+    panel: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Border(Entity):
+    """A border between two areas (``id`` is ``a|b``); ``kind`` is land, sea or both."""
+
+    a: str
+    b: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Region(Entity):
+    """A named set of areas: a flood plain, or the areas a volcano touches."""
+
+    areas: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleIndex:
+    """The sections of the ruleset's rulebook, for checking citations."""
+
+    sections: frozenset[str]
+    missing: frozenset[str]
+    origin: Origin | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A resolved ruleset: everything a check or an emitter reads."""
+
+    id: str
+    name: str
+    manifest: Origin
+    extends: str | None
+    players: tuple[int, int]
+    credit_policy: Mapping[str, Any]
+    groups: Collection[Group]
+    cards: Collection[Card]
+    commodities: Collection[Commodity]
+    calamities: Collection[Calamity]
+    nations: Collection[Nation]
+    epochs: Collection[Epoch]
+    ast_tracks: Collection[AstTrack]
+    phases: Collection[Phase]
+    player_counts: Collection[PlayerCount]
+    areas: Collection[Area]
+    borders: Collection[Border]
+    flood_plains: Collection[Region]
+    volcanoes: Collection[Region]
+    rule_index: RuleIndex | None
+    documents: tuple[Document, ...] = field(compare=False, repr=False)
+    settings: Mapping[str, Mapping[str, Any]] = field(compare=False, repr=False)
+    removed: Mapping[str, Mapping[str, Origin]] = field(default_factory=dict, compare=False, repr=False)
+
+    def collections(self) -> tuple[Collection[Entity], ...]:
+        """Every collection of entities, in data-model order (borders included)."""
+        return (
+            self.groups,
+            self.cards,
+            self.commodities,
+            self.calamities,
+            self.nations,
+            self.epochs,
+            self.ast_tracks,
+            self.phases,
+            self.player_counts,
+            self.areas,
+            self.borders,
+            self.flood_plains,
+            self.volcanoes,
+        )
+
+    #: The effective manifest (a variant's own keys over its base's), for ruleset-level rules
+    #: such as `ast`, `victory`, `hand_limit`; collections are read from the typed fields above.
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    chain: tuple[str, ...] = ()  # the extends chain, base first, this ruleset last

@@ -1,0 +1,238 @@
+"""Renderers for diagnostics: text (for people), json (stable), github (annotations), sarif (2.1.0)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from civrules import __version__, codes
+from civrules.diagnostics import Diagnostic, Severity, Span
+
+FORMATS = ("text", "json", "github", "sarif")
+
+
+class SourceLines:
+    """Source text by file, read lazily, for quoting the offending line.
+
+    A file larger than ``max_bytes`` (one the loader refused as too large) or a symbolic link (one
+    the workspace may have refused as leading out of rules/) is not quoted: quoting must not read
+    unbounded data, nor print a line of a file outside the rules.
+    """
+
+    def __init__(
+        self, root: Path | None = None, texts: Mapping[str, str] | None = None, max_bytes: int = 8 * 1024 * 1024
+    ) -> None:
+        self.root = root or Path.cwd()
+        self.max_bytes = max_bytes
+        self.cache: dict[str, list[str] | None] = {k: v.splitlines() for k, v in (texts or {}).items()}
+
+    def line(self, file: str, number: int) -> str | None:
+        if file not in self.cache:
+            self.cache[file] = None
+            path = self.root / file
+            try:
+                if not path.is_symlink():
+                    with path.open("rb") as handle:
+                        raw = handle.read(self.max_bytes + 1)
+                    if len(raw) <= self.max_bytes:
+                        self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
+            except OSError:
+                pass
+        lines = self.cache[file]
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+_COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity.INFO: "\x1b[1;36m"}
+_BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
+
+
+def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False) -> str:
+    """Compiler-style text: location, severity and code, the source line with a caret, hints and notes."""
+
+    def paint(text: str, style: str) -> str:
+        return f"{style}{text}{_RESET}" if colour else text
+
+    out: list[str] = []
+    for diagnostic in diagnostics:
+        style = _COLOURS[diagnostic.severity]
+        label = paint(f"{diagnostic.severity.value}[{diagnostic.code}]", style)
+        out.append(f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {diagnostic.message}")
+        quoted = _quote(diagnostic.span, sources) if diagnostic.span is not None else None
+        if quoted is not None:
+            number, text, start, width = quoted
+            out.append(f"  {paint(number + ' |', _BLUE)} {text}")
+            out.append(f"  {paint(' ' * len(number) + ' |', _BLUE)} {' ' * start}{paint('^' * width, style)}")
+        if diagnostic.hint:
+            out.append(f"  {paint('hint', _BOLD)}: {diagnostic.hint}")
+        for related in diagnostic.related:
+            out.append(f"  {paint('note', _BOLD)}: {_location(related.span)}: {related.label}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _location(span: Span | None) -> str:
+    if span is None:
+        return "civrules"
+    return f"{span.file}:{span.line}:{span.column}"
+
+
+def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None:
+    """The line number, the source line, and where the caret starts and how wide it is."""
+    text = sources.line(span.file, span.line)
+    if text is None:
+        return None
+    text = text.expandtabs(1)
+    start = max(span.column - 1, 0)
+    end = span.end_column - 1 if span.end_line == span.line else len(text.rstrip())
+    width = max(1, min(end, max(len(text), start + 1)) - start)
+    return str(span.line), text, start, width
+
+
+def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The stable JSON object for one diagnostic."""
+    span = diagnostic.span
+    return {
+        "code": diagnostic.code,
+        "severity": diagnostic.severity.value,
+        "message": diagnostic.message,
+        "file": span.file if span else None,
+        "line": span.line if span else None,
+        "column": span.column if span else None,
+        "end_line": span.end_line if span else None,
+        "end_column": span.end_column if span else None,
+        "hint": diagnostic.hint,
+        "related": [
+            {
+                "file": r.span.file,
+                "line": r.span.line,
+                "column": r.span.column,
+                "end_line": r.span.end_line,
+                "end_column": r.span.end_column,
+                "label": r.label,
+            }
+            for r in diagnostic.related
+        ],
+    }
+
+
+def render_json(diagnostics: Sequence[Diagnostic]) -> str:
+    """The list of records, indented by two, as ``json.dumps(records, indent=2)`` writes it.
+
+    One record at a time: the encoder that indents is written in Python and holds every piece of
+    the whole output at once, hundreds of megabytes for the diagnostics of a hostile file.
+    """
+    if not diagnostics:
+        return "[]\n"
+    records = (
+        "  " + json.dumps(diagnostic_record(d), indent=2, ensure_ascii=False).replace("\n", "\n  ") for d in diagnostics
+    )
+    return "[\n" + ",\n".join(records) + "\n]\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(diagnostics: Sequence[Diagnostic]) -> str:
+    """GitHub Actions workflow commands: one annotation per diagnostic."""
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    lines = []
+    for diagnostic in diagnostics:
+        props = [f"title={_escape_property(diagnostic.code)}"]
+        span = diagnostic.span
+        if span is not None:
+            props = [
+                f"file={_escape_property(span.file)}",
+                f"line={span.line}",
+                f"col={span.column}",
+                f"endLine={span.end_line}",
+                f"endColumn={span.end_column}",
+                *props,
+            ]
+        message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+        for related in diagnostic.related:
+            message += f"\nnote: {_location(related.span)}: {related.label}"
+        lines.append(f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _sarif_location(span: Span) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": Path(span.file).as_posix()},
+            "region": {
+                "startLine": span.line,
+                "startColumn": span.column,
+                "endLine": span.end_line,
+                "endColumn": max(span.end_column, span.column),
+            },
+        }
+    }
+
+
+def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
+    """A SARIF 2.1.0 log with one run, the codes used as rules."""
+    used = sorted({d.code for d in diagnostics})
+    rules = []
+    for code in used:
+        entry = codes.lookup(code)
+        doc = entry.explain() if entry else code
+        rules.append(
+            {
+                "id": code,
+                "name": entry.name if entry else code,
+                "shortDescription": {"text": doc.split("\n\n", 2)[1].split("\n")[0] if entry else code},
+                "fullDescription": {"text": doc},
+                "defaultConfiguration": {"level": _sarif_level(entry.severity if entry else Severity.ERROR)},
+                "helpUri": "https://civrules.invalid/explain/" + code,
+            }
+        )
+    results = []
+    for diagnostic in diagnostics:
+        text = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+        result: dict[str, Any] = {
+            "ruleId": diagnostic.code,
+            "ruleIndex": used.index(diagnostic.code),
+            "level": _sarif_level(diagnostic.severity),
+            "message": {"text": text},
+        }
+        if diagnostic.span is not None:
+            result["locations"] = [_sarif_location(diagnostic.span)]
+        if diagnostic.related:
+            result["relatedLocations"] = [
+                {"id": i, **_sarif_location(r.span), "message": {"text": r.label}}
+                for i, r in enumerate(diagnostic.related)
+            ]
+        results.append(result)
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "civrules", "version": __version__, "rules": rules}},
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _sarif_level(severity: Severity) -> str:
+    return {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}[severity]
+
+
+def render(diagnostics: Sequence[Diagnostic], fmt: str, sources: SourceLines, *, colour: bool = False) -> str:
+    if fmt == "json":
+        return render_json(diagnostics)
+    if fmt == "github":
+        return render_github(diagnostics)
+    if fmt == "sarif":
+        return render_sarif(diagnostics)
+    return render_text(diagnostics, sources, colour=colour)

@@ -1,0 +1,428 @@
+"""Resolving a ruleset: `extends` chains and overlays, with provenance for every entity and field.
+
+A variant manifest names its base with ``extends:`` (any depth) and changes it with ``overlay:``,
+one block per collection::
+
+    overlay:
+      nations:
+        patch:                                  # merge into an existing entity
+          - id: africa
+            start_areas: {areas: [cirta, sahara], rule: "4.61"}
+        add: [...]                              # new entities (error if the id exists)
+        replace: [...]                          # whole entities (error if the id does not exist)
+        remove:                                 # error if absent, or still referenced
+          - {id: piracy, why: "..."}
+
+A patch follows JSON Merge Patch (RFC 7386): mappings merge key by key, any other value replaces
+(lists included), ``null`` deletes a field; ``{append: [...]}`` appends to a list instead. The
+variant's own ``files:`` add to its base's, and its other top-level keys (``players``,
+``credit_policy`` ...) replace the base's. Entities keep where they were defined and, per field,
+where they were last changed, so a diagnostic points at the file a designer must edit.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from civrules import codes
+from civrules.diagnostics import Diagnostic, Related, Span
+from civrules.load.document import Document, NodePath
+from civrules.model import Origin
+from civrules.schema import validate_entity
+from civrules.workspace import LoadedRuleset, Manifest, Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionSpec:
+    """Where a collection lives (file slot and key path) and which field identifies its entities."""
+
+    slot: str
+    path: tuple[str, ...]
+    key: str = "id"
+
+
+COLLECTIONS: Mapping[str, CollectionSpec] = {
+    "groups": CollectionSpec("civilization_cards", ("groups",)),
+    "civilization_cards": CollectionSpec("civilization_cards", ("cards",)),
+    "commodities": CollectionSpec("commodities", ("commodities",)),
+    "calamities": CollectionSpec("calamities", ("calamities",)),
+    "nations": CollectionSpec("ruleset", ("nations",)),
+    "epochs": CollectionSpec("ruleset", ("epochs",)),
+    "ast_tracks": CollectionSpec("ruleset", ("ast", "tracks"), "nation"),
+    "phases": CollectionSpec("ruleset", ("sequence_of_play", "phases")),
+    "player_counts": CollectionSpec("ruleset", ("player_counts", "counts"), "players"),
+    "options": CollectionSpec("ruleset", ("options",)),
+    "areas": CollectionSpec("map", ("areas",)),
+    "borders": CollectionSpec("map", ("borders",), "areas"),
+    "flood_plains": CollectionSpec("map", ("flood_plains",)),
+    "volcanoes": CollectionSpec("map", ("volcanoes",)),
+}
+
+OPERATIONS = ("remove", "replace", "patch", "add")
+
+#: Top-level keys of data files that describe the file itself rather than state rules.
+_FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
+
+
+def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
+    """The identifying key of an entity as text (``a|b`` for a border's sorted pair)."""
+    value = raw.get(spec.key)
+    if spec.key == "nation" and isinstance(value, str) and isinstance(raw.get("level"), str):
+        return f"{value}@{raw['level']}"  # one A.S.T. track per nation and level
+    if spec.key == "areas":
+        if isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value):
+            return "|".join(sorted(value))
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    return str(value)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One entity of a collection, with where it was defined and changed."""
+
+    origin: Origin
+    raw: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Resolved:
+    """A ruleset with its base chain applied: what the model is built from."""
+
+    manifest: Document
+    data: dict[str, Any]
+    chain: tuple[str, ...]
+    collections: dict[str, list[Entry]] = field(default_factory=dict)
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    documents: list[Document] = field(default_factory=list)
+    removed: dict[str, dict[str, Origin]] = field(default_factory=dict)
+    rule_index: Document | None = None
+
+
+class Resolver:
+    """Resolves rulesets of one workspace, each once."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self._done: dict[str, tuple[Resolved | None, list[Diagnostic]]] = {}
+
+    def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
+        return self._resolve(loaded, ())
+
+    def _resolve(self, loaded: LoadedRuleset, seen: tuple[str, ...]) -> tuple[Resolved | None, list[Diagnostic]]:
+        if loaded.id in self._done:
+            return self._done[loaded.id]
+        manifest = loaded.manifest.file.document
+        assert manifest is not None
+        diagnostics: list[Diagnostic] = []
+        parent_id = manifest.data.get("extends")
+        base: Resolved | None = None
+        if isinstance(parent_id, str):
+            base, problems = self._parent(loaded, parent_id, (*seen, loaded.id))
+            diagnostics.extend(problems)
+            if base is None:
+                return None, diagnostics
+        resolved = _start(manifest, loaded, base)
+        diagnostics.extend(_apply_overlay(resolved, manifest))
+        result = (resolved, diagnostics)
+        self._done[loaded.id] = result
+        return result
+
+    def _parent(
+        self, loaded: LoadedRuleset, parent_id: str, chain: tuple[str, ...]
+    ) -> tuple[Resolved | None, list[Diagnostic]]:
+        manifest = loaded.manifest.file.document
+        assert manifest is not None
+        at = manifest.span(("extends",))
+        manifests = self.workspace.manifests()
+        if parent_id in chain:
+            cycle = " → ".join((*chain[chain.index(parent_id) :], parent_id))
+            return None, [
+                _diag(
+                    codes.EXTENDS_CYCLE,
+                    f"`extends` makes a cycle: {cycle}",
+                    at,
+                    "break the cycle: a ruleset cannot extend itself or one of its own variants",
+                )
+            ]
+        parent = manifests.get(parent_id)
+        if parent is None:
+            close = difflib.get_close_matches(parent_id, list(manifests), n=1)
+            hint = f"did you mean `{close[0]}`?" if close else "run `civrules list` to see the ruleset ids"
+            return None, [_diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)]
+        parent_loaded = self.workspace.load_ruleset(parent)
+        problems = parent_loaded.all_diagnostics()
+        if any(d.severity == "error" for d in problems):
+            return None, [
+                *problems,
+                _diag(
+                    codes.BROKEN_BASE,
+                    f"the base ruleset `{parent_id}` has errors, so this variant was not checked",
+                    at,
+                    "fix the base ruleset first; its errors are listed above",
+                    (Related(_manifest_span(parent), "the base ruleset"),),
+                ),
+            ]
+        resolved, diagnostics = self._resolve(parent_loaded, chain)
+        if resolved is None:
+            diagnostics = [
+                *diagnostics,
+                _diag(
+                    codes.BROKEN_BASE,
+                    f"the base ruleset `{parent_id}` cannot be resolved",
+                    at,
+                    "fix the base ruleset first",
+                ),
+            ]
+        return resolved, diagnostics
+
+
+def _manifest_span(manifest: Manifest) -> Span:
+    document = manifest.file.document
+    return document.span(("id",)) if document is not None else Span.at(manifest.file.path)
+
+
+def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> Resolved:
+    """The ruleset's own data laid over a copy of its base (without its overlay yet)."""
+    own_documents = [
+        f.document
+        for slot, files in loaded.files.items()
+        if slot != "rule_index"
+        for f in files
+        if f.document is not None
+    ]
+    own_by_slot = {slot: [f.document for f in files if f.document is not None] for slot, files in loaded.files.items()}
+    if base is None:
+        data = {k: v for k, v in manifest.data.items() if k != "overlay"}
+        resolved = Resolved(manifest, data, (str(manifest.data["id"]),))
+    else:
+        data = {**base.data, **{k: v for k, v in manifest.data.items() if k != "overlay"}}
+        resolved = Resolved(
+            manifest,
+            data,
+            (*base.chain, str(manifest.data["id"])),
+            {name: list(entries) for name, entries in base.collections.items()},
+            {slot: dict(values) for slot, values in base.settings.items()},
+            list(base.documents),
+            {name: dict(ids) for name, ids in base.removed.items()},
+        )
+    resolved.documents.extend([manifest, *own_documents])
+    own_index = own_by_slot.get("rule_index")
+    if own_index:
+        resolved.rule_index = own_index[0]
+    elif base is not None:
+        resolved.rule_index = base.rule_index
+    for name, spec in COLLECTIONS.items():
+        documents = [manifest] if spec.slot == "ruleset" else own_by_slot.get(spec.slot, [])
+        if spec.slot == "ruleset" and base is not None and _lookup(manifest.data, spec.path) is None:
+            continue  # the variant's manifest does not redefine this collection: keep the base's
+        if spec.slot == "ruleset" and base is not None:
+            resolved.collections[name] = []  # a variant that writes the whole collection replaces it
+        entries = resolved.collections.setdefault(name, [])
+        for document in documents:
+            items = _lookup(document.data, spec.path)
+            if not isinstance(items, list):
+                continue
+            for i, item in enumerate(items):
+                if isinstance(item, dict):
+                    origin = Origin(document, (*spec.path, i))
+                    if not _continue(entries, spec, origin, item):
+                        entries.append(Entry(origin, item))
+    for slot, documents in own_by_slot.items():
+        if slot == "rule_index":
+            continue
+        for document in documents:
+            for key, value in document.data.items():
+                if key not in _FILE_METADATA and not _is_collection_key(slot, key):
+                    resolved.settings.setdefault(slot, {})[key] = value
+    return resolved
+
+
+def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
+    """Merge a map file's continuation of a flood plain declared in another map file (`continues_from`).
+
+    The continuation's areas are added to the declared flood plain, which then records the
+    continuation as where its `areas` were last changed. False when ``item`` is no continuation
+    of an entity read before (the regions checks report those, M022).
+    """
+    if "continues_from" not in item:
+        return False
+    key = entity_key(spec, item)
+    index = _find(spec, entries, key) if key is not None else None
+    if index is None:
+        return False
+    base = entries[index]
+    areas = [*base.raw.get("areas", []), *item.get("areas", [])]
+    changes = dict(base.origin.changes)
+    changes["areas"] = origin
+    entries[index] = Entry(replace(base.origin, changes=tuple(sorted(changes.items()))), {**base.raw, "areas": areas})
+    return True
+
+
+def _is_collection_key(slot: str, key: str) -> bool:
+    return any(spec.slot == slot and spec.path[0] == key for spec in COLLECTIONS.values())
+
+
+def _lookup(data: Any, path: tuple[str, ...]) -> Any:
+    node = data
+    for part in path:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    return node
+
+
+def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnostic]:
+    overlay = manifest.data.get("overlay")
+    if not isinstance(overlay, dict):
+        return
+    for name, operations in overlay.items():
+        spec = COLLECTIONS.get(name)
+        if spec is None or not isinstance(operations, dict):
+            continue  # the schema reports unknown collections
+        entries = resolved.collections.setdefault(name, [])
+        for operation in OPERATIONS:
+            items = operations.get(operation)
+            if not isinstance(items, list):
+                continue
+            for index, item in enumerate(items):
+                if isinstance(item, dict):
+                    at = Origin(manifest, ("overlay", name, operation, index))
+                    yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+
+
+def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
+    for i, entry in enumerate(entries):
+        if entity_key(spec, entry.raw) == key:
+            return i
+    return None
+
+
+def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:
+    existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
+    close = difflib.get_close_matches(key, existing, n=1)
+    hint = f"did you mean `{close[0]}`?" if close else f"use `add` to create a new {name} entry"
+    return _diag(
+        codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
+    )
+
+
+def _add(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    key = entity_key(spec, item)
+    if key is None:
+        return
+    existing = _find(spec, entries, key)
+    if existing is not None:
+        yield _diag(
+            codes.OVERLAY_EXISTS,
+            f"cannot add {name} `{key}`: it already exists",
+            at.span(spec.key),
+            f"use `patch` or `replace` to change the existing {name} entry",
+            (Related(entries[existing].origin.head(), "defined here"),),
+        )
+        return
+    resolved.removed.get(name, {}).pop(key, None)
+    entries.append(Entry(at, item))
+    yield from validate_entity(spec.slot, spec.path, item, at.locate)
+
+
+def _target(
+    name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin, verb: str
+) -> tuple[str, int] | Diagnostic | None:
+    """The key and index of the entity an overlay entry changes; a V005 when the base has none."""
+    key = entity_key(spec, item)
+    if key is None:
+        return None  # the schema reports an entry without its key
+    existing = _find(spec, entries, key)
+    if existing is None:
+        return _missing(name, spec, entries, key, at, verb)
+    return key, existing
+
+
+def _replace(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    target = _target(name, spec, entries, item, at, "replace")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
+        return
+    _, existing = target
+    entries[existing] = Entry(replace(at, base=entries[existing].origin.base or entries[existing].origin), item)
+    yield from validate_entity(spec.slot, spec.path, item, at.locate)
+
+
+def _remove(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    target = _target(name, spec, entries, item, at, "remove")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
+        return
+    key, existing = target
+    del entries[existing]
+    resolved.removed.setdefault(name, {})[key] = at
+
+
+def _patch(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    target = _target(name, spec, entries, item, at, "patch")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
+        return
+    _, existing = target
+    entry = entries[existing]
+    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key})
+    changed = dict(entry.origin.changes)
+    for field_name in item:
+        if field_name != spec.key:
+            changed[field_name] = at
+    origin = replace(entry.origin, changes=tuple(sorted(changed.items())))
+    entries[existing] = Entry(origin, merged)
+    yield from validate_entity(spec.slot, spec.path, merged, origin.locate)
+
+
+_OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
+    "add": _add,
+    "replace": _replace,
+    "remove": _remove,
+    "patch": _patch,
+}
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386 JSON Merge Patch, plus ``{append: [...]}`` to extend a list instead of replacing it.
+
+    >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
+    {'a': 1, 'b': {'d': 3, 'e': 4}}
+    >>> merge_patch({"l": [1]}, {"l": {"append": [2, 3]}})
+    {'l': [1, 2, 3]}
+    """
+    if isinstance(patch, dict) and set(patch) == {"append"} and isinstance(patch["append"], list):
+        base = target if isinstance(target, list) else []
+        return [*base, *copy.deepcopy(patch["append"])]
+    if not isinstance(patch, dict) or set(patch) == {"unknown"}:
+        return copy.deepcopy(patch)
+    result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+def _diag(
+    code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, related)
+
+
+__all__ = ["COLLECTIONS", "Entry", "NodePath", "Resolved", "Resolver", "entity_key", "merge_patch"]

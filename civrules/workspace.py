@@ -1,0 +1,294 @@
+"""The rules directory: finding ruleset manifests and loading the files they name.
+
+Every file is read and schema-validated once per run, however many rulesets use it. Paths in
+manifests are relative to ``rules/`` and may not leave it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from civrules import codes
+from civrules.diagnostics import Diagnostic, Related, Span
+from civrules.load import Document, Limits, NodePath, read_yaml_file, read_yaml_text
+
+#: Manifest slots that name data files, and the kind each file must declare.
+FILE_SLOTS: dict[str, str] = {
+    "civilization_cards": "civilization_cards",
+    "commodities": "commodities",
+    "calamities": "calamities",
+    "map": "map",
+}
+
+
+@dataclass(slots=True)
+class LoadedFile:
+    """One file as read: its document (None if unreadable), its kind, and what was wrong with it."""
+
+    path: str
+    document: Document | None
+    kind: str | None
+    diagnostics: list[Diagnostic]
+
+    @property
+    def valid(self) -> bool:
+        return (
+            self.document is not None
+            and self.kind is not None
+            and not any(d.severity == "error" for d in self.diagnostics)
+        )
+
+
+@dataclass(slots=True)
+class Manifest:
+    """A ruleset manifest found under ``rules/rulesets/``."""
+
+    id: str
+    file: LoadedFile
+
+    @property
+    def data(self) -> dict[str, Any]:
+        assert self.file.document is not None
+        data: dict[str, Any] = self.file.document.data
+        return data
+
+
+@dataclass(slots=True)
+class LoadedRuleset:
+    """A manifest and the data files it names, each loaded and validated against its schema."""
+
+    manifest: Manifest
+    files: dict[str, list[LoadedFile]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id
+
+    def all_diagnostics(self) -> list[Diagnostic]:
+        found = list(self.manifest.file.diagnostics) + list(self.diagnostics)
+        for loaded in self.files.values():
+            for one in loaded:
+                found.extend(one.diagnostics)
+        return found
+
+
+class Workspace:
+    """A ``rules/`` directory and everything read from it during one run."""
+
+    def __init__(self, root: Path, limits: Limits | None = None, overrides: dict[str, str] | None = None) -> None:
+        """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors)."""
+        self.root = root
+        self.overrides = overrides or {}
+        self.real_root = root.resolve()
+        self.limits = limits or Limits()
+        self._files: dict[str, LoadedFile] = {}
+        self._manifests: dict[str, Manifest] | None = None
+        self.discovery_diagnostics: list[Diagnostic] = []
+
+    def display(self, path: Path) -> str:
+        """How a file is named in diagnostics: relative to the working directory when possible."""
+        if not path.is_absolute():
+            return path.as_posix()
+        try:
+            relative = os.path.relpath(path, Path.cwd())
+        except ValueError:  # pragma: no cover - another drive on Windows
+            return path.as_posix()
+        return path.as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+    def load(self, relative: str) -> LoadedFile:
+        """Read and schema-validate ``rules/<relative>`` (cached)."""
+        cached = self._files.get(relative)
+        if cached is not None:
+            return cached
+        path = self.root / relative
+        display = self.display(path)
+        outside = None if relative in self.overrides else self.check_path(relative)
+        if relative in self.overrides:
+            document, diagnostics = read_yaml_text(self.overrides[relative], display, self.limits)
+        elif outside is not None:
+            # Found by scanning rules/ (a manifest, or an unused file), not named by a manifest:
+            # a symbolic link out of rules/ is refused here, before anything is read through it.
+            document, diagnostics = None, [_diag(codes.BAD_PATH, outside, Span.at(display), "remove the link")]
+        else:
+            document, diagnostics = read_yaml_file(path, display, self.limits)
+        kind = None
+        if document is not None:
+            # Imported here: jsonschema is the heaviest import, and `civrules --version`, `list`
+            # or a no-op `build` never validate anything.
+            from civrules.schema import document_kind, validate_document
+
+            kind, kind_diagnostics = document_kind(document)
+            diagnostics.extend(kind_diagnostics)
+            if kind is not None:
+                diagnostics.extend(validate_document(document, kind))
+        loaded = LoadedFile(display, document, kind, diagnostics)
+        self._files[relative] = loaded
+        return loaded
+
+    def manifests(self) -> dict[str, Manifest]:
+        """Every ruleset manifest under ``rules/rulesets/``, by id (sorted by file name)."""
+        if self._manifests is not None:
+            return self._manifests
+        found: dict[str, Manifest] = {}
+        directory = self.root / "rulesets"
+        paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
+        if not paths:
+            self.discovery_diagnostics.append(
+                Diagnostic(
+                    codes.NO_RULESETS.code,
+                    codes.NO_RULESETS.severity,
+                    f"no ruleset manifests in `{self.display(directory)}`",
+                    None,
+                    hint="run civrules from the project root, or pass --rules DIR",
+                )
+            )
+        for path in paths:
+            loaded = self.load(path.relative_to(self.root).as_posix())
+            document = loaded.document
+            if document is None or not isinstance(document.data, dict):
+                continue
+            if loaded.kind not in (None, "ruleset"):
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.BAD_KIND,
+                        f"a file under rulesets/ must be `kind: ruleset`, not `{loaded.kind}`",
+                        document.span(("kind",)),
+                        "move the file to the folder of its kind",
+                    )
+                )
+                continue
+            ruleset_id = document.data.get("id")
+            if not isinstance(ruleset_id, str):
+                continue
+            if ruleset_id != path.stem:
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.ID_NOT_FILE_NAME,
+                        f"the manifest `{path.name}` declares the id `{ruleset_id}`",
+                        document.span(("id",)),
+                        f"name the file `{ruleset_id}.yaml`, or set `id: {path.stem}`",
+                    )
+                )
+            previous = found.get(ruleset_id)
+            if previous is not None:
+                assert previous.file.document is not None
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.DUPLICATE_RULESET,
+                        f"ruleset id `{ruleset_id}` is declared twice",
+                        document.span(("id",)),
+                        "give each manifest its own id",
+                        (Related(previous.file.document.span(("id",)), "first declared here"),),
+                    )
+                )
+                continue
+            found[ruleset_id] = Manifest(ruleset_id, loaded)
+        self._manifests = found
+        return found
+
+    def load_ruleset(self, manifest: Manifest) -> LoadedRuleset:
+        """Load the data files a manifest names, each checked against the kind of its slot."""
+        result = LoadedRuleset(manifest)
+        document = manifest.file.document
+        assert document is not None
+        files = manifest.data.get("files")
+        slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
+        if isinstance(files, dict):
+            for slot, expected in FILE_SLOTS.items():
+                paths = files.get(slot) or []
+                if isinstance(paths, list):
+                    slots.append((slot, expected, [(("files", slot, i), p) for i, p in enumerate(paths)]))
+        rulebook = manifest.data.get("rulebook")
+        if isinstance(rulebook, dict) and "rule_index" in rulebook:
+            slots.append(("rule_index", "rule_index", [(("rulebook", "rule_index"), rulebook["rule_index"])]))
+        # A path the schema already refused (absolute, `..`) is reported once, by the schema.
+        refused = {d.span for d in manifest.file.diagnostics if d.span is not None}
+        for slot, expected, entries in slots:
+            loaded_files: list[LoadedFile] = []
+            for at, relative in entries:
+                if not isinstance(relative, str) or document.span(at) in refused:
+                    continue
+                problem = self.check_path(relative)
+                if problem is not None:
+                    result.diagnostics.append(
+                        _diag(
+                            codes.BAD_PATH,
+                            problem,
+                            document.span(at),
+                            "write the path relative to rules/, e.g. `cards/my-cards.yaml`",
+                        )
+                    )
+                    continue
+                loaded = self.load(relative)
+                if loaded.document is None and not loaded.diagnostics:
+                    continue
+                unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
+                if loaded.document is None and unreadable:
+                    reason = unreadable[0].message.rsplit(": ", 1)[-1]
+                    result.diagnostics.append(
+                        _diag(
+                            codes.UNREADABLE,
+                            f"`{relative}` cannot be read: {reason}",
+                            document.span(at),
+                            f"the path is relative to `{self.display(self.root)}`",
+                        )
+                    )
+                    continue
+                if loaded.kind is not None and loaded.kind != expected:
+                    assert loaded.document is not None
+                    result.diagnostics.append(
+                        _diag(
+                            codes.BAD_KIND,
+                            f"`{relative}` is `kind: {loaded.kind}`, but `{_render(at)}` takes `{expected}`",
+                            document.span(at),
+                            "move the path to the slot of its kind",
+                            (Related(loaded.document.span(("kind",)), "kind declared here"),),
+                        )
+                    )
+                    continue
+                loaded_files.append(loaded)
+            result.files[slot] = loaded_files
+        return result
+
+    def source_lines(self, display: str) -> list[str]:
+        """The text of a file already read, by its display name (for suppressions and quoting)."""
+        for relative, loaded in self._files.items():
+            if loaded.path == display:
+                if relative in self.overrides:
+                    return self.overrides[relative].splitlines()
+                try:
+                    return (self.root / relative).read_text(encoding="utf-8").splitlines()
+                except (OSError, UnicodeDecodeError):
+                    return []
+        return []
+
+    def rule_files(self) -> list[str]:
+        """Every YAML file under the rules directory, relative to it, sorted."""
+        found = {p.relative_to(self.root).as_posix() for p in self.root.rglob("*") if p.suffix in (".yaml", ".yml")}
+        found |= set(self.overrides)
+        return sorted(r for r in found if r in self.overrides or (self.root / r).is_file())
+
+    def check_path(self, relative: str) -> str | None:
+        """Why a manifest path is not allowed, or None when it stays inside ``rules/``."""
+        if relative.startswith(("/", "\\")) or (len(relative) > 1 and relative[1] == ":"):
+            return f"`{relative}` is an absolute path; paths are relative to rules/"
+        if ".." in Path(relative).parts or ".." in relative.replace("\\", "/").split("/"):
+            return f"`{relative}` contains `..`; paths may not leave rules/"
+        target = (self.root / relative).resolve()
+        if not target.is_relative_to(self.real_root):
+            return f"`{relative}` leads outside rules/ (through a symbolic link)"
+        return None
+
+
+def _diag(
+    code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, related)
+
+
+def _render(path: NodePath) -> str:
+    return ".".join(str(part) for part in path if not isinstance(part, int))
