@@ -6,7 +6,6 @@ cause is a diagnostic; a traceback appears only for a bug, and only with ``--deb
 
 from __future__ import annotations
 
-import json
 import sys
 import traceback
 from collections.abc import Mapping, Sequence
@@ -18,6 +17,7 @@ import click
 
 from civrules import __version__, codes
 from civrules.diagnostics import Diagnostic, Severity, Span, has_errors, sort_diagnostics
+from civrules.escape import dumps_json, printable, printable_lines
 from civrules.load import Limits
 from civrules.render import FORMATS, SourceLines, render
 from civrules.workspace import LoadedRuleset, Manifest, Workspace
@@ -49,7 +49,7 @@ class _Group(click.Group):
             state = ctx.obj if isinstance(ctx.obj, Context) else None
             where = f" on ruleset `{state.current}`" if state is not None and state.current else ""
             # One line whatever the exception says; the details are for --debug.
-            said = " ".join(str(error).split())
+            said = printable(" ".join(str(error).split()))
             said = said if len(said) <= 200 else said[:197] + "..."
             click.echo(
                 f"civrules: internal error ({type(error).__name__}: {said}){where}. Sorry: this is a bug in "
@@ -210,12 +210,13 @@ def list_command(obj: Context, fmt: str) -> None:
             }
         )
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, sort_keys=True))
+        click.echo(dumps_json(rows, indent=2, sort_keys=True))
         return
     for row in rows:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         players = row["players"]
-        click.echo(f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}")
+        # A manifest that fails validation is still listed: its fields may be anything.
+        click.echo(printable(f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}"))
 
 
 @main.command()
@@ -371,7 +372,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
         resolved.append(result)
     changes = diff_rulesets(resolved[0], resolved[1], citations=citations)
     if fmt == "json":
-        click.echo(json.dumps(changes.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
+        click.echo(dumps_json(changes.to_json(), indent=2, sort_keys=True))
     else:
         click.echo(render_text(changes), nl=False)
 
@@ -408,7 +409,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
     if check_only:
         diffs = builder.check(out, result, ids, everything=not rulesets)
         if diffs:
-            click.echo("".join(diffs), nl=False)
+            click.echo(printable_lines("".join(diffs)), nl=False)
             click.echo(f"civrules: {out} is stale ({len(diffs)} files differ); run `civrules build`", err=True)
             sys.exit(EXIT_RULE_ERRORS)
         click.echo(f"civrules: {out} is up to date", err=True)
@@ -474,4 +475,4 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
         _emit(analysis.diagnostics, "text")
         sys.exit(_failure_code(analysis.diagnostics))
     exported = export_ruleset(analysis.resolved, analysis.model)
-    click.echo(json.dumps(exported, indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(dumps_json(exported, indent=2, sort_keys=True))

@@ -393,6 +393,32 @@ ID_NOT_FILE_NAME = define(
     Fix: rename the file to `<id>.yaml`, or change the id.
     """,
 )
+UNSUPPRESSIBLE = define(
+    "R010",
+    "unsuppressible-code",
+    E,
+    """
+    What: a `# civrules: ignore[...]` (or `ignore-file[...]`) comment names a code that cannot be
+    silenced: a load (`L`) or schema (`S`) error, or an error that makes the ruleset unbuildable
+    (I001 duplicate id, I003 unusable identifier, X001 unknown reference, V006 reference to a
+    removed entity).
+    Why: silenced, such an error let `civrules build` succeed and write a Python package that
+    fails to import: exit 0 must mean the output works. The comment is not honoured.
+    Fix: fix the error the comment was meant to hide, then remove the comment.
+    """,
+)
+TRUNCATED = define(
+    "R011",
+    "diagnostics-truncated",
+    I,
+    """
+    What: a file has more diagnostics than are listed (`--max-diagnostics`, default 100 per
+    file); this one line says how many more there are.
+    Why: a hostile or broken file can hold hundreds of thousands of problems; listing them all
+    took minutes and gigabytes of output, and the first few explain the rest.
+    Fix: fix the listed problems and run again, or raise `--max-diagnostics` to see more.
+    """,
+)
 INTERNAL_ERROR = define(
     "R900",
     "internal-error",

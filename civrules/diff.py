@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from civrules.escape import printable
 from civrules.resolve import COLLECTIONS, Resolved, entity_key
 
 #: Manifest keys that are not rules (or that hold collections, compared entity by entity).
@@ -233,4 +234,4 @@ def render_text(result: RulesetDiff) -> str:
                     lines.append(f"      ~ {change.path}: {show(change.old)} → {show(change.new)}")
     if len(lines) == 1:
         lines.append("no differences")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"  # a field's own line breaks stay escaped

@@ -10,9 +10,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from civrules import codes
 from civrules.assemble import build_ruleset
 from civrules.checks import run_checks
-from civrules.diagnostics import Diagnostic, has_errors
+from civrules.diagnostics import Diagnostic, Span, has_errors
 from civrules.model import Ruleset
 from civrules.resolve import Resolved, Resolver
 from civrules.workspace import LoadedRuleset, Workspace
@@ -50,7 +51,8 @@ def analyse(
         return Analysis(loaded, None, diagnostics)
     model = build_ruleset(resolved)
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
-    diagnostics = suppress(diagnostics, workspace)
+    own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
+    diagnostics = suppress(diagnostics, workspace, own)
     return Analysis(loaded, model, diagnostics, resolved)
 
 
@@ -58,40 +60,74 @@ def analyse(
 # anywhere in the file. A reason is required so that a suppression documents itself.
 _SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Z0-9, ]+)\]\s*(\S.*)?$")
 
+#: Errors that make the model unbuildable: silenced, they let `build` write a package that does not
+#: import (duplicate enum members, a name that is not an identifier, a reference to no member).
+#: Load (L) and schema (S) errors cannot be silenced either: the file was not read as written.
+UNBUILDABLE = frozenset({"I001", "I003", "X001", "V006"})
 
-def suppress(diagnostics: Iterable[Diagnostic], workspace: Workspace) -> list[Diagnostic]:
+
+def suppressible(code: str) -> bool:
+    return not code.startswith(("L", "S")) and code not in UNBUILDABLE
+
+
+def suppress(diagnostics: Iterable[Diagnostic], workspace: Workspace, files: Iterable[str] = ()) -> list[Diagnostic]:
     """Drop diagnostics silenced by a suppression comment in the file they point at.
 
-    Load and schema errors cannot be silenced: they mean the file was not read as written.
+    Load and schema errors, and the errors in :data:`UNBUILDABLE`, cannot be silenced: a comment
+    that tries is reported (R010) wherever it is, in the ``files`` given or in a file a diagnostic
+    points at.
     """
     tables: dict[str, tuple[dict[int, set[str]], set[str]]] = {}
+    refused: list[Diagnostic] = []
+
+    def table(file: str) -> tuple[dict[int, set[str]], set[str]]:
+        if file not in tables:
+            by_line, whole_file, wrong = _suppressions(file, workspace.source_lines(file))
+            tables[file] = (by_line, whole_file)
+            refused.extend(wrong)
+        return tables[file]
+
+    for file in files:
+        table(file)
     kept = []
     for diagnostic in diagnostics:
         span = diagnostic.span
-        if span is None or diagnostic.code.startswith(("L", "S")):
+        if span is None or not suppressible(diagnostic.code):
             kept.append(diagnostic)
             continue
-        if span.file not in tables:
-            tables[span.file] = _suppressions(workspace.source_lines(span.file))
-        by_line, whole_file = tables[span.file]
+        by_line, whole_file = table(span.file)
         if diagnostic.code in whole_file or diagnostic.code in by_line.get(span.line, ()):
             continue
         kept.append(diagnostic)
-    return kept
+    return kept + refused
 
 
-def _suppressions(lines: Sequence[str]) -> tuple[dict[int, set[str]], set[str]]:
+def _suppressions(file: str, lines: Sequence[str]) -> tuple[dict[int, set[str]], set[str], list[Diagnostic]]:
     by_line: dict[int, set[str]] = {}
     whole_file: set[str] = set()
+    refused: list[Diagnostic] = []
     for number, text in enumerate(lines, start=1):
         if "civrules:" not in text:
             continue
         match = _SUPPRESSION.search(text)
-        if match is None or not match.group(3):
+        if match is None:
             continue
         listed = {c.strip() for c in match.group(2).split(",") if c.strip()}
+        for code in sorted(c for c in listed if not suppressible(c)):
+            column = match.start(2) + match.group(2).index(code) + 1
+            refused.append(
+                Diagnostic(
+                    codes.UNSUPPRESSIBLE.code,
+                    codes.UNSUPPRESSIBLE.severity,
+                    f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
+                    Span(file, number, column, number, column + len(code)),
+                    f"fix the {code} error this comment hides, then remove `{code}` from the comment",
+                )
+            )
+        if not match.group(3):
+            continue
         if match.group(1) == "ignore-file":
             whole_file |= listed
         else:
             by_line.setdefault(number, set()).update(listed)
-    return by_line, whole_file
+    return by_line, whole_file, refused

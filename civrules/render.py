@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from civrules import __version__, codes
 from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.escape import dumps_json, printable, safe_line_start
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -51,7 +51,11 @@ _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
 
 
 def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False) -> str:
-    """Compiler-style text: location, severity and code, the source line with a caret, hints and notes."""
+    """Compiler-style text: location, severity and code, the source line with a caret, hints and notes.
+
+    Every field is passed through :func:`~civrules.escape.printable`, so each diagnostic prints as
+    the lines this function makes and nothing in the rule data reaches the terminal as a control.
+    """
 
     def paint(text: str, style: str) -> str:
         return f"{style}{text}{_RESET}" if colour else text
@@ -60,23 +64,23 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colo
     for diagnostic in diagnostics:
         style = _COLOURS[diagnostic.severity]
         label = paint(f"{diagnostic.severity.value}[{diagnostic.code}]", style)
-        out.append(f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {diagnostic.message}")
+        out.append(f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {printable(diagnostic.message)}")
         quoted = _quote(diagnostic.span, sources) if diagnostic.span is not None else None
         if quoted is not None:
             number, text, start, width = quoted
             out.append(f"  {paint(number + ' |', _BLUE)} {text}")
             out.append(f"  {paint(' ' * len(number) + ' |', _BLUE)} {' ' * start}{paint('^' * width, style)}")
         if diagnostic.hint:
-            out.append(f"  {paint('hint', _BOLD)}: {diagnostic.hint}")
+            out.append(f"  {paint('hint', _BOLD)}: {printable(diagnostic.hint)}")
         for related in diagnostic.related:
-            out.append(f"  {paint('note', _BOLD)}: {_location(related.span)}: {related.label}")
+            out.append(f"  {paint('note', _BOLD)}: {_location(related.span)}: {printable(related.label)}")
     return "\n".join(out) + ("\n" if out else "")
 
 
 def _location(span: Span | None) -> str:
     if span is None:
         return "civrules"
-    return f"{span.file}:{span.line}:{span.column}"
+    return f"{safe_line_start(printable(span.file))}:{span.line}:{span.column}"
 
 
 def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None:
@@ -88,30 +92,35 @@ def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None
     start = max(span.column - 1, 0)
     end = span.end_column - 1 if span.end_line == span.line else len(text.rstrip())
     width = max(1, min(end, max(len(text), start + 1)) - start)
-    return str(span.line), text, start, width
+    # The quoted line is the file's own text (of a file refused for a control character, too):
+    # escaped like any field, the caret moved to where the escaped token now is.
+    shown = printable(text)
+    if shown != text:
+        start, width = len(printable(text[:start])), max(1, len(printable(text[start : start + width])))
+    return str(span.line), shown, start, width
 
 
 def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
-    """The stable JSON object for one diagnostic."""
+    """The stable JSON object for one diagnostic; its text fields are printable, one line each."""
     span = diagnostic.span
     return {
         "code": diagnostic.code,
         "severity": diagnostic.severity.value,
-        "message": diagnostic.message,
-        "file": span.file if span else None,
+        "message": printable(diagnostic.message),
+        "file": printable(span.file) if span else None,
         "line": span.line if span else None,
         "column": span.column if span else None,
         "end_line": span.end_line if span else None,
         "end_column": span.end_column if span else None,
-        "hint": diagnostic.hint,
+        "hint": printable(diagnostic.hint) if diagnostic.hint is not None else None,
         "related": [
             {
-                "file": r.span.file,
+                "file": printable(r.span.file),
                 "line": r.span.line,
                 "column": r.span.column,
                 "end_line": r.span.end_line,
                 "end_column": r.span.end_column,
-                "label": r.label,
+                "label": printable(r.label),
             }
             for r in diagnostic.related
         ],
@@ -126,13 +135,16 @@ def render_json(diagnostics: Sequence[Diagnostic]) -> str:
     """
     if not diagnostics:
         return "[]\n"
-    records = (
-        "  " + json.dumps(diagnostic_record(d), indent=2, ensure_ascii=False).replace("\n", "\n  ") for d in diagnostics
-    )
+    records = ("  " + dumps_json(diagnostic_record(d), indent=2).replace("\n", "\n  ") for d in diagnostics)
     return "[\n" + ",\n".join(records) + "\n]\n"
 
 
 def _escape_data(text: str) -> str:
+    """GitHub's escaping of a workflow command's message (``escapeData`` in @actions/core).
+
+    Fields are made printable first, so the only line breaks left are the ones this renderer puts
+    between a message and its hint, and those become ``%0A``: an annotation is always one line.
+    """
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -145,20 +157,20 @@ def render_github(diagnostics: Sequence[Diagnostic]) -> str:
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     lines = []
     for diagnostic in diagnostics:
-        props = [f"title={_escape_property(diagnostic.code)}"]
+        props = [f"title={_escape_property(printable(diagnostic.code))}"]
         span = diagnostic.span
         if span is not None:
             props = [
-                f"file={_escape_property(span.file)}",
+                f"file={_escape_property(printable(span.file))}",
                 f"line={span.line}",
                 f"col={span.column}",
                 f"endLine={span.end_line}",
                 f"endColumn={span.end_column}",
                 *props,
             ]
-        message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+        message = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
         for related in diagnostic.related:
-            message += f"\nnote: {_location(related.span)}: {related.label}"
+            message += f"\nnote: {_location(related.span)}: {printable(related.label)}"
         lines.append(f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -166,7 +178,7 @@ def render_github(diagnostics: Sequence[Diagnostic]) -> str:
 def _sarif_location(span: Span) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": Path(span.file).as_posix()},
+            "artifactLocation": {"uri": printable(Path(span.file).as_posix())},
             "region": {
                 "startLine": span.line,
                 "startColumn": span.column,
@@ -196,7 +208,7 @@ def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
         )
     results = []
     for diagnostic in diagnostics:
-        text = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+        text = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
         result: dict[str, Any] = {
             "ruleId": diagnostic.code,
             "ruleIndex": used.index(diagnostic.code),
@@ -207,7 +219,7 @@ def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
             result["locations"] = [_sarif_location(diagnostic.span)]
         if diagnostic.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(r.span), "message": {"text": r.label}}
+                {"id": i, **_sarif_location(r.span), "message": {"text": printable(r.label)}}
                 for i, r in enumerate(diagnostic.related)
             ]
         results.append(result)
@@ -221,7 +233,7 @@ def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
             }
         ],
     }
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dumps_json(log, indent=2) + "\n"
 
 
 def _sarif_level(severity: Severity) -> str:

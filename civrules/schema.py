@@ -47,9 +47,48 @@ def load_schema(kind: str) -> dict[str, Any]:
     return schema
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    # JSON Schema counts 1000.0 as an integer; YAML reads `1e3` as that float, and generated code
+    # typed `int` would then hold a float. An integer here is an int, as fastjsonschema has it.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _unique_key(value: Any) -> Any:
+    """A hashable stand-in equal for two values exactly when JSON Schema calls them equal."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("list", tuple(_unique_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("mapping", frozenset((key, _unique_key(item)) for key, item in value.items()))
+    return (type(value).__name__, value)
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    # jsonschema compares a list of mappings pair by pair: a 100,000-item list took minutes.
+    if unique and isinstance(instance, list):
+        seen: set[Any] = set()
+        for item in instance:
+            key = _unique_key(item)
+            if key in seen:
+                yield ValidationError("the list has repeated items")
+                return
+            seen.add(key)
+
+
+#: Draft 2020-12 with strict integers and a linear uniqueItems.
+_Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    validators={"uniqueItems": _unique_items},
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 @functools.cache
-def _validator(kind: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(load_schema(kind))
+def _validator(kind: str) -> Any:
+    return _Validator(load_schema(kind))
 
 
 @functools.cache
@@ -143,7 +182,9 @@ def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
 
 def validate_document(document: Document, kind: str) -> list[Diagnostic]:
     """Validate a document against its kind's schema; one diagnostic per problem."""
-    if is_valid_fast(kind, document.data):
+    # fastjsonschema takes `1e3` for an integer; a document holding such a float is judged by
+    # civrules' own validator, whose integers are ints.
+    if not document.whole_floats and is_valid_fast(kind, document.data):
         return []
     found: list[Diagnostic] = []
     for error in _validator(kind).iter_errors(document.data):
@@ -154,14 +195,14 @@ def validate_document(document: Document, kind: str) -> list[Diagnostic]:
 
 
 @functools.cache
-def _item_validator(kind: str, list_path: tuple[str, ...]) -> jsonschema.Draft202012Validator:
+def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
     """A validator for one element of the list at ``list_path`` in files of ``kind``."""
     schema = load_schema(kind)
     node: Any = schema
     for part in list_path:
         node = _deref(schema, node)["properties"][part]
     item = _deref(schema, _deref(schema, node)["items"])
-    return jsonschema.Draft202012Validator({**item, "$defs": schema.get("$defs", {})})
+    return _Validator({**item, "$defs": schema.get("$defs", {})})
 
 
 def _deref(schema: dict[str, Any], node: Any) -> Any:
@@ -272,7 +313,7 @@ def _best_branch(error: ValidationError) -> ValidationError | None:
 def _fits_type(schema: Any, instance: Any) -> bool:
     if not isinstance(schema, dict) or "type" not in schema:
         return True
-    return bool(jsonschema.Draft202012Validator({"type": schema["type"]}).is_valid(instance))
+    return bool(_Validator({"type": schema["type"]}).is_valid(instance))
 
 
 def _head(document: Document, path: NodePath) -> Span:
@@ -322,6 +363,8 @@ def _type_hint(error: ValidationError) -> str | None:
             and error.instance.lower() in {"yes", "no", "on", "off", "y", "n"}
         ):
             return "civrules reads YAML 1.2: write true or false"
+        if isinstance(error.instance, float) and "integer" in expected and error.instance.is_integer():
+            return f"write the whole number `{int(error.instance)}`: YAML reads `1e3` or `1000.0` as a fraction"
         if isinstance(error.instance, float) and "string" in expected:
             return "quote the value: unquoted, a rule number such as 32.21 is read as a number"
         if isinstance(error.instance, str) and ("integer" in expected or "number" in expected):

@@ -35,29 +35,47 @@ def test_select_and_ignore_choose_checks_by_code_prefix() -> None:
     assert codes_with(overrides, ignore=("I001",)) == []
 
 
+SAME_NAME = ('    name: "Treachery"', '    name: "Famine"')  # I002, a warning, on the renamed line
+
+
 def test_a_suppression_comment_with_a_reason_silences_its_line() -> None:
-    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
-    famine = '  - id: famine\n    name: "Famine"'
-    assert famine in text
-    silenced = text.replace("  - id: treachery\n", "  - id: famine\n", 1).replace(
-        famine, '  - id: famine  # civrules: ignore[I001] kept while the variant is drafted\n    name: "Famine"'
-    )
-    assert codes_with({CALAMITIES: silenced}) == []
+    find, renamed = SAME_NAME
+    assert codes_with(calamities(find, renamed)) == ["I002"]
+    assert codes_with(calamities(find, renamed + "  # civrules: ignore[I002] two printings of Famine")) == []
 
 
 def test_a_suppression_without_a_reason_is_not_honoured() -> None:
-    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
-    famine = '  - id: famine\n    name: "Famine"'
-    unexplained = text.replace("  - id: treachery\n", "  - id: famine\n", 1).replace(
-        famine, '  - id: famine  # civrules: ignore[I001]\n    name: "Famine"'
-    )
-    assert codes_with({CALAMITIES: unexplained}) == ["I001"]
+    find, renamed = SAME_NAME
+    assert codes_with(calamities(find, renamed + "  # civrules: ignore[I002]")) == ["I002"]
 
 
 def test_a_file_wide_suppression_silences_the_code_in_that_file_only() -> None:
     text = (RULES / CALAMITIES).read_text(encoding="utf-8")
-    silenced = "# civrules: ignore-file[I001] two drafts of Famine compared\n" + text.replace(*DUPLICATE, 1)
+    silenced = "# civrules: ignore-file[I002] two printings of Famine\n" + text.replace(*SAME_NAME, 1)
     assert codes_with({CALAMITIES: silenced}) == []
+
+
+def test_an_error_that_makes_the_ruleset_unbuildable_cannot_be_suppressed() -> None:
+    """Silenced, a duplicate id let `build` write enums with two equal members: the package did
+    not import. The error stays, and the comment that tried is an error of its own (R010)."""
+    text = (RULES / CALAMITIES).read_text(encoding="utf-8")
+    famine = '  - id: famine\n    name: "Famine"'
+    assert famine in text
+    silenced = text.replace(*DUPLICATE, 1).replace(
+        famine, '  - id: famine  # civrules: ignore[C002,I001] kept while the variant is drafted\n    name: "Famine"'
+    )
+    workspace = Workspace(RULES, overrides={CALAMITIES: silenced})
+    loaded = workspace.load_ruleset(workspace.manifests()["advanced-civilization"])
+    found = [d for d in analyse(workspace, loaded).diagnostics if d.severity != "info"]
+    assert sorted(d.code for d in found) == ["I001", "R010"]
+    (refusal,) = [d for d in found if d.code == "R010"]
+    index = silenced.index("I001]")
+    line, column = silenced.count("\n", 0, index) + 1, index - silenced.rfind("\n", 0, index)
+    assert refusal.span is not None and (refusal.span.line, refusal.span.column) == (line, column)
+    # Named in a file with no diagnostic of its own, the comment is reported all the same.
+    manifest = "rulesets/advanced-civilization.yaml"
+    text = (RULES / manifest).read_text(encoding="utf-8") + "# civrules: ignore-file[X001] references drafted\n"
+    assert codes_with({manifest: text}) == ["R010"]
 
 
 def test_schema_errors_cannot_be_suppressed_and_stop_the_checks() -> None:

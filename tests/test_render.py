@@ -93,9 +93,14 @@ def test_json_has_the_stable_fields() -> None:
 
 
 def test_github_annotations_escape_their_payload() -> None:
-    tricky = Diagnostic("S001", Severity.WARNING, "50% wrong,\nreally", Span("a,b:c.yaml", 1, 2, 1, 3))
+    """A line break inside a field is shown as `\\n`, never one GitHub reads: rule data cannot start
+    a line of its own (`::stop-commands::`); the break before the hint is the annotation's own."""
+    tricky = Diagnostic(
+        "S001", Severity.WARNING, "50% wrong,\n::stop-commands::x", Span("a,b:c.yaml", 1, 2, 1, 3), "fix"
+    )
     assert render_github([tricky, WARNING]) == (
-        "::warning file=a%2Cb%3Ac.yaml,line=1,col=2,endLine=1,endColumn=3,title=S001::50%25 wrong,%0Areally\n"
+        "::warning file=a%2Cb%3Ac.yaml,line=1,col=2,endLine=1,endColumn=3,title=S001::"
+        "50%25 wrong,\\n::stop-commands::x%0Ahint: fix\n"
         "::warning title=C001::a warning without a place\n"
     )
 

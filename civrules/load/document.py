@@ -26,6 +26,9 @@ class Document:
     key_spans: dict[NodePath, Span] = field(default_factory=dict)
     #: Values the reader refused and replaced by null (already reported), not to be judged again.
     refused: set[NodePath] = field(default_factory=set)
+    #: Whether a float with no fractional part (`1e3`, `45.0`) is in the data: JSON Schema
+    #: validators other than civrules' own take it for an integer.
+    whole_floats: bool = False
 
     def span(self, path: NodePath) -> Span:
         """The span of the value at ``path`` (or of its nearest recorded ancestor)."""

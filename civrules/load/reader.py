@@ -70,7 +70,15 @@ _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 #: First characters of a plain scalar that may resolve to something other than a string.
 _SPECIAL_START = frozenset(("", *"0123456789+-.~nNtTfF"))
 # Characters YAML forbids in a stream (1.2, 5.1): C0 controls but tab/LF/CR, DEL, C1 but NEL, surrogates, U+FFFE/F.
-_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NON_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    # Printable for YAML, but they make text read otherwise than it is (a line break that is not
+    # one, a bidirectional override that reorders what a reviewer sees): refused as well.
+    "|[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+#: What an escape in a quoted scalar (`"\x1b"`, `"\0"`, `"\ud800"`) may not produce: the characters
+#: above, and the controls YAML allows only as escapes. Tab and line feed are text (a multi-line note).
+_UNSAFE_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 class _AbortError(Exception):
@@ -151,7 +159,9 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
                 hint="a rule file starts with `kind:` and holds its data",
             )
         ]
-    document = Document(display, builder.root, builder.value_spans, builder.key_spans, builder.refused)
+    document = Document(
+        display, builder.root, builder.value_spans, builder.key_spans, builder.refused, builder.whole_floats
+    )
     return document, builder.diagnostics
 
 
@@ -285,6 +295,7 @@ class _Builder:
         self.total_nodes = 0
         self.refusing = False
         self.refused: set[NodePath] = set()
+        self.whole_floats = False
 
     def span(self, event: Any) -> Span:
         start, end = event.start_mark, event.end_mark
@@ -354,11 +365,24 @@ class _Builder:
             return
         reported = len(self.diagnostics)
         value = self.resolve_scalar(event, span) if self.check_tag(event.tag, span) else None
+        if isinstance(value, str) and (bad := _UNSAFE_VALUE.search(value)) is not None:
+            # Generated code, sheets and printed diagnostics would carry it: a NUL made the
+            # generated package fail to import. Refused like a forbidden tag (a stand-in null).
+            self.error(
+                codes.BAD_ENCODING,
+                f"control character U+{ord(bad.group()):04X} (written as an escape) is not allowed in rule text",
+                span,
+                hint="remove the escape; rule text may hold tabs and line breaks, no other control character",
+            )
+            value = _DISCARD if self._expects_key() else None
         # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
         # mark it so that schema validation does not report the stand-in null a second time.
         self.refusing = len(self.diagnostics) > reported
         self.place(value, span, event.anchor, 1)
         self.refusing = False
+
+    def _expects_key(self) -> bool:
+        return bool(self.stack) and isinstance(self.stack[-1].container, dict) and self.stack[-1].key is None
 
     def resolve_scalar(self, event: Any, span: Span) -> Any:
         text: str = event.value
@@ -375,7 +399,10 @@ class _Builder:
         if wanted is None or isinstance(value, bool) is not (kind == "bool") or not isinstance(value, wanted):
             self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span)
             return None
-        return float(cast(float, value)) if kind == "float" else value
+        if kind == "float":
+            value = float(cast(float, value))
+            self.whole_floats = self.whole_floats or value.is_integer()
+        return value
 
     def resolve_plain(self, text: str, span: Span) -> Any:
         if _NULL.match(text):
@@ -416,6 +443,7 @@ class _Builder:
                     hint="write the intended finite number, or quote it if it is text",
                 )
                 return None
+            self.whole_floats = self.whole_floats or value.is_integer()
             return value
         return text
 
