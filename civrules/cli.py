@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from civrules import __version__, codes
-from civrules.diagnostics import Diagnostic, Severity, Span, has_errors, sort_diagnostics
+from civrules.diagnostics import TRUNCATED, Diagnostic, Severity, Span, cap_per_file, has_errors, sort_diagnostics
 from civrules.escape import dumps_json, printable, printable_lines
 from civrules.load import Limits
 from civrules.render import FORMATS, SourceLines, render
@@ -88,15 +88,25 @@ class _Group(click.Group):
     show_default=True,
     help="Most YAML nodes a file may expand to (bounds alias expansion).",
 )
+@click.option(
+    "--max-diagnostics",
+    type=click.IntRange(min=1),
+    default=Limits().max_diagnostics,
+    show_default=True,
+    help="Most diagnostics listed per file; one line counts the rest.",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 @click.pass_context
-def main(ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, debug: bool) -> None:
+def main(
+    ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, max_diagnostics: int, debug: bool
+) -> None:
     """civrules: compile and validate Advanced Civilization rule data."""
-    ctx.obj = Context(rules, Limits(max_bytes=max_file_size, max_nodes=max_nodes), debug)
+    limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
+    ctx.obj = Context(rules, limits, debug)
 
 
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
-_SUMMARY_INFOS = {"Q007"}
+_SUMMARY_INFOS = {"Q007", TRUNCATED}
 
 
 def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
@@ -107,6 +117,9 @@ def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) 
         shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in _SUMMARY_INFOS]
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
+    # Every format lists at most --max-diagnostics per file, and one line for the rest: the
+    # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
+    shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
     out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty())
     if out:
@@ -114,8 +127,8 @@ def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) 
     if fmt == "text":
         counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
-        hidden = len(ordered) - len(shown)
-        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden else ""
+        hidden = sum(1 for d in ordered if d.severity is Severity.INFO and d.code not in _SUMMARY_INFOS)
+        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden and not verbose else ""
         click.echo(f"civrules: {summary}{more}", err=True)
 
 

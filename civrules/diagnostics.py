@@ -8,6 +8,7 @@ Loading, schema validation, resolution and the semantic checks all report proble
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -72,3 +73,45 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+#: The code of the one line that stands for the diagnostics of a file not listed (see codes.py).
+TRUNCATED = "R011"
+_HIDDEN = re.compile(r"^([0-9,]+) more ")
+
+
+def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
+    """The summary of the ``hidden`` diagnostics of ``file`` beyond the first ``limit``."""
+    return Diagnostic(
+        TRUNCATED,
+        Severity.INFO,
+        f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
+        f"not listed (at most {limit:,} per file)",
+        Span.at(file) if file else None,
+        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+    )
+
+
+def cap_per_file(diagnostics: Iterable[Diagnostic], limit: int) -> list[Diagnostic]:
+    """At most ``limit`` diagnostics per file, the most severe first, and one summary for the rest.
+
+    The result is in :func:`sort_diagnostics` order. A summary already made upstream (the schema
+    stage stops translating errors at the limit) is merged with what is dropped here.
+    """
+    by_file: dict[str, list[Diagnostic]] = {}
+    hidden: dict[str, int] = {}
+    for diagnostic in sort_diagnostics(diagnostics):
+        file = diagnostic.span.file if diagnostic.span is not None else ""
+        if diagnostic.code == TRUNCATED and (match := _HIDDEN.match(diagnostic.message)) is not None:
+            hidden[file] = hidden.get(file, 0) + int(match.group(1).replace(",", ""))
+            continue
+        by_file.setdefault(file, []).append(diagnostic)
+    kept: list[Diagnostic] = []
+    for file, found in by_file.items():
+        if len(found) > limit:
+            listed = sorted(found, key=lambda d: d.severity.rank)[:limit]  # stable: position within a rank
+            hidden[file] = hidden.get(file, 0) + len(found) - limit
+            found = listed
+        kept.extend(found)
+    kept.extend(truncation(file, count, limit) for file, count in hidden.items())
+    return sort_diagnostics(kept)

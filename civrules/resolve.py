@@ -33,6 +33,7 @@ from civrules.diagnostics import Diagnostic, Related, Span
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin
 from civrules.schema import validate_entity
+from civrules.suggest import closest
 from civrules.workspace import LoadedRuleset, Manifest, Workspace
 
 
@@ -305,8 +306,8 @@ def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
 
 def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:
     existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
-    close = difflib.get_close_matches(key, existing, n=1)
-    hint = f"did you mean `{close[0]}`?" if close else f"use `add` to create a new {name} entry"
+    close = closest(key, existing)  # bounded: an overlay may name thousands of missing ids
+    hint = f"did you mean `{close}`?" if close else f"use `add` to create a new {name} entry"
     return _diag(
         codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
     )

@@ -8,7 +8,6 @@ jsonschema's errors are turned into diagnostics pointing at the offending key or
 from __future__ import annotations
 
 import copy
-import difflib
 import functools
 import json
 import re
@@ -20,8 +19,9 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from civrules import codes
-from civrules.diagnostics import Diagnostic, Span
+from civrules.diagnostics import Diagnostic, Span, truncation
 from civrules.load.document import Document, NodePath
+from civrules.suggest import Vocabulary, did_you_mean
 
 #: File kinds and the schema file that describes each.
 SCHEMA_FILES: Mapping[str, str] = {
@@ -180,18 +180,40 @@ def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
     return kind, []
 
 
-def validate_document(document: Document, kind: str) -> list[Diagnostic]:
-    """Validate a document against its kind's schema; one diagnostic per problem."""
+def validate_document(document: Document, kind: str, limit: int | None = None) -> list[Diagnostic]:
+    """Validate a document against its kind's schema; one diagnostic per problem.
+
+    With a ``limit``, at most that many diagnostics are made with their hints; the others are only
+    counted, into one summary (R011): a file of 490,000 unknown keys took minutes of "did you mean"
+    and gigabytes of output.
+    """
     # fastjsonschema takes `1e3` for an integer; a document holding such a float is judged by
     # civrules' own validator, whose integers are ints.
     if not document.whole_floats and is_valid_fast(kind, document.data):
         return []
-    found: list[Diagnostic] = []
+    found: dict[Diagnostic, None] = {}
+    listed: set[tuple[str, str, Span]] = set()
+    hidden: set[tuple[str, str, Span]] = set()
     for error in _validator(kind).iter_errors(document.data):
         if document.refused and tuple(error.absolute_path) in document.refused:
             continue
-        found.extend(_translate(document, error))
-    return list(dict.fromkeys(found))
+        if limit is None or len(found) < limit:
+            for diagnostic in _translate(document, error):
+                if limit is not None and len(found) >= limit and diagnostic not in found:
+                    break
+                found[diagnostic] = None
+                listed.add((diagnostic.code, diagnostic.message, diagnostic.span or Span.at("")))
+            else:
+                continue
+        # Past the limit: the same diagnostics without hints, only to be counted.
+        for diagnostic in _translate(document, error, hints=False):
+            key = (diagnostic.code, diagnostic.message, diagnostic.span or Span.at(""))
+            if key not in listed:
+                hidden.add(key)
+    result = list(found)
+    if hidden and limit is not None:
+        result.append(truncation(document.file, len(hidden), limit))
+    return result
 
 
 @functools.cache
@@ -226,11 +248,13 @@ def validate_entity(
     return list(dict.fromkeys(found))
 
 
-def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
+def _translate(
+    document: Document, error: ValidationError, prefix: NodePath = (), *, hints: bool = True
+) -> Iterator[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _best_branch(error)
         if chosen is not None:
-            yield from _translate(document, chosen, prefix)
+            yield from _translate(document, chosen, prefix, hints=hints)
             return
     path: NodePath = (*prefix, *error.absolute_path)
     instance = error.instance
@@ -239,7 +263,7 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
     expected: Any = error.validator_value
     if keyword == "additionalProperties" and isinstance(instance, dict):
         for key in instance:
-            yield from _unknown_key(document, path, key, schema)
+            yield from _unknown_key(document, path, key, schema, hints=hints)
         return
     if keyword == "required" and isinstance(instance, dict):
         missing = [key for key in expected if key not in instance]
@@ -247,39 +271,58 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
         # whose hint names the fix. Inside a oneOf only one of the two errors is translated (the
         # best branch's best error), so the unknown key is reported from here as well; the
         # duplicate this makes outside a oneOf is dropped by the callers.
-        strays = [key for key in instance if key not in schema.get("properties", {})]
+        strays = Vocabulary(key for key in instance if key not in schema.get("properties", {}))
         for key in missing:
-            close = difflib.get_close_matches(key, strays, n=1, cutoff=0.6)
-            if close:
+            close = strays.closest(key)
+            if close is not None:
                 if schema.get("additionalProperties") is False:
-                    yield from _unknown_key(document, path, close[0], schema)
+                    yield from _unknown_key(document, path, close, schema, hints=hints)
                 continue
             yield _diag(
-                codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
+                codes.MISSING_KEY,
+                f"missing key `{key}`{_where(path)}",
+                _head(document, path),
+                _field_hint(schema, key) if hints else None,
             )
         return
     if keyword in ("enum", "const"):
         allowed_values = expected if keyword == "enum" else [expected]
         hint = (
-            _did_you_mean(str(instance), [str(v) for v in allowed_values])
-            or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
+            (
+                _did_you_mean(str(instance), [str(v) for v in allowed_values])
+                or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
+            )
+            if hints
+            else None
         )
         yield _diag(
             codes.BAD_ENUM, f"{_show(instance)} is not an allowed value{_where(path)}", document.span(path), hint
         )
         return
-    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
+    yield _diag(
+        codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error) if hints else None
+    )
 
 
-def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str, Any]) -> Iterator[Diagnostic]:
+def _unknown_key(
+    document: Document, path: NodePath, key: str, schema: dict[str, Any], *, hints: bool = True
+) -> Iterator[Diagnostic]:
     """S002 for ``key`` of the mapping at ``path``, unless the schema allows it."""
-    allowed = list(schema.get("properties", {}))
-    patterns = list(schema.get("patternProperties", {}))
-    if key in allowed or any(jsonschema.Draft202012Validator({"pattern": p}).is_valid(key) for p in patterns):
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    if key in properties or any(_pattern(p).search(key) for p in patterns):
         return
     where = _where(path)
-    hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+    allowed = list(properties)
+    hint = None
+    if hints:
+        hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
     yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint)
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)  # as jsonschema's `pattern` does: re.search
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:
@@ -388,8 +431,7 @@ def _field_hint(schema: dict[str, Any], key: str) -> str | None:
 
 
 def _did_you_mean(word: str, choices: Any) -> str | None:
-    matches = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"did you mean `{matches[0]}`?" if matches else None
+    return did_you_mean(word, choices)
 
 
 def _where(path: NodePath) -> str:

@@ -124,7 +124,7 @@ class Workspace:
             kind, kind_diagnostics = document_kind(document)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:
-                diagnostics.extend(validate_document(document, kind))
+                diagnostics.extend(validate_document(document, kind, self.limits.max_diagnostics))
         loaded = LoadedFile(display, document, kind, diagnostics)
         self._files[relative] = loaded
         return loaded

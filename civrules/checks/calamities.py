@@ -19,7 +19,6 @@ Not checked here, on purpose:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -28,6 +27,7 @@ from civrules.checks import check, diagnostic
 from civrules.commodities import CALAMITY_KINDS, TradeStack, commodities_document, declared_stacks
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.model import Calamity, Modifier, Origin, Ruleset, Unknown
+from civrules.suggest import closest
 
 # --- Shared helpers ----------------------------------------------------------------------------
 
@@ -77,8 +77,7 @@ def _count(n: int, kind: str) -> str:
 
 
 def _closest(name: str, choices: Sequence[str]) -> str | None:
-    found = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
-    return found[0] if found else None
+    return closest(name, choices)
 
 
 def _stacks_key(ruleset: Ruleset) -> Related | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +11,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
 from civrules.resolve import COLLECTIONS
+from civrules.suggest import QUERIES, Vocabulary
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,31 +184,49 @@ def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]
                     yield document, (*path, i), number
 
 
-def _closest(number: str, index: Index) -> str | None:
-    """The existing section a mistyped number most likely meant.
+class _Closest:
+    """The existing section a mistyped number most likely meant, at a bounded cost.
 
     First a one-slip variant (two neighbouring digits swapped, one digit dropped, changed or
-    doubled), then the most similar number of the same chapter.
+    doubled), then the most similar number of the same chapter. Each distinct number is looked up
+    once, at most :data:`~civrules.suggest.QUERIES` of them, and none longer than a section
+    number can be (the variants of a number grow with the square of its length).
     """
-    known = index.sections | set(index.missing)
-    digits = "0123456789"
-    variants: list[str] = []
-    for i in range(len(number) - 1):
-        if number[i] != "." and number[i + 1] != ".":
-            variants.append(number[:i] + number[i + 1] + number[i] + number[i + 2 :])
-    for i, char in enumerate(number):
-        if char == ".":
-            continue
-        variants.append(number[:i] + number[i + 1 :])
-        variants.extend(number[:i] + d + number[i + 1 :] for d in digits if d != char)
-        variants.extend(number[:i] + d + number[i:] for d in digits)
-    for variant in variants:
-        if variant in known and variant != number:
-            return variant
-    chapter = number.split(".", 1)[0]
-    same_chapter = sorted(n for n in known if n.split(".", 1)[0] == chapter)
-    found = difflib.get_close_matches(number, same_chapter, n=1, cutoff=0.75)
-    return found[0] if found else None
+
+    LONGEST = 24
+
+    def __init__(self, index: Index) -> None:
+        self.known = index.sections | set(index.missing)
+        chapters: dict[str, list[str]] = {}
+        for known in sorted(self.known):
+            chapters.setdefault(known.split(".", 1)[0], []).append(known)
+        self.chapters = {chapter: Vocabulary(numbers, cutoff=0.75) for chapter, numbers in chapters.items()}
+        self.answers: dict[str, str | None] = {}
+
+    def __call__(self, number: str) -> str | None:
+        if number not in self.answers:
+            if len(number) > self.LONGEST or len(self.answers) >= QUERIES:
+                return None
+            self.answers[number] = self._find(number)
+        return self.answers[number]
+
+    def _find(self, number: str) -> str | None:
+        digits = "0123456789"
+        variants: list[str] = []
+        for i in range(len(number) - 1):
+            if number[i] != "." and number[i + 1] != ".":
+                variants.append(number[:i] + number[i + 1] + number[i] + number[i + 2 :])
+        for i, char in enumerate(number):
+            if char == ".":
+                continue
+            variants.append(number[:i] + number[i + 1 :])
+            variants.extend(number[:i] + d + number[i + 1 :] for d in digits if d != char)
+            variants.extend(number[:i] + d + number[i:] for d in digits)
+        for variant in variants:
+            if variant in self.known and variant != number:
+                return variant
+        vocabulary = self.chapters.get(number.split(".", 1)[0])
+        return vocabulary.closest(number) if vocabulary is not None else None
 
 
 @check("Q001", "unknown-rule-section", Severity.ERROR)
@@ -229,10 +247,11 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
     index = rule_index(ruleset)
     if index is None:
         return
+    closest = _Closest(index)
     for document, path, number in citations(ruleset):
         if number in index.sections or number in index.missing or number in index.gaps:
             continue
-        close = _closest(number, index)
+        close = closest(number)
         enclosing = index.enclosing(number)
         if close is not None:
             hint = f"did you mean `{close}`?"
@@ -400,6 +419,7 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             found.append(((*path, "parent"), item["parent"], "parent", known | online_known))
         if isinstance(item.get("duplicates_rule"), str):
             found.append(((*path, "duplicates_rule"), item["duplicates_rule"], "copied section", index.sections))
+    closest = _Closest(index)
     for at, number, what, allowed in found:
         if number in allowed:
             continue
@@ -408,5 +428,5 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "Q005",
             f"{what} {number} is not a section of the rule index",
             span,
-            f"did you mean `{close}`?" if (close := _closest(number, index)) else "add the section, or fix the number",
+            f"did you mean `{close}`?" if (close := closest(number)) else "add the section, or fix the number",
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,6 +9,7 @@ from civrules.ast import manifest_setting
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown
+from civrules.suggest import Vocabulary
 
 
 def references(ruleset: Ruleset) -> Iterator[tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]]:
@@ -127,8 +127,7 @@ def _document_with(ruleset: Ruleset, key: str) -> Any:
 
 
 def closest(name: str, collection: Collection[Entity]) -> str | None:
-    found = difflib.get_close_matches(name, collection.ids(), n=1, cutoff=0.6)
-    return found[0] if found else None
+    return Vocabulary(collection.ids(), queries=1).closest(name)
 
 
 @check("X001", "unknown-reference", Severity.ERROR)
@@ -145,6 +144,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         prerequisites:
           - {card: enginering, rule: "31.62"}   # FAIL: did you mean `engineering`?
     """
+    vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
     for origin, sub, target, collection, what in references(ruleset):
         if not isinstance(target, str) or target in collection:
             continue
@@ -158,7 +158,9 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 [Related(removal.span(), "removed here")],
             )
             continue
-        suggestion = closest(target, collection)
+        if collection.name not in vocabularies:
+            vocabularies[collection.name] = Vocabulary(collection.ids())
+        suggestion = vocabularies[collection.name].closest(target)
         hint = f"did you mean `{suggestion}`?" if suggestion else f"no {collection.name} entry has this id"
         span: Span = origin.span(*sub)
         base = origin.defined_at(*sub)

@@ -47,6 +47,9 @@ class Limits:
     max_bytes: int = 8 * 1024 * 1024
     max_depth: int = 100
     max_nodes: int = 1_000_000
+    #: Diagnostics listed per file; the rest are counted in one summary (R011). Bounds the work
+    #: too: a hint ("did you mean") is computed only for a listed diagnostic.
+    max_diagnostics: int = 100
 
 
 _CORE = "tag:yaml.org,2002:"
