@@ -92,21 +92,37 @@ def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
     )
 
 
+def stopped(file: str, limit: int) -> Diagnostic:
+    """The summary of a file whose checking stopped at the first problem beyond ``limit``."""
+    return Diagnostic(
+        TRUNCATED,
+        Severity.INFO,
+        f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
+        Span.at(file),
+        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+    )
+
+
 def cap_per_file(diagnostics: Iterable[Diagnostic], limit: int) -> list[Diagnostic]:
     """At most ``limit`` diagnostics per file, the most severe first, and one summary for the rest.
 
-    The result is in :func:`sort_diagnostics` order. A summary already made upstream (the schema
-    stage stops translating errors at the limit) is merged with what is dropped here.
+    The result is in :func:`sort_diagnostics` order. A summary of the same kind already made
+    upstream is merged with what is dropped here; one saying that checking stopped (the schema
+    stage stops at the limit) is kept as it is, and not counted against the limit.
     """
     by_file: dict[str, list[Diagnostic]] = {}
     hidden: dict[str, int] = {}
+    summaries: list[Diagnostic] = []
     for diagnostic in sort_diagnostics(diagnostics):
         file = diagnostic.span.file if diagnostic.span is not None else ""
-        if diagnostic.code == TRUNCATED and (match := _HIDDEN.match(diagnostic.message)) is not None:
-            hidden[file] = hidden.get(file, 0) + int(match.group(1).replace(",", ""))
+        if diagnostic.code == TRUNCATED:
+            if (match := _HIDDEN.match(diagnostic.message)) is not None:
+                hidden[file] = hidden.get(file, 0) + int(match.group(1).replace(",", ""))
+            else:
+                summaries.append(diagnostic)
             continue
         by_file.setdefault(file, []).append(diagnostic)
-    kept: list[Diagnostic] = []
+    kept: list[Diagnostic] = list(summaries)
     for file, found in by_file.items():
         if len(found) > limit:
             listed = sorted(found, key=lambda d: d.severity.rank)[:limit]  # stable: position within a rank

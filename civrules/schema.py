@@ -19,7 +19,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from civrules import codes
-from civrules.diagnostics import Diagnostic, Span, truncation
+from civrules.diagnostics import Diagnostic, Span, stopped
 from civrules.load.document import Document, NodePath
 from civrules.suggest import Vocabulary, did_you_mean
 
@@ -183,37 +183,23 @@ def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
 def validate_document(document: Document, kind: str, limit: int | None = None) -> list[Diagnostic]:
     """Validate a document against its kind's schema; one diagnostic per problem.
 
-    With a ``limit``, at most that many diagnostics are made with their hints; the others are only
-    counted, into one summary (R011): a file of 490,000 unknown keys took minutes of "did you mean"
-    and gigabytes of output.
+    With a ``limit``, validation stops at the first problem beyond that many, and one summary
+    (R011) says so: a file of 490,000 unknown keys took minutes of "did you mean" and gigabytes of
+    output, and jsonschema's own walk through what is left of a broken file is slow.
     """
     # fastjsonschema takes `1e3` for an integer; a document holding such a float is judged by
     # civrules' own validator, whose integers are ints.
     if not document.whole_floats and is_valid_fast(kind, document.data):
         return []
     found: dict[Diagnostic, None] = {}
-    listed: set[tuple[str, str, Span]] = set()
-    hidden: set[tuple[str, str, Span]] = set()
     for error in _validator(kind).iter_errors(document.data):
         if document.refused and tuple(error.absolute_path) in document.refused:
             continue
-        if limit is None or len(found) < limit:
-            for diagnostic in _translate(document, error):
-                if limit is not None and len(found) >= limit and diagnostic not in found:
-                    break
-                found[diagnostic] = None
-                listed.add((diagnostic.code, diagnostic.message, diagnostic.span or Span.at("")))
-            else:
-                continue
-        # Past the limit: the same diagnostics without hints, only to be counted.
-        for diagnostic in _translate(document, error, hints=False):
-            key = (diagnostic.code, diagnostic.message, diagnostic.span or Span.at(""))
-            if key not in listed:
-                hidden.add(key)
-    result = list(found)
-    if hidden and limit is not None:
-        result.append(truncation(document.file, len(hidden), limit))
-    return result
+        for diagnostic in _translate(document, error):
+            if limit is not None and len(found) >= limit and diagnostic not in found:
+                return [*found, stopped(document.file, limit)]
+            found[diagnostic] = None
+    return list(found)
 
 
 @functools.cache
@@ -248,13 +234,11 @@ def validate_entity(
     return list(dict.fromkeys(found))
 
 
-def _translate(
-    document: Document, error: ValidationError, prefix: NodePath = (), *, hints: bool = True
-) -> Iterator[Diagnostic]:
+def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _best_branch(error)
         if chosen is not None:
-            yield from _translate(document, chosen, prefix, hints=hints)
+            yield from _translate(document, chosen, prefix)
             return
     path: NodePath = (*prefix, *error.absolute_path)
     instance = error.instance
@@ -263,7 +247,7 @@ def _translate(
     expected: Any = error.validator_value
     if keyword == "additionalProperties" and isinstance(instance, dict):
         for key in instance:
-            yield from _unknown_key(document, path, key, schema, hints=hints)
+            yield from _unknown_key(document, path, key, schema)
         return
     if keyword == "required" and isinstance(instance, dict):
         missing = [key for key in expected if key not in instance]
@@ -276,37 +260,26 @@ def _translate(
             close = strays.closest(key)
             if close is not None:
                 if schema.get("additionalProperties") is False:
-                    yield from _unknown_key(document, path, close, schema, hints=hints)
+                    yield from _unknown_key(document, path, close, schema)
                 continue
             yield _diag(
-                codes.MISSING_KEY,
-                f"missing key `{key}`{_where(path)}",
-                _head(document, path),
-                _field_hint(schema, key) if hints else None,
+                codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
             )
         return
     if keyword in ("enum", "const"):
         allowed_values = expected if keyword == "enum" else [expected]
         hint = (
-            (
-                _did_you_mean(str(instance), [str(v) for v in allowed_values])
-                or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
-            )
-            if hints
-            else None
+            _did_you_mean(str(instance), [str(v) for v in allowed_values])
+            or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
         )
         yield _diag(
             codes.BAD_ENUM, f"{_show(instance)} is not an allowed value{_where(path)}", document.span(path), hint
         )
         return
-    yield _diag(
-        codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error) if hints else None
-    )
+    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
 
 
-def _unknown_key(
-    document: Document, path: NodePath, key: str, schema: dict[str, Any], *, hints: bool = True
-) -> Iterator[Diagnostic]:
+def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str, Any]) -> Iterator[Diagnostic]:
     """S002 for ``key`` of the mapping at ``path``, unless the schema allows it."""
     properties = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
@@ -314,9 +287,7 @@ def _unknown_key(
         return
     where = _where(path)
     allowed = list(properties)
-    hint = None
-    if hints:
-        hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+    hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
     yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint)
 
 
@@ -372,7 +343,8 @@ def _message(error: ValidationError, path: NodePath) -> str:
     where = _where(path)
     match error.validator:
         case "type":
-            return f"{value} is a {_type_of(error.instance)}, expected {_types(rule)}{where}"
+            kind = _type_of(error.instance)
+            return f"{value} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, expected {_types(rule)}{where}"
         case "minimum":
             return f"{value} is less than the minimum {rule}{where}"
         case "maximum":

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
+from civrules.escape import UNSAFE
 from civrules.load import read_yaml_file
 from tests.adversarial.generate import generate
 from tests.conftest import REPO, RULES
@@ -34,6 +35,13 @@ RSS_MB = 200
 WALL_GUARD = 120  # seconds: a hang fails the case instead of the whole run
 
 _TEXT_LOCATION = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<severity>\w+)\[(?P<code>\w+)\]")
+_ANNOTATION = re.compile(
+    r"^::(?P<severity>error|warning|notice) (?:file=(?P<file>[^,]*),line=(?P<line>\d+),col=(?P<column>\d+),"
+    r"endLine=\d+,endColumn=\d+,)?title=(?P<code>\w+)::"
+)
+LISTED_PER_FILE = 100  # civrules' default --max-diagnostics
+#: Characters no output may hold raw (besides the line breaks between its own lines).
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f" + UNSAFE.removeprefix("\x00-\x1f") + "]")
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class Case:
     verify: tuple[str, ...] = ()
     cpu: float = CPU_SECONDS
     rss_mb: float = RSS_MB
+    capped: bool = False  # the case's files hold more problems than are listed (--max-diagnostics)
 
 
 def load_cases() -> list[Case]:
@@ -64,6 +73,7 @@ def load_cases() -> list[Case]:
             verify=tuple(entry.get("verify", ())),
             cpu=float(entry.get("cpu", CPU_SECONDS)),
             rss_mb=float(entry.get("rss_mb", RSS_MB)),
+            capped=bool(entry.get("capped", False)),
         )
         for entry in entries
     ]
@@ -181,7 +191,47 @@ def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int
                     )
                 )
         return found
+    if case.format == "sarif":
+        (run,) = json.loads(stdout)["runs"]
+        levels = {"error": "error", "warning": "warning", "note": "info"}
+        found = []
+        for result in run["results"]:
+            location = (result.get("locations") or [{}])[0].get("physicalLocation", {})
+            region = location.get("region", {})
+            file = location.get("artifactLocation", {}).get("uri", "")
+            found.append(
+                (
+                    levels[result["level"]],
+                    result["ruleId"],
+                    relative(file, rules) if file else "",
+                    region.get("startLine", 0),
+                    region.get("startColumn", 0),
+                )
+            )
+        return found
+    if case.format == "github":
+        annotations = []
+        for line in stdout.splitlines():
+            match = _ANNOTATION.match(line)
+            assert match is not None, f"{case.id}: a line that is not an annotation: {line[:200]!r}"
+            file = _unescape_property(match["file"] or "")
+            annotations.append(
+                (
+                    {"notice": "info"}.get(match["severity"], match["severity"]),
+                    match["code"],
+                    relative(file, rules) if file else "",
+                    int(match["line"] or 0),
+                    int(match["column"] or 0),
+                )
+            )
+        return annotations
     return []
+
+
+def _unescape_property(text: str) -> str:
+    for escaped, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        text = text.replace(escaped, char)
+    return text
 
 
 def locate(rules: Path, expect: dict[str, Any]) -> tuple[str, str, int, int]:
@@ -198,7 +248,7 @@ def locate(rules: Path, expect: dict[str, Any]) -> tuple[str, str, int, int]:
 def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
     rules, written = build_tree(case, tmp)
     args = [a.replace("@TMP@", str(tmp)) for a in case.run]
-    if case.format in ("json", "text") and args[0] == "validate":
+    if case.format in ("json", "text", "github", "sarif") and args[0] == "validate":
         args += ["--format", case.format]
     measured, stdout, stderr = run_measured(rules, args, tmp)
     outcome = Outcome(
@@ -245,13 +295,59 @@ def check_case(case: Case, tmp_path: Path) -> None:
         (code, file, line, column) for severity, code, file, line, column in outcome.diagnostics if severity == "error"
     }
     assert expected <= errors, f"missing {sorted(expected - errors)}\n{context}"
-    unexpected = {e for e in errors if e[1] in written} - expected
-    assert not unexpected, f"unexpected errors in the case's own files: {sorted(unexpected)}\n{context}"
+    if case.capped:
+        check_capped(case, outcome, written, context)
+    else:
+        unexpected = {e for e in errors if e[1] in written} - expected
+        assert not unexpected, f"unexpected errors in the case's own files: {sorted(unexpected)}\n{context}"
+    # Whatever the data holds, no output carries a raw control character (issue 14, point 4).
+    raw = _RAW_CONTROL.search(outcome.stdout + outcome.stderr)
+    assert raw is None, f"{case.id}: a raw U+{ord(raw.group()):04X} in the output\n{context}"
+    if case.run[0] == "build" and case.exit == 0:
+        verify_packages_import(case, outcome, rules, tmp_path)
     assert outcome.cpu_seconds < case.cpu, f"{case.id}: {outcome.cpu_seconds:.2f} s of CPU (bound {case.cpu} s)"
     rss_mb = outcome.max_rss_bytes / 1e6
     assert rss_mb < case.rss_mb, f"{case.id}: peak RSS {rss_mb:.0f} MB (bound {case.rss_mb} MB)"
     for hook in case.verify:
         VERIFY[hook](case, outcome, rules, tmp_path)
+
+
+def check_capped(case: Case, outcome: Outcome, written: set[str], context: str) -> None:
+    """The case's files hold more problems than are listed: each lists at most the bound, and one
+    R011 line counts the rest; the output stays small whatever the input held."""
+    for file in written:
+        listed = [d for d in outcome.diagnostics if d[2] == file and d[1] != "R011"]
+        summaries = [d for d in outcome.diagnostics if d[2] == file and d[1] == "R011"]
+        assert len(listed) <= LISTED_PER_FILE, f"{case.id}: {len(listed)} diagnostics listed for {file}\n{context}"
+        if len(listed) == LISTED_PER_FILE:
+            assert len(summaries) == 1, f"{case.id}: no summary of the unlisted diagnostics of {file}\n{context}"
+    assert any(d[1] == "R011" for d in outcome.diagnostics), f"{case.id}: nothing was capped\n{context}"
+    assert len(outcome.stdout) < 200_000, f"{case.id}: {len(outcome.stdout):,} characters of output"
+
+
+def generated_packages(out: Path) -> list[str]:
+    return sorted(p.parent.name for p in (out / "python").glob("*/__init__.py"))
+
+
+def verify_packages_import(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """Exit 0 from `build` means the output works: every generated package imports in a fresh
+    interpreter (the slow test_built_packages_pass_mypy_strict also type-checks them)."""
+    out = tmp / "generated"
+    packages = generated_packages(out)
+    assert packages, f"{case.id}: nothing was generated"
+    program = "".join(f"import {name}\n" for name in packages)
+    env = {**os.environ, "PYTHONPATH": str(out / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
+    )
+    assert done.returncode == 0, f"{case.id}: a generated package does not import:\n{done.stderr[-3000:]}"
+
+
+def verify_no_annotation_from_data(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """Every line of `--format github` is one of civrules' own annotations, one per diagnostic."""
+    lines = outcome.stdout.splitlines()
+    assert len(lines) == len(outcome.diagnostics), f"{case.id}: {len(lines)} lines for {len(outcome.diagnostics)}"
+    assert not any(line.startswith("::stop-commands") for line in lines)
 
 
 def verify_nothing_ran(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
@@ -290,6 +386,7 @@ def verify_round_trip(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> N
 
 
 VERIFY = {
+    "no_annotation_from_data": verify_no_annotation_from_data,
     "nothing_ran": verify_nothing_ran,
     "secret_not_printed": verify_secret_not_printed,
     "round_trip": verify_round_trip,
@@ -303,3 +400,21 @@ def test_every_case_names_a_threat_and_a_known_hook() -> None:
         assert case.threat
         assert set(case.verify) <= set(VERIFY), case.id
         assert case.exit in (0, 1), case.id
+
+
+BUILT = [c for c in CASES if c.run[0] == "build" and c.exit == 0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", BUILT, ids=[c.id for c in BUILT])
+def test_built_packages_pass_mypy_strict(case: Case, tmp_path: Path) -> None:
+    """For every corpus case that `build` accepts, the generated packages pass `mypy --strict`:
+    exit 0 means the output works, not only that it imports."""
+    outcome, _, _ = run_case(case, tmp_path)
+    assert outcome.returncode == 0, outcome.stderr
+    out = tmp_path / "generated" / "python"
+    packages = generated_packages(tmp_path / "generated")
+    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *(f"-p{name}" for name in packages)]
+    env = {**os.environ, "MYPYPATH": str(out)}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=out, env=env, check=False, timeout=600)
+    assert done.returncode == 0, done.stdout[-5000:]

@@ -101,6 +101,47 @@ def prerequisite_cycle(rules: Path, to: str, cards: int = 5_000, cost: int = 100
     path.write_text(text.replace("\ncards:\n", "\ncards:\n" + "\n".join(added) + "\n", 1), encoding="utf-8")
 
 
+def mixed_unique_list(rules: Path, to: str, items: int = 100_000) -> None:
+    """A map whose `source:` (a list with uniqueItems) holds ``items`` numbers and strings by turns:
+    numbers and strings cannot be sorted together, and jsonschema then compares every pair."""
+    values = ", ".join(str(i) if i % 2 else f"s{i}" for i in range(items))
+    _write(rules / to, ["kind: map", "id: hostile", "name: Hostile", "panel: main", f"source: [{values}]", "areas: []"])
+
+
+def unknown_keys_spread(rules: Path, to: str, areas: int = 20_000, keys: int = 5) -> None:
+    """``areas`` areas of ``keys`` unknown keys each: one schema error per area, not one for a file."""
+    lines = ["kind: map", "id: hostile", "name: Hostile", "panel: main", "areas:"]
+    for i in range(areas):
+        extra = ", ".join(f"z{i}_{k}: 1" for k in range(keys))
+        lines.append(f"  - {{id: h{i}, name: H{i}, panel: main, land: false, water: true, {extra}}}")
+    _write(rules / to, lines)
+
+
+def missing_areas(rules: Path, to: str, borders: int = 10_000) -> None:
+    """A map file of ``borders`` sea borders from the Aegean Sea to areas nobody defines, each a
+    different misspelling to look up ("did you mean")."""
+    lines = ["kind: map", "id: hostile", "name: Hostile", "panel: main", "requires: [mediterranean]", "areas:"]
+    lines.append("  - {id: hostile_sea, name: Hostile Sea, panel: main, land: false, water: true}")
+    lines.append("borders:")
+    lines.append("  - {areas: [aegean_sea, hostile_sea], kind: sea}")
+    lines.extend(f"  - {{areas: [aegean_sea, nowhere_{i:05d}], kind: sea}}" for i in range(borders))
+    _write(rules / to, lines)
+
+
+def unknown_sections(rules: Path, to: str, cards: int = 3_000) -> None:
+    """``cards`` cards at the top of the shipped card list, each citing a different section the rule
+    index does not have (each looked up among the sections for "did you mean")."""
+    path = rules / to
+    text = path.read_text(encoding="utf-8")
+    added = [
+        f'  - {{id: u{i}, name: U{i}, rule: "{40 + i % 50}.{i}", groups: [arts], cost: 100, '
+        "prerequisites: [], credits: [], attributes: []}"
+        for i in range(cards)
+    ]
+    assert "\ncards:\n" in text, f"{to} has no top-level `cards:` list"
+    path.write_text(text.replace("\ncards:\n", "\ncards:\n" + "\n".join(added) + "\n", 1), encoding="utf-8")
+
+
 def _write(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -116,6 +157,10 @@ GENERATORS: dict[str, Generator] = {
     "long_integer": long_integer,
     "chain_map": chain_map,
     "prerequisite_cycle": prerequisite_cycle,
+    "mixed_unique_list": mixed_unique_list,
+    "unknown_keys_spread": unknown_keys_spread,
+    "missing_areas": missing_areas,
+    "unknown_sections": unknown_sections,
 }
 
 
