@@ -17,7 +17,7 @@ import click
 
 from civrules import __version__, codes
 from civrules.diagnostics import TRUNCATED, Diagnostic, Severity, Span, cap_per_file, has_errors, sort_diagnostics
-from civrules.escape import dumps_json, printable, printable_lines
+from civrules.escape import dumps_json, printable, printable_lines, safe_line_start
 from civrules.load import Limits
 from civrules.render import FORMATS, SourceLines, render
 from civrules.workspace import LoadedRuleset, Manifest, Workspace
@@ -229,7 +229,8 @@ def list_command(obj: Context, fmt: str) -> None:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         players = row["players"]
         # A manifest that fails validation is still listed: its fields may be anything.
-        click.echo(printable(f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}"))
+        line = f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}"
+        click.echo(safe_line_start(printable(line)))
 
 
 @main.command()

@@ -38,7 +38,7 @@ class SourceLines:
                         raw = handle.read(self.max_bytes + 1)
                     if len(raw) <= self.max_bytes:
                         self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
-            except OSError:
+            except (OSError, ValueError):  # ValueError: a name no file system can hold (a lone surrogate)
                 pass
         lines = self.cache[file]
         if lines is None or not 1 <= number <= len(lines):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.render import SourceLines, render_github, render_json, render_sarif, render_text
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, stopped
+from civrules.escape import dumps_json, printable, printable_lines, safe_line_start
+from civrules.render import SourceLines, render, render_github, render_json, render_sarif, render_text
 
 SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-rtm.5.json"
@@ -116,3 +118,71 @@ def test_sarif_is_valid_against_the_sarif_2_1_0_schema() -> None:
     region = results[0]["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 9}
     assert results[1]["relatedLocations"][0]["message"]["text"] == "first defined here"
+
+
+# --- Nothing from the data reaches the output as a control (issue 14, point 4) --------------------
+
+HOSTILE = "k\n::stop-commands::x\r\x1b[2J\x7f\x9b\u2028\u202e\ud800\t."
+
+
+def test_printable_escapes_every_control_and_keeps_other_text() -> None:
+    assert printable(HOSTILE) == "k\\n::stop-commands::x\\r\\x1b[2J\\x7f\\x9b\\u2028\\u202e\\ud800\\t."
+    assert printable("Ægyptus מצרים 👩\u200d👧 e\u0301 `x` %") == "Ægyptus מצרים 👩\u200d👧 e\u0301 `x` %"
+    assert printable_lines("a\x1b\nb") == "a\\x1b\nb"
+    assert safe_line_start("::error::x.yaml") == "./::error::x.yaml" and safe_line_start("a::b") == "a::b"
+
+
+def test_json_escapes_what_json_dumps_leaves_raw() -> None:
+    text = dumps_json({"k": HOSTILE, "é": 1})
+    assert json.loads(text) == {"k": HOSTILE, "é": 1}  # the same data, surrogate included
+    assert not any(c in text for c in "\x7f\x9b\u2028\u202e\ud800") and "é" in text
+
+
+def test_every_format_prints_hostile_fields_escaped() -> None:
+    hostile = Diagnostic(
+        "S002",
+        Severity.ERROR,
+        f"unknown key `{HOSTILE}`",
+        Span(f"::error::{HOSTILE}.yaml", 1, 1, 1, 2),
+        hint=HOSTILE,
+        related=(Related(Span(HOSTILE, 1, 1, 1, 2), HOSTILE),),
+    )
+    raw = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+    for fmt in ("text", "json", "github", "sarif"):
+        out = render([hostile], fmt, SourceLines(texts={}))
+        assert raw.search(out) is None, fmt
+        if fmt in ("text", "github"):
+            assert len(out.splitlines()) == (3 if fmt == "text" else 1), fmt
+            assert not any(line.startswith("::") for line in out.splitlines()[1:]), fmt
+    assert render_text([hostile], SourceLines(texts={})).startswith("./::error::k\\n::stop-commands::")
+
+
+def test_a_quoted_line_with_a_control_character_is_escaped_and_the_caret_follows() -> None:
+    """The loader refuses a file for a raw ESC (L008) and points at it: the quote is of that line."""
+    text = "name: \x1b[31mred\n"
+    found = Diagnostic("L008", Severity.ERROR, "control character", Span("f.yaml", 1, 7, 1, 8))
+    assert render_text([found], SourceLines(texts={"f.yaml": text})) == (
+        "f.yaml:1:7: error[L008]: control character\n  1 | name: \\x1b[31mred\n    |       ^^^^\n"
+    )
+
+
+# --- At most --max-diagnostics per file (issue 14, point 5) --------------------------------------
+
+
+def test_each_file_lists_at_most_the_bound_the_most_severe_first_and_one_summary() -> None:
+    infos = [Diagnostic("Q006", Severity.INFO, f"i{n}", Span("a.yaml", n, 1, n, 2)) for n in range(1, 4)]
+    errors = [Diagnostic("X001", Severity.ERROR, f"e{n}", Span("a.yaml", 10 + n, 1, 10 + n, 2)) for n in range(3)]
+    other = Diagnostic("X001", Severity.ERROR, "b", Span("b.yaml", 1, 1, 1, 2))
+    capped = cap_per_file([*infos, *errors, other], 2)
+    assert [(d.code, d.message[:2]) for d in capped] == [
+        ("R011", "4 "),
+        ("X001", "e0"),
+        ("X001", "e1"),
+        ("X001", "b"),
+    ]
+    # A summary made upstream is merged; one that says checking stopped is kept as it is.
+    again = cap_per_file([*capped, Diagnostic("X001", Severity.ERROR, "e9", Span("a.yaml", 99, 1, 99, 2))], 2)
+    assert [d.message for d in again if d.code == "R011"] == [
+        "5 more diagnostics in this file are not listed (at most 2 per file)"
+    ]
+    assert cap_per_file([stopped("a.yaml", 2), *errors[:2]], 2)[0] == stopped("a.yaml", 2)

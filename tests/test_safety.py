@@ -22,6 +22,7 @@ from civrules.emit.python import doc, render_package
 from civrules.load import Limits, read_yaml_file, read_yaml_text
 from civrules.pipeline import analyse
 from civrules.render import SourceLines, diagnostic_record, render_json, render_text
+from civrules.suggest import COMPARISONS, QUERIES, Vocabulary
 from civrules.workspace import Workspace
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace, shipped_text
@@ -213,3 +214,86 @@ def test_a_broken_manifest_named_on_the_command_line_shows_its_errors(rules_copy
     assert "broken.yaml:4:1: error[L001]" in result.stdout
     result = CliRunner().invoke(main, ["--rules", str(rules_copy), "validate", "nowhere"])
     assert result.exit_code == 2 and "no ruleset `nowhere`" in result.stdout
+
+
+# --- Output, work and exit 0 (issue 14, points 4 to 6) ------------------------------------------
+
+
+def test_list_escapes_what_it_prints_and_opens_no_workflow_command(rules_copy: Path) -> None:
+    """`list` printed manifest fields raw, even into a pipe; a manifest it lists need not be valid."""
+    (rules_copy / "rulesets" / "evil.yaml").write_text(
+        'kind: ruleset\nid: "::error::pwned"\nname: "a\\tb"\nextends: advanced-civilization\n', encoding="utf-8"
+    )
+    result = CliRunner().invoke(main, ["--rules", str(rules_copy), "list"])
+    assert result.exit_code == 0
+    (line,) = [line for line in result.stdout.splitlines() if "pwned" in line]
+    assert line.startswith("./::error::pwned") and "a\\tb" in line
+
+
+def test_the_cli_lists_at_most_max_diagnostics_per_file(rules_copy: Path) -> None:
+    (rules_copy / "rulesets" / "hostile.yaml").write_text(
+        "kind: ruleset\nid: hostile\nname: H\nextends: advanced-civilization\n"
+        + "".join(f"k{n}: 1\n" for n in range(5)),
+        encoding="utf-8",
+    )
+    for limit, listed in ((None, 5), ("3", 3)):
+        options = ["--max-diagnostics", limit] if limit else []
+        result = CliRunner().invoke(
+            main, ["--rules", str(rules_copy), *options, "validate", "hostile", "--format", "json"]
+        )
+        found = json.loads(result.stdout)
+        assert result.exit_code == 1
+        assert sum(d["code"] == "S002" for d in found) == listed
+        assert [d["message"] for d in found if d["code"] == "R011"] == (
+            ["civrules stopped checking this file after 3 diagnostics; it has more"] if limit else []
+        )
+
+
+def test_control_characters_written_as_escapes_are_refused_where_they_are() -> None:
+    """A NUL in a name validated and built, and the generated package did not import."""
+    text = 'a: "x\\0y"\n"k\\e": 1\nb: ["ok\\ttab\\nline", "\\x85"]\nc: "\\u202e"\n'
+    document, diagnostics = read_yaml_text(text, "f.yaml")
+    assert [(d.code, d.span.line, d.span.column) for d in diagnostics if d.span] == [
+        ("L008", 1, 4),
+        ("L008", 2, 1),
+        ("L008", 3, 22),
+        ("L008", 4, 4),
+    ]
+    assert document is not None and document.data == {"a": None, "b": ["ok\ttab\nline", None], "c": None}
+    assert document.refused == {("a",), ("b", 1), ("c",)}  # judged once: not again by the schema
+
+
+@pytest.mark.parametrize("written", ["1e3", "1000.0", "!!float 1000"])
+def test_a_whole_float_is_not_an_integer(written: str) -> None:
+    """jsonschema and fastjsonschema both took 1000.0 for an integer; the package got a float."""
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    broken = cards.replace("    cost: 45\n", f"    cost: {written}\n", 1)
+    workspace = CachedWorkspace({"cards/advanced-civilization.yaml": broken})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    (error,) = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    line = broken[: broken.index(f"cost: {written}")].count("\n") + 1
+    assert (error.code, error.span is not None and error.span.line) == ("S001", line)
+    assert error.hint == "write the whole number `1000`: YAML reads `1e3` or `1000.0` as a fraction"
+
+
+def test_unique_items_is_linear_and_means_what_json_schema_means() -> None:
+    from civrules.schema import _Validator
+
+    unique = _Validator({"uniqueItems": True})
+    assert unique.is_valid([1, True, "1", [1], {"a": 1}, {"a": True}, None, 0, False])
+    for repeated in ([1, 1.0], [{"a": [1, {"b": 2}]}, {"a": [1, {"b": 2}]}], [[1, "x"], [1, "x"]]):
+        assert not unique.is_valid(repeated), repeated
+    mixed = [n if n % 2 else f"s{n}" for n in range(200_000)]  # unsortable: jsonschema compared all pairs
+    assert unique.is_valid(mixed) and not unique.is_valid([*mixed, 7])
+
+
+def test_did_you_mean_compares_a_bounded_number_of_candidates() -> None:
+    """X001 asked difflib for every missing id against every id: 10,000 of each took 255 s."""
+    words = [f"card_{n:05d}" for n in range(20_000)] + ["astronomy", "agriculture"]
+    vocabulary = Vocabulary(words)
+    assert vocabulary.closest("astronmy") == "astronomy"
+    assert len(vocabulary._candidates(len("card_00000"))) == COMPARISONS
+    for n in range(QUERIES + 10):
+        vocabulary.closest(f"missing_{n}")
+    assert len(vocabulary.answers) == QUERIES  # later misspellings get no suggestion
+    assert vocabulary.closest("astronmy") == "astronomy"  # answered before the bound: kept
