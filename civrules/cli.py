@@ -47,7 +47,7 @@ class _Group(click.Group):
         except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
             debug = bool(ctx.params.get("debug"))
             state = ctx.obj if isinstance(ctx.obj, Context) else None
-            where = f" on ruleset `{state.current}`" if state is not None and state.current else ""
+            where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
             # One line whatever the exception says; the details are for --debug.
             said = printable(" ".join(str(error).split()))
             said = said if len(said) <= 200 else said[:197] + "..."
