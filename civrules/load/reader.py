@@ -47,8 +47,8 @@ class Limits:
     max_bytes: int = 8 * 1024 * 1024
     max_depth: int = 100
     max_nodes: int = 1_000_000
-    #: Diagnostics listed per file; the rest are counted in one summary (R011). Bounds the work
-    #: too: a hint ("did you mean") is computed only for a listed diagnostic.
+    #: Diagnostics listed per file; one line (R011) counts the rest. Bounds the work too: schema
+    #: validation of a file stops at the first problem beyond it.
     max_diagnostics: int = 100
 
 
