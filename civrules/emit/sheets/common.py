@@ -1,0 +1,251 @@
+"""What every sheet shares: paper and page boxes, text helpers, group marks, the templates."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from civrules.emit.templating import template_environment
+from civrules.model import Card, Ruleset, Unknown
+
+# --- Paper and pages ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A paper size: its CSS name, its name for people, and its portrait width and height in mm."""
+
+    id: str
+    css: str
+    label: str
+    width: float
+    height: float
+
+
+PAPERS: Mapping[str, Paper] = {
+    "a4": Paper("a4", "A4", "A4", 210.0, 297.0),
+    "letter": Paper("letter", "letter", "US Letter", 215.9, 279.4),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """The page box of one sheet: size, orientation and margins (mm)."""
+
+    paper: Paper
+    landscape: bool
+    top: float
+    side: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        return self.paper.height if self.landscape else self.paper.width
+
+    @property
+    def height(self) -> float:
+        return self.paper.width if self.landscape else self.paper.height
+
+    @property
+    def content_width(self) -> float:
+        return self.width - 2 * self.side
+
+    @property
+    def content_height(self) -> float:
+        return self.height - self.top - self.bottom
+
+    @property
+    def size(self) -> str:
+        return f"{self.paper.css} {'landscape' if self.landscape else 'portrait'}"
+
+
+def page_for(paper: Paper, landscape: bool) -> Page:
+    """The page box of a sheet of this orientation on ``paper``."""
+    if landscape:
+        return Page(paper, True, top=11.0, side=8.0, bottom=11.0)
+    return Page(paper, False, top=14.0, side=12.0, bottom=14.0)
+
+
+def paper_named(paper: str) -> Paper:
+    """The paper of that name (``a4`` or ``letter``, any case).
+
+    Raises:
+        ValueError: no paper has that name.
+    """
+    try:
+        return PAPERS[paper.lower()]
+    except KeyError:
+        raise ValueError(f"unknown paper {paper!r}: expected one of {', '.join(sorted(PAPERS))}") from None
+
+
+# --- Text helpers ------------------------------------------------------------------------------
+
+_SAFE_CSS = re.compile(r"[A-Za-z0-9.,_-]")
+
+
+def css_string(value: object) -> Markup:
+    """A quoted CSS string whose every character outside ``[A-Za-z0-9 .,_-]`` is a hex escape.
+
+    Nothing in it can end the string, the declaration or the ``<style>`` element it sits in.
+
+    >>> str(css_string('a"</style>'))
+    '"a\\\\000022\\\\00003c\\\\00002fstyle\\\\00003e"'
+    """
+    escaped = "".join(ch if _SAFE_CSS.fullmatch(ch) else f"\\{ord(ch):06x}" for ch in str(value))
+    return Markup(f'"{escaped}"')
+
+
+def humanize(value: object) -> str:
+    """An id or enum value as words: ``ascending_city_count`` → ``ascending city count``."""
+    return str(value).replace("_", " ")
+
+
+def known(value: object, none: str = "—") -> str:
+    """A fact as printed: ``unknown`` for an unknown one, ``none`` for an absent one."""
+    if isinstance(value, Unknown):
+        return "unknown"
+    if value is None:
+        return none
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def signed(amount: int) -> str:
+    """A change with its sign, using a true minus: ``−8``, ``+5``."""
+    return f"−{-amount}" if amount < 0 else f"+{amount}"
+
+
+def rules_text(rules: object) -> str:
+    """Rule sections as printed: ``30.613, 32.431``."""
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, (list, tuple)):
+        return ", ".join(str(rule) for rule in rules)
+    return ""
+
+
+_UNITS = {
+    "unit_points": ("unit point", "unit points"),
+    "cities": ("city", "cities"),
+    "tokens": ("token", "tokens"),
+}
+
+
+def unit_words(unit: object, amount: int | None = None) -> str:
+    """The unit of an amount in words, singular for one."""
+    singular, plural = _UNITS.get(str(unit), (humanize(unit), humanize(unit)))
+    return singular if amount is not None and abs(amount) == 1 else plural
+
+
+def name_of(collection: Any, item_id: str) -> str:
+    """The display name of ``item_id`` in a collection, or the id itself when it is not there."""
+    found = collection.get(item_id)
+    return str(found.display_name) if found is not None else item_id
+
+
+# --- Group symbols -----------------------------------------------------------------------------
+
+#: Print-friendly fills for the colour names the data uses; anything else is grey (never a URL).
+PALETTE: Mapping[str, str] = {
+    "black": "#222222",
+    "blue": "#2f6fd0",
+    "brown": "#8b5a2b",
+    "green": "#2e9e4a",
+    "grey": "#9a9a9a",
+    "gray": "#9a9a9a",
+    "orange": "#f08a24",
+    "pink": "#f29bc1",
+    "purple": "#8e44ad",
+    "red": "#d33a2c",
+    "white": "#ffffff",
+    "yellow": "#f7d038",
+    "yellow-green": "#a8c93a",
+}
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+SHAPES = frozenset({"triangle", "square", "circle", "hexagon", "star", "diamond", "pentagon"})
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A group's mark: its shape (``unknown`` if not given) and fill, and the group's name."""
+
+    shape: str
+    fill: str
+    name: str
+
+
+def fill_of(colour: object) -> str:
+    if isinstance(colour, str):
+        if _HEX.fullmatch(colour):
+            return colour.lower()
+        return PALETTE.get(colour.lower(), "#bbbbbb")
+    return "#ffffff"
+
+
+def symbols(ruleset: Ruleset, card: Card) -> list[Symbol]:
+    """The marks of a card's groups, in the order the card lists them."""
+    marks = []
+    for group_id in card.group_list():
+        group = ruleset.groups.get(group_id)
+        if group is None:
+            marks.append(Symbol("unknown", "#ffffff", group_id))
+            continue
+        shape = group.shape if isinstance(group.shape, str) and group.shape in SHAPES else "unknown"
+        marks.append(Symbol(shape, fill_of(group.colour), group.display_name))
+    return marks
+
+
+def group_symbols(ruleset: Ruleset) -> list[Symbol]:
+    marks = []
+    for group in ruleset.groups.by_id.values():
+        shape = group.shape if isinstance(group.shape, str) and group.shape in SHAPES else "unknown"
+        marks.append(Symbol(shape, fill_of(group.colour), group.display_name))
+    return marks
+
+
+# --- Templates and sources ---------------------------------------------------------------------
+
+
+def environment() -> jinja2.Environment:
+    """The sheets' jinja2 environment (autoescape on) with the ``css_string`` and ``mm`` filters."""
+    env = template_environment("sheets", autoescape=True)
+    env.filters["css_string"] = css_string
+    env.filters["mm"] = _mm
+    return env
+
+
+def _mm(value: object) -> str:
+    return f"{float(value):.2f}mm"  # type: ignore[arg-type]
+
+
+def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:
+    """The rule files a sheet is made from: the manifests of the ruleset's chain and its files of ``kinds``.
+
+    Paths are given from the rules directory's name (``rules/cards/…``), whatever the working
+    directory, so the sheets are the same wherever they are built.
+    """
+    manifest = PurePosixPath(ruleset.manifest.file)
+    root = manifest.parent.parent
+    prefix = root.name or "rules"
+    wanted = set(kinds)
+    found: list[str] = []
+    for document in ruleset.documents:
+        data = document.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if kind != "ruleset" and kind not in wanted:
+            continue
+        path = PurePosixPath(document.file)
+        try:
+            shown = f"{prefix}/{path.relative_to(root).as_posix()}" if root.parts else f"{prefix}/{path.as_posix()}"
+        except ValueError:
+            shown = path.as_posix()
+        if shown not in found:
+            found.append(shown)
+    return found

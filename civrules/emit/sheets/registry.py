@@ -1,0 +1,92 @@
+"""The register of sheets: each sheet module registers itself, the renderer asks for them all.
+
+A sheet is a module of this package with one function decorated with :func:`sheet`: the
+function turns a :class:`Source` (the ruleset, the page box, a variant's changes) into the
+context of its template, ``templates/sheets/<file>.j2``. Adding a sheet is one module, one
+template and one test; nothing else lists the sheets.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from civrules.emit.sheets.common import Page
+from civrules.model import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What a sheet is made from: the ruleset, the page box, and ``civrules diff`` of a variant."""
+
+    ruleset: Ruleset
+    page: Page
+    changes: str | None = None
+
+
+Builder = Callable[[Source], Mapping[str, Any]]
+
+
+def _no_context(source: Source) -> Mapping[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One sheet: its file, title, one-line summary, orientation and the kinds of rule file it reads.
+
+    ``position`` orders the sheets (index, PDF); ``variant_only`` sheets exist only for a variant.
+    """
+
+    file: str
+    title: str
+    summary: str
+    landscape: bool
+    sources: tuple[str, ...]
+    position: int = 0
+    variant_only: bool = False
+    build: Builder = field(default=_no_context, compare=False, repr=False)
+
+
+_SHEETS: dict[str, Sheet] = {}
+
+#: Modules of the package that are not sheets.
+_NOT_SHEETS = frozenset({"common", "registry", "render"})
+
+
+def sheet(
+    file: str,
+    title: str,
+    summary: str,
+    *,
+    position: int,
+    landscape: bool = False,
+    sources: tuple[str, ...] = (),
+    variant_only: bool = False,
+) -> Callable[[Builder], Builder]:
+    """Register the decorated function as the builder of the sheet ``file``."""
+
+    def register(build: Builder) -> Builder:
+        if file in _SHEETS:
+            raise ValueError(f"two sheets write {file}")
+        _SHEETS[file] = Sheet(file, title, summary, landscape, sources, position, variant_only, build)
+        return build
+
+    return register
+
+
+def all_sheets() -> tuple[Sheet, ...]:
+    """Every registered sheet, in order of position."""
+    for module in pkgutil.iter_modules(_package_path()):
+        if module.name not in _NOT_SHEETS:
+            importlib.import_module(f"civrules.emit.sheets.{module.name}")
+    return tuple(sorted(_SHEETS.values(), key=lambda s: (s.position, s.file)))
+
+
+def _package_path() -> list[str]:
+    import civrules.emit.sheets as package
+
+    return list(package.__path__)

@@ -1,0 +1,32 @@
+"""What a variant changes relative to its base (``civrules diff`` output); variants only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.registry import Source, sheet
+
+
+def changes_sheet(changes: str) -> dict[str, Any]:
+    """The lines of ``civrules diff`` output, each with a class by its mark (+ added, - removed, ~ changed)."""
+    lines = []
+    for text in changes.splitlines():
+        stripped = text.lstrip()
+        if not stripped:
+            continue
+        mark = stripped[0]
+        kind = {"+": "added", "-": "removed", "~": "changed"}.get(mark, "heading" if text == stripped else "detail")
+        lines.append({"kind": kind, "indent": len(text) - len(stripped), "text": stripped})
+    return {"lines": lines}
+
+
+@sheet(
+    "variant-changes.html",
+    "What this variant changes",
+    "Every entity and setting this ruleset adds, removes or changes relative to its base.",
+    position=90,
+    variant_only=True,
+)
+def build(source: Source) -> Mapping[str, Any]:
+    return changes_sheet(source.changes or "")
