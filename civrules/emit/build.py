@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from civrules.diagnostics import Diagnostic
-from civrules.diff import diff_rulesets
-from civrules.diff import render_text as render_diff
+from civrules.diff import RulesetDiff, diff_rulesets
 from civrules.emit.export import export_ruleset
 from civrules.emit.output import read_tree, stale_files, write_tree
 from civrules.emit.python import fingerprint, package_name, render_package
@@ -50,14 +49,14 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
     return result
 
 
-def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> str | None:
-    """`civrules diff BASE VARIANT` as text, for a variant's "what it changes" sheet."""
+def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> RulesetDiff | None:
+    """`civrules diff BASE VARIANT`, for a variant's sheets (which mark what it changes)."""
     base_id = resolved.data.get("extends")
     manifests = workspace.manifests()
     if not isinstance(base_id, str) or base_id not in manifests:
         return None
     base, _ = Resolver(workspace).resolve(workspace.load_ruleset(manifests[base_id]))
-    return render_diff(diff_rulesets(base, resolved)) if base is not None else None
+    return diff_rulesets(base, resolved) if base is not None else None
 
 
 def build(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> None:

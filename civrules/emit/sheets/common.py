@@ -172,13 +172,24 @@ _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 SHAPES = frozenset({"triangle", "square", "circle", "hexagon", "star", "diamond", "pentagon"})
 
 
+#: Shapes drawn for groups whose symbol the data does not give, in this order (ones a group of the
+#: ruleset already uses are skipped). They are print marks only, told apart by their letters too.
+DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star")
+
+
 @dataclass(frozen=True, slots=True)
 class Symbol:
-    """A group's mark: its shape (``unknown`` if not given) and fill, and the group's name."""
+    """A group's mark: its shape and fill, the group's name and its letters.
+
+    ``drawn`` marks a shape chosen by civrules because the data gives none: it is drawn hollow
+    with the group's letters in it, and the legend says the symbol is not the game's.
+    """
 
     shape: str
     fill: str
     name: str
+    letter: str = ""
+    drawn: bool = False
 
 
 def fill_of(colour: object) -> str:
@@ -189,25 +200,109 @@ def fill_of(colour: object) -> str:
     return "#ffffff"
 
 
+def group_letters(names: Mapping[str, str]) -> dict[str, str]:
+    """Short unique labels for group names: the initial, or as many letters as tell them apart.
+
+    >>> group_letters({"crafts": "Crafts", "civics": "Civics", "arts": "Arts"})
+    {'crafts': 'Cr', 'civics': 'Ci', 'arts': 'A'}
+    """
+    found: dict[str, str] = {}
+    for key, name in names.items():
+        letters = [ch for ch in name if ch.isalnum()] or list(key)
+        size = 1
+        while size < len(letters) and any(
+            "".join(letters[:size]).casefold() == "".join([c for c in other if c.isalnum()][:size]).casefold()
+            for other_key, other in names.items()
+            if other_key != key
+        ):
+            size += 1
+        found[key] = letters[0].upper() + "".join(letters[1:size]).lower()
+    return found
+
+
+def group_marks(ruleset: Ruleset) -> dict[str, Symbol]:
+    """The mark of every group of the ruleset, by group id, in data order."""
+    groups = list(ruleset.groups.by_id.values())
+    letters = group_letters({g.id: str(g.display_name) for g in groups})
+    used = {g.shape for g in groups if isinstance(g.shape, str) and g.shape in SHAPES}
+    spare = [shape for shape in DRAWN_SHAPES if shape not in used] or list(DRAWN_SHAPES)
+    marks: dict[str, Symbol] = {}
+    drawn = 0
+    for group in groups:
+        if isinstance(group.shape, str) and group.shape in SHAPES:
+            marks[group.id] = Symbol(group.shape, fill_of(group.colour), group.display_name, letters[group.id])
+        else:
+            shape = spare[drawn % len(spare)]
+            drawn += 1
+            fill = fill_of(group.colour) if isinstance(group.colour, str) else "#ffffff"
+            marks[group.id] = Symbol(shape, fill, group.display_name, letters[group.id], True)
+    return marks
+
+
 def symbols(ruleset: Ruleset, card: Card) -> list[Symbol]:
     """The marks of a card's groups, in the order the card lists them."""
-    marks = []
-    for group_id in card.group_list():
-        group = ruleset.groups.get(group_id)
-        if group is None:
-            marks.append(Symbol("unknown", "#ffffff", group_id))
-            continue
-        shape = group.shape if isinstance(group.shape, str) and group.shape in SHAPES else "unknown"
-        marks.append(Symbol(shape, fill_of(group.colour), group.display_name))
-    return marks
+    marks = group_marks(ruleset)
+    return [marks.get(g) or Symbol("circle", "#ffffff", g, g[:1].upper(), True) for g in card.group_list()]
 
 
 def group_symbols(ruleset: Ruleset) -> list[Symbol]:
-    marks = []
-    for group in ruleset.groups.by_id.values():
-        shape = group.shape if isinstance(group.shape, str) and group.shape in SHAPES else "unknown"
-        marks.append(Symbol(shape, fill_of(group.colour), group.display_name))
-    return marks
+    """The marks of every group, in data order (for legends)."""
+    return list(group_marks(ruleset).values())
+
+
+def drawn_note(marks: Iterable[Symbol]) -> str:
+    """The legend's note when some marks are drawn by civrules, else empty."""
+    names = [mark.name for mark in marks if mark.drawn]
+    if not names:
+        return ""
+    return (
+        f"The symbols of {', '.join(names)} are not in the sources: the hollow shapes with letters are "
+        "drawn here to tell the groups apart."
+    )
+
+
+# --- Unknown facts, compactly ------------------------------------------------------------------
+
+#: Reference marks for the notes of a sheet, in order.
+_MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
+
+
+class Notes:
+    """The unknown facts of one sheet, printed compactly: ``—¹`` in place, the reason once below.
+
+    A note is per topic (``cost``, ``prerequisites`` ...): one mark for every unknown cost of the
+    sheet, whose note gives the reason, or the number of unknowns and the first reason when the
+    reasons differ (each is in the rule files, and ``civrules explain`` says how to find them).
+    """
+
+    def __init__(self) -> None:
+        self.topics: dict[str, list[str]] = {}
+
+    def mark(self, topic: str, reason: str) -> str:
+        self.topics.setdefault(topic, []).append(reason)
+        return self.reference(list(self.topics).index(topic))
+
+    @staticmethod
+    def reference(index: int) -> str:
+        return "".join(_MARKS[int(d) - 1] if d != "0" else "⁰" for d in str(index + 1))
+
+    def fact(self, value: object, topic: str, none: str = "—") -> str:
+        """A fact as printed: an unknown one as ``—`` and its topic's mark."""
+        if isinstance(value, Unknown):
+            return "—" + self.mark(topic, value.reason or "not in the sources")
+        return known(value, none)
+
+    def listed(self) -> list[tuple[str, str]]:
+        """Every note: its mark and its text."""
+        found = []
+        for index, (topic, reasons) in enumerate(self.topics.items()):
+            distinct = list(dict.fromkeys(reasons))
+            if len(distinct) == 1:
+                text = f"{topic}: {distinct[0]}"
+            else:
+                text = f"{topic}, {len(reasons)} times; the first: {distinct[0]}"
+            found.append((self.reference(index), text))
+        return found
 
 
 # --- Templates and sources ---------------------------------------------------------------------

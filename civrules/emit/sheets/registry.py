@@ -14,17 +14,41 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from civrules.diff import RulesetDiff
 from civrules.emit.sheets.common import Page
 from civrules.model import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """What a sheet is made from: the ruleset, the page box, and ``civrules diff`` of a variant."""
+    """What a sheet is made from: the ruleset, the page box, and what a variant changes.
+
+    ``changes`` is ``civrules diff BASE VARIANT`` for a variant, ``None`` otherwise; sheets ask
+    :meth:`changed` whether to mark an entity or a setting as this variant's.
+    """
 
     ruleset: Ruleset
     page: Page
-    changes: str | None = None
+    changes: RulesetDiff | None = None
+
+    def changed(self, collection: str, key: str) -> str:
+        """``added`` or ``changed`` when the variant adds or changes that entity, else empty."""
+        if self.changes is None:
+            return ""
+        for found in self.changes.collections:
+            if found.name != collection:
+                continue
+            if any(added == key for added, _ in found.added):
+                return "added"
+            if any(entity.key == key for entity in found.changed):
+                return "changed"
+        return ""
+
+    def setting_changed(self, *roots: str) -> bool:
+        """Whether the variant changes a ruleset setting under any of ``roots`` (``hand_limit`` ...)."""
+        if self.changes is None:
+            return False
+        return any(change.path.split(".")[0].split("[")[0] in roots for change in self.changes.settings)
 
 
 Builder = Callable[[Source], Mapping[str, Any]]

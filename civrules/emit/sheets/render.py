@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from civrules.diff import RulesetDiff
 from civrules.emit.sheets.common import Paper, environment, page_for, paper_named, source_files
 from civrules.emit.sheets.registry import Sheet, Source, all_sheets
 from civrules.model import Ruleset
@@ -23,7 +24,7 @@ INDEX = Sheet("index.html", "Player aids", "The sheets of this ruleset.", False,
 _ALL_KINDS = ("civilization_cards", "calamities", "commodities", "map")
 
 
-def _sheets(changes: str | None) -> list[Sheet]:
+def _sheets(changes: RulesetDiff | None) -> list[Sheet]:
     return [s for s in _REGISTERED if changes is not None or not s.variant_only]
 
 
@@ -46,15 +47,29 @@ def _render(
     )
 
 
-def _contexts(ruleset: Ruleset, paper: Paper, changes: str | None) -> list[tuple[Sheet, Mapping[str, Any]]]:
-    return [(s, s.build(Source(ruleset, page_for(paper, s.landscape), changes))) for s in _sheets(changes)]
+def _contexts(
+    ruleset: Ruleset, paper: Paper, changes: RulesetDiff | None, only: Collection[str] | None = None
+) -> list[tuple[Sheet, Mapping[str, Any]]]:
+    return [
+        (s, s.build(Source(ruleset, page_for(paper, s.landscape), changes)))
+        for s in _sheets(changes)
+        if only is None or s.file in only
+    ]
 
 
-def render_sheets(model: Ruleset, fingerprint: str, paper: str = "a4", changes: str | None = None) -> dict[str, bytes]:
+def render_sheets(
+    model: Ruleset,
+    fingerprint: str,
+    paper: str = "a4",
+    changes: RulesetDiff | None = None,
+    *,
+    only: Collection[str] | None = None,
+) -> dict[str, bytes]:
     """Every sheet of a ruleset as HTML, by path relative to ``generated/sheets/<ruleset_id>/``.
 
-    ``paper`` is ``a4`` or ``letter``; ``changes`` is the text of ``civrules diff BASE RULESET``
-    for a variant, rendered as the "what this variant changes" sheet when given.
+    ``paper`` is ``a4`` or ``letter``; ``changes`` is ``civrules diff BASE RULESET`` for a
+    variant: its sheets then mark what it changes, and the "what this variant changes" sheet is
+    added. ``only`` names the sheets to render (the index is then left out).
 
     Raises:
         ValueError: ``paper`` is not a known paper size.
@@ -62,10 +77,11 @@ def render_sheets(model: Ruleset, fingerprint: str, paper: str = "a4", changes: 
     chosen = paper_named(paper)
     listed = _sheets(changes)
     files: dict[str, bytes] = {}
-    for sheet, context in _contexts(model, chosen, changes):
+    for sheet, context in _contexts(model, chosen, changes, only):
         files[sheet.file] = _render(model, fingerprint, chosen, sheet, context, listed).encode("utf-8")
-    index = _render(model, fingerprint, chosen, INDEX, {"paper": chosen}, listed)
-    files[INDEX.file] = index.encode("utf-8")
+    if only is None:
+        index = _render(model, fingerprint, chosen, INDEX, {"paper": chosen}, listed)
+        files[INDEX.file] = index.encode("utf-8")
     return dict(sorted(files.items()))
 
 
@@ -73,7 +89,7 @@ def _refuse(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
     raise ValueError(f"sheets are self-contained; refusing to fetch {url!r}")
 
 
-def render_pdf(model: Ruleset, fingerprint: str, paper: str = "a4", changes: str | None = None) -> bytes:
+def render_pdf(model: Ruleset, fingerprint: str, paper: str = "a4", changes: RulesetDiff | None = None) -> bytes:
     """One PDF with every sheet (the index left out), typeset by WeasyPrint.
 
     WeasyPrint is imported here, not at module level, so commands that never print stay quick to

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from civrules.diff import render_text
 from civrules.emit.sheets.registry import Source, sheet
 
 
@@ -29,4 +30,4 @@ def changes_sheet(changes: str) -> dict[str, Any]:
     variant_only=True,
 )
 def build(source: Source) -> Mapping[str, Any]:
-    return changes_sheet(source.changes or "")
+    return changes_sheet(render_text(source.changes) if source.changes is not None else "")
