@@ -2,8 +2,8 @@
 
 The browser tests run the real headless Chromium (Debian's package; `make setup-browser`); they are
 skipped, with the reason, only where it is absent and cannot be installed. Set
-``CIVRULES_UPDATE_SCREENSHOT=1`` to rewrite docs/sheets-credit-table.png (it is written anyway when
-missing, never otherwise, so a test run leaves the tree clean).
+``CIVRULES_UPDATE_SCREENSHOT=1`` to rewrite docs/sheets-credit-table.png and docs/sheets-credit-chart.png
+(each is written anyway when missing, never otherwise, so a test run leaves the tree clean).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from tests.conftest import REPO, RULES
 BASE = "advanced-civilization"
 VARIANT = "advanced-civilization-western"
 SCREENSHOT = REPO / "docs" / "sheets-credit-table.png"
+CHART_SCREENSHOT = REPO / "docs" / "sheets-credit-chart.png"
 #: CSS pixels per millimetre (96 dpi).
 PX = 96 / 25.4
 
@@ -567,6 +568,20 @@ def test_variant_sheets_mark_what_the_variant_changes(base: Built) -> None:
     assert "Hand limit Δ" in text and "Flood (5) Δ" in text and "Famine (3) Δ" not in text
     plain = _cell_text(_parse(base.files["quick-reference.html"].decode()).find(".//main"))
     assert "Δ" not in plain
+    changes.collections.append(CollectionDiff("civilization_cards", added=[("pottery", "Pottery")]))
+    page = render_sheets(base.model, base.fingerprint, changes=changes, only=("cards.html", "calamities.html"))
+    assert re.search(
+        r"Pottery <span class=\"changed-mark\" title=\"added by this variant\">\+</span>", page["cards.html"].decode()
+    )
+    assert (
+        '<h2>Flood <span class="changed-mark" title="changed by this variant">Δ</span></h2>'
+        in page["calamities.html"].decode()
+    )
+
+
+def test_a_real_variant_marks_its_new_areas(variant: tuple[Built, str]) -> None:
+    text = variant[0].files["map.html"].decode()
+    assert re.search(r"Aquitania <span class=\"changed-mark\" title=\"added by this variant\">\+</span>", text)
 
 
 # --- Chromium ----------------------------------------------------------------------------------
@@ -785,3 +800,6 @@ def test_chromium_renders_an_eighteen_player_credit_chart(browsed: Browsed) -> N
         right = grey.crop((image.size[0] - round(8 * PX) + 2, 0, image.size[0], image.size[1]))
         assert sum(right.histogram()[:128]) == 0, "content in the right margin"
     assert dark > 5000, "the 18-player credit chart looks blank"
+    if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not CHART_SCREENSHOT.exists():
+        shutil.copyfile(browsed.eighteen, CHART_SCREENSHOT)
+    assert CHART_SCREENSHOT.exists()

@@ -5,8 +5,11 @@ font, no script), laid out for print with ``@page`` rules for A4 or US Letter; t
 same pages typeset by WeasyPrint. Every page carries the ruleset's name, its fingerprint and the
 note that it is generated, naming the rule files to edit instead.
 
+- ``quick-reference.html``: the turn on one page (phases, hand limit, taxation, trade draw,
+  calamity order);
 - ``credit-table.html``: the civilization card credit table (owned cards down, targets across),
-  one landscape page, like the back cover of the Advanced Civilization rulebook;
+  one landscape page, like the back cover of the Advanced Civilization rulebook, where it fits;
+  for a larger deck the credit chart (each card's credits to each group and to single cards);
 - ``cards.html``: the card quick chart (groups, cost, prerequisites, credits, attributes);
 - ``calamities.html``: the calamities in resolution order, with every card modifier in words
   and numbers;
@@ -19,7 +22,8 @@ note that it is generated, naming the rule files to edit instead.
 - ``variant-changes.html``: what a variant changes (``civrules diff`` output), when given;
 - ``index.html``: the list of sheets.
 
-Templates are jinja2 with autoescape on, so a name from the data is always text, never markup;
+Unknown facts print as ``—`` with a note of the reason; a variant's sheets mark what it adds or
+changes. Templates are jinja2 with autoescape on, so a name from the data is always text, never markup;
 strings that go into CSS (the running page header) are CSS-escaped. The output is a pure function
 of the model: everything is sorted or in data order, nothing depends on the time or on hashing.
 

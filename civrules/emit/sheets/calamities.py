@@ -111,7 +111,7 @@ def merge_parts(parts: Iterable[tuple[str, str]]) -> list[str]:
     return [f"{words} ({'; '.join(where)})" for words, where in merged.items()]
 
 
-def calamity_sheet(ruleset: Ruleset) -> dict[str, Any]:
+def calamity_sheet(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]:
     entries = []
     for number, calamity in enumerate(resolution_order(ruleset), start=1):
         sides = {}
@@ -154,6 +154,7 @@ def calamity_sheet(ruleset: Ruleset) -> dict[str, Any]:
             {
                 "number": number,
                 "name": calamity.display_name,
+                "mark": source.changed("calamities", calamity.id) if source is not None else "",
                 "stack": calamity.stack,
                 "tradable": tradable,
                 "is_tradable": calamity.tradable is True,
@@ -179,4 +180,4 @@ def calamity_sheet(ruleset: Ruleset) -> dict[str, Any]:
     sources=("calamities", "civilization_cards"),
 )
 def build(source: Source) -> Mapping[str, Any]:
-    return calamity_sheet(source.ruleset)
+    return calamity_sheet(source.ruleset, source)

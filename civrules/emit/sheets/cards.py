@@ -29,7 +29,7 @@ def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
     return lines
 
 
-def card_chart(ruleset: Ruleset) -> dict[str, Any]:
+def card_chart(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]:
     rows = []
     for card in ruleset.cards.by_id.values():
         attributes = []
@@ -50,6 +50,7 @@ def card_chart(ruleset: Ruleset) -> dict[str, Any]:
         rows.append(
             {
                 "name": card.display_name,
+                "mark": source.changed("civilization_cards", card.id) if source is not None else "",
                 "symbols": symbols(ruleset, card),
                 "groups": " / ".join(name_of(ruleset.groups, g) for g in card.group_list())
                 if not isinstance(card.groups, Unknown)
@@ -74,4 +75,4 @@ def card_chart(ruleset: Ruleset) -> dict[str, Any]:
     sources=("civilization_cards", "calamities"),
 )
 def build(source: Source) -> Mapping[str, Any]:
-    return card_chart(source.ruleset)
+    return card_chart(source.ruleset, source)

@@ -15,7 +15,7 @@ from civrules.model import Ruleset
 MAX_PICTURE_AREAS = 600
 
 
-def map_sheet(ruleset: Ruleset, page: Page) -> dict[str, Any]:
+def map_sheet(ruleset: Ruleset, page: Page, source: Source | None = None) -> dict[str, Any]:
     graph = map_graph(ruleset)
     names = {area.id: area.display_name for area in ruleset.areas.by_id.values()}
     starts: dict[str, list[str]] = {}
@@ -39,6 +39,7 @@ def map_sheet(ruleset: Ruleset, page: Page) -> dict[str, Any]:
         rows.append(
             {
                 "name": area.display_name,
+                "mark": source.changed("areas", area.id) if source is not None else "",
                 "kind": kind_text,
                 "water": not area.land,
                 "population": known(area.population_limit),
@@ -74,4 +75,4 @@ def map_sheet(ruleset: Ruleset, page: Page) -> dict[str, Any]:
     sources=("map",),
 )
 def build(source: Source) -> Mapping[str, Any]:
-    return map_sheet(source.ruleset, source.page)
+    return map_sheet(source.ruleset, source.page, source)
