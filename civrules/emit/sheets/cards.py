@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import group_symbols, humanize, known, name_of, rules_text, symbols
+from civrules.emit.sheets.common import Notes, drawn_note, group_symbols, humanize, known, name_of, rules_text, symbols
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.model import Card, Ruleset, Unknown
 
@@ -30,6 +30,7 @@ def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
 
 
 def card_chart(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]:
+    notes = Notes()
     rows = []
     for card in ruleset.cards.by_id.values():
         attributes = []
@@ -44,7 +45,7 @@ def card_chart(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]
                     )
             attributes.append({"text": str(raw.get("text", "")), "rule": rules_text(raw.get("rule")), "links": links})
         if isinstance(card.prerequisites, Unknown):
-            prerequisites = ["unknown"]
+            prerequisites = [notes.fact(card.prerequisites, "prerequisites")]
         else:
             prerequisites = [name_of(ruleset.cards, p) for p in card.prerequisites]
         rows.append(
@@ -54,17 +55,24 @@ def card_chart(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]
                 "symbols": symbols(ruleset, card),
                 "groups": " / ".join(name_of(ruleset.groups, g) for g in card.group_list())
                 if not isinstance(card.groups, Unknown)
-                else "unknown",
-                "cost": known(card.cost),
+                else notes.fact(card.groups, "groups"),
+                "cost": notes.fact(card.cost, "cost"),
                 "prerequisites": prerequisites,
                 "credits": _credit_lines(ruleset, card),
                 "attributes": attributes,
                 "rule": rules_text(list(card.rules)),
-                "victory_points": known(card.victory_points),
+                "victory_points": notes.fact(card.victory_points, "victory points"),
             }
         )
     with_points = any(card.victory_points is not None for card in ruleset.cards.by_id.values())
-    return {"rows": rows, "groups": group_symbols(ruleset), "victory_points": with_points}
+    groups = group_symbols(ruleset)
+    return {
+        "rows": rows,
+        "groups": groups,
+        "drawn": drawn_note(groups),
+        "victory_points": with_points,
+        "notes": notes.listed(),
+    }
 
 
 @sheet(
