@@ -503,21 +503,36 @@ def test_a_large_deck_gets_the_credit_chart_and_a_small_one_the_table() -> None:
     assert "Unknown for every card, so not in the chart: cost —" in html.unescape(large)
 
 
-def test_a_deck_of_any_size_gets_a_chart_that_lists_every_card() -> None:
+@functools.cache
+def _large_deck_chart() -> tuple[int, str]:
+    """The credit sheet (Letter) of Advanced Civilization with 130 cards more: the number of cards, the page."""
     cards = (RULES / "cards" / "advanced-civilization.yaml").read_text()
     extra = "".join(
         f"  - id: extra_{i}\n    name: Extra {i}\n    groups: [arts]\n    cost: {100 + i}\n    prerequisites: []\n"
-        f"    credits: [{{group: crafts, points: 5, rule: '31'}}]\n    attributes: []\n    rule: '31'\n"
+        f"    credits: [{{group: crafts, points: 5, rule: '31'}}, {{card: extra_{i + 1}, points: 10, rule: '31'}}]\n"
+        f"    attributes: []\n    rule: '31'\n"
         for i in range(130)
     )
-    text = cards.replace("\ncards:\n", "\ncards:\n" + extra, 1)
-    assert text != cards
+    text = cards.replace("\ncards:\n", "\ncards:\n" + extra, 1).replace("extra_130", "pottery")
+    assert text.count("id: extra_") == 130
     workspace = Workspace(RULES, overrides={"cards/advanced-civilization.yaml": text})
     analysis = _analyse(workspace, BASE)
-    assert len(analysis.model.cards) > 150
-    page = render_sheets(analysis.model, "0" * 64, only=("credit-table.html",))["credit-table.html"].decode()
+    page = render_sheets(analysis.model, "0" * 64, "letter", only=("credit-table.html",))["credit-table.html"]
+    return len(analysis.model.cards), page.decode()
+
+
+def test_a_deck_of_any_size_gets_a_chart_that_lists_every_card() -> None:
+    count, page = _large_deck_chart()
+    assert count > 150
     rows = _parse(page).findall(".//table[@class='chart']/tbody/tr")
-    assert len(rows) == len(analysis.model.cards)
+    assert len(rows) == count
+    extra_0 = next(row for row in rows if _cell_text(row.find("th")).endswith("Extra 0"))
+    assert _cell_text(extra_0.findall("td")[-1]) == "Extra 1 10"
+
+
+@pytest.mark.slow
+def test_the_chart_of_a_large_deck_lies_within_the_page() -> None:
+    assert outside_the_page(_large_deck_chart()[1]) == []
 
 
 def test_groups_without_symbols_get_distinct_shapes_and_letters() -> None:
