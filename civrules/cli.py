@@ -23,6 +23,10 @@ from civrules.render import FORMATS, SourceLines, render
 from civrules.workspace import LoadedRuleset, Manifest, Workspace
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+
+#: The largest value a size or count option takes (larger ones cannot be used as a bound).
+_MAX_OPTION = 2**40
 
 
 @dataclass(slots=True)
@@ -44,6 +48,16 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
+        except KeyboardInterrupt:
+            click.echo("civrules: interrupted; nothing was left half-written", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except OSError as error:
+            from civrules.emit.output import cause
+
+            # The machine, not civrules, failed: say what it said (a full disk, a read-only folder).
+            where = f" `{error.filename}`" if error.filename else ""
+            click.echo(f"civrules: cannot access{where}: {cause(error)}", err=True)
+            sys.exit(EXIT_USAGE)
         except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
             debug = bool(ctx.params.get("debug"))
             state = ctx.obj if isinstance(ctx.obj, Context) else None
@@ -76,14 +90,14 @@ class _Group(click.Group):
 )
 @click.option(
     "--max-file-size",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=_MAX_OPTION),
     default=Limits().max_bytes,
     show_default=True,
     help="Largest rule file read, in bytes.",
 )
 @click.option(
     "--max-nodes",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=_MAX_OPTION),
     default=Limits().max_nodes,
     show_default=True,
     help="Most YAML nodes a file may expand to (bounds alias expansion).",
@@ -134,6 +148,12 @@ def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
     _emit(diagnostics, fmt)
+    sys.exit(EXIT_USAGE)
+
+
+def _output_failure(error: Exception) -> NoReturn:
+    """Exit 2 for an output folder civrules may not replace or cannot write; nothing was changed."""
+    click.echo(f"civrules: {error}", err=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -354,11 +374,22 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     manifests = workspace.manifests()
     if base not in manifests:
         _usage_failure([_unknown_ruleset(base, list(manifests))], "text")
+    from civrules import files
+
     path = obj.rules / "rulesets" / f"{name}.yaml"
-    if name in manifests or path.exists():
+    if name in manifests:
         raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
     title = " ".join(part.capitalize() for part in name.split("-"))
-    path.write_text(_SCAFFOLD.format(id=name, name=title, base=base), encoding="utf-8")
+    scaffold = _SCAFFOLD.format(id=name, name=title, base=base).encode("utf-8")
+    try:  # a new file only: never over an existing one, never through a link
+        files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
+    except files.RefusedError as refused:
+        if refused.kind == "exists":
+            raise click.BadParameter(
+                f"`{workspace.display(path)}` already exists (a file, a folder or a link)", param_hint="NAME"
+            ) from None
+        click.echo(f"civrules: cannot create `{workspace.display(path)}`: {refused.reason}", err=True)
+        sys.exit(EXIT_USAGE)
     click.echo(f"created {workspace.display(path)}; next: edit it, then `civrules validate {name}`")
 
 
@@ -405,9 +436,15 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) -> None:
     """Generate the engine packages (and sheets) into generated/, atomically."""
     from civrules.emit import stamp
+    from civrules.emit.output import OutputError, check_replaceable
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments):
+    if not check_only:
+        try:  # before anything is read, a folder civrules may not replace is refused
+            check_replaceable(out, protected=(obj.rules,))
+        except OutputError as error:
+            _output_failure(error)
+    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
         click.echo(f"civrules: {out} is up to date (nothing changed since the last build)", err=True)
         return
     from civrules.emit import build as builder
@@ -421,15 +458,22 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
         click.echo("civrules: nothing was written: the rules have errors", err=True)
         sys.exit(_failure_code(result.diagnostics))
     if check_only:
-        diffs = builder.check(out, result, ids, everything=not rulesets)
+        diffs = builder.check(out, result, ids, everything=not rulesets, max_bytes=obj.limits.max_bytes)
         if diffs:
             click.echo(printable_lines("".join(diffs)), nl=False)
             click.echo(f"civrules: {out} is stale ({len(diffs)} files differ); run `civrules build`", err=True)
             sys.exit(EXIT_RULE_ERRORS)
         click.echo(f"civrules: {out} is up to date", err=True)
         return
-    builder.build(out, result, ids, everything=not rulesets)
-    stamp.record(obj.rules, out, arguments)
+    try:
+        dropped = builder.build(
+            out, result, ids, everything=not rulesets, protected=(obj.rules,), max_bytes=obj.limits.max_bytes
+        )
+    except OutputError as error:
+        _output_failure(error)
+    for relative, why in sorted(dropped.items()):
+        click.echo(f"civrules: not carried over: `{out / relative}`: {why}", err=True)
+    stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
     click.echo(f"civrules: wrote {len(result.tree)} files for {len(ids)} rulesets into {out}", err=True)
 
 
@@ -467,9 +511,12 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     files = render_sheets(analysis.model, stamp, paper, changes)
     if pdf:
         files[f"{ruleset}-{paper}.pdf"] = render_pdf(analysis.model, stamp, paper, changes)
-    from civrules.emit.output import write_tree
+    from civrules.emit.output import OutputError, write_tree
 
-    write_tree(target, files)
+    try:
+        write_tree(target, files, protected=(obj.rules,))
+    except OutputError as error:
+        _output_failure(error)
     click.echo(f"civrules: wrote {len(files)} files into {target}", err=True)
 
 

@@ -329,8 +329,9 @@ EXTENDS_CYCLE = define(
     E,
     """
     What: following `extends:` from this ruleset comes back to it (a ruleset extends itself, or
-    two variants extend each other).
-    Why: the ruleset would be built from itself; there is no first definition of anything.
+    two variants extend each other); or the chain of `extends:` is longer than 64 rulesets.
+    Why: the ruleset would be built from itself; there is no first definition of anything. A
+    chain of variants of variants that long is not a design but a generated or hostile tree.
     Fix: make one of them a base ruleset (no `extends:`), or point `extends:` at the real base.
     """,
 )

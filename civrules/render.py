@@ -31,14 +31,12 @@ class SourceLines:
     def line(self, file: str, number: int) -> str | None:
         if file not in self.cache:
             self.cache[file] = None
-            path = self.root / file
-            try:
-                if not path.is_symlink():
-                    with path.open("rb") as handle:
-                        raw = handle.read(self.max_bytes + 1)
-                    if len(raw) <= self.max_bytes:
-                        self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
-            except (OSError, ValueError):  # ValueError: a name no file system can hold (a lone surrogate)
+            from civrules.files import RefusedError, read_file
+
+            try:  # a regular file within the bound, not a link, not a FIFO (which would block)
+                raw = read_file(self.root / file, self.max_bytes)
+                self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
+            except (RefusedError, OSError, ValueError):  # ValueError: a name no file system can hold
                 pass
         lines = self.cache[file]
         if lines is None or not 1 <= number <= len(lines):

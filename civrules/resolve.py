@@ -105,6 +105,10 @@ class Resolved:
     rule_index: Document | None = None
 
 
+#: The longest `extends` chain resolved (each level costs stack; real variants are 1-3 deep).
+MAX_EXTENDS = 64
+
+
 class Resolver:
     """Resolves rulesets of one workspace, each once."""
 
@@ -149,6 +153,15 @@ class Resolver:
                     f"`extends` makes a cycle: {cycle}",
                     at,
                     "break the cycle: a ruleset cannot extend itself or one of its own variants",
+                )
+            ]
+        if len(chain) > MAX_EXTENDS:
+            return None, [
+                _diag(
+                    codes.EXTENDS_CYCLE,
+                    f"the `extends` chain is more than {MAX_EXTENDS} rulesets long",
+                    at,
+                    "extend the base ruleset directly: a variant of a variant of ... that deep is not read",
                 )
             ]
         parent = manifests.get(parent_id)

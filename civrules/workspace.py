@@ -1,7 +1,10 @@
 """The rules directory: finding ruleset manifests and loading the files they name.
 
 Every file is read and schema-validated once per run, however many rulesets use it. Paths in
-manifests are relative to ``rules/`` and may not leave it.
+manifests are relative to ``rules/`` and may not leave it. Every file is read through
+:mod:`civrules.files`: a symbolic link anywhere under ``rules/`` is reported (R003), never
+followed; a FIFO, a device or a folder in place of a file is unreadable (L012); the size bound
+applies to every read, the quoting of a line included.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from civrules import codes
+from civrules import codes, files
 from civrules.diagnostics import Diagnostic, Related, Span
-from civrules.load import Document, Limits, NodePath, read_yaml_file, read_yaml_text
+from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 
 #: Manifest slots that name data files, and the kind each file must declare.
 FILE_SLOTS: dict[str, str] = {
@@ -88,6 +91,7 @@ class Workspace:
         self._files: dict[str, LoadedFile] = {}
         self._manifests: dict[str, Manifest] | None = None
         self.discovery_diagnostics: list[Diagnostic] = []
+        self._rule_files: set[str] | None = None
 
     def display(self, path: Path) -> str:
         """How a file is named in diagnostics: relative to the working directory when possible."""
@@ -106,15 +110,10 @@ class Workspace:
             return cached
         path = self.root / relative
         display = self.display(path)
-        outside = None if relative in self.overrides else self.check_path(relative)
         if relative in self.overrides:
             document, diagnostics = read_yaml_text(self.overrides[relative], display, self.limits)
-        elif outside is not None:
-            # Found by scanning rules/ (a manifest, or an unused file), not named by a manifest:
-            # a symbolic link out of rules/ is refused here, before anything is read through it.
-            document, diagnostics = None, [_diag(codes.BAD_PATH, outside, Span.at(display), "remove the link")]
         else:
-            document, diagnostics = read_yaml_file(path, display, self.limits)
+            document, diagnostics = self._read(relative, display)
         kind = None
         if document is not None:
             # Imported here: jsonschema is the heaviest import, and `civrules --version`, `list`
@@ -128,6 +127,17 @@ class Workspace:
         loaded = LoadedFile(display, document, kind, diagnostics)
         self._files[relative] = loaded
         return loaded
+
+    def _read(self, relative: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """Read ``rules/<relative>`` without following links, within the size bound."""
+        try:
+            raw = files.read_under(self.root, relative, self.limits.max_bytes)
+        except files.RefusedError as refused:
+            return None, [_refusal(refused, display, self.limits)]
+        except OSError as error:
+            message = f"cannot read `{display}`: {error.strerror or error}"
+            return None, [_diag(codes.UNREADABLE, message, Span.at(display), "check the file's permissions")]
+        return read_yaml_bytes(raw, display, self.limits)
 
     def manifests(self) -> dict[str, Manifest]:
         """Every ruleset manifest under ``rules/rulesets/``, by id (sorted by file name)."""
@@ -261,26 +271,64 @@ class Workspace:
                 if relative in self.overrides:
                     return self.overrides[relative].splitlines()
                 try:
-                    return (self.root / relative).read_text(encoding="utf-8").splitlines()
-                except (OSError, UnicodeDecodeError):
+                    raw = files.read_under(self.root, relative, self.limits.max_bytes)
+                except (files.RefusedError, OSError):
                     return []
+                return raw.decode("utf-8", errors="replace").splitlines()
         return []
 
     def rule_files(self) -> list[str]:
-        """Every YAML file under the rules directory, relative to it, sorted."""
-        found = {p.relative_to(self.root).as_posix() for p in self.root.rglob("*") if p.suffix in (".yaml", ".yml")}
-        found |= set(self.overrides)
-        return sorted(r for r in found if r in self.overrides or (self.root / r).is_file())
+        """Every YAML file under the rules directory, relative to it, sorted.
+
+        Found without following links: a link named `*.yaml` is listed (reading it reports it);
+        any other link, and folders nested too deep, are reported in ``discovery_diagnostics``.
+        """
+        if self._rule_files is None:
+            found: set[str] = set()
+            for entry in files.walk(self.root):
+                yaml_name = entry.relative.endswith((".yaml", ".yml"))
+                if yaml_name and entry.kind in ("file", "link", "special"):
+                    found.add(entry.relative)
+                elif entry.kind == "link":
+                    self.discovery_diagnostics.append(
+                        _refusal(files.RefusedError("link", ""), self.display(self.root / entry.relative), self.limits)
+                    )
+                elif entry.kind == "deep":
+                    display = self.display(self.root / entry.relative)
+                    self.discovery_diagnostics.append(
+                        _diag(
+                            codes.UNREADABLE,
+                            f"`{display}` is nested more than {files.MAX_DEPTH} folders deep: not read",
+                            Span.at(display),
+                            "keep rule files in the folders of their kind (rules/cards, rules/maps, ...)",
+                        )
+                    )
+            self._rule_files = found
+        return sorted(self._rule_files | set(self.overrides))
 
     def check_path(self, relative: str) -> str | None:
-        """Why a manifest path is not allowed, or None when it stays inside ``rules/``."""
+        """Why a manifest path is not allowed, or None when it names a place inside ``rules/``.
+
+        A path through a symbolic link is refused whether the link leads out of ``rules/`` or not:
+        civrules follows no link (and the file is then read without following any, see :meth:`load`).
+        """
         if relative.startswith(("/", "\\")) or (len(relative) > 1 and relative[1] == ":"):
             return f"`{relative}` is an absolute path; paths are relative to rules/"
         if ".." in Path(relative).parts or ".." in relative.replace("\\", "/").split("/"):
             return f"`{relative}` contains `..`; paths may not leave rules/"
-        target = (self.root / relative).resolve()
-        if not target.is_relative_to(self.real_root):
-            return f"`{relative}` leads outside rules/ (through a symbolic link)"
+        if relative in self.overrides:
+            return None
+        parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
+        for end in range(1, len(parts) + 1):
+            try:
+                kind = files.kind_of(self.root, "/".join(parts[:end]))
+            except files.RefusedError:
+                return None
+            if kind == "link":
+                shown = "/".join(parts[:end])
+                return f"`{shown}` is a symbolic link; civrules does not follow links (it could lead outside rules/)"
+            if kind != "dir":
+                return None
         return None
 
 
@@ -292,3 +340,29 @@ def _diag(
 
 def _render(path: NodePath) -> str:
     return ".".join(str(part) for part in path if not isinstance(part, int))
+
+
+def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagnostic:
+    """The diagnostic of a rule file that :mod:`civrules.files` would not read."""
+    if refused.kind == "link":
+        return _diag(
+            codes.BAD_PATH,
+            f"`{display}` is a symbolic link; civrules does not follow links (it could lead outside rules/)",
+            Span.at(display),
+            "replace the link by the file itself",
+        )
+    if refused.kind == "large":
+        size = f"{refused.size:,} bytes, " if refused.size is not None else ""
+        return _diag(
+            codes.TOO_LARGE,
+            f"file is {size}more than the {limits.max_bytes:,} bytes civrules reads",
+            Span.at(display),
+            "split the file, or raise the bound with --max-file-size",
+        )
+    why = {
+        "special": "it is not a regular file (a folder, a FIFO, a device or a socket)",
+        "missing": "no such file",
+    }.get(refused.kind, refused.reason)
+    return _diag(
+        codes.UNREADABLE, f"cannot read `{display}`: {why}", Span.at(display), "a rule file is a regular YAML file"
+    )

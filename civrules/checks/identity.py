@@ -88,18 +88,24 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
+#: The longest ruleset id (in UTF-8 bytes): it names generated/python/<id>/, generated/sheets/<id>/
+#: and rules/rulesets/<id>.yaml, and common file systems allow 255 bytes per name.
+MAX_RULESET_ID = 100
+
+
 @check("I003", "unusable-identifier", Severity.ERROR)
 def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an id that cannot become a Python identifier in the generated engine modules: a Python
     keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
     or a ruleset id whose package name (hyphens as underscores) is a keyword or the name of a
-    standard-library module (`enum`, `typing`).
+    standard-library module (`enum`, `typing`); or a ruleset id longer than 100 characters.
 
     Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
     name of a package under generated/python/; a keyword would not compile or import, a dunder
     would shadow Python machinery, and a package named `enum` would shadow the standard library's
-    for every generated package beside it.
+    for every generated package beside it. A ruleset id also names folders and its manifest file,
+    and file systems limit a name to 255 bytes.
 
     Fix: choose another id (`class_` or a more specific word).
 
@@ -113,6 +119,14 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             + ("a Python keyword" if package not in sys.stdlib_module_names else "a standard-library module"),
             ruleset.manifest.span("id"),
             f"rename the ruleset (and its manifest file), e.g. `{ruleset.id}-rules`",
+        )
+    if len(ruleset.id.encode("utf-8")) > MAX_RULESET_ID:
+        yield diagnostic(
+            "I003",
+            f"ruleset id `{ruleset.id[:40]}...` is {len(ruleset.id)} characters long; it names folders and "
+            f"files, so at most {MAX_RULESET_ID} are allowed",
+            ruleset.manifest.span("id"),
+            "choose a shorter id (and name the manifest file after it)",
         )
     for collection in collections(ruleset):
         for entity in collection:

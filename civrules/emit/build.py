@@ -13,7 +13,15 @@ from pathlib import Path
 from civrules.diagnostics import Diagnostic
 from civrules.diff import RulesetDiff, diff_rulesets
 from civrules.emit.export import export_ruleset
-from civrules.emit.output import read_tree, stale_files, write_tree
+from civrules.emit.output import (
+    DEFAULT_MAX_BYTES,
+    MARKER,
+    MARKER_TEXT,
+    check_replaceable,
+    scan_tree,
+    stale_files,
+    write_tree,
+)
 from civrules.emit.python import fingerprint, package_name, render_package
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import analyse
@@ -59,16 +67,41 @@ def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resol
     return diff_rulesets(base, resolved) if base is not None else None
 
 
-def build(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> None:
-    """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs."""
+def build(
+    out: Path,
+    result: BuildResult,
+    ruleset_ids: Sequence[str],
+    everything: bool,
+    *,
+    protected: Sequence[Path] = (),
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> dict[str, str]:
+    """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs.
+
+    A partial build carries the other rulesets' files over; what in ``out`` is not a regular file
+    within the size bound (a link, a FIFO) is not carried, and is returned with the reason.
+    Raises :class:`~civrules.emit.output.OutputError` when ``out`` may not be replaced.
+    """
     keep: dict[str, bytes] = {}
+    dropped: dict[str, str] = {}
     if not everything:
+        # Refuse a folder civrules may not replace before reading anything in it.
+        check_replaceable(out, result.tree, protected)
         prefixes = tuple(result.prefixes(ruleset_ids))
-        keep = {k: v for k, v in read_tree(out).items() if not k.startswith(prefixes)}
-    write_tree(out, result.tree, keep)
+        scan = scan_tree(out, max_bytes)
+        keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}
+        dropped = scan.foreign
+    write_tree(out, result.tree, keep, protected=protected)
+    return dropped
 
 
-def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> list[str]:
-    """Unified diffs between ``out`` and what a build would write (empty when up to date)."""
+def check(
+    out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool, max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[str]:
+    """Unified diffs between ``out`` and what a build would write (empty when up to date).
+
+    Links, FIFOs, devices and files over ``max_bytes`` in ``out`` are named, never read.
+    """
+    tree = {**result.tree, MARKER: MARKER_TEXT}
     scope = None if everything else iter(result.prefixes(ruleset_ids))
-    return stale_files(out, result.tree, scope)
+    return stale_files(out, tree, scope, max_bytes)

@@ -155,15 +155,26 @@ def spring_positions(graph: Any) -> dict[str, tuple[float, float]]:
     )
     stored = cache.read(f"layout-{key}.json")
     if stored is not None:
-        try:
-            found = {node: (float(x), float(y)) for node, (x, y) in json.loads(stored).items()}
-        except (ValueError, TypeError):
-            found = {}
+        found = _stored_positions(stored)
         if set(found) == set(ordered.nodes):
             return {node: found[node] for node in ordered.nodes}
     positions = _spring(ordered)
     cache.write(f"layout-{key}.json", json.dumps(positions, sort_keys=True).encode("utf-8"))
     return positions
+
+
+def _stored_positions(stored: bytes) -> dict[str, tuple[float, float]]:
+    """A cached layout, or nothing when the entry is not one (corrupt, forged, out of range)."""
+    try:
+        loaded = json.loads(stored)
+        if not isinstance(loaded, dict):
+            return {}
+        found = {str(node): (float(x), float(y)) for node, (x, y) in loaded.items()}
+    except (ValueError, TypeError, RecursionError):
+        return {}
+    if not all(0.0 <= v <= 1.0 for point in found.values() for v in point):  # also refuses NaN
+        return {}
+    return found
 
 
 def _numpy_version() -> str:

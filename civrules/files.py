@@ -1,0 +1,232 @@
+"""Every file civrules reads under ``rules/`` or an output tree, and every file it creates there.
+
+One rule for all of them: civrules never follows a symbolic link below the folder it was given
+and reads only regular files, never more than a size bound. Paths are opened one component at a
+time relative to the folder above (``openat`` with ``O_NOFOLLOW``), so a link swapped in between
+a check and the read is refused too; a FIFO or a device is refused before it is opened for
+reading (``O_NONBLOCK``, then ``fstat``), so nothing blocks.
+
+A refused file raises :class:`RefusedError`, whose ``reason`` is a plain sentence for a diagnostic;
+the ``kind`` says why: ``link``, ``special`` (not a regular file or folder), ``large``,
+``missing``, ``deep`` or ``unreadable``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+#: Folders nested deeper than this under a root are not walked (rules need two or three levels).
+MAX_DEPTH = 32
+
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+class RefusedError(Exception):
+    """A path civrules will not read or write, and why."""
+
+    def __init__(self, kind: str, reason: str, size: int | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+        self.size = size
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One thing found by :func:`walk`: its path relative to the root, what it is, its size."""
+
+    relative: str
+    kind: str  # "file", "dir", "link", "special", "deep"
+    size: int = 0
+
+
+def _parts(relative: str) -> list[str]:
+    parts = [p for p in PurePosixPath(relative.replace("\\", "/")).parts if p not in ("", ".")]
+    if not parts or ".." in parts or relative.startswith("/"):
+        raise RefusedError("unreadable", f"`{relative}` is not a path below the folder")
+    return parts
+
+
+def _open_parent(root: Path, parts: list[str], relative: str) -> int:
+    """A descriptor of the folder holding ``parts[-1]``, reached without following links."""
+    fd = _open_root(root)
+    try:
+        for depth, part in enumerate(parts[:-1], start=1):
+            try:
+                next_fd = os.open(part, _DIRECTORY, dir_fd=fd)
+            except OSError as error:
+                raise _explain(error, "/".join(parts[:depth]), folder=True) from error
+            os.close(fd)
+            fd = next_fd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _explain(error: OSError, shown: str, *, folder: bool = False) -> RefusedError:
+    if error.errno == errno.ELOOP:
+        return RefusedError("link", f"`{shown}` is a symbolic link; civrules does not follow links")
+    if error.errno == errno.ENOTDIR:
+        # O_DIRECTORY | O_NOFOLLOW on a link to a folder also says ENOTDIR on some systems.
+        return RefusedError("special", f"`{shown}` is not a folder")
+    if error.errno == errno.ENOENT:
+        return RefusedError("missing", f"`{shown}` does not exist")
+    return RefusedError("unreadable", f"cannot read `{shown}`: {error.strerror or error}")
+
+
+def kind_of(root: Path, relative: str) -> str:
+    """What ``root/relative`` is, reached without following links: file, dir, link, special or missing."""
+    parts = _parts(relative)
+    try:
+        fd = _open_parent(root, parts, relative)
+    except RefusedError as refused:
+        return refused.kind if refused.kind in ("link", "missing") else "special"
+    try:
+        info = os.lstat(parts[-1], dir_fd=fd)
+    except FileNotFoundError:
+        return "missing"
+    except OSError:
+        return "special"
+    finally:
+        os.close(fd)
+    return _kind(info.st_mode)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "special"
+
+
+def read_under(root: Path, relative: str, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``root/relative``, at most ``max_bytes`` of them.
+
+    Raises :class:`RefusedError` for a link anywhere below ``root``, a file that is not regular, one
+    larger than ``max_bytes`` (by its size or by what could be read), or one that cannot be read.
+    """
+    parts = _parts(relative)
+    parent = _open_parent(root, parts, relative)
+    try:
+        try:
+            fd = os.open(parts[-1], _FILE, dir_fd=parent)
+        except OSError as error:
+            raise _explain(error, relative) from error
+    finally:
+        os.close(parent)
+    try:
+        return _read_open(fd, relative, max_bytes)
+    finally:
+        os.close(fd)
+
+
+def read_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file ``path`` (not a link, at most ``max_bytes``); see :func:`read_under`."""
+    try:
+        fd = os.open(path, _FILE)
+    except OSError as error:
+        raise _explain(error, str(path)) from error
+    try:
+        return _read_open(fd, str(path), max_bytes)
+    finally:
+        os.close(fd)
+
+
+def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode):
+        raise RefusedError("special", f"`{shown}` is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise RefusedError("special", f"`{shown}` is not a regular file (a device, a FIFO or a socket)")
+    if info.st_size > max_bytes:
+        raise RefusedError(
+            "large", f"`{shown}` is {info.st_size:,} bytes, more than the {max_bytes:,} civrules reads", info.st_size
+        )
+    chunks: list[bytes] = []
+    left = max_bytes + 1  # bounded even if the file grows after fstat, or /proc says 0 bytes
+    try:
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as error:
+        raise RefusedError("unreadable", f"cannot read `{shown}`: {error.strerror or error}") from error
+    data = b"".join(chunks)
+    if len(data) > max_bytes:
+        raise RefusedError("large", f"`{shown}` is more than the {max_bytes:,} bytes civrules reads")
+    return data
+
+
+def walk(root: Path, max_depth: int = MAX_DEPTH) -> Iterator[Entry]:
+    """Everything below ``root``, sorted, without following links and at most ``max_depth`` deep.
+
+    Links and special files are yielded (to be reported), not entered or read; a folder deeper
+    than ``max_depth`` is yielded once as ``deep`` and not entered. Nothing here recurses, and at
+    most two descriptors are open at a time.
+    """
+    stack: list[tuple[str, int]] = [("", 0)]
+    while stack:
+        prefix, depth = stack.pop()
+        try:
+            fd = _open_parent(root, [*_parts(prefix), "."], prefix) if prefix else _open_root(root)
+        except (RefusedError, OSError):
+            continue
+        below: list[tuple[str, int]] = []
+        try:
+            names = sorted(os.listdir(fd))
+            for name in names:
+                relative = f"{prefix}{name}"
+                try:
+                    info = os.lstat(name, dir_fd=fd)
+                except OSError:
+                    continue
+                kind = _kind(info.st_mode)
+                if kind == "dir" and depth + 1 > max_depth:
+                    yield Entry(relative, "deep")
+                elif kind == "dir":
+                    yield Entry(relative, "dir")
+                    below.append((f"{relative}/", depth + 1))
+                else:
+                    yield Entry(relative, kind, info.st_size if kind == "file" else 0)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        stack.extend(reversed(below))
+
+
+def _open_root(root: Path) -> int:
+    return os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+
+
+def create_under(root: Path, relative: str, content: bytes) -> None:
+    """Create the new regular file ``root/relative``: never through a link, never over anything.
+
+    Raises :class:`RefusedError` when a folder on the way is a link or the name is taken (by a file,
+    a folder or a link, dangling or not).
+    """
+    parts = _parts(relative)
+    parent = _open_parent(root, parts, relative)
+    try:
+        try:
+            fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=parent)
+        except FileExistsError as error:
+            raise RefusedError("exists", f"`{relative}` already exists") from error
+        except OSError as error:
+            raise _explain(error, relative) from error
+    finally:
+        os.close(parent)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
