@@ -61,7 +61,12 @@ def _open_parent(root: Path, parts: list[str], relative: str) -> int:
             try:
                 next_fd = os.open(part, _DIRECTORY, dir_fd=fd)
             except OSError as error:
-                raise _explain(error, "/".join(parts[:depth]), folder=True) from error
+                if error.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(part, fd):
+                    # O_DIRECTORY | O_NOFOLLOW on a link to a folder says ENOTDIR on Linux.
+                    raise RefusedError(
+                        "link", f"`{'/'.join(parts[:depth])}` is a symbolic link; civrules does not follow links"
+                    ) from error
+                raise _explain(error, "/".join(parts[:depth])) from error
             os.close(fd)
             fd = next_fd
     except BaseException:
@@ -70,11 +75,17 @@ def _open_parent(root: Path, parts: list[str], relative: str) -> int:
     return fd
 
 
-def _explain(error: OSError, shown: str, *, folder: bool = False) -> RefusedError:
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(name, dir_fd=dir_fd).st_mode)
+    except OSError:
+        return False
+
+
+def _explain(error: OSError, shown: str) -> RefusedError:
     if error.errno == errno.ELOOP:
         return RefusedError("link", f"`{shown}` is a symbolic link; civrules does not follow links")
     if error.errno == errno.ENOTDIR:
-        # O_DIRECTORY | O_NOFOLLOW on a link to a folder also says ENOTDIR on some systems.
         return RefusedError("special", f"`{shown}` is not a folder")
     if error.errno == errno.ENOENT:
         return RefusedError("missing", f"`{shown}` does not exist")

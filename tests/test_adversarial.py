@@ -12,7 +12,9 @@ import json
 import os
 import py_compile
 import re
+import resource
 import shutil
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -57,6 +59,10 @@ class Case:
     cpu: float = CPU_SECONDS
     rss_mb: float = RSS_MB
     capped: bool = False  # the case's files hold more problems than are listed (--max-diagnostics)
+    cwd: str = "repo"  # or "tmp": the case's temporary directory (for threats to the working directory)
+    env: tuple[tuple[str, str], ...] = ()
+    stderr: str | None = None  # a text the command's standard error must hold
+    fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
 
 
 def load_cases() -> list[Case]:
@@ -69,11 +75,15 @@ def load_cases() -> list[Case]:
             run=tuple(entry["run"]),
             exit=entry["exit"],
             expect=tuple(entry.get("expect") or ()),
-            format=entry.get("format", "json"),
+            format=entry.get("format", "json" if entry["run"][0] == "validate" else "none"),
             verify=tuple(entry.get("verify", ())),
             cpu=float(entry.get("cpu", CPU_SECONDS)),
             rss_mb=float(entry.get("rss_mb", RSS_MB)),
             capped=bool(entry.get("capped", False)),
+            cwd=entry.get("cwd", "repo"),
+            env=tuple(sorted((entry.get("env") or {}).items())),
+            stderr=entry.get("stderr"),
+            fsize_kib=entry.get("fsize_kib"),
         )
         for entry in entries
     ]
@@ -131,6 +141,19 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
             outside.write_text(f"secret: {SECRET}\nkind: [{SECRET}\n", encoding="utf-8")
             os.symlink(outside, rules / step["symlink"])
             written.add(step["symlink"])
+        elif "mkdir" in step:
+            (tmp / step["mkdir"].replace("@TMP@", str(tmp))).mkdir(parents=True, exist_ok=True)
+        elif "fifo" in step:
+            os.mkfifo((tmp if step.get("outside") else rules) / step["fifo"])
+            if not step.get("outside"):
+                written.add(step["fifo"])
+        elif "link" in step:
+            base = tmp if step.get("outside") else rules
+            os.symlink(step["to"].replace("@TMP@", str(tmp)), base / step["link"])
+            if not step.get("outside"):
+                written.add(step["link"])
+        elif "copy_generated" in step:
+            shutil.copytree(REPO / "generated", tmp / step["copy_generated"], symlinks=True)
         elif "replace" in step:
             path = rules / step["replace"]
             text = path.read_text(encoding="utf-8")
@@ -142,35 +165,45 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
     return rules, written
 
 
-def run_measured(rules: Path, args: list[str], tmp: Path) -> tuple[dict[str, Any], str, str]:
+def run_measured(rules: Path, args: list[str], tmp: Path, case: Case | None = None) -> tuple[dict[str, Any], str, str]:
     report = tmp / "measure.json"
     command = [sys.executable, str(HERE / "measure.py"), str(report), sys.executable, "-m", "civrules"]
+    env = {**os.environ, **{k: v.replace("@TMP@", str(tmp)) for k, v in (case.env if case else ())}}
+    limit = case.fsize_kib if case else None
+
+    def limit_file_size() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit * 1024, limit * 1024))
+
     done = subprocess.run(
         [*command, "--rules", str(rules), *args],
         capture_output=True,
         text=True,
-        cwd=REPO,
+        cwd=tmp if case is not None and case.cwd == "tmp" else REPO,
+        env=env,
         check=False,
         timeout=WALL_GUARD,
+        preexec_fn=limit_file_size if limit is not None else None,
     )
     assert done.returncode == 0, done.stderr
     measured: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
     return measured, done.stdout, done.stderr
 
 
-def relative(file: str, rules: Path) -> str:
+def relative(file: str, rules: Path, cwd: Path = REPO) -> str:
     """A diagnostic's file relative to the rules tree (without following symbolic links)."""
-    absolute = os.path.normpath(os.path.join(REPO, file))
+    absolute = os.path.normpath(os.path.join(cwd, file))
     return Path(os.path.relpath(absolute, rules)).as_posix()
 
 
 def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int, int]]:
+    cwd = rules.parent if case.cwd == "tmp" else REPO
     if case.format == "json":
         return [
             (
                 d["severity"],
                 d["code"],
-                relative(d["file"], rules) if d["file"] else "",
+                relative(d["file"], rules, cwd) if d["file"] else "",
                 d["line"] or 0,
                 d["column"] or 0,
             )
@@ -185,7 +218,7 @@ def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int
                     (
                         match["severity"],
                         match["code"],
-                        relative(match["file"], rules),
+                        relative(match["file"], rules, cwd),
                         int(match["line"]),
                         int(match["column"]),
                     )
@@ -250,7 +283,7 @@ def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
     args = [a.replace("@TMP@", str(tmp)) for a in case.run]
     if case.format in ("json", "text", "github", "sarif") and args[0] == "validate":
         args += ["--format", case.format]
-    measured, stdout, stderr = run_measured(rules, args, tmp)
+    measured, stdout, stderr = run_measured(rules, args, tmp, case)
     outcome = Outcome(
         measured["returncode"],
         measured["cpu_seconds"],
@@ -281,7 +314,24 @@ def test_adversarial_case(case: Case, tmp_path: Path) -> None:
     try:
         check_case(case, tmp_path)
     finally:
-        shutil.rmtree(tmp_path / "rules", ignore_errors=True)  # pytest keeps temporary trees: not 100 MB files
+        remove_tree(tmp_path / "rules")  # pytest keeps temporary trees: not 100 MB files
+
+
+def remove_tree(root: Path) -> None:
+    """Delete a tree without recursion (shutil.rmtree recurses: 1,500 nested folders overflow it)."""
+    if not root.is_dir() or root.is_symlink():
+        return
+    stack, folders = [str(root)], []
+    while stack:
+        folder = stack.pop()
+        folders.append(folder)
+        for entry in os.scandir(folder):
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            else:
+                os.unlink(entry.path)
+    for folder in reversed(folders):
+        os.rmdir(folder)
 
 
 def check_case(case: Case, tmp_path: Path) -> None:
@@ -290,6 +340,8 @@ def check_case(case: Case, tmp_path: Path) -> None:
     assert "Traceback" not in outcome.stderr, context
     assert "internal error" not in outcome.stderr, context
     assert outcome.returncode == case.exit, context
+    if case.stderr is not None:
+        assert case.stderr in outcome.stderr, context
     expected = {locate(rules, e) for e in case.expect}
     errors = {
         (code, file, line, column) for severity, code, file, line, column in outcome.diagnostics if severity == "error"
@@ -385,11 +437,58 @@ def verify_round_trip(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> N
         assert "<script>alert(" not in page.read_text(encoding="utf-8"), f"{page}: a name became live HTML"
 
 
+def verify_outside_untouched(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """Every file, FIFO, link and folder the case made outside rules/ is still there, as it was;
+    the rules tree is whole; a link's target was not created."""
+    assert (rules / "rulesets" / "advanced-civilization.yaml").is_file(), f"{case.id}: rules/ was damaged"
+    for step in case.setup:
+        if "write" in step and step.get("outside"):
+            path = tmp / step["write"]
+            assert path.read_text(encoding="utf-8") == step["text"].replace("@TMP@", str(tmp)), case.id
+        elif "fifo" in step:
+            path = (tmp if step.get("outside") else rules) / step["fifo"]
+            assert stat.S_ISFIFO(os.lstat(path).st_mode), f"{case.id}: {path} is no longer a FIFO"
+        elif "link" in step:
+            path = (tmp if step.get("outside") else rules) / step["link"]
+            target = step["to"].replace("@TMP@", str(tmp))
+            assert os.readlink(path) == target, f"{case.id}: {path} is no longer the link"
+            if step.get("dangling"):
+                assert not os.path.lexists(target), f"{case.id}: civrules wrote through the link to {target}"
+        elif "mkdir" in step:
+            assert (tmp / step["mkdir"].replace("@TMP@", str(tmp))).is_dir(), case.id
+
+
+def verify_output_unchanged(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """A failed build left the copied generated/ exactly as it was, and no staging tree beside it."""
+    from civrules.emit.output import read_tree
+
+    for step in case.setup:
+        if "copy_generated" in step:
+            out = tmp / step["copy_generated"]
+            assert read_tree(out) == read_tree(REPO / "generated"), f"{case.id}: {out} changed"
+            leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
+            assert not leftovers, f"{case.id}: left {leftovers}"
+
+
+def verify_no_link_in_output(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """The output holds no link and no byte of a file outside it."""
+    for step in case.setup:
+        if "copy_generated" in step:
+            out = tmp / step["copy_generated"]
+            for path in out.rglob("*"):
+                assert not path.is_symlink(), f"{case.id}: {path} is a link"
+                if path.is_file():
+                    assert SECRET.encode() not in path.read_bytes(), f"{case.id}: {path} holds the secret"
+
+
 VERIFY = {
     "no_annotation_from_data": verify_no_annotation_from_data,
     "nothing_ran": verify_nothing_ran,
     "secret_not_printed": verify_secret_not_printed,
     "round_trip": verify_round_trip,
+    "outside_untouched": verify_outside_untouched,
+    "output_unchanged": verify_output_unchanged,
+    "no_link_in_output": verify_no_link_in_output,
 }
 
 
@@ -399,7 +498,8 @@ def test_every_case_names_a_threat_and_a_known_hook() -> None:
     for case in CASES:
         assert case.threat
         assert set(case.verify) <= set(VERIFY), case.id
-        assert case.exit in (0, 1), case.id
+        assert case.exit in (0, 1, 2), case.id
+        assert case.exit != 2 or case.stderr, f"{case.id}: an exit 2 case names the message it expects"
 
 
 BUILT = [c for c in CASES if c.run[0] == "build" and c.exit == 0]

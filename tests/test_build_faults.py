@@ -128,16 +128,21 @@ def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp
 
 
 def test_a_killed_builds_staging_tree_is_removed_by_the_next_build(tmp_path: Path) -> None:
-    from civrules.emit.output import write_tree
+    from civrules.emit.output import MARKER, MARKER_TEXT, write_tree
 
     out = tmp_path / "generated"
     write_tree(out, {"a.txt": b"one"})
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     abandoned = tmp_path / f".generated.new-{dead.stdout.strip()}-x1y2"
     (abandoned / "python").mkdir(parents=True)
+    (abandoned / MARKER).write_bytes(MARKER_TEXT)  # written first into every staging tree
+    lookalike = tmp_path / f".generated.new-{dead.stdout.strip()}-committed"
+    (lookalike / "python").mkdir(parents=True)
+    (lookalike / "python" / "work.txt").write_text("not civrules'", encoding="utf-8")
     live = tmp_path / f".generated.new-{os.getpid()}-z3"
     live.mkdir()
     write_tree(out, {"a.txt": b"two"})
     assert not abandoned.exists()
     assert live.exists()  # a build still running is left alone
+    assert (lookalike / "python" / "work.txt").exists()  # not marked: not civrules' to delete
     assert (out / "a.txt").read_bytes() == b"two"

@@ -142,6 +142,62 @@ def unknown_sections(rules: Path, to: str, cards: int = 3_000) -> None:
     path.write_text(text.replace("\ncards:\n", "\ncards:\n" + "\n".join(added) + "\n", 1), encoding="utf-8")
 
 
+def nested_folders(rules: Path, to: str, depth: int = 1_500) -> None:
+    """``depth`` folders nested in each other (``d/d/d/...``), made one at a time (no recursion)."""
+    folder = rules / to
+    folder.mkdir()
+    for _ in range(depth - 1):
+        folder = folder / "d"
+        folder.mkdir()
+
+
+def extends_chain(rules: Path, to: str, length: int = 600) -> None:
+    """``length`` variants each extending the one before (``c0`` extends advanced-civilization),
+    the last of them written to ``to`` as `hostile`."""
+    previous = "advanced-civilization"
+    for i in range(length - 1):
+        _write(rules / "rulesets" / f"c{i}.yaml", ["kind: ruleset", f"id: c{i}", f"name: C{i}", f"extends: {previous}"])
+        previous = f"c{i}"
+    _write(rules / to, ["kind: ruleset", "id: hostile", "name: Hostile", f"extends: {previous}"])
+
+
+def long_ruleset_id(rules: Path, to: str, length: int = 300) -> None:
+    """A variant whose id is ``length`` characters long (its manifest cannot be named after it)."""
+    _write(rules / to, ["kind: ruleset", f"id: {'a' * length}", "name: Long", "extends: advanced-civilization"])
+
+
+def forged_code_cache(rules: Path, to: str) -> None:
+    """What civrules before issue 14 loaded and executed from ``.civrules_cache/`` in the working
+    directory: for each schema, compiled code under the exact name it looked for, which runs a
+    command and accepts every file (schema validation off)."""
+    import hashlib
+    import json
+    import marshal
+    import sys
+
+    import fastjsonschema
+
+    from civrules.schema import SCHEMA_FILES, load_schema
+
+    def digest(*parts: str) -> str:
+        hasher = hashlib.sha256()
+        for part in parts:
+            data = part.encode("utf-8")
+            hasher.update(len(data).to_bytes(8, "little"))
+            hasher.update(data)
+        return hasher.hexdigest()
+
+    folder = rules / to
+    folder.mkdir(parents=True, exist_ok=True)
+    payload = "import pathlib\npathlib.Path('@PWNED@').touch()\ncivrules_validate = lambda data: None\n"
+    pwned = str(rules.parent / "pwned")
+    code = compile(payload.replace("@PWNED@", pwned), "<forged>", "exec")
+    for kind in SCHEMA_FILES:
+        source = json.dumps(load_schema(kind), sort_keys=True)
+        key = f"validator-2-{kind}-{fastjsonschema.VERSION}-{source}"
+        (folder / f"code-{digest(key, sys.version)}.marshal").write_bytes(marshal.dumps(code))
+
+
 def _write(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -161,6 +217,10 @@ GENERATORS: dict[str, Generator] = {
     "unknown_keys_spread": unknown_keys_spread,
     "missing_areas": missing_areas,
     "unknown_sections": unknown_sections,
+    "nested_folders": nested_folders,
+    "extends_chain": extends_chain,
+    "long_ruleset_id": long_ruleset_id,
+    "forged_code_cache": forged_code_cache,
 }
 
 
