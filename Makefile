@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup setup-browser validate build build-check test lint typecheck pytest check bench bench-check clean
+.PHONY: all setup setup-browser validate build build-check test lint typecheck pytest check bench bench-check clean validators
 
 all: validate build
 
@@ -38,6 +38,10 @@ pytest: $(STAMP) setup-browser
 test: lint typecheck pytest
 
 check: test validate build-check bench-check
+
+# The fast schema validators shipped in civrules/_validators/, regenerated after a schema changes.
+validators: $(STAMP)
+	$(BIN)/python -m civrules.validator_codegen
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
