@@ -49,7 +49,7 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except KeyboardInterrupt:
-            click.echo("civrules: interrupted; nothing was left half-written", err=True)
+            click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
             sys.exit(EXIT_INTERRUPTED)
         except OSError as error:
             from civrules.emit.output import cause
@@ -439,11 +439,10 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
     from civrules.emit.output import OutputError, check_replaceable
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-    if not check_only:
-        try:  # before anything is read, a folder civrules may not replace is refused
-            check_replaceable(out, protected=(obj.rules,))
-        except OutputError as error:
-            _output_failure(error)
+    try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
+        check_replaceable(out, protected=(obj.rules,), contents=not check_only)
+    except OutputError as error:
+        _output_failure(error)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
         click.echo(f"civrules: {out} is up to date (nothing changed since the last build)", err=True)
         return

@@ -118,12 +118,15 @@ def read_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, bytes
     return scan_tree(root, max_bytes).files
 
 
-def check_replaceable(out: Path, planned: Collection[str] = (), protected: Iterable[Path] = ()) -> None:
+def check_replaceable(
+    out: Path, planned: Collection[str] = (), protected: Iterable[Path] = (), *, contents: bool = True
+) -> None:
     """Raise :class:`OutputError` unless civrules may replace ``out`` by a tree of ``planned`` paths.
 
     ``protected`` are folders that must survive whatever is asked (the rules folder): ``out`` may
     be neither one of them, nor inside one, nor above one. The working directory and its
-    ancestors are always protected.
+    ancestors are always protected. With ``contents=False`` only where ``out`` is is judged (for
+    ``build --check``, which reads the tree but writes nothing).
     """
     shown = str(out)
     target = _absolute(out)
@@ -142,7 +145,7 @@ def check_replaceable(out: Path, planned: Collection[str] = (), protected: Itera
                 "choose an --out folder outside it"
             )
     kind = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
-    if kind == "missing":
+    if kind == "missing" or not contents:
         return
     if kind == "link":
         raise OutputError(f"refusing to replace `{shown}`: it is a symbolic link; civrules does not follow links")
