@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import yaml
 
-from civrules import codes
+from civrules import codes, files
 from civrules.diagnostics import Diagnostic, Related, Span
 from civrules.load.document import Document, NodePath
 
@@ -91,23 +91,26 @@ class _AbortError(Exception):
 def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
     """Read ``path`` (shown as ``display`` in diagnostics).
 
-    Returns the document (None when it could not be read at all) and the diagnostics found.
+    Returns the document (None when it could not be read at all) and the diagnostics found. The
+    file is read through :func:`civrules.files.read_file`: a link, a FIFO, a device or a folder is
+    refused unread, and no more than ``limits.max_bytes`` are read whatever the file's size says.
     """
     try:
-        size = path.stat().st_size
-        if not path.is_file():
-            return None, [_file_diag(codes.UNREADABLE, display, f"`{display}` is not a regular file")]
-        if size > limits.max_bytes:
+        raw = files.read_file(path, limits.max_bytes)
+    except files.RefusedError as refused:
+        if refused.kind == "large":
+            size = f"{refused.size:,} bytes, " if refused.size is not None else ""
             return None, [
                 _file_diag(
                     codes.TOO_LARGE,
                     display,
-                    f"file is {size:,} bytes, more than the {limits.max_bytes:,} bytes civrules reads",
+                    f"file is {size}more than the {limits.max_bytes:,} bytes civrules reads",
                     hint="split the file, or raise the bound with --max-file-size",
                 )
             ]
-        with path.open("rb") as handle:
-            raw = handle.read(limits.max_bytes + 1)  # bounded even if the file grows after stat
+        why = {"link": "it is a symbolic link", "special": "it is not a regular file", "missing": "no such file"}
+        reason = why.get(refused.kind, refused.reason)
+        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}")]
     except OSError as error:
         return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {error.strerror or error}")]
     return read_yaml_bytes(raw, display, limits)
