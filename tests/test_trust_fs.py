@@ -487,3 +487,30 @@ def test_folders_nested_too_deep_and_folder_links_are_reported_when_scanning(tmp
     assert sorted(d.code for d in workspace.discovery_diagnostics) == ["L012", "R003"]
     workspace.rule_files()
     assert len(workspace.discovery_diagnostics) == 2  # scanned once per run
+
+
+def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
+    from civrules.pipeline import analyse
+    from civrules.resolve import MAX_EXTENDS
+
+    overrides, previous = {}, "advanced-civilization"
+    for i in range(MAX_EXTENDS + 10):
+        overrides[f"rulesets/c{i}.yaml"] = f"kind: ruleset\nid: c{i}\nname: C{i}\nextends: {previous}\n"
+        previous = f"c{i}"
+    workspace = Workspace(RULES, overrides=overrides)
+    deep = analyse(workspace, workspace.load_ruleset(workspace.manifests()[previous]))
+    assert [d.code for d in deep.diagnostics if d.severity == "error"] == ["V002"]
+    fine = analyse(workspace, workspace.load_ruleset(workspace.manifests()[f"c{MAX_EXTENDS - 2}"]))
+    assert fine.ok
+
+
+def test_a_ruleset_id_too_long_to_name_a_folder_is_i003() -> None:
+    from civrules.pipeline import analyse
+
+    long_id = "a" * 101
+    text = f"kind: ruleset\nid: {long_id}\nname: Long\nextends: advanced-civilization\n"
+    workspace = Workspace(RULES, overrides={f"rulesets/{long_id}.yaml": text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[long_id]))
+    assert [(d.code, d.span.line if d.span else 0) for d in analysis.diagnostics if d.severity == "error"] == [
+        ("I003", 2)
+    ]
