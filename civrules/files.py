@@ -47,6 +47,10 @@ class Entry:
 
 
 def _parts(relative: str) -> list[str]:
+    try:
+        os.fsencode(relative)
+    except UnicodeError as error:  # a lone surrogate: a name no file system can hold
+        raise RefusedError("missing", f"{relative!a} cannot name a file") from error
     parts = [p for p in PurePosixPath(relative.replace("\\", "/")).parts if p not in ("", ".")]
     if not parts or ".." in parts or relative.startswith("/"):
         raise RefusedError("unreadable", f"`{relative}` is not a path below the folder")
@@ -94,8 +98,8 @@ def _explain(error: OSError, shown: str) -> RefusedError:
 
 def kind_of(root: Path, relative: str) -> str:
     """What ``root/relative`` is, reached without following links: file, dir, link, special or missing."""
-    parts = _parts(relative)
     try:
+        parts = _parts(relative)
         fd = _open_parent(root, parts, relative)
     except RefusedError as refused:
         return refused.kind if refused.kind in ("link", "missing") else "special"
