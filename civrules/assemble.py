@@ -13,6 +13,7 @@ from civrules.load.document import Document
 from civrules.model import (
     Area,
     AstTrack,
+    Attribute,
     Border,
     Calamity,
     CalamityLink,
@@ -20,6 +21,7 @@ from civrules.model import (
     Collection,
     Commodity,
     CreditLine,
+    Effect,
     Epoch,
     Group,
     Modifier,
@@ -32,6 +34,7 @@ from civrules.model import (
     Ruleset,
     Unknown,
     known,
+    rules_of,
 )
 from civrules.resolve import Resolved
 
@@ -87,12 +90,27 @@ def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]
                 CreditLine(known(c["points"]), i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
                 for i, c in enumerate(credits_raw)
             )
-        links = []
-        attributes = known(raw.get("attributes", []))
-        if not isinstance(attributes, Unknown):
-            for a, attribute in enumerate(attributes):
-                for c, link in enumerate(attribute.get("calamities", ())):
-                    links.append(CalamityLink(link["calamity"], link["effect"], ("attributes", a, "calamities", c)))
+        links: list[CalamityLink] = []
+        attributes_raw = known(raw.get("attributes", []))
+        attributes: tuple[Attribute, ...] | Unknown = () if not isinstance(attributes_raw, Unknown) else attributes_raw
+        if not isinstance(attributes_raw, Unknown):
+            built = []
+            for a, attribute in enumerate(attributes_raw):
+                own = [
+                    CalamityLink(link["calamity"], link["effect"], ("attributes", a, "calamities", c))
+                    for c, link in enumerate(attribute.get("calamities", ()))
+                ]
+                links.extend(own)
+                effects = tuple(
+                    Effect(
+                        effect["kind"],
+                        {k: v for k, v in effect.items() if k not in ("kind", "note")},
+                        ("attributes", a, "effects", e),
+                    )
+                    for e, effect in enumerate(attribute.get("effects", ()))
+                )
+                built.append(Attribute(str(attribute["text"]), rules_of(attribute), effects, tuple(own), a))
+            attributes = tuple(built)
         groups_raw = known(raw.get("groups", ()))
         cards.append(
             Card(
@@ -106,6 +124,7 @@ def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]
                 credits,
                 tuple(links),
                 known(raw.get("victory_points")),
+                attributes,
             )
         )
     return Collection.of("groups", groups), Collection.of("civilization_cards", cards)

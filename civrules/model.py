@@ -183,6 +183,30 @@ class CalamityLink:
 
 
 @dataclass(frozen=True, slots=True)
+class Effect:
+    """One structured effect of a card attribute: its ``kind`` (a closed vocabulary, see the schema's
+    `$defs/effect`) and the kind's parameters as written; ``path`` locates it under the card."""
+
+    kind: str
+    params: Mapping[str, Any]
+    path: NodePath
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A card attribute: its wording, cited sections, structured effects and calamity links.
+
+    An attribute without effects and without calamity links is text-only: no effect kind fits it.
+    """
+
+    text: str
+    rules: tuple[str, ...]
+    effects: tuple[Effect, ...]
+    calamities: tuple[CalamityLink, ...]
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
 class Card(Entity):
     groups: tuple[str, ...] | Unknown
     cost: int | Unknown
@@ -190,6 +214,7 @@ class Card(Entity):
     credits: tuple[CreditLine, ...] | Unknown
     calamity_links: tuple[CalamityLink, ...]
     victory_points: int | Unknown | None
+    attributes: tuple[Attribute, ...] | Unknown = ()
 
     def group_list(self) -> tuple[str, ...]:
         return self.groups if isinstance(self.groups, tuple) else ()

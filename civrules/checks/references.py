@@ -8,7 +8,7 @@ from typing import Any
 from civrules.ast import manifest_setting
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.model import Collection, Entity, Origin, Ruleset, Unknown
+from civrules.model import Collection, Effect, Entity, Origin, Ruleset, Unknown
 from civrules.suggest import Vocabulary
 
 
@@ -27,6 +27,9 @@ def references(ruleset: Ruleset) -> Iterator[tuple[Origin, tuple[str | int, ...]
                 yield card.origin, ("credits", line.index, "group"), line.group, ruleset.groups, "credit group"
         for link in card.calamity_links:
             yield card.origin, (*link.path, "calamity"), link.calamity, ruleset.calamities, "calamity"
+        for attribute in card.attributes if isinstance(card.attributes, tuple) else ():
+            for effect in attribute.effects:
+                yield from _effect_references(ruleset, card.origin, effect)
     for calamity in ruleset.calamities:
         for modifier in calamity.modifiers:
             yield calamity.origin, ("modifiers", modifier.index, "card"), modifier.card, ruleset.cards, "modifier card"
@@ -110,6 +113,22 @@ def _rule_card_references(
             if isinstance(purchase, dict) and "requires_card" in purchase:
                 origin = Origin(document, ("trade_stacks", "stacks", s, "purchases", p))
                 yield origin, ("requires_card",), purchase["requires_card"], ruleset.cards, "purchase card"
+
+
+#: The parameters of card effects that name cards (a single id or a list of ids).
+EFFECT_CARD_PARAMETERS = ("card", "unless_holding", "before_holders_of", "exempt_holders")
+
+
+def _effect_references(
+    ruleset: Ruleset, origin: Origin, effect: Effect
+) -> Iterator[tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]]:
+    for name in EFFECT_CARD_PARAMETERS:
+        value = effect.params.get(name)
+        if isinstance(value, str):
+            yield origin, (*effect.path, name), value, ruleset.cards, f"{effect.kind} card"
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                yield origin, (*effect.path, name, i), item, ruleset.cards, f"{effect.kind} card"
 
 
 def _last_document_with(ruleset: Ruleset, key: str) -> Any:
