@@ -73,6 +73,10 @@ class EffectAmount:
     #: Modifiers that add a separate loss rather than change this one (Military in Civil War, 30.414).
     additions: tuple[Modifier, ...] = ()
     unknown: Unknown | None = field(default=None)
+    #: For a secondary victim: the most one victim can be made to lose (`max_per_victim`).
+    limit: int | None = None
+    #: An amount per city the victim owns (`amount: {per_city_owned: n}`, Expansion Project Tyranny).
+    per_city: int | None = None
 
     @property
     def value(self) -> int | None:
@@ -83,27 +87,34 @@ class EffectAmount:
             return None if self.set_to is None or self.unknown is not None else self._capped(self.set_to)
         return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
 
-    def loss(self, units: int) -> int:
+    def loss(self, units: int, *, cities: int | None = None) -> int:
         """What the holder loses, given ``units``.
 
         ``units`` is, for an effect on the primary victim, what he has of the effect's unit (his
         cities for Civil Disorder: all but three reduced, the modifiers then change the number
         reduced, never below none nor beyond all); for a secondary victim, the share of the total
-        the primary victim allotted him, which his own cards then change.
+        the primary victim allotted him, never more than the per-victim limit (Famine: eight unit
+        points, 30.311; Piracy: one city, 30.912), which his own cards then change. ``cities`` is
+        the number of cities he owns, for an amount per city (Expansion Project Tyranny, 29.8.1.3).
 
         Raises:
-            ValueError: the amount is unknown or not given.
+            ValueError: the amount is unknown or not given, or ``cities`` is needed and missing.
         """
         if self.immune:
             return 0
         if self.unknown is not None:
             raise ValueError(f"{self.calamity}.{self.effect}: amount unknown ({self.unknown.reason})")
+        if self.per_city is not None and self.set_to is None:
+            if cities is None:
+                raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+            return min(units, self._capped(self.per_city * cities + self.change))
         if isinstance(self.base, AllBut):
             reduced = max(0, units - self.base.spared)
             changed = self.set_to if self.set_to is not None else reduced + self.change
             return min(units, self._capped(changed))
         if self.role == "secondary":
-            return self._capped(self.set_to if self.set_to is not None else units + self.change)
+            share = units if self.limit is None else min(units, self.limit)
+            return self._capped(self.set_to if self.set_to is not None else share + self.change)
         value = self.value
         if value is None:
             raise ValueError(f"{self.calamity}.{self.effect}: no amount")
@@ -212,8 +223,10 @@ def calamity_amount(
         base = amount
     else:
         base = None
+    limit = None
     if role == "secondary" and isinstance(effect.get("max_per_victim"), int):
-        base = effect["max_per_victim"]
+        base = limit = effect["max_per_victim"]
+    per_city = amount.get("per_city_owned") if isinstance(amount, dict) else None
     unknown = base if isinstance(base, Unknown) else None
 
     found = [
@@ -265,4 +278,6 @@ def calamity_amount(
         tuple(superseded),
         tuple(additions),
         unknown,
+        limit,
+        per_city if isinstance(per_city, int) else None,
     )

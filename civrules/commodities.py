@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from civrules.load.document import Document
-from civrules.model import Commodity, Origin, Ruleset, Unknown
+from civrules.model import Commodity, Origin, Ruleset, Unknown, known
 
 #: The only set value formula the rulebooks use: n cards of face value v are worth n x n x v.
 COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
@@ -22,7 +22,8 @@ COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
 class SetValueRule:
     """How a ruleset values a set: the formula and how many cards Mining adds (0 if it adds none)."""
 
-    formula: str = COUNT_SQUARED_TIMES_VALUE
+    #: None when the sources do not say how a set is valued (Mega Civilization).
+    formula: str | None = COUNT_SQUARED_TIMES_VALUE
     mining_extra_cards: int = 1
 
 
@@ -37,8 +38,12 @@ def set_value_rule(ruleset: Ruleset) -> SetValueRule:
     changes treasury instead).
     """
     settings = ruleset.settings.get("commodities", {})
-    rule = settings.get("set_value")
-    formula = rule.get("formula", COUNT_SQUARED_TIMES_VALUE) if isinstance(rule, dict) else COUNT_SQUARED_TIMES_VALUE
+    rule = known(settings.get("set_value"))
+    formula: str | None = COUNT_SQUARED_TIMES_VALUE
+    if isinstance(rule, Unknown):
+        formula = None
+    elif isinstance(rule, dict):
+        formula = rule.get("formula", COUNT_SQUARED_TIMES_VALUE)
     mining = settings.get("mining")
     bonus = mining.get("set_bonus") if isinstance(mining, dict) else None
     extra = bonus.get("extra_cards", 0) if isinstance(bonus, dict) else 0
@@ -61,6 +66,8 @@ def set_value(commodity: Commodity, n: int, mining: bool = False, rule: SetValue
         >>> set_value(iron, 3), set_value(iron, 3, mining=True)
         (18, 32)
     """
+    if rule.formula is None:
+        raise ValueError("how a set is valued is not in the sources")
     if rule.formula != COUNT_SQUARED_TIMES_VALUE:
         raise ValueError(f"unknown set value formula {rule.formula!r}")
     value, count = commodity.value, commodity.count

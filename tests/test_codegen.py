@@ -234,7 +234,10 @@ def test_epoch_entry_through_the_generated_helpers(generated: Path) -> None:
     assert out.splitlines() == ["True False", "True False", "True False False", "False"]
 
 
-def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Path) -> None:
+@pytest.mark.parametrize("ruleset", ["advanced-civilization", "expansion-project"])
+def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Path, ruleset: str) -> None:
+    """Every effect, every subset of the cards that modify it, several unit and city counts: the
+    package's answer is the compiler's (amount, immunity, loss, the losses a card adds)."""
     import itertools
     import json
 
@@ -242,12 +245,12 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
     from civrules.calamities import calamity_amount, effect_side
 
     workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
     model = analysis.model
     assert model is not None
     cases = []
     for calamity in model.calamities:
-        cards = sorted({m.card for m in calamity.modifiers})
+        cards = sorted({m.card for m in calamity.modifiers})[:7]
         effects = [e["id"] for side in ("primary", "secondary") for e in calamity.raw.get(side) or ()]
         for effect in effects:
             role = effect_side(calamity, effect)
@@ -258,13 +261,14 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
                     losses: list[int | None] = []
                     for units in (0, 3, 7, 12):
                         try:
-                            losses.append(amount.loss(units))
+                            losses.append(amount.loss(units, cities=4))
                         except ValueError:
                             losses.append(None)
-                    cases.append([calamity.id, effect, list(held), role, amount.value, amount.immune, losses])
+                    added = sorted(m.card for m in amount.additions)
+                    cases.append([calamity.id, effect, list(held), role, amount.value, amount.immune, losses, added])
     epochs = []
-    card_ids = [c.id for c in model.cards]
-    for epoch in model.epochs:
+    card_ids = [c.id for c in model.cards if isinstance(c.groups, tuple) and isinstance(c.cost, int)]
+    for epoch in model.epochs if ruleset == "advanced-civilization" else ():
         for cities in range(0, 6):
             for n in (0, 2, 5, 9, 12):
                 hand = card_ids[:n]
@@ -272,17 +276,17 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
                 epochs.append([epoch.id, cities, hand, result if isinstance(result, bool) else None])
     script = (
         "import json, sys\n"
-        "from advanced_civilization import CalamityId, CardId, CommodityId, EpochId, calamity_amount, can_enter_epoch\n"
+        f"from {ruleset.replace('-', '_')} import calamity_amount, can_enter_epoch\n"
         "cases, epochs = json.loads(sys.stdin.read())\n"
         "out = []\n"
         "for c, e, held, role, *_ in cases:\n"
-        "    a = calamity_amount(CalamityId(c), e, [CardId(h) for h in held], role, {CommodityId.GRAIN: 2})\n"
+        "    a = calamity_amount(c, e, held, role, {'grain': 2})\n"
         "    losses = []\n"
         "    for u in (0, 3, 7, 12):\n"
-        "        try: losses.append(a.loss(u))\n"
-        "        except ValueError: losses.append(None)\n"
-        "    out.append([c, e, held, role, a.value, a.immune, losses])\n"
-        "ep = [[e, n, h, can_enter_epoch(EpochId(e), n, [CardId(x) for x in h])] for e, n, h, _ in epochs]\n"
+        "        try: losses.append(a.loss(u, cities=4))\n"
+        "        except (ValueError, LookupError): losses.append(None)\n"
+        "    out.append([c, e, held, role, a.value, a.immune, losses, sorted(x.card for x in a.additions)])\n"
+        "ep = [[e, n, h, can_enter_epoch(e, n, h)] for e, n, h, _ in epochs]\n"
         "print(json.dumps([out, ep]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(generated / "python")}
@@ -348,7 +352,7 @@ def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
         "print(east, west)\n"
         "print(set_value(G.OIL, 3, players=10, redeemed_in='east'))\n"
         # 10.3.3: from 12 players the western and eastern blocks are separate decks of 114 cards.
-        "print(sorted((d.block, sum(c or 0 for _, c in d.commodities)) for d in decks_for(12)))\n",
+        "print(sorted((d.block.value, sum(c or 0 for _, c in d.commodities)) for d in decks_for(12)))\n",
     )
     assert out.splitlines() == ["48 36", "36", "[('east', 114), ('west', 114)]"]
 
@@ -367,8 +371,18 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
             for b in deck_compositions(model)
         ]
         bonuses = block_bonuses(model)
+        # Mega Civilization: how a set is valued is not in the sources, so set_value answers nothing.
+        formula_known = set_value_rule(model).formula is not None
         values = [
-            [c.id, n, players, block, block_bonus(c, n, bonuses, players=players, redeemed_in=block, drawn_in="west")]
+            [
+                c.id,
+                n,
+                players,
+                block,
+                block_bonus(c, n, bonuses, players=players, redeemed_in=block, drawn_in="west")
+                if formula_known
+                else "unknown",
+            ]
             for c in model.commodities
             if isinstance(c.count, int) and isinstance(c.value, int)
             for n in (1, 2)
@@ -380,9 +394,11 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
             f"import json\nfrom {package} import COMMODITIES, DECK_COMPOSITIONS, CommodityId, set_value\n"
             "bands = [[b.players_min, b.players_max, b.region, [[d.block, [[c.value, k] for c, k in d.commodities]]"
             " for d in b.decks]] for b in DECK_COMPOSITIONS]\n"
-            "import sys\nvalues = json.loads(sys.argv[1])\n"
-            "out = [[g, n, p, b, set_value(CommodityId(g), n, players=p, redeemed_in=b, drawn_in='west')"
-            " - set_value(CommodityId(g), n)] for g, n, p, b, _ in values]\n"
+            "import sys\nfrom civrules_runtime import UnknownFactError\nvalues = json.loads(sys.argv[1])\n"
+            "def bonus(g, n, p, b):\n"
+            "    try: return set_value(g, n, players=p, redeemed_in=b, drawn_in='west') - set_value(g, n)\n"
+            "    except UnknownFactError: return 'unknown'\n"
+            "out = [[g, n, p, b, bonus(g, n, p, b)] for g, n, p, b, _ in values]\n"
             "print(json.dumps([bands, out]))\n"
         )
         env = {**os.environ, "PYTHONPATH": str(generated / "python")}

@@ -22,7 +22,7 @@ from civrules.emit.output import (
     stale_files,
     write_tree,
 )
-from civrules.emit.python import fingerprint, package_name, render_package
+from civrules.emit.python import RUNTIME, fingerprint, package_name, render_package, render_runtime
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import analyse
 from civrules.resolve import Resolved, Resolver
@@ -36,7 +36,8 @@ class BuildResult:
     failed: bool = False
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
-        return [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
+        runtime = [f"python/{RUNTIME}/"] if ruleset_ids else []
+        return runtime + [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
 
 
 def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
@@ -54,6 +55,8 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         changes = variant_changes(workspace, loaded, analysis.resolved)
         for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
+    if rulesets:  # the shared runtime every package imports
+        result.tree.update({f"python/{relative}": content for relative, content in render_runtime().items()})
     return result
 
 

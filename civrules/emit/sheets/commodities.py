@@ -84,7 +84,9 @@ def commodity_sheet(ruleset: Ruleset) -> dict[str, Any]:
         if isinstance(settings.get("mining"), dict)
         else "Mining",
         "mining_extra": rule.mining_extra_cards,
-        "formula": "n × n × value" if rule.formula == "count_squared_times_value" else humanize(rule.formula),
+        "formula": "n × n × value"
+        if rule.formula == "count_squared_times_value"
+        else humanize(rule.formula or "unknown (not in the sources)"),
         "set_rule": rules_text(settings.get("set_value", {}).get("rule"))
         if isinstance(settings.get("set_value"), dict)
         else "",

@@ -1,0 +1,121 @@
+"""Python source for data, laid out exactly as the project's formatter (ruff format) lays it out.
+
+Generated code must come out already formatted (`ruff format --check generated/python`) without
+running a formatter at build time: a value is written on one line when that fits in the line
+length, else exploded one element per line with a trailing comma, which the formatter keeps
+("magic trailing comma"). Strings are quoted as the formatter prefers (double quotes unless that
+needs more escapes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+#: The project's line length (pyproject.toml, [tool.ruff]).
+LINE_LENGTH = 120
+
+
+class Node:
+    """A piece of Python expression source."""
+
+    def flat(self) -> str:
+        raise NotImplementedError
+
+    def lines(self, indent: int, prefix: str, suffix: str) -> list[str]:
+        pad = " " * indent
+        one = f"{pad}{prefix}{self.flat()}{suffix}"
+        if len(one) <= LINE_LENGTH or not self.explodable():
+            return [one]
+        return self.exploded(indent, prefix, suffix)
+
+    def explodable(self) -> bool:
+        return False
+
+    def exploded(self, indent: int, prefix: str, suffix: str) -> list[str]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Code(Node):
+    """Source written as is (a name, a number, an enum member)."""
+
+    text: str
+
+    def flat(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class _Container(Node):
+    opening: str
+    closing: str
+    items: Sequence[tuple[str, Node]] = field(default_factory=tuple)
+    one_tuple: bool = False
+
+    def flat(self) -> str:
+        inner = ", ".join(f"{key}{value.flat()}" for key, value in self.items)
+        if self.one_tuple and len(self.items) == 1:
+            inner += ","
+        return f"{self.opening}{inner}{self.closing}"
+
+    def explodable(self) -> bool:
+        return bool(self.items)
+
+    def exploded(self, indent: int, prefix: str, suffix: str) -> list[str]:
+        pad = " " * indent
+        out = [f"{pad}{prefix}{self.opening}"]
+        for key, value in self.items:
+            out.extend(value.lines(indent + 4, key, ","))
+        out.append(f"{pad}{self.closing}{suffix}")
+        return out
+
+
+def call(callee: str, /, *args: Node, **kwargs: Node) -> Node:
+    """``callee(arg, ..., key=value, ...)``."""
+    items = [("", a) for a in args] + [(f"{k}=", v) for k, v in kwargs.items()]
+    return _Container(f"{callee}(", ")", tuple(items))
+
+
+def tup(items: Sequence[Node]) -> Node:
+    """A tuple: ``()``, ``(a,)``, ``(a, b)``."""
+    return _Container("(", ")", tuple(("", i) for i in items), one_tuple=True)
+
+
+def dct(items: Sequence[tuple[Node, Node]]) -> Node:
+    """A dict display ``{key: value, ...}``."""
+    return _Container("{", "}", tuple((f"{k.flat()}: ", v) for k, v in items))
+
+
+def frozen(items: Sequence[Node]) -> Node:
+    """``frozenset({...})`` (``frozenset()`` when empty)."""
+    if not items:
+        return Code("frozenset()")
+    return call("frozenset", _Container("{", "}", tuple(("", i) for i in items)))
+
+
+def string(value: str) -> Node:
+    """A string literal quoted as the formatter prefers (double quotes unless that needs more escapes)."""
+    quote = "'" if value.count('"') > value.count("'") else '"'
+    out = []
+    for char in value:
+        if char == "\\":
+            out.append("\\\\")
+        elif char == quote:
+            out.append("\\" + quote)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\r":
+            out.append("\\r")
+        elif char == "\t":
+            out.append("\\t")
+        elif not char.isprintable():
+            out.append(repr(char)[1:-1])
+        else:
+            out.append(char)
+    return Code(quote + "".join(out) + quote)
+
+
+def statement(target: str, value: Node) -> str:
+    """``target = value`` (target may carry an annotation), formatted."""
+    return "\n".join(value.lines(0, f"{target} = ", "")) + "\n"

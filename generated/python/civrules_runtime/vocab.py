@@ -1,0 +1,190 @@
+"""The vocabularies every ruleset package shares, as string enums (no dataclasses: cheap to import)."""
+
+from enum import StrEnum
+
+# --- Vocabularies shared by every ruleset -------------------------------------------------------
+
+
+class GroupId(StrEnum):
+    """The five civilization-card groups (the same ids in every ruleset)."""
+
+    CRAFTS = "crafts"
+    SCIENCES = "sciences"
+    ARTS = "arts"
+    CIVICS = "civics"
+    RELIGION = "religion"
+
+
+class BorderKind(StrEnum):
+    """How two areas meet: across land, across water, or both."""
+
+    LAND = "land"
+    SEA = "sea"
+    BOTH = "both"
+
+
+class Adjacency(StrEnum):
+    """Which neighbours to list: across land (land or both), across water (sea or both), or all."""
+
+    LAND = "land"
+    SEA = "sea"
+    ALL = "all"
+
+
+class Role(StrEnum):
+    """A victim's part in a calamity."""
+
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+
+
+class AppliesTo(StrEnum):
+    """Which victims a card's calamity modifier applies to."""
+
+    PRIMARY = "primary"
+    SECONDARY = "secondary"
+    BOTH = "both"
+
+
+class ModifierEffect(StrEnum):
+    """What a card's modifier does to a calamity effect."""
+
+    REDUCES = "reduces"
+    AGGRAVATES = "aggravates"
+    NULLIFIES = "nullifies"
+    ALTERS = "alters"
+    IMMUNITY = "immunity"
+
+
+class LinkEffect(StrEnum):
+    """What a card attribute says it does to a calamity."""
+
+    REDUCES = "reduces"
+    AGGRAVATES = "aggravates"
+    NULLIFIES = "nullifies"
+    ALTERS = "alters"
+
+
+class CombinationMode(StrEnum):
+    """How modifiers of different cards combine: all add up, or only the highest card counts."""
+
+    CUMULATIVE = "cumulative"
+    HIGHEST = "highest"
+
+
+class Severity(StrEnum):
+    """Calamity severity (Expansion Project, Mega Civilization)."""
+
+    MINOR = "minor"
+    MAJOR = "major"
+
+
+class Block(StrEnum):
+    """A trade block: a good's native block, or the block of a deck."""
+
+    WEST = "west"
+    EAST = "east"
+    SHARED = "shared"
+    SINGLE = "single"
+
+
+class MapRegion(StrEnum):
+    """A half of a map split in two (West and East), for nations and trade decks; the whole map."""
+
+    WEST = "west"
+    EAST = "east"
+    WHOLE = "whole"
+
+
+class EffectKind(StrEnum):
+    """The kinds of structured card-attribute effects (schemas/civilization-cards.schema.json)."""
+
+    IMMUNITY = "immunity"
+    MOVEMENT = "movement"
+    POPULATION_LIMIT = "population_limit"
+    CITY_BUILD = "city_build"
+    CITY_SUPPORT = "city_support"
+    CONFLICT = "conflict"
+    TURN_ORDER = "turn_order"
+    TAX = "tax"
+    TREASURY = "treasury"
+    COMMODITY_EXCHANGE = "commodity_exchange"
+    TRADE_CARD_PURCHASE = "trade_card_purchase"
+    HAND_LIMIT = "hand_limit"
+    COMMODITY_VALUE = "commodity_value"
+    SPECIAL_ABILITY = "special_ability"
+    CREDIT_TOKENS = "credit_tokens"
+    VICTORY_POINTS = "victory_points"
+
+
+class ImmunityAgainst(StrEnum):
+    TAX_REVOLT = "tax_revolt"
+    ATTACK = "attack"
+    CARD_ABILITY = "card_ability"
+
+
+class Targets(StrEnum):
+    UNITS = "units"
+    CITIES = "cities"
+
+
+class MovementUnits(StrEnum):
+    SHIPS = "ships"
+    TOKENS = "tokens"
+
+
+class PopulationWhere(StrEnum):
+    SOLE_OCCUPANT = "sole_occupant"
+    CITY_AREA = "city_area"
+
+
+class TreasuryShare(StrEnum):
+    UP_TO_HALF = "up_to_half"
+
+
+class ConflictAspect(StrEnum):
+    REMOVAL_ORDER = "removal_order"
+    CASUALTIES_FROM_ADJACENT = "casualties_from_adjacent"
+    SHIPS_AS_CASUALTIES = "ships_as_casualties"
+    CITY_ATTACK = "city_attack"
+    CITY_DEFENCE = "city_defence"
+
+
+class Activity(StrEnum):
+    MOVEMENT = "movement"
+    SHIP_BUILDING = "ship_building"
+    SHIP_MAINTENANCE = "ship_maintenance"
+
+
+class TurnPosition(StrEnum):
+    AFTER_NON_HOLDERS = "after_non_holders"
+
+
+class Goods(StrEnum):
+    MINING = "mining"
+
+
+class AbilityAction(StrEnum):
+    MIGRATE = "migrate"
+    DESTROY = "destroy"
+    CONVERT = "convert"
+    ANNEX = "annex"
+    TAKE_COMMODITY = "take_commodity"
+    ASK_COMMODITY = "ask_commodity"
+    CONVERT_BARBARIANS = "convert_barbarians"
+
+
+class AbilityPhase(StrEnum):
+    SPECIAL_ABILITIES = "special_abilities"
+    END_OF_CALAMITIES = "end_of_calamities"
+
+
+class TokenColours(StrEnum):
+    ANY_COMBINATION = "any_combination"
+    ONE_COLOUR = "one_colour"
+
+
+class PurchaseKind(StrEnum):
+    ACQUIRE_ADVANCEMENTS = "acquire_advancements"
+    DISCOUNT = "discount"
+    CREDIT_TOKENS = "credit_tokens"
