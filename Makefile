@@ -27,7 +27,7 @@ build-check: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check civrules tests bench generated/python
-	$(BIN)/ruff format --check civrules tests bench
+	$(BIN)/ruff format --check civrules tests bench generated/python
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

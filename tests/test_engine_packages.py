@@ -1,0 +1,243 @@
+"""The generated packages as an engine uses them: the rulebook's rules exactly, unknown facts
+refused, vocabularies checked, one engine for every ruleset, and an installable distribution."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from civrules.emit.python import package_name
+from tests.conftest import REPO
+
+GENERATED = REPO / "generated" / "python"
+PIP = (sys.executable, "-m", "pip")
+RULESETS = (
+    "advanced-civilization",
+    "advanced-civilization-western",
+    "expansion-project",
+    "central-america",
+    "mega-civilization",
+)
+
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+import advanced_civilization  # noqa: E402 - the committed packages, kept current by `civrules build --check`
+import advanced_civilization_western  # noqa: E402
+import central_america  # noqa: E402
+import expansion_project  # noqa: E402
+import mega_civilization  # noqa: E402
+from civrules_runtime import (  # noqa: E402
+    Block,
+    DraftRulesetError,
+    EffectKind,
+    MapRegion,
+    Movement,
+    Role,
+    RulesetPackage,
+    UnknownFactError,
+    UnknownIdError,
+)
+from tests.engine.summary import summary  # noqa: E402
+
+ac = advanced_civilization
+ep = expansion_project
+mc = mega_civilization
+#: Typed as the protocol: mypy --strict (the project's) checks that every package satisfies it.
+PACKAGES: dict[str, RulesetPackage] = {
+    "advanced-civilization": advanced_civilization,
+    "advanced-civilization-western": advanced_civilization_western,
+    "expansion-project": expansion_project,
+    "central-america": central_america,
+    "mega-civilization": mega_civilization,
+}
+
+
+# --- The rulebook's text, exactly -------------------------------------------------------------
+
+
+def test_military_destroys_five_unit_points_of_each_faction_in_civil_war() -> None:
+    """30.414: 'If the primary victim holds Military, five unit points are removed from each
+    faction after the factions are selected' — a separate loss, not a change of the selection."""
+    amount = ac.calamity_amount("civil_war", "first_faction_by_primary", [ac.CardId.MILITARY], Role.PRIMARY)
+    assert amount.value == 15
+    assert [(a.card, a.amount, a.per, a.kind) for a in amount.additions] == [
+        ("military", 5, "faction", "lose_unit_points")
+    ]
+    assert ac.calamity_amount("civil_war", "first_faction_by_primary", [], Role.PRIMARY).additions == ()
+
+
+def test_a_secondary_victim_of_famine_loses_at_most_eight_unit_points() -> None:
+    """30.311: '20 unit points, no more than eight from any one player'."""
+    famine = ac.calamity_amount("famine", "famine_secondary", [], Role.SECONDARY)
+    assert famine.value == 8
+    assert [famine.loss(allotted) for allotted in (3, 8, 20)] == [3, 8, 8]
+
+
+def test_a_secondary_victim_of_piracy_loses_one_city() -> None:
+    """30.912: 'each secondary victim loses only one city'; with Cartography one more (EP 30.8.4)."""
+    assert ac.calamity_amount("piracy", "other_coastal_cities_taken", [], Role.SECONDARY).loss(2) == 1
+    effect = next(e.id for e in ep.CALAMITY_EFFECTS["piracy"] or () if e.side == Role.SECONDARY)
+    assert ep.calamity_amount("piracy", effect, [], Role.SECONDARY).loss(2) == 1
+    assert ep.calamity_amount("piracy", effect, ["cartography"], Role.SECONDARY).loss(2) == 2
+
+
+def test_tyranny_annexes_twice_as_many_unit_points_as_the_victim_owns_cities() -> None:
+    """Expansion Project 29.8.1.3: twice as many unit points as the victim owns cities."""
+    tyranny = ep.calamity_amount("tyranny", "unit_points_annexed", [], Role.PRIMARY)
+    assert tyranny.value is None
+    assert tyranny.loss(30, cities=4) == 8
+    assert tyranny.loss(5, cities=4) == 5
+    with pytest.raises(ValueError, match="cities="):
+        tyranny.loss(30)
+
+
+def test_crete_cannot_be_the_primary_victim_of_barbarian_hordes() -> None:
+    """30.527: 'Crete cannot be the primary victim of Barbarian Hordes.'"""
+    effect = (ac.CALAMITY_EFFECTS["barbarian_hordes"] or ())[0].id
+    assert ac.calamity_amount("barbarian_hordes", effect, [], Role.PRIMARY, nation="crete").immune
+    assert not ac.calamity_amount("barbarian_hordes", effect, [], Role.PRIMARY, nation="egypt").immune
+
+
+def test_card_abilities_are_typed_effects_beside_their_text() -> None:
+    cloth = ac.CARDS["cloth_making"].attributes
+    assert cloth is not None
+    assert cloth[0].rules == ("32.221",)
+    assert cloth[0].effects == (Movement(range=5),)
+    assert ac.effects_held(["astronomy"], EffectKind.MOVEMENT)[0] == Movement(open_sea=True)
+    assert ac.hand_limit([]) == 8
+    assert ac.tax_rates([]) == (2,) and ac.tax_rates(["coinage"]) == (1, 2, 3)  # 19.2, 32.421
+    assert ep.hand_limit(["trade_routes", "diaspora"]) == 8  # 27.2.3: cumulative
+    assert ep.tax_rates(["monarchy", "coinage"]) == (1, 2, 3, 4)  # 13.2.3
+
+
+# --- Unknown facts are refused ----------------------------------------------------------------
+
+
+def test_mega_civilization_is_a_draft_that_answers_nothing_it_does_not_know() -> None:
+    assert mc.DRAFT and mc.UNKNOWN_FACTS and not ac.DRAFT
+    with pytest.raises(DraftRulesetError):
+        mc.require_complete()
+    ac.require_complete()
+    with pytest.raises(UnknownFactError, match="set of commodity cards"):
+        mc.set_value("ochre", 3)
+    assert mc.CALAMITY_EFFECTS["famine"] is None
+    with pytest.raises(UnknownFactError):
+        mc.calamity_amount("famine", "famine_primary", [], Role.PRIMARY)
+    assert mc.CARDS["agriculture"].attributes is None
+    with pytest.raises(UnknownFactError):
+        mc.effects_held(["agriculture"])
+    with pytest.raises(UnknownFactError):
+        ep.purchase_cost([], "agriculture")
+
+
+# --- Vocabularies and ids are checked --------------------------------------------------------
+
+
+def test_a_misspelt_id_or_vocabulary_value_is_an_error_naming_the_allowed_values() -> None:
+    with pytest.raises(ValueError, match="give region"):
+        mc.decks_for(6)
+    assert len(mc.decks_for(6, MapRegion.WEST)) == 1
+    with pytest.raises(UnknownIdError, match="'west'"):
+        mc.decks_for(6, "wset")
+    with pytest.raises(UnknownIdError, match="trade block"):
+        ep.set_value("oil", 3, players=12, redeemed_in="eats")
+    assert ep.set_value("oil", 3, players=12, redeemed_in=Block.EAST) == 48  # 26.3.3
+    with pytest.raises(UnknownIdError, match="'land'"):
+        ac.neighbours("egypt", "both")
+    with pytest.raises(UnknownIdError):
+        ac.purchase_cost([], "potery")
+    with pytest.raises(KeyError):  # UnknownIdError is a KeyError
+        ac.calamity_amount("famine", "famine_primary", ["potery"], Role.PRIMARY)
+
+
+def test_every_known_card_has_a_credit_row() -> None:
+    assert ac.CREDIT_MATRIX["law"] == {}
+    assert ac.credit_toward(["law"], "democracy") == 0
+    for package in PACKAGES.values():
+        assert set(package.CREDIT_MATRIX) == set(package.CARDS)
+
+
+def test_the_same_good_and_phase_have_the_same_id_in_every_ruleset() -> None:
+    assert {"spices", "gems"} <= set(ac.COMMODITIES) & set(ep.COMMODITIES) & set(mc.COMMODITIES)
+    assert "acquisition_of_civilization_cards" in set(ac.PHASES) & set(ep.PHASES)
+    assert mc.canonical_id("gemstones") == "gems" and mc.COMMODITIES["gems"].name == "Gemstones"
+
+
+# --- One engine, every ruleset ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_one_engine_runs_unchanged_on_every_ruleset(ruleset: str) -> None:
+    """tests/engine/summary.py is typed against RulesetPackage (mypy checks every package
+    satisfies it): it answers from every package, and says unknown where the facts are."""
+    out = summary(PACKAGES[ruleset])
+    assert out["id"] == ruleset
+    assert out["credit_rows"] is True
+    unknown = {k for k, v in out.items() if v == "unknown"}
+    if ruleset.startswith("advanced-civilization"):
+        assert unknown == set()
+        assert out["cheapest_card"] == 45 and out["famine"] == 10 and out["ship_effects"] == 3
+    if ruleset == "mega-civilization":
+        assert {"famine", "set_of_one", "ship_effects"} <= unknown
+    if ruleset == "expansion-project":
+        assert "cheapest_card" in unknown  # 30.x: the advancements' costs are lost
+        assert out["ship_effects"] == "unknown" or isinstance(out["ship_effects"], int)
+
+
+# --- An installable distribution --------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_pip_installs_a_package_that_imports_and_type_checks(tmp_path: Path) -> None:
+    """`pip install generated/python/<package>` (offline: wheels built without isolation, installed
+    with --no-index --no-deps into a fresh venv); the engine then runs and passes mypy --strict."""
+    pytest.importorskip("wheel")
+    pytest.importorskip("mypy")
+    dist = tmp_path / "dist"
+    for name in ("civrules_runtime", "advanced_civilization", "mega_civilization"):
+        source = shutil.copytree(GENERATED / name, tmp_path / "src" / name)  # builds write beside the sources
+        built = subprocess.run(
+            [*PIP, "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist), str(source)],
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert built.returncode == 0, built.stderr
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    wheels = sorted(str(w) for w in dist.glob("*.whl"))
+    installed = subprocess.run(
+        [*PIP, "--python", str(python), "install", "-q", "--no-index", "--no-deps", *wheels],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    engine = tmp_path / "engine.py"
+    engine.write_text(
+        (REPO / "tests" / "engine" / "summary.py").read_text(encoding="utf-8")
+        + "\n\nimport advanced_civilization\nimport mega_civilization\n\n"
+        "print(summary(advanced_civilization)['cheapest_card'], summary(mega_civilization)['famine'])\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    ran = subprocess.run([str(python), str(engine)], capture_output=True, text=True, env=env, check=False, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["45", "unknown"]
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--python-executable", str(python), "--no-incremental", str(engine)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=600,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_each_package_declares_its_distribution_and_the_runtime() -> None:
+    for ruleset in RULESETS:
+        text = (GENERATED / package_name(ruleset) / "pyproject.toml").read_text(encoding="utf-8")
+        assert f'name = "civrules-{ruleset}"' in text
+        assert '"civrules-runtime>=2,<3"' in text
+        assert f'packages = ["{package_name(ruleset)}"]' in text
+    assert 'name = "civrules-runtime"' in (GENERATED / "civrules_runtime" / "pyproject.toml").read_text()
