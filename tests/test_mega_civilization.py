@@ -149,6 +149,15 @@ def slug(name: str) -> str:
     return "_".join(name.lower().split())
 
 
+#: Goods whose id is the one Advanced Civilization and the Expansion Project use for the same good,
+#: not the slug of the transcriptions' name (rules/cards/mega-civilization-commodities.yaml notes).
+GOOD_IDS = {"spice": "spices", "gemstones": "gems"}
+
+
+def good_id(name: str) -> str:
+    return GOOD_IDS.get(slug(name), slug(name))
+
+
 # --- The ruleset as a whole ------------------------------------------------------------------------
 
 
@@ -426,7 +435,7 @@ def test_decks_equal_the_transcription(ruleset: Ruleset) -> None:
     for row in read_csv("megaciv_trade_deck_by_playercount.csv"):
         key = (int(row["player_count"]), region[row["game_region"]])
         if row["card_kind"] == "commodity":
-            found.setdefault(key, Counter())[slug(row["card"])] += int(row["quantity"])
+            found.setdefault(key, Counter())[good_id(row["card"])] += int(row["quantity"])
     for (players, where), goods in found.items():
         (deck,) = composition(ruleset, players, where)["decks"]
         assert {e["commodity"]: e["count"] for e in deck["commodities"]} == dict(goods), (players, where)
