@@ -34,6 +34,7 @@ import expansion_project  # noqa: E402
 import mega_civilization  # noqa: E402
 from civrules_runtime import (  # noqa: E402
     Block,
+    CityBuild,
     DraftRulesetError,
     EffectKind,
     MapRegion,
@@ -241,3 +242,42 @@ def test_each_package_declares_its_distribution_and_the_runtime() -> None:
         assert '"civrules-runtime>=2,<3"' in text
         assert f'packages = ["{package_name(ruleset)}"]' in text
     assert 'name = "civrules-runtime"' in (GENERATED / "civrules_runtime" / "pyproject.toml").read_text()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_card_ability_in_the_data_reaches_the_package(ruleset: str) -> None:
+    """Each attribute's text, rule sections, calamity links and every parameter of every effect."""
+    from civrules.assemble import build_ruleset
+    from civrules.resolve import Resolver
+    from civrules.workspace import Workspace
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)  # the model only: the checks run elsewhere
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+    assert resolved is not None
+    model = build_ruleset(resolved)
+    package = PACKAGES[ruleset]
+    effects = 0
+    for card in model.cards:
+        record = package.CARDS[card.id]
+        if not isinstance(card.attributes, tuple):
+            assert record.attributes is None
+            continue
+        assert record.attributes is not None
+        assert len(record.attributes) == len(card.attributes)
+        for attribute, written in zip(card.attributes, record.attributes, strict=True):
+            assert written.text == " ".join(attribute.text.split())
+            assert written.rules == attribute.rules
+            assert [(c.calamity, c.effect) for c in written.calamities] == [
+                (c.calamity, c.effect) for c in attribute.calamities
+            ]
+            assert [e.kind for e in written.effects] == [e.kind for e in attribute.effects]
+            for effect, typed in zip(attribute.effects, written.effects, strict=True):
+                effects += 1
+                for key, item in effect.params.items():
+                    if key == "per_turn" and item == "unlimited":
+                        assert isinstance(typed, CityBuild) and typed.unlimited
+                    else:
+                        expected = tuple(item) if isinstance(item, list) else item
+                        assert getattr(typed, key) == expected, (card.id, effect.kind, key)
+    assert effects > 0 or ruleset == "mega-civilization"
