@@ -281,3 +281,20 @@ def test_every_card_ability_in_the_data_reaches_the_package(ruleset: str) -> Non
                         expected = tuple(item) if isinstance(item, list) else item
                         assert getattr(typed, key) == expected, (card.id, effect.kind, key)
     assert effects > 0 or ruleset == "mega-civilization"
+
+
+def test_calamity_effects_carry_who_chooses_and_their_rule() -> None:
+    """30.311: the primary victim shares the 20 unit points out, each secondary victim picks his."""
+    (_, secondary) = ac.CALAMITY_EFFECTS["famine"] or ()
+    assert (secondary.allocated_by, secondary.chosen_by, secondary.unit) == (
+        "primary_victim",
+        "secondary_victim",
+        "unit_points",
+    )
+    assert secondary.rules == ("30.311",) and secondary.text
+    assert ac.CALAMITIES["civil_war"].no_effect_when == (
+        "primary_victim_has_most_unit_points_in_stock",
+        "no_second_faction",
+    )
+    pottery = (ac.CALAMITY_MODIFIERS["famine"] or ())[0]
+    assert pottery.optional and pottery.rules == ("30.312", "32.211")

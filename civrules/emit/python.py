@@ -305,6 +305,7 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
                         "per_city": _int(amount.get("per_city_owned")) if isinstance(amount, dict) else None,
                         "max_per_victim": _int(raw.get("max_per_victim")),
                         "unknown": isinstance(amount, dict) and set(amount) == {"unknown"},
+                        "raw": raw,
                     }
                 )
         modifiers = []
@@ -336,6 +337,7 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
                     if isinstance(per, dict) and per.get("kind") not in ("commodity_card", "any_commodity_card")
                     else None,
                     "adds_kind": adds.get("kind") if isinstance(adds, dict) else None,
+                    "raw": raw,
                 }
             )
         combination = calamity.raw.get("modifier_combination")
@@ -372,6 +374,55 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
                 ],
             }
         )
+    return out
+
+
+def _text(raw: Mapping[str, Any], key: str) -> Node:
+    """A string field of the data (whitespace of folded YAML joined), or None (absent or unknown)."""
+    item = raw.get(key)
+    return string(" ".join(item.split())) if isinstance(item, str) else Code("None")
+
+
+def _calamity_details(calamity: Any) -> dict[str, Node]:
+    raw = calamity.raw
+    beneficiary = raw.get("beneficiary")
+    selection = beneficiary.get("selection") if isinstance(beneficiary, dict) else None
+    conditions = [c["condition"] for c in raw.get("no_effect_when") or () if isinstance(c, dict) and "condition" in c]
+    out: dict[str, Node] = {
+        "rules": value(_rules(raw) + ((raw["source"],) if isinstance(raw.get("source"), str) else ()))
+    }
+    if _int(raw.get("copies")) is not None:
+        out["copies"] = value(raw["copies"])
+    if isinstance(selection, str):
+        out["beneficiary"] = string(selection)
+    if conditions:
+        out["no_effect_when"] = value(conditions)
+    return out
+
+
+def _effect_details(raw: Mapping[str, Any], per_city: int | None) -> dict[str, Node]:
+    out: dict[str, Node] = {}
+    if per_city is not None:
+        out["per_city"] = value(per_city)
+    for key in ("unit", "where", "condition", "chosen_by", "allocated_by", "replaced_by"):
+        if isinstance(raw.get(key), str):
+            out[key] = string(raw[key])
+    if _int(raw.get("victim_count")) is not None:
+        out["victim_count"] = value(raw["victim_count"])
+    constraints = [c for c in raw.get("constraints") or () if isinstance(c, str)]
+    if constraints:
+        out["constraints"] = value(constraints)
+    out["text"] = _text(raw, "text")
+    out["rules"] = value(_rules(raw))
+    return out
+
+
+def _modifier_details(raw: Mapping[str, Any]) -> dict[str, Node]:
+    out: dict[str, Node] = {}
+    if raw.get("optional") is True:
+        out["optional"] = Code("True")
+    out["text"] = _text(raw, "text")
+    out["rules"] = value(_rules(raw))
     return out
 
 
@@ -683,6 +734,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                         value(c.stack),
                         value(c.tradable),
                         w.member("Severity", c.severity),
+                        **_calamity_details(c),
                     ),
                 )
                 for c in ruleset.calamities
@@ -715,7 +767,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                                 value(e["all_but"]),
                                 value(e["max_per_victim"]),
                                 value(e["unknown"]),
-                                *([value(e["per_city"])] if e["per_city"] is not None else []),
+                                **_effect_details(e["raw"], e["per_city"]),
                             )
                             for e in c["effects"]
                         ]
@@ -753,6 +805,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                                 per_any_commodity=value(m["per_any_commodity"]),
                                 per=value(m["per"]),
                                 adds_kind=value(m["adds_kind"]),
+                                **_modifier_details(m["raw"]),
                             )
                             for m in c["modifiers"]
                         ]

@@ -683,21 +683,44 @@ class BlockBonus(_Record):
 
 
 class Calamity(_Record):
-    __slots__ = ("id", "name", "stack", "tradable", "severity")
-    __match_args__ = ("id", "name", "stack", "tradable", "severity")
+    __slots__ = ("id", "name", "stack", "tradable", "severity", "rules", "copies", "beneficiary", "no_effect_when")
+    __match_args__ = ("id", "name", "stack", "tradable", "severity", "rules", "copies", "beneficiary", "no_effect_when")
 
     id: str
     name: str | None
     stack: int
     tradable: bool | None
     severity: Severity | None
+    #: The rule sections (or sources) the calamity cites.
+    rules: tuple[str, ...]
+    #: How many cards of it the game has, where the rules say (Expansion Project).
+    copies: int | None
+    #: How its beneficiary is chosen (e.g. "most_unit_points_in_stock"), where it has one.
+    beneficiary: str | None
+    #: Conditions under which it has no effect.
+    no_effect_when: tuple[str, ...]
 
-    def __init__(self, id: str, name: str | None, stack: int, tradable: bool | None, severity: Severity | None) -> None:
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        stack: int,
+        tradable: bool | None,
+        severity: Severity | None,
+        rules: tuple[str, ...] = (),
+        copies: int | None = None,
+        beneficiary: str | None = None,
+        no_effect_when: tuple[str, ...] = (),
+    ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "stack", stack)
         _set(self, "tradable", tradable)
         _set(self, "severity", severity)
+        _set(self, "rules", rules)
+        _set(self, "copies", copies)
+        _set(self, "beneficiary", beneficiary)
+        _set(self, "no_effect_when", no_effect_when)
 
 
 class CalamityEffect(_Record):
@@ -709,8 +732,46 @@ class CalamityEffect(_Record):
     the amount is not in the sources.
     """
 
-    __slots__ = ("id", "side", "kind", "amount", "all_but", "max_per_victim", "unknown", "per_city")
-    __match_args__ = ("id", "side", "kind", "amount", "all_but", "max_per_victim", "unknown", "per_city")
+    __slots__ = (
+        "id",
+        "side",
+        "kind",
+        "amount",
+        "all_but",
+        "max_per_victim",
+        "unknown",
+        "per_city",
+        "unit",
+        "where",
+        "condition",
+        "chosen_by",
+        "allocated_by",
+        "replaced_by",
+        "victim_count",
+        "constraints",
+        "text",
+        "rules",
+    )
+    __match_args__ = (
+        "id",
+        "side",
+        "kind",
+        "amount",
+        "all_but",
+        "max_per_victim",
+        "unknown",
+        "per_city",
+        "unit",
+        "where",
+        "condition",
+        "chosen_by",
+        "allocated_by",
+        "replaced_by",
+        "victim_count",
+        "constraints",
+        "text",
+        "rules",
+    )
 
     id: str
     side: Role
@@ -720,6 +781,26 @@ class CalamityEffect(_Record):
     max_per_victim: int | None
     unknown: bool
     per_city: int | None
+    #: What the amount counts (unit_points, cities, tokens ...).
+    unit: str | None
+    #: Where it strikes, where the rules restrict it (coastal, flood_plain ...).
+    where: str | None
+    #: When the effect applies, where it is conditional.
+    condition: str | None
+    #: Who chooses the units lost (None: not said, or not applicable).
+    chosen_by: str | None
+    #: Who shares the total out among the secondary victims.
+    allocated_by: str | None
+    #: Who (or what) replaces the units lost.
+    replaced_by: str | None
+    #: How many secondary victims, where the rules fix it.
+    victim_count: int | None
+    #: Further rules of the effect, by name.
+    constraints: tuple[str, ...]
+    #: The rule in concise English.
+    text: str | None
+    #: The rule sections it comes from.
+    rules: tuple[str, ...]
 
     def __init__(
         self,
@@ -731,6 +812,16 @@ class CalamityEffect(_Record):
         max_per_victim: int | None,
         unknown: bool,
         per_city: int | None = None,
+        unit: str | None = None,
+        where: str | None = None,
+        condition: str | None = None,
+        chosen_by: str | None = None,
+        allocated_by: str | None = None,
+        replaced_by: str | None = None,
+        victim_count: int | None = None,
+        constraints: tuple[str, ...] = (),
+        text: str | None = None,
+        rules: tuple[str, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "side", side)
@@ -740,6 +831,16 @@ class CalamityEffect(_Record):
         _set(self, "max_per_victim", max_per_victim)
         _set(self, "unknown", unknown)
         _set(self, "per_city", per_city)
+        _set(self, "unit", unit)
+        _set(self, "where", where)
+        _set(self, "condition", condition)
+        _set(self, "chosen_by", chosen_by)
+        _set(self, "allocated_by", allocated_by)
+        _set(self, "replaced_by", replaced_by)
+        _set(self, "victim_count", victim_count)
+        _set(self, "constraints", constraints)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
 
 
 class CalamityModifier(_Record):
@@ -765,6 +866,9 @@ class CalamityModifier(_Record):
         "per_any_commodity",
         "per",
         "adds_kind",
+        "optional",
+        "text",
+        "rules",
     )
     __match_args__ = (
         "card",
@@ -781,6 +885,9 @@ class CalamityModifier(_Record):
         "per_any_commodity",
         "per",
         "adds_kind",
+        "optional",
+        "text",
+        "rules",
     )
 
     card: str
@@ -799,6 +906,12 @@ class CalamityModifier(_Record):
     per: str | None
     #: For an addition: the kind of the separate loss (e.g. "lose_unit_points").
     adds_kind: str | None
+    #: The holder may choose not to use it (Pottery's Grain against Famine).
+    optional: bool
+    #: The rule in concise English.
+    text: str | None
+    #: The rule sections it comes from.
+    rules: tuple[str, ...]
 
     def __init__(
         self,
@@ -816,6 +929,9 @@ class CalamityModifier(_Record):
         per_any_commodity: bool = False,
         per: str | None = None,
         adds_kind: str | None = None,
+        optional: bool = False,
+        text: str | None = None,
+        rules: tuple[str, ...] = (),
     ) -> None:
         _set(self, "card", card)
         _set(self, "applies_to", applies_to)
@@ -831,6 +947,9 @@ class CalamityModifier(_Record):
         _set(self, "per_any_commodity", per_any_commodity)
         _set(self, "per", per)
         _set(self, "adds_kind", adds_kind)
+        _set(self, "optional", optional)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
 
 
 class CalamityImmunity(_Record):
