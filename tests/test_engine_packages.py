@@ -298,3 +298,5 @@ def test_calamity_effects_carry_who_chooses_and_their_rule() -> None:
     )
     pottery = (ac.CALAMITY_MODIFIERS["famine"] or ())[0]
     assert pottery.optional and pottery.rules == ("30.312", "32.211")
+    purchases = {s.number: s.purchases for s in ep.TRADE_STACKS if s.purchases}
+    assert purchases[2] == ((7, "cartography"),)  # 30.8.2

@@ -875,6 +875,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                     value(s["number"]),
                     refs("CommodityId", s["commodities"]),
                     refs("CalamityId", s["calamities"]),
+                    *([tup([tup([value(p), ref("CardId", c)]) for p, c in s["purchases"]])] if s["purchases"] else []),
                 )
                 for s in _stacks(ruleset)
             ]
@@ -1231,11 +1232,21 @@ def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
     numbers = sorted(
         {c.stack for c in ruleset.commodities if isinstance(c.stack, int)} | {c.stack for c in ruleset.calamities}
     )
+    declared = ruleset.settings.get("commodities", {}).get("trade_stacks")
+    purchases: dict[int, list[tuple[int, str | None]]] = {}
+    for stack in declared.get("stacks") or () if isinstance(declared, dict) else ():
+        for purchase in stack.get("purchases") or () if isinstance(stack, dict) else ():
+            if isinstance(purchase, dict) and _int(purchase.get("price")) is not None:
+                card = purchase.get("requires_card")
+                purchases.setdefault(stack["number"], []).append(
+                    (purchase["price"], card if isinstance(card, str) else None)
+                )
     return [
         {
             "number": n,
             "commodities": [c.id for c in ruleset.commodities if c.stack == n],
             "calamities": [c.id for c in ruleset.calamities if c.stack == n],
+            "purchases": purchases.get(n, []),
         }
         for n in numbers
     ]

@@ -1436,17 +1436,26 @@ class Region(_Record):
 
 
 class TradeStack(_Record):
-    __slots__ = ("number", "commodities", "calamities")
-    __match_args__ = ("number", "commodities", "calamities")
+    __slots__ = ("number", "commodities", "calamities", "purchases")
+    __match_args__ = ("number", "commodities", "calamities", "purchases")
 
     number: int
     commodities: tuple[str, ...]
     calamities: tuple[str, ...]
+    #: Cards of the stack that may be bought: (treasury tokens per card, the card a buyer must hold).
+    purchases: tuple[tuple[int, str | None], ...]
 
-    def __init__(self, number: int, commodities: tuple[str, ...], calamities: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        number: int,
+        commodities: tuple[str, ...],
+        calamities: tuple[str, ...],
+        purchases: tuple[tuple[int, str | None], ...] = (),
+    ) -> None:
         _set(self, "number", number)
         _set(self, "commodities", commodities)
         _set(self, "calamities", calamities)
+        _set(self, "purchases", purchases)
 
 
 class StackSetupStep(_Record):

@@ -5215,11 +5215,13 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
         2,
         (CommodityId.HONEY, CommodityId.SQUASH, CommodityId.TURKEY),
         (CalamityId.VOLCANO_EARTHQUAKE, CalamityId.TREACHERY, CalamityId.SQUANDERED_WEALTH),
+        ((7, CardId.CARTOGRAPHY),),
     ),
     TradeStack(
         3,
         (CommodityId.CERAMICS, CommodityId.CACAO, CommodityId.SALT),
         (CalamityId.FAMINE, CalamityId.SUPERSTITION, CalamityId.TEMPEST),
+        ((9, CardId.ADVANCEMENT_30_44),),
     ),
     TradeStack(
         4,
@@ -5235,16 +5237,19 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
         6,
         (CommodityId.COPPER, CommodityId.FEATHERS, CommodityId.SILVER),
         (CalamityId.CYCLONE, CalamityId.EPIDEMIC, CalamityId.COASTAL_MIGRATION),
+        ((13, CardId.MINING),),
     ),
     TradeStack(
         7,
         (CommodityId.JADE, CommodityId.PYRITE, CommodityId.SHELLS),
         (CalamityId.CORRUPTION, CalamityId.CIVIL_DISORDER, CalamityId.TRIBAL_CONFLICT),
+        ((15, CardId.CARTOGRAPHY),),
     ),
     TradeStack(
         8,
         (CommodityId.GEMS, CommodityId.MARBLE, CommodityId.OBSIDIAN),
         (CalamityId.TYRANNY, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.MINOR_UPRISING),
+        ((16, CardId.MINING),),
     ),
     TradeStack(
         9,

@@ -5302,11 +5302,13 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
         2,
         (CommodityId.IRON, CommodityId.PAPYRUS, CommodityId.STONE, CommodityId.FURS, CommodityId.WAX),
         (CalamityId.VOLCANO_EARTHQUAKE, CalamityId.TREACHERY, CalamityId.SQUANDERED_WEALTH),
+        ((7, CardId.CARTOGRAPHY),),
     ),
     TradeStack(
         3,
         (CommodityId.FISH, CommodityId.FRUIT, CommodityId.SALT, CommodityId.TIMBER, CommodityId.CERAMICS),
         (CalamityId.FAMINE, CalamityId.SUPERSTITION, CalamityId.TEMPEST),
+        ((9, CardId.ADVANCEMENT_30_44),),
     ),
     TradeStack(
         4,
@@ -5322,16 +5324,19 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
         6,
         (CommodityId.COPPER, CommodityId.TIN, CommodityId.SILVER, CommodityId.BRONZE, CommodityId.LEAD),
         (CalamityId.CYCLONE, CalamityId.EPIDEMIC, CalamityId.COASTAL_MIGRATION),
+        ((13, CardId.MINING),),
     ),
     TradeStack(
         7,
         (CommodityId.RESIN, CommodityId.INCENSE, CommodityId.SPICES, CommodityId.JADE, CommodityId.HERBS),
         (CalamityId.CORRUPTION, CalamityId.CIVIL_DISORDER, CalamityId.TRIBAL_CONFLICT),
+        ((15, CardId.CARTOGRAPHY),),
     ),
     TradeStack(
         8,
         (CommodityId.GEMS, CommodityId.MARBLE, CommodityId.DYE, CommodityId.TEA, CommodityId.OBSIDIAN),
         (CalamityId.TYRANNY, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.MINOR_UPRISING),
+        ((16, CardId.MINING),),
     ),
     TradeStack(
         9,
