@@ -141,16 +141,18 @@ def test_mega_civilization_is_a_draft_that_answers_nothing_it_does_not_know() ->
 
 
 def test_a_misspelt_id_or_vocabulary_value_is_an_error_naming_the_allowed_values() -> None:
+    """Vocabulary parameters are typed as the enum or its values (a Literal): mypy --strict rejects
+    the misspellings below (the ignores would otherwise be unused), and the helpers at run time."""
     with pytest.raises(ValueError, match="give region"):
         mc.decks_for(6)
     assert len(mc.decks_for(6, MapRegion.WEST)) == 1
     with pytest.raises(UnknownIdError, match="'west'"):
-        mc.decks_for(6, "wset")
+        mc.decks_for(6, "wset")  # type: ignore[arg-type]
     with pytest.raises(UnknownIdError, match="trade block"):
-        ep.set_value("oil", 3, players=12, redeemed_in="eats")
+        ep.set_value("oil", 3, players=12, redeemed_in="eats")  # type: ignore[arg-type]
     assert ep.set_value("oil", 3, players=12, redeemed_in=Block.EAST) == 48  # 26.3.3
     with pytest.raises(UnknownIdError, match="'land'"):
-        ac.neighbours("egypt", "both")
+        ac.neighbours("egypt", "both")  # type: ignore[arg-type]
     with pytest.raises(UnknownIdError):
         ac.purchase_cost([], "potery")
     with pytest.raises(KeyError):  # UnknownIdError is a KeyError

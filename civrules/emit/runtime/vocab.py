@@ -188,3 +188,36 @@ class PurchaseKind(StrEnum):
     ACQUIRE_ADVANCEMENTS = "acquire_advancements"
     DISCOUNT = "discount"
     CREDIT_TOKENS = "credit_tokens"
+
+
+# Each vocabulary as a parameter type: the enum, or its values written as strings (checked
+# statically by a type checker, and at run time by the helpers).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+    AdjacencyName: TypeAlias = Adjacency | Literal["land", "sea", "all"]
+    RoleName: TypeAlias = Role | Literal["primary", "secondary"]
+    BlockName: TypeAlias = Block | Literal["west", "east", "shared", "single"]
+    MapRegionName: TypeAlias = MapRegion | Literal["west", "east", "whole"]
+    EffectKindName: TypeAlias = (
+        EffectKind
+        | Literal[
+            "immunity",
+            "movement",
+            "population_limit",
+            "city_build",
+            "city_support",
+            "conflict",
+            "turn_order",
+            "tax",
+            "treasury",
+            "commodity_exchange",
+            "trade_card_purchase",
+            "hand_limit",
+            "commodity_value",
+            "special_ability",
+            "credit_tokens",
+            "victory_points",
+        ]
+    )

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
     from civrules_runtime.records import CalamityAmount, Deck, Effect
+    from civrules_runtime.vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 
 def require_complete() -> None:
@@ -54,8 +55,8 @@ def set_value(
     *,
     mining: bool = False,
     players: int | None = None,
-    redeemed_in: str | None = None,
-    drawn_in: str | None = None,
+    redeemed_in: BlockName | None = None,
+    drawn_in: BlockName | None = None,
 ) -> int:
     """The value of a set of ``n`` cards of ``good`` (SET_VALUE_FORMULA).
 
@@ -78,7 +79,7 @@ def set_value(
     )
 
 
-def decks_for(players: int, region: str | None = None) -> tuple[Deck, ...]:
+def decks_for(players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]:
     """The trade decks of a game of ``players``; where the map is split, give its ``region`` (a
     MapRegion). () when the ruleset declares no decks for that count."""
     return logic.decks_for(data.DECK_COMPOSITIONS, players, region)
@@ -89,7 +90,7 @@ def calamity_resolution_order(calamities: Iterable[str]) -> tuple[str, ...]:
     return logic.resolution_order(data.CALAMITY_ORDER, calamities)
 
 
-def neighbours(area: str, kind: str = "all") -> frozenset[str]:
+def neighbours(area: str, kind: AdjacencyName = "all") -> frozenset[str]:
     """The areas next to ``area`` across land, across water, or either (``kind``, an Adjacency)."""
     return logic.neighbours(data.ADJACENCY, area, kind)
 
@@ -98,7 +99,7 @@ def calamity_amount(
     calamity: str,
     effect: str,
     held: Iterable[str],
-    role: str,
+    role: RoleName,
     commodities: Mapping[str, int] | None = None,
     nation: str | None = None,
 ) -> CalamityAmount:
@@ -130,7 +131,7 @@ def calamity_amount(
     )
 
 
-def effects_held(held: Iterable[str], kind: str | None = None) -> tuple[Effect, ...]:
+def effects_held(held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]:
     """The structured effects of the held cards' attributes (of one EffectKind, or all)."""
     return logic.effects_held(data.CARDS, held, kind)
 
