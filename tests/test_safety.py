@@ -6,6 +6,7 @@ the individual fixes in place, in-process and fast.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import time
@@ -18,7 +19,7 @@ from civrules.checks import all_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.emit.export import export_ruleset
-from civrules.emit.python import doc, render_package
+from civrules.emit.python import doc, lit, render_package
 from civrules.load import Limits, read_yaml_file, read_yaml_text
 from civrules.pipeline import analyse
 from civrules.render import SourceLines, diagnostic_record, render_json, render_text
@@ -162,7 +163,9 @@ def test_a_ruleset_name_cannot_end_the_generated_docstring() -> None:
     init = files["advanced_civilization/__init__.py"].decode("utf-8")
     module = compile(init, "__init__.py", "exec")  # raised SyntaxError, or compiled the injected code
     assert "system" not in module.co_names
-    assert repr(hostile) in init  # RULESET_NAME keeps the exact string
+    data = files["advanced_civilization/data.py"].decode("utf-8")
+    assert "system" not in compile(data, "data.py", "exec").co_names
+    assert lit(hostile) in data and ast.literal_eval(lit(hostile)) == hostile  # RULESET_NAME keeps the exact string
 
 
 @pytest.mark.parametrize(("ruleset_id", "what"), [("enum", "standard-library module"), ("in", "Python keyword")])
