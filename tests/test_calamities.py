@@ -272,3 +272,19 @@ def test_mining_and_enlightenment_cancel_in_a_slave_revolt(advciv: Ruleset) -> N
     revolt = calamity(advciv, "slave_revolt")
     assert calamity_amount(revolt, "tokens_withheld", {"mining"}, "primary").value == 20
     assert calamity_amount(revolt, "tokens_withheld", {"mining", "enlightenment"}, "primary").value == 15
+
+
+def test_a_secondary_victim_loses_at_most_the_per_victim_limit(advciv: Ruleset) -> None:
+    """30.311: Famine's 20 unit points, 'no more than eight from any one player'; 30.912: each
+    secondary victim of Piracy 'loses only one city'."""
+    famine = calamity_amount(calamity(advciv, "famine"), "famine_secondary", set(), "secondary")
+    assert (famine.value, famine.loss(20), famine.loss(5)) == (8, 8, 5)
+    piracy = calamity_amount(calamity(advciv, "piracy"), "other_coastal_cities_taken", set(), "secondary")
+    assert piracy.loss(2) == 1
+
+
+def test_military_adds_its_loss_to_civil_war(advciv: Ruleset) -> None:
+    """30.414: with Military, five unit points of each faction are removed after the selection."""
+    amount = calamity_amount(calamity(advciv, "civil_war"), "first_faction_by_primary", {"military"}, "primary")
+    assert amount.value == 15
+    assert [(m.card, m.amount) for m in amount.additions] == [("military", 5)]
