@@ -387,7 +387,8 @@ def verify_packages_import(case: Case, outcome: Outcome, rules: Path, tmp: Path)
     out = tmp / "generated"
     packages = generated_packages(out)
     assert packages, f"{case.id}: nothing was generated"
-    program = "".join(f"import {name}\n" for name in packages)
+    # `from ... import *` loads every table and helper, which a package otherwise loads on first use.
+    program = "".join(f"from {name} import *\n" for name in packages)
     env = {**os.environ, "PYTHONPATH": str(out / "python")}
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
