@@ -536,3 +536,68 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
         sys.exit(_failure_code(analysis.diagnostics))
     exported = export_ruleset(analysis.resolved, analysis.model)
     click.echo(dumps_json(exported, indent=2, sort_keys=True))
+
+
+@main.command()
+@click.pass_obj
+def lsp(obj: Context) -> None:
+    """Serve the Language Server Protocol over stdin/stdout (for editors: see docs/editors.md)."""
+    try:
+        from civrules.lsp.server import serve
+    except ImportError as error:  # pragma: no cover - pygls is a declared dependency
+        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); pip install 'pygls>=2'") from error
+    serve(obj.rules, obj.limits)
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+@click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("generated"),
+    show_default=True,
+    help="The output directory of --build.",
+)
+@click.option(
+    "--interval", type=click.FloatRange(min=0.05), default=0.3, show_default=True, help="Seconds between polls."
+)
+@click.option("-v", "--verbose", is_flag=True, help="List every info (each unknown fact), not only summaries.")
+@click.pass_obj
+def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, interval: float, verbose: bool) -> None:
+    """Validate RULESETS (all when none is named) on every save, printing only what changed; Ctrl-C stops."""
+    from civrules.watch import watch as run
+
+    workspace = obj.workspace()
+    _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
+    try:
+        run(
+            obj.rules,
+            rulesets,
+            click.echo,
+            limits=obj.limits,
+            build=_watch_builder(obj, rulesets, out) if rebuild else None,
+            interval=interval,
+            verbose=verbose,
+        )
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
+    from civrules.emit import build as builder
+    from civrules.emit import stamp
+    from civrules.incremental import Result
+
+    def rebuild(result: Result) -> str | None:
+        assert result.workspace is not None
+        names = list(rulesets) or sorted(result.analyses)
+        rendered = builder.render(result.workspace, [result.analyses[n].loaded for n in names], debug=obj.debug)
+        if rendered.failed:
+            return "civrules: nothing was built: the rules have errors"
+        builder.build(out, rendered, names, everything=not rulesets)
+        arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+        stamp.record(obj.rules, out, arguments)
+        return f"civrules: wrote {len(rendered.tree)} files for {len(names)} rulesets into {out}"
+
+    return rebuild

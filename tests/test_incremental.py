@@ -1,0 +1,219 @@
+"""The incremental core: a session's diagnostics after any edits equal a full run from scratch."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, sort_diagnostics
+from civrules.incremental import Session, full_run, unused_files
+from civrules.pipeline import analyse
+from civrules.render import diagnostic_record
+from civrules.workspace import LoadedFile, Workspace
+from tests.conftest import RULES
+
+#: Advanced Civilization and its western variant: a small tree that exercises `extends`.
+KEEP = (
+    "rulesets/advanced-civilization.yaml",
+    "rulesets/advanced-civilization-western.yaml",
+    "cards/advanced-civilization.yaml",
+    "cards/advanced-civilization-commodities.yaml",
+    "calamities/advanced-civilization.yaml",
+    "maps/mediterranean.yaml",
+    "maps/western-panel.yaml",
+    "rulebooks/advanced-civilization.yaml",
+)
+BASE, VARIANT = "advanced-civilization", "advanced-civilization-western"
+
+
+def copy_subset(target: Path) -> Path:
+    for relative in KEEP:
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RULES / relative, target / relative)
+    return target
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A read-only subset tree shared by the tests that edit only through overlays."""
+    return copy_subset(tmp_path_factory.mktemp("incremental") / "rules")
+
+
+@pytest.fixture(scope="module")
+def pristine(tree: Path) -> dict[str, LoadedFile]:
+    """Every file of the tree read once by a plain workspace (the reference's unchanged files)."""
+    workspace = Workspace(tree)
+    workspace.manifests()
+    for relative in workspace.rule_files():
+        workspace.load(relative)
+    return dict(workspace._files)
+
+
+class _Reference(Workspace):
+    """A plain workspace (no session) that takes files nobody edited from one pristine reading."""
+
+    def __init__(self, root: Path, overrides: Mapping[str, str], pristine: Mapping[str, LoadedFile]) -> None:
+        super().__init__(root, overrides=dict(overrides))
+        self.pristine = pristine
+
+    def load(self, relative: str) -> LoadedFile:
+        if relative not in self._files and relative not in self.overrides and relative in self.pristine:
+            one = self.pristine[relative]
+            self._files[relative] = LoadedFile(one.path, one.document, one.kind, list(one.diagnostics))
+        return super().load(relative)
+
+
+def reference(root: Path, overlays: Mapping[str, str], pristine: Mapping[str, LoadedFile]) -> list[Diagnostic]:
+    """What a full validate finds, from scratch but for the parse of files nobody edited."""
+    workspace = _Reference(root, overlays, pristine)
+    manifests = workspace.manifests()
+    found = list(workspace.discovery_diagnostics)
+    loaded = [workspace.load_ruleset(manifests[name]) for name in sorted(manifests)]
+    for one in loaded:
+        found.extend(analyse(workspace, one).diagnostics)
+    found.extend(unused_files(workspace, loaded))
+    return sort_diagnostics(found)
+
+
+# --- random edit sequences -----------------------------------------------------------------------
+
+
+def _edit(text: str, kind: str, seed: int) -> str:
+    lines = text.splitlines(keepends=True)
+    at = seed % max(len(lines), 1)
+    if kind == "misspell_key":
+        keys = [i for i, line in enumerate(lines) if ":" in line and not line.lstrip().startswith("#")]
+        if keys:
+            i = keys[seed % len(keys)]
+            head, colon, tail = lines[i].partition(":")
+            lines[i] = head[:-1] + head[-1:] * 2 + colon + tail if head.strip() else lines[i]
+    elif kind == "rename_id":
+        ids = [i for i, line in enumerate(lines) if "id: " in line]
+        if ids:
+            i = ids[seed % len(ids)]
+            lines[i] = lines[i].replace("id: ", "id: x", 1)
+    elif kind == "drop_line":
+        del lines[at : at + 1]
+    elif kind == "duplicate_line":
+        lines[at:at] = lines[at : at + 1]
+    elif kind == "break_syntax":
+        lines[at:at] = ["  broken: [\n"]
+    elif kind == "change_number":
+        numbers = [i for i, line in enumerate(lines) if any(c.isdigit() for c in line.partition(":")[2])]
+        if numbers:
+            i = numbers[seed % len(numbers)]
+            lines[i] = lines[i].replace("1", "7", 1).replace("0", "3", 1)
+    return "".join(lines)
+
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(KEEP),
+        st.sampled_from(
+            ["misspell_key", "rename_id", "drop_line", "duplicate_line", "break_syntax", "change_number", "revert"]
+        ),
+        st.integers(min_value=0, max_value=10**6),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def _run_sequence(
+    tree: Path, pristine: Mapping[str, LoadedFile], session: Session, edits: list[tuple[str, str, int]]
+) -> None:
+    for relative, kind, seed in edits:
+        if kind == "revert":
+            session.set_text(relative, None)
+            continue
+        current = session.overlays.get(relative) or (tree / relative).read_text(encoding="utf-8")
+        session.set_text(relative, _edit(current, kind, seed))
+        session.update()  # intermediate states are cached too: the final one must not reuse a stale one
+    assert session.update().diagnostics == reference(tree, session.overlays, pristine)
+
+
+@pytest.fixture(scope="module")
+def session(tree: Path) -> Session:
+    """One session across every example, as an editor keeps it for hours."""
+    return Session(tree)
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(edits=EDITS)
+def test_random_edits_give_the_diagnostics_of_a_full_run(
+    tree: Path, pristine: dict[str, LoadedFile], session: Session, edits: list[tuple[str, str, int]]
+) -> None:
+    _run_sequence(tree, pristine, session, edits)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(edits=EDITS)
+def test_random_edits_give_the_diagnostics_of_a_full_run_exhaustively(
+    tree: Path, pristine: dict[str, LoadedFile], session: Session, edits: list[tuple[str, str, int]]
+) -> None:
+    _run_sequence(tree, pristine, session, edits)
+
+
+# --- what an edit re-reads and re-checks ---------------------------------------------------------
+
+
+def test_an_edit_rereads_one_file_and_rechecks_only_the_rulesets_that_read_it(tree: Path) -> None:
+    session = Session(tree)
+    first = session.update()
+    assert sorted(first.rechecked) == [BASE, VARIANT]
+    again = session.update()
+    assert again.reread == [] and again.rechecked == []
+    panel = "maps/western-panel.yaml"
+    session.set_text(panel, (tree / panel).read_text(encoding="utf-8") + "\n# a comment\n")
+    edited = session.update()
+    assert edited.reread == [panel] and edited.rechecked == [VARIANT]
+    cards = "cards/advanced-civilization.yaml"
+    session.set_text(cards, (tree / cards).read_text(encoding="utf-8").replace("cost: 45", "cots: 45", 1))
+    edited = session.update()
+    assert edited.reread == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
+    assert any(d.code == "S002" for d in edited.diagnostics)
+
+
+def test_a_change_to_a_base_shows_in_its_variant(tree: Path) -> None:
+    session = Session(tree)
+    session.update()
+    areas = "maps/mediterranean.yaml"
+    renamed = (tree / areas).read_text(encoding="utf-8").replace("{id: sahara,", "{id: sahara_desert,", 1)
+    session.set_text(areas, renamed)
+    result = session.update()
+    variant = [d for d in result.by_file()[result.files[f"rulesets/{VARIANT}.yaml"]] if d.code == "X001"]
+    assert any("sahara" in d.message for d in variant)
+
+
+def test_saved_files_are_read_again_when_their_content_changes(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    session = Session(rules)
+    session.update()
+    cards = rules / "cards/advanced-civilization.yaml"
+    text = cards.read_text(encoding="utf-8")
+    os.utime(cards)  # touched, not changed: the content hash says so
+    assert session.update().reread == []
+    cards.write_text(text.replace("cost: 45", "cots: 45", 1), encoding="utf-8")
+    edited = session.update()
+    assert edited.reread == ["cards/advanced-civilization.yaml"]
+    assert edited.diagnostics == full_run(rules)
+    (rules / "maps/western-panel.yaml").unlink()
+    assert session.update().diagnostics == full_run(rules)
+
+
+def test_a_full_run_is_what_validate_prints(tree: Path) -> None:
+    runner = CliRunner()
+    printed = runner.invoke(main, ["--rules", str(tree), "validate", "--format", "json"])
+    assert printed.exit_code in (0, 1), printed.output
+    records = json.loads(printed.stdout)
+    assert records == [diagnostic_record(d) for d in Session(tree).update().diagnostics]
