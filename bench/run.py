@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
+from bench import incremental  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from civrules.emit.build import build as write_build  # noqa: E402
 from civrules.emit.build import render  # noqa: E402
@@ -204,6 +205,27 @@ def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:
     return rows
 
 
+def edit_latency(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str, Any]:
+    """Edit-to-diagnostics latency on the largest shipped ruleset and on a synthetic one 10x its size."""
+    shipped = sum(path.stat().st_size for _, path in ruleset_files(rules, ruleset))
+    one = generate(tmp / "latency-1", 1)
+    one_bytes = sum(path.stat().st_size for _, path in ruleset_files(one, "synthetic"))
+    scale = incremental.scale_for(10 * shipped, one_bytes)
+    large = generate(tmp / f"latency-{scale}", scale)
+    large_bytes = sum(path.stat().st_size for _, path in ruleset_files(large, "synthetic"))
+    figures = {
+        "shipped": {"ruleset": ruleset, "bytes": shipped, **incremental.edit_latency(rules, ruleset, repeat)},
+        "10x": {
+            "ruleset": f"synthetic x{scale}",
+            "bytes": large_bytes,
+            **incremental.edit_latency(large, "synthetic", max(3, repeat // 2)),
+        },
+    }
+    for row, tree in ((figures["shipped"], rules), (figures["10x"], large)):
+        row["profile"] = incremental.profile_edit(tree, row["worst_file"])
+    return figures
+
+
 def machine() -> dict[str, Any]:
     return {
         "python": platform.python_version(),
@@ -268,15 +290,17 @@ def main() -> int:
     ruleset = largest_ruleset(rules)
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        results = {
+        results: dict[str, Any] = {
             "ruleset": ruleset,
             "machine": machine(),
             "in_process": in_process(rules, ruleset, tmp / "in-process", args.repeat),
             "whole_process": whole_process(rules, ruleset, tmp, args.repeat),
             "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
+            "edit_latency": edit_latency(rules, ruleset, tmp, args.repeat),
         }
     RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print_table(results)
+    incremental.print_latency(results["edit_latency"])
     return 0
 
 

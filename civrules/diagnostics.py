@@ -59,6 +59,8 @@ class Diagnostic:
     span: Span | None = None
     hint: str | None = None
     related: tuple[Related, ...] = field(default_factory=tuple)
+    #: When the hint is a "did you mean": the text to put in place of the span's (an editor's quick fix).
+    suggestion: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.span or Span("", 0, 0, 0, 0)

@@ -72,8 +72,9 @@ class Origin:
         """The first line of the entity: its `id` when it has one."""
         document = self.document
         id_path = (*self.path, "id")
-        if id_path in document.value_spans:
-            return document.value_spans[id_path]
+        found = document.exact_span(id_path)
+        if found is not None:
+            return found
         span = self.span()
         return Span(span.file, span.line, span.column, span.line, span.column + 1)
 

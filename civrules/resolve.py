@@ -168,7 +168,8 @@ class Resolver:
         if parent is None:
             close = difflib.get_close_matches(parent_id, list(manifests), n=1)
             hint = f"did you mean `{close[0]}`?" if close else "run `civrules list` to see the ruleset ids"
-            return None, [_diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)]
+            problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
+            return None, [replace(problem, suggestion=close[0] if close else None)]
         parent_loaded = self.workspace.load_ruleset(parent)
         problems = parent_loaded.all_diagnostics()
         if any(d.severity == "error" for d in problems):
@@ -321,9 +322,12 @@ def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at
     existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
     close = closest(key, existing)  # bounded: an overlay may name thousands of missing ids
     hint = f"did you mean `{close}`?" if close else f"use `add` to create a new {name} entry"
-    return _diag(
+    problem = _diag(
         codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
     )
+    # A border's key is its two areas and a track's its nation and level: not text to put back.
+    plain = close if close and spec.key not in ("areas", "nation") else None
+    return replace(problem, suggestion=plain)
 
 
 def _add(

@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from civrules import codes
 from civrules.diagnostics import Diagnostic, Span, stopped
 from civrules.load.document import Document, NodePath
-from civrules.suggest import Vocabulary, did_you_mean
+from civrules.suggest import Vocabulary, closest, did_you_mean
 
 #: File kinds and the schema file that describes each.
 SCHEMA_FILES: Mapping[str, str] = {
@@ -154,6 +154,7 @@ def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
                 f"unknown file kind {_show(kind)}",
                 document.span(("kind",)),
                 _did_you_mean(str(kind), SCHEMA_FILES) or f"use one of: {known}",
+                _closest(str(kind), SCHEMA_FILES),
             )
         ]
     return kind, []
@@ -252,7 +253,11 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
             or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
         )
         yield _diag(
-            codes.BAD_ENUM, f"{_show(instance)} is not an allowed value{_where(path)}", document.span(path), hint
+            codes.BAD_ENUM,
+            f"{_show(instance)} is not an allowed value{_where(path)}",
+            document.span(path),
+            hint,
+            _closest(str(instance), [str(v) for v in allowed_values]) if isinstance(instance, str) else None,
         )
         return
     yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
@@ -267,7 +272,9 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
     where = _where(path)
     allowed = list(properties)
     hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
-    yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint)
+    yield _diag(
+        codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint, _closest(key, allowed)
+    )
 
 
 @functools.cache
@@ -385,6 +392,11 @@ def _did_you_mean(word: str, choices: Any) -> str | None:
     return did_you_mean(word, choices)
 
 
+def _closest(word: str, choices: Any) -> str | None:
+    """The choice a misspelt word most likely meant (the suggestion of a "did you mean")."""
+    return closest(word, choices)
+
+
 def _where(path: NodePath) -> str:
     return f" in `{_render_path(path)}`" if path else ""
 
@@ -428,5 +440,5 @@ def _show(value: Any) -> str:
     return f"`{value}`"
 
 
-def _diag(code: codes.Code, message: str, span: Span, hint: str | None) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, span, hint)
+def _diag(code: codes.Code, message: str, span: Span, hint: str | None, suggestion: str | None = None) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, suggestion=suggestion)

@@ -247,8 +247,18 @@ def test_keys_at_a_position_follow_indentation() -> None:
     assert "orange" in values
 
 
-def test_only_a_plain_did_you_mean_is_a_fix() -> None:
+def test_a_did_you_mean_carries_its_suggestion(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    for relative in KEEP:
+        (rules / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RULES / relative, rules / relative)
+    session = Session(rules)
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    session.set_text(CARDS, text.replace("cost: 45", "cots: 45", 1).replace("colour: blue", "colour: blu", 1))
+    found = {d.code: d for d in session.update().diagnostics if d.code in ("S002", "S003")}
+    assert suggestion(found["S002"]) == "cost" and suggestion(found["S003"]) == "blue"
+    session.set_text(CARDS, text.replace("{card: democracy,", "{card: democrazy,", 1))
+    (reference,) = [d for d in session.update().diagnostics if d.code == "X001"]
+    assert suggestion(reference) == "democracy"
     span = Span("f.yaml", 1, 1, 1, 5)
-    assert suggestion(Diagnostic("S002", Severity.ERROR, "m", span, "did you mean `cost`?")) == "cost"
     assert suggestion(Diagnostic("C005", Severity.ERROR, "m", span, "did you mean a credit from `a` to `b`?")) is None
-    assert suggestion(Diagnostic("S002", Severity.ERROR, "m", span, None)) is None

@@ -37,7 +37,7 @@ class Watcher:
 
     def until(self, prefix: str) -> list[str]:
         """Every line printed up to and including the first that starts with ``prefix``."""
-        seen = []
+        seen: list[str] = []
         while True:
             try:
                 line = self.lines.get(timeout=HANG_GUARD)

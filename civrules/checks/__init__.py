@@ -53,12 +53,16 @@ def diagnostic(
     span: Span | None,
     hint: str | None = None,
     related: Iterable[Related] = (),
+    suggestion: str | None = None,
 ) -> Diagnostic:
-    """Build a diagnostic for a registered code (its severity comes from the registry)."""
+    """Build a diagnostic for a registered code (its severity comes from the registry).
+
+    ``suggestion`` is the replacement for the text at ``span`` that a "did you mean" hint proposes.
+    """
     entry = codes.lookup(code) if isinstance(code, str) else code
     if entry is None:
         raise KeyError(f"unregistered diagnostic code {code}")
-    return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related))
+    return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related), suggestion)
 
 
 def all_checks() -> list[Check]:

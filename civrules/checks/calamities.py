@@ -325,6 +325,7 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span(*path),
                 f"did you mean `{suggestion}`?" if suggestion else "name only cards of the calamity's modifiers",
                 [Related(calamity.origin.key_span("modifiers"), "the modifiers")],
+                suggestion,
             )
         for card in unranked[len(strays) :]:
             modifier = next(m for m in calamity.modifiers if m.card == card)
@@ -368,6 +369,7 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`{calamity.id}` has no effect `{effect}`",
                 calamity.origin.span(*path),
                 f"did you mean `{suggestion}`?" if suggestion else f"its effects are {', '.join(effects) or 'none'}",
+                suggestion=suggestion,
             )
 
 

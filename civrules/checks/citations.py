@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,6 +158,74 @@ def data_nodes(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, Any]]:
                 stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
 
 
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """What one walk of a document finds: its `rule:` citations and its unknown facts, in order.
+
+    Each entry starts with the path of the node the walk met (what a variant may have replaced);
+    a citation also has the path of the number (inside a list of numbers) and the number.
+    """
+
+    citations: tuple[tuple[NodePath, NodePath, str], ...]
+    unknowns: tuple[tuple[NodePath, str], ...]
+
+
+#: Walks by document, most recently used last. A document is never changed once read, so its walk
+#: holds for as long as the document lives: a long-lived session (`civrules lsp`) walks again only
+#: the documents an edit replaced. Bounded; each entry keeps its document alive, so ids stay unique.
+_walks: dict[int, tuple[Document, Walk]] = {}
+_WALKS_KEPT = 512
+
+
+def document_walk(document: Document) -> Walk:
+    """The citations and unknown facts of one document (walked once, then remembered)."""
+    found = _walks.pop(id(document), None)
+    if found is None or found[0] is not document:
+        found = (document, _walk(document))
+    _walks[id(document)] = found
+    while len(_walks) > _WALKS_KEPT:
+        del _walks[next(iter(_walks))]
+    return found[1]
+
+
+def _walk(document: Document) -> Walk:
+    cited: list[tuple[NodePath, NodePath, str]] = []
+    unknowns: list[tuple[NodePath, str]] = []
+    stack: list[tuple[NodePath, Any]] = [((), document.data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            if len(node) == 1 and "unknown" in node:
+                unknowns.append((path, str(node["unknown"])))
+            stack.extend(((*path, key), value) for key, value in reversed(node.items()))
+        elif isinstance(node, list):
+            if path and path[-1] == "rule":
+                cited.extend((path, (*path, i), n) for i, n in enumerate(node) if isinstance(n, str))
+            stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
+        elif isinstance(node, str) and path and path[-1] == "rule":
+            cited.append((path, path, node))
+    return Walk(tuple(cited), tuple(unknowns))
+
+
+def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePath], bool]]]:
+    """Each document :func:`data_nodes` walks, its walk, and whether a node path was superseded."""
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    replaced: dict[int, set[NodePath]] = {}
+    for document_id, path in superseded(ruleset):
+        replaced.setdefault(document_id, set()).add(path)
+    seen: set[int] = set()
+    for document in ruleset.documents:
+        if document is index_document or id(document) in seen:
+            continue
+        seen.add(id(document))
+        paths = replaced.get(id(document))
+
+        def gone(path: NodePath, paths: set[NodePath] | None = paths) -> bool:
+            return paths is not None and any(path[:end] in paths for end in range(len(path) + 1))
+
+        yield document, document_walk(document), gone
+
+
 _cited: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
 
 
@@ -173,15 +241,10 @@ def citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
 
 
 def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
-    for document, path, node in data_nodes(ruleset):
-        if not path or path[-1] != "rule":
-            continue
-        if isinstance(node, str):
-            yield document, path, node
-        elif isinstance(node, list):
-            for i, number in enumerate(node):
-                if isinstance(number, str):
-                    yield document, (*path, i), number
+    for document, walk, gone in walked(ruleset):
+        for node, path, number in walk.citations:
+            if not gone(node):
+                yield document, path, number
 
 
 class _Closest:
@@ -259,7 +322,9 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
             hint = f"the nearest enclosing section is `{enclosing}`"
         else:
             hint = "no section of the rulebook is near this number"
-        yield diagnostic("Q001", f"section {number} is not in the rule index", document.span(path), hint)
+        yield diagnostic(
+            "Q001", f"section {number} is not in the rule index", document.span(path), hint, suggestion=close
+        )
 
 
 @check("Q002", "rule-in-sequence-gap", Severity.ERROR)
@@ -429,4 +494,5 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"{what} {number} is not a section of the rule index",
             span,
             f"did you mean `{close}`?" if (close := closest(number)) else "add the section, or fix the number",
+            suggestion=close,
         )

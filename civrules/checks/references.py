@@ -184,4 +184,6 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         span: Span = origin.span(*sub)
         base = origin.defined_at(*sub)
         related = [Related(base, "the base ruleset's definition")] if base is not None else []
-        yield diagnostic("X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related)
+        yield diagnostic(
+            "X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related, suggestion
+        )

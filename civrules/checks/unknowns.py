@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.checks.citations import data_nodes
+from civrules.checks.citations import walked
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
@@ -38,9 +38,10 @@ def unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
 
 
 def _find_unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
-    for document, path, node in data_nodes(ruleset):
-        if is_unknown(node):
-            yield document, path, str(node["unknown"])
+    for document, walk, gone in walked(ruleset):
+        for path, reason in walk.unknowns:
+            if not gone(path):
+                yield document, path, reason
 
 
 def field_path(data: Any, path: NodePath) -> str:
@@ -94,12 +95,26 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
           unknown: "no source names Africa's colour"   # INFO: nations[africa].colour is unknown
     """
     for document, path, reason in unknown_facts(ruleset):
-        yield diagnostic(
-            "Q006",
-            f"`{field_path(document.data, path)}` is unknown",
-            document.span(path),
-            " ".join(reason.split()),
-        )
+        yield _unknown_fact(document, path, reason)
+
+
+#: Q006 of one unknown fact depends only on its document: kept with the document (see
+#: `citations.document_walk`), so a long-lived session builds it again only for an edited file.
+_said: dict[tuple[int, NodePath], tuple[Document, Diagnostic]] = {}
+_SAID_KEPT = 20_000
+
+
+def _unknown_fact(document: Document, path: NodePath, reason: str) -> Diagnostic:
+    found = _said.get((id(document), path))
+    if found is not None and found[0] is document:
+        return found[1]
+    said = diagnostic(
+        "Q006", f"`{field_path(document.data, path)}` is unknown", document.span(path), " ".join(reason.split())
+    )
+    if len(_said) >= _SAID_KEPT:
+        _said.clear()
+    _said[(id(document), path)] = (document, said)
+    return said
 
 
 @check("Q007", "unknown-facts-summary", Severity.INFO)
@@ -114,10 +129,14 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
         id: advanced-civilization   # INFO: N unknown facts: n1 in rulesets/advanced-civilization.yaml, ...
     """
-    by_file: dict[str, int] = {}
+    by_document: dict[int, tuple[Document, int]] = {}
     for document, _, _ in unknown_facts(ruleset):
+        _, n = by_document.get(id(document), (document, 0))
+        by_document[id(document)] = (document, n + 1)
+    by_file: dict[str, int] = {}
+    for document, n in by_document.values():
         name = _relative(ruleset, document)
-        by_file[name] = by_file.get(name, 0) + 1
+        by_file[name] = by_file.get(name, 0) + n
     total = sum(by_file.values())
     if not total:
         return

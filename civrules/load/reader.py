@@ -24,7 +24,7 @@ import yaml
 
 from civrules import codes, files
 from civrules.diagnostics import Diagnostic, Related, Span
-from civrules.load.document import Document, NodePath
+from civrules.load.document import Document, NodePath, pack_position, unpack_position
 
 try:
     from yaml._yaml import CParser as _Parser
@@ -267,7 +267,7 @@ class _Frame:
     )
 
     def __init__(
-        self, container: dict[str, Any] | list[Any], path: NodePath, start: Span, anchor: str | None, is_key: bool
+        self, container: dict[str, Any] | list[Any], path: NodePath, start: int, anchor: str | None, is_key: bool
     ) -> None:
         self.container = container
         self.path = path
@@ -276,10 +276,10 @@ class _Frame:
         self.nodes = 1
         self.height = 1  # levels of nesting, counting what aliases in it bring
         self.key: Any = None  # a str, or _DISCARD when the entry is refused
-        self.key_span: Span | None = None
+        self.key_span: int | None = None
         self.is_key = is_key  # a collection used as a mapping key: read, then refused
         self.refused = False  # a collection with a forbidden tag: read, then replaced by null
-        self.seen: dict[str, Span] = {}
+        self.seen: dict[str, int] = {}
 
 
 _DISCARD = object()  # the value of an entry whose key was refused
@@ -292,8 +292,8 @@ class _Builder:
         self.display = display
         self.limits = limits
         self.diagnostics: list[Diagnostic] = []
-        self.value_spans: dict[NodePath, Span] = {}
-        self.key_spans: dict[NodePath, Span] = {}
+        self.value_spans: dict[NodePath, int] = {}
+        self.key_spans: dict[NodePath, int] = {}
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
         self.stack: list[_Frame] = []
         self.root: Any = None
@@ -303,14 +303,21 @@ class _Builder:
         self.refused: set[NodePath] = set()
         self.whole_floats = False
 
-    def span(self, event: Any) -> Span:
+    def span(self, event: Any) -> int:
+        """The event's position, packed (see :func:`civrules.load.document.pack_position`)."""
         start, end = event.start_mark, event.end_mark
-        return Span(self.display, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+        return pack_position(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
     def error(
-        self, code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+        self,
+        code: codes.Code,
+        message: str,
+        span: Span | int,
+        hint: str | None = None,
+        related: tuple[Related, ...] = (),
     ) -> None:
-        self.diagnostics.append(Diagnostic(code.code, code.severity, message, span, hint, related))
+        at = unpack_position(self.display, span) if isinstance(span, int) else span
+        self.diagnostics.append(Diagnostic(code.code, code.severity, message, at, hint, related))
 
     def run(self, parser: Any) -> None:
         handlers = {
@@ -341,7 +348,7 @@ class _Builder:
             )
             raise _AbortError
 
-    def count(self, nodes: int, span: Span) -> None:
+    def count(self, nodes: int, span: int) -> None:
         self.total_nodes += nodes
         if self.total_nodes > self.limits.max_nodes:
             self.error(
@@ -352,7 +359,7 @@ class _Builder:
             )
             raise _AbortError
 
-    def check_tag(self, tag: str | None, span: Span) -> bool:
+    def check_tag(self, tag: str | None, span: int) -> bool:
         if tag is None or tag == "!" or tag in _ALLOWED_TAGS:
             return True
         self.error(
@@ -390,7 +397,7 @@ class _Builder:
     def _expects_key(self) -> bool:
         return bool(self.stack) and isinstance(self.stack[-1].container, dict) and self.stack[-1].key is None
 
-    def resolve_scalar(self, event: Any, span: Span) -> Any:
+    def resolve_scalar(self, event: Any, span: int) -> Any:
         text: str = event.value
         tag = event.tag
         if tag is None or tag == "!":
@@ -410,7 +417,7 @@ class _Builder:
             self.whole_floats = self.whole_floats or value.is_integer()
         return value
 
-    def resolve_plain(self, text: str, span: Span) -> Any:
+    def resolve_plain(self, text: str, span: int) -> Any:
         if _NULL.match(text):
             return None
         if text in _BOOL:
@@ -500,7 +507,8 @@ class _Builder:
     def on_end(self, event: Any) -> None:
         frame = self.stack.pop()
         end = event.end_mark
-        span = Span(self.display, frame.start.line, frame.start.column, end.line + 1, end.column + 1)
+        # The start line and column of the frame's packed position, with this end.
+        span = (frame.start >> 64 << 64) | pack_position(0, 0, end.line + 1, end.column + 1)
         if frame.is_key:
             self.error(
                 codes.NON_STRING_KEY,
@@ -525,7 +533,7 @@ class _Builder:
         return (*parent.path, len(parent.container))
 
     def place(
-        self, value: Any, span: Span, anchor: str | None, nodes: int, opened: _Frame | None = None, height: int = 0
+        self, value: Any, span: int, anchor: str | None, nodes: int, opened: _Frame | None = None, height: int = 0
     ) -> None:
         """Attach a finished node to its parent (or make it the root) and record its span."""
         if anchor is not None:
@@ -560,7 +568,7 @@ class _Builder:
         assert parent.key_span is not None
         self.key_spans[path] = parent.key_span
 
-    def accept_key(self, parent: _Frame, key: Any, span: Span) -> None:
+    def accept_key(self, parent: _Frame, key: Any, span: int) -> None:
         parent.key_span = span
         if key is _DISCARD:
             parent.key = _DISCARD
@@ -582,7 +590,7 @@ class _Builder:
                 f"duplicate key `{key}`",
                 span,
                 hint="remove or merge one of the two entries; only one value can count",
-                related=(Related(first, "first defined here"),),
+                related=(Related(unpack_position(self.display, first), "first defined here"),),
             )
             parent.key = _DISCARD
             return

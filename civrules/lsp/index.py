@@ -306,7 +306,6 @@ def _plain(text: str) -> str:
 # --- diagnostics, codes and fixes -------------------------------------------------------------
 
 _CODE = re.compile(r"\b[A-Z][0-9]{3}\b")
-_SUGGESTION = re.compile(r"^did you mean `([^`]+)`\?$")
 
 
 def code_at(line_text: str, column: int) -> str | None:
@@ -324,12 +323,8 @@ def explain(code: str) -> str:
 
 
 def suggestion(diagnostic: Diagnostic) -> str | None:
-    """The replacement a diagnostic's did-you-mean proposes for the text at its span, if any."""
-    fix = getattr(diagnostic, "suggestion", None)
-    if isinstance(fix, str):
-        return fix
-    match = _SUGGESTION.match(diagnostic.hint or "")
-    return match.group(1) if match else None
+    """The replacement a diagnostic's "did you mean" proposes for the text at its span, if any."""
+    return diagnostic.suggestion
 
 
 def covers(span: Span, line: int, column: int) -> bool:
