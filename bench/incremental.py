@@ -34,13 +34,14 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
     files: dict[str, Any] = {}
     for relative in sorted(first.depends[ruleset]):
         text = (rules / relative).read_text(encoding="utf-8")
-        times = []
+        times, cpu = [], []
         rechecked: list[str] = []
         for i in range(repeat):
             session.set_text(relative, f"{text}\n# edit {i}\n")
-            started = time.perf_counter()
+            started, processor = time.perf_counter(), time.process_time()
             result = session.update()
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - processor)
             rechecked = result.rechecked
         session.set_text(relative, None)
         session.update()
@@ -49,11 +50,19 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
             "min": min(times),
             "max": max(times),
             "runs": repeat,
+            # CPU time of this process: what the wall time would be on an idle machine, roughly.
+            "cpu_median": statistics.median(cpu),
             "bytes": len(text.encode()),
             "rechecked": rechecked,
         }
     worst = max(files, key=lambda name: files[name]["median"])
-    return {"cold_update": cold, "files": files, "worst_file": worst, "worst_median": files[worst]["median"]}
+    return {
+        "cold_update": cold,
+        "files": files,
+        "worst_file": worst,
+        "worst_median": files[worst]["median"],
+        "worst_cpu_median": files[worst]["cpu_median"],
+    }
 
 
 def profile_edit(rules: Path, relative: str, top: int = 12) -> str:
@@ -77,11 +86,12 @@ def scale_for(target_bytes: int, one_bytes: int) -> int:
 
 
 def print_latency(figures: dict[str, Any]) -> None:
-    print("edit-to-diagnostics (incremental session, in-process)   median   target")
+    print("edit-to-diagnostics (incremental session, in-process)      median (CPU)   target")
     for label, row in figures.items():
         target = TARGET_SHIPPED_S if label == "shipped" else TARGET_10X_S
         verdict = "met" if row["worst_median"] <= target else "missed"
         print(
             f"  {label:<8} {row['ruleset']:<24} worst file {row['worst_file']:<40}"
-            f"{row['worst_median'] * 1000:8.1f} ms  ≤ {target * 1000:.0f} ms  {verdict}"
+            f"{row['worst_median'] * 1000:8.1f} ms ({row['worst_cpu_median'] * 1000:.0f} ms)"
+            f"  ≤ {target * 1000:.0f} ms  {verdict}"
         )

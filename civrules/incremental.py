@@ -115,8 +115,12 @@ class Session:
         else:
             self.overlays[relative] = text
 
-    def update(self) -> Result:
-        """Bring every result up to date with the files and buffers as they are now."""
+    def update(self, rulesets: Sequence[str] = ()) -> Result:
+        """Bring every result up to date with the files and buffers as they are now.
+
+        With ``rulesets`` named, only those are checked and the diagnostics are those of
+        ``civrules validate RULESET…`` (names that are not rulesets are left out).
+        """
         workspace = _SessionWorkspace(self)
         manifests = workspace.manifests()
         diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
@@ -126,7 +130,7 @@ class Session:
         depends: dict[str, frozenset[str]] = {}
         rechecked: list[str] = []
         loaded_rulesets: list[LoadedRuleset] = []
-        for name in sorted(manifests):
+        for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in manifests]:
             previous = self._checked.get(name)
             if previous is not None and previous.key == self._key(workspace, names_key, previous.depends):
                 loaded_rulesets.append(previous.analysis.loaded)
@@ -146,7 +150,8 @@ class Session:
             diagnostics.extend(checked.analysis.diagnostics)
         for gone in set(self._checked) - set(manifests):
             del self._checked[gone]
-        diagnostics.extend(unused_files(workspace, loaded_rulesets))
+        if not rulesets:
+            diagnostics.extend(unused_files(workspace, loaded_rulesets))
         rule_files = workspace.rule_files()
         for gone in set(self._parsed) - set(rule_files):
             del self._parsed[gone]

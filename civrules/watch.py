@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from civrules.diagnostics import Diagnostic, Severity, has_errors, sort_diagnostics
+from civrules.diagnostics import Diagnostic, Severity, has_errors
 from civrules.incremental import Result, Session
 from civrules.load import Limits
 from civrules.render import SourceLines, render_text
@@ -36,17 +36,9 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def chosen(result: Result, rulesets: Sequence[str], *, verbose: bool) -> list[Diagnostic]:
-    """The diagnostics `validate RULESET…` would print (every one when no ruleset is named)."""
-    if rulesets:
-        found: list[Diagnostic] = []
-        for name in rulesets:
-            analysis = result.analyses.get(name)
-            if analysis is not None:
-                found.extend(analysis.diagnostics)
-        diagnostics = sort_diagnostics(found)
-    else:
-        diagnostics = result.diagnostics
+def chosen(result: Result, *, verbose: bool) -> list[Diagnostic]:
+    """The diagnostics `validate` would print: infos folded into their summary unless ``verbose``."""
+    diagnostics = result.diagnostics
     if not verbose:
         diagnostics = [d for d in diagnostics if d.severity is not Severity.INFO or d.code == "Q007"]
     return diagnostics
@@ -92,9 +84,9 @@ def watch(
         first = seen is None
         seen = current
         started = time.perf_counter()
-        result = session.update()
+        result = session.update(rulesets)
         elapsed = time.perf_counter() - started
-        diagnostics = chosen(result, rulesets, verbose=verbose)
+        diagnostics = chosen(result, verbose=verbose)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
         out = render_text(diagnostics, sources) if first else describe_changes(shown, diagnostics, sources)
         changed = first or bool(out)

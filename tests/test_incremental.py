@@ -217,3 +217,11 @@ def test_a_full_run_is_what_validate_prints(tree: Path) -> None:
     assert printed.exit_code in (0, 1), printed.output
     records = json.loads(printed.stdout)
     assert records == [diagnostic_record(d) for d in Session(tree).update().diagnostics]
+
+
+def test_a_session_of_named_rulesets_is_what_validate_of_them_prints(tree: Path) -> None:
+    printed = CliRunner().invoke(main, ["--rules", str(tree), "validate", VARIANT, "--format", "json"])
+    assert printed.exit_code in (0, 1), printed.output
+    result = Session(tree).update([VARIANT])
+    assert json.loads(printed.stdout) == [diagnostic_record(d) for d in result.diagnostics]
+    assert result.rechecked == [VARIANT]
