@@ -291,6 +291,7 @@ class _Builder:
     def __init__(self, display: str, limits: Limits) -> None:
         self.display = display
         self.limits = limits
+        self.wide = limits.max_bytes >= 1 << 32  # a line or column might not fit in 32 bits
         self.diagnostics: list[Diagnostic] = []
         self.value_spans: dict[NodePath, int] = {}
         self.key_spans: dict[NodePath, int] = {}
@@ -306,7 +307,11 @@ class _Builder:
     def span(self, event: Any) -> int:
         """The event's position, packed (see :func:`civrules.load.document.pack_position`)."""
         start, end = event.start_mark, event.end_mark
-        return pack_position(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+        if self.wide:
+            return pack_position(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+        # The same, inline (one call per node): lines and columns fit in 32 bits below 4 GiB.
+        packed: int = ((start.line + 1) << 96) | ((start.column + 1) << 64) | ((end.line + 1) << 32) | (end.column + 1)
+        return packed
 
     def error(
         self,
