@@ -218,17 +218,37 @@ def _references(
     relative: str, document: Document, known: dict[str, set[str]], defined_at: set[tuple[str, NodePath]]
 ) -> Iterator[Symbol]:
     """Every string of the document that names a defined id (prose and citations aside)."""
-    stack: list[tuple[NodePath, Any]] = [((), document.data)]
-    while stack:
-        path, node = stack.pop()
-        if isinstance(node, dict):
-            stack.extend(((*path, k), v) for k, v in node.items() if k not in _PROSE)
-        elif isinstance(node, list):
-            stack.extend(((*path, i), v) for i, v in enumerate(node))
-        elif isinstance(node, str) and node in known and (relative, path) not in defined_at:
+    for path, node in _strings(document):
+        if node in known and (relative, path) not in defined_at:
             collection = _collection_at(path, known[node])
             if collection is not None:
                 yield Symbol(collection, node, relative, document.span(path), False, document, path)
+
+
+#: The strings of each document, kept with it: after an edit only the edited file is walked again.
+#: Bounded; each entry keeps its document alive, so ids stay unique.
+_walked: dict[int, tuple[Document, list[tuple[NodePath, str]]]] = {}
+_WALKED_KEPT = 256
+
+
+def _strings(document: Document) -> list[tuple[NodePath, str]]:
+    found = _walked.pop(id(document), None)
+    if found is None or found[0] is not document:
+        strings: list[tuple[NodePath, str]] = []
+        stack: list[tuple[NodePath, Any]] = [((), document.data)]
+        while stack:
+            path, node = stack.pop()
+            if isinstance(node, dict):
+                stack.extend(((*path, k), v) for k, v in node.items() if k not in _PROSE)
+            elif isinstance(node, list):
+                stack.extend(((*path, i), v) for i, v in enumerate(node))
+            elif isinstance(node, str):
+                strings.append((path, node))
+        found = (document, strings)
+    _walked[id(document)] = found
+    while len(_walked) > _WALKED_KEPT:
+        del _walked[next(iter(_walked))]
+    return found[1]
 
 
 def _collection_at(path: NodePath, candidates: set[str]) -> str | None:

@@ -104,9 +104,27 @@ class CivrulesServer(LanguageServer):
         if self.result is not None and not self._dirty:
             return self.result
         self._dirty = False
-        self.result = self.session.update()
+        try:
+            self.result = self.session.update()
+        except Exception as error:  # a bug must not take the editor's server down (reported, re-raised at start)
+            said = " ".join(str(error).split())[:200]
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Error,
+                    message=f"civrules: internal error ({type(error).__name__}: {said}). Sorry: this is a bug in "
+                    "civrules, not in your rules; please report it.",
+                )
+            )
+            if self.result is None:
+                raise
+            return self.result
         self._index = None
         self.publish(self.result)
+        for diagnostic in self.result.diagnostics:
+            if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
+                self.window_log_message(
+                    types.LogMessageParams(type=types.MessageType.Error, message=f"civrules: {diagnostic.message}")
+                )
         return self.result
 
     def index(self) -> Index:
