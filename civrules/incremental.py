@@ -28,6 +28,7 @@ from civrules import codes
 from civrules.diagnostics import Diagnostic, Span, sort_diagnostics
 from civrules.load import Document, Limits
 from civrules.pipeline import Analysis, analyse
+from civrules.resolve import Resolver
 from civrules.workspace import LoadedFile, LoadedRuleset, Workspace
 
 #: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
@@ -130,6 +131,7 @@ class Session:
         depends: dict[str, frozenset[str]] = {}
         rechecked: list[str] = []
         loaded_rulesets: list[LoadedRuleset] = []
+        resolver = Resolver(workspace)  # shared: a base and its variant checked again resolve the base once
         for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in manifests]:
             previous = self._checked.get(name)
             if previous is not None and previous.key == self._key(workspace, names_key, previous.depends):
@@ -138,7 +140,7 @@ class Session:
             else:
                 workspace.recording = set()
                 loaded = workspace.load_ruleset(manifests[name])
-                analysis = analyse(workspace, loaded)
+                analysis = analyse(workspace, loaded, resolver=resolver)
                 files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                 workspace.recording = None
                 checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)

@@ -40,12 +40,17 @@ def analyse(
     ignore: Sequence[str] = (),
     *,
     debug: bool = False,
+    resolver: Resolver | None = None,
 ) -> Analysis:
-    """Validate one loaded ruleset and, when its files are well-formed, run the semantic checks."""
+    """Validate one loaded ruleset and, when its files are well-formed, run the semantic checks.
+
+    ``resolver`` may be shared by the rulesets of one workspace: a variant then reuses the
+    resolution of a base analysed before it (resolution never changes what it resolved).
+    """
     diagnostics = loaded.all_diagnostics()
     if has_errors(diagnostics):
         return Analysis(loaded, None, diagnostics)
-    resolved, problems = Resolver(workspace).resolve(loaded)
+    resolved, problems = (resolver or Resolver(workspace)).resolve(loaded)
     diagnostics.extend(problems)
     if resolved is None or has_errors(problems):
         return Analysis(loaded, None, diagnostics)
