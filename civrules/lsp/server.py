@@ -62,7 +62,8 @@ class CivrulesServer(LanguageServer):
 
     def start(self, root_path: str | None) -> None:
         rules = self.rules
-        if not rules.is_absolute() and root_path:
+        # A relative --rules is looked for in the editor's workspace folder first.
+        if not rules.is_absolute() and root_path and (Path(root_path) / rules).is_dir():
             rules = Path(root_path) / rules
         self.session = Session(rules, self.limits)
 
