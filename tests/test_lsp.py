@@ -16,7 +16,7 @@ import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.incremental import Session
-from civrules.lsp.index import Index, schema_keys, suggestion, yaml_key_path
+from civrules.lsp.index import Index, code_at, explain, schema_keys, suggestion, yaml_key_path
 from civrules.schema import load_schema
 from tests.conftest import RULES
 
@@ -262,3 +262,12 @@ def test_a_did_you_mean_carries_its_suggestion(tmp_path: Path) -> None:
     assert suggestion(reference) == "democracy"
     span = Span("f.yaml", 1, 1, 1, 5)
     assert suggestion(Diagnostic("C005", Severity.ERROR, "m", span, "did you mean a credit from `a` to `b`?")) is None
+
+
+def test_a_code_in_a_suppression_comment_is_explained() -> None:
+    line = "  - id: famine  # civrules: ignore[I001] kept while the variant is drafted"
+    column = line.index("I001") + 2
+    assert code_at(line, column) == "I001"
+    assert "I001" in explain("I001")
+    assert code_at(line, line.index("famine") + 1) is None
+    assert code_at("note: Z999 is not a code", 8) is None
