@@ -55,6 +55,7 @@ class CivrulesServer(LanguageServer):
         self.result: Result | None = None
         self._index: Index | None = None
         self._published: dict[str, tuple[Diagnostic, ...]] = {}
+        self._uris: dict[str, str] = {}
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
 
@@ -139,10 +140,16 @@ class CivrulesServer(LanguageServer):
         grouped = result.by_file()
         for display in sorted(set(grouped) | set(self._published)):
             found = tuple(grouped.get(display, ()))
-            if self._published.get(display, ()) == found or display not in files:
+            if self._published.get(display, ()) == found:
+                continue
+            if display not in files:  # a file that went away: clear what was shown for it
+                uri = self._uris.get(display)
+                if uri is not None:
+                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+                self._published.pop(display, None)
                 continue
             self._published[display] = found
-            uri = self.uri(files[display])
+            uri = self._uris[display] = self.uri(files[display])
             converted = [lsp_diagnostic(d, files, self.uri) for d in found]
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=converted))
 
