@@ -173,19 +173,23 @@ class Session:
     def _key(self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str]) -> tuple[object, ...]:
         return (names, tuple(sorted((relative, workspace.signature(relative)) for relative in files)))
 
-    def signature(self, relative: str, overlays: Mapping[str, str], workspace: Workspace) -> Signature | None:
-        """What the content of ``relative`` is now; None when it is not to be cached (unreadable, a link out)."""
+    def signature(self, relative: str, overlays: Mapping[str, str], workspace: Workspace) -> Signature:
+        """What the content of ``relative`` is now.
+
+        Only a signature of kind ``text`` or ``bytes`` names a content whose reading may be reused;
+        the others (missing, refused, not a regular file, too large) say only when to look again.
+        """
         if relative in overlays:
             return ("text", hashlib.blake2b(overlays[relative].encode("utf-8", "surrogatepass")).hexdigest())
         path = self.root / relative
         try:
             found = os.stat(path)
-        except OSError:
-            return None
-        if not stat.S_ISREG(found.st_mode) or found.st_size > self.limits.max_bytes:
-            return None
+        except OSError as error:
+            return ("missing", str(error.errno))
         if workspace.check_path(relative) is not None:
-            return None
+            return ("refused", "")
+        if not stat.S_ISREG(found.st_mode) or found.st_size > self.limits.max_bytes:
+            return ("unread", f"{found.st_mode}:{found.st_size}:{found.st_mtime_ns}")
         stamp = (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino, found.st_dev)
         known = self._stamps.get(relative)
         if known is not None and known[0] == stamp:
@@ -193,8 +197,8 @@ class Session:
         try:
             with path.open("rb") as handle:
                 raw = handle.read(self.limits.max_bytes + 1)
-        except OSError:
-            return None
+        except OSError as error:
+            return ("missing", str(error.errno))
         signature = ("bytes", hashlib.blake2b(raw).hexdigest())
         self._stamps[relative] = (stamp, signature)
         return signature
@@ -208,10 +212,10 @@ class _SessionWorkspace(Workspace):
         self.session = session
         self.recording: set[str] | None = None
         self.reread: list[str] = []
-        self._signatures: dict[str, Signature | None] = {}
+        self._signatures: dict[str, Signature] = {}
         self._relative: dict[str, str] = {}
 
-    def signature(self, relative: str) -> Signature | None:
+    def signature(self, relative: str) -> Signature:
         if relative not in self._signatures:
             self._signatures[relative] = self.session.signature(relative, self.overrides, self)
         return self._signatures[relative]
@@ -226,15 +230,16 @@ class _SessionWorkspace(Workspace):
         if loaded is not None:
             return loaded
         signature = self.signature(relative)
+        reusable = signature[0] in ("text", "bytes")
         parsed = self.session._parsed.get(relative)
-        if signature is not None and parsed is not None and parsed.signature == signature:
+        if reusable and parsed is not None and parsed.signature == signature:
             # A fresh list: a run appends to a file's diagnostics (a manifest's id, say).
             loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics))
             self._files[relative] = loaded
         else:
             loaded = super().load(relative)
             self.reread.append(relative)
-            if signature is not None:
+            if reusable:
                 self.session._parsed[relative] = _Parsed(
                     signature, loaded.path, loaded.document, loaded.kind, tuple(loaded.diagnostics)
                 )

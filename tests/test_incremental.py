@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, sort_diagnostics
 from civrules.incremental import Session, full_run, unused_files
+from civrules.load import Limits
 from civrules.pipeline import analyse
 from civrules.render import diagnostic_record
 from civrules.workspace import LoadedFile, Workspace
@@ -225,3 +226,18 @@ def test_a_session_of_named_rulesets_is_what_validate_of_them_prints(tree: Path)
     result = Session(tree).update([VARIANT])
     assert json.loads(printed.stdout) == [diagnostic_record(d) for d in result.diagnostics]
     assert result.rechecked == [VARIANT]
+
+
+def test_a_file_too_large_to_read_is_judged_again_when_it_grows(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    limits = Limits(max_bytes=200_000)  # the rule index (105 KB) is read, a grown panel is not
+    panel = rules / "maps/western-panel.yaml"
+    panel.write_text(panel.read_text(encoding="utf-8") + "#" * 200_000 + "\n", encoding="utf-8")
+    session = Session(rules, limits)
+    first = session.update().diagnostics
+    assert first == full_run(rules, limits=limits)
+    panel.write_text(panel.read_text(encoding="utf-8") + "#" * 1_000 + "\n", encoding="utf-8")
+    again = session.update().diagnostics
+    assert again == full_run(rules, limits=limits)
+    sizes = [[d.message for d in found if d.code == "L007"] for found in (first, again)]
+    assert sizes[0] and sizes[1] and sizes[0] != sizes[1]  # the message gives the new size
