@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from civrules import codes
-from civrules.diagnostics import Diagnostic, Span, sort_diagnostics
+from civrules.diagnostics import Diagnostic, Span, cap_per_file, sort_diagnostics
 from civrules.load import Document, Limits
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
@@ -73,10 +73,13 @@ class Result:
     #: The workspace of this update: the documents of every file, as read.
     workspace: Workspace | None = None
 
-    def by_file(self) -> dict[str, list[Diagnostic]]:
-        """The diagnostics grouped by the file they point at (display name); every file has a list."""
+    def by_file(self, limit: int | None = None) -> dict[str, list[Diagnostic]]:
+        """The diagnostics grouped by the file they point at (display name); every file has a list.
+
+        With a ``limit``, at most that many per file and one that counts the rest, as ``validate`` prints.
+        """
         grouped: dict[str, list[Diagnostic]] = {display: [] for display in self.files.values()}
-        for diagnostic in self.diagnostics:
+        for diagnostic in self.diagnostics if limit is None else cap_per_file(self.diagnostics, limit):
             if diagnostic.span is not None:
                 grouped.setdefault(diagnostic.span.file, []).append(diagnostic)
         return grouped

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from civrules.diagnostics import Diagnostic, Severity, has_errors
+from civrules.diagnostics import TRUNCATED, Diagnostic, Severity, cap_per_file, has_errors
 from civrules.incremental import Result, Session
 from civrules.load import Limits
 from civrules.render import SourceLines, render_text
@@ -36,12 +36,13 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def chosen(result: Result, *, verbose: bool) -> list[Diagnostic]:
-    """The diagnostics `validate` would print: infos folded into their summary unless ``verbose``."""
+def chosen(result: Result, limit: int, *, verbose: bool) -> list[Diagnostic]:
+    """The diagnostics `validate` would print: infos folded into their summary unless ``verbose``,
+    at most ``limit`` per file (one line counts the rest)."""
     diagnostics = result.diagnostics
     if not verbose:
-        diagnostics = [d for d in diagnostics if d.severity is not Severity.INFO or d.code == "Q007"]
-    return diagnostics
+        diagnostics = [d for d in diagnostics if d.severity is not Severity.INFO or d.code in ("Q007", TRUNCATED)]
+    return cap_per_file(diagnostics, limit)
 
 
 def describe_changes(before: Sequence[Diagnostic], after: Sequence[Diagnostic], sources: SourceLines) -> str:
@@ -86,7 +87,7 @@ def watch(
         started = time.perf_counter()
         result = session.update(rulesets)
         elapsed = time.perf_counter() - started
-        diagnostics = chosen(result, verbose=verbose)
+        diagnostics = chosen(result, session.limits.max_diagnostics, verbose=verbose)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
         out = render_text(diagnostics, sources) if first else describe_changes(shown, diagnostics, sources)
         changed = first or bool(out)

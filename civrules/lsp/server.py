@@ -137,7 +137,8 @@ class CivrulesServer(LanguageServer):
 
     def publish(self, result: Result) -> None:
         files = {display: relative for relative, display in result.files.items()}
-        grouped = result.by_file()
+        assert self.session is not None
+        grouped = result.by_file(self.session.limits.max_diagnostics)
         for display in sorted(set(grouped) | set(self._published)):
             found = tuple(grouped.get(display, ()))
             if self._published.get(display, ()) == found:
