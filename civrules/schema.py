@@ -207,11 +207,26 @@ def validate_entity(
     ``locate`` maps a path inside the element to the document and path where that part was
     written (the overlay for what it set, the base for the rest).
     """
+    try:
+        key: tuple[str, tuple[str, ...], str] | None = (kind, list_path, json.dumps(data, sort_keys=True))
+    except (TypeError, ValueError):  # pragma: no cover - loaded data is always JSON's
+        key = None
+    if key is not None and key in _VALID_ENTITIES:
+        return []
     found: list[Diagnostic] = []
     for error in _item_validator(kind, list_path).iter_errors(data):
         document, prefix = locate(tuple(error.absolute_path))
         found.extend(_translate(document, error, prefix))
+    if not found and key is not None:
+        if len(_VALID_ENTITIES) >= 10_000:
+            _VALID_ENTITIES.clear()
+        _VALID_ENTITIES.add(key)
     return list(dict.fromkeys(found))
+
+
+#: Entities found valid, by kind, list and content: a long-lived session (`civrules lsp`) that
+#: resolves a variant again after an edit elsewhere validates only the entities that changed.
+_VALID_ENTITIES: set[tuple[str, tuple[str, ...], str]] = set()
 
 
 def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
