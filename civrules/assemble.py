@@ -370,4 +370,6 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
         chain=resolved.chain,
         data=resolved.data,
+        setting_origins=dict(resolved.setting_origins),
+        layers=dict(resolved.layers),
     )

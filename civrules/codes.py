@@ -382,6 +382,30 @@ REMOVED_BUT_REFERENCED = define(
     Fix: remove or patch the referrer too (the diagnostic points at it), or keep the entity.
     """,
 )
+LIST_SELECTOR = define(
+    "V007",
+    "list-operation-mismatch",
+    E,
+    """
+    What: a list operation of a patch (`remove`, `replace`, `patch`, `insert`) names no element
+    of the base's list, or several, or is written in the wrong shape.
+    Why: the change would do nothing, or change elements the designer did not mean.
+    Fix: name the element by its value, or by fields it has (`{id: famine}`, `{rule: "30.23.4"}`),
+    so that exactly one element matches; the shapes are `remove: [SELECTOR]`,
+    `replace`/`patch: [{where: SELECTOR, with: ...}]`, `insert: [{before|after: SELECTOR, items: [...]}]`.
+    """,
+)
+UNUSED_SUPPRESSION = define(
+    "V008",
+    "variant-suppression-unused",
+    W,
+    """
+    What: an entry of a variant's `suppress:` list silences nothing.
+    Why: the diagnostic it was written for is gone (fixed, or the base changed): the entry now only
+    hides future problems of that code.
+    Fix: delete the entry, or correct its `code`, `file` or `target`.
+    """,
+)
 ID_NOT_FILE_NAME = define(
     "R006",
     "id-not-file-name",

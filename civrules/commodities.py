@@ -105,23 +105,17 @@ def commodities_document(ruleset: Ruleset, key: str) -> Document | None:
 
 def declared_stacks(ruleset: Ruleset) -> list[TradeStack]:
     """The trade stacks of `trade_stacks.stacks`, in data order (empty when none are declared)."""
-    document = commodities_document(ruleset, "trade_stacks")
-    if document is None:
+    found = ruleset.setting("trade_stacks")
+    if found is None or not isinstance(found[0], dict):
         return []
+    data, origin = found
     stacks = []
-    for i, raw in enumerate(document.data["trade_stacks"].get("stacks") or ()):
+    for i, raw in enumerate(data.get("stacks") or ()):
         if not isinstance(raw, dict) or not isinstance(raw.get("number"), int):
             continue
         declared = raw.get("calamity_cards")
         cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
-        stacks.append(
-            TradeStack(
-                raw["number"],
-                bool(raw.get("calamities", False)),
-                cards,
-                Origin(document, ("trade_stacks", "stacks", i)),
-            )
-        )
+        stacks.append(TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i)))
     return stacks
 
 

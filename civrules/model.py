@@ -7,7 +7,7 @@ can point at the exact key or value a designer must edit. Facts the sources do n
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -53,6 +53,18 @@ class Origin:
         if owner is not None:
             return owner.locate(sub)
         return self.document, self.path
+
+    def child(self, *sub: str | int) -> Origin:
+        """The origin of a part of the entity (a list element of a setting, say).
+
+        When a variant changed the part, the child is in the variant, with ``base`` at the base's
+        definition of the part.
+        """
+        owner = self._owner(sub)
+        here = Origin(self.document, (*self.path, *sub), base=self.base.child(*sub) if self.base else None)
+        if owner is not None:
+            return Origin(owner.document, (*owner.path, *sub), base=here)
+        return here
 
     def span(self, *sub: str | int) -> Span:
         """The span of the entity's value at ``sub`` (the entity itself when empty)."""
@@ -389,3 +401,39 @@ class Ruleset:
     #: such as `ast`, `victory`, `hand_limit`; collections are read from the typed fields above.
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     chain: tuple[str, ...] = ()  # the extends chain, base first, this ruleset last
+    #: Where each setting (a top-level fact that is not a collection) was defined and changed.
+    setting_origins: Mapping[str, Origin] = field(default_factory=dict, compare=False, repr=False)
+    #: The position in ``chain`` of the ruleset that brought each file (by display name).
+    layers: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def setting(self, key: str) -> tuple[Any, Origin] | None:
+        """A setting's resolved value (variants' changes applied) and its origin; None if absent."""
+        origin = self.setting_origins.get(key)
+        if origin is None:
+            return None
+        if key in self.data:
+            return self.data[key], origin
+        for values in self.settings.values():
+            if key in values:
+                return values[key], origin
+        return None
+
+    def changed_after(
+        self, declared: Origin, collection: str, entities: Iterable[Entity], fields: tuple[str, ...]
+    ) -> bool:
+        """True when a later ruleset of the chain changed what a declaration counts.
+
+        A declared total (`total_cards`, a stack's `calamity_cards`) is the rulebook's statement
+        about the deck of the ruleset that declares it. A variant that adds, removes or changes the
+        ``fields`` of the counted entities without restating the total changes the deck on
+        purpose: its total is the one derived from its data.
+        """
+        layer = self.layer(declared)
+        if any(self.layers.get(r.file, 0) > layer for r in self.removed.get(collection, {}).values()):
+            return True
+        return any(self.layer(e.origin, *sub) > layer for e in entities for sub in ((), *((f,) for f in fields)))
+
+    def layer(self, origin: Origin, *sub: str | int) -> int:
+        """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""
+        document, _ = origin.locate(sub)
+        return self.layers.get(document.file, 0)

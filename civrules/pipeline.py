@@ -57,7 +57,7 @@ def analyse(
     model = build_ruleset(resolved)
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    diagnostics = suppress(diagnostics, workspace, own)
+    diagnostics = suppress_in_base(suppress(diagnostics, workspace, own), resolved)
     return Analysis(loaded, model, diagnostics, resolved)
 
 
@@ -105,6 +105,56 @@ def suppress(diagnostics: Iterable[Diagnostic], workspace: Workspace, files: Ite
             continue
         kept.append(diagnostic)
     return kept + refused
+
+
+def suppress_in_base(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Drop the diagnostics a variant's `suppress:` list silences in the files of its base.
+
+    A variant cannot write a comment into its base's files, so it names what to silence: the code,
+    optionally the base file and the id the message names, and a reason. Only diagnostics located
+    in files the variant did not bring are silenced (its own lines take comments); an entry that
+    silences nothing is a warning (V008).
+    """
+    entries = resolved.manifest.data.get("suppress") if isinstance(resolved.manifest.data, dict) else None
+    if not isinstance(entries, list) or len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    used = [False] * len(entries)
+    kept = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        silenced = False
+        if span is not None and not diagnostic.code.startswith(("L", "S")) and resolved.layers.get(span.file) != own:
+            for i, entry in enumerate(entries):
+                if isinstance(entry, dict) and _silences(entry, diagnostic):
+                    used[i] = silenced = True
+        if not silenced:
+            kept.append(diagnostic)
+    for i, entry in enumerate(entries):
+        if not used[i]:
+            kept.append(
+                Diagnostic(
+                    codes.UNUSED_SUPPRESSION.code,
+                    codes.UNUSED_SUPPRESSION.severity,
+                    f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing",
+                    resolved.manifest.span(("suppress", i)),
+                    hint="delete the entry, or correct its `code`, `file` or `target`",
+                )
+            )
+    return kept
+
+
+def _code_of(entry: object) -> object:
+    return entry.get("code") if isinstance(entry, dict) else entry
+
+
+def _silences(entry: dict[str, object], diagnostic: Diagnostic) -> bool:
+    if entry.get("code") != diagnostic.code or diagnostic.span is None:
+        return False
+    file, target = entry.get("file"), entry.get("target")
+    if isinstance(file, str) and not (diagnostic.span.file == file or diagnostic.span.file.endswith("/" + file)):
+        return False
+    return not (isinstance(target, str) and f"`{target}`" not in diagnostic.message)
 
 
 def _suppressions(file: str, lines: Sequence[str]) -> tuple[dict[int, set[str]], set[str], list[Diagnostic]]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -32,7 +33,7 @@ from civrules import codes
 from civrules.diagnostics import Diagnostic, Related, Span
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin
-from civrules.schema import validate_entity
+from civrules.schema import validate_entity, validate_setting
 from civrules.suggest import closest
 from civrules.workspace import LoadedRuleset, Manifest, Workspace
 
@@ -64,6 +65,46 @@ COLLECTIONS: Mapping[str, CollectionSpec] = {
 }
 
 OPERATIONS = ("remove", "replace", "patch", "add")
+
+#: The settings of a ruleset (every top-level fact that is not a collection), by the file slot that
+#: holds them; a variant changes them in ``overlay: settings:``, merged key by key.
+SETTINGS: Mapping[str, str] = {
+    "players": "ruleset",
+    "credit_policy": "ruleset",
+    "components": "ruleset",
+    "not_in_sources": "ruleset",
+    "ast": "ruleset",
+    "player_counts": "ruleset",
+    "sequence_of_play": "ruleset",
+    "victory": "ruleset",
+    "hand_limit": "ruleset",
+    "taxation": "ruleset",
+    "special_rules": "ruleset",
+    "non_player_forces": "ruleset",
+    "total_cards": "commodities",
+    "set_value": "commodities",
+    "mining": "commodities",
+    "trade_stacks": "commodities",
+    "deck_compositions": "commodities",
+    "non_native_block_bonus": "commodities",
+    "declared_count": "civilization_cards",
+    "two_coast_areas": "map",
+    "excluded_borders": "map",
+}
+
+#: Keys of a variant manifest that are not rule facts of the ruleset (never merged into its base's).
+_MANIFEST_HEADER = {
+    "kind",
+    "id",
+    "name",
+    "description",
+    "status",
+    "extends",
+    "overlay",
+    "suppress",
+    "files",
+    "rulebook",
+}
 
 #: Top-level keys of data files that describe the file itself rather than state rules.
 _FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
@@ -103,6 +144,10 @@ class Resolved:
     documents: list[Document] = field(default_factory=list)
     removed: dict[str, dict[str, Origin]] = field(default_factory=dict)
     rule_index: Document | None = None
+    #: Where each setting (a key of :data:`SETTINGS`) was defined and, per sub-key, last changed.
+    setting_origins: dict[str, Origin] = field(default_factory=dict)
+    #: The position in ``chain`` of the ruleset that brought each file (by display name).
+    layers: dict[str, int] = field(default_factory=dict)
 
 
 #: The longest `extends` chain resolved (each level costs stack; real variants are 1-3 deep).
@@ -213,10 +258,13 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
     ]
     own_by_slot = {slot: [f.document for f in files if f.document is not None] for slot, files in loaded.files.items()}
     if base is None:
-        data = {k: v for k, v in manifest.data.items() if k != "overlay"}
+        data = {k: v for k, v in manifest.data.items() if k not in ("overlay", "suppress")}
         resolved = Resolved(manifest, data, (str(manifest.data["id"]),))
+        for key in data:
+            if SETTINGS.get(key) == "ruleset":
+                resolved.setting_origins[key] = Origin(manifest, (key,))
     else:
-        data = {**base.data, **{k: v for k, v in manifest.data.items() if k != "overlay"}}
+        data = dict(base.data)
         resolved = Resolved(
             manifest,
             data,
@@ -225,7 +273,27 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             {slot: dict(values) for slot, values in base.settings.items()},
             list(base.documents),
             {name: dict(ids) for name, ids in base.removed.items()},
+            setting_origins=dict(base.setting_origins),
+            layers=dict(base.layers),
         )
+        for key, value in manifest.data.items():
+            if key in ("overlay", "suppress"):
+                continue
+            here = Origin(manifest, (key,))
+            previous = resolved.setting_origins.get(key)
+            if key in _MANIFEST_HEADER or SETTINGS.get(key) != "ruleset":
+                data[key] = value
+            elif isinstance(value, dict) and isinstance(data.get(key), dict) and previous is not None:
+                # A setting the variant restates merges into its base's, key by key: what it does
+                # not name (a hand limit's `card_changes`) is kept, not silently dropped.
+                data[key] = merge_patch(data[key], value)
+                resolved.setting_origins[key] = _changed(previous, value, here)
+            else:
+                data[key] = value
+                resolved.setting_origins[key] = replace(here, base=previous)
+    layer = len(resolved.chain) - 1
+    for document in (manifest, *own_documents):
+        resolved.layers.setdefault(document.file, layer)
     resolved.documents.extend([manifest, *own_documents])
     own_index = own_by_slot.get("rule_index")
     if own_index:
@@ -255,7 +323,16 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             for key, value in document.data.items():
                 if key not in _FILE_METADATA and not _is_collection_key(slot, key):
                     resolved.settings.setdefault(slot, {})[key] = value
+                    resolved.setting_origins[key] = Origin(document, (key,))
     return resolved
+
+
+def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin) -> Origin:
+    """``previous`` with each key the patch names recorded as last changed at ``at``."""
+    changes = dict(previous.changes)
+    for key in patch:
+        changes[key] = at
+    return replace(previous, changes=tuple(sorted(changes.items())))
 
 
 def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
@@ -297,6 +374,10 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
     if not isinstance(overlay, dict):
         return
     for name, operations in overlay.items():
+        if name == "settings" and isinstance(operations, dict):
+            for key, patch in operations.items():
+                yield from _patch_setting(resolved, manifest, key, patch)
+            continue
         spec = COLLECTIONS.get(name)
         if spec is None or not isinstance(operations, dict):
             continue  # the schema reports unknown collections
@@ -309,6 +390,32 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
                 if isinstance(item, dict):
                     at = Origin(manifest, ("overlay", name, operation, index))
                     yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+
+
+def _patch_setting(resolved: Resolved, manifest: Document, key: str, patch: Any) -> Iterator[Diagnostic]:
+    """Merge ``overlay.settings.<key>`` into the setting of the base, wherever the base defines it."""
+    slot = SETTINGS.get(key)
+    if slot is None:
+        return  # the schema reports an unknown setting
+    values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
+    at = Origin(manifest, ("overlay", "settings", key))
+    previous = resolved.setting_origins.get(key)
+    if patch is None:
+        values.pop(key, None)
+        resolved.setting_origins.pop(key, None)
+        return
+    problems: list[PatchProblem] = []
+    merged = merge_patch(values.get(key), patch, problems)
+    for problem in problems:
+        yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
+    if isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict) and previous:
+        origin = _changed(previous, patch, at)
+    else:
+        origin = replace(at, base=previous)
+    values[key] = merged
+    resolved.setting_origins[key] = origin
+    base_span = previous.span() if previous is not None else None
+    yield from validate_setting(slot, key, merged, origin.locate, base_span)
 
 
 def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
@@ -372,8 +479,9 @@ def _replace(
         yield from [target] if target is not None else []
         return
     _, existing = target
-    entries[existing] = Entry(replace(at, base=entries[existing].origin.base or entries[existing].origin), item)
-    yield from validate_entity(spec.slot, spec.path, item, at.locate)
+    base = entries[existing].origin.base or entries[existing].origin
+    entries[existing] = Entry(replace(at, base=base), item)
+    yield from validate_entity(spec.slot, spec.path, item, at.locate, base.head())
 
 
 def _remove(
@@ -397,14 +505,35 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key})
+    problems: list[PatchProblem] = []
+    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems)
+    for problem in problems:
+        yield _diag(
+            codes.LIST_SELECTOR,
+            f"{problem.message} `{_render(problem.path)}` of {name} `{entity_key(spec, entry.raw)}`",
+            at.span(*problem.path),
+            problem.hint,
+            (Related(entry.origin.span(*_list_part(problem.path)), "the base's list"),),
+        )
     changed = dict(entry.origin.changes)
     for field_name in item:
         if field_name != spec.key:
             changed[field_name] = at
     origin = replace(entry.origin, changes=tuple(sorted(changed.items())))
     entries[existing] = Entry(origin, merged)
-    yield from validate_entity(spec.slot, spec.path, merged, origin.locate)
+    yield from validate_entity(spec.slot, spec.path, merged, origin.locate, entry.origin.head())
+
+
+def _list_part(path: NodePath) -> NodePath:
+    """The path of the list a list operation changes (the part before the operation's name)."""
+    for i, part in enumerate(path):
+        if part in LIST_OPERATIONS:
+            return path[:i]
+    return path
+
+
+def _render(path: NodePath) -> str:
+    return ".".join(str(p) for p in _list_part(path))
 
 
 _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
@@ -415,17 +544,50 @@ _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
 }
 
 
-def merge_patch(target: Any, patch: Any) -> Any:
-    """RFC 7386 JSON Merge Patch, plus ``{append: [...]}`` to extend a list instead of replacing it.
+#: The list operations a patch may write in place of a list: ``{remove: [...], append: [...]}``.
+LIST_OPERATIONS = ("remove", "replace", "patch", "insert", "append")
+
+
+@dataclass(frozen=True, slots=True)
+class PatchProblem:
+    """A list operation of a patch that cannot be applied, at its path inside the patch."""
+
+    path: NodePath
+    message: str
+    hint: str
+
+
+def is_list_operations(value: Any) -> bool:
+    """True when ``value`` is written as list operations (``{remove: [...]}`` ...) rather than a value."""
+    return isinstance(value, dict) and bool(value) and set(value) <= set(LIST_OPERATIONS)
+
+
+def merge_patch(target: Any, patch: Any, problems: list[PatchProblem] | None = None, at: NodePath = ()) -> Any:
+    """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
+
+    A list is replaced by a list; written as a mapping of operations, it is changed in place
+    (applied in the order remove, replace, patch, insert, append):
+
+    - ``remove: [SELECTOR, ...]`` removes the element each selector names;
+    - ``replace: [{where: SELECTOR, with: VALUE}]`` puts ``VALUE`` in its place;
+    - ``patch: [{where: SELECTOR, with: PATCH}]`` merges ``PATCH`` into it;
+    - ``insert: [{before: SELECTOR, items: [...]}]`` (or ``after:``) inserts next to it;
+    - ``append: [...]`` adds at the end.
+
+    A selector is a value (the element equal to it: ``remove: [famine]``) or a mapping of fields
+    the element has (``{id: famine}``, ``{rule: "30.23.4"}``); it must name exactly one element.
+    What cannot be applied is appended to ``problems`` (path inside the patch) and skipped.
 
     >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
     {'a': 1, 'b': {'d': 3, 'e': 4}}
     >>> merge_patch({"l": [1]}, {"l": {"append": [2, 3]}})
     {'l': [1, 2, 3]}
+    >>> merge_patch([{"id": "a"}, {"id": "b"}], {"remove": [{"id": "a"}]})
+    [{'id': 'b'}]
     """
-    if isinstance(patch, dict) and set(patch) == {"append"} and isinstance(patch["append"], list):
-        base = target if isinstance(target, list) else []
-        return [*base, *copy.deepcopy(patch["append"])]
+    problems = problems if problems is not None else []
+    if is_list_operations(patch) and (isinstance(target, list) or target is None):
+        return _list_operations(target if isinstance(target, list) else [], patch, problems, at)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
         return copy.deepcopy(patch)
     result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
@@ -433,8 +595,94 @@ def merge_patch(target: Any, patch: Any) -> Any:
         if value is None:
             result.pop(key, None)
         else:
-            result[key] = merge_patch(result.get(key), value)
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key))
     return result
+
+
+def _selects(selector: Any, element: Any) -> bool:
+    if isinstance(selector, dict) and isinstance(element, dict):
+        return all(key in element and element[key] == value for key, value in selector.items())
+    return bool(selector == element)
+
+
+def _select(items: list[Any], selector: Any, problems: list[PatchProblem], at: NodePath) -> int | None:
+    """The index of the one element ``selector`` names; a problem when it names none or several."""
+    found = [i for i, element in enumerate(items) if _selects(selector, element)]
+    if len(found) == 1:
+        return found[0]
+    shown = json.dumps(selector, ensure_ascii=False, sort_keys=True)
+    if not found:
+        problems.append(
+            PatchProblem(at, f"{shown} names no element of the list", "name an element by a value or by fields it has")
+        )
+    else:
+        problems.append(
+            PatchProblem(
+                at,
+                f"{shown} names {len(found)} elements of the list",
+                "add fields to the selector so that it names one element",
+            )
+        )
+    return None
+
+
+def _list_operations(
+    target: list[Any], operations: dict[str, Any], problems: list[PatchProblem], at: NodePath
+) -> list[Any]:
+    items = copy.deepcopy(target)
+    for name in LIST_OPERATIONS:
+        entries = operations.get(name)
+        if entries is None:
+            continue
+        if not isinstance(entries, list):
+            problems.append(PatchProblem((*at, name), f"`{name}` takes a list", f"write `{name}: [...]`"))
+            continue
+        for i, entry in enumerate(entries):
+            where = (*at, name, i)
+            if name == "append":
+                items.append(copy.deepcopy(entry))
+                continue
+            if name == "remove":
+                index = _select(items, entry, problems, where)
+                if index is not None:
+                    del items[index]
+                continue
+            if not isinstance(entry, dict):
+                problems.append(PatchProblem(where, f"a `{name}` entry is a mapping", _OPERATION_SHAPES[name]))
+                continue
+            if name == "insert":
+                side = "before" if "before" in entry else "after" if "after" in entry else None
+                new = entry.get("items")
+                if side is None or not isinstance(new, list):
+                    problems.append(
+                        PatchProblem(where, "an `insert` entry names a place and items", _OPERATION_SHAPES[name])
+                    )
+                    continue
+                index = _select(items, entry[side], problems, (*where, side))
+                if index is not None:
+                    index += 1 if side == "after" else 0
+                    items[index:index] = copy.deepcopy(new)
+                continue
+            if "where" not in entry or "with" not in entry:
+                problems.append(
+                    PatchProblem(where, f"a `{name}` entry has `where` and `with`", _OPERATION_SHAPES[name])
+                )
+                continue
+            index = _select(items, entry["where"], problems, (*where, "where"))
+            if index is None:
+                continue
+            if name == "replace":
+                items[index] = copy.deepcopy(entry["with"])
+            else:
+                items[index] = merge_patch(items[index], entry["with"], problems, (*where, "with"))
+    return items
+
+
+_OPERATION_SHAPES = {
+    "replace": "write `{where: SELECTOR, with: NEW_ELEMENT}`",
+    "patch": "write `{where: SELECTOR, with: {FIELD: VALUE}}`",
+    "insert": "write `{before: SELECTOR, items: [...]}` or `{after: SELECTOR, items: [...]}`",
+}
 
 
 def _diag(
@@ -443,4 +691,14 @@ def _diag(
     return Diagnostic(code.code, code.severity, message, span, hint, related)
 
 
-__all__ = ["COLLECTIONS", "Entry", "NodePath", "Resolved", "Resolver", "entity_key", "merge_patch"]
+__all__ = [
+    "COLLECTIONS",
+    "SETTINGS",
+    "Entry",
+    "NodePath",
+    "Resolved",
+    "Resolver",
+    "entity_key",
+    "is_list_operations",
+    "merge_patch",
+]

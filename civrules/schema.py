@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from civrules import codes
-from civrules.diagnostics import Diagnostic, Span, stopped
+from civrules.diagnostics import Diagnostic, Related, Span, stopped
 from civrules.load.document import Document, NodePath
 from civrules.suggest import Vocabulary, closest, did_you_mean
 
@@ -200,12 +201,17 @@ def _deref(schema: dict[str, Any], node: Any) -> Any:
 
 
 def validate_entity(
-    kind: str, list_path: tuple[str, ...], data: Any, locate: Callable[[NodePath], tuple[Document, NodePath]]
+    kind: str,
+    list_path: tuple[str, ...],
+    data: Any,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    base: Span | None = None,
 ) -> list[Diagnostic]:
     """Validate one collection element that an overlay added, replaced or patched.
 
     ``locate`` maps a path inside the element to the document and path where that part was
-    written (the overlay for what it set, the base for the rest).
+    written (the overlay for what it set, the base for the rest); ``base`` is the base's
+    definition, named in a note of every diagnostic located in the overlay.
     """
     try:
         key: tuple[str, tuple[str, ...], str] | None = (kind, list_path, json.dumps(data, sort_keys=True))
@@ -213,15 +219,71 @@ def validate_entity(
         key = None
     if key is not None and key in _VALID_ENTITIES:
         return []
-    found: list[Diagnostic] = []
-    for error in _item_validator(kind, list_path).iter_errors(data):
-        document, prefix = locate(tuple(error.absolute_path))
-        found.extend(_translate(document, error, prefix))
+    found = _validate_part(_item_validator(kind, list_path), data, locate, base)
     if not found and key is not None:
         if len(_VALID_ENTITIES) >= 10_000:
             _VALID_ENTITIES.clear()
         _VALID_ENTITIES.add(key)
-    return list(dict.fromkeys(found))
+    return found
+
+
+def validate_setting(
+    kind: str,
+    key: str,
+    data: Any,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    base: Span | None = None,
+) -> list[Diagnostic]:
+    """Validate one setting (a top-level value of a file of ``kind``) that a variant changed."""
+    return _validate_part(_property_validator(kind, key), data, locate, base)
+
+
+@functools.cache
+def _property_validator(kind: str, key: str) -> Any:
+    schema = load_schema(kind)
+    node = _deref(schema, schema["properties"][key])
+    return _Validator({**node, "$defs": schema.get("$defs", {})})
+
+
+def _validate_part(
+    validator: Any,
+    data: Any,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    base: Span | None,
+) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    for error in validator.iter_errors(data):
+        sub: NodePath = tuple(error.absolute_path)
+        document, prefix = locate(sub)
+        instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}
+        if error.validator == "additionalProperties" and isinstance(instance, dict):
+            # Each unknown key where it was written: a misspelt key of a patch is in the variant.
+            for key in instance:
+                owner, owner_prefix = locate((*sub, key))
+                found.extend(_unknown_key(owner, (*owner_prefix, *sub), key, schema))
+            continue
+        if error.validator == "required" and isinstance(instance, dict):
+            deleted = []
+            for key in error.validator_value:
+                owner, owner_prefix = locate((*sub, key))
+                if key not in instance and (owner is not document or owner_prefix != prefix):
+                    deleted.append(key)
+                    found.append(
+                        _diag(
+                            codes.MISSING_KEY,
+                            f"`{key}` is required{_where((*owner_prefix, *sub))}: this patch deletes it",
+                            owner.key_span((*owner_prefix, *sub, key)),
+                            "keep the field (remove the `null`), or `replace` the whole entry",
+                        )
+                    )
+            if deleted:
+                continue
+        found.extend(_translate(document, error, prefix))
+    unique = list(dict.fromkeys(found))
+    if base is None:
+        return unique
+    note = Related(base, "the base definition")
+    return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
 
 
 #: Entities found valid, by kind, list and content: a long-lived session (`civrules lsp`) that

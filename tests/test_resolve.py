@@ -87,10 +87,12 @@ def test_add_of_an_existing_id_points_at_the_overlay_with_a_note_at_the_base() -
 
 @pytest.mark.parametrize("operation", ["patch", "replace", "remove"])
 def test_changing_an_absent_id_is_an_error_with_the_closest_id(operation: str) -> None:
-    body = (
-        f"overlay:\n  calamities:\n    {operation}:\n"
-        + '      - {id: famin, name: X, stack: 3, tradable: false, rule: "9.1"}\n'
+    entry = (
+        '{id: famin, why: "test"}'
+        if operation == "remove"
+        else '{id: famin, name: X, stack: 3, tradable: false, rule: "9.1"}'
     )
+    body = f"overlay:\n  calamities:\n    {operation}:\n      - {entry}\n"
     path, text = variant("absent", "advanced-civilization", body)
     analysis, _ = analysed("absent", (path, text))
     (found,) = located(analysis, "V005")

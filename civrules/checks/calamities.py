@@ -24,9 +24,9 @@ from typing import Any
 
 from civrules.calamities import modified_effects
 from civrules.checks import check, diagnostic
-from civrules.commodities import CALAMITY_KINDS, TradeStack, commodities_document, declared_stacks
+from civrules.commodities import CALAMITY_KINDS, TradeStack, declared_stacks
 from civrules.diagnostics import Diagnostic, Related, Severity
-from civrules.model import Calamity, Modifier, Origin, Ruleset, Unknown
+from civrules.model import Calamity, Modifier, Ruleset, Unknown
 from civrules.suggest import closest
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -81,10 +81,10 @@ def _closest(name: str, choices: Sequence[str]) -> str | None:
 
 
 def _stacks_key(ruleset: Ruleset) -> Related | None:
-    document = commodities_document(ruleset, "trade_stacks")
-    if document is None:
+    found = ruleset.setting("trade_stacks")
+    if found is None:
         return None
-    return Related(Origin(document, ("trade_stacks",)).key_span("stacks"), "the trade stacks are declared here")
+    return Related(found[1].key_span("stacks"), "the trade stacks are declared here")
 
 
 # --- Stacks ------------------------------------------------------------------------------------
@@ -162,7 +162,9 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
     Fix: correct the calamity's `stack` or `tradable` (the notes name the candidates), or the
     declaration. A stack that lacks a calamity is reported at its declaration, naming the stacks
-    that have one too many; a surplus nothing else explains is reported at the calamity.
+    that have one too many; a surplus nothing else explains is reported at the calamity. A
+    variant that adds, removes or moves calamities without restating `calamity_cards` is not held
+    to its base's declaration (the stacks' contents are derived from its calamities).
 
         - id: famine
           stack: 2          # FAIL: stack 3 declares one non-tradable calamity and has none
@@ -171,6 +173,9 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
     stacks = [s for s in declared_stacks(ruleset) if s.calamity_cards is not None]
     if not stacks:
         return
+    fields = ("stack", "tradable", "severity")
+    if ruleset.changed_after(stacks[0].origin.child("calamity_cards"), "calamities", calamities_of(ruleset), fields):
+        return  # a variant changed the calamities without restating the stacks: their contents are derived
     held: dict[int, dict[str, list[Calamity]]] = {s.number: {kind: [] for kind in CALAMITY_KINDS} for s in stacks}
     for calamity in calamities_of(ruleset):
         kind = kind_of(calamity)

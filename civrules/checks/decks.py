@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.commodities import commodities_document, declared_stacks
+from civrules.commodities import declared_stacks
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.model import Commodity, Origin, Ruleset, Unknown
 
@@ -30,10 +30,7 @@ def commodities_of(ruleset: Ruleset) -> list[Commodity]:
 
 def _setting(ruleset: Ruleset, key: str) -> tuple[Any, Origin] | None:
     """A top-level value of the commodities file, with an origin for spans below it."""
-    document = commodities_document(ruleset, key)
-    if document is None:
-        return None
-    return document.data[key], Origin(document, (key,))
+    return ruleset.setting(key)
 
 
 def _stack_cards(ruleset: Ruleset) -> dict[int, list[Commodity]]:
@@ -55,6 +52,9 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
     Fix: correct the count that differs from the rulebook's table (or the total).
 
+    A variant that changes the counts (or adds or removes goods) without restating the total is
+    not held to its base's total: its deck's total is derived from its counts.
+
         total_cards:
           count: 114
         commodities:
@@ -64,9 +64,12 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if found is None or not isinstance(found[0], dict):
         return
     declared, origin = found[0].get("count"), found[1]
-    counts = [c.count for c in commodities_of(ruleset)]
+    goods = commodities_of(ruleset)
+    counts = [c.count for c in goods]
     if not isinstance(declared, int) or any(not isinstance(n, int) for n in counts):
         return
+    if ruleset.changed_after(origin.child("count"), "commodities", goods, ("count",)):
+        return  # a variant recounted the goods without restating the total: its total is derived
     total = sum(n for n in counts if isinstance(n, int))
     if total != declared:
         yield diagnostic(

@@ -1,0 +1,214 @@
+"""Variants as a designer writes them: house rules of the Expansion Project, and each mistake located.
+
+The done-when scenario of issue 15 is :data:`HOUSE_RULES`: a variant of `expansion-project` that
+removes a calamity, changes three costs, adds an advancement with credits and a prerequisite,
+changes a commodity count and the hand limit. It must validate clean from its own file alone.
+"""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import Analysis, analyse
+from civrules.resolve import merge_patch
+from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace
+
+HOUSE_RULES = """\
+# yaml-language-server: $schema=../../schemas/ruleset.schema.json
+kind: ruleset
+id: ep-house
+name: "The Expansion Project, house rules"
+extends: expansion-project
+overlay:
+  calamities:
+    remove:
+      - {id: banditry, why: "House rule: Banditry is left out of the game."}
+  civilization_cards:
+    patch:
+      - {id: pottery, cost: 45, source: "house rule"}
+      - {id: agriculture, cost: 110, source: "house rule"}
+      - {id: law, cost: 170, source: "house rule"}
+      - id: law
+        attributes: {remove: [{rule: "30.23.4"}]}
+      - id: theology
+        attributes: {remove: [{rule: "29.9.3.2"}]}
+    add:
+      - id: banking
+        name: "Banking"
+        groups: [crafts]
+        cost: 140
+        prerequisites: [{card: coinage, source: "house rule"}]
+        credits:
+          - {group: crafts, points: 10, source: "house rule"}
+          - {card: trade_empire, points: 10, extra: true, source: "house rule"}
+        attributes: []
+        source: "house rule"
+  commodities:
+    patch:
+      - {id: clay, count: 8, source: "house rule"}
+  settings:
+    hand_limit: {commodity_cards: 9, source: "house rule"}
+"""
+
+
+def analysed(ruleset_id: str, *files: tuple[str, str]) -> Analysis:
+    workspace = CachedWorkspace(dict(files))
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    return analyse(workspace, loaded)
+
+
+def house(text: str = HOUSE_RULES) -> tuple[str, str]:
+    return "rulesets/ep-house.yaml", text
+
+
+def problems(analysis: Analysis) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.severity != "info"]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def test_the_house_rules_of_the_expansion_project_validate_clean_from_their_own_file() -> None:
+    analysis = analysed("ep-house", house())
+    assert problems(analysis) == [], [str(d) for d in problems(analysis)]
+    model = analysis.model
+    assert model is not None
+    assert model.calamities.get("banditry") is None
+    assert [model.cards.get(c).cost for c in ("pottery", "agriculture", "law")] == [45, 110, 170]  # type: ignore[union-attr]
+    banking = model.cards.get("banking")
+    assert banking is not None and banking.prerequisites == ("coinage",)
+    assert model.commodities.get("clay").count == 8  # type: ignore[union-attr]
+    hand_limit = model.data["hand_limit"]
+    assert hand_limit["commodity_cards"] == 9
+    assert hand_limit["card_changes"], "the base's card changes are kept: settings merge key by key"
+
+
+def test_diff_lists_each_change_of_the_house_rules() -> None:
+    workspace_rules = _rules_with(house())
+    runner = CliRunner()
+    args = ["--rules", str(workspace_rules), "diff", "expansion-project", "ep-house", "--format", "json"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    changes = json.loads(result.stdout)
+    collections = changes["collections"]
+    assert [c["id"] for c in collections["calamities"]["removed"]] == ["banditry"]
+    (added,) = collections["civilization_cards"]["added"]
+    assert added["id"] == "banking"
+    assert {f["field"] for f in added["fields"]} >= {"cost", "credits", "prerequisites", "groups"}
+    changed = {c["id"] for c in collections["civilization_cards"]["changed"]}
+    assert changed == {"pottery", "agriculture", "law", "theology"}
+    assert [c["id"] for c in collections["commodities"]["changed"]] == ["clay"]
+    assert any(s["field"].startswith("hand_limit") for s in changes["settings"])
+    text = runner.invoke(main, ["--rules", str(workspace_rules), "diff", "expansion-project", "ep-house"]).stdout
+    assert "+ banking" in text and "cost: 140" in text
+    assert "- attributes[" in text  # the removed attribute, element by element
+
+
+def _rules_with(*files: tuple[str, str]) -> object:
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    root = Path(tempfile.mkdtemp(prefix="civrules-variants-")) / "rules"
+    shutil.copytree(RULES, root)
+    for relative, text in files:
+        (root / relative).write_text(text, encoding="utf-8")
+    return root
+
+
+# --- each designer mistake of the issue, located at the variant ------------------------------------
+
+
+def test_a_misspelt_key_in_a_patch_is_reported_at_the_variant_line() -> None:
+    text = HOUSE_RULES.replace("{id: pottery, cost: 45,", "{id: pottery, cots: 45,")
+    analysis = analysed("ep-house", house(text))
+    (found,) = [d for d in analysis.diagnostics if d.code == "S002"]
+    assert found.span is not None and found.span.file.endswith("rulesets/ep-house.yaml")
+    assert found.span.line == line_of(text, "cots: 45")
+    assert found.hint == "did you mean `cost`?"
+    assert any(r.span.file.endswith("cards/expansion-project.yaml") for r in found.related)
+
+
+def test_deleting_a_required_field_in_a_patch_is_reported_at_the_null() -> None:
+    body = "overlay:\n  areas:\n    patch:\n      - {id: cyrene, population_limit: null}\n"
+    text = _header("no-limit", "advanced-civilization") + body
+    analysis = analysed("no-limit", ("rulesets/no-limit.yaml", text))
+    found = [d for d in analysis.diagnostics if d.code.startswith("S")]
+    assert found, analysis.diagnostics
+    assert all(d.span is not None and d.span.file.endswith("rulesets/no-limit.yaml") for d in found)
+    assert found[0].span is not None and found[0].span.line == line_of(text, "population_limit: null")
+    assert any(r.span.file.endswith("maps/mediterranean.yaml") for r in found[0].related)
+
+
+def test_a_settings_patch_keeps_what_it_does_not_name() -> None:
+    body = "overlay:\n  settings:\n    hand_limit: {commodity_cards: 10}\n"
+    analysis = analysed("big-hands", ("rulesets/big-hands.yaml", _header("big-hands", "expansion-project") + body))
+    assert analysis.model is not None, analysis.diagnostics
+    assert analysis.model.data["hand_limit"]["commodity_cards"] == 10
+    assert len(analysis.model.data["hand_limit"]["card_changes"]) == 2
+
+
+def test_a_misspelt_setting_key_is_reported_at_the_variant() -> None:
+    body = "overlay:\n  settings:\n    hand_limit: {comodity_cards: 10}\n"
+    text = _header("typo", "expansion-project") + body
+    analysis = analysed("typo", ("rulesets/typo.yaml", text))
+    (found,) = [d for d in analysis.diagnostics if d.code == "S002"]
+    assert found.span is not None and found.span.file.endswith("rulesets/typo.yaml")
+    assert found.span.line == line_of(text, "comodity_cards")
+
+
+def test_a_list_remove_that_matches_nothing_is_located_at_the_selector() -> None:
+    text = HOUSE_RULES.replace('{remove: [{rule: "30.23.4"}]}', '{remove: [{rule: "30.23.9"}]}')
+    analysis = analysed("ep-house", house(text))
+    found = [d for d in analysis.diagnostics if d.code == "V007"]
+    assert len(found) == 1, analysis.diagnostics
+    assert found[0].span is not None and found[0].span.line == line_of(text, '{rule: "30.23.9"}')
+
+
+def test_removing_a_calamity_still_named_by_a_card_points_at_the_card_and_the_removal() -> None:
+    text = HOUSE_RULES.replace('        attributes: {remove: [{rule: "30.23.4"}]}\n', "        source: house rule\n")
+    analysis = analysed("ep-house", house(text))
+    found = [d for d in analysis.diagnostics if d.code == "V006"]
+    assert found and all(d.related and d.related[0].span.file.endswith("ep-house.yaml") for d in found)
+
+
+def test_changing_a_commodity_count_derives_the_deck_total() -> None:
+    body = "overlay:\n  commodities:\n    patch:\n      - {id: clay, count: 9, source: house rule}\n"
+    analysis = analysed("clay", ("rulesets/clay.yaml", _header("clay", "expansion-project") + body))
+    assert not [d for d in analysis.diagnostics if d.code == "D001"]
+
+
+def test_a_variant_can_silence_a_diagnostic_its_change_causes_in_a_base_file() -> None:
+    body = (
+        "suppress:\n"
+        "  - {code: V006, target: banditry, reason: the cards' Banditry clauses are dead text}\n"
+        "overlay:\n  calamities:\n    remove:\n      - {id: banditry, why: house rule}\n"
+    )
+    analysis = analysed("quiet", ("rulesets/quiet.yaml", _header("quiet", "expansion-project") + body))
+    assert not [d for d in analysis.diagnostics if d.code == "V006"]
+    assert analysis.ok, problems(analysis)
+
+
+def test_merge_patch_list_operations_by_value_and_by_fields() -> None:
+    assert merge_patch([1, 2, 3], {"remove": [2]}) == [1, 3]
+    items = [{"id": "a", "v": 1}, {"id": "b", "v": 2}]
+    assert merge_patch(items, {"patch": [{"where": {"id": "b"}, "with": {"v": 3}}]}) == [
+        {"id": "a", "v": 1},
+        {"id": "b", "v": 3},
+    ]
+    assert merge_patch(items, {"replace": [{"where": {"id": "a"}, "with": {"id": "z"}}]})[0] == {"id": "z"}
+    assert merge_patch([1, 3], {"insert": [{"before": 3, "items": [2]}]}) == [1, 2, 3]
+    assert merge_patch([1, 2], {"insert": [{"after": 1, "items": [9]}], "append": [4]}) == [1, 9, 2, 4]
+
+
+def _header(ruleset_id: str, extends: str) -> str:
+    return (
+        "# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n"
+        f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: {extends}\n'
+    )
