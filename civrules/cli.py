@@ -123,12 +123,21 @@ def main(
 _SUMMARY_INFOS = {"Q007", TRUNCATED}
 
 
-def _emit(diagnostics: Sequence[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
-    """Print diagnostics; text output without ``verbose`` folds per-fact infos into the summary."""
-    ordered = sort_diagnostics(diagnostics)
+def _emit(
+    diagnostics: Sequence[Diagnostic],
+    fmt: str,
+    *,
+    verbose: bool = True,
+    keep_order: bool = False,
+    summaries: bool = True,
+) -> None:
+    """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
+    ``summaries``) into the summary."""
+    ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
     shown = ordered
     if fmt == "text" and not verbose:
-        shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in _SUMMARY_INFOS]
+        kept = _SUMMARY_INFOS if summaries else set()
+        shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in kept]
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
     # Every format lists at most --max-diagnostics per file, and one line for the rest: the
@@ -432,9 +441,10 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     show_default=True,
     help="The output directory.",
 )
+@click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
 @click.pass_obj
-def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) -> None:
-    """Generate the engine packages (and sheets) into generated/, atomically."""
+def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
+    """Generate the engine packages (and sheets) of every clean ruleset into generated/, atomically."""
     from civrules.emit import stamp
     from civrules.emit.output import OutputError, check_replaceable
 
@@ -452,28 +462,40 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path) 
     loaded = _select_rulesets(workspace, rulesets, "text")
     ids = [one.id for one in loaded]
     result = builder.render(workspace, loaded, debug=obj.debug)
-    if result.failed:
-        _emit(result.diagnostics, "text")
-        click.echo("civrules: nothing was written: the rules have errors", err=True)
-        sys.exit(_failure_code(result.diagnostics))
+    # Errors and warnings first, then infos folded into one line (each with --verbose).
+    by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    ordered = sorted(sort_diagnostics(result.diagnostics), key=lambda d: by_severity[d.severity])
+    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
+    failed = ", ".join(result.failed_ids)
     if check_only:
         diffs = builder.check(out, result, ids, everything=not rulesets, max_bytes=obj.limits.max_bytes)
         if diffs:
             click.echo(printable_lines("".join(diffs)), nl=False)
             click.echo(f"civrules: {out} is stale ({len(diffs)} files differ); run `civrules build`", err=True)
+        elif not result.failed:
+            click.echo(f"civrules: {out} is up to date", err=True)
+        if result.failed:
+            click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
+            sys.exit(_failure_code(result.diagnostics))
+        if diffs:
             sys.exit(EXIT_RULE_ERRORS)
-        click.echo(f"civrules: {out} is up to date", err=True)
         return
-    try:
-        dropped = builder.build(
-            out, result, ids, everything=not rulesets, protected=(obj.rules,), max_bytes=obj.limits.max_bytes
-        )
-    except OutputError as error:
-        _output_failure(error)
-    for relative, why in sorted(dropped.items()):
-        click.echo(f"civrules: not carried over: `{out / relative}`: {why}", err=True)
-    stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
-    click.echo(f"civrules: wrote {len(result.tree)} files for {len(ids)} rulesets into {out}", err=True)
+    built = len(ids) - len(result.failed_ids)
+    if built:
+        try:
+            dropped = builder.build(
+                out, result, ids, everything=not rulesets, protected=(obj.rules,), max_bytes=obj.limits.max_bytes
+            )
+        except OutputError as error:
+            _output_failure(error)
+        for relative, why in sorted(dropped.items()):
+            click.echo(f"civrules: not carried over: `{out / relative}`: {why}", err=True)
+        if not result.failed:
+            stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+        click.echo(f"civrules: wrote {len(result.tree)} files for {built} rulesets into {out}", err=True)
+    if result.failed:
+        click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
+        sys.exit(_failure_code(result.diagnostics))
 
 
 @main.command()

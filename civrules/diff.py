@@ -1,9 +1,11 @@
 """`civrules diff A B`: what a variant changes, entity by entity and field by field.
 
 Both rulesets are resolved (extends and overlays applied) and compared collection by collection:
-entities added, removed, and changed with each changed field's old and new value. Nested mappings
-are compared key by key (``start_areas.areas``); lists of entities with ids by id; other values as
-wholes. Ruleset-level settings (players, credit policy, hand limit ...) are compared the same way.
+entities added and removed with every field, and changed with each changed field's old and new
+value. Nested mappings are compared key by key (``start_areas.areas``); lists element by element
+(by a naming field such as ``id``, ``card`` or ``number`` when every element has one, else by
+value); other values as wholes, never truncated. Ruleset-level settings (players, credit policy,
+hand limit ...) are compared the same way.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ class EntityChange:
 
 @dataclass(slots=True)
 class CollectionDiff:
+    """The entities added and removed (each with every field) and changed (field by field)."""
+
     name: str
-    added: list[tuple[str, str]] = field(default_factory=list)
-    removed: list[tuple[str, str]] = field(default_factory=list)
+    added: list[EntityChange] = field(default_factory=list)
+    removed: list[EntityChange] = field(default_factory=list)
     changed: list[EntityChange] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -59,11 +63,10 @@ class RulesetDiff:
             "settings": [_field_json(c) for c in self.settings],
             "collections": {
                 c.name: {
-                    "added": [{"id": k, "name": n} for k, n in c.added],
-                    "removed": [{"id": k, "name": n} for k, n in c.removed],
-                    "changed": [
-                        {"id": e.key, "name": e.name, "fields": [_field_json(f) for f in e.fields]} for e in c.changed
-                    ],
+                    kind: [
+                        {"id": e.key, "name": e.name, "fields": [_field_json(f) for f in e.fields]} for e in entities
+                    ]
+                    for kind, entities in (("added", c.added), ("removed", c.removed), ("changed", c.changed))
                 }
                 for c in self.collections
                 if c
@@ -138,10 +141,12 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
         result = CollectionDiff(name)
         for key, raw in after.items():
             if key is not None and key not in before:
-                result.added.append((key, _name(raw, key)))
+                fields = [FieldChange(k, None, v) for k, v in raw.items() if k != spec.key]
+                result.added.append(EntityChange(key, _name(raw, key), fields))
         for key, raw in before.items():
             if key is not None and key not in after:
-                result.removed.append((key, _name(raw, key)))
+                fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
+                result.removed.append(EntityChange(key, _name(raw, key), fields))
         for key, raw in after.items():
             if key is None or key not in before:
                 continue
@@ -166,19 +171,60 @@ def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
             sub = f"{path}.{key}" if path else key
             yield from diff_values(old.get(key), new.get(key), sub)
         return
-    if _entity_list(old) and _entity_list(new):
-        before = {item["id"]: item for item in old}
-        after = {item["id"]: item for item in new}
-        for key in after:
-            if key not in before:
-                yield FieldChange(f"{path}[{key}]", None, after[key])
-        for key in before:
-            if key not in after:
-                yield FieldChange(f"{path}[{key}]", before[key], None)
-            else:
-                yield from diff_values(before[key], after[key], f"{path}[{key}]")
+    if isinstance(old, list) and isinstance(new, list):
+        yield from _diff_lists(old, new, path)
         return
     yield FieldChange(path, old, new)
+
+
+#: Fields that name an element of a list of mappings, in the order they are tried.
+_ELEMENT_KEYS = ("id", "card", "calamity", "commodity", "number", "players", "nation", "group", "epoch", "step")
+
+
+def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
+    """A list element by element: by a naming field when every element has one, else by value."""
+    for key in _ELEMENT_KEYS:
+        if _keyed(old, key) and _keyed(new, key):
+            before = {_label(item[key]): item for item in old}
+            after = {_label(item[key]): item for item in new}
+            for name, item in after.items():
+                if name not in before:
+                    yield FieldChange(f"{path}[{name}]", None, item)
+            for name, item in before.items():
+                if name not in after:
+                    yield FieldChange(f"{path}[{name}]", item, None)
+                else:
+                    yield from diff_values(item, after[name], f"{path}[{name}]")
+            return
+    remaining = [json.dumps(v, sort_keys=True) for v in new]
+    gone = []
+    for i, value in enumerate(old):
+        text = json.dumps(value, sort_keys=True)
+        if text in remaining:
+            remaining[remaining.index(text)] = ""
+        else:
+            gone.append(i)
+    kept = [json.dumps(v, sort_keys=True) for v in old]
+    # Positions mean nothing here (unordered lists are compared in a canonical order): `[…]` is
+    # "an element of".
+    for i in gone:
+        yield FieldChange(f"{path}[…]", old[i], None)
+    for value in new:
+        text = json.dumps(value, sort_keys=True)
+        if text in kept:
+            kept[kept.index(text)] = ""
+        else:
+            yield FieldChange(f"{path}[…]", None, value)
+
+
+def _keyed(items: list[Any], key: str) -> bool:
+    if not items or not all(isinstance(v, dict) and isinstance(v.get(key), (str, int)) for v in items):
+        return False
+    return len({_label(v[key]) for v in items}) == len(items)
+
+
+def _label(value: Any) -> str:
+    return str(value)
 
 
 def _plain_mapping(value: Any) -> bool:
@@ -190,15 +236,14 @@ def _entity_list(value: Any) -> bool:
 
 
 def show(value: Any) -> str:
-    """A short, readable rendering of a value for the text diff."""
+    """A readable rendering of a value for the text diff: scalars as they are, the rest as JSON, whole."""
     if value is None:
         return "(absent)"
     if isinstance(value, dict) and set(value) == {"unknown"}:
         return "unknown"
-    if isinstance(value, dict) and isinstance(value.get("id"), str):
-        return f"{value['id']} ({value.get('name', '')})".replace(" ()", "")
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 100 else text[:97] + "..."
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def render_text(result: RulesetDiff) -> str:
@@ -206,7 +251,7 @@ def render_text(result: RulesetDiff) -> str:
     if result.settings:
         lines.append("settings:")
         for change in result.settings:
-            lines.append(f"  ~ {change.path}: {show(change.old)} → {show(change.new)}")
+            lines.append(_change_line(change, "  "))
     for collection in result.collections:
         if not collection:
             continue
@@ -219,19 +264,18 @@ def render_text(result: RulesetDiff) -> str:
             if items:
                 counts.append(f"{len(items)} {label}")
         lines.append(f"{collection.name}: {', '.join(counts)}")
-        for key, name in collection.added:
-            lines.append(f"  + {key}" + (f"  {name}" if name != key else ""))
-        for key, name in collection.removed:
-            lines.append(f"  - {key}" + (f"  {name}" if name != key else ""))
-        for entity in collection.changed:
-            lines.append(f"  ~ {entity.key}" + (f"  {entity.name}" if entity.name != entity.key else ""))
-            for change in entity.fields:
-                if change.old is None:
-                    lines.append(f"      + {change.path}: {show(change.new)}")
-                elif change.new is None:
-                    lines.append(f"      - {change.path}: {show(change.old)}")
-                else:
-                    lines.append(f"      ~ {change.path}: {show(change.old)} → {show(change.new)}")
+        for mark, entities in (("+", collection.added), ("-", collection.removed), ("~", collection.changed)):
+            for entity in entities:
+                lines.append(f"  {mark} {entity.key}" + (f"  {entity.name}" if entity.name != entity.key else ""))
+                lines.extend(_change_line(change, "      ") for change in entity.fields)
     if len(lines) == 1:
         lines.append("no differences")
     return "\n".join(printable(line) for line in lines) + "\n"  # a field's own line breaks stay escaped
+
+
+def _change_line(change: FieldChange, indent: str) -> str:
+    if change.old is None:
+        return f"{indent}+ {change.path}: {show(change.new)}"
+    if change.new is None:
+        return f"{indent}- {change.path}: {show(change.old)}"
+    return f"{indent}~ {change.path}: {show(change.old)} → {show(change.new)}"

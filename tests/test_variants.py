@@ -8,6 +8,8 @@ changes a commodity count and the hand limit. It must validate clean from its ow
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -89,8 +91,8 @@ def test_the_house_rules_of_the_expansion_project_validate_clean_from_their_own_
     assert hand_limit["card_changes"], "the base's card changes are kept: settings merge key by key"
 
 
-def test_diff_lists_each_change_of_the_house_rules() -> None:
-    workspace_rules = _rules_with(house())
+def test_diff_lists_each_change_of_the_house_rules(tmp_path: Path) -> None:
+    workspace_rules = _rules_with(tmp_path, house())
     runner = CliRunner()
     args = ["--rules", str(workspace_rules), "diff", "expansion-project", "ep-house", "--format", "json"]
     result = runner.invoke(main, args)
@@ -110,12 +112,8 @@ def test_diff_lists_each_change_of_the_house_rules() -> None:
     assert "- attributes[" in text  # the removed attribute, element by element
 
 
-def _rules_with(*files: tuple[str, str]) -> object:
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    root = Path(tempfile.mkdtemp(prefix="civrules-variants-")) / "rules"
+def _rules_with(tmp_path: Path, *files: tuple[str, str]) -> Path:
+    root = tmp_path / "rules"
     shutil.copytree(RULES, root)
     for relative, text in files:
         (root / relative).write_text(text, encoding="utf-8")
@@ -212,3 +210,20 @@ def _header(ruleset_id: str, extends: str) -> str:
         "# yaml-language-server: $schema=../../schemas/ruleset.schema.json\n"
         f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: {extends}\n'
     )
+
+
+def test_build_builds_the_clean_rulesets_and_reports_the_broken_one(tmp_path: Path) -> None:
+    broken = _header("broken", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cots: 50}\n"
+    )
+    rules = _rules_with(tmp_path, ("rulesets/broken.yaml", broken))
+    out = tmp_path / "generated"
+    runner = CliRunner()
+    result = runner.invoke(main, ["--rules", str(rules), "build", "advanced-civilization", "broken", "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert (out / "python" / "advanced_civilization" / "__init__.py").is_file()
+    assert not (out / "sheets" / "broken").exists()
+    lines = result.stderr.splitlines()
+    assert "error[S002]" in result.stdout.splitlines()[0]
+    assert "info[" not in result.stdout, "infos are one line of the summary without --verbose"
+    assert lines[-1] == "civrules: not built, the rules have errors (previous output kept): broken"

@@ -1,7 +1,8 @@
 """Building ``generated/`` from the rulesets: render everything in memory, then swap atomically.
 
-A ruleset with errors stops the build before anything is written. ``--check`` renders the same
-tree and compares it with the one on disk, writing nothing.
+Every ruleset without errors is built; one with errors is reported and keeps its previous output
+(the command then exits 1). ``--check`` renders the same tree and compares it with the one on
+disk, writing nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ from civrules.workspace import LoadedRuleset, Workspace
 class BuildResult:
     tree: dict[str, bytes] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    failed: bool = False
+    #: The rulesets that have errors: nothing of theirs is rendered, their previous output is kept.
+    failed_ids: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failed_ids)
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
         runtime = [f"python/{RUNTIME}/"] if ruleset_ids else []
@@ -47,7 +53,7 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         analysis = analyse(workspace, loaded, debug=debug)
         result.diagnostics.extend(analysis.diagnostics)
         if not analysis.ok or analysis.model is None or analysis.resolved is None:
-            result.failed = True
+            result.failed_ids.append(loaded.id)
             continue
         exported = export_ruleset(analysis.resolved, analysis.model)
         for relative, content in render_package(analysis.model, exported).items():
@@ -87,12 +93,17 @@ def build(
     """
     keep: dict[str, bytes] = {}
     dropped: dict[str, str] = {}
-    if not everything:
+    built = [r for r in ruleset_ids if r not in result.failed_ids]
+    if not everything or result.failed_ids:
+        # Only the rulesets that built replace their part: a broken one keeps its previous output.
         # Refuse a folder civrules may not replace before reading anything in it.
         check_replaceable(out, result.tree, protected)
-        prefixes = tuple(result.prefixes(ruleset_ids))
+        prefixes = tuple(result.prefixes(built))
         scan = scan_tree(out, max_bytes)
         keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}
+        if everything:
+            failed = tuple(result.prefixes(result.failed_ids))
+            keep = {k: v for k, v in keep.items() if k.startswith(failed)}
         dropped = scan.foreign
     write_tree(out, result.tree, keep, protected=protected)
     return dropped
@@ -103,8 +114,10 @@ def check(
 ) -> list[str]:
     """Unified diffs between ``out`` and what a build would write (empty when up to date).
 
-    Links, FIFOs, devices and files over ``max_bytes`` in ``out`` are named, never read.
+    Links, FIFOs, devices and files over ``max_bytes`` in ``out`` are named, never read. A ruleset
+    that did not build is not compared.
     """
     tree = {**result.tree, MARKER: MARKER_TEXT}
-    scope = None if everything else iter(result.prefixes(ruleset_ids))
+    built = [r for r in ruleset_ids if r not in result.failed_ids]
+    scope = None if everything and not result.failed_ids else iter(result.prefixes(built))
     return stale_files(out, tree, scope, max_bytes)
