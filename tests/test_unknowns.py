@@ -108,15 +108,15 @@ def test_strict_does_not_fail_on_infos() -> None:
 
 
 def test_strict_fails_on_a_warning(rules_copy: Path) -> None:
-    manifest = rules_copy / "rulesets" / f"{RULESET}.yaml"
-    text = manifest.read_text(encoding="utf-8")
-    old = "        - {space: 15, min_card_value: 1600}\n"
+    calamities = rules_copy / "calamities" / f"{RULESET}.yaml"
+    text = calamities.read_text(encoding="utf-8")
+    old = '    name: "Treachery"\n'
     assert old in text
-    manifest.write_text(text.replace(old, "        - {space: 15, min_card_value: 1200}\n", 1), encoding="utf-8")
+    calamities.write_text(text.replace(old, '    name: "FAMINE"\n', 1), encoding="utf-8")
     runner = CliRunner()
-    loose = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--select", "A006"])
-    strict = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--strict", "--select", "A006"])
-    assert "warning[A006]" in strict.output
+    loose = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--select", "I002"])
+    strict = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--strict", "--select", "I002"])
+    assert "warning[I002]" in strict.output
     assert (loose.exit_code, strict.exit_code) == (0, 1)
 
 

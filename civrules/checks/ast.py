@@ -297,14 +297,15 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     )
 
 
-@check("A006", "value-threshold-decreasing", Severity.WARNING)
+@check("A006", "value-threshold-decreasing", Severity.ERROR)
 def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: along a track, a Late Iron Age space needs less card value than a space before it.
 
     Why: the printed values rise along each track (33.25): a marker must enter every space in turn,
     so a lower value further on never matters, and is almost always a transcription slip (a swapped
-    pair or a dropped digit).
+    pair or a dropped digit). An error, as a decreasing epoch start (A002) or city requirement
+    (A010) is.
 
     Fix: check the values against the A.S.T.; they do not decrease from left to right.
 
@@ -478,6 +479,53 @@ def _check_cards_of_value(ruleset: Ruleset, epoch: str, entry: Any, span: Span) 
             span,
             "correct the count or the value range",
         )
+
+
+@check("A010", "epoch-cities-decreasing", Severity.ERROR)
+def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an epoch asks for fewer cities in play (`min_cities`) than an epoch before it (at the
+    same level, where the rules print one set of requirements per level).
+
+    Why: a marker enters the epochs in turn and is frozen when it has fewer cities than its epoch
+    requires (28.3.1, 33.3); the rulebooks' requirements never decrease from left to right, so a
+    lower number further on is a transcription slip, or a variant's change that makes the earlier
+    epoch the harder one.
+
+    Fix: check both numbers against the rules; they do not decrease from epoch to epoch.
+
+        - id: early_iron_age
+          requirements: {min_cities: 4, ...}
+        - id: late_iron_age
+          requirements: {min_cities: 3, ...}   # FAIL: fewer than the Early Iron Age's 4
+    """
+    highest: dict[str | None, tuple[int, Epoch, tuple[str | int, ...]]] = {}
+    for epoch in ruleset.epochs:
+        for path, requirements in requirement_sets(epoch):
+            level = None if len(path) == 1 else _level(epoch, path)
+            wanted = requirements.get("min_cities")
+            if not isinstance(wanted, int) or isinstance(wanted, bool):
+                continue
+            before = highest.get(level)
+            if before is not None and wanted < before[0]:
+                yield diagnostic(
+                    "A010",
+                    f"epoch `{epoch.id}` needs {wanted} cities in play, fewer than `{before[1].id}` before it "
+                    f"({before[0]})",
+                    epoch.origin.span(*path, "min_cities"),
+                    "city requirements do not decrease from epoch to epoch; check both against the rules",
+                    [Related(before[1].origin.span(*before[2], "min_cities"), "the higher requirement")],
+                )
+            elif before is None or wanted > before[0]:
+                highest[level] = (wanted, epoch, path)
+
+
+def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
+    entries = epoch.raw.get("requirements_by_level") or ()
+    index = path[1]
+    entry = entries[index] if isinstance(index, int) and index < len(entries) else None
+    level = entry.get("level") if isinstance(entry, dict) else None
+    return str(level) if level is not None else None
 
 
 @check("A009", "nation-without-track", Severity.ERROR)
