@@ -344,29 +344,61 @@ def explain(code: str) -> None:
 _SCAFFOLD = """\
 # yaml-language-server: $schema=../../schemas/ruleset.schema.json
 # {name}: a variant of {base}. Everything not changed here is inherited from {base};
-# `civrules diff {base} {id}` shows what this variant changes.
+# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
+# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
+# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
 kind: ruleset
 id: {id}
 name: "{name}"
 extends: {base}
 
-# Data files this variant adds to its base's (paths relative to rules/):
-# files:
-#   map:
-#     - maps/my-panel.yaml
+# Data files this variant adds to its base's (paths relative to rules/), e.g. a map panel:
+#   files: {{map: [maps/my-panel.yaml]}}
 
-# Changes to the base's collections, by id (players for player_counts, nation for ast_tracks,
-# areas for borders). Cite the rule each change comes from.
+# Changes to the base: one block per collection (entities named by id; players for
+# player_counts, nation for ast_tracks, areas for borders) and `settings` for everything else.
 # overlay:
 #   civilization_cards:
-#     patch:                 # merge fields into an existing entity
-#       - id: pottery
-#         cost: 50
-#         rule: "32.21"
-#     add: []                # new entities
-#     replace: []            # whole entities
-#     remove: []             # e.g. - {{id: piracy, why: "no pirates in this variant"}}
-"""
+#     patch:                 # merge fields into an existing entity; what is not named is kept
+#       - id: {card}
+#         cost: {cost}
+#         source: "house rule: {card_name} costs {cost}"
+#     # add: [...]           # whole new entities, written as in a data file
+#     # replace: [...]       # whole entities in place of the base's
+#     # remove:              # `civrules validate` names whatever still refers to a removed entity
+#     #   - {{id: {calamity}, why: "house rule: ..."}}
+#     # A list inside a patch is replaced, or changed element by element:
+#     #   attributes: {{remove: [{{rule: "..."}}], append: [...]}}
+{settings}"""
+
+
+def _scaffold_examples(obj: Context, base: str) -> dict[str, str]:
+    """Examples for the scaffold taken from the base's own data, so that they validate for it."""
+    from civrules.resolve import Resolver
+
+    workspace = obj.workspace()
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[base]))
+    cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
+    card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
+    cost = card.get("cost")
+    calamities = resolved.collections.get("calamities", []) if resolved is not None else []
+    hand_limit = resolved.data.get("hand_limit") if resolved is not None else None
+    settings = ""
+    if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
+        keep = hand_limit["commodity_cards"] + 1
+        settings = (
+            "#   settings:               # merged key by key: what is not named is kept\n"
+            "#     hand_limit:\n"
+            f"#       commodity_cards: {keep}\n"
+            f'#       source: "house rule: a hand of {keep} commodity cards"\n'
+        )
+    return {
+        "card": str(card.get("id")),
+        "card_name": str(card.get("name", card.get("id"))),
+        "cost": str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
+        "calamity": str(calamities[0].raw.get("id")) if calamities else "famine",
+        "settings": settings,
+    }
 
 
 @main.command("new-variant")
@@ -389,7 +421,8 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     if name in manifests:
         raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
     title = " ".join(part.capitalize() for part in name.split("-"))
-    scaffold = _SCAFFOLD.format(id=name, name=title, base=base).encode("utf-8")
+    text = _SCAFFOLD.format(id=name, name=title, base=base, **_scaffold_examples(obj, base))
+    scaffold = text.encode("utf-8")
     try:  # a new file only: never over an existing one, never through a link
         files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
     except files.RefusedError as refused:

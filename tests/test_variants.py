@@ -11,6 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
@@ -227,3 +228,26 @@ def test_build_builds_the_clean_rulesets_and_reports_the_broken_one(tmp_path: Pa
     assert "error[S002]" in result.stdout.splitlines()[0]
     assert "info[" not in result.stdout, "infos are one line of the summary without --verbose"
     assert lines[-1] == "civrules: not built, the rules have errors (previous output kept): broken"
+
+
+def _uncomment(text: str) -> str:
+    """The scaffold with its examples uncommented as a designer would: one `# ` off each line."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        inside = inside or line.startswith("# overlay:")
+        lines.append(line[2:] if inside and line.startswith("# ") else line)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("base", ["advanced-civilization", "expansion-project"])
+def test_the_scaffold_validates_as_is_and_with_its_examples_uncommented(tmp_path: Path, base: str) -> None:
+    rules = _rules_with(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["--rules", str(rules), "new-variant", "mine", "--extends", base]).exit_code == 0
+    created = rules / "rulesets" / "mine.yaml"
+    created.write_text(_uncomment(created.read_text(encoding="utf-8")), encoding="utf-8")
+    uncommented = runner.invoke(main, ["--rules", str(rules), "validate", "mine", "--format", "json"])
+    assert uncommented.exit_code == 0, uncommented.stdout
+    assert not [d for d in json.loads(uncommented.stdout) if d["severity"] != "info"]
+    changes = runner.invoke(main, ["--rules", str(rules), "diff", base, "mine"]).stdout
+    assert "civilization_cards: 1 changed" in changes and "hand_limit.commodity_cards" in changes
