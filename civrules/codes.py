@@ -379,7 +379,9 @@ REMOVED_BUT_REFERENCED = define(
     """
     What: an overlay removes an entity that something left in the ruleset still refers to.
     Why: the reference would dangle: a credit toward a card that is gone, a border to a removed area.
-    Fix: remove or patch the referrer too (the diagnostic points at it), or keep the entity.
+    Fix: remove or patch each referrer in the variant too (the diagnostic is at the `remove` line,
+    with a note at each referrer: e.g. `attributes: {remove: [{rule: "30.23.4"}]}`), or keep the
+    entity.
     """,
 )
 LIST_SELECTOR = define(

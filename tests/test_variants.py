@@ -170,11 +170,12 @@ def test_a_list_remove_that_matches_nothing_is_located_at_the_selector() -> None
     assert found[0].span is not None and found[0].span.line == line_of(text, '{rule: "30.23.9"}')
 
 
-def test_removing_a_calamity_still_named_by_a_card_points_at_the_card_and_the_removal() -> None:
+def test_removing_a_calamity_still_named_by_a_card_is_one_error_at_the_removal() -> None:
     text = HOUSE_RULES.replace('        attributes: {remove: [{rule: "30.23.4"}]}\n', "        source: house rule\n")
     analysis = analysed("ep-house", house(text))
-    found = [d for d in analysis.diagnostics if d.code == "V006"]
-    assert found and all(d.related and d.related[0].span.file.endswith("ep-house.yaml") for d in found)
+    (found,) = [d for d in analysis.diagnostics if d.code == "V006"]
+    assert found.span is not None and found.span.line == line_of(text, "{id: banditry")
+    assert [r.span.file for r in found.related] == ["rules/cards/expansion-project.yaml"]  # Law's, not Theology's
 
 
 def test_changing_a_commodity_count_derives_the_deck_total() -> None:
@@ -183,15 +184,31 @@ def test_changing_a_commodity_count_derives_the_deck_total() -> None:
     assert not [d for d in analysis.diagnostics if d.code == "D001"]
 
 
+RAISED_BRONZE_AGE = (
+    "overlay:\n  epochs:\n    patch:\n"
+    "      - id: early_bronze_age\n        requirements: {min_cities: 4, source: house rule}\n"
+)
+
+
 def test_a_variant_can_silence_a_diagnostic_its_change_causes_in_a_base_file() -> None:
-    body = (
+    loud = analysed("loud", ("rulesets/loud.yaml", _header("loud", "advanced-civilization") + RAISED_BRONZE_AGE))
+    (found,) = [d for d in loud.diagnostics if d.code == "A010"]  # at the base's Late Bronze Age
+    assert found.span is not None and found.span.file == "rules/rulesets/advanced-civilization.yaml"
+    assert found.related[0].span.file == "rules/rulesets/loud.yaml"
+    suppress = (
         "suppress:\n"
-        "  - {code: V006, target: banditry, reason: the cards' Banditry clauses are dead text}\n"
-        "overlay:\n  calamities:\n    remove:\n      - {id: banditry, why: house rule}\n"
+        "  - {code: A010, target: late_bronze_age, reason: the house rule makes the first city step the hardest}\n"
     )
-    analysis = analysed("quiet", ("rulesets/quiet.yaml", _header("quiet", "expansion-project") + body))
-    assert not [d for d in analysis.diagnostics if d.code == "V006"]
-    assert analysis.ok, problems(analysis)
+    text = _header("quiet", "advanced-civilization") + suppress + RAISED_BRONZE_AGE
+    quiet = analysed("quiet", ("rulesets/quiet.yaml", text))
+    assert quiet.ok and not problems(quiet), problems(quiet)
+
+
+def test_a_suppression_that_silences_nothing_is_a_warning() -> None:
+    text = _header("idle", "advanced-civilization") + "suppress:\n  - {code: A010, reason: just in case}\n"
+    analysis = analysed("idle", ("rulesets/idle.yaml", text))
+    (found,) = problems(analysis)
+    assert found.code == "V008" and found.span is not None and found.span.line == line_of(text, "{code: A010")
 
 
 def test_merge_patch_list_operations_by_value_and_by_fields() -> None:

@@ -164,17 +164,16 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {card: enginering, rule: "31.62"}   # FAIL: did you mean `engineering`?
     """
     vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
+    # A removal still referred to is one mistake at the variant's `remove` line, however many
+    # referrers the base has: one V006 there, with a note at each referrer.
+    dangling: dict[tuple[str, str], list[Related]] = {}
     for origin, sub, target, collection, what in references(ruleset):
         if not isinstance(target, str) or target in collection:
             continue
         removal = ruleset.removed.get(collection.name, {}).get(target)
         if removal is not None:
-            yield diagnostic(
-                "V006",
-                f"{what} `{target}` was removed by an overlay but is still referenced here",
-                origin.span(*sub),
-                "remove or patch this reference too, or keep the entity",
-                [Related(removal.span(), "removed here")],
+            dangling.setdefault((collection.name, target), []).append(
+                Related(origin.span(*sub), f"{what} `{target}` is still referred to here")
             )
             continue
         if collection.name not in vocabularies:
@@ -186,4 +185,14 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         related = [Related(base, "the base ruleset's definition")] if base is not None else []
         yield diagnostic(
             "X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related, suggestion
+        )
+    for (name, target), referrers in dangling.items():
+        removal = ruleset.removed[name][target]
+        yield diagnostic(
+            "V006",
+            f"{name} `{target}` is removed, but {len(referrers)} reference{'s' if len(referrers) > 1 else ''} "
+            "to it remain",
+            removal.span(),
+            "patch or remove each referrer in this variant too (the notes point at them), or keep the entity",
+            referrers,
         )
