@@ -218,12 +218,17 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
 
 
 def _keyed(items: list[Any], key: str) -> bool:
-    if not items or not all(isinstance(v, dict) and isinstance(v.get(key), (str, int)) for v in items):
+    if not items or not all(isinstance(v, dict) and isinstance(v.get(key), (str, int, dict)) for v in items):
         return False
     return len({_label(v[key]) for v in items}) == len(items)
 
 
 def _label(value: Any) -> str:
+    """How an element is named in a path: its id, or a band of players as `5-7`."""
+    if isinstance(value, dict):
+        if set(value) >= {"min", "max"}:
+            return f"{value['min']}-{value['max']}"
+        return json.dumps(value, sort_keys=True)
     return str(value)
 
 

@@ -7,6 +7,7 @@ changes a commodity count and the hand limit. It must validate clean from its ow
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from pathlib import Path
@@ -16,6 +17,8 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import merge_patch
 from tests.conftest import RULES
@@ -268,3 +271,24 @@ def test_the_scaffold_validates_as_is_and_with_its_examples_uncommented(tmp_path
     assert not [d for d in json.loads(uncommented.stdout) if d["severity"] != "info"]
     changes = runner.invoke(main, ["--rules", str(rules), "diff", base, "mine"]).stdout
     assert "civilization_cards: 1 changed" in changes and "hand_limit.commodity_cards" in changes
+
+
+def test_the_variant_sheet_shows_each_change_of_the_house_rules() -> None:
+    workspace = CachedWorkspace({"rulesets/ep-house.yaml": HOUSE_RULES})
+    loaded = workspace.load_ruleset(workspace.manifests()["ep-house"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    sheet = html.unescape(render_sheets(analysis.model, "0" * 64, changes=changes)["variant-changes.html"].decode())
+    for change in (
+        "- banditry  Banditry",
+        "+ banking  Banking",
+        "+ cost: 140",
+        '+ prerequisites: [{"card": "coinage"}]',
+        "~ cost: unknown → 45",
+        "~ count: 7 → 8",
+        "~ hand_limit.commodity_cards: 8 → 9",
+        "- attributes[…]",
+    ):
+        assert change in sheet, change
