@@ -292,3 +292,21 @@ def test_the_variant_sheet_shows_each_change_of_the_house_rules() -> None:
         "- attributes[…]",
     ):
         assert change in sheet, change
+
+
+def _yaml_after(text: str, marker: str) -> str:
+    start = text.index("```yaml\n", text.index(marker)) + len("```yaml\n")
+    return text[start : text.index("```", start)]
+
+
+def test_the_house_rules_examples_of_the_readme_and_the_reference_validate_clean() -> None:
+    from civrules.reference import render_reference
+    from tests.conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for example in (
+        _yaml_after(readme, "A house rule of the Expansion Project"),
+        _yaml_after(render_reference(), "Example (a house rule of the Expansion Project)"),
+    ):
+        analysis = analysed("my-house-rules", ("rulesets/my-house-rules.yaml", example))
+        assert analysis.ok and not problems(analysis), problems(analysis)

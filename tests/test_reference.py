@@ -1,0 +1,29 @@
+"""The designer's reference in docs/ is generated from the schemas and kept current."""
+
+from __future__ import annotations
+
+from civrules.reference import render_reference
+from civrules.resolve import COLLECTIONS, SETTINGS
+from civrules.schema import load_schema
+from tests.conftest import REPO
+
+
+def test_the_committed_reference_is_the_generated_one() -> None:
+    committed = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    assert committed == render_reference(), "docs/reference.md is stale: run `python -m civrules.reference`"
+
+
+def test_the_reference_lists_every_field_of_every_kind_and_every_overlay_target() -> None:
+    text = render_reference()
+    for field in ("cards[].credits[].points", "commodities[].count", "calamities[].modifiers[].amount", "hand_limit"):
+        assert f"### `{field}`" in text, field
+    for name in [*COLLECTIONS, *SETTINGS]:
+        assert f"`overlay.{name}`" in text or f"| `{name}` |" in text, name
+
+
+def test_every_setting_a_variant_can_change_is_typed_in_the_overlay_schema() -> None:
+    overlay = load_schema("ruleset")["properties"]["overlay"]["properties"]
+    assert set(overlay) == {*COLLECTIONS, "settings"}
+    assert set(overlay["settings"]["properties"]) == set(SETTINGS)
+    for key, slot in SETTINGS.items():
+        assert key in load_schema(slot)["properties"], (key, slot)
