@@ -103,6 +103,20 @@ def commodities_document(ruleset: Ruleset, key: str) -> Document | None:
     return None
 
 
+def commodity_total(ruleset: Ruleset) -> int | Unknown:
+    """How many commodity cards the deck holds: the sum of the goods' counts.
+
+    Derived from the data, so a variant that recounts a good is consistent by construction; where
+    a count is unknown, the declared `total_cards` (the rulebook's statement) when there is one.
+    """
+    counts = [c.count for c in ruleset.commodities]
+    if all(isinstance(n, int) for n in counts):
+        return sum(n for n in counts if isinstance(n, int))
+    found = ruleset.setting("total_cards")
+    declared = found[0].get("count") if found is not None and isinstance(found[0], dict) else None
+    return declared if isinstance(declared, int) else Unknown("a good's count is unknown")
+
+
 def declared_stacks(ruleset: Ruleset) -> list[TradeStack]:
     """The trade stacks of `trade_stacks.stacks`, in data order (empty when none are declared)."""
     found = ruleset.setting("trade_stacks")

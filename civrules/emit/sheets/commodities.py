@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from civrules.calamities import resolution_order
-from civrules.commodities import commodities_document, set_value, set_value_rule
+from civrules.commodities import commodity_total, set_value, set_value_rule
 from civrules.emit.sheets.common import humanize, known, name_of, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.model import Commodity, Ruleset, Unknown
@@ -60,11 +60,11 @@ def commodity_sheet(ruleset: Ruleset) -> dict[str, Any]:
         )
     loose = [good(c) for c in ruleset.commodities if not isinstance(c.stack, int)]
     settings = ruleset.settings.get("commodities", {})
-    total = settings.get("total_cards")
+    total = commodity_total(ruleset)
     purchases = []
-    document = commodities_document(ruleset, "trade_stacks")
-    if document is not None:
-        for stack in document.data["trade_stacks"].get("stacks") or ():
+    trade_stacks = ruleset.setting("trade_stacks")
+    if trade_stacks is not None and isinstance(trade_stacks[0], dict):
+        for stack in trade_stacks[0].get("stacks") or ():
             for purchase in (stack.get("purchases") or ()) if isinstance(stack, dict) else ():
                 if isinstance(purchase, dict):
                     price = purchase.get("price")
@@ -90,7 +90,7 @@ def commodity_sheet(ruleset: Ruleset) -> dict[str, Any]:
         "set_rule": rules_text(settings.get("set_value", {}).get("rule"))
         if isinstance(settings.get("set_value"), dict)
         else "",
-        "total": known(total.get("count")) if isinstance(total, dict) else "",
+        "total": total if isinstance(total, int) else "",
         "purchases": purchases,
         "decks": _deck_compositions(ruleset, settings.get("deck_compositions")),
     }
