@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from civrules import codes
 from civrules.assemble import build_ruleset
 from civrules.checks import run_checks
-from civrules.diagnostics import Diagnostic, Span, has_errors
+from civrules.diagnostics import Diagnostic, Related, Span, has_errors
 from civrules.model import Ruleset
 from civrules.resolve import Resolved, Resolver
 from civrules.workspace import LoadedRuleset, Workspace
@@ -57,8 +57,41 @@ def analyse(
     model = build_ruleset(resolved)
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    diagnostics = suppress_in_base(suppress(diagnostics, workspace, own), resolved)
+    diagnostics = note_base_definitions(suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved)
     return Analysis(loaded, model, diagnostics, resolved)
+
+
+def note_base_definitions(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Give every diagnostic inside a variant's overlay entry a note at the base's definition.
+
+    The checks point at the variant's line (provenance); this adds, where the check did not, where
+    the base defined what the entry changes, so the designer sees both the change and the original.
+    """
+    if not resolved.base_notes:
+        return diagnostics
+    noted = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        base = _base_of(span, resolved.base_notes) if span is not None else None
+        if base is not None and not any(r.span == base or "base" in r.label for r in diagnostic.related):
+            diagnostic = replace(diagnostic, related=(*diagnostic.related, Related(base, "the base definition")))
+        noted.append(diagnostic)
+    return noted
+
+
+def _base_of(span: Span, notes: Sequence[tuple[Span, Span]]) -> Span | None:
+    """The base definition of the innermost overlay entry that contains ``span``."""
+    found: tuple[Span, Span] | None = None
+    for entry, base in notes:
+        if entry.file != span.file or base.file == span.file:
+            continue
+        if (entry.line, entry.column) <= (span.line, span.column) and (span.end_line, span.end_column) <= (
+            entry.end_line,
+            entry.end_column,
+        ):
+            if found is None or (entry.line, entry.column) >= (found[0].line, found[0].column):
+                found = (entry, base)
+    return found[1] if found is not None else None
 
 
 # `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`

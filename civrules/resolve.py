@@ -148,6 +148,9 @@ class Resolved:
     setting_origins: dict[str, Origin] = field(default_factory=dict)
     #: The position in ``chain`` of the ruleset that brought each file (by display name).
     layers: dict[str, int] = field(default_factory=dict)
+    #: Each overlay entry that changes something of the base (its span in the variant) and the
+    #: base's definition of what it changes: a diagnostic inside the entry gets a note there.
+    base_notes: list[tuple[Span, Span]] = field(default_factory=list)
 
 
 #: The longest `extends` chain resolved (each level costs stack; real variants are 1-3 deep).
@@ -276,6 +279,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             setting_origins=dict(base.setting_origins),
             layers=dict(base.layers),
         )
+        resolved.base_notes = list(base.base_notes)
         for key, value in manifest.data.items():
             if key in ("overlay", "suppress"):
                 continue
@@ -414,6 +418,8 @@ def _patch_setting(resolved: Resolved, manifest: Document, key: str, patch: Any)
         origin = replace(at, base=previous)
     values[key] = merged
     resolved.setting_origins[key] = origin
+    if previous is not None:
+        resolved.base_notes.append((at.span(), previous.span()))
     base_span = previous.span() if previous is not None else None
     yield from validate_setting(slot, key, merged, origin.locate, base_span)
 
@@ -481,6 +487,7 @@ def _replace(
     _, existing = target
     base = entries[existing].origin.base or entries[existing].origin
     entries[existing] = Entry(replace(at, base=base), item)
+    resolved.base_notes.append((at.span(), base.head()))
     yield from validate_entity(spec.slot, spec.path, item, at.locate, base.head())
 
 
@@ -521,6 +528,7 @@ def _patch(
             changed[field_name] = at
     origin = replace(entry.origin, changes=tuple(sorted(changed.items())))
     entries[existing] = Entry(origin, merged)
+    resolved.base_notes.append((at.span(), entry.origin.head()))
     yield from validate_entity(spec.slot, spec.path, merged, origin.locate, entry.origin.head())
 
 

@@ -310,3 +310,18 @@ def test_the_house_rules_examples_of_the_readme_and_the_reference_validate_clean
     ):
         analysis = analysed("my-house-rules", ("rulesets/my-house-rules.yaml", example))
         assert analysis.ok and not problems(analysis), problems(analysis)
+
+
+def test_a_check_on_a_patched_entity_points_at_the_patch_with_a_note_at_the_base() -> None:
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, name: Cloth Making, source: house rule}\n"
+    )
+    text = _header("renamed", "advanced-civilization") + body
+    analysis = analysed("renamed", ("rulesets/renamed.yaml", text))
+    (found,) = [d for d in analysis.diagnostics if d.code == "I002"]
+    assert found.span is not None and found.span.line == line_of(text, "name: Cloth Making")
+    notes = {r.label: r.span for r in found.related}
+    base = notes["the base definition"]
+    assert base.file == "rules/cards/advanced-civilization.yaml"
+    cards = (RULES / "cards" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    assert base.line == line_of(cards, "id: pottery")
