@@ -24,8 +24,7 @@ from typing import Any
 import networkx as nx
 
 from civrules.diagnostics import Span
-from civrules.load.document import Document
-from civrules.model import AstTrack, Card, Epoch, Ruleset, Unknown
+from civrules.model import AstTrack, Card, Epoch, Origin, Ruleset, Unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +54,16 @@ class EpochSpan:
         return isinstance(space, int) and self.first <= space <= self.last
 
 
-def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Document, Any] | None:
-    """A top-level manifest value (`ast`, `player_counts`, `components` ...) and the manifest that wrote it.
+def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Origin, Any] | None:
+    """A ruleset setting (`ast`, `player_counts`, `components` ...) as resolved, with its origin.
 
-    A variant's top-level keys replace its base's, so the last manifest of the `extends` chain that
-    has the key wins; None when no manifest has it.
+    A variant's changes are applied (merged key by key); the origin's spans point at the variant
+    for what it changed and at the base for the rest. None when no ruleset of the chain has it.
     """
-    for document in reversed(ruleset.documents):
-        data = document.data
-        if isinstance(data, dict) and data.get("kind") == "ruleset" and key in data:
-            return document, data[key]
-    return None
+    found = ruleset.setting(key)
+    if found is None:
+        return None
+    return found[1], found[0]
 
 
 def ast_settings(ruleset: Ruleset) -> Mapping[str, Any]:
@@ -77,8 +75,7 @@ def ast_settings(ruleset: Ruleset) -> Mapping[str, Any]:
 def ast_span(ruleset: Ruleset, *sub: str | int) -> Span:
     """The span of a value under the ruleset's `ast` (in the manifest that wrote it)."""
     found = manifest_setting(ruleset, "ast")
-    document = found[0] if found is not None else ruleset.manifest.document
-    return document.span(("ast", *sub))
+    return found[0].span(*sub) if found is not None else ruleset.manifest.document.span(("ast", *sub))
 
 
 def layout(ruleset: Ruleset) -> Layout:

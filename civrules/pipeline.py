@@ -83,14 +83,13 @@ def _base_of(span: Span, notes: Sequence[tuple[Span, Span]]) -> Span | None:
     """The base definition of the innermost overlay entry that contains ``span``."""
     found: tuple[Span, Span] | None = None
     for entry, base in notes:
-        if entry.file != span.file or base.file == span.file:
-            continue
-        if (entry.line, entry.column) <= (span.line, span.column) and (span.end_line, span.end_column) <= (
+        inside = (entry.line, entry.column) <= (span.line, span.column) and (span.end_line, span.end_column) <= (
             entry.end_line,
             entry.end_column,
-        ):
-            if found is None or (entry.line, entry.column) >= (found[0].line, found[0].column):
-                found = (entry, base)
+        )
+        innermost = found is None or (entry.line, entry.column) >= (found[0].line, found[0].column)
+        if entry.file == span.file and base.file != span.file and inside and innermost:
+            found = (entry, base)
     return found[1] if found is not None else None
 
 

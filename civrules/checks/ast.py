@@ -457,7 +457,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"epoch `{epoch.id}` needs {wanted} cities in play, but a nation has {cities} city pieces",
                     epoch.origin.span(*path, "min_cities"),
                     "correct the number, or `components.cities_per_set`",
-                    [Related(components[0].span(("components", "cities_per_set")), "city pieces declared here")]
+                    [Related(components[0].span("cities_per_set"), "city pieces declared here")]
                     if components is not None
                     else [],
                 )

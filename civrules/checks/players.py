@@ -73,9 +73,9 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "P002",
         f"no rules for {numbers} player{'s' if absent != [1] else ''}, although the ruleset supports "
         f"{low}-{high} players",
-        found[0].key_span(("player_counts", "counts")),
+        found[0].key_span("counts"),
         "add each count to `player_counts.counts`, with `status: missing` if its rules are lost",
-        [Related(players[0].span(("players",)), "supported players declared here")],
+        [Related(players[0].span(), "supported players declared here")],
     )
 
 
@@ -105,7 +105,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"rules for {count.players} players, but the ruleset supports {low}-{high} players",
             count.origin.span("players"),
             "widen `players.min` / `players.max`, or remove this count",
-            [Related(players[0].span(("players",)), "supported players declared here")] if players else [],
+            [Related(players[0].span(), "supported players declared here")] if players else [],
         )
 
 

@@ -92,7 +92,7 @@ def _rule_card_references(
         items = found[1].get(field)
         for i, item in enumerate(items if isinstance(items, list) else ()):
             if isinstance(item, dict) and "card" in item:
-                yield Origin(found[0], (key, field, i)), ("card",), item["card"], ruleset.cards, what
+                yield found[0].child(field, i), ("card",), item["card"], ruleset.cards, what
     for phase in ruleset.phases:
         for i, activity in enumerate(phase.raw.get("sub_activities") or ()):
             if isinstance(activity, dict) and "card" in activity:
@@ -103,7 +103,7 @@ def _rule_card_references(
             advancements = force.get("advancements") if isinstance(force, dict) else None
             for a, advancement in enumerate(advancements if isinstance(advancements, list) else ()):
                 if isinstance(advancement, dict) and isinstance(advancement.get("card"), str):
-                    origin = Origin(forces[0], ("non_player_forces", f, "advancements", a))
+                    origin = forces[0].child(f, "advancements", a)
                     yield origin, ("card",), advancement["card"], ruleset.cards, "advancement of a non-player force"
     document = _last_document_with(ruleset, "trade_stacks")
     stacks = document.data["trade_stacks"].get("stacks") if document is not None else None
