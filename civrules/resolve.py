@@ -408,6 +408,16 @@ def _patch_setting(resolved: Resolved, manifest: Document, key: str, patch: Any)
         values.pop(key, None)
         resolved.setting_origins.pop(key, None)
         return
+    inside = [(name, spec) for name, spec in COLLECTIONS.items() if spec.slot == slot and spec.path[:1] == (key,)]
+    for name, spec in inside:
+        if isinstance(patch, dict) and len(spec.path) > 1 and spec.path[1] in patch:
+            yield _diag(
+                codes.SCHEMA_VIOLATION,
+                f"`{'.'.join(spec.path)}` is a collection: a settings patch cannot change it",
+                at.key_span(spec.path[1]),
+                f"change its entries in `overlay.{name}` (add, patch, replace, remove by `{spec.key}`)",
+            )
+            return
     problems: list[PatchProblem] = []
     merged = merge_patch(values.get(key), patch, problems)
     for problem in problems:

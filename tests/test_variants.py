@@ -325,3 +325,11 @@ def test_a_check_on_a_patched_entity_points_at_the_patch_with_a_note_at_the_base
     assert base.file == "rules/cards/advanced-civilization.yaml"
     cards = (RULES / "cards" / "advanced-civilization.yaml").read_text(encoding="utf-8")
     assert base.line == line_of(cards, "id: pottery")
+
+
+def test_a_settings_patch_that_names_a_collection_points_at_the_collection_block() -> None:
+    text = _header("tracks", "advanced-civilization") + "overlay:\n  settings:\n    ast: {tracks: []}\n"
+    analysis = analysed("tracks", ("rulesets/tracks.yaml", text))
+    (found,) = problems(analysis)
+    assert found.span is not None and found.span.line == line_of(text, "ast: {tracks")
+    assert found.hint is not None and "`overlay.ast_tracks`" in found.hint
