@@ -333,3 +333,12 @@ def test_a_settings_patch_that_names_a_collection_points_at_the_collection_block
     (found,) = problems(analysis)
     assert found.span is not None and found.span.line == line_of(text, "ast: {tracks")
     assert found.hint is not None and "`overlay.ast_tracks`" in found.hint
+
+
+def test_a_suppression_narrowed_to_another_file_silences_nothing() -> None:
+    suppress = "suppress:\n  - {code: A010, file: cards/advanced-civilization.yaml, reason: wrong file}\n"
+    text = _header("elsewhere", "advanced-civilization") + suppress + RAISED_BRONZE_AGE
+    analysis = analysed("elsewhere", ("rulesets/elsewhere.yaml", text))
+    assert sorted(d.code for d in problems(analysis)) == ["A010", "V008"]
+    right = text.replace("cards/advanced-civilization.yaml", "rulesets/advanced-civilization.yaml")
+    assert not problems(analysed("elsewhere", ("rulesets/elsewhere.yaml", right)))
