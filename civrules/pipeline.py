@@ -15,7 +15,7 @@ from civrules.assemble import build_ruleset
 from civrules.checks import run_checks
 from civrules.diagnostics import Diagnostic, Related, Span, has_errors
 from civrules.model import Ruleset
-from civrules.resolve import Resolved, Resolver
+from civrules.resolve import Resolved, Resolver, overlay_base_notes
 from civrules.workspace import LoadedRuleset, Workspace
 
 
@@ -49,7 +49,7 @@ def analyse(
     """
     diagnostics = loaded.all_diagnostics()
     if has_errors(diagnostics):
-        return Analysis(loaded, None, diagnostics)
+        return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
     resolved, problems = (resolver or Resolver(workspace)).resolve(loaded)
     diagnostics.extend(problems)
     if resolved is None or has_errors(problems):
@@ -57,26 +57,46 @@ def analyse(
     model = build_ruleset(resolved)
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    diagnostics = note_base_definitions(suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved)
+    diagnostics = note_base_definitions(
+        suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved.base_notes
+    )
     return Analysis(loaded, model, diagnostics, resolved)
 
 
-def note_base_definitions(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+def note_base_definitions(diagnostics: list[Diagnostic], notes: Sequence[tuple[Span, Span]]) -> list[Diagnostic]:
     """Give every diagnostic inside a variant's overlay entry a note at the base's definition.
 
     The checks point at the variant's line (provenance); this adds, where the check did not, where
     the base defined what the entry changes, so the designer sees both the change and the original.
     """
-    if not resolved.base_notes:
+    if not notes:
         return diagnostics
     noted = []
     for diagnostic in diagnostics:
         span = diagnostic.span
-        base = _base_of(span, resolved.base_notes) if span is not None else None
+        base = _base_of(span, notes) if span is not None else None
         if base is not None and not any(r.span == base or "base" in r.label for r in diagnostic.related):
             diagnostic = replace(diagnostic, related=(*diagnostic.related, Related(base, "the base definition")))
         noted.append(diagnostic)
     return noted
+
+
+def _noted_at_base(
+    diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset, resolver: Resolver | None = None
+) -> list[Diagnostic]:
+    """A variant refused by its schema is not resolved; its base (when clean) still gives the notes."""
+    manifest = loaded.manifest.file.document
+    parent = manifest.data.get("extends") if manifest is not None and isinstance(manifest.data, dict) else None
+    base_manifest = workspace.manifests().get(parent) if isinstance(parent, str) else None
+    if manifest is None or base_manifest is None or base_manifest.id == loaded.id:
+        return diagnostics
+    base_loaded = workspace.load_ruleset(base_manifest)
+    if has_errors(base_loaded.all_diagnostics()):
+        return diagnostics
+    base, problems = (resolver or Resolver(workspace)).resolve(base_loaded)
+    if base is None or has_errors(problems):
+        return diagnostics
+    return note_base_definitions(diagnostics, overlay_base_notes(manifest, base))
 
 
 def _base_of(span: Span, notes: Sequence[tuple[Span, Span]]) -> Span | None:

@@ -312,6 +312,42 @@ def _flow(value: Any) -> str:
     return json.dumps(value)
 
 
+def overlay_patch_defs() -> dict[str, dict[str, Any]]:
+    """The `$defs` of the ruleset schema that type a patch of each collection, field by field.
+
+    Generated from each collection's own item schema, so that an editor completes the fields a
+    patch may name and the manifest's schema refuses a misspelt one; tests/test_reference.py keeps
+    schemas/ruleset.schema.json equal to this.
+    """
+    defs: dict[str, dict[str, Any]] = {}
+    for name, spec in COLLECTIONS.items():
+        schema = load_schema(spec.slot)
+        node: Any = schema
+        for part in spec.path:
+            node = _deref(schema, node, ())[0]["properties"][part]
+        item, _, _ = _deref(schema, _deref(schema, node, ())[0]["items"], ())
+        shapes = [item] if "properties" in item else []
+        shapes += [_deref(schema, b, ())[0] for b in [*item.get("oneOf", ()), *item.get("anyOf", ())]]
+        fields: dict[str, Any] = {}
+        for shape in shapes:
+            for key, child in (shape.get("properties") or {}).items():
+                if key in fields:
+                    continue
+                described = child.get("description") if isinstance(child, dict) else None
+                resolved = _deref(schema, child, ())[0]
+                described = described or (resolved.get("description") if isinstance(resolved, dict) else None)
+                fields[key] = {"description": described or key, "$ref": "#/$defs/setting_patch"}
+        defs[f"overlay_patch_{name}"] = {
+            "description": f"A patch of one entry of {name}: its `{spec.key}`, and the fields to change.",
+            "type": "object",
+            "properties": fields,
+            "required": [spec.key],
+            "additionalProperties": False,
+            "minProperties": 2,
+        }
+    return defs
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the reference to ``docs/reference.md`` (or to the path given)."""
     args = sys.argv[1:] if argv is None else argv

@@ -434,6 +434,37 @@ def _patch_setting(resolved: Resolved, manifest: Document, key: str, patch: Any)
     yield from validate_setting(slot, key, merged, origin.locate, base_span)
 
 
+def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
+    """Each overlay entry of ``manifest`` that names something of ``base``, with the base's definition.
+
+    For a variant whose manifest the schema refused (so it is not resolved): its diagnostics still
+    get a note at the base definition of what the faulty entry changes.
+    """
+    overlay = manifest.data.get("overlay") if isinstance(manifest.data, dict) else None
+    notes: list[tuple[Span, Span]] = []
+    if not isinstance(overlay, dict):
+        return notes
+    for name, operations in overlay.items():
+        if name == "settings" and isinstance(operations, dict):
+            for key in operations:
+                origin = base.setting_origins.get(str(key))
+                if origin is not None:
+                    notes.append((manifest.span(("overlay", "settings", key)), origin.span()))
+            continue
+        spec = COLLECTIONS.get(name)
+        if spec is None or not isinstance(operations, dict):
+            continue
+        entries = base.collections.get(name, [])
+        for operation in ("patch", "replace", "remove"):
+            items = operations.get(operation)
+            for i, item in enumerate(items if isinstance(items, list) else ()):
+                key = entity_key(spec, item) if isinstance(item, dict) else None
+                found = _find(spec, entries, key) if key is not None else None
+                if found is not None:
+                    notes.append((manifest.span(("overlay", name, operation, i)), entries[found].origin.head()))
+    return notes
+
+
 def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
     for i, entry in enumerate(entries):
         if entity_key(spec, entry.raw) == key:
@@ -719,4 +750,5 @@ __all__ = [
     "entity_key",
     "is_list_operations",
     "merge_patch",
+    "overlay_base_notes",
 ]

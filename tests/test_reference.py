@@ -27,3 +27,11 @@ def test_every_setting_a_variant_can_change_is_typed_in_the_overlay_schema() -> 
     assert set(overlay["settings"]["properties"]) == set(SETTINGS)
     for key, slot in SETTINGS.items():
         assert key in load_schema(slot)["properties"], (key, slot)
+
+
+def test_the_overlay_patch_of_each_collection_is_typed_field_by_field_from_its_own_schema() -> None:
+    from civrules.reference import overlay_patch_defs
+
+    defs = load_schema("ruleset")["$defs"]
+    for name, generated in overlay_patch_defs().items():
+        assert defs.get(name) == generated, f"schemas/ruleset.schema.json: `{name}` differs from overlay_patch_defs()"
