@@ -2,7 +2,9 @@
 
 Every file kind, every field with its type, whether it is required, its meaning (the schema's
 description) and an example, and what a variant can change. The committed file is kept equal to
-:func:`render_reference`'s output by a test; regenerate it with ``python -m civrules.reference``.
+:func:`render_reference`'s output by a test; regenerate it with ``python -m civrules.reference``,
+which also regenerates the ruleset schema's typed overlay patches (:func:`overlay_patch_defs`)
+from the collections' schemas.
 """
 
 from __future__ import annotations
@@ -348,10 +350,36 @@ def overlay_patch_defs() -> dict[str, dict[str, Any]]:
     return defs
 
 
+def update_overlay_schema(path: Path) -> bool:
+    """Rewrite the `overlay_patch_*` definitions of the ruleset schema at ``path``; True if it changed.
+
+    Each definition is one line of the file (``    "overlay_patch_<name>": {...},``), replaced in
+    place so that the rest of the hand-written schema keeps its layout.
+    """
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    for name, definition in overlay_patch_defs().items():
+        line = f'    "{name}": {json.dumps(definition, ensure_ascii=False)},\n'
+        at = [i for i, old in enumerate(lines) if old.startswith(f'    "{name}": ')]
+        if at:
+            lines[at[0]] = line
+    updated = "".join(lines)
+    json.loads(updated)
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+    return updated != text
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the reference to ``docs/reference.md`` (or to the path given)."""
+    """Regenerate the overlay patch types of the ruleset schema, then write the reference to
+    ``docs/reference.md`` (or to the path given)."""
     args = sys.argv[1:] if argv is None else argv
-    target = Path(args[0]) if args else Path(__file__).resolve().parent.parent / "docs" / "reference.md"
+    root = Path(__file__).resolve().parent.parent
+    schema = root / "schemas" / SCHEMA_FILES["ruleset"]
+    if schema.is_file() and update_overlay_schema(schema):
+        load_schema.cache_clear()
+        print(f"updated {schema}")
+    target = Path(args[0]) if args else root / "docs" / "reference.md"
     target.write_text(render_reference(), encoding="utf-8")
     print(f"wrote {target}")
     return 0

@@ -34,4 +34,4 @@ def test_the_overlay_patch_of_each_collection_is_typed_field_by_field_from_its_o
 
     defs = load_schema("ruleset")["$defs"]
     for name, generated in overlay_patch_defs().items():
-        assert defs.get(name) == generated, f"schemas/ruleset.schema.json: `{name}` differs from overlay_patch_defs()"
+        assert defs.get(name) == generated, f"`{name}` is stale: run `python -m civrules.reference`"
