@@ -6,6 +6,7 @@ built from malformed data would bury the real error under its consequences.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -68,17 +69,36 @@ def note_base_definitions(diagnostics: list[Diagnostic], notes: Sequence[tuple[S
 
     The checks point at the variant's line (provenance); this adds, where the check did not, where
     the base defined what the entry changes, so the designer sees both the change and the original.
+    Overlay entries do not overlap, so the entry of a diagnostic is found by bisection.
     """
-    if not notes:
+    by_file: dict[str, list[tuple[tuple[int, int], Span, Span]]] = {}
+    for entry, base in notes:
+        if base.file != entry.file:
+            by_file.setdefault(entry.file, []).append(((entry.line, entry.column), entry, base))
+    if not by_file:
         return diagnostics
+    for entries in by_file.values():
+        entries.sort(key=lambda e: e[0])
     noted = []
     for diagnostic in diagnostics:
-        span = diagnostic.span
-        base = _base_of(span, notes) if span is not None else None
-        if base is not None and not any(r.span == base or "base" in r.label for r in diagnostic.related):
-            diagnostic = replace(diagnostic, related=(*diagnostic.related, Related(base, "the base definition")))
+        defined = _base_of(diagnostic.span, by_file) if diagnostic.span is not None else None
+        if defined is not None and not any(r.span == defined or "base" in r.label for r in diagnostic.related):
+            diagnostic = replace(diagnostic, related=(*diagnostic.related, Related(defined, "the base definition")))
         noted.append(diagnostic)
     return noted
+
+
+def _base_of(span: Span, by_file: dict[str, list[tuple[tuple[int, int], Span, Span]]]) -> Span | None:
+    """The base definition of the overlay entry that contains ``span``, if any."""
+    entries = by_file.get(span.file)
+    if not entries:
+        return None
+    at = bisect.bisect_right(entries, (span.line, span.column), key=lambda e: e[0]) - 1
+    if at < 0:
+        return None
+    _, entry, base = entries[at]
+    inside = (span.end_line, span.end_column) <= (entry.end_line, entry.end_column)
+    return base if inside else None
 
 
 def _noted_at_base(
@@ -97,20 +117,6 @@ def _noted_at_base(
     if base is None or has_errors(problems):
         return diagnostics
     return note_base_definitions(diagnostics, overlay_base_notes(manifest, base))
-
-
-def _base_of(span: Span, notes: Sequence[tuple[Span, Span]]) -> Span | None:
-    """The base definition of the innermost overlay entry that contains ``span``."""
-    found: tuple[Span, Span] | None = None
-    for entry, base in notes:
-        inside = (entry.line, entry.column) <= (span.line, span.column) and (span.end_line, span.end_column) <= (
-            entry.end_line,
-            entry.end_column,
-        )
-        innermost = found is None or (entry.line, entry.column) >= (found[0].line, found[0].column)
-        if entry.file == span.file and base.file != span.file and inside and innermost:
-            found = (entry, base)
-    return found[1] if found is not None else None
 
 
 # `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`
