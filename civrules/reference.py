@@ -97,6 +97,9 @@ def _variants() -> Iterator[str]:
     settings = overlay["properties"]["settings"]
     yield f"`overlay.settings`: {settings['description']}"
     yield ""
+    for operation in ("replace", "add", "remove"):
+        yield f"- `overlay.settings.{operation}`: {settings['properties'][operation]['description']}"
+    yield ""
     yield "| setting | file | what a patch does |"
     yield "| --- | --- | --- |"
     for key, slot in SETTINGS.items():

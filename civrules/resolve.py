@@ -379,8 +379,7 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
         return
     for name, operations in overlay.items():
         if name == "settings" and isinstance(operations, dict):
-            for key, patch in operations.items():
-                yield from _patch_setting(resolved, manifest, key, patch)
+            yield from _apply_settings(resolved, manifest, operations)
             continue
         spec = COLLECTIONS.get(name)
         if spec is None or not isinstance(operations, dict):
@@ -396,13 +395,78 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
                     yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
 
 
-def _patch_setting(resolved: Resolved, manifest: Document, key: str, patch: Any) -> Iterator[Diagnostic]:
-    """Merge ``overlay.settings.<key>`` into the setting of the base, wherever the base defines it."""
+#: The operations of `overlay.settings` besides patching a setting by naming it.
+SETTING_OPERATIONS = ("remove", "replace", "add")
+
+
+def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[str, Any]) -> Iterator[Diagnostic]:
+    """`overlay.settings`: remove, replace, patch (a setting named directly), add, in this order."""
+    removals = operations.get("remove")
+    for i, key in enumerate(removals if isinstance(removals, list) else ()):
+        slot = SETTINGS.get(key) if isinstance(key, str) else None
+        if slot is None:
+            continue  # the schema reports an unknown setting
+        values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
+        if key not in values:
+            yield _missing_setting(manifest, key, ("overlay", "settings", "remove", i), "remove")
+            continue
+        values.pop(key)
+        resolved.setting_origins.pop(key, None)
+    replacements = operations.get("replace")
+    for key, value in replacements.items() if isinstance(replacements, dict) else ():
+        if SETTINGS.get(key) is not None and not _has_setting(resolved, key):
+            yield _missing_setting(manifest, key, ("overlay", "settings", "replace", key), "replace")
+            continue
+        yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "replace", key), whole=True)
+    for key, patch in operations.items():
+        if key not in SETTING_OPERATIONS:
+            yield from _patch_setting(resolved, manifest, key, patch)
+    additions = operations.get("add")
+    for key, value in additions.items() if isinstance(additions, dict) else ():
+        existing = resolved.setting_origins.get(key)
+        if existing is not None and _has_setting(resolved, key):
+            yield _diag(
+                codes.OVERLAY_EXISTS,
+                f"cannot add the setting `{key}`: the base has it",
+                manifest.key_span(("overlay", "settings", "add", key)),
+                f"patch it (`overlay.settings.{key}`) or `replace` it",
+                (Related(existing.span(), "defined here"),),
+            )
+            continue
+        yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "add", key), whole=True)
+
+
+def _has_setting(resolved: Resolved, key: str) -> bool:
+    slot = SETTINGS.get(key)
+    values = resolved.data if slot == "ruleset" else resolved.settings.get(slot or "", {})
+    return key in values
+
+
+def _missing_setting(manifest: Document, key: str, at: NodePath, verb: str) -> Diagnostic:
+    return _diag(
+        codes.OVERLAY_MISSING,
+        f"cannot {verb} the setting `{key}`: the base has none",
+        manifest.key_span(at) if verb == "replace" else manifest.span(at),
+        f"use `add` to give the variant a `{key}`",
+    )
+
+
+def _patch_setting(
+    resolved: Resolved,
+    manifest: Document,
+    key: str,
+    patch: Any,
+    where: NodePath | None = None,
+    *,
+    whole: bool = False,
+) -> Iterator[Diagnostic]:
+    """Merge ``overlay.settings.<key>`` into the setting of the base, wherever the base defines it
+    (or, ``whole``, put the value in its place)."""
     slot = SETTINGS.get(key)
     if slot is None:
         return  # the schema reports an unknown setting
     values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
-    at = Origin(manifest, ("overlay", "settings", key))
+    at = Origin(manifest, where or ("overlay", "settings", key))
     previous = resolved.setting_origins.get(key)
     if patch is None:
         values.pop(key, None)
@@ -419,10 +483,11 @@ def _patch_setting(resolved: Resolved, manifest: Document, key: str, patch: Any)
             )
             return
     problems: list[PatchProblem] = []
-    merged = merge_patch(values.get(key), patch, problems)
+    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems)
     for problem in problems:
         yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
-    if isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict) and previous:
+    mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
+    if mergeable and previous is not None and not whole:
         origin = _changed(previous, patch, at)
     else:
         origin = replace(at, base=previous)
@@ -446,10 +511,16 @@ def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, S
         return notes
     for name, operations in overlay.items():
         if name == "settings" and isinstance(operations, dict):
-            for key in operations:
+            named: list[tuple[NodePath, str]] = [((k,), k) for k in operations if k not in SETTING_OPERATIONS]
+            for operation in ("replace", "add"):
+                block = operations.get(operation)
+                named += [((operation, k), k) for k in (block if isinstance(block, dict) else ())]
+            removals = operations.get("remove")
+            named += [(("remove", i), k) for i, k in enumerate(removals if isinstance(removals, list) else ())]
+            for sub, key in named:
                 origin = base.setting_origins.get(str(key))
                 if origin is not None:
-                    notes.append((manifest.span(("overlay", "settings", key)), origin.span()))
+                    notes.append((manifest.span(("overlay", "settings", *sub)), origin.span()))
             continue
         spec = COLLECTIONS.get(name)
         if spec is None or not isinstance(operations, dict):
@@ -458,8 +529,8 @@ def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, S
         for operation in ("patch", "replace", "remove"):
             items = operations.get(operation)
             for i, item in enumerate(items if isinstance(items, list) else ()):
-                key = entity_key(spec, item) if isinstance(item, dict) else None
-                found = _find(spec, entries, key) if key is not None else None
+                target = entity_key(spec, item) if isinstance(item, dict) else None
+                found = _find(spec, entries, target) if target is not None else None
                 if found is not None:
                     notes.append((manifest.span(("overlay", name, operation, i)), entries[found].origin.head()))
     return notes

@@ -342,3 +342,22 @@ def test_a_suppression_narrowed_to_another_file_silences_nothing() -> None:
     assert sorted(d.code for d in problems(analysis)) == ["A010", "V008"]
     right = text.replace("cards/advanced-civilization.yaml", "rulesets/advanced-civilization.yaml")
     assert not problems(analysed("elsewhere", ("rulesets/elsewhere.yaml", right)))
+
+
+def test_settings_are_replaced_added_and_removed_whole_as_collections_are() -> None:
+    header = _header("whole", "expansion-project")
+    replaced = analysed(
+        "whole",
+        (
+            "rulesets/whole.yaml",
+            header + "overlay:\n  settings:\n    replace:\n"
+            '      hand_limit: {commodity_cards: 9, rule: "27.2", text: "Nine cards; no card changes them."}\n',
+        ),
+    )
+    assert replaced.model is not None and not problems(replaced)
+    assert "card_changes" not in replaced.model.data["hand_limit"]
+    removed = analysed("whole", ("rulesets/whole.yaml", header + "overlay:\n  settings:\n    remove: [total_cards]\n"))
+    assert removed.model is not None and "total_cards" not in removed.model.settings["commodities"]
+    text = header + 'overlay:\n  settings:\n    add:\n      hand_limit: {commodity_cards: 9, rule: "27.2", text: "x"}\n'
+    (twice,) = problems(analysed("whole", ("rulesets/whole.yaml", text)))
+    assert twice.code == "V004" and twice.span is not None and twice.span.line == line_of(text, "hand_limit:")
