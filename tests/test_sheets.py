@@ -583,7 +583,7 @@ def test_variant_sheets_mark_what_the_variant_changes(base: Built) -> None:
     assert "Hand limit Δ" in text and "Flood (5) Δ" in text and "Famine (3) Δ" not in text
     plain = _cell_text(_parse(base.files["quick-reference.html"].decode()).find(".//main"))
     assert "Δ" not in plain
-    changes.collections.append(CollectionDiff("civilization_cards", added=[("pottery", "Pottery")]))
+    changes.collections.append(CollectionDiff("civilization_cards", added=[EntityChange("pottery", "Pottery", [])]))
     page = render_sheets(base.model, base.fingerprint, changes=changes, only=("cards.html", "calamities.html"))
     assert re.search(
         r"Pottery <span class=\"changed-mark\" title=\"added by this variant\">\+</span>", page["cards.html"].decode()

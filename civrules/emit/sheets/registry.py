@@ -38,7 +38,7 @@ class Source:
         for found in self.changes.collections:
             if found.name != collection:
                 continue
-            if any(added == key for added, _ in found.added):
+            if any(entity.key == key for entity in found.added):
                 return "added"
             if any(entity.key == key for entity in found.changed):
                 return "changed"
