@@ -5,6 +5,7 @@ community transcriptions it was transcribed from (shared/sources/community/megac
 from __future__ import annotations
 
 import csv
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -194,6 +195,10 @@ def _nodes(data: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[
             yield from _nodes(value, (*path, i))
 
 
+#: A public transcription cited by repository, commit and path (owner/repo@<40 hex>:path).
+PUBLIC = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@(?P<commit>[0-9a-f]+):[^\s;,()]+")
+
+
 def test_every_fact_cites_a_community_source_never_a_rule(ruleset: Ruleset) -> None:
     assert ruleset.rule_index is not None
     assert ruleset.rule_index.sections == frozenset()
@@ -201,7 +206,10 @@ def test_every_fact_cites_a_community_source_never_a_rule(ruleset: Ruleset) -> N
         for path, value in _nodes(document.data):
             assert not (path and path[-1] == "rule"), (document.file, path)
             if path and path[-1] == "source":
-                assert isinstance(value, str) and value.startswith("community/"), (document.file, path, value)
+                assert isinstance(value, str), (document.file, path)
+                cited = list(PUBLIC.finditer(value))
+                assert value.startswith("community/") or cited, (document.file, path, value)
+                assert all(len(m["commit"]) == 40 for m in cited), (document.file, path, value)
 
 
 def test_unknown_parts_are_declared(ruleset: Ruleset) -> None:
@@ -366,14 +374,80 @@ def test_calamities_per_stack(ruleset: Ruleset) -> None:
     assert all(kinds == {"non_tradable": 1, "tradable": 1, "minor": 1} for kinds in stacks.values())
 
 
-def test_minor_trade_status_and_every_effect_are_unknown(ruleset: Ruleset) -> None:
+def test_minor_trade_status_is_unknown_and_every_effect_is_transcribed(ruleset: Ruleset) -> None:
     for calamity in ruleset.calamities:
-        assert set(calamity.raw["effects"]) == {"unknown"}
-        assert calamity.modifiers == ()
+        assert "effects" not in calamity.raw, calamity.id
+        assert calamity.raw["primary"], calamity.id
         if calamity.severity == "minor":
             assert isinstance(calamity.tradable, Unknown), calamity.id
+            assert calamity.modifiers == (), calamity.id  # no advance text names a minor calamity
         else:
             assert isinstance(calamity.tradable, bool), calamity.id
+
+
+def test_every_advance_has_its_abilities(ruleset: Ruleset) -> None:
+    """All 51 advances carry their abilities (or none) from the card texts, each attribute with a public source."""
+    without = set()
+    for card in ruleset.cards:
+        attributes = card.raw["attributes"]
+        assert isinstance(attributes, list), card.id
+        for attribute in attributes:
+            assert PUBLIC.search(attribute["source"]), (card.id, attribute)
+        if not attributes and "purchase_effects" not in card.raw:
+            without.add(card.id)
+    assert without == {"empiricism", "literacy", "mathematics"}
+    assert {c.id for c in ruleset.cards if "purchase_effects" in c.raw} == {
+        "anatomy",
+        "library",
+        "monument",
+        "written_record",
+    }
+
+
+def _modifiers(ruleset: Ruleset, calamity: str) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for m in ruleset.calamities.by_id[calamity].modifiers:
+        if isinstance(m.amount, int):
+            found.setdefault(m.card, []).append(m.amount)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("calamity", "expected"),
+    [
+        (
+            "civil_war",
+            {"music": [-5], "drama_and_poetry": [-5], "democracy": [-10], "philosophy": [5], "military": [5]},
+        ),
+        ("superstition", {"mysticism": [-1], "deism": [-1], "enlightenment": [-1], "universal_doctrine": [1]}),
+        ("corruption", {"law": [-5], "coinage": [5], "wonder_of_the_world": [5]}),
+        ("treachery", {"diplomacy": [1]}),
+        ("slave_revolt", {"mythology": [-1], "enlightenment": [-1], "mining": [1]}),
+    ],
+)
+def test_calamity_modifiers_as_transcribed(ruleset: Ruleset, calamity: str, expected: dict[str, list[int]]) -> None:
+    assert _modifiers(ruleset, calamity) == expected
+
+
+def test_disputed_modifiers_record_their_dissent(ruleset: Ruleset) -> None:
+    fields = {
+        (c.id, d["field"]) for c in ruleset.calamities for d in c.raw.get("disagreements", ()) if isinstance(d, dict)
+    }
+    assert fields == {
+        ("treachery", "modifiers (diplomacy)"),
+        ("slave_revolt", "modifiers (mining)"),
+        ("civil_war", "modifiers (military)"),
+        ("civil_disorder", "modifiers (democracy)"),
+        ("corruption", "modifiers (coinage)"),
+        ("corruption", "modifiers (wonder_of_the_world; provincial_empire)"),
+    }
+
+
+def test_how_modifiers_combine_stays_unknown(ruleset: Ruleset) -> None:
+    for calamity in ruleset.calamities:
+        if len({m.card for m in calamity.modifiers}) > 1:
+            assert calamity.modifier_combination is None, calamity.id
+            assert set(calamity.raw["modifier_combination"]["mode"]) == {"unknown"}, calamity.id
 
 
 # --- Commodities and trade decks -----------------------------------------------------------------
