@@ -182,7 +182,7 @@ def test_the_shipped_policy_is_read_from_the_manifest(advciv: Ruleset) -> None:
 
 def test_no_advanced_civilization_cell_depends_on_the_same_target_policy(advciv: Ruleset) -> None:
     # No card's credit lines reach one target twice, so `highest` and `sum` derive the same matrix:
-    # the provisional `same_target` of the manifest cannot change a purchase in this ruleset.
+    # the manifest's `same_target` cannot change a purchase in this ruleset.
     sources = credit_sources(advciv)
     assert derive_credit_matrix(sources, CreditPolicy(SameTarget.HIGHEST)) == derive_credit_matrix(
         sources, CreditPolicy(SameTarget.SUM)
