@@ -162,3 +162,34 @@ def test_a_variant_does_not_count_the_unknowns_it_replaced() -> None:
     assert len(variant) == len(base) - 3
     (summary,) = [d for d in found if d.code == "Q007"]
     assert f"has {len(base) - 3} unknown facts" in summary.message
+
+
+def _readme_unknown_counts() -> dict[str, int]:
+    """The README's rulesets table: ruleset id -> its 'unknown facts' column."""
+    readme = (RULES.parent / "README.md").read_text(encoding="utf-8")
+    header = "| ruleset | what | state | unknown facts |"
+    assert header in readme, "the README's rulesets table lost its 'unknown facts' column"
+    counts = {}
+    for line in readme[readme.index(header) :].splitlines()[2:]:
+        if not line.startswith("| `"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        counts[cells[0].strip("`")] = int(cells[-1])
+    return counts
+
+
+README_COUNTS = _readme_unknown_counts()
+
+
+def test_the_readme_lists_every_ruleset() -> None:
+    workspace = Workspace(RULES)
+    assert set(README_COUNTS) == set(workspace.manifests())
+
+
+@pytest.mark.parametrize("ruleset", sorted(README_COUNTS))
+def test_the_readme_unknown_count_is_the_tools(ruleset: str) -> None:
+    """The README's count of unknown facts per ruleset is what `civrules validate --select Q006` reports."""
+    found = sum(1 for d in diagnostics(ruleset=ruleset) if d.code == "Q006")
+    assert README_COUNTS[ruleset] == found, (
+        f"README says {README_COUNTS[ruleset]} unknown facts for {ruleset}, the tool {found}"
+    )
