@@ -179,3 +179,31 @@ def test_generating_the_fast_path_leaves_the_shared_schemas_untouched() -> None:
         before = copy.deepcopy(load_schema(kind))
         render_validator(kind)
         assert load_schema(kind) == before
+
+
+def _calamity_def(name: str) -> jsonschema.Draft202012Validator:
+    schema = load_schema("calamities")
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
+
+
+def test_a_calamity_effect_cites_a_rule_or_a_public_source() -> None:
+    # Mega Civilization has no rulebook text: its effects cite `source:` where others cite `rule:`.
+    effect = {"id": "treasury_lost", "kind": "lose_treasury", "amount": 10, "unit": "treasury_tokens", "text": "t"}
+    validator = _calamity_def("effect")
+    assert not validator.is_valid(effect)
+    assert validator.is_valid({**effect, "rule": "29.2.3.1"})
+    assert validator.is_valid({**effect, "source": "owner/repo@" + "0" * 40 + ":path"})
+    modifier = {"card": "law", "applies_to": "primary", "effect": "reduces", "amount": -5, "text": "t"}
+    assert not _calamity_def("modifier").is_valid(modifier)
+    assert _calamity_def("modifier").is_valid({**modifier, "source": "community/x.csv"})
+
+
+def test_an_effect_alternative_is_a_payment_with_its_citation() -> None:
+    effect = {"id": "city_destroyed", "kind": "destroy_cities", "amount": 1, "unit": "cities", "text": "t", "rule": "1"}
+    payment = {"kind": "lose_treasury", "amount": 10, "unit": "treasury_tokens", "text": "t", "rule": "29.4.3.2"}
+    validator = _calamity_def("effect")
+    assert validator.is_valid({**effect, "alternative": payment})
+    assert validator.is_valid({**effect, "alternative": {**payment, "per_unit": True, "required_in_full": True}})
+    assert not validator.is_valid({**effect, "alternative": {k: v for k, v in payment.items() if k != "rule"}})
+    assert not validator.is_valid({**effect, "alternative": {k: v for k, v in payment.items() if k != "amount"}})
+    assert not validator.is_valid({**effect, "alternative": {**payment, "amount": 0}})
