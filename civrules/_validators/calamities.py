@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "faeced4c30ebb1954dd1f5e34666982bbb3f40698c20c41764d06cc437fcc8e1"
+SCHEMA_SHA256 = "5b3ef35b9bf6f4519d631abf4a29aedae8cfb9a0c64f0de3a0631a59070e37ec"
 
 from decimal import Decimal
 import re
@@ -348,28 +348,49 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data__missing_keys = set(['precedence']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException("invalid")
+    data_any_of_count4 = 0
+    if not data_any_of_count4:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count4 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count4:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count4 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count4:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['mode', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['mode', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
         if "mode" in data_keys:
             data_keys.remove("mode")
             data__mode = data["mode"]
-            data__mode_any_of_count4 = 0
-            if not data__mode_any_of_count4:
+            data__mode_any_of_count5 = 0
+            if not data__mode_any_of_count5:
                 try:
                     if not (isinstance(data__mode, str) and data__mode == 'cumulative' or isinstance(data__mode, str) and data__mode == 'highest'):
                         raise JsonSchemaValueException("invalid")
-                    data__mode_any_of_count4 += 1
+                    data__mode_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__mode_any_of_count4:
+            if not data__mode_any_of_count5:
                 try:
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__mode, custom_formats, (name_prefix or "data") + ".mode")
-                    data__mode_any_of_count4 += 1
+                    data__mode_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__mode_any_of_count4:
+            if not data__mode_any_of_count5:
                 raise JsonSchemaValueException("invalid")
         if "precedence" in data_keys:
             data_keys.remove("precedence")
@@ -447,6 +468,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -478,35 +503,35 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_any_of_count5 = 0
-        if not data_any_of_count5:
+        data_any_of_count6 = 0
+        if not data_any_of_count6:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['amount']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count5 += 1
+                data_any_of_count6 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count5:
+        if not data_any_of_count6:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['cap']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count5 += 1
+                data_any_of_count6 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count5:
+        if not data_any_of_count6:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['set_to']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count5 += 1
+                data_any_of_count6 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count5:
+        if not data_any_of_count6:
             raise JsonSchemaValueException("invalid")
     try:
         data_is_dict = isinstance(data, dict)
@@ -520,30 +545,51 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_any_of_count6 = 0
-        if not data_any_of_count6:
+        data_any_of_count7 = 0
+        if not data_any_of_count7:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['becomes']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count6 += 1
+                data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count6:
+        if not data_any_of_count7:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['adds']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count6 += 1
+                data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count6:
+        if not data_any_of_count7:
             raise JsonSchemaValueException("invalid")
+    data_any_of_count8 = 0
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count8 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count8:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['card', 'applies_to', 'effect', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['card', 'applies_to', 'effect', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -579,19 +625,19 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "amount" in data_keys:
             data_keys.remove("amount")
             data__amount = data["amount"]
-            data__amount_one_of_count7 = 0
-            if data__amount_one_of_count7 < 2:
+            data__amount_one_of_count9 = 0
+            if data__amount_one_of_count9 < 2:
                 try:
                     if not isinstance(data__amount, (int)) and not (isinstance(data__amount, float) and data__amount.is_integer()) or isinstance(data__amount, bool):
                         raise JsonSchemaValueException("invalid")
-                    data__amount_one_of_count7 += 1
+                    data__amount_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__amount_one_of_count7 < 2:
+            if data__amount_one_of_count9 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__amount, custom_formats, (name_prefix or "data") + ".amount")
-                    data__amount_one_of_count7 += 1
+                    data__amount_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__amount_one_of_count7 != 1:
+            if data__amount_one_of_count9 != 1:
                 raise JsonSchemaValueException("invalid")
         if "per" in data_keys:
             data_keys.remove("per")
@@ -639,6 +685,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -686,18 +736,18 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_wher
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data, custom_formats={}, name_prefix=None):
-    data_one_of_count8 = 0
-    if data_one_of_count8 < 2:
+    data_one_of_count10 = 0
+    if data_one_of_count10 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count8 += 1
+            data_one_of_count10 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count8 < 2:
+    if data_one_of_count10 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count8 += 1
+            data_one_of_count10 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count8 != 1:
+    if data_one_of_count10 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -707,22 +757,22 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data, custom_formats={}, name_prefix=None):
-    if not (isinstance(data, str) and data == 'unit_points' or isinstance(data, str) and data == 'cities' or isinstance(data, str) and data == 'tokens' or isinstance(data, str) and data == 'treasury_tokens' or isinstance(data, str) and data == 'ships' or isinstance(data, str) and data == 'commodity_points' or isinstance(data, str) and data == 'ast_spaces' or isinstance(data, str) and data == 'areas'):
+    if not (isinstance(data, str) and data == 'unit_points' or isinstance(data, str) and data == 'cities' or isinstance(data, str) and data == 'tokens' or isinstance(data, str) and data == 'treasury_tokens' or isinstance(data, str) and data == 'ships' or isinstance(data, str) and data == 'commodity_points' or isinstance(data, str) and data == 'ast_spaces' or isinstance(data, str) and data == 'areas' or isinstance(data, str) and data == 'commodity_cards'):
         raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data, custom_formats={}, name_prefix=None):
-    data_one_of_count9 = 0
-    if data_one_of_count9 < 2:
+    data_one_of_count11 = 0
+    if data_one_of_count11 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException("invalid")
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 0:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count9 += 1
+            data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count9 < 2:
+    if data_one_of_count11 < 2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException("invalid")
@@ -742,9 +792,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
                             raise JsonSchemaValueException("invalid")
                 if data_keys:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count9 += 1
+            data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count9 < 2:
+    if data_one_of_count11 < 2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException("invalid")
@@ -764,19 +814,19 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
                             raise JsonSchemaValueException("invalid")
                 if data_keys:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count9 += 1
+            data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count9 < 2:
+    if data_one_of_count11 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count9 += 1
+            data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count9 != 1:
+    if data_one_of_count11 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data, custom_formats={}, name_prefix=None):
-    if not (isinstance(data, str) and data == 'lose_unit_points' or isinstance(data, str) and data == 'reduce_cities' or isinstance(data, str) and data == 'destroy_cities' or isinstance(data, str) and data == 'eliminate_units_in_area' or isinstance(data, str) and data == 'cities_replaced_by_trader' or isinstance(data, str) and data == 'cities_replaced_by_pirates' or isinstance(data, str) and data == 'tokens_cannot_support_cities' or isinstance(data, str) and data == 'faction_split' or isinstance(data, str) and data == 'faction_annexed' or isinstance(data, str) and data == 'barbarian_invasion' or isinstance(data, str) and data == 'flood_plain_loss' or isinstance(data, str) and data == 'lose_treasury' or isinstance(data, str) and data == 'lose_ships' or isinstance(data, str) and data == 'discard_commodity_points' or isinstance(data, str) and data == 'surrender_commodity_points' or isinstance(data, str) and data == 'ast_regression' or isinstance(data, str) and data == 'annex_unit_points' or isinstance(data, str) and data == 'depopulate_areas' or isinstance(data, str) and data == 'lose_treasury_or_tokens'):
+    if not (isinstance(data, str) and data == 'lose_unit_points' or isinstance(data, str) and data == 'reduce_cities' or isinstance(data, str) and data == 'destroy_cities' or isinstance(data, str) and data == 'eliminate_units_in_area' or isinstance(data, str) and data == 'cities_replaced_by_trader' or isinstance(data, str) and data == 'cities_replaced_by_pirates' or isinstance(data, str) and data == 'tokens_cannot_support_cities' or isinstance(data, str) and data == 'faction_split' or isinstance(data, str) and data == 'faction_annexed' or isinstance(data, str) and data == 'barbarian_invasion' or isinstance(data, str) and data == 'flood_plain_loss' or isinstance(data, str) and data == 'lose_treasury' or isinstance(data, str) and data == 'lose_ships' or isinstance(data, str) and data == 'discard_commodity_points' or isinstance(data, str) and data == 'surrender_commodity_points' or isinstance(data, str) and data == 'ast_regression' or isinstance(data, str) and data == 'annex_unit_points' or isinstance(data, str) and data == 'depopulate_areas' or isinstance(data, str) and data == 'lose_treasury_or_tokens' or isinstance(data, str) and data == 'raise_city_support_rate'):
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -860,9 +910,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             data__missing_keys = set(['nation']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException("invalid")
+    data_any_of_count12 = 0
+    if not data_any_of_count12:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count12:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count12:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['who', 'from', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['who', 'from', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -916,6 +987,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -941,9 +1016,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data__missing_keys = set(['unit']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException("invalid")
+    data_any_of_count13 = 0
+    if not data_any_of_count13:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count13 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count13:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count13 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count13:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['id', 'kind', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['id', 'kind', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -1038,6 +1134,87 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__fallback__rule, custom_formats, (name_prefix or "data") + ".fallback.rule")
                 if data__fallback_keys:
                     raise JsonSchemaValueException("invalid")
+        if "alternative" in data_keys:
+            data_keys.remove("alternative")
+            data__alternative = data["alternative"]
+            if not isinstance(data__alternative, (dict)):
+                raise JsonSchemaValueException("invalid")
+            data__alternative_any_of_count14 = 0
+            if not data__alternative_any_of_count14:
+                try:
+                    data__alternative_is_dict = isinstance(data__alternative, dict)
+                    if data__alternative_is_dict:
+                        data__alternative__missing_keys = set(['rule']) - data__alternative.keys()
+                        if data__alternative__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__alternative_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__alternative_any_of_count14:
+                try:
+                    data__alternative_is_dict = isinstance(data__alternative, dict)
+                    if data__alternative_is_dict:
+                        data__alternative__missing_keys = set(['source']) - data__alternative.keys()
+                        if data__alternative__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__alternative_any_of_count14 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__alternative_any_of_count14:
+                raise JsonSchemaValueException("invalid")
+            data__alternative_is_dict = isinstance(data__alternative, dict)
+            if data__alternative_is_dict:
+                data__alternative__missing_keys = set(['kind', 'amount', 'unit', 'text']) - data__alternative.keys()
+                if data__alternative__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+                data__alternative_keys = set(data__alternative.keys())
+                if "kind" in data__alternative_keys:
+                    data__alternative_keys.remove("kind")
+                    data__alternative__kind = data__alternative["kind"]
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__alternative__kind, custom_formats, (name_prefix or "data") + ".alternative.kind")
+                if "amount" in data__alternative_keys:
+                    data__alternative_keys.remove("amount")
+                    data__alternative__amount = data__alternative["amount"]
+                    if not isinstance(data__alternative__amount, (int)) and not (isinstance(data__alternative__amount, float) and data__alternative__amount.is_integer()) or isinstance(data__alternative__amount, bool):
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__alternative__amount, (int, float, Decimal)) and not isinstance(data__alternative__amount, bool):
+                        if data__alternative__amount < 1:
+                            raise JsonSchemaValueException("invalid")
+                if "unit" in data__alternative_keys:
+                    data__alternative_keys.remove("unit")
+                    data__alternative__unit = data__alternative["unit"]
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__alternative__unit, custom_formats, (name_prefix or "data") + ".alternative.unit")
+                if "per_unit" in data__alternative_keys:
+                    data__alternative_keys.remove("per_unit")
+                    data__alternative__perunit = data__alternative["per_unit"]
+                    if not isinstance(data__alternative__perunit, (bool)):
+                        raise JsonSchemaValueException("invalid")
+                if "required_in_full" in data__alternative_keys:
+                    data__alternative_keys.remove("required_in_full")
+                    data__alternative__requiredinfull = data__alternative["required_in_full"]
+                    if not isinstance(data__alternative__requiredinfull, (bool)):
+                        raise JsonSchemaValueException("invalid")
+                if "text" in data__alternative_keys:
+                    data__alternative_keys.remove("text")
+                    data__alternative__text = data__alternative["text"]
+                    if not isinstance(data__alternative__text, (str)):
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__alternative__text, str):
+                        data__alternative__text_len = len(data__alternative__text)
+                        if data__alternative__text_len < 1:
+                            raise JsonSchemaValueException("invalid")
+                if "rule" in data__alternative_keys:
+                    data__alternative_keys.remove("rule")
+                    data__alternative__rule = data__alternative["rule"]
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__alternative__rule, custom_formats, (name_prefix or "data") + ".alternative.rule")
+                if "source" in data__alternative_keys:
+                    data__alternative_keys.remove("source")
+                    data__alternative__source = data__alternative["source"]
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__alternative__source, custom_formats, (name_prefix or "data") + ".alternative.source")
+                if "note" in data__alternative_keys:
+                    data__alternative_keys.remove("note")
+                    data__alternative__note = data__alternative["note"]
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__alternative__note, custom_formats, (name_prefix or "data") + ".alternative.note")
+                if data__alternative_keys:
+                    raise JsonSchemaValueException("invalid")
         if "constraints" in data_keys:
             data_keys.remove("constraints")
             data__constraints = data["constraints"]
@@ -1066,6 +1243,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -1082,9 +1263,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cons
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
+    data_any_of_count15 = 0
+    if not data_any_of_count15:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count15 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count15:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count15 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count15:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['selection', 'rule']) - data.keys()
+        data__missing_keys = set(['selection']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -1101,6 +1303,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -1117,9 +1323,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cond
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_effect_entry(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['condition', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['condition', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -1141,6 +1368,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_e
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
             raise JsonSchemaValueException("invalid")
     return data
@@ -1216,13 +1447,13 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_sour
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count10 = 0
-    if data_one_of_count10 < 2:
+    data_one_of_count17 = 0
+    if data_one_of_count17 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count10 += 1
+            data_one_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count10 < 2:
+    if data_one_of_count17 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -1236,9 +1467,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count10 += 1
+            data_one_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count10 != 1:
+    if data_one_of_count17 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 

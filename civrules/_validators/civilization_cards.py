@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5a6f13bf9feacabbd6fa45a4c254b5303cf2c9c4beabe70f2687992b3c2ba027"
+SCHEMA_SHA256 = "270e0bf8ffd2701688e57d96046e8007e7156dbcc8a57461cdcdb05469edbae5"
 
 from decimal import Decimal
 import re
@@ -617,6 +617,18 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     raise JsonSchemaValueException("invalid")
                 for data__calamities_x, data__calamities_item in enumerate(data__calamities):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data__calamities_item, custom_formats, (name_prefix or "data") + ".calamities[{data__calamities_x}]")
+        if "effects" in data_keys:
+            data_keys.remove("effects")
+            data__effects = data["effects"]
+            if not isinstance(data__effects, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__effects_is_list = isinstance(data__effects, (list, tuple))
+            if data__effects_is_list:
+                data__effects_len = len(data__effects)
+                if data__effects_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                for data__effects_x, data__effects_item in enumerate(data__effects):
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect(data__effects_item, custom_formats, (name_prefix or "data") + ".effects[{data__effects_x}]")
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -633,29 +645,1110 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             raise JsonSchemaValueException("invalid")
     return data
 
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not isinstance(data__kind, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__kind, str) and data__kind == 'immunity' or isinstance(data__kind, str) and data__kind == 'movement' or isinstance(data__kind, str) and data__kind == 'population_limit' or isinstance(data__kind, str) and data__kind == 'city_build' or isinstance(data__kind, str) and data__kind == 'city_support' or isinstance(data__kind, str) and data__kind == 'conflict' or isinstance(data__kind, str) and data__kind == 'turn_order' or isinstance(data__kind, str) and data__kind == 'tax' or isinstance(data__kind, str) and data__kind == 'treasury' or isinstance(data__kind, str) and data__kind == 'commodity_exchange' or isinstance(data__kind, str) and data__kind == 'trade_card_purchase' or isinstance(data__kind, str) and data__kind == 'hand_limit' or isinstance(data__kind, str) and data__kind == 'commodity_value' or isinstance(data__kind, str) and data__kind == 'special_ability' or isinstance(data__kind, str) and data__kind == 'credit_tokens' or isinstance(data__kind, str) and data__kind == 'victory_points'):
+                raise JsonSchemaValueException("invalid")
+    data_one_of_count12 = 0
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_immunity(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_population_limit(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_support(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_conflict(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_turn_order(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_treasury(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_exchange(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_trade_card_purchase(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_hand_limit(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_value(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_special_ability(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_credit_tokens(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_victory_points(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count12 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count12 != 1:
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_victory_points(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'points']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'victory_points'):
+                raise JsonSchemaValueException("invalid")
+        if "points" in data_keys:
+            data_keys.remove("points")
+            data__points = data["points"]
+            if not isinstance(data__points, (int)) and not (isinstance(data__points, float) and data__points.is_integer()) or isinstance(data__points, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__points, (int, float, Decimal)) and not isinstance(data__points, bool):
+                if data__points < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__points > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_credit_tokens(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'points']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'credit_tokens'):
+                raise JsonSchemaValueException("invalid")
+        if "points" in data_keys:
+            data_keys.remove("points")
+            data__points = data["points"]
+            if not isinstance(data__points, (int)) and not (isinstance(data__points, float) and data__points.is_integer()) or isinstance(data__points, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__points, (int, float, Decimal)) and not isinstance(data__points, bool):
+                if data__points < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__points > 1000:
+                    raise JsonSchemaValueException("invalid")
+        if "colours" in data_keys:
+            data_keys.remove("colours")
+            data__colours = data["colours"]
+            if not isinstance(data__colours, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__colours, str) and data__colours == 'any_combination' or isinstance(data__colours, str) and data__colours == 'one_colour'):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_special_ability(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'action', 'phase']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'special_ability'):
+                raise JsonSchemaValueException("invalid")
+        if "action" in data_keys:
+            data_keys.remove("action")
+            data__action = data["action"]
+            if not isinstance(data__action, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__action, str) and data__action == 'migrate' or isinstance(data__action, str) and data__action == 'destroy' or isinstance(data__action, str) and data__action == 'convert' or isinstance(data__action, str) and data__action == 'annex' or isinstance(data__action, str) and data__action == 'take_commodity' or isinstance(data__action, str) and data__action == 'ask_commodity' or isinstance(data__action, str) and data__action == 'convert_barbarians'):
+                raise JsonSchemaValueException("invalid")
+        if "phase" in data_keys:
+            data_keys.remove("phase")
+            data__phase = data["phase"]
+            if not isinstance(data__phase, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__phase, str) and data__phase == 'special_abilities' or isinstance(data__phase, str) and data__phase == 'end_of_calamities'):
+                raise JsonSchemaValueException("invalid")
+        if "exempt_holders" in data_keys:
+            data_keys.remove("exempt_holders")
+            data__exemptholders = data["exempt_holders"]
+            if not isinstance(data__exemptholders, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__exemptholders_is_list = isinstance(data__exemptholders, (list, tuple))
+            if data__exemptholders_is_list:
+                data__exemptholders_len = len(data__exemptholders)
+                if data__exemptholders_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__exemptholders_len > len(set(fn(data__exemptholders_x) for data__exemptholders_x in data__exemptholders)):
+                    raise JsonSchemaValueException("invalid")
+                for data__exemptholders_x, data__exemptholders_item in enumerate(data__exemptholders):
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__exemptholders_item, custom_formats, (name_prefix or "data") + ".exempt_holders[{data__exemptholders_x}]")
+        if "max_units" in data_keys:
+            data_keys.remove("max_units")
+            data__maxunits = data["max_units"]
+            if not isinstance(data__maxunits, (int)) and not (isinstance(data__maxunits, float) and data__maxunits.is_integer()) or isinstance(data__maxunits, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__maxunits, (int, float, Decimal)) and not isinstance(data__maxunits, bool):
+                if data__maxunits < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__maxunits > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "max_cards" in data_keys:
+            data_keys.remove("max_cards")
+            data__maxcards = data["max_cards"]
+            if not isinstance(data__maxcards, (int)) and not (isinstance(data__maxcards, float) and data__maxcards.is_integer()) or isinstance(data__maxcards, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__maxcards, (int, float, Decimal)) and not isinstance(data__maxcards, bool):
+                if data__maxcards < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__maxcards > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_value(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'set_size_change', 'goods']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'commodity_value'):
+                raise JsonSchemaValueException("invalid")
+        if "set_size_change" in data_keys:
+            data_keys.remove("set_size_change")
+            data__setsizechange = data["set_size_change"]
+            if not isinstance(data__setsizechange, (int)) and not (isinstance(data__setsizechange, float) and data__setsizechange.is_integer()) or isinstance(data__setsizechange, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__setsizechange, (int, float)) and not isinstance(data__setsizechange, bool) and data__setsizechange == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__setsizechange, (int, float, Decimal)) and not isinstance(data__setsizechange, bool):
+                if data__setsizechange < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__setsizechange > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "goods" in data_keys:
+            data_keys.remove("goods")
+            data__goods = data["goods"]
+            if not isinstance(data__goods, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__goods, str) and data__goods == 'mining'):
+                raise JsonSchemaValueException("invalid")
+        if "per_turn" in data_keys:
+            data_keys.remove("per_turn")
+            data__perturn = data["per_turn"]
+            if not isinstance(data__perturn, (int)) and not (isinstance(data__perturn, float) and data__perturn.is_integer()) or isinstance(data__perturn, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__perturn, (int, float, Decimal)) and not isinstance(data__perturn, bool):
+                if data__perturn < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__perturn > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_hand_limit(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'change']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'hand_limit'):
+                raise JsonSchemaValueException("invalid")
+        if "change" in data_keys:
+            data_keys.remove("change")
+            data__change = data["change"]
+            if not isinstance(data__change, (int)) and not (isinstance(data__change, float) and data__change.is_integer()) or isinstance(data__change, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__change, (int, float)) and not isinstance(data__change, bool) and data__change == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__change, (int, float, Decimal)) and not isinstance(data__change, bool):
+                if data__change < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__change > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_trade_card_purchase(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'stack', 'price']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'trade_card_purchase'):
+                raise JsonSchemaValueException("invalid")
+        if "stack" in data_keys:
+            data_keys.remove("stack")
+            data__stack = data["stack"]
+            if not isinstance(data__stack, (int)) and not (isinstance(data__stack, float) and data__stack.is_integer()) or isinstance(data__stack, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__stack, (int, float, Decimal)) and not isinstance(data__stack, bool):
+                if data__stack < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__stack > 20:
+                    raise JsonSchemaValueException("invalid")
+        if "price" in data_keys:
+            data_keys.remove("price")
+            data__price = data["price"]
+            if not isinstance(data__price, (int)) and not (isinstance(data__price, float) and data__price.is_integer()) or isinstance(data__price, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__price, (int, float, Decimal)) and not isinstance(data__price, bool):
+                if data__price < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__price > 1000:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_exchange(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'tokens_per_point', 'phase']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'commodity_exchange'):
+                raise JsonSchemaValueException("invalid")
+        if "tokens_per_point" in data_keys:
+            data_keys.remove("tokens_per_point")
+            data__tokensperpoint = data["tokens_per_point"]
+            if not isinstance(data__tokensperpoint, (int)) and not (isinstance(data__tokensperpoint, float) and data__tokensperpoint.is_integer()) or isinstance(data__tokensperpoint, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__tokensperpoint, (int, float, Decimal)) and not isinstance(data__tokensperpoint, bool):
+                if data__tokensperpoint < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__tokensperpoint > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "phase" in data_keys:
+            data_keys.remove("phase")
+            data__phase = data["phase"]
+            if not isinstance(data__phase, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__phase, str) and data__phase == 'return_of_excess_commodity_cards'):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_treasury(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'token_value', 'spent_on']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'treasury'):
+                raise JsonSchemaValueException("invalid")
+        if "token_value" in data_keys:
+            data_keys.remove("token_value")
+            data__tokenvalue = data["token_value"]
+            if not isinstance(data__tokenvalue, (int)) and not (isinstance(data__tokenvalue, float) and data__tokenvalue.is_integer()) or isinstance(data__tokenvalue, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__tokenvalue, (int, float, Decimal)) and not isinstance(data__tokenvalue, bool):
+                if data__tokenvalue < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__tokenvalue > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "spent_on" in data_keys:
+            data_keys.remove("spent_on")
+            data__spenton = data["spent_on"]
+            if not isinstance(data__spenton, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__spenton, str) and data__spenton == 'civilization_cards'):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_any_of_count13 = 0
+    if not data_any_of_count13:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rate_changes']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count13 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count13:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['no_revolt']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count13 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count13:
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'tax'):
+                raise JsonSchemaValueException("invalid")
+        if "rate_changes" in data_keys:
+            data_keys.remove("rate_changes")
+            data__ratechanges = data["rate_changes"]
+            if not isinstance(data__ratechanges, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__ratechanges_is_list = isinstance(data__ratechanges, (list, tuple))
+            if data__ratechanges_is_list:
+                data__ratechanges_len = len(data__ratechanges)
+                if data__ratechanges_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__ratechanges_len > len(set(fn(data__ratechanges_x) for data__ratechanges_x in data__ratechanges)):
+                    raise JsonSchemaValueException("invalid")
+                for data__ratechanges_x, data__ratechanges_item in enumerate(data__ratechanges):
+                    if not isinstance(data__ratechanges_item, (int)) and not (isinstance(data__ratechanges_item, float) and data__ratechanges_item.is_integer()) or isinstance(data__ratechanges_item, bool):
+                        raise JsonSchemaValueException("invalid")
+                    try:
+                        if not (isinstance(data__ratechanges_item, (int, float)) and not isinstance(data__ratechanges_item, bool) and data__ratechanges_item == 0):
+                            raise JsonSchemaValueException("invalid")
+                    except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    else:
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__ratechanges_item, (int, float, Decimal)) and not isinstance(data__ratechanges_item, bool):
+                        if data__ratechanges_item < -10:
+                            raise JsonSchemaValueException("invalid")
+                        if data__ratechanges_item > 10:
+                            raise JsonSchemaValueException("invalid")
+        if "no_revolt" in data_keys:
+            data_keys.remove("no_revolt")
+            data__norevolt = data["no_revolt"]
+            if not isinstance(data__norevolt, (bool)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__norevolt, bool) and data__norevolt is True):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_turn_order(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'activities', 'position']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'turn_order'):
+                raise JsonSchemaValueException("invalid")
+        if "activities" in data_keys:
+            data_keys.remove("activities")
+            data__activities = data["activities"]
+            if not isinstance(data__activities, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__activities_is_list = isinstance(data__activities, (list, tuple))
+            if data__activities_is_list:
+                data__activities_len = len(data__activities)
+                if data__activities_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__activities_len > len(set(fn(data__activities_x) for data__activities_x in data__activities)):
+                    raise JsonSchemaValueException("invalid")
+                for data__activities_x, data__activities_item in enumerate(data__activities):
+                    if not isinstance(data__activities_item, (str)):
+                        raise JsonSchemaValueException("invalid")
+                    if not (isinstance(data__activities_item, str) and data__activities_item == 'movement' or isinstance(data__activities_item, str) and data__activities_item == 'ship_building' or isinstance(data__activities_item, str) and data__activities_item == 'ship_maintenance'):
+                        raise JsonSchemaValueException("invalid")
+        if "position" in data_keys:
+            data_keys.remove("position")
+            data__position = data["position"]
+            if not isinstance(data__position, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__position, str) and data__position == 'after_non_holders'):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_conflict(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_keys = set(data.keys())
+            if "aspect" in data_keys:
+                data_keys.remove("aspect")
+                data__aspect = data["aspect"]
+                if not (isinstance(data__aspect, str) and data__aspect == 'city_attack' or isinstance(data__aspect, str) and data__aspect == 'city_defence'):
+                    raise JsonSchemaValueException("invalid")
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['tokens', 'replaced_by']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'aspect']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'conflict'):
+                raise JsonSchemaValueException("invalid")
+        if "aspect" in data_keys:
+            data_keys.remove("aspect")
+            data__aspect = data["aspect"]
+            if not isinstance(data__aspect, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__aspect, str) and data__aspect == 'removal_order' or isinstance(data__aspect, str) and data__aspect == 'casualties_from_adjacent' or isinstance(data__aspect, str) and data__aspect == 'ships_as_casualties' or isinstance(data__aspect, str) and data__aspect == 'city_attack' or isinstance(data__aspect, str) and data__aspect == 'city_defence'):
+                raise JsonSchemaValueException("invalid")
+        if "before_holders_of" in data_keys:
+            data_keys.remove("before_holders_of")
+            data__beforeholdersof = data["before_holders_of"]
+            if not isinstance(data__beforeholdersof, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__beforeholdersof_is_list = isinstance(data__beforeholdersof, (list, tuple))
+            if data__beforeholdersof_is_list:
+                data__beforeholdersof_len = len(data__beforeholdersof)
+                if data__beforeholdersof_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__beforeholdersof_len > len(set(fn(data__beforeholdersof_x) for data__beforeholdersof_x in data__beforeholdersof)):
+                    raise JsonSchemaValueException("invalid")
+                for data__beforeholdersof_x, data__beforeholdersof_item in enumerate(data__beforeholdersof):
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__beforeholdersof_item, custom_formats, (name_prefix or "data") + ".before_holders_of[{data__beforeholdersof_x}]")
+        if "tokens" in data_keys:
+            data_keys.remove("tokens")
+            data__tokens = data["tokens"]
+            if not isinstance(data__tokens, (int)) and not (isinstance(data__tokens, float) and data__tokens.is_integer()) or isinstance(data__tokens, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__tokens, (int, float, Decimal)) and not isinstance(data__tokens, bool):
+                if data__tokens < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__tokens > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "replaced_by" in data_keys:
+            data_keys.remove("replaced_by")
+            data__replacedby = data["replaced_by"]
+            if not isinstance(data__replacedby, (int)) and not (isinstance(data__replacedby, float) and data__replacedby.is_integer()) or isinstance(data__replacedby, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__replacedby, (int, float, Decimal)) and not isinstance(data__replacedby, bool):
+                if data__replacedby < 0:
+                    raise JsonSchemaValueException("invalid")
+                if data__replacedby > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "cancelled_by_both" in data_keys:
+            data_keys.remove("cancelled_by_both")
+            data__cancelledbyboth = data["cancelled_by_both"]
+            if not isinstance(data__cancelledbyboth, (bool)):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_support(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'change']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'city_support'):
+                raise JsonSchemaValueException("invalid")
+        if "change" in data_keys:
+            data_keys.remove("change")
+            data__change = data["change"]
+            if not isinstance(data__change, (int)) and not (isinstance(data__change, float) and data__change.is_integer()) or isinstance(data__change, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__change, (int, float)) and not isinstance(data__change, bool) and data__change == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__change, (int, float, Decimal)) and not isinstance(data__change, bool):
+                if data__change < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__change > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_any_of_count14 = 0
+    if not data_any_of_count14:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['cost_change']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count14 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count14:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['from_treasury']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count14 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count14:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['without_city_site']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count14 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count14:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['per_turn']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count14 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count14:
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'city_build'):
+                raise JsonSchemaValueException("invalid")
+        if "cost_change" in data_keys:
+            data_keys.remove("cost_change")
+            data__costchange = data["cost_change"]
+            if not isinstance(data__costchange, (int)) and not (isinstance(data__costchange, float) and data__costchange.is_integer()) or isinstance(data__costchange, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__costchange, (int, float)) and not isinstance(data__costchange, bool) and data__costchange == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__costchange, (int, float, Decimal)) and not isinstance(data__costchange, bool):
+                if data__costchange < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__costchange > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "from_treasury" in data_keys:
+            data_keys.remove("from_treasury")
+            data__fromtreasury = data["from_treasury"]
+            if not isinstance(data__fromtreasury, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__fromtreasury, str) and data__fromtreasury == 'up_to_half'):
+                raise JsonSchemaValueException("invalid")
+        if "per_turn" in data_keys:
+            data_keys.remove("per_turn")
+            data__perturn = data["per_turn"]
+            data__perturn_one_of_count15 = 0
+            if data__perturn_one_of_count15 < 2:
+                try:
+                    if not isinstance(data__perturn, (int)) and not (isinstance(data__perturn, float) and data__perturn.is_integer()) or isinstance(data__perturn, bool):
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__perturn, (int, float, Decimal)) and not isinstance(data__perturn, bool):
+                        if data__perturn < 1:
+                            raise JsonSchemaValueException("invalid")
+                        if data__perturn > 100:
+                            raise JsonSchemaValueException("invalid")
+                    data__perturn_one_of_count15 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__perturn_one_of_count15 < 2:
+                try:
+                    if not (isinstance(data__perturn, str) and data__perturn == 'unlimited'):
+                        raise JsonSchemaValueException("invalid")
+                    data__perturn_one_of_count15 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__perturn_one_of_count15 != 1:
+                raise JsonSchemaValueException("invalid")
+        if "without_city_site" in data_keys:
+            data_keys.remove("without_city_site")
+            data__withoutcitysite = data["without_city_site"]
+            if not isinstance(data__withoutcitysite, (bool)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__withoutcitysite, bool) and data__withoutcitysite is True):
+                raise JsonSchemaValueException("invalid")
+        if "tokens_from_adjacent" in data_keys:
+            data_keys.remove("tokens_from_adjacent")
+            data__tokensfromadjacent = data["tokens_from_adjacent"]
+            if not isinstance(data__tokensfromadjacent, (int)) and not (isinstance(data__tokensfromadjacent, float) and data__tokensfromadjacent.is_integer()) or isinstance(data__tokensfromadjacent, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__tokensfromadjacent, (int, float, Decimal)) and not isinstance(data__tokensfromadjacent, bool):
+                if data__tokensfromadjacent < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__tokensfromadjacent > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_population_limit(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'change', 'where']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'population_limit'):
+                raise JsonSchemaValueException("invalid")
+        if "change" in data_keys:
+            data_keys.remove("change")
+            data__change = data["change"]
+            if not isinstance(data__change, (int)) and not (isinstance(data__change, float) and data__change.is_integer()) or isinstance(data__change, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__change, (int, float)) and not isinstance(data__change, bool) and data__change == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__change, (int, float, Decimal)) and not isinstance(data__change, bool):
+                if data__change < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__change > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "where" in data_keys:
+            data_keys.remove("where")
+            data__where = data["where"]
+            if not isinstance(data__where, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__where, str) and data__where == 'sole_occupant' or isinstance(data__where, str) and data__where == 'city_area'):
+                raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['range']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['range_change']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['open_sea']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['capacity_change']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'units']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'movement'):
+                raise JsonSchemaValueException("invalid")
+        if "units" in data_keys:
+            data_keys.remove("units")
+            data__units = data["units"]
+            if not isinstance(data__units, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__units, str) and data__units == 'ships' or isinstance(data__units, str) and data__units == 'tokens'):
+                raise JsonSchemaValueException("invalid")
+        if "range" in data_keys:
+            data_keys.remove("range")
+            data__range = data["range"]
+            if not isinstance(data__range, (int)) and not (isinstance(data__range, float) and data__range.is_integer()) or isinstance(data__range, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__range, (int, float, Decimal)) and not isinstance(data__range, bool):
+                if data__range < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__range > 20:
+                    raise JsonSchemaValueException("invalid")
+        if "range_change" in data_keys:
+            data_keys.remove("range_change")
+            data__rangechange = data["range_change"]
+            if not isinstance(data__rangechange, (int)) and not (isinstance(data__rangechange, float) and data__rangechange.is_integer()) or isinstance(data__rangechange, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__rangechange, (int, float)) and not isinstance(data__rangechange, bool) and data__rangechange == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__rangechange, (int, float, Decimal)) and not isinstance(data__rangechange, bool):
+                if data__rangechange < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__rangechange > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "open_sea" in data_keys:
+            data_keys.remove("open_sea")
+            data__opensea = data["open_sea"]
+            if not isinstance(data__opensea, (bool)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__opensea, bool) and data__opensea is True):
+                raise JsonSchemaValueException("invalid")
+        if "capacity_change" in data_keys:
+            data_keys.remove("capacity_change")
+            data__capacitychange = data["capacity_change"]
+            if not isinstance(data__capacitychange, (int)) and not (isinstance(data__capacitychange, float) and data__capacitychange.is_integer()) or isinstance(data__capacitychange, bool):
+                raise JsonSchemaValueException("invalid")
+            try:
+                if not (isinstance(data__capacitychange, (int, float)) and not isinstance(data__capacitychange, bool) and data__capacitychange == 0):
+                    raise JsonSchemaValueException("invalid")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__capacitychange, (int, float, Decimal)) and not isinstance(data__capacitychange, bool):
+                if data__capacitychange < -100:
+                    raise JsonSchemaValueException("invalid")
+                if data__capacitychange > 100:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_immunity(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_keys = set(data.keys())
+            if "against" in data_keys:
+                data_keys.remove("against")
+                data__against = data["against"]
+                if not (isinstance(data__against, str) and data__against == 'card_ability'):
+                    raise JsonSchemaValueException("invalid")
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['card']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException("invalid")
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_keys = set(data.keys())
+            if "against" in data_keys:
+                data_keys.remove("against")
+                data__against = data["against"]
+                if not (isinstance(data__against, str) and data__against == 'attack'):
+                    raise JsonSchemaValueException("invalid")
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['targets', 'unless_holding']) - data.keys()
+            if data__missing_keys:
+                raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['kind', 'against']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            if not (isinstance(data__kind, str) and data__kind == 'immunity'):
+                raise JsonSchemaValueException("invalid")
+        if "against" in data_keys:
+            data_keys.remove("against")
+            data__against = data["against"]
+            if not isinstance(data__against, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__against, str) and data__against == 'tax_revolt' or isinstance(data__against, str) and data__against == 'attack' or isinstance(data__against, str) and data__against == 'card_ability'):
+                raise JsonSchemaValueException("invalid")
+        if "card" in data_keys:
+            data_keys.remove("card")
+            data__card = data["card"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, (name_prefix or "data") + ".card")
+        if "targets" in data_keys:
+            data_keys.remove("targets")
+            data__targets = data["targets"]
+            if not isinstance(data__targets, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__targets, str) and data__targets == 'units' or isinstance(data__targets, str) and data__targets == 'cities'):
+                raise JsonSchemaValueException("invalid")
+        if "unless_holding" in data_keys:
+            data_keys.remove("unless_holding")
+            data__unlessholding = data["unless_holding"]
+            if not isinstance(data__unlessholding, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__unlessholding_is_list = isinstance(data__unlessholding, (list, tuple))
+            if data__unlessholding_is_list:
+                data__unlessholding_len = len(data__unlessholding)
+                if data__unlessholding_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__unlessholding_len > len(set(fn(data__unlessholding_x) for data__unlessholding_x in data__unlessholding)):
+                    raise JsonSchemaValueException("invalid")
+                for data__unlessholding_x, data__unlessholding_item in enumerate(data__unlessholding):
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__unlessholding_item, custom_formats, (name_prefix or "data") + ".unless_holding[{data__unlessholding_x}]")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count12 = 0
-    if not data_any_of_count12:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count12 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count12:
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count12 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count12:
+    if not data_any_of_count17:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -691,44 +1784,44 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_credit(data, custom_formats={}, name_prefix=None):
-    data_one_of_count13 = 0
-    if data_one_of_count13 < 2:
+    data_one_of_count18 = 0
+    if data_one_of_count18 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count13 += 1
+            data_one_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count13 < 2:
+    if data_one_of_count18 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count13 += 1
+            data_one_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count13 != 1:
+    if data_one_of_count18 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count14 = 0
-    if not data_any_of_count14:
+    data_any_of_count19 = 0
+    if not data_any_of_count19:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count14 += 1
+            data_any_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count14:
+    if not data_any_of_count19:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count14 += 1
+            data_any_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count14:
+    if not data_any_of_count19:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -766,8 +1859,8 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data, custom_formats={}, name_prefix=None):
-    data_one_of_count15 = 0
-    if data_one_of_count15 < 2:
+    data_one_of_count20 = 0
+    if data_one_of_count20 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException("invalid")
@@ -776,40 +1869,40 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     raise JsonSchemaValueException("invalid")
                 if data > 1000:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count15 += 1
+            data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count15 < 2:
+    if data_one_of_count20 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count15 += 1
+            data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count15 != 1:
+    if data_one_of_count20 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count21 = 0
+    if not data_any_of_count21:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count21:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count21:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -844,26 +1937,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_prerequisite(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count17 = 0
-    if not data_any_of_count17:
+    data_any_of_count22 = 0
+    if not data_any_of_count22:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count17 += 1
+            data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count22:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count17 += 1
+            data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count22:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -931,26 +2024,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count18 = 0
-    if not data_any_of_count18:
+    data_any_of_count23 = 0
+    if not data_any_of_count23:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count18 += 1
+            data_any_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count18:
+    if not data_any_of_count23:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count18 += 1
+            data_any_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count18:
+    if not data_any_of_count23:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -974,40 +2067,40 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "colour" in data_keys:
             data_keys.remove("colour")
             data__colour = data["colour"]
-            data__colour_one_of_count19 = 0
-            if data__colour_one_of_count19 < 2:
+            data__colour_one_of_count24 = 0
+            if data__colour_one_of_count24 < 2:
                 try:
                     if not isinstance(data__colour, (str)):
                         raise JsonSchemaValueException("invalid")
                     if not (isinstance(data__colour, str) and data__colour == 'blue' or isinstance(data__colour, str) and data__colour == 'orange' or isinstance(data__colour, str) and data__colour == 'green' or isinstance(data__colour, str) and data__colour == 'red' or isinstance(data__colour, str) and data__colour == 'yellow'):
                         raise JsonSchemaValueException("invalid")
-                    data__colour_one_of_count19 += 1
+                    data__colour_one_of_count24 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__colour_one_of_count19 < 2:
+            if data__colour_one_of_count24 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__colour, custom_formats, (name_prefix or "data") + ".colour")
-                    data__colour_one_of_count19 += 1
+                    data__colour_one_of_count24 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__colour_one_of_count19 != 1:
+            if data__colour_one_of_count24 != 1:
                 raise JsonSchemaValueException("invalid")
         if "shape" in data_keys:
             data_keys.remove("shape")
             data__shape = data["shape"]
-            data__shape_one_of_count20 = 0
-            if data__shape_one_of_count20 < 2:
+            data__shape_one_of_count25 = 0
+            if data__shape_one_of_count25 < 2:
                 try:
                     if not isinstance(data__shape, (str)):
                         raise JsonSchemaValueException("invalid")
                     if not (isinstance(data__shape, str) and data__shape == 'triangle' or isinstance(data__shape, str) and data__shape == 'square' or isinstance(data__shape, str) and data__shape == 'circle' or isinstance(data__shape, str) and data__shape == 'hexagon' or isinstance(data__shape, str) and data__shape == 'star'):
                         raise JsonSchemaValueException("invalid")
-                    data__shape_one_of_count20 += 1
+                    data__shape_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__shape_one_of_count20 < 2:
+            if data__shape_one_of_count25 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__shape, custom_formats, (name_prefix or "data") + ".shape")
-                    data__shape_one_of_count20 += 1
+                    data__shape_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__shape_one_of_count20 != 1:
+            if data__shape_one_of_count25 != 1:
                 raise JsonSchemaValueException("invalid")
         if "rule" in data_keys:
             data_keys.remove("rule")
