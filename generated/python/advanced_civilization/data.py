@@ -87,7 +87,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "5dafe7533295975354b053cf1de6e6bd7b1c598da6157e08868468f80acffce5"
+RULESET_FINGERPRINT: Final = "b9cc42d19f38a12182bd2701b4088b0f9f583ba35215d92cccd10e74005dd5c7"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -6447,7 +6447,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             {
                 "across_owned_cards": "sum",
                 "group_credits": "other_cards_in_group",
-                "note": "same_target is provisional: 31.51-31.55 do not say how two routes from one owned card to the same target combine; another engineer confirms 'highest' or 'sum' against the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv). across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
+                "note": "same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
                 "rule": ("31.51", "31.52", "31.54", "31.55"),
                 "same_target": "highest",
                 "two_group_cards": "both_groups",

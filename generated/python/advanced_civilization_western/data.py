@@ -87,7 +87,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "de36ccc1b3dba57fb74d3cb759c08b25a65f325238b61b7bf1076302a44890ff"
+RULESET_FINGERPRINT: Final = "0e194574b038e7ba2c5ba1aa0064ff45d15fe69060d3ceadccb2f6a7aa2a5f7f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -7210,7 +7210,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             {
                 "across_owned_cards": "sum",
                 "group_credits": "other_cards_in_group",
-                "note": "same_target is provisional: 31.51-31.55 do not say how two routes from one owned card to the same target combine; another engineer confirms 'highest' or 'sum' against the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv). across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
+                "note": "same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
                 "rule": ("31.51", "31.52", "31.54", "31.55"),
                 "same_target": "highest",
                 "two_group_cards": "both_groups",

@@ -97,7 +97,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ef13ca31b92516d9519e60bfde4c632a279bff6c32fca351383550f386c15ab2"
+RULESET_FINGERPRINT: Final = "b45785aab3678554e917b0aad62c7faca41041610ae800db5c7e35b150d8d006"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

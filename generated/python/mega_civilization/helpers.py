@@ -115,6 +115,12 @@ def calamity_amount(
     commodity cards by good, for modifiers counted per card; ``nation`` his nation, for nations
     immune to a calamity. The modifiers of held cards combine as the calamity says (cumulative, or
     only the highest card); separate losses a card adds (Military in Civil War) are ``additions``.
+
+    >>> calamity_amount("treachery", "city_annexed", [], "primary").value
+    1
+
+    >>> calamity_amount("treachery", "city_annexed", ["diplomacy"], "primary").value
+    2
     """
     return logic.calamity_amount(
         data.CALAMITY_EFFECTS,
