@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "b853d1d2f1e8a470bcbdecf91ce0cc27c9c24bb4601d8ae40bae2840c6a323ce"
+SCHEMA_SHA256 = "6f0dadd7261ca33ec93c8b2fd91f23e8f168d8f05743027d01977497971d56d8"
 
 from decimal import Decimal
 import re
@@ -25,7 +25,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['kind', 'total_cards', 'set_value', 'trade_stacks', 'commodities']) - data.keys()
+        data__missing_keys = set(['kind', 'set_value', 'trade_stacks', 'commodities']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "558387771c3b16eef017a64b3b075380360e045aaa05f69b7326fc68a70e654a"
+SCHEMA_SHA256 = "740c51943be6b94e43558d8c3d926a62e67ef6aa9088f2e6120be1cf9f33b45f"
 
 from decimal import Decimal
 import re
@@ -14,6 +14,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
+    '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
@@ -84,60 +85,418 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay_keys.remove("groups")
                     data__overlay__groups = data__overlay["groups"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__groups, custom_formats, (name_prefix or "data") + ".overlay.groups")
+                    data__overlay__groups_is_dict = isinstance(data__overlay__groups, dict)
+                    if data__overlay__groups_is_dict:
+                        data__overlay__groups_keys = set(data__overlay__groups.keys())
+                        if "patch" in data__overlay__groups_keys:
+                            data__overlay__groups_keys.remove("patch")
+                            data__overlay__groups__patch = data__overlay__groups["patch"]
+                            data__overlay__groups__patch_is_list = isinstance(data__overlay__groups__patch, (list, tuple))
+                            if data__overlay__groups__patch_is_list:
+                                data__overlay__groups__patch_len = len(data__overlay__groups__patch)
+                                for data__overlay__groups__patch_x, data__overlay__groups__patch_item in enumerate(data__overlay__groups__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data__overlay__groups__patch_item, custom_formats, (name_prefix or "data") + ".overlay.groups.patch[{data__overlay__groups__patch_x}]")
                 if "civilization_cards" in data__overlay_keys:
                     data__overlay_keys.remove("civilization_cards")
                     data__overlay__civilizationcards = data__overlay["civilization_cards"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__civilizationcards, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards")
+                    data__overlay__civilizationcards_is_dict = isinstance(data__overlay__civilizationcards, dict)
+                    if data__overlay__civilizationcards_is_dict:
+                        data__overlay__civilizationcards_keys = set(data__overlay__civilizationcards.keys())
+                        if "patch" in data__overlay__civilizationcards_keys:
+                            data__overlay__civilizationcards_keys.remove("patch")
+                            data__overlay__civilizationcards__patch = data__overlay__civilizationcards["patch"]
+                            data__overlay__civilizationcards__patch_is_list = isinstance(data__overlay__civilizationcards__patch, (list, tuple))
+                            if data__overlay__civilizationcards__patch_is_list:
+                                data__overlay__civilizationcards__patch_len = len(data__overlay__civilizationcards__patch)
+                                for data__overlay__civilizationcards__patch_x, data__overlay__civilizationcards__patch_item in enumerate(data__overlay__civilizationcards__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data__overlay__civilizationcards__patch_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.patch[{data__overlay__civilizationcards__patch_x}]")
                 if "commodities" in data__overlay_keys:
                     data__overlay_keys.remove("commodities")
                     data__overlay__commodities = data__overlay["commodities"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__commodities, custom_formats, (name_prefix or "data") + ".overlay.commodities")
+                    data__overlay__commodities_is_dict = isinstance(data__overlay__commodities, dict)
+                    if data__overlay__commodities_is_dict:
+                        data__overlay__commodities_keys = set(data__overlay__commodities.keys())
+                        if "patch" in data__overlay__commodities_keys:
+                            data__overlay__commodities_keys.remove("patch")
+                            data__overlay__commodities__patch = data__overlay__commodities["patch"]
+                            data__overlay__commodities__patch_is_list = isinstance(data__overlay__commodities__patch, (list, tuple))
+                            if data__overlay__commodities__patch_is_list:
+                                data__overlay__commodities__patch_len = len(data__overlay__commodities__patch)
+                                for data__overlay__commodities__patch_x, data__overlay__commodities__patch_item in enumerate(data__overlay__commodities__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data__overlay__commodities__patch_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.patch[{data__overlay__commodities__patch_x}]")
                 if "calamities" in data__overlay_keys:
                     data__overlay_keys.remove("calamities")
                     data__overlay__calamities = data__overlay["calamities"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__calamities, custom_formats, (name_prefix or "data") + ".overlay.calamities")
+                    data__overlay__calamities_is_dict = isinstance(data__overlay__calamities, dict)
+                    if data__overlay__calamities_is_dict:
+                        data__overlay__calamities_keys = set(data__overlay__calamities.keys())
+                        if "patch" in data__overlay__calamities_keys:
+                            data__overlay__calamities_keys.remove("patch")
+                            data__overlay__calamities__patch = data__overlay__calamities["patch"]
+                            data__overlay__calamities__patch_is_list = isinstance(data__overlay__calamities__patch, (list, tuple))
+                            if data__overlay__calamities__patch_is_list:
+                                data__overlay__calamities__patch_len = len(data__overlay__calamities__patch)
+                                for data__overlay__calamities__patch_x, data__overlay__calamities__patch_item in enumerate(data__overlay__calamities__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data__overlay__calamities__patch_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.patch[{data__overlay__calamities__patch_x}]")
                 if "nations" in data__overlay_keys:
                     data__overlay_keys.remove("nations")
                     data__overlay__nations = data__overlay["nations"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__nations, custom_formats, (name_prefix or "data") + ".overlay.nations")
+                    data__overlay__nations_is_dict = isinstance(data__overlay__nations, dict)
+                    if data__overlay__nations_is_dict:
+                        data__overlay__nations_keys = set(data__overlay__nations.keys())
+                        if "patch" in data__overlay__nations_keys:
+                            data__overlay__nations_keys.remove("patch")
+                            data__overlay__nations__patch = data__overlay__nations["patch"]
+                            data__overlay__nations__patch_is_list = isinstance(data__overlay__nations__patch, (list, tuple))
+                            if data__overlay__nations__patch_is_list:
+                                data__overlay__nations__patch_len = len(data__overlay__nations__patch)
+                                for data__overlay__nations__patch_x, data__overlay__nations__patch_item in enumerate(data__overlay__nations__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data__overlay__nations__patch_item, custom_formats, (name_prefix or "data") + ".overlay.nations.patch[{data__overlay__nations__patch_x}]")
                 if "epochs" in data__overlay_keys:
                     data__overlay_keys.remove("epochs")
                     data__overlay__epochs = data__overlay["epochs"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__epochs, custom_formats, (name_prefix or "data") + ".overlay.epochs")
+                    data__overlay__epochs_is_dict = isinstance(data__overlay__epochs, dict)
+                    if data__overlay__epochs_is_dict:
+                        data__overlay__epochs_keys = set(data__overlay__epochs.keys())
+                        if "patch" in data__overlay__epochs_keys:
+                            data__overlay__epochs_keys.remove("patch")
+                            data__overlay__epochs__patch = data__overlay__epochs["patch"]
+                            data__overlay__epochs__patch_is_list = isinstance(data__overlay__epochs__patch, (list, tuple))
+                            if data__overlay__epochs__patch_is_list:
+                                data__overlay__epochs__patch_len = len(data__overlay__epochs__patch)
+                                for data__overlay__epochs__patch_x, data__overlay__epochs__patch_item in enumerate(data__overlay__epochs__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data__overlay__epochs__patch_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.patch[{data__overlay__epochs__patch_x}]")
                 if "ast_tracks" in data__overlay_keys:
                     data__overlay_keys.remove("ast_tracks")
                     data__overlay__asttracks = data__overlay["ast_tracks"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__asttracks, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks")
+                    data__overlay__asttracks_is_dict = isinstance(data__overlay__asttracks, dict)
+                    if data__overlay__asttracks_is_dict:
+                        data__overlay__asttracks_keys = set(data__overlay__asttracks.keys())
+                        if "patch" in data__overlay__asttracks_keys:
+                            data__overlay__asttracks_keys.remove("patch")
+                            data__overlay__asttracks__patch = data__overlay__asttracks["patch"]
+                            data__overlay__asttracks__patch_is_list = isinstance(data__overlay__asttracks__patch, (list, tuple))
+                            if data__overlay__asttracks__patch_is_list:
+                                data__overlay__asttracks__patch_len = len(data__overlay__asttracks__patch)
+                                for data__overlay__asttracks__patch_x, data__overlay__asttracks__patch_item in enumerate(data__overlay__asttracks__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data__overlay__asttracks__patch_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.patch[{data__overlay__asttracks__patch_x}]")
                 if "phases" in data__overlay_keys:
                     data__overlay_keys.remove("phases")
                     data__overlay__phases = data__overlay["phases"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, (name_prefix or "data") + ".overlay.phases")
+                    data__overlay__phases_is_dict = isinstance(data__overlay__phases, dict)
+                    if data__overlay__phases_is_dict:
+                        data__overlay__phases_keys = set(data__overlay__phases.keys())
+                        if "patch" in data__overlay__phases_keys:
+                            data__overlay__phases_keys.remove("patch")
+                            data__overlay__phases__patch = data__overlay__phases["patch"]
+                            data__overlay__phases__patch_is_list = isinstance(data__overlay__phases__patch, (list, tuple))
+                            if data__overlay__phases__patch_is_list:
+                                data__overlay__phases__patch_len = len(data__overlay__phases__patch)
+                                for data__overlay__phases__patch_x, data__overlay__phases__patch_item in enumerate(data__overlay__phases__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data__overlay__phases__patch_item, custom_formats, (name_prefix or "data") + ".overlay.phases.patch[{data__overlay__phases__patch_x}]")
                 if "player_counts" in data__overlay_keys:
                     data__overlay_keys.remove("player_counts")
                     data__overlay__playercounts = data__overlay["player_counts"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__playercounts, custom_formats, (name_prefix or "data") + ".overlay.player_counts")
+                    data__overlay__playercounts_is_dict = isinstance(data__overlay__playercounts, dict)
+                    if data__overlay__playercounts_is_dict:
+                        data__overlay__playercounts_keys = set(data__overlay__playercounts.keys())
+                        if "patch" in data__overlay__playercounts_keys:
+                            data__overlay__playercounts_keys.remove("patch")
+                            data__overlay__playercounts__patch = data__overlay__playercounts["patch"]
+                            data__overlay__playercounts__patch_is_list = isinstance(data__overlay__playercounts__patch, (list, tuple))
+                            if data__overlay__playercounts__patch_is_list:
+                                data__overlay__playercounts__patch_len = len(data__overlay__playercounts__patch)
+                                for data__overlay__playercounts__patch_x, data__overlay__playercounts__patch_item in enumerate(data__overlay__playercounts__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data__overlay__playercounts__patch_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.patch[{data__overlay__playercounts__patch_x}]")
                 if "options" in data__overlay_keys:
                     data__overlay_keys.remove("options")
                     data__overlay__options = data__overlay["options"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__options, custom_formats, (name_prefix or "data") + ".overlay.options")
+                    data__overlay__options_is_dict = isinstance(data__overlay__options, dict)
+                    if data__overlay__options_is_dict:
+                        data__overlay__options_keys = set(data__overlay__options.keys())
+                        if "patch" in data__overlay__options_keys:
+                            data__overlay__options_keys.remove("patch")
+                            data__overlay__options__patch = data__overlay__options["patch"]
+                            data__overlay__options__patch_is_list = isinstance(data__overlay__options__patch, (list, tuple))
+                            if data__overlay__options__patch_is_list:
+                                data__overlay__options__patch_len = len(data__overlay__options__patch)
+                                for data__overlay__options__patch_x, data__overlay__options__patch_item in enumerate(data__overlay__options__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data__overlay__options__patch_item, custom_formats, (name_prefix or "data") + ".overlay.options.patch[{data__overlay__options__patch_x}]")
                 if "areas" in data__overlay_keys:
                     data__overlay_keys.remove("areas")
                     data__overlay__areas = data__overlay["areas"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__areas, custom_formats, (name_prefix or "data") + ".overlay.areas")
+                    data__overlay__areas_is_dict = isinstance(data__overlay__areas, dict)
+                    if data__overlay__areas_is_dict:
+                        data__overlay__areas_keys = set(data__overlay__areas.keys())
+                        if "patch" in data__overlay__areas_keys:
+                            data__overlay__areas_keys.remove("patch")
+                            data__overlay__areas__patch = data__overlay__areas["patch"]
+                            data__overlay__areas__patch_is_list = isinstance(data__overlay__areas__patch, (list, tuple))
+                            if data__overlay__areas__patch_is_list:
+                                data__overlay__areas__patch_len = len(data__overlay__areas__patch)
+                                for data__overlay__areas__patch_x, data__overlay__areas__patch_item in enumerate(data__overlay__areas__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data__overlay__areas__patch_item, custom_formats, (name_prefix or "data") + ".overlay.areas.patch[{data__overlay__areas__patch_x}]")
                 if "borders" in data__overlay_keys:
                     data__overlay_keys.remove("borders")
                     data__overlay__borders = data__overlay["borders"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__borders, custom_formats, (name_prefix or "data") + ".overlay.borders")
+                    data__overlay__borders_is_dict = isinstance(data__overlay__borders, dict)
+                    if data__overlay__borders_is_dict:
+                        data__overlay__borders_keys = set(data__overlay__borders.keys())
+                        if "patch" in data__overlay__borders_keys:
+                            data__overlay__borders_keys.remove("patch")
+                            data__overlay__borders__patch = data__overlay__borders["patch"]
+                            data__overlay__borders__patch_is_list = isinstance(data__overlay__borders__patch, (list, tuple))
+                            if data__overlay__borders__patch_is_list:
+                                data__overlay__borders__patch_len = len(data__overlay__borders__patch)
+                                for data__overlay__borders__patch_x, data__overlay__borders__patch_item in enumerate(data__overlay__borders__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data__overlay__borders__patch_item, custom_formats, (name_prefix or "data") + ".overlay.borders.patch[{data__overlay__borders__patch_x}]")
                 if "flood_plains" in data__overlay_keys:
                     data__overlay_keys.remove("flood_plains")
                     data__overlay__floodplains = data__overlay["flood_plains"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__floodplains, custom_formats, (name_prefix or "data") + ".overlay.flood_plains")
+                    data__overlay__floodplains_is_dict = isinstance(data__overlay__floodplains, dict)
+                    if data__overlay__floodplains_is_dict:
+                        data__overlay__floodplains_keys = set(data__overlay__floodplains.keys())
+                        if "patch" in data__overlay__floodplains_keys:
+                            data__overlay__floodplains_keys.remove("patch")
+                            data__overlay__floodplains__patch = data__overlay__floodplains["patch"]
+                            data__overlay__floodplains__patch_is_list = isinstance(data__overlay__floodplains__patch, (list, tuple))
+                            if data__overlay__floodplains__patch_is_list:
+                                data__overlay__floodplains__patch_len = len(data__overlay__floodplains__patch)
+                                for data__overlay__floodplains__patch_x, data__overlay__floodplains__patch_item in enumerate(data__overlay__floodplains__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data__overlay__floodplains__patch_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.patch[{data__overlay__floodplains__patch_x}]")
                 if "volcanoes" in data__overlay_keys:
                     data__overlay_keys.remove("volcanoes")
                     data__overlay__volcanoes = data__overlay["volcanoes"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__volcanoes, custom_formats, (name_prefix or "data") + ".overlay.volcanoes")
+                    data__overlay__volcanoes_is_dict = isinstance(data__overlay__volcanoes, dict)
+                    if data__overlay__volcanoes_is_dict:
+                        data__overlay__volcanoes_keys = set(data__overlay__volcanoes.keys())
+                        if "patch" in data__overlay__volcanoes_keys:
+                            data__overlay__volcanoes_keys.remove("patch")
+                            data__overlay__volcanoes__patch = data__overlay__volcanoes["patch"]
+                            data__overlay__volcanoes__patch_is_list = isinstance(data__overlay__volcanoes__patch, (list, tuple))
+                            if data__overlay__volcanoes__patch_is_list:
+                                data__overlay__volcanoes__patch_len = len(data__overlay__volcanoes__patch)
+                                for data__overlay__volcanoes__patch_x, data__overlay__volcanoes__patch_item in enumerate(data__overlay__volcanoes__patch):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data__overlay__volcanoes__patch_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.patch[{data__overlay__volcanoes__patch_x}]")
+                if "settings" in data__overlay_keys:
+                    data__overlay_keys.remove("settings")
+                    data__overlay__settings = data__overlay["settings"]
+                    if not isinstance(data__overlay__settings, (dict)):
+                        raise JsonSchemaValueException("invalid")
+                    data__overlay__settings_is_dict = isinstance(data__overlay__settings, dict)
+                    if data__overlay__settings_is_dict:
+                        data__overlay__settings_len = len(data__overlay__settings)
+                        if data__overlay__settings_len < 1:
+                            raise JsonSchemaValueException("invalid")
+                        data__overlay__settings_keys = set(data__overlay__settings.keys())
+                        if "remove" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("remove")
+                            data__overlay__settings__remove = data__overlay__settings["remove"]
+                            if not isinstance(data__overlay__settings__remove, (list, tuple)):
+                                raise JsonSchemaValueException("invalid")
+                            data__overlay__settings__remove_is_list = isinstance(data__overlay__settings__remove, (list, tuple))
+                            if data__overlay__settings__remove_is_list:
+                                data__overlay__settings__remove_len = len(data__overlay__settings__remove)
+                                if data__overlay__settings__remove_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                                if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
+                                    raise JsonSchemaValueException("invalid")
+                                for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
+                                    if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'credit_policy' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'components' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'ast' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'player_counts' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'sequence_of_play' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'victory' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'hand_limit' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'taxation' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'special_rules' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_player_forces' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'total_cards' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'set_value' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'mining' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade_stacks' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'deck_compositions' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_native_block_bonus' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'two_coast_areas' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'excluded_borders'):
+                                        raise JsonSchemaValueException("invalid")
+                        if "replace" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("replace")
+                            data__overlay__settings__replace = data__overlay__settings["replace"]
+                            if not isinstance(data__overlay__settings__replace, (dict)):
+                                raise JsonSchemaValueException("invalid")
+                            data__overlay__settings__replace_is_dict = isinstance(data__overlay__settings__replace, dict)
+                            if data__overlay__settings__replace_is_dict:
+                                data__overlay__settings__replace_len = len(data__overlay__settings__replace)
+                                if data__overlay__settings__replace_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__overlay__settings__replace_len != 0:
+                                    data__overlay__settings__replace_property_names = True
+                                    for data__overlay__settings__replace_key in data__overlay__settings__replace:
+                                        try:
+                                            if not (isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'players' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'credit_policy' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'components' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'not_in_sources' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'ast' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'player_counts' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'sequence_of_play' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'victory' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'hand_limit' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'taxation' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'special_rules' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'non_player_forces' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'total_cards' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'set_value' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'mining' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'trade_stacks' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'deck_compositions' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'non_native_block_bonus' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'declared_count' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'two_coast_areas' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'excluded_borders'):
+                                                raise JsonSchemaValueException("invalid")
+                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                            data__overlay__settings__replace_property_names = False
+                                    if not data__overlay__settings__replace_property_names:
+                                        raise JsonSchemaValueException("invalid")
+                        if "add" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("add")
+                            data__overlay__settings__add = data__overlay__settings["add"]
+                            if not isinstance(data__overlay__settings__add, (dict)):
+                                raise JsonSchemaValueException("invalid")
+                            data__overlay__settings__add_is_dict = isinstance(data__overlay__settings__add, dict)
+                            if data__overlay__settings__add_is_dict:
+                                data__overlay__settings__add_len = len(data__overlay__settings__add)
+                                if data__overlay__settings__add_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__overlay__settings__add_len != 0:
+                                    data__overlay__settings__add_property_names = True
+                                    for data__overlay__settings__add_key in data__overlay__settings__add:
+                                        try:
+                                            if not (isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'players' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'credit_policy' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'components' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'not_in_sources' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'ast' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'player_counts' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'sequence_of_play' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'victory' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'hand_limit' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'taxation' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'special_rules' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'non_player_forces' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'total_cards' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'set_value' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'mining' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'trade_stacks' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'deck_compositions' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'non_native_block_bonus' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'declared_count' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'two_coast_areas' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'excluded_borders'):
+                                                raise JsonSchemaValueException("invalid")
+                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                            data__overlay__settings__add_property_names = False
+                                    if not data__overlay__settings__add_property_names:
+                                        raise JsonSchemaValueException("invalid")
+                        if "players" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("players")
+                            data__overlay__settings__players = data__overlay__settings["players"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, (name_prefix or "data") + ".overlay.settings.players")
+                        if "credit_policy" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("credit_policy")
+                            data__overlay__settings__creditpolicy = data__overlay__settings["credit_policy"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__creditpolicy, custom_formats, (name_prefix or "data") + ".overlay.settings.credit_policy")
+                        if "components" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("components")
+                            data__overlay__settings__components = data__overlay__settings["components"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__components, custom_formats, (name_prefix or "data") + ".overlay.settings.components")
+                        if "not_in_sources" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("not_in_sources")
+                            data__overlay__settings__notinsources = data__overlay__settings["not_in_sources"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__notinsources, custom_formats, (name_prefix or "data") + ".overlay.settings.not_in_sources")
+                        if "ast" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("ast")
+                            data__overlay__settings__ast = data__overlay__settings["ast"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__ast, custom_formats, (name_prefix or "data") + ".overlay.settings.ast")
+                        if "player_counts" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("player_counts")
+                            data__overlay__settings__playercounts = data__overlay__settings["player_counts"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__playercounts, custom_formats, (name_prefix or "data") + ".overlay.settings.player_counts")
+                        if "sequence_of_play" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("sequence_of_play")
+                            data__overlay__settings__sequenceofplay = data__overlay__settings["sequence_of_play"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__sequenceofplay, custom_formats, (name_prefix or "data") + ".overlay.settings.sequence_of_play")
+                        if "victory" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("victory")
+                            data__overlay__settings__victory = data__overlay__settings["victory"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__victory, custom_formats, (name_prefix or "data") + ".overlay.settings.victory")
+                        if "hand_limit" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("hand_limit")
+                            data__overlay__settings__handlimit = data__overlay__settings["hand_limit"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__handlimit, custom_formats, (name_prefix or "data") + ".overlay.settings.hand_limit")
+                        if "taxation" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("taxation")
+                            data__overlay__settings__taxation = data__overlay__settings["taxation"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__taxation, custom_formats, (name_prefix or "data") + ".overlay.settings.taxation")
+                        if "special_rules" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("special_rules")
+                            data__overlay__settings__specialrules = data__overlay__settings["special_rules"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__specialrules, custom_formats, (name_prefix or "data") + ".overlay.settings.special_rules")
+                        if "non_player_forces" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("non_player_forces")
+                            data__overlay__settings__nonplayerforces = data__overlay__settings["non_player_forces"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonplayerforces, custom_formats, (name_prefix or "data") + ".overlay.settings.non_player_forces")
+                        if "total_cards" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("total_cards")
+                            data__overlay__settings__totalcards = data__overlay__settings["total_cards"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__totalcards, custom_formats, (name_prefix or "data") + ".overlay.settings.total_cards")
+                        if "set_value" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("set_value")
+                            data__overlay__settings__setvalue = data__overlay__settings["set_value"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__setvalue, custom_formats, (name_prefix or "data") + ".overlay.settings.set_value")
+                        if "mining" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("mining")
+                            data__overlay__settings__mining = data__overlay__settings["mining"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__mining, custom_formats, (name_prefix or "data") + ".overlay.settings.mining")
+                        if "trade_stacks" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("trade_stacks")
+                            data__overlay__settings__tradestacks = data__overlay__settings["trade_stacks"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tradestacks, custom_formats, (name_prefix or "data") + ".overlay.settings.trade_stacks")
+                        if "deck_compositions" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("deck_compositions")
+                            data__overlay__settings__deckcompositions = data__overlay__settings["deck_compositions"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__deckcompositions, custom_formats, (name_prefix or "data") + ".overlay.settings.deck_compositions")
+                        if "non_native_block_bonus" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("non_native_block_bonus")
+                            data__overlay__settings__nonnativeblockbonus = data__overlay__settings["non_native_block_bonus"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonnativeblockbonus, custom_formats, (name_prefix or "data") + ".overlay.settings.non_native_block_bonus")
+                        if "declared_count" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("declared_count")
+                            data__overlay__settings__declaredcount = data__overlay__settings["declared_count"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, (name_prefix or "data") + ".overlay.settings.declared_count")
+                        if "two_coast_areas" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("two_coast_areas")
+                            data__overlay__settings__twocoastareas = data__overlay__settings["two_coast_areas"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__twocoastareas, custom_formats, (name_prefix or "data") + ".overlay.settings.two_coast_areas")
+                        if "excluded_borders" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("excluded_borders")
+                            data__overlay__settings__excludedborders = data__overlay__settings["excluded_borders"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__excludedborders, custom_formats, (name_prefix or "data") + ".overlay.settings.excluded_borders")
+                        if data__overlay__settings_keys:
+                            raise JsonSchemaValueException("invalid")
                 if data__overlay_keys:
                     raise JsonSchemaValueException("invalid")
+        if "suppress" in data_keys:
+            data_keys.remove("suppress")
+            data__suppress = data["suppress"]
+            if not isinstance(data__suppress, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__suppress_is_list = isinstance(data__suppress, (list, tuple))
+            if data__suppress_is_list:
+                data__suppress_len = len(data__suppress)
+                if data__suppress_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                for data__suppress_x, data__suppress_item in enumerate(data__suppress):
+                    if not isinstance(data__suppress_item, (dict)):
+                        raise JsonSchemaValueException("invalid")
+                    data__suppress_item_is_dict = isinstance(data__suppress_item, dict)
+                    if data__suppress_item_is_dict:
+                        data__suppress_item__missing_keys = set(['code', 'reason']) - data__suppress_item.keys()
+                        if data__suppress_item__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                        data__suppress_item_keys = set(data__suppress_item.keys())
+                        if "code" in data__suppress_item_keys:
+                            data__suppress_item_keys.remove("code")
+                            data__suppress_item__code = data__suppress_item["code"]
+                            if not isinstance(data__suppress_item__code, (str)):
+                                raise JsonSchemaValueException("invalid")
+                            if isinstance(data__suppress_item__code, str):
+                                if not REGEX_PATTERNS['^[A-Z][0-9]{3}$'].search(data__suppress_item__code):
+                                    raise JsonSchemaValueException("invalid")
+                        if "file" in data__suppress_item_keys:
+                            data__suppress_item_keys.remove("file")
+                            data__suppress_item__file = data__suppress_item["file"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, (name_prefix or "data") + ".suppress[{data__suppress_x}].file")
+                        if "target" in data__suppress_item_keys:
+                            data__suppress_item_keys.remove("target")
+                            data__suppress_item__target = data__suppress_item["target"]
+                            if not isinstance(data__suppress_item__target, (str)):
+                                raise JsonSchemaValueException("invalid")
+                            if isinstance(data__suppress_item__target, str):
+                                data__suppress_item__target_len = len(data__suppress_item__target)
+                                if data__suppress_item__target_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                        if "reason" in data__suppress_item_keys:
+                            data__suppress_item_keys.remove("reason")
+                            data__suppress_item__reason = data__suppress_item["reason"]
+                            if not isinstance(data__suppress_item__reason, (str)):
+                                raise JsonSchemaValueException("invalid")
+                            if isinstance(data__suppress_item__reason, str):
+                                data__suppress_item__reason_len = len(data__suppress_item__reason)
+                                if data__suppress_item__reason_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                        if data__suppress_item_keys:
+                            raise JsonSchemaValueException("invalid")
         if "rulebook" in data_keys:
             data_keys.remove("rulebook")
             data__rulebook = data["rulebook"]
@@ -2625,6 +2984,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data__handlimit__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__handlimit_keys = set(data__handlimit.keys())
+                if "source" in data__handlimit_keys:
+                    data__handlimit_keys.remove("source")
+                    data__handlimit__source = data__handlimit["source"]
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__source, custom_formats, (name_prefix or "data") + ".hand_limit.source")
                 if "rule" in data__handlimit_keys:
                     data__handlimit_keys.remove("rule")
                     data__handlimit__rule = data__handlimit["rule"]
@@ -3585,6 +3948,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 data_keys.remove("overlay")
                 data__overlay = data["overlay"]
                 raise JsonSchemaValueException("invalid")
+            if "suppress" in data_keys:
+                data_keys.remove("suppress")
+                data__suppress = data["suppress"]
+                raise JsonSchemaValueException("invalid")
             if "files" in data_keys:
                 data_keys.remove("files")
                 data__files = data["files"]
@@ -3826,6 +4193,1047 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
             raise JsonSchemaValueException("invalid")
     return data
 
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
+    data_any_of_count51 = 0
+    if not data_any_of_count51:
+        try:
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
+            data_any_of_count51 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count51:
+        try:
+            try:
+                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
+            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            else:
+                raise JsonSchemaValueException("invalid")
+            data_any_of_count51 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count51:
+        raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("invalid")
+        if data_len != 0:
+            data_property_names = True
+            for data_key in data:
+                try:
+                    if not (isinstance(data_key, str) and data_key == 'remove' or isinstance(data_key, str) and data_key == 'replace' or isinstance(data_key, str) and data_key == 'patch' or isinstance(data_key, str) and data_key == 'insert' or isinstance(data_key, str) and data_key == 'append'):
+                        raise JsonSchemaValueException("invalid")
+                except (JsonSchemaValueException, JsonSchemaValuesException):
+                    data_property_names = False
+            if not data_property_names:
+                raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "remove" in data_keys:
+            data_keys.remove("remove")
+            data__remove = data["remove"]
+            if not isinstance(data__remove, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__remove_is_list = isinstance(data__remove, (list, tuple))
+            if data__remove_is_list:
+                data__remove_len = len(data__remove)
+                if data__remove_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "replace" in data_keys:
+            data_keys.remove("replace")
+            data__replace = data["replace"]
+            if not isinstance(data__replace, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__replace_is_list = isinstance(data__replace, (list, tuple))
+            if data__replace_is_list:
+                data__replace_len = len(data__replace)
+                if data__replace_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                for data__replace_x, data__replace_item in enumerate(data__replace):
+                    if not isinstance(data__replace_item, (dict)):
+                        raise JsonSchemaValueException("invalid")
+                    data__replace_item_is_dict = isinstance(data__replace_item, dict)
+                    if data__replace_item_is_dict:
+                        data__replace_item__missing_keys = set(['where', 'with']) - data__replace_item.keys()
+                        if data__replace_item__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                        data__replace_item_keys = set(data__replace_item.keys())
+                        if "where" in data__replace_item_keys:
+                            data__replace_item_keys.remove("where")
+                            data__replace_item__where = data__replace_item["where"]
+                        if "with" in data__replace_item_keys:
+                            data__replace_item_keys.remove("with")
+                            data__replace_item__with = data__replace_item["with"]
+                        if data__replace_item_keys:
+                            raise JsonSchemaValueException("invalid")
+        if "patch" in data_keys:
+            data_keys.remove("patch")
+            data__patch = data["patch"]
+            if not isinstance(data__patch, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__patch_is_list = isinstance(data__patch, (list, tuple))
+            if data__patch_is_list:
+                data__patch_len = len(data__patch)
+                if data__patch_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                for data__patch_x, data__patch_item in enumerate(data__patch):
+                    if not isinstance(data__patch_item, (dict)):
+                        raise JsonSchemaValueException("invalid")
+                    data__patch_item_is_dict = isinstance(data__patch_item, dict)
+                    if data__patch_item_is_dict:
+                        data__patch_item__missing_keys = set(['where', 'with']) - data__patch_item.keys()
+                        if data__patch_item__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                        data__patch_item_keys = set(data__patch_item.keys())
+                        if "where" in data__patch_item_keys:
+                            data__patch_item_keys.remove("where")
+                            data__patch_item__where = data__patch_item["where"]
+                        if "with" in data__patch_item_keys:
+                            data__patch_item_keys.remove("with")
+                            data__patch_item__with = data__patch_item["with"]
+                        if data__patch_item_keys:
+                            raise JsonSchemaValueException("invalid")
+        if "insert" in data_keys:
+            data_keys.remove("insert")
+            data__insert = data["insert"]
+            if not isinstance(data__insert, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__insert_is_list = isinstance(data__insert, (list, tuple))
+            if data__insert_is_list:
+                data__insert_len = len(data__insert)
+                if data__insert_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                for data__insert_x, data__insert_item in enumerate(data__insert):
+                    if not isinstance(data__insert_item, (dict)):
+                        raise JsonSchemaValueException("invalid")
+                    data__insert_item_one_of_count52 = 0
+                    if data__insert_item_one_of_count52 < 2:
+                        try:
+                            data__insert_item_is_dict = isinstance(data__insert_item, dict)
+                            if data__insert_item_is_dict:
+                                data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
+                                if data__insert_item__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__insert_item_one_of_count52 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if data__insert_item_one_of_count52 < 2:
+                        try:
+                            data__insert_item_is_dict = isinstance(data__insert_item, dict)
+                            if data__insert_item_is_dict:
+                                data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
+                                if data__insert_item__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__insert_item_one_of_count52 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if data__insert_item_one_of_count52 != 1:
+                        raise JsonSchemaValueException("invalid")
+                    data__insert_item_is_dict = isinstance(data__insert_item, dict)
+                    if data__insert_item_is_dict:
+                        data__insert_item__missing_keys = set(['items']) - data__insert_item.keys()
+                        if data__insert_item__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                        data__insert_item_keys = set(data__insert_item.keys())
+                        if "before" in data__insert_item_keys:
+                            data__insert_item_keys.remove("before")
+                            data__insert_item__before = data__insert_item["before"]
+                        if "after" in data__insert_item_keys:
+                            data__insert_item_keys.remove("after")
+                            data__insert_item__after = data__insert_item["after"]
+                        if "items" in data__insert_item_keys:
+                            data__insert_item_keys.remove("items")
+                            data__insert_item__items = data__insert_item["items"]
+                            if not isinstance(data__insert_item__items, (list, tuple)):
+                                raise JsonSchemaValueException("invalid")
+                            data__insert_item__items_is_list = isinstance(data__insert_item__items, (list, tuple))
+                            if data__insert_item__items_is_list:
+                                data__insert_item__items_len = len(data__insert_item__items)
+                                if data__insert_item__items_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                        if data__insert_item_keys:
+                            raise JsonSchemaValueException("invalid")
+        if "append" in data_keys:
+            data_keys.remove("append")
+            data__append = data["append"]
+            if not isinstance(data__append, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__append_is_list = isinstance(data__append, (list, tuple))
+            if data__append_is_list:
+                data__append_len = len(data__append)
+                if data__append_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "areas" in data_keys:
+            data_keys.remove("areas")
+            data__areas = data["areas"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, (name_prefix or "data") + ".areas")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "areas" in data_keys:
+            data_keys.remove("areas")
+            data__areas = data["areas"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, (name_prefix or "data") + ".areas")
+        if "continues_from" in data_keys:
+            data_keys.remove("continues_from")
+            data__continuesfrom = data["continues_from"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__continuesfrom, custom_formats, (name_prefix or "data") + ".continues_from")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['areas']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "areas" in data_keys:
+            data_keys.remove("areas")
+            data__areas = data["areas"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, (name_prefix or "data") + ".areas")
+        if "kind" in data_keys:
+            data_keys.remove("kind")
+            data__kind = data["kind"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+        if "basis" in data_keys:
+            data_keys.remove("basis")
+            data__basis = data["basis"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__basis, custom_formats, (name_prefix or "data") + ".basis")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "panel" in data_keys:
+            data_keys.remove("panel")
+            data__panel = data["panel"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__panel, custom_formats, (name_prefix or "data") + ".panel")
+        if "land" in data_keys:
+            data_keys.remove("land")
+            data__land = data["land"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__land, custom_formats, (name_prefix or "data") + ".land")
+        if "water" in data_keys:
+            data_keys.remove("water")
+            data__water = data["water"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__water, custom_formats, (name_prefix or "data") + ".water")
+        if "open_sea" in data_keys:
+            data_keys.remove("open_sea")
+            data__opensea = data["open_sea"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__opensea, custom_formats, (name_prefix or "data") + ".open_sea")
+        if "coastal" in data_keys:
+            data_keys.remove("coastal")
+            data__coastal = data["coastal"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__coastal, custom_formats, (name_prefix or "data") + ".coastal")
+        if "population_limit" in data_keys:
+            data_keys.remove("population_limit")
+            data__populationlimit = data["population_limit"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__populationlimit, custom_formats, (name_prefix or "data") + ".population_limit")
+        if "city_site" in data_keys:
+            data_keys.remove("city_site")
+            data__citysite = data["city_site"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__citysite, custom_formats, (name_prefix or "data") + ".city_site")
+        if "flood_plain" in data_keys:
+            data_keys.remove("flood_plain")
+            data__floodplain = data["flood_plain"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__floodplain, custom_formats, (name_prefix or "data") + ".flood_plain")
+        if "start_nation" in data_keys:
+            data_keys.remove("start_nation")
+            data__startnation = data["start_nation"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__startnation, custom_formats, (name_prefix or "data") + ".start_nation")
+        if "coasts" in data_keys:
+            data_keys.remove("coasts")
+            data__coasts = data["coasts"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__coasts, custom_formats, (name_prefix or "data") + ".coasts")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "site_label" in data_keys:
+            data_keys.remove("site_label")
+            data__sitelabel = data["site_label"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__sitelabel, custom_formats, (name_prefix or "data") + ".site_label")
+        if "help_page" in data_keys:
+            data_keys.remove("help_page")
+            data__helppage = data["help_page"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helppage, custom_formats, (name_prefix or "data") + ".help_page")
+        if "help_section" in data_keys:
+            data_keys.remove("help_section")
+            data__helpsection = data["help_section"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helpsection, custom_formats, (name_prefix or "data") + ".help_section")
+        if "help_section_printed" in data_keys:
+            data_keys.remove("help_section_printed")
+            data__helpsectionprinted = data["help_section_printed"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helpsectionprinted, custom_formats, (name_prefix or "data") + ".help_section_printed")
+        if "type" in data_keys:
+            data_keys.remove("type")
+            data__type = data["type"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__type, custom_formats, (name_prefix or "data") + ".type")
+        if "values" in data_keys:
+            data_keys.remove("values")
+            data__values = data["values"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__values, custom_formats, (name_prefix or "data") + ".values")
+        if "minimum" in data_keys:
+            data_keys.remove("minimum")
+            data__minimum = data["minimum"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__minimum, custom_formats, (name_prefix or "data") + ".minimum")
+        if "maximum" in data_keys:
+            data_keys.remove("maximum")
+            data__maximum = data["maximum"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__maximum, custom_formats, (name_prefix or "data") + ".maximum")
+        if "default" in data_keys:
+            data_keys.remove("default")
+            data__default = data["default"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__default, custom_formats, (name_prefix or "data") + ".default")
+        if "rulebook_value" in data_keys:
+            data_keys.remove("rulebook_value")
+            data__rulebookvalue = data["rulebook_value"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rulebookvalue, custom_formats, (name_prefix or "data") + ".rulebook_value")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "online_only" in data_keys:
+            data_keys.remove("online_only")
+            data__onlineonly = data["online_only"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__onlineonly, custom_formats, (name_prefix or "data") + ".online_only")
+        if "description" in data_keys:
+            data_keys.remove("description")
+            data__description = data["description"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__description, custom_formats, (name_prefix or "data") + ".description")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['players']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "players" in data_keys:
+            data_keys.remove("players")
+            data__players = data["players"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__players, custom_formats, (name_prefix or "data") + ".players")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "status" in data_keys:
+            data_keys.remove("status")
+            data__status = data["status"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__status, custom_formats, (name_prefix or "data") + ".status")
+        if "tokens_per_player" in data_keys:
+            data_keys.remove("tokens_per_player")
+            data__tokensperplayer = data["tokens_per_player"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tokensperplayer, custom_formats, (name_prefix or "data") + ".tokens_per_player")
+        if "configurations" in data_keys:
+            data_keys.remove("configurations")
+            data__configurations = data["configurations"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__configurations, custom_formats, (name_prefix or "data") + ".configurations")
+        if "special_rules" in data_keys:
+            data_keys.remove("special_rules")
+            data__specialrules = data["special_rules"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__specialrules, custom_formats, (name_prefix or "data") + ".special_rules")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "number" in data_keys:
+            data_keys.remove("number")
+            data__number = data["number"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__number, custom_formats, (name_prefix or "data") + ".number")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "condition" in data_keys:
+            data_keys.remove("condition")
+            data__condition = data["condition"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__condition, custom_formats, (name_prefix or "data") + ".condition")
+        if "min_trade_cards" in data_keys:
+            data_keys.remove("min_trade_cards")
+            data__mintradecards = data["min_trade_cards"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mintradecards, custom_formats, (name_prefix or "data") + ".min_trade_cards")
+        if "condition_text" in data_keys:
+            data_keys.remove("condition_text")
+            data__conditiontext = data["condition_text"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__conditiontext, custom_formats, (name_prefix or "data") + ".condition_text")
+        if "order" in data_keys:
+            data_keys.remove("order")
+            data__order = data["order"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__order, custom_formats, (name_prefix or "data") + ".order")
+        if "order_text" in data_keys:
+            data_keys.remove("order_text")
+            data__ordertext = data["order_text"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__ordertext, custom_formats, (name_prefix or "data") + ".order_text")
+        if "military_last" in data_keys:
+            data_keys.remove("military_last")
+            data__militarylast = data["military_last"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__militarylast, custom_formats, (name_prefix or "data") + ".military_last")
+        if "sub_activities" in data_keys:
+            data_keys.remove("sub_activities")
+            data__subactivities = data["sub_activities"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__subactivities, custom_formats, (name_prefix or "data") + ".sub_activities")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['nation']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "nation" in data_keys:
+            data_keys.remove("nation")
+            data__nation = data["nation"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__nation, custom_formats, (name_prefix or "data") + ".nation")
+        if "level" in data_keys:
+            data_keys.remove("level")
+            data__level = data["level"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__level, custom_formats, (name_prefix or "data") + ".level")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "spaces" in data_keys:
+            data_keys.remove("spaces")
+            data__spaces = data["spaces"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__spaces, custom_formats, (name_prefix or "data") + ".spaces")
+        if "points_per_space" in data_keys:
+            data_keys.remove("points_per_space")
+            data__pointsperspace = data["points_per_space"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__pointsperspace, custom_formats, (name_prefix or "data") + ".points_per_space")
+        if "epoch_starts" in data_keys:
+            data_keys.remove("epoch_starts")
+            data__epochstarts = data["epoch_starts"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__epochstarts, custom_formats, (name_prefix or "data") + ".epoch_starts")
+        if "late_iron_age_spaces" in data_keys:
+            data_keys.remove("late_iron_age_spaces")
+            data__lateironagespaces = data["late_iron_age_spaces"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__lateironagespaces, custom_formats, (name_prefix or "data") + ".late_iron_age_spaces")
+        if "checked_against_second_source" in data_keys:
+            data_keys.remove("checked_against_second_source")
+            data__checkedagainstsecondsource = data["checked_against_second_source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__checkedagainstsecondsource, custom_formats, (name_prefix or "data") + ".checked_against_second_source")
+        if "caveat" in data_keys:
+            data_keys.remove("caveat")
+            data__caveat = data["caveat"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__caveat, custom_formats, (name_prefix or "data") + ".caveat")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "order" in data_keys:
+            data_keys.remove("order")
+            data__order = data["order"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__order, custom_formats, (name_prefix or "data") + ".order")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "requirements" in data_keys:
+            data_keys.remove("requirements")
+            data__requirements = data["requirements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__requirements, custom_formats, (name_prefix or "data") + ".requirements")
+        if "requirements_by_level" in data_keys:
+            data_keys.remove("requirements_by_level")
+            data__requirementsbylevel = data["requirements_by_level"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__requirementsbylevel, custom_formats, (name_prefix or "data") + ".requirements_by_level")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "colour" in data_keys:
+            data_keys.remove("colour")
+            data__colour = data["colour"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__colour, custom_formats, (name_prefix or "data") + ".colour")
+        if "start_areas" in data_keys:
+            data_keys.remove("start_areas")
+            data__startareas = data["start_areas"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__startareas, custom_formats, (name_prefix or "data") + ".start_areas")
+        if "ast_position" in data_keys:
+            data_keys.remove("ast_position")
+            data__astposition = data["ast_position"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__astposition, custom_formats, (name_prefix or "data") + ".ast_position")
+        if "trade_block" in data_keys:
+            data_keys.remove("trade_block")
+            data__tradeblock = data["trade_block"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tradeblock, custom_formats, (name_prefix or "data") + ".trade_block")
+        if "region" in data_keys:
+            data_keys.remove("region")
+            data__region = data["region"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__region, custom_formats, (name_prefix or "data") + ".region")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "stack" in data_keys:
+            data_keys.remove("stack")
+            data__stack = data["stack"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__stack, custom_formats, (name_prefix or "data") + ".stack")
+        if "tradable" in data_keys:
+            data_keys.remove("tradable")
+            data__tradable = data["tradable"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tradable, custom_formats, (name_prefix or "data") + ".tradable")
+        if "severity" in data_keys:
+            data_keys.remove("severity")
+            data__severity = data["severity"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__severity, custom_formats, (name_prefix or "data") + ".severity")
+        if "copies" in data_keys:
+            data_keys.remove("copies")
+            data__copies = data["copies"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copies, custom_formats, (name_prefix or "data") + ".copies")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "beneficiary" in data_keys:
+            data_keys.remove("beneficiary")
+            data__beneficiary = data["beneficiary"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__beneficiary, custom_formats, (name_prefix or "data") + ".beneficiary")
+        if "no_effect_when" in data_keys:
+            data_keys.remove("no_effect_when")
+            data__noeffectwhen = data["no_effect_when"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__noeffectwhen, custom_formats, (name_prefix or "data") + ".no_effect_when")
+        if "primary" in data_keys:
+            data_keys.remove("primary")
+            data__primary = data["primary"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__primary, custom_formats, (name_prefix or "data") + ".primary")
+        if "secondary" in data_keys:
+            data_keys.remove("secondary")
+            data__secondary = data["secondary"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__secondary, custom_formats, (name_prefix or "data") + ".secondary")
+        if "immune" in data_keys:
+            data_keys.remove("immune")
+            data__immune = data["immune"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__immune, custom_formats, (name_prefix or "data") + ".immune")
+        if "modifiers" in data_keys:
+            data_keys.remove("modifiers")
+            data__modifiers = data["modifiers"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__modifiers, custom_formats, (name_prefix or "data") + ".modifiers")
+        if "modifier_combination" in data_keys:
+            data_keys.remove("modifier_combination")
+            data__modifiercombination = data["modifier_combination"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__modifiercombination, custom_formats, (name_prefix or "data") + ".modifier_combination")
+        if "effects" in data_keys:
+            data_keys.remove("effects")
+            data__effects = data["effects"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__effects, custom_formats, (name_prefix or "data") + ".effects")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "value" in data_keys:
+            data_keys.remove("value")
+            data__value = data["value"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__value, custom_formats, (name_prefix or "data") + ".value")
+        if "count" in data_keys:
+            data_keys.remove("count")
+            data__count = data["count"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__count, custom_formats, (name_prefix or "data") + ".count")
+        if "stack" in data_keys:
+            data_keys.remove("stack")
+            data__stack = data["stack"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__stack, custom_formats, (name_prefix or "data") + ".stack")
+        if "mining" in data_keys:
+            data_keys.remove("mining")
+            data__mining = data["mining"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mining, custom_formats, (name_prefix or "data") + ".mining")
+        if "block" in data_keys:
+            data_keys.remove("block")
+            data__block = data["block"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__block, custom_formats, (name_prefix or "data") + ".block")
+        if "block_counts" in data_keys:
+            data_keys.remove("block_counts")
+            data__blockcounts = data["block_counts"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__blockcounts, custom_formats, (name_prefix or "data") + ".block_counts")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "groups" in data_keys:
+            data_keys.remove("groups")
+            data__groups = data["groups"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__groups, custom_formats, (name_prefix or "data") + ".groups")
+        if "cost" in data_keys:
+            data_keys.remove("cost")
+            data__cost = data["cost"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__cost, custom_formats, (name_prefix or "data") + ".cost")
+        if "victory_points" in data_keys:
+            data_keys.remove("victory_points")
+            data__victorypoints = data["victory_points"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__victorypoints, custom_formats, (name_prefix or "data") + ".victory_points")
+        if "prerequisites" in data_keys:
+            data_keys.remove("prerequisites")
+            data__prerequisites = data["prerequisites"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__prerequisites, custom_formats, (name_prefix or "data") + ".prerequisites")
+        if "credits" in data_keys:
+            data_keys.remove("credits")
+            data__credits = data["credits"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__credits, custom_formats, (name_prefix or "data") + ".credits")
+        if "attributes" in data_keys:
+            data_keys.remove("attributes")
+            data__attributes = data["attributes"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__attributes, custom_formats, (name_prefix or "data") + ".attributes")
+        if "purchase_effects" in data_keys:
+            data_keys.remove("purchase_effects")
+            data__purchaseeffects = data["purchase_effects"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__purchaseeffects, custom_formats, (name_prefix or "data") + ".purchase_effects")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+        if "name" in data_keys:
+            data_keys.remove("name")
+            data__name = data["name"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "colour" in data_keys:
+            data_keys.remove("colour")
+            data__colour = data["colour"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__colour, custom_formats, (name_prefix or "data") + ".colour")
+        if "shape" in data_keys:
+            data_keys.remove("shape")
+            data__shape = data["shape"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__shape, custom_formats, (name_prefix or "data") + ".shape")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
@@ -3870,7 +5278,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 if data__patch_len < 1:
                     raise JsonSchemaValueException("invalid")
                 for data__patch_x, data__patch_item in enumerate(data__patch):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
@@ -3882,52 +5290,199 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 if data__remove_len < 1:
                     raise JsonSchemaValueException("invalid")
                 for data__remove_x, data__remove_item in enumerate(data__remove):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
         if data_keys:
             raise JsonSchemaValueException("invalid")
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count51 = 0
-    if not data_any_of_count51:
+    data_any_of_count53 = 0
+    if not data_any_of_count53:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count51 += 1
+            data_any_of_count53 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count51:
+    if not data_any_of_count53:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count51 += 1
+            data_any_of_count53 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count51:
+    if not data_any_of_count53:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count51 += 1
+            data_any_of_count53 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count51:
+    if not data_any_of_count53:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count51 += 1
+            data_any_of_count53 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count51:
+    if not data_any_of_count53:
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise JsonSchemaValueException("invalid")
+        if "players" in data_keys:
+            data_keys.remove("players")
+            data__players = data["players"]
+            if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
+                raise JsonSchemaValueException("invalid")
+        if "nation" in data_keys:
+            data_keys.remove("nation")
+            data__nation = data["nation"]
+            if not isinstance(data__nation, (str)):
+                raise JsonSchemaValueException("invalid")
+        if "level" in data_keys:
+            data_keys.remove("level")
+            data__level = data["level"]
+            if not isinstance(data__level, (str)):
+                raise JsonSchemaValueException("invalid")
+        if "areas" in data_keys:
+            data_keys.remove("areas")
+            data__areas = data["areas"]
+            if not isinstance(data__areas, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__areas_is_list = isinstance(data__areas, (list, tuple))
+            if data__areas_is_list:
+                data__areas_len = len(data__areas)
+                if data__areas_len < 2:
+                    raise JsonSchemaValueException("invalid")
+                if data__areas_len > 2:
+                    raise JsonSchemaValueException("invalid")
+                for data__areas_x, data__areas_item in enumerate(data__areas):
+                    if not isinstance(data__areas_item, (str)):
+                        raise JsonSchemaValueException("invalid")
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_any_of_count54 = 0
+    if not data_any_of_count54:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['id']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count54 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count54:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['players']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count54 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count54:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['nation']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count54 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count54:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['areas']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count54 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count54:
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data_len = len(data)
+        if data_len < 2:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        for data_key in data_keys:
+            if data_key not in []:
+                data_value = data.get(data_key)
+                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, (name_prefix or "data") + ".{data_key}")
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_any_of_count55 = 0
+    if not data_any_of_count55:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['id']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count55 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count55:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['players']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count55 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count55:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['nation']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count55 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count55:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['areas']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count55 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count55:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:

@@ -97,7 +97,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "dde344688e7b9473e55419fd5bb831572cb4fbe45d1dfd7e80b6fa4fbbc02da6"
+RULESET_FINGERPRINT: Final = "98a1372e184d8a9f0142b99e33871ffb8e0b92bb88348cf6918f6710c0e784b7"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
