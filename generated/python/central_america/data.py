@@ -97,7 +97,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "98a1372e184d8a9f0142b99e33871ffb8e0b92bb88348cf6918f6710c0e784b7"
+RULESET_FINGERPRINT: Final = "7bd4819ca5ca68be7b4af9ac09afe8168772285c67da3eb7a31296005d6b4101"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6095,43 +6095,6 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
         "note": "Everything not changed here is the Expansion Project's (advancements, calamities, epochs, A.S.T., sequence of play, victory, hand limit, taxation). The variant's author adds that some advancements may not suit Central America but that all of them are kept.",
         "player_counts": MappingProxyType(
             {
-                "general_rules": (
-                    MappingProxyType(
-                        {
-                            "id": "choose_civilizations",
-                            "rule": "9.3",
-                            "text": "With fewer than eighteen players, choose as many civilizations as there are players, with start areas close together (no gaps); no civilization may be in play without at least two direct neighbours; they may border over water, but not over open sea or zero-population areas. The Scenario Handbook suggests sets; players agree, else a majority or the GM decides.",
-                        },
-                    ),
-                    MappingProxyType(
-                        {
-                            "id": "remove_unused_areas",
-                            "rule": ("9.4", "10.1"),
-                            "text": "Remove from play every area associated with a civilization not in play (listed in the Scenario Handbook), covering its population limit and making it impassable; an area associated with several civilizations is removed if any of them is not in play.",
-                        },
-                    ),
-                    MappingProxyType(
-                        {
-                            "id": "areas_out_of_play",
-                            "rule": "9.5",
-                            "text": "Tokens may not enter, nor cities be built in, areas out of play. Ships may pass through them, even carrying tokens, but may not unload or end their move there. They count when tracing a path over water, not over land; otherwise, Barbarian Hordes included, areas adjacent to them are adjacent to the map edge.",
-                        },
-                    ),
-                    MappingProxyType(
-                        {
-                            "id": "trade_blocks",
-                            "rule": "9.6",
-                            "text": "With twelve or more players, the civilizations in play are divided into two trade card blocks: the easternmost half is the East, the westernmost half the West; with an odd number, the middle civilization belongs to the block it would have in an eighteen-player game.",
-                        },
-                    ),
-                    MappingProxyType(
-                        {
-                            "id": "civilizations_drawn",
-                            "rule": "10.4",
-                            "text": "Each player draws one of the civilizations in play at random; players may swap civilizations by agreement.",
-                        },
-                    ),
-                ),
                 "note": "The variant replaces the Expansion Project's counts 5-18: it is for nine players.",
                 "rule": "9.1",
                 "source": "Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
