@@ -171,9 +171,17 @@ def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
             sub = f"{path}.{key}" if path else key
             yield from diff_values(old.get(key), new.get(key), sub)
         return
-    if isinstance(old, list) and isinstance(new, list):
-        yield from _diff_lists(old, new, path)
-        return
+    # A list or mapping that appears or goes whole is shown element by element, like one that changes.
+    if isinstance(old, list) and isinstance(new, list) or (old is None and new) or (new is None and old):
+        before = old if old is not None else ([] if isinstance(new, list) else {})
+        after = new if new is not None else ([] if isinstance(old, list) else {})
+        if isinstance(before, list) and isinstance(after, list):
+            yield from _diff_lists(before, after, path)
+            return
+        if _plain_mapping(before) and _plain_mapping(after) and path:
+            for key in sorted(set(before) | set(after)):
+                yield from diff_values(before.get(key), after.get(key), f"{path}.{key}")
+            return
     yield FieldChange(path, old, new)
 
 
@@ -184,7 +192,7 @@ _ELEMENT_KEYS = ("id", "card", "calamity", "commodity", "number", "players", "na
 def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
     """A list element by element: by a naming field when every element has one, else by value."""
     for key in _ELEMENT_KEYS:
-        if _keyed(old, key) and _keyed(new, key):
+        if (old or new) and (not old or _keyed(old, key)) and (not new or _keyed(new, key)):
             before = {_label(item[key]): item for item in old}
             after = {_label(item[key]): item for item in new}
             for name, item in after.items():
