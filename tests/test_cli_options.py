@@ -253,3 +253,22 @@ def test_the_pre_commit_hooks_run_civrules_validate() -> None:
         assert hook["language"] == "python"
         assert hook["pass_filenames"] is False  # a ruleset is validated whole, not file by file
         assert re.search(hook["files"], "rules/cards/advanced-civilization.yaml")
+
+
+# --- Output into a closed pipe ---------------------------------------------------------------------
+
+
+def test_a_reader_that_goes_away_is_not_a_bug() -> None:
+    """`civrules explain --list | head -1`: the pipe closes before civrules writes (it is closed
+    here before the interpreter has even started); civrules exits as if killed by SIGPIPE."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "civrules", "explain", "--list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == cli.EXIT_BROKEN_PIPE
+    assert stderr == ""
