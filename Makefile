@@ -3,14 +3,15 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# pytest-xdist workers: one per core.
+# pytest-xdist workers: one per core. loadgroup: tests marked xdist_group (those sharing one
+# expensive fixture) run on one worker, the others wherever a worker is free.
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
 	bench-record bench-check clean validators
 
 all: validate build
-	@echo "civrules is installed in $(VENV). To type \`civrules ...\` in this shell: . $(VENV)/bin/activate"
+	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,14 +40,14 @@ typecheck: $(STAMP)
 # The fast suite: no test asserts on time; the sheet tests skip, saying why, where no Chromium is
 # installed (`make setup-browser`, as root, installs Debian's).
 pytest: $(STAMP)
-	$(BIN)/pytest -q -n $(WORKERS)
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup
 
 test: lint typecheck pytest
 
 # The exhaustive runs kept out of `make test` (@pytest.mark.slow): the full mutation sweep, the
 # larger fuzzing budget. CI runs them too.
 test-slow: $(STAMP)
-	$(BIN)/pytest -q -n $(WORKERS) -m slow
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup -m slow
 
 check: test test-slow validate build-check bench-check
 
