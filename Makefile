@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# pytest-xdist workers: one per core. loadgroup: tests marked xdist_group (those sharing one
-# expensive fixture) run on one worker, the others wherever a worker is free.
+# pytest-xdist workers: one per core. loadfile: each test module runs on one worker, so a module's
+# expensive fixtures (a build, a browser session) are made once, not once per worker.
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
@@ -40,14 +40,14 @@ typecheck: $(STAMP)
 # The fast suite: no test asserts on time; the sheet tests skip, saying why, where no Chromium is
 # installed (`make setup-browser`, as root, installs Debian's).
 pytest: $(STAMP)
-	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile
 
 test: lint typecheck pytest
 
 # The exhaustive runs kept out of `make test` (@pytest.mark.slow): the full mutation sweep, the
 # larger fuzzing budget. CI runs them too.
 test-slow: $(STAMP)
-	$(BIN)/pytest -q -n $(WORKERS) --dist loadgroup -m slow
+	$(BIN)/pytest -q -n $(WORKERS) -m slow
 
 check: test test-slow validate build-check bench-check
 
