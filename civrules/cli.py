@@ -377,38 +377,6 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
     return tuple(chosen)
 
 
-def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
-    """`--select`/`--ignore` values: comma lists split, upper-cased, each the start of a known code.
-
-    A value that selects nothing is a usage error: in CI, `--select XYZ` would otherwise hide every
-    error and exit 0.
-    """
-    import difflib
-
-    from civrules.checks import catalogue
-
-    known = sorted(catalogue())
-    prefixes = sorted({code[:n] for code in known for n in range(1, len(code) + 1)})
-    chosen: list[str] = []
-    for given in value:
-        for part in given.split(","):
-            item = part.strip().upper()
-            if not item:
-                continue
-            if item not in prefixes:
-                close = difflib.get_close_matches(item, known, n=3, cutoff=0.5)
-                hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
-                raise click.BadParameter(
-                    f"no diagnostic code starts with `{part.strip()}`{'; ' + hint if hint else ''} "
-                    "(`civrules explain --list` prints every code)",
-                    ctx=ctx,
-                    param=param,
-                )
-            if item not in chosen:
-                chosen.append(item)
-    return tuple(chosen)
-
-
 @main.command()
 @_global_options
 @click.argument("rulesets", nargs=-1)
