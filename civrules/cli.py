@@ -793,9 +793,13 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
 
 
 @main.command()
+@_global_options
 @click.pass_obj
 def lsp(obj: Context) -> None:
-    """Serve the Language Server Protocol over stdin/stdout (for editors: see docs/editors.md)."""
+    """Serve the Language Server Protocol over stdin/stdout.
+
+    For editors: see docs/editors.md.
+    """
     try:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
@@ -804,6 +808,7 @@ def lsp(obj: Context) -> None:
 
 
 @main.command()
+@_global_options
 @click.argument("rulesets", nargs=-1)
 @click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
 @click.option(
@@ -819,7 +824,10 @@ def lsp(obj: Context) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List every info (each unknown fact), not only summaries.")
 @click.pass_obj
 def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, interval: float, verbose: bool) -> None:
-    """Validate RULESETS (all when none is named) on every save, printing only what changed; Ctrl-C stops."""
+    """Validate RULESETS on every save, printing what changed.
+
+    All rulesets when none is named; only what changed is printed; Ctrl-C stops.
+    """
     from civrules.watch import watch as run
 
     workspace = obj.workspace()
