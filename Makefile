@@ -3,10 +3,15 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest-xdist workers: one per core. loadfile: each test module runs on one worker, so a module's
+# expensive fixtures (a build, a browser session) are made once, not once per worker.
+WORKERS ?= auto
 
-.PHONY: all setup setup-browser validate build build-check test lint typecheck pytest check bench bench-check clean validators
+.PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
+	bench-record bench-check clean validators
 
 all: validate build
+	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,19 +37,33 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) setup-browser
-	$(BIN)/pytest -q
+# The fast suite: no test asserts on time; the sheet tests skip, saying why, where no Chromium is
+# installed (`make setup-browser`, as root, installs Debian's).
+pytest: $(STAMP)
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile
 
 test: lint typecheck pytest
 
-check: test validate build-check bench-check
+# The exhaustive runs kept out of `make test` (@pytest.mark.slow): the full mutation sweep, the
+# larger fuzzing budget. CI runs them too.
+test-slow: $(STAMP)
+	$(BIN)/pytest -q -n $(WORKERS) -m slow
+
+check: test test-slow validate build-check bench-check
 
 # The fast schema validators shipped in civrules/_validators/, regenerated after a schema changes.
 validators: $(STAMP)
 	$(BIN)/python -m civrules.validator_codegen
 
+# Speed goals live here, not in the tests. Results go to bench/out/ (not tracked); `make
+# bench-record` writes bench/results.json, the figures `bench-check` compares against.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/adversarial.py
+
+bench-record: $(STAMP)
+	$(BIN)/python bench/run.py --record
+	$(BIN)/python bench/adversarial.py
 
 bench-check: $(STAMP)
 	$(BIN)/python bench/run.py --check
@@ -53,7 +72,7 @@ clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
 
 # Headless Chromium for the sheet tests (tests/test_sheets.py): Debian's package, installed only
-# where no `chromium` is on the PATH (needs root, as on CI).
+# where no `chromium` is on the PATH. Needs root (CI runs it); `make test` never does.
 setup-browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)
 
@@ -62,4 +81,4 @@ setup-browser:
 FUZZ_EXAMPLES ?= 2000
 .PHONY: fuzz
 fuzz: $(STAMP)
-	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider tests/test_fuzz.py
+	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/test_fuzz.py

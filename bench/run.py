@@ -4,7 +4,8 @@ regression guard CI runs.
 
 Every figure is the median of repeated runs (with min and max), measured in one run on the same
 files, and reported as a ratio to the parse floor (in-process) or to check-jsonschema
-(whole-process), so that the figures compare across machines. Results go to bench/results.json.
+(whole-process), so that the figures compare across machines. Results go to bench/out/results.json
+(not tracked); ``--record`` writes bench/results.json, the recorded figures ``--check`` compares with.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from civrules.schema import SCHEMA_FILES, schema_dir  # noqa: E402
 from civrules.workspace import Workspace  # noqa: E402
 
 BIN = Path(sys.executable).parent
-RESULTS = REPO / "bench" / "results.json"
+RESULTS = REPO / "bench" / "results.json"  # recorded (tracked): what --check compares against
+OUT = REPO / "bench" / "out" / "results.json"  # a run's results (ignored by git)
 
 
 def timed(action: Callable[[], object], repeat: int) -> dict[str, float]:
@@ -283,6 +285,11 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="only the fast regression guard")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--scales", default="1,10,50")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help=f"write the results to {RESULTS.relative_to(REPO)} (tracked), not {OUT.relative_to(REPO)}",
+    )
     args = parser.parse_args()
     if args.check:
         return check()
@@ -298,9 +305,12 @@ def main() -> int:
             "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
             "edit_latency": edit_latency(rules, ruleset, tmp, args.repeat),
         }
-    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    target = RESULTS if args.record else OUT
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print_table(results)
     incremental.print_latency(results["edit_latency"])
+    print(f"results: {target.relative_to(REPO)}" + ("" if args.record else " (`make bench-record` records them)"))
     return 0
 
 

@@ -6,9 +6,12 @@ cause is a diagnostic; a traceback appears only for a bug, and only with ``--deb
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import os
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -24,6 +27,7 @@ from civrules.workspace import LoadedRuleset, Manifest, Workspace
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
 
 #: The largest value a size or count option takes (larger ones cannot be used as a bound).
 _MAX_OPTION = 2**40
@@ -48,6 +52,12 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
+        except BrokenPipeError:
+            # The reader went away (`civrules explain --list | head`): not a bug, and nobody left to
+            # tell. Exit as a tool killed by SIGPIPE does, with nothing left to flush at exit.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_BROKEN_PIPE)
         except KeyboardInterrupt:
             click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
             sys.exit(EXIT_INTERRUPTED)
@@ -59,8 +69,8 @@ class _Group(click.Group):
             click.echo(f"civrules: cannot access{where}: {cause(error)}", err=True)
             sys.exit(EXIT_USAGE)
         except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
-            debug = bool(ctx.params.get("debug"))
             state = ctx.obj if isinstance(ctx.obj, Context) else None
+            debug = state.debug if state is not None else bool(ctx.params.get("debug"))
             where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
             # One line whatever the exception says; the details are for --debug.
             said = printable(" ".join(str(error).split()))
@@ -77,6 +87,13 @@ class _Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
+_RULES_HELP = "The rules directory."
+_MAX_FILE_SIZE_HELP = "Largest rule file read, in bytes."
+_MAX_NODES_HELP = "Most YAML nodes a file may expand to (bounds alias expansion)."
+_MAX_DIAGNOSTICS_HELP = "Most diagnostics listed per file; one line counts the rest."
+_DEBUG_HELP = "Show tracebacks of internal errors."
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="civrules")
 @click.option(
@@ -86,37 +103,89 @@ class _Group(click.Group):
     default=Path("rules"),
     show_default=True,
     envvar="CIVRULES_RULES",
-    help="The rules directory.",
+    help=_RULES_HELP,
 )
 @click.option(
     "--max-file-size",
     type=click.IntRange(min=1, max=_MAX_OPTION),
     default=Limits().max_bytes,
     show_default=True,
-    help="Largest rule file read, in bytes.",
+    help=_MAX_FILE_SIZE_HELP,
 )
 @click.option(
     "--max-nodes",
     type=click.IntRange(min=1, max=_MAX_OPTION),
     default=Limits().max_nodes,
     show_default=True,
-    help="Most YAML nodes a file may expand to (bounds alias expansion).",
+    help=_MAX_NODES_HELP,
 )
 @click.option(
     "--max-diagnostics",
     type=click.IntRange(min=1),
     default=Limits().max_diagnostics,
     show_default=True,
-    help="Most diagnostics listed per file; one line counts the rest.",
+    help=_MAX_DIAGNOSTICS_HELP,
 )
-@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@click.option("--debug", is_flag=True, help=_DEBUG_HELP)
 @click.pass_context
 def main(
     ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, max_diagnostics: int, debug: bool
 ) -> None:
-    """civrules: compile and validate Advanced Civilization rule data."""
+    """civrules: compile and validate Advanced Civilization rule data.
+
+    The options above may also follow the command: `civrules validate --rules DIR` is
+    `civrules --rules DIR validate`.
+    """
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
     ctx.obj = Context(rules, limits, debug)
+
+
+_SIZE = click.IntRange(min=1, max=_MAX_OPTION)
+
+
+def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """A global option given after the command: it overrides the group's value (or default)."""
+    state = ctx.find_object(Context)
+    if state is None or value is None or value is False:
+        return
+    if param.name == "rules":
+        state.rules = value
+    elif param.name == "max_file_size":
+        state.limits = dataclasses.replace(state.limits, max_bytes=value)
+    elif param.name == "max_nodes":
+        state.limits = dataclasses.replace(state.limits, max_nodes=value)
+    elif param.name == "max_diagnostics":
+        state.limits = dataclasses.replace(state.limits, max_diagnostics=value)
+    elif param.name == "debug":
+        state.debug = True
+
+
+def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The group's options on a command too, so they work after it (`civrules validate --debug`).
+
+    They are not passed to the command: their callback updates the shared `Context`, which the
+    group made from the options before the command (the later one wins).
+    """
+    shared: dict[str, Any] = {"expose_value": False, "callback": _global_override}
+    before = len(getattr(command, "__click_params__", []))
+    for option in reversed(
+        [
+            click.option(
+                "--rules", type=click.Path(path_type=Path, file_okay=False), default=None, help=_RULES_HELP, **shared
+            ),
+            click.option("--max-file-size", type=_SIZE, default=None, help=_MAX_FILE_SIZE_HELP, **shared),
+            click.option("--max-nodes", type=_SIZE, default=None, help=_MAX_NODES_HELP, **shared),
+            click.option(
+                "--max-diagnostics", type=click.IntRange(min=1), default=None, help=_MAX_DIAGNOSTICS_HELP, **shared
+            ),
+            click.option("--debug", is_flag=True, default=False, help=_DEBUG_HELP, **shared),
+        ]
+    ):
+        command = option(command)
+    # Listed after the command's own options in its --help (click shows __click_params__ reversed).
+    params: list[click.Parameter] = command.__click_params__  # type: ignore[attr-defined]
+    command.__click_params__ = params[before:] + params[:before]  # type: ignore[attr-defined]
+    return command
 
 
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
@@ -229,6 +298,7 @@ def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, 
 
 
 @main.command("list")
+@_global_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def list_command(obj: Context, fmt: str) -> None:
@@ -256,13 +326,59 @@ def list_command(obj: Context, fmt: str) -> None:
         return
     for row in rows:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
-        players = row["players"]
         # A manifest that fails validation is still listed: its fields may be anything.
-        line = f"{row['id']:<36} {row['name']}, {players['min']}-{players['max']} players{extends}"
+        line = f"{row['id']:<36} {row['name']}, {_players(row['players'])}{extends}"
         click.echo(safe_line_start(printable(line)))
 
 
+def _players(players: Mapping[str, Any]) -> str:
+    """`2-8 players`, `9 players` (not `9-9`), or what is known of the range."""
+    low, high = players.get("min"), players.get("max")
+    if isinstance(low, int) and low == high:
+        return f"{low} player{'s' if low != 1 else ''}"
+    if isinstance(low, int) and isinstance(high, int):
+        return f"{low}-{high} players"
+    if isinstance(low, int):
+        return f"{low} or more players"
+    if isinstance(high, int):
+        return f"up to {high} players"
+    return "players not given"
+
+
+def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """`--select`/`--ignore` values: comma lists split, upper-cased, each the start of a known code.
+
+    A value that selects nothing is a usage error: in CI, `--select XYZ` would otherwise hide every
+    error and exit 0.
+    """
+    import difflib
+
+    from civrules.checks import catalogue
+
+    known = sorted(catalogue())
+    prefixes = sorted({code[:n] for code in known for n in range(1, len(code) + 1)})
+    chosen: list[str] = []
+    for given in value:
+        for part in given.split(","):
+            item = part.strip().upper()
+            if not item:
+                continue
+            if item not in prefixes:
+                close = difflib.get_close_matches(item, known, n=3, cutoff=0.5)
+                hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
+                raise click.BadParameter(
+                    f"no diagnostic code starts with `{part.strip()}`{'; ' + hint if hint else ''} "
+                    "(`civrules explain --list` prints every code)",
+                    ctx=ctx,
+                    param=param,
+                )
+            if item not in chosen:
+                chosen.append(item)
+    return tuple(chosen)
+
+
 @main.command()
+@_global_options
 @click.argument("rulesets", nargs=-1)
 @click.option(
     "--format",
@@ -273,8 +389,20 @@ def list_command(obj: Context, fmt: str) -> None:
     help="How diagnostics are printed.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--select", multiple=True, metavar="CODE", help="Run only checks whose code starts with CODE.")
-@click.option("--ignore", multiple=True, metavar="CODE", help="Skip checks whose code starts with CODE.")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODE[,CODE...]",
+    callback=_code_prefixes,
+    help="Run only checks whose code starts with CODE (repeat it, or separate codes with commas).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODE[,CODE...]",
+    callback=_code_prefixes,
+    help="Skip checks whose code starts with CODE (repeat it, or separate codes with commas).",
+)
 @click.option(
     "-v", "--verbose", is_flag=True, help="Text output: list every info (each unknown fact), not only summaries."
 )
@@ -288,7 +416,11 @@ def validate(
     ignore: tuple[str, ...],
     verbose: bool,
 ) -> None:
-    """Validate rulesets (all of them, and every file under rules/, when none is named)."""
+    """Validate rulesets and report every problem found.
+
+    With no RULESET: every ruleset, and every YAML file under the rules directory (a file no
+    ruleset uses is a warning).
+    """
     from civrules.pipeline import analyse
 
     workspace = obj.workspace()
@@ -331,13 +463,32 @@ def _unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list
 
 
 @main.command()
-@click.argument("code")
-def explain(code: str) -> None:
-    """Print the documentation of a diagnostic code (e.g. `civrules explain L002`)."""
-    entry = codes.lookup(code)
+@_global_options
+@click.argument("code", required=False)
+@click.option("--list", "list_all", is_flag=True, help="List every code with its severity and what it reports.")
+def explain(code: str | None, list_all: bool) -> None:
+    """Explain a diagnostic code: what, why and how to fix.
+
+    `civrules explain L002` prints one code's documentation; `civrules explain --list` lists them all.
+    """
+    from civrules.checks import catalogue
+
+    known = catalogue()
+    if list_all:
+        for one in known.values():
+            click.echo(f"{one.code}  {one.severity.value:<7}  {one.name}: {one.summary()}")
+        return
+    if code is None:
+        raise click.UsageError("name a code (`civrules explain L002`), or list them all with `--list`")
+    entry = known.get(code.upper())
     if entry is None:
-        known = ", ".join(c.code for c in codes.all_codes())
-        raise click.BadParameter(f"no diagnostic code `{code}`; known codes: {known}", param_hint="CODE")
+        import difflib
+
+        close = difflib.get_close_matches(code.upper(), list(known), n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}? " if close else ""
+        raise click.BadParameter(
+            f"no diagnostic code `{code}`; {hint}`civrules explain --list` prints every code", param_hint="CODE"
+        )
     click.echo(entry.explain(), nl=False)
 
 
@@ -402,11 +553,15 @@ def _scaffold_examples(obj: Context, base: str) -> dict[str, str]:
 
 
 @main.command("new-variant")
+@_global_options
 @click.argument("name")
 @click.option("--extends", "base", required=True, help="The ruleset the variant changes.")
 @click.pass_obj
 def new_variant(obj: Context, name: str, base: str) -> None:
-    """Create rules/rulesets/NAME.yaml, a variant of BASE that changes nothing yet."""
+    """Scaffold a variant: rules/rulesets/NAME.yaml, extending BASE.
+
+    The new variant changes nothing yet (it validates as it is).
+    """
     import re
 
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
@@ -436,13 +591,17 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 
 
 @main.command()
+@_global_options
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
 @click.pass_obj
 def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
-    """Show what ruleset NEW changes relative to OLD, entity by entity."""
+    """Show what ruleset NEW changes relative to OLD.
+
+    Entity by entity, field by field.
+    """
     from civrules.diff import diff_rulesets, render_text
     from civrules.resolve import Resolver
 
@@ -465,6 +624,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 
 
 @main.command()
+@_global_options
 @click.argument("rulesets", nargs=-1)
 @click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
 @click.option(
@@ -477,7 +637,11 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
 @click.pass_obj
 def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
-    """Generate the engine packages (and sheets) of every clean ruleset into generated/, atomically."""
+    """Generate the engine packages and sheets into generated/.
+
+    Every clean ruleset is built; the new tree replaces the old one in one step, so a failed build
+    leaves the old tree.
+    """
     from civrules.emit import stamp
     from civrules.emit.output import OutputError, check_replaceable
 
@@ -531,7 +695,34 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         sys.exit(_failure_code(result.diagnostics))
 
 
+_WEASYPRINT_DOCS = "https://doc.courtbouillon.org/weasyprint/stable/first_steps.html"
+
+
+def _require_weasyprint() -> None:
+    """`--pdf` needs WeasyPrint and the system libraries it loads (Pango): say what to install."""
+    try:
+        import weasyprint  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as error:
+        problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
+        hint = (
+            "install it with the Python that runs civrules: `python -m pip install weasyprint` "
+            "(in a clone of civrules: `.venv/bin/pip install weasyprint`)"
+        )
+    except OSError as error:  # its system libraries are missing: the import loads them
+        said = " ".join(str(error).split())[:200]
+        problem = f"--pdf needs WeasyPrint's system libraries (Pango), which are missing ({said})"
+        hint = (
+            "install them, e.g. `sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0` (Debian, Ubuntu) "
+            f"or `brew install pango` (macOS); see {_WEASYPRINT_DOCS}. Without --pdf the HTML sheets are written"
+        )
+    else:
+        return
+    missing = codes.MISSING_DEPENDENCY
+    _usage_failure([Diagnostic(missing.code, missing.severity, problem, Span.at("<command line>"), hint)], "text")
+
+
 @main.command()
+@_global_options
 @click.argument("ruleset")
 @click.option("--pdf", is_flag=True, help="Also typeset every sheet into one PDF (WeasyPrint).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
@@ -543,7 +734,9 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
 )
 @click.pass_obj
 def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) -> None:
-    """Render the printable player aids of RULESET (HTML, and a PDF with --pdf).
+    """Render the printable player aids of RULESET.
+
+    HTML sheets, and one PDF of them all with --pdf (needs WeasyPrint and its system libraries).
 
     The A4 HTML sheets of every ruleset are also part of `civrules build` (generated/sheets/).
     """
@@ -553,6 +746,8 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.emit.sheets import render_pdf, render_sheets
     from civrules.pipeline import analyse
 
+    if pdf:
+        _require_weasyprint()
     workspace = obj.workspace()
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
     analysis = analyse(workspace, loaded, debug=obj.debug)
@@ -575,11 +770,15 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
 
 
 @main.command()
+@_global_options
 @click.argument("ruleset")
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
 @click.pass_obj
 def export(obj: Context, ruleset: str, fmt: str) -> None:
-    """Print the resolved ruleset as canonical JSON (sorted keys, stable across runs)."""
+    """Print the resolved ruleset as canonical JSON.
+
+    Sorted keys, the same bytes on every run.
+    """
     from civrules.emit.export import export_ruleset
     from civrules.pipeline import analyse
 
@@ -594,9 +793,13 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
 
 
 @main.command()
+@_global_options
 @click.pass_obj
 def lsp(obj: Context) -> None:
-    """Serve the Language Server Protocol over stdin/stdout (for editors: see docs/editors.md)."""
+    """Serve the Language Server Protocol over stdin/stdout.
+
+    For editors: see docs/editors.md.
+    """
     try:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
@@ -605,6 +808,7 @@ def lsp(obj: Context) -> None:
 
 
 @main.command()
+@_global_options
 @click.argument("rulesets", nargs=-1)
 @click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
 @click.option(
@@ -620,7 +824,10 @@ def lsp(obj: Context) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List every info (each unknown fact), not only summaries.")
 @click.pass_obj
 def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, interval: float, verbose: bool) -> None:
-    """Validate RULESETS (all when none is named) on every save, printing only what changed; Ctrl-C stops."""
+    """Validate RULESETS on every save, printing what changed.
+
+    All rulesets when none is named; only what changed is printed; Ctrl-C stops.
+    """
     from civrules.watch import watch as run
 
     workspace = obj.workspace()

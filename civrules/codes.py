@@ -6,12 +6,15 @@ Codes are stable and never reused. The letter says the stage:
 - ``S`` schema validation (shape of a file);
 - ``R`` rulesets (manifests, the files they name, ruleset ids);
 
-Semantic checks register their own codes from their module docstrings (see
-:mod:`civrules.checks`). ``civrules explain CODE`` prints the documentation kept here.
+Semantic checks register their own codes from their docstrings (see :mod:`civrules.checks`).
+This module is only the registry: it imports none of its users, so :func:`lookup` and
+:func:`all_codes` know the codes registered so far; :func:`civrules.checks.catalogue` imports
+every check first and so knows them all. ``civrules explain CODE`` prints the documentation.
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -31,6 +34,18 @@ class Code:
         header = f"{self.code} ({self.name}) — {self.severity.value}"
         return f"{header}\n\n{textwrap.dedent(self.doc).strip()}\n"
 
+    def summary(self) -> str:
+        """The first whole sentence of the documentation's `What:` paragraph, on one line."""
+        text = textwrap.dedent(self.doc).strip()
+        paragraph = " ".join(text.split("\n\n", 1)[0].split())
+        what = paragraph.split(" Why: ", 1)[0].removeprefix("What: ")
+        sentence = _SENTENCE_END.split(what, 1)[0] if what else self.name
+        return sentence[:1].upper() + sentence[1:]
+
+
+#: Where a sentence ends: a full stop before a capital letter or a parenthesis (not `e.g. the`).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
 
 _REGISTRY: dict[str, Code] = {}
 
@@ -45,20 +60,13 @@ def define(code: str, name: str, severity: Severity, doc: str) -> Code:
 
 
 def lookup(code: str) -> Code | None:
-    _load_check_codes()
+    """A code registered so far (``civrules.checks.catalogue()`` first registers every check's)."""
     return _REGISTRY.get(code.upper())
 
 
 def all_codes() -> list[Code]:
-    _load_check_codes()
+    """Every code registered so far, in code order."""
     return sorted(_REGISTRY.values(), key=lambda c: c.code)
-
-
-def _load_check_codes() -> None:
-    # Checks live in their own modules and register on import.
-    from civrules.checks import all_checks
-
-    all_checks()
 
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -454,5 +462,18 @@ INTERNAL_ERROR = define(
     What: civrules itself failed (a bug), not your rule data.
     Why: the run cannot be trusted; it exits with status 2.
     Fix: report it with the command and the `--debug` output.
+    """,
+)
+MISSING_DEPENDENCY = define(
+    "R910",
+    "missing-dependency",
+    E,
+    """
+    What: a command needs an optional program or library that is not installed here (WeasyPrint
+    and its system libraries for `civrules sheets --pdf`).
+    Why: the command cannot do its work without it; nothing is wrong with your rules. It exits
+    with status 2.
+    Fix: install what the hint names, or leave the option out (`civrules sheets` without `--pdf`
+    writes the HTML sheets, which print from any browser).
     """,
 )

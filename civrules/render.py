@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from civrules import __version__, codes
+from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.escape import dumps_json, printable, safe_line_start
 
@@ -189,19 +189,24 @@ def _sarif_location(span: Span) -> dict[str, Any]:
 
 def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
     """A SARIF 2.1.0 log with one run, the codes used as rules."""
+    from civrules.checks import catalogue
+
+    known = catalogue()
     used = sorted({d.code for d in diagnostics})
     rules = []
     for code in used:
-        entry = codes.lookup(code)
+        entry = known.get(code)
         doc = entry.explain() if entry else code
         rules.append(
             {
                 "id": code,
                 "name": entry.name if entry else code,
-                "shortDescription": {"text": doc.split("\n\n", 2)[1].split("\n")[0] if entry else code},
+                # One whole sentence; the documentation (`civrules explain CODE`) is the full one.
+                "shortDescription": {"text": entry.summary() if entry else code},
                 "fullDescription": {"text": doc},
                 "defaultConfiguration": {"level": _sarif_level(entry.severity if entry else Severity.ERROR)},
-                "helpUri": "https://civrules.invalid/explain/" + code,
+                # No helpUri: civrules has no published site, and a link that does not resolve is
+                # worse than none (`civrules explain CODE` prints the same text as fullDescription).
             }
         )
     results = []

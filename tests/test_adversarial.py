@@ -3,7 +3,9 @@
 Each case is a rules tree built in a temporary directory (the shipped rules with one hostile
 change), checked by `civrules` in a subprocess under tests/adversarial/measure.py, which reports
 the exit code, the CPU time and the peak resident memory the kernel counted. See the header of
-cases.yaml for what a case asserts.
+cases.yaml for what a case asserts. No test asserts on time: a case's CPU figure is a speed goal
+that `make bench` measures (bench/adversarial.py); here only a generous wall-time guard stops a
+hang.
 """
 
 from __future__ import annotations
@@ -32,9 +34,8 @@ from tests.conftest import REPO, RULES
 HERE = Path(__file__).resolve().parent / "adversarial"
 DATA = HERE / "data"
 SECRET = "CIVRULES-ADVERSARIAL-SECRET"
-CPU_SECONDS = 2.0
+CPU_SECONDS = 2.0  # the default speed goal of a case (bench/adversarial.py measures it)
 RSS_MB = 200
-WALL_GUARD = 120  # seconds: a hang fails the case instead of the whole run
 
 _TEXT_LOCATION = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<severity>\w+)\[(?P<code>\w+)\]")
 _ANNOTATION = re.compile(
@@ -63,6 +64,7 @@ class Case:
     env: tuple[tuple[str, str], ...] = ()
     stderr: str | None = None  # a text the command's standard error must hold
     fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
+    slow: bool = False
 
 
 def load_cases() -> list[Case]:
@@ -84,12 +86,25 @@ def load_cases() -> list[Case]:
             env=tuple(sorted((entry.get("env") or {}).items())),
             stderr=entry.get("stderr"),
             fsize_kib=entry.get("fsize_kib"),
+            slow=bool(entry.get("slow", False)),
         )
         for entry in entries
     ]
 
 
 CASES = load_cases()
+
+
+HANG_GUARD = 300.0  # wall seconds, for a run of no case
+
+
+def hang_guard(case: Case) -> float:
+    """Wall seconds after which a case's run counts as hung: 100 times its CPU goal, at least 300.
+
+    Generous on purpose: on a machine shared with other work a 3 s case has taken 90 s of wall
+    time. Speed is `make bench`'s to judge (bench/adversarial.py), not this guard's."""
+    return max(HANG_GUARD, 100 * case.cpu)
+
 
 VARIANT = """kind: ruleset
 id: hostile
@@ -166,6 +181,7 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
 
 
 def run_measured(rules: Path, args: list[str], tmp: Path, case: Case | None = None) -> tuple[dict[str, Any], str, str]:
+    """Run civrules under measure.py; the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
     report = tmp / "measure.json"
     command = [sys.executable, str(HERE / "measure.py"), str(report), sys.executable, "-m", "civrules"]
     env = {**os.environ, **{k: v.replace("@TMP@", str(tmp)) for k, v in (case.env if case else ())}}
@@ -182,7 +198,7 @@ def run_measured(rules: Path, args: list[str], tmp: Path, case: Case | None = No
         cwd=tmp if case is not None and case.cwd == "tmp" else REPO,
         env=env,
         check=False,
-        timeout=WALL_GUARD,
+        timeout=hang_guard(case) if case is not None else HANG_GUARD,
         preexec_fn=limit_file_size if limit is not None else None,
     )
     assert done.returncode == 0, done.stderr
@@ -296,20 +312,7 @@ def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
     return outcome, rules, written
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _warm_caches() -> None:
-    """One unmeasured run first: compiled schema validators are cached on disk by the first run of a
-    fresh clone, which is not what a case measures."""
-    subprocess.run(
-        [sys.executable, "-m", "civrules", "--rules", str(RULES), "validate", "advanced-civilization"],
-        capture_output=True,
-        cwd=REPO,
-        check=False,
-        timeout=WALL_GUARD,
-    )
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.slow] if c.slow else []) for c in CASES])
 def test_adversarial_case(case: Case, tmp_path: Path) -> None:
     try:
         check_case(case, tmp_path)
@@ -357,7 +360,6 @@ def check_case(case: Case, tmp_path: Path) -> None:
     assert raw is None, f"{case.id}: a raw U+{ord(raw.group()):04X} in the output\n{context}"
     if case.run[0] == "build" and case.exit == 0:
         verify_packages_import(case, outcome, rules, tmp_path)
-    assert outcome.cpu_seconds < case.cpu, f"{case.id}: {outcome.cpu_seconds:.2f} s of CPU (bound {case.cpu} s)"
     rss_mb = outcome.max_rss_bytes / 1e6
     assert rss_mb < case.rss_mb, f"{case.id}: peak RSS {rss_mb:.0f} MB (bound {case.rss_mb} MB)"
     for hook in case.verify:

@@ -20,7 +20,7 @@ from civrules.emit.output import read_tree
 from tests.conftest import REPO, RULES
 
 RULESET = "advanced-civilization"
-KILLS = 20
+KILLS = 6  # builds killed in `make test`; the slow variant (`make test-slow`) kills 20
 WRITE_DELAY = 0.03  # seconds per file written (CIVRULES_TEST_WRITE_DELAY): a window to kill in
 
 
@@ -86,13 +86,29 @@ def kill_once(n: int, rules: Path, old_tree: Path, work: Path) -> tuple[str, boo
 def test_a_build_killed_at_random_points_leaves_the_old_tree_or_the_new_one(
     trees: tuple[Path, dict[str, bytes], dict[str, bytes]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    kill_builds(KILLS, trees, tmp_path, capsys)
+
+
+@pytest.mark.slow
+def test_twenty_builds_killed_at_random_points_leave_the_old_tree_or_the_new_one(
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kill_builds(20, trees, tmp_path, capsys)
+
+
+def kill_builds(
+    kills: int,
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     rules, old, new = trees
     old_tree = tmp_path / "old"
     for relative, content in old.items():
         (old_tree / relative).parent.mkdir(parents=True, exist_ok=True)
         (old_tree / relative).write_bytes(content)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda n: kill_once(n, rules, old_tree, tmp_path), range(KILLS)))
+        runs = list(pool.map(lambda n: kill_once(n, rules, old_tree, tmp_path), range(kills)))
     seen = []
     for n, (how, _writing) in enumerate(runs):
         tree = read_tree(tmp_path / f"run{n}" / "generated")
@@ -102,10 +118,10 @@ def test_a_build_killed_at_random_points_leaves_the_old_tree_or_the_new_one(
     killed_writing = sum(1 for how, writing in runs if how == "killed" and writing)
     with capsys.disabled():
         print(
-            f"\n{KILLS} builds, {sum(how == 'killed' for how, _ in runs)} killed ({killed_writing} while writing): "
+            f"\n{kills} builds, {sum(how == 'killed' for how, _ in runs)} killed ({killed_writing} while writing): "
             f"{seen.count('old')} left the old tree, {seen.count('new')} the new one, none a mix"
         )
-    assert killed_writing >= KILLS // 4, runs  # the kills did land in the middle of writing
+    assert killed_writing >= kills // 4, runs  # the kills did land in the middle of writing
     # A killed build leaves its staging directory beside generated/; the next build still succeeds.
     out = tmp_path / "run0" / "generated"
     assert build(rules, out, RULESET) == new

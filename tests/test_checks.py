@@ -19,8 +19,8 @@ from civrules import codes
 from civrules.checks import all_checks
 from civrules.diagnostics import Severity
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import FIXTURES, RULES
+from tests.rulefiles import CachedWorkspace
 
 RULESET = "advanced-civilization"
 
@@ -83,7 +83,8 @@ def locate(texts: dict[str, str], expect: dict[str, Any]) -> tuple[str, int, int
 
 
 def diagnostics_of(case: Case, texts: dict[str, str]) -> list[tuple[str, str, int, int]]:
-    workspace = Workspace(RULES, overrides=texts)
+    # The files a fixture does not change come from one reading of the shipped rules.
+    workspace = CachedWorkspace(texts)
     manifest = workspace.manifests()[case.ruleset]
     analysis = analyse(workspace, workspace.load_ruleset(manifest))
     found = []

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import jsonschema
@@ -53,9 +52,7 @@ def test_list_names_the_shipped_rulesets() -> None:
 
 def test_four_broken_things_give_four_located_errors_in_every_format(rules_copy: Path) -> None:
     break_four_ways(rules_copy)
-    started = time.perf_counter()
     code, out = run("validate", "--format", "json", rules=rules_copy)
-    assert time.perf_counter() - started < 2.0
     assert code == 1
     errors = [d for d in json.loads(out) if d["severity"] == "error"]
     assert sorted((Path(d["file"]).name, d["code"]) for d in errors) == [

@@ -2,10 +2,11 @@
 civrules raise. Every run ends in a list of diagnostics and exit 0 or 1: never 2 (an internal
 error), never a traceback, and every error is located in a file.
 
-CI runs a bounded, derandomized budget (a few hundred examples, well under a minute). `make fuzz`
-runs a larger, random one: ``CIVRULES_FUZZ_EXAMPLES`` sets the examples per test, and
-``CIVRULES_FUZZ_RANDOM=1`` draws new examples each run (failures are kept in .hypothesis/ and
-replayed first next time).
+`make test` runs a small, derandomized budget (the same examples every run, a few seconds); the
+tests marked slow run the same properties at sixteen times the budget (`make test-slow`, which CI
+runs too). `make fuzz` runs a larger, random one: ``CIVRULES_FUZZ_EXAMPLES`` sets the examples per
+test, and ``CIVRULES_FUZZ_RANDOM=1`` draws new examples each run (failures are kept in .hypothesis/
+and replayed first next time).
 """
 
 from __future__ import annotations
@@ -42,8 +43,12 @@ EXAMPLES = int(os.environ.get("CIVRULES_FUZZ_EXAMPLES", "0") or 0)
 RANDOM = os.environ.get("CIVRULES_FUZZ_RANDOM") == "1"
 
 
+#: The slow variants' budget, as a multiple of the fast suite's.
+SLOW = 16
+
+
 def budget(ci_examples: int) -> settings:
-    """The CI budget (derandomized: the same examples every run) or the `make fuzz` one."""
+    """The test's budget (derandomized: the same examples every run) or the `make fuzz` one."""
     return settings(
         max_examples=EXAMPLES or ci_examples,
         derandomize=not RANDOM,
@@ -147,19 +152,26 @@ def kinds_of(relative: str) -> str:
     return loaded.kind or "map"
 
 
-@given(
-    target=_TARGETS,
-    data=_DATA,
-    keep_kind=st.booleans(),
-)
-@budget(60)
-def test_random_documents_in_place_of_a_rule_file(target: str, data: Any, keep_kind: bool) -> None:
+def answer_random_document(target: str, data: Any, keep_kind: bool) -> None:
     """Random (well-formed) YAML in place of a shipped file, often keeping its `kind:` so the schema
     and the rulesets that use it have something to say."""
     if keep_kind and isinstance(data, dict):
         data = {"kind": kinds_of(target), **data}
     code, diagnostics, stderr = run_cli({target: dump(data)}, *rulesets_reading(target))
     assert_answered(code, diagnostics, stderr)
+
+
+@given(target=_TARGETS, data=_DATA, keep_kind=st.booleans())
+@budget(12)
+def test_random_documents_in_place_of_a_rule_file(target: str, data: Any, keep_kind: bool) -> None:
+    answer_random_document(target, data, keep_kind)
+
+
+@pytest.mark.slow
+@given(target=_TARGETS, data=_DATA, keep_kind=st.booleans())
+@budget(12 * SLOW)
+def test_random_documents_in_place_of_a_rule_file_at_length(target: str, data: Any, keep_kind: bool) -> None:
+    answer_random_document(target, data, keep_kind)
 
 
 @given(text=st.text(_YAML_ALPHABET, max_size=200))
@@ -179,12 +191,23 @@ def test_random_bytes_are_read_without_raising(raw: bytes) -> None:
     assert document is not None or diagnostics
 
 
-@given(text=st.text(_YAML_ALPHABET, min_size=1, max_size=120))
-@budget(20)
-def test_random_text_as_an_unused_file_through_the_cli(text: str) -> None:
+def answer_unused_file(text: str) -> None:
     """The same text as a new file under rules/: `validate` with no ruleset reads every file."""
     code, diagnostics, stderr = run_cli({"cards/fuzz.yaml": "kind: map\n" + text})
     assert_answered(code, diagnostics, stderr)
+
+
+@given(text=st.text(_YAML_ALPHABET, min_size=1, max_size=120))
+@budget(4)
+def test_random_text_as_an_unused_file_through_the_cli(text: str) -> None:
+    answer_unused_file(text)
+
+
+@pytest.mark.slow
+@given(text=st.text(_YAML_ALPHABET, min_size=1, max_size=120))
+@budget(4 * SLOW)
+def test_random_text_as_an_unused_file_through_the_cli_at_length(text: str) -> None:
+    answer_unused_file(text)
 
 
 # --- Mutations of the shipped files ------------------------------------------------------------
@@ -229,13 +252,25 @@ def mutate(data: Any, operation: str, draw: Any) -> Any:
     return data
 
 
-@given(
-    draw=st.data(),
-    target=_TARGETS,
-    operations=st.lists(st.sampled_from(_OPERATIONS), min_size=1, max_size=3),
-)
-@budget(120)
+_OPERATION_LISTS = st.lists(st.sampled_from(_OPERATIONS), min_size=1, max_size=3)
+
+
+@given(draw=st.data(), target=_TARGETS, operations=_OPERATION_LISTS)
+@budget(24)
 def test_mutated_rule_files_are_answered_with_diagnostics(draw: Any, target: str, operations: list[str]) -> None:
+    answer_mutated_file(draw, target, operations)
+
+
+@pytest.mark.slow
+@given(draw=st.data(), target=_TARGETS, operations=_OPERATION_LISTS)
+@budget(24 * SLOW)
+def test_mutated_rule_files_are_answered_with_diagnostics_at_length(
+    draw: Any, target: str, operations: list[str]
+) -> None:
+    answer_mutated_file(draw, target, operations)
+
+
+def answer_mutated_file(draw: Any, target: str, operations: list[str]) -> None:
     """Drop a key, change a type, rename an id, swap two values, duplicate an entry, truncate the
     file or throw in noise: the rulesets that use the file still get a located answer."""
     document = pristine()[target].document

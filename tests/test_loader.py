@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -125,15 +124,14 @@ def billion_laughs(levels: int = 9) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_billion_laughs_is_refused_fast_and_small() -> None:
+def test_billion_laughs_is_refused_small() -> None:
+    """Refused before it expands: the peak memory is a few MiB, not the 387 million strings' worth
+    (memory, not time, so the verdict does not depend on the machine's load)."""
     tracemalloc.start()
-    started = time.perf_counter()
     _, diagnostics = read_yaml_text(billion_laughs(), "bomb.yaml")
-    elapsed = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert [d.code for d in diagnostics] == ["L005"]
-    assert elapsed < 0.5
     assert peak < 5 * 1024 * 1024
 
 

@@ -90,14 +90,28 @@ def test_rule_file_names_its_schema_in_a_modeline(path: Path) -> None:
     assert target == (SCHEMAS / SCHEMA_FILES[kind_of(path)]).resolve()
 
 
+def test_check_jsonschema_accepts_a_card_file() -> None:
+    """The peer tool reads the schemas as civrules does (the cards schema, which refers to the most
+    definitions, on the smallest card file). Every file of every kind: `make test-slow`; every file
+    is also validated with jsonschema in-process by the fast-path tests below."""
+    cards = [path for path in rule_files() if kind_of(path) == "civilization_cards"]
+    check_jsonschema({"civilization_cards": [min(cards, key=lambda p: p.stat().st_size)]})
+
+
+@pytest.mark.slow
 def test_check_jsonschema_accepts_every_rule_file() -> None:
+    by_kind: dict[str, list[Path]] = {}
+    for path in rule_files():
+        by_kind.setdefault(kind_of(path), []).append(path)
+    check_jsonschema(by_kind)
+
+
+def check_jsonschema(by_kind: dict[str, list[Path]]) -> None:
     executable = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
     if executable is None:
         pytest.skip("check-jsonschema is not installed (it is in the dev extras)")
-    by_kind: dict[str, list[str]] = {}
-    for path in rule_files():
-        by_kind.setdefault(kind_of(path), []).append(str(path))
-    for kind, files in sorted(by_kind.items()):
+    for kind, paths in sorted(by_kind.items()):
+        files = [str(path) for path in paths]
         done = subprocess.run(
             [executable, "--schemafile", str(SCHEMAS / SCHEMA_FILES[kind]), *files],
             capture_output=True,
@@ -138,6 +152,8 @@ def _mutations(data: Any, limit: int = 50) -> list[Any]:
         if isinstance(node, dict):
             for key in list(node)[:6]:
                 for change in ("drop", "type", "stray"):
+                    if len(found) >= limit:
+                        return
                     mutated = copy.deepcopy(data)
                     target = mutated
                     for part in path:
@@ -160,12 +176,23 @@ def _mutations(data: Any, limit: int = 50) -> list[Any]:
 
 @pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
 def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
+    """The file and six single-point mutations of it (fifty in `make test-slow`)."""
+    agree_with_jsonschema(path, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
+def test_the_compiled_fast_path_agrees_with_jsonschema_on_fifty_mutations(path: Path) -> None:
+    agree_with_jsonschema(path, 50)
+
+
+def agree_with_jsonschema(path: Path, mutations: int) -> None:
     from civrules.schema import is_valid_fast
 
     kind = kind_of(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     validator = jsonschema.Draft202012Validator(load_schema(kind))
-    for candidate in [data, *_mutations(data)]:
+    for candidate in [data, *_mutations(data, mutations)]:
         assert is_valid_fast(kind, candidate) == validator.is_valid(candidate)
 
 

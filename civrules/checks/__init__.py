@@ -70,6 +70,13 @@ def all_checks() -> list[Check]:
     return sorted(_CHECKS, key=lambda c: c.code.code)
 
 
+def catalogue() -> dict[str, codes.Code]:
+    """Every diagnostic code by code: the registry's own and every check's (imported here, so
+    registered). The registry (:mod:`civrules.codes`) does not import its users; this does."""
+    _import_all()
+    return {entry.code: entry for entry in codes.all_codes()}
+
+
 def run_checks(
     ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = (), *, debug: bool = False
 ) -> Iterator[Diagnostic]:

@@ -1,0 +1,274 @@
+"""The command line as a newcomer types it: global options anywhere, codes checked, plain messages."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from civrules import cli
+from civrules.checks import catalogue
+from civrules.diagnostics import Diagnostic, Span
+from civrules.render import render_sarif
+from tests.conftest import REPO
+
+RULES = str(REPO / "rules")
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli.main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+# --- Global options before and after the command -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--rules", RULES, "list", "--format", "json"],
+        ["list", "--rules", RULES, "--format", "json"],
+        ["list", "--format", "json", "--rules", RULES],
+    ],
+)
+def test_rules_is_accepted_before_and_after_the_command(args: list[str], tmp_path: Path) -> None:
+    code, out, _ = invoke(*args)
+    assert code == 0, out
+    assert "advanced-civilization" in {row["id"] for row in json.loads(out)}
+
+
+def test_the_option_after_the_command_wins(tmp_path: Path) -> None:
+    code, out, _ = invoke("--rules", str(tmp_path / "nowhere"), "list", "--rules", RULES, "--format", "json")
+    assert code == 0 and json.loads(out)
+    code, out, _ = invoke("--rules", RULES, "list", "--rules", str(tmp_path / "nowhere"))
+    assert code == 2 and "R004" in out
+
+
+def test_limits_and_debug_after_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[cli.Context] = []
+    original = cli.Context.workspace
+
+    def spy(self: cli.Context) -> object:
+        seen.append(self)
+        return original(self)
+
+    monkeypatch.setattr(cli.Context, "workspace", spy)
+    code, _, _ = invoke(
+        "validate", "advanced-civilization", "--rules", RULES, "--max-nodes", "5000000", "--max-file-size", "99999999"
+    )
+    assert code == 0
+    assert (seen[0].limits.max_nodes, seen[0].limits.max_bytes, seen[0].debug) == (5_000_000, 99_999_999, False)
+    invoke("list", "--debug", "--rules", RULES)
+    assert seen[-1].debug is True
+
+
+def test_debug_after_the_command_shows_the_traceback_of_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(self: cli.Context) -> object:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli.Context, "workspace", crash)
+    code, _, err = invoke("list", "--rules", RULES)
+    assert code == 2 and "Traceback" not in err and "output of --debug" in err
+    code, _, err = invoke("list", "--rules", RULES, "--debug")
+    assert code == 2 and "Traceback" in err
+
+
+def test_every_command_takes_the_global_options() -> None:
+    for name, command in cli.main.commands.items():
+        options = {opt for param in command.params for opt in getattr(param, "opts", [])}
+        assert {"--rules", "--max-file-size", "--max-nodes", "--debug"} <= options, name
+
+
+# --- --select and --ignore ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["--select", "--ignore"])
+def test_an_unknown_code_is_a_usage_error_with_a_suggestion(option: str) -> None:
+    code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, option, "C0O7")
+    assert code == 2
+    assert "no diagnostic code starts with `C0O7`" in err and "did you mean `C007`" in err
+    code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, option, "XYZ")
+    assert code == 2 and "`XYZ`" in err and "civrules explain --list" in err
+
+
+def test_one_unknown_code_in_a_comma_list_is_a_usage_error() -> None:
+    code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, "--select", "C001,Q999")
+    assert code == 2 and "`Q999`" in err
+
+
+def test_comma_lists_and_repeats_select_the_union(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules", rules)
+    commodities = rules / "cards" / "advanced-civilization-commodities.yaml"
+    text = commodities.read_text(encoding="utf-8")
+    assert "total_cards:\n  count: 114\n" in text
+    commodities.write_text(text.replace("  count: 114\n", "  count: 115\n", 1), encoding="utf-8")
+
+    def codes_for(*options: str) -> set[str]:
+        code, out, _ = invoke("validate", "advanced-civilization", "--rules", str(rules), "--format", "json", *options)
+        assert code in (0, 1), out
+        return {d["code"] for d in json.loads(out) if d["severity"] == "error"}
+
+    assert codes_for("--select", "d001") == {"D001"}
+    assert codes_for("--select", "A,D") == codes_for("--select", "A", "--select", "D") == {"D001"}
+    assert codes_for("--select", "A,K") == set()
+    assert "D001" in codes_for()
+    assert "D001" not in codes_for("--ignore", "Q, D")
+
+
+def test_a_whole_letter_and_a_whole_code_are_prefixes() -> None:
+    for given in ("M", "m0", "R900", "q00"):
+        code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, "--select", given)
+        assert code == 0, (given, err)
+
+
+# --- explain -------------------------------------------------------------------------------------
+
+
+def test_explain_list_prints_every_code_once() -> None:
+    code, out, _ = invoke("explain", "--list")
+    assert code == 0
+    listed = [line.split()[0] for line in out.splitlines()]
+    assert listed == sorted(catalogue()) and len(listed) == len(set(listed)) > 100
+    assert "C007  warning  credit-covers-cost: The credit one card gives" in out
+
+
+def test_explain_unknown_code_suggests_and_points_at_the_list() -> None:
+    code, _, err = invoke("explain", "C0O7")
+    assert code == 2 and "did you mean `C007`" in err and "--list" in err
+    code, _, err = invoke("explain")
+    assert code == 2 and "--list" in err
+
+
+def test_no_command_summary_is_cut_in_the_help() -> None:
+    _, out, _ = invoke("--help")
+    listing = out.split("Commands:", 1)[1]
+    assert "..." not in listing and "(e.g." not in listing
+    assert len(listing.strip().splitlines()) == len(cli.main.commands)
+
+
+# --- list ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "shown"),
+    [
+        ({"min": 2, "max": 8}, "2-8 players"),
+        ({"min": 9, "max": 9}, "9 players"),
+        ({"min": 1, "max": 1}, "1 player"),
+        ({"min": 5, "max": None}, "5 or more players"),
+        ({"min": None, "max": 6}, "up to 6 players"),
+        ({"min": None, "max": None}, "players not given"),
+    ],
+)
+def test_list_says_players_as_a_person_would(players: dict[str, int | None], shown: str) -> None:
+    assert cli._players(players) == shown
+
+
+def test_list_of_the_shipped_rulesets_has_no_degenerate_range() -> None:
+    code, out, _ = invoke("--rules", RULES, "list")
+    assert code == 0
+    assert "central-america" in out and "9 players" in out and "9-9" not in out
+
+
+# --- SARIF ---------------------------------------------------------------------------------------
+
+
+def test_sarif_short_descriptions_are_whole_sentences_and_no_link_is_invented() -> None:
+    used = [
+        Diagnostic(code, entry.severity, "m", Span.at("rules/x.yaml"))
+        for code, entry in catalogue().items()
+        if code != "R900"
+    ]
+    log = json.loads(render_sarif(used))
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert len(rules) == len(used)
+    for rule in rules:
+        text = rule["shortDescription"]["text"]
+        assert (text[0].isupper() or text[0] == "`") and text.endswith((".", ")")), (rule["id"], text)
+        assert text.count("(") == text.count(")") and text.count("`") % 2 == 0, (rule["id"], text)
+        assert "helpUri" not in rule
+
+
+# --- sheets --pdf without WeasyPrint ---------------------------------------------------------------
+
+
+def test_pdf_without_weasyprint_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # `import weasyprint` raises ImportError
+    code, err, _ = invoke("--rules", RULES, "sheets", "advanced-civilization", "--pdf", "--out", str(tmp_path / "s"))
+    assert code == 2
+    assert "error[R910]" in err and "pip install weasyprint" in err
+    assert "bug in civrules" not in err and "Traceback" not in err
+    assert not (tmp_path / "s").exists()
+
+
+def test_pdf_without_weasyprints_system_libraries_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_pango(name: str, *args: object, **kwargs: object) -> object:
+        if name == "weasyprint":
+            raise OSError("cannot load library 'libgobject-2.0-0': cannot open shared object file")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.delitem(sys.modules, "weasyprint", raising=False)
+    monkeypatch.setattr(builtins, "__import__", without_pango)
+    code, err, _ = invoke("--rules", RULES, "sheets", "advanced-civilization", "--pdf", "--out", str(tmp_path / "s"))
+    assert code == 2
+    assert "error[R910]" in err and "libpango" in err and "bug in civrules" not in err
+
+
+def test_missing_dependency_is_documented() -> None:
+    code, out, _ = invoke("explain", "R910")
+    assert code == 0 and "WeasyPrint" in out
+
+
+# --- The code registry does not import its users -----------------------------------------------------
+
+
+def test_the_code_registry_imports_no_check() -> None:
+    program = "import sys, civrules.codes; print(sorted(m for m in sys.modules if m.startswith('civrules.')))"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=60)
+    assert "civrules.checks" not in done.stdout, done.stdout
+
+
+# --- pre-commit ----------------------------------------------------------------------------------
+
+
+def test_the_pre_commit_hooks_run_civrules_validate() -> None:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    by_id = {hook["id"]: hook for hook in hooks}
+    assert by_id["civrules-validate"]["entry"] == "civrules validate"
+    for hook in hooks:
+        assert hook["language"] == "python"
+        assert hook["pass_filenames"] is False  # a ruleset is validated whole, not file by file
+        assert re.search(hook["files"], "rules/cards/advanced-civilization.yaml")
+
+
+# --- Output into a closed pipe ---------------------------------------------------------------------
+
+
+def test_a_reader_that_goes_away_is_not_a_bug() -> None:
+    """`civrules explain --list | head -1`: the pipe closes before civrules writes (it is closed
+    here before the interpreter has even started); civrules exits as if killed by SIGPIPE."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "civrules", "explain", "--list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == cli.EXIT_BROKEN_PIPE
+    assert stderr == ""
