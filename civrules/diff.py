@@ -172,7 +172,7 @@ def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
             yield from diff_values(old.get(key), new.get(key), sub)
         return
     # A list or mapping that appears or goes whole is shown element by element, like one that changes.
-    if isinstance(old, list) and isinstance(new, list) or (old is None and new) or (new is None and old):
+    if (isinstance(old, list) and isinstance(new, list)) or (old is None and new) or (new is None and old):
         before = old if old is not None else ([] if isinstance(new, list) else {})
         after = new if new is not None else ([] if isinstance(old, list) else {})
         if isinstance(before, list) and isinstance(after, list):
