@@ -178,7 +178,7 @@ def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
         if isinstance(before, list) and isinstance(after, list):
             yield from _diff_lists(before, after, path)
             return
-        if _plain_mapping(before) and _plain_mapping(after) and path:
+        if isinstance(before, dict) and isinstance(after, dict) and _plain_mapping(before) and _plain_mapping(after):
             for key in sorted(set(before) | set(after)):
                 yield from diff_values(before.get(key), after.get(key), f"{path}.{key}")
             return
