@@ -68,9 +68,29 @@ class Diagnostic:
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Order diagnostics by file and position so output is stable across runs."""
-    unique = dict.fromkeys(diagnostics)
+    """Order diagnostics by file and position so output is stable across runs.
+
+    One diagnostic per root cause: a schema error (S…) about a node that holds a refused load error
+    (L…: a key or value the reader dropped) is its consequence, and is left out.
+    """
+    unique = list(dict.fromkeys(diagnostics))
+    refused = [d.span for d in unique if d.code.startswith("L") and d.span is not None]
+    if refused:
+        unique = [d for d in unique if not (d.code.startswith("S") and _holds_any(d.span, refused))]
     return sorted(unique, key=Diagnostic.sort_key)
+
+
+def _holds_any(span: Span | None, inner: list[Span]) -> bool:
+    if span is None:
+        return False
+    start, end = (span.line, span.column), (span.end_line, span.end_column)
+    return any(
+        other.file == span.file
+        and other != span
+        and start <= (other.line, other.column)
+        and (other.end_line, other.end_column) <= end
+        for other in inner
+    )
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
