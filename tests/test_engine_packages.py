@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,8 @@ import expansion_project  # noqa: E402
 import mega_civilization  # noqa: E402
 from civrules_runtime import (  # noqa: E402
     Block,
+    CalamityKind,
+    CalamityUnit,
     CityBuild,
     DraftRulesetError,
     EffectKind,
@@ -230,7 +233,7 @@ def test_pip_installs_a_package_that_imports_and_type_checks(tmp_path: Path) -> 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     ran = subprocess.run([str(python), str(engine)], capture_output=True, text=True, env=env, check=False, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.split() == ["45", "unknown"]
+    assert ran.stdout.split() == ["45", "10"]
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--python-executable", str(python), "--no-incremental", str(engine)],
         capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=600,
@@ -303,3 +306,181 @@ def test_calamity_effects_carry_who_chooses_and_their_rule() -> None:
     assert pottery.optional and pottery.rules == ("30.312", "32.211")
     purchases = {s.number: s.purchases for s in ep.TRADE_STACKS if s.purchases}
     assert purchases[2] == ((7, "cartography"),)  # 30.8.2
+
+
+# --- Calamity alternatives, and every exported field of calamities and cards ------------------
+
+
+def test_city_in_flames_may_be_bought_off_with_ten_treasury_tokens_paid_in_full() -> None:
+    """Expansion Project 29.4.3.2: 'The victim may, instead of eliminating the city, pay ten
+    treasury tokens. If the victim does not have ten tokens in treasury, he must eliminate a city.'"""
+    amount = ep.calamity_amount("city_in_flames", "city_destroyed", [], Role.PRIMARY)
+    assert (amount.value, amount.kind) == (1, CalamityKind.DESTROY_CITIES)
+    alternative = amount.alternative
+    assert alternative is not None
+    assert (alternative.kind, alternative.amount, alternative.unit) == (
+        CalamityKind.LOSE_TREASURY,
+        10,
+        CalamityUnit.TREASURY_TOKENS,
+    )
+    assert alternative.required_in_full and not alternative.per_unit
+    assert alternative.rules == ("29.4.3.2",)
+    assert alternative.cost(1) == 10 and alternative.cost(0) == 0
+    (effect,) = ep.CALAMITY_EFFECTS["city_in_flames"] or ()
+    assert effect.alternative == alternative
+    # Effects without a payment say so: an engine never has to guess.
+    assert ep.calamity_amount("civil_war", "first_faction_by_primary", [], Role.PRIMARY).alternative is None
+
+
+def test_mega_civilization_banditry_is_bought_off_card_by_card() -> None:
+    """Mega Civilization Banditry: two commodity cards discarded, four treasury tokens per card kept
+    (a public transcription, cited as the source)."""
+    amount = mc.calamity_amount("banditry", "commodities_discarded", [], Role.PRIMARY)
+    (effect,) = [e for e in mc.CALAMITY_EFFECTS["banditry"] or () if e.id == "commodities_discarded"]
+    assert effect.unit == CalamityUnit.COMMODITY_CARDS
+    assert amount.value == 2
+    alternative = amount.alternative
+    assert alternative is not None and alternative.per_unit and not alternative.required_in_full
+    assert (alternative.kind, alternative.amount, alternative.unit) == ("lose_treasury", 4, "treasury_tokens")
+    assert [alternative.cost(kept) for kept in (0, 1, 2)] == [0, 4, 8]
+    assert alternative.rules and alternative.rules[0].startswith("bubba0077/MegaCiv@")
+    assert effect.rules == alternative.rules  # no rulebook text: the effect cites its source
+
+
+def test_mega_civilization_slave_revolt_raises_the_city_support_rate() -> None:
+    (effect,) = mc.CALAMITY_EFFECTS["slave_revolt"] or ()
+    assert (effect.kind, effect.amount, effect.unit) == (CalamityKind.RAISE_CITY_SUPPORT_RATE, 2, CalamityUnit.TOKENS)
+    assert mc.calamity_amount("slave_revolt", effect.id, [], Role.PRIMARY).kind == "raise_city_support_rate"
+
+
+def test_the_calamity_vocabularies_are_the_schemas() -> None:
+    """A kind or unit added to schemas/calamities.schema.json must reach the runtime's enums."""
+    import json
+
+    defs = json.loads((REPO / "schemas" / "calamities.schema.json").read_text(encoding="utf-8"))["$defs"]
+    assert [k.value for k in CalamityKind] == defs["effect_kind"]["enum"]
+    assert [u.value for u in CalamityUnit] == defs["unit"]["enum"]
+
+
+#: Exported fields of calamities and cards that the packages deliberately do not carry, and why
+#: (a field name anywhere, or a path from the collection, ``[]`` left out). Every other field must
+#: reach the package (test_every_exported_field_reaches_the_package): a schema field the emitter
+#: forgets fails it as soon as the data uses it.
+NOT_CARRIED_ANYWHERE = {
+    "note",  # a designer's note
+    "disagreements",  # the value chosen is the field itself; the others are for designers
+}
+NOT_CARRIED = {
+    # Prose restating structured fields carried beside it (no_effect_when's conditions, the
+    # combination's mode / precedence / overrides, the beneficiary's selection and overflow).
+    "calamities.no_effect_when.text",
+    "calamities.modifier_combination.text",
+    "calamities.modifier_combination.overrides.text",
+    "calamities.beneficiary.text",
+    # Citations of a part of an entity: the entity's own (ENTITY_SOURCES, Calamity.rules, Card.rules)
+    # and each effect's, modifier's, attribute's and alternative's are carried.
+    "calamities.no_effect_when.rule",
+    "calamities.modifier_combination.rule",
+    "calamities.modifier_combination.overrides.rule",
+    "calamities.beneficiary.rule",
+    "calamities.immune.rule",
+    "civilization_cards.credits.rule",
+    "civilization_cards.credits.source",
+    "civilization_cards.prerequisites.rule",
+    "civilization_cards.attributes.calamities.rule",
+    "civilization_cards.attributes.calamities.source",
+}
+
+
+def _flat(item: object) -> set[object]:
+    """Every value in a record, tuple or mapping (enums as their strings, text whitespace-joined)."""
+    out: set[object] = set()
+    stack = [item]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list, frozenset)):
+            stack.extend(node)
+        elif isinstance(node, Mapping):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif hasattr(node, "__slots__") and not isinstance(node, str):
+            stack.extend(getattr(node, name) for name in node.__slots__)
+            stack.append(getattr(node, "kind", None))  # a card effect's kind is its class's
+        elif isinstance(node, str):
+            out.add(" ".join(node.split()))
+        else:
+            out.add(node)
+    return out
+
+
+def _leaves(item: object, path: str) -> Iterator[tuple[str, object]]:
+    if isinstance(item, dict):
+        for key, child in item.items():
+            yield from _leaves(child, f"{path}.{key}")
+    elif isinstance(item, list):
+        for child in item:
+            yield from _leaves(child, f"{path}[]")
+    else:
+        yield path, item
+
+
+#: How a field's value is written in the package where it is not the value itself.
+WRITTEN_AS: dict[str, Callable[[object], object]] = {
+    "civilization_cards.purchase_effects.usable_from": lambda v: v == "next_turn",  # .next_turn
+    "civilization_cards.attributes.effects.per_turn": lambda v: v == "unlimited" or v,  # .unlimited
+    # commodity_card: per_commodity holds the good; any_commodity_card: per_any_commodity is True
+    "calamities.modifiers.per.kind": lambda v: v if v not in ("commodity_card", "any_commodity_card") else True,
+}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_exported_field_reaches_the_package(ruleset: str) -> None:
+    """Walks `civrules export`'s calamities and civilization cards: every leaf value is in the
+    package's records for that entity, except unknowns (None there, listed in UNKNOWN_FACTS) and
+    the NOT_CARRIED fields."""
+    from civrules.assemble import build_ruleset
+    from civrules.emit.export import export_ruleset
+    from civrules.resolve import Resolver
+    from civrules.workspace import Workspace
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+    assert resolved is not None
+    exported = export_ruleset(resolved, build_ruleset(resolved))
+    package = PACKAGES[ruleset]
+    reasons = {" ".join(u.reason.split()) for u in package.UNKNOWN_FACTS}
+    missing: list[str] = []
+    checked = 0
+    for collection in ("calamities", "civilization_cards"):
+        for entity in exported[collection]:
+            key = entity["id"]
+            if collection == "calamities":
+                records: object = [
+                    table.get(key)
+                    for table in (
+                        package.CALAMITIES,
+                        package.CALAMITY_EFFECTS,
+                        package.CALAMITY_MODIFIERS,
+                        package.CALAMITY_COMBINATIONS,
+                        package.CALAMITY_IMMUNITIES,
+                    )
+                ]
+            else:
+                records = [package.CARDS.get(key), package.CREDIT_MATRIX.get(key)]
+            values = _flat([records, package.ENTITY_SOURCES.get(f"{collection}.{key}")])
+            for path, leaf in _leaves(entity, collection):
+                fields = [part.removesuffix("[]") for part in path.split(".")]
+                general = ".".join(fields)
+                if NOT_CARRIED_ANYWHERE & set(fields) or general in NOT_CARRIED:
+                    continue
+                checked += 1
+                if fields[-1] == "unknown":
+                    found = " ".join(str(leaf).split()) in reasons
+                else:
+                    written = WRITTEN_AS[general](leaf) if general in WRITTEN_AS else leaf
+                    found = (" ".join(written.split()) if isinstance(written, str) else written) in values
+                if not found:
+                    missing.append(f"{path} ({key}: {leaf!r})")
+    assert checked > 0
+    assert not missing, "\n".join(missing)

@@ -234,7 +234,7 @@ def _purchase_effect(raw: Mapping[str, Any], w: _Writer) -> Node:
     kwargs: dict[str, Node] = {
         "kind": w.member("PurchaseKind", kind if isinstance(kind, str) else None),
         "text": string(" ".join(str(raw.get("text", "")).split())),
-        "rules": value(_rules(raw)),
+        "rules": value(_cited(raw)),
     }
     for key in ("points", "max_cards", "max_face_value_below"):
         if _int(raw.get(key)) is not None:
@@ -397,14 +397,30 @@ def _calamity_details(calamity: Any) -> dict[str, Node]:
         out["beneficiary"] = string(selection)
     if conditions:
         out["no_effect_when"] = value(conditions)
+    if isinstance(beneficiary, dict):
+        if isinstance(beneficiary.get("overflow"), str):
+            out["beneficiary_overflow"] = string(beneficiary["overflow"])
+        points = (_int(beneficiary.get("city_unit_points")), _int(beneficiary.get("token_unit_points")))
+        if points[0] is not None and points[1] is not None:
+            out["beneficiary_unit_points"] = value(points)
+        if isinstance(beneficiary.get("eligibility"), str):
+            out["beneficiary_eligibility"] = _text(beneficiary, "eligibility")
     return out
 
 
-def _effect_details(raw: Mapping[str, Any], per_city: int | None) -> dict[str, Node]:
+def _cited(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule sections an entry cites, then its public source (where it has no rulebook text)."""
+    source = raw.get("source")
+    return _rules(raw) + ((" ".join(source.split()),) if isinstance(source, str) else ())
+
+
+def _effect_details(raw: Mapping[str, Any], per_city: int | None, w: _Writer) -> dict[str, Node]:
     out: dict[str, Node] = {}
     if per_city is not None:
         out["per_city"] = value(per_city)
-    for key in ("unit", "where", "condition", "chosen_by", "allocated_by", "replaced_by"):
+    if isinstance(raw.get("unit"), str):
+        out["unit"] = w.member("CalamityUnit", raw["unit"])
+    for key in ("where", "condition", "chosen_by", "allocated_by", "replaced_by"):
         if isinstance(raw.get(key), str):
             out[key] = string(raw[key])
     if _int(raw.get("victim_count")) is not None:
@@ -413,16 +429,50 @@ def _effect_details(raw: Mapping[str, Any], per_city: int | None) -> dict[str, N
     if constraints:
         out["constraints"] = value(constraints)
     out["text"] = _text(raw, "text")
-    out["rules"] = value(_rules(raw))
+    out["rules"] = value(_cited(raw))
+    alternative = raw.get("alternative")
+    if isinstance(alternative, dict):
+        extra: dict[str, Node] = {}
+        for key in ("per_unit", "required_in_full"):
+            if alternative.get(key) is True:
+                extra[key] = Code("True")
+        out["alternative"] = call(
+            w.rt("CalamityAlternative"),
+            w.member("CalamityKind", alternative["kind"]),
+            value(alternative["amount"]),
+            w.member("CalamityUnit", alternative["unit"]),
+            **extra,
+            text=_text(alternative, "text"),
+            rules=value(_cited(alternative)),
+        )
+    fallback = raw.get("fallback")
+    if isinstance(fallback, dict):
+        out["fallback"] = call(
+            w.rt("CalamityFallback"),
+            w.member("CalamityKind", fallback["kind"]),
+            text=_text(fallback, "text"),
+            rules=value(_cited(fallback)),
+        )
+    if isinstance(raw.get("chosen_by_if_not_traded"), str):
+        out["chosen_by_if_not_traded"] = string(raw["chosen_by_if_not_traded"])
+    site = raw.get("site")
+    if isinstance(site, dict):
+        if isinstance(site.get("selection"), str):
+            out["site"] = string(site["selection"])
+        if isinstance(site.get("tie_broken_by"), str):
+            out["site_tie_broken_by"] = string(site["tie_broken_by"])
     return out
 
 
-def _modifier_details(raw: Mapping[str, Any]) -> dict[str, Node]:
+def _modifier_details(raw: Mapping[str, Any], w: _Writer) -> dict[str, Node]:
     out: dict[str, Node] = {}
     if raw.get("optional") is True:
         out["optional"] = Code("True")
     out["text"] = _text(raw, "text")
-    out["rules"] = value(_rules(raw))
+    out["rules"] = value(_cited(raw))
+    adds = raw.get("adds")
+    if isinstance(adds, dict) and isinstance(adds.get("unit"), str):
+        out["adds_unit"] = w.member("CalamityUnit", adds["unit"])
     return out
 
 
@@ -762,12 +812,12 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                                 w.rt("CalamityEffect"),
                                 string(e["id"]),
                                 w.member("Role", e["side"]),
-                                value(e["kind"]),
+                                w.member("CalamityKind", e["kind"]),
                                 value(e["amount"]),
                                 value(e["all_but"]),
                                 value(e["max_per_victim"]),
                                 value(e["unknown"]),
-                                **_effect_details(e["raw"], e["per_city"]),
+                                **_effect_details(e["raw"], e["per_city"], w),
                             )
                             for e in c["effects"]
                         ]
@@ -801,11 +851,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                                 cap=value(m["cap"]),
                                 per_commodity=ref("CommodityId", m["per_commodity"]),
                                 adds=value(m["adds"]),
-                                becomes_kind=value(m["becomes_kind"]),
+                                becomes_kind=w.member("CalamityKind", m["becomes_kind"]),
                                 per_any_commodity=value(m["per_any_commodity"]),
                                 per=value(m["per"]),
-                                adds_kind=value(m["adds_kind"]),
-                                **_modifier_details(m["raw"]),
+                                adds_kind=w.member("CalamityKind", m["adds_kind"]),
+                                **_modifier_details(m["raw"], w),
                             )
                             for m in c["modifiers"]
                         ]

@@ -16,6 +16,8 @@ from .vocab import (
     AppliesTo,
     Block,
     BorderKind,
+    CalamityKind,
+    CalamityUnit,
     CombinationMode,
     ConflictAspect,
     EffectKind,
@@ -683,8 +685,34 @@ class BlockBonus(_Record):
 
 
 class Calamity(_Record):
-    __slots__ = ("id", "name", "stack", "tradable", "severity", "rules", "copies", "beneficiary", "no_effect_when")
-    __match_args__ = ("id", "name", "stack", "tradable", "severity", "rules", "copies", "beneficiary", "no_effect_when")
+    __slots__ = (
+        "id",
+        "name",
+        "stack",
+        "tradable",
+        "severity",
+        "rules",
+        "copies",
+        "beneficiary",
+        "no_effect_when",
+        "beneficiary_overflow",
+        "beneficiary_unit_points",
+        "beneficiary_eligibility",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "stack",
+        "tradable",
+        "severity",
+        "rules",
+        "copies",
+        "beneficiary",
+        "no_effect_when",
+        "beneficiary_overflow",
+        "beneficiary_unit_points",
+        "beneficiary_eligibility",
+    )
 
     id: str
     name: str | None
@@ -699,6 +727,12 @@ class Calamity(_Record):
     beneficiary: str | None
     #: Conditions under which it has no effect.
     no_effect_when: tuple[str, ...]
+    #: Who takes over what the beneficiary cannot (e.g. "next_most_unit_points_in_stock").
+    beneficiary_overflow: str | None
+    #: How units in stock are counted to choose the beneficiary: (a city's, a token's) unit points.
+    beneficiary_unit_points: tuple[int, int] | None
+    #: Which players may be the beneficiary, as the rules say it.
+    beneficiary_eligibility: str | None
 
     def __init__(
         self,
@@ -711,6 +745,9 @@ class Calamity(_Record):
         copies: int | None = None,
         beneficiary: str | None = None,
         no_effect_when: tuple[str, ...] = (),
+        beneficiary_overflow: str | None = None,
+        beneficiary_unit_points: tuple[int, int] | None = None,
+        beneficiary_eligibility: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -721,6 +758,73 @@ class Calamity(_Record):
         _set(self, "copies", copies)
         _set(self, "beneficiary", beneficiary)
         _set(self, "no_effect_when", no_effect_when)
+        _set(self, "beneficiary_overflow", beneficiary_overflow)
+        _set(self, "beneficiary_unit_points", beneficiary_unit_points)
+        _set(self, "beneficiary_eligibility", beneficiary_eligibility)
+
+
+class CalamityAlternative(_Record):
+    """A payment the victim may make instead of suffering an effect (Expansion Project City in
+    Flames, 29.4.3.2: ten treasury tokens instead of losing the city).
+
+    ``amount`` of ``unit`` (``kind`` says what is given up, e.g. lose_treasury) buys off the whole
+    effect, or with ``per_unit`` one unit of the effect's amount (Mega Civilization Banditry: four
+    treasury tokens per commodity card kept), the victim suffering the rest. ``required_in_full``:
+    he may choose it only if he can pay all of it.
+    """
+
+    __slots__ = ("kind", "amount", "unit", "per_unit", "required_in_full", "text", "rules")
+    __match_args__ = ("kind", "amount", "unit", "per_unit", "required_in_full", "text", "rules")
+
+    kind: CalamityKind
+    amount: int
+    unit: CalamityUnit
+    per_unit: bool
+    required_in_full: bool
+    #: The alternative in concise English.
+    text: str | None
+    #: The rule sections (or public sources) it comes from.
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        kind: CalamityKind,
+        amount: int,
+        unit: CalamityUnit,
+        per_unit: bool = False,
+        required_in_full: bool = False,
+        text: str | None = None,
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "kind", kind)
+        _set(self, "amount", amount)
+        _set(self, "unit", unit)
+        _set(self, "per_unit", per_unit)
+        _set(self, "required_in_full", required_in_full)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+
+    def cost(self, units: int) -> int:
+        """What buying off ``units`` units of the effect costs (the whole effect when not per unit)."""
+        if units <= 0:
+            return 0
+        return self.amount * units if self.per_unit else self.amount
+
+
+class CalamityFallback(_Record):
+    """What happens instead when the player who should gain the units has none (30.221)."""
+
+    __slots__ = ("kind", "text", "rules")
+    __match_args__ = ("kind", "text", "rules")
+
+    kind: CalamityKind
+    text: str | None
+    rules: tuple[str, ...]
+
+    def __init__(self, kind: CalamityKind, text: str | None = None, rules: tuple[str, ...] = ()) -> None:
+        _set(self, "kind", kind)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
 
 
 class CalamityEffect(_Record):
@@ -751,6 +855,11 @@ class CalamityEffect(_Record):
         "constraints",
         "text",
         "rules",
+        "alternative",
+        "fallback",
+        "chosen_by_if_not_traded",
+        "site",
+        "site_tie_broken_by",
     )
     __match_args__ = (
         "id",
@@ -771,18 +880,23 @@ class CalamityEffect(_Record):
         "constraints",
         "text",
         "rules",
+        "alternative",
+        "fallback",
+        "chosen_by_if_not_traded",
+        "site",
+        "site_tie_broken_by",
     )
 
     id: str
     side: Role
-    kind: str | None
+    kind: CalamityKind | None
     amount: int | None
     all_but: int | None
     max_per_victim: int | None
     unknown: bool
     per_city: int | None
     #: What the amount counts (unit_points, cities, tokens ...).
-    unit: str | None
+    unit: CalamityUnit | None
     #: Where it strikes, where the rules restrict it (coastal, flood_plain ...).
     where: str | None
     #: When the effect applies, where it is conditional.
@@ -799,20 +913,30 @@ class CalamityEffect(_Record):
     constraints: tuple[str, ...]
     #: The rule in concise English.
     text: str | None
-    #: The rule sections it comes from.
+    #: The rule sections (or public sources) it comes from.
     rules: tuple[str, ...]
+    #: A payment the victim may make instead of suffering the effect.
+    alternative: CalamityAlternative | None
+    #: What happens instead when the player who should gain the units has none.
+    fallback: CalamityFallback | None
+    #: Who chooses instead when the card was drawn, not traded, where the rules name someone else.
+    chosen_by_if_not_traded: str | None
+    #: How the place of the effect is chosen by damage (e.g. greatest_total_damage).
+    site: str | None
+    #: Who picks among equally damaging sites, where the rules say.
+    site_tie_broken_by: str | None
 
     def __init__(
         self,
         id: str,
         side: Role,
-        kind: str | None,
+        kind: CalamityKind | None,
         amount: int | None,
         all_but: int | None,
         max_per_victim: int | None,
         unknown: bool,
         per_city: int | None = None,
-        unit: str | None = None,
+        unit: CalamityUnit | None = None,
         where: str | None = None,
         condition: str | None = None,
         chosen_by: str | None = None,
@@ -822,6 +946,11 @@ class CalamityEffect(_Record):
         constraints: tuple[str, ...] = (),
         text: str | None = None,
         rules: tuple[str, ...] = (),
+        alternative: CalamityAlternative | None = None,
+        fallback: CalamityFallback | None = None,
+        chosen_by_if_not_traded: str | None = None,
+        site: str | None = None,
+        site_tie_broken_by: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "side", side)
@@ -841,6 +970,11 @@ class CalamityEffect(_Record):
         _set(self, "constraints", constraints)
         _set(self, "text", text)
         _set(self, "rules", rules)
+        _set(self, "alternative", alternative)
+        _set(self, "fallback", fallback)
+        _set(self, "chosen_by_if_not_traded", chosen_by_if_not_traded)
+        _set(self, "site", site)
+        _set(self, "site_tie_broken_by", site_tie_broken_by)
 
 
 class CalamityModifier(_Record):
@@ -869,6 +1003,7 @@ class CalamityModifier(_Record):
         "optional",
         "text",
         "rules",
+        "adds_unit",
     )
     __match_args__ = (
         "card",
@@ -888,6 +1023,7 @@ class CalamityModifier(_Record):
         "optional",
         "text",
         "rules",
+        "adds_unit",
     )
 
     card: str
@@ -900,18 +1036,20 @@ class CalamityModifier(_Record):
     cap: int | None
     per_commodity: str | None
     adds: bool
-    becomes_kind: str | None
+    becomes_kind: CalamityKind | None
     per_any_commodity: bool
     #: For an addition: what the amount is counted per (e.g. "faction": once for each faction).
     per: str | None
     #: For an addition: the kind of the separate loss (e.g. "lose_unit_points").
-    adds_kind: str | None
+    adds_kind: CalamityKind | None
     #: The holder may choose not to use it (Pottery's Grain against Famine).
     optional: bool
     #: The rule in concise English.
     text: str | None
     #: The rule sections it comes from.
     rules: tuple[str, ...]
+    #: For an addition: the unit of its amount (e.g. "tokens").
+    adds_unit: CalamityUnit | None
 
     def __init__(
         self,
@@ -925,13 +1063,14 @@ class CalamityModifier(_Record):
         cap: int | None,
         per_commodity: str | None,
         adds: bool,
-        becomes_kind: str | None,
+        becomes_kind: CalamityKind | None,
         per_any_commodity: bool = False,
         per: str | None = None,
-        adds_kind: str | None = None,
+        adds_kind: CalamityKind | None = None,
         optional: bool = False,
         text: str | None = None,
         rules: tuple[str, ...] = (),
+        adds_unit: CalamityUnit | None = None,
     ) -> None:
         _set(self, "card", card)
         _set(self, "applies_to", applies_to)
@@ -950,6 +1089,7 @@ class CalamityModifier(_Record):
         _set(self, "optional", optional)
         _set(self, "text", text)
         _set(self, "rules", rules)
+        _set(self, "adds_unit", adds_unit)
 
 
 class CalamityImmunity(_Record):
@@ -1017,19 +1157,28 @@ class Addition(_Record):
     """A separate loss a held card adds to a calamity (Military in Civil War: five unit points
     from each faction, 30.414): ``amount`` of ``kind``, counted once per ``per`` where given."""
 
-    __slots__ = ("card", "amount", "per", "kind")
-    __match_args__ = ("card", "amount", "per", "kind")
+    __slots__ = ("card", "amount", "per", "kind", "unit")
+    __match_args__ = ("card", "amount", "per", "kind", "unit")
 
     card: str
     amount: int | None
     per: str | None
-    kind: str | None
+    kind: CalamityKind | None
+    unit: CalamityUnit | None
 
-    def __init__(self, card: str, amount: int | None, per: str | None, kind: str | None) -> None:
+    def __init__(
+        self,
+        card: str,
+        amount: int | None,
+        per: str | None,
+        kind: CalamityKind | None,
+        unit: CalamityUnit | None = None,
+    ) -> None:
         _set(self, "card", card)
         _set(self, "amount", amount)
         _set(self, "per", per)
         _set(self, "kind", kind)
+        _set(self, "unit", unit)
 
 
 class CalamityAmount(_Record):
@@ -1056,6 +1205,7 @@ class CalamityAmount(_Record):
         "per_city",
         "limit",
         "additions",
+        "alternative",
     )
     __match_args__ = (
         "calamity",
@@ -1072,6 +1222,7 @@ class CalamityAmount(_Record):
         "per_city",
         "limit",
         "additions",
+        "alternative",
     )
 
     calamity: str
@@ -1083,11 +1234,14 @@ class CalamityAmount(_Record):
     set_to: int | None
     cap: int | None
     immune: bool
-    kind: str | None
+    kind: CalamityKind | None
     unknown: bool
     per_city: int | None
     limit: int | None
     additions: tuple[Addition, ...]
+    #: A payment the holder may make instead of suffering the effect (see CalamityAlternative):
+    #: ``value`` and ``loss`` are what he loses if he does not pay.
+    alternative: CalamityAlternative | None
 
     def __init__(
         self,
@@ -1100,11 +1254,12 @@ class CalamityAmount(_Record):
         set_to: int | None,
         cap: int | None,
         immune: bool,
-        kind: str | None,
+        kind: CalamityKind | None,
         unknown: bool,
         per_city: int | None = None,
         limit: int | None = None,
         additions: tuple[Addition, ...] = (),
+        alternative: CalamityAlternative | None = None,
     ) -> None:
         _set(self, "calamity", calamity)
         _set(self, "effect", effect)
@@ -1120,6 +1275,7 @@ class CalamityAmount(_Record):
         _set(self, "per_city", per_city)
         _set(self, "limit", limit)
         _set(self, "additions", additions)
+        _set(self, "alternative", alternative)
 
     @property
     def value(self) -> int | None:

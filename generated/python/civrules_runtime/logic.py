@@ -190,7 +190,7 @@ def calamity_amount(
     ]
     if combinations[calamity].mode_unknown and len({m.card for m in relevant}) > 1:
         unknown = True  # the rules do not say how these cards' modifiers combine
-    additions = tuple(Addition(m.card, m.amount, m.per, m.adds_kind) for m in relevant if m.adds)
+    additions = tuple(Addition(m.card, m.amount, m.per, m.adds_kind, m.adds_unit) for m in relevant if m.adds)
     change, set_to, cap, kind = 0, None, None, found.kind
     for modifier in _counted(combinations[calamity], [m for m in relevant if not m.adds], held_cards):
         if modifier.effect == ModifierEffect.IMMUNITY:
@@ -209,7 +209,7 @@ def calamity_amount(
             cap = modifier.cap if cap is None else min(cap, modifier.cap)
     return CalamityAmount(
         calamity, effect, side, base, all_but, change, set_to, cap, immune, kind, unknown,
-        found.per_city, limit, additions,
+        found.per_city, limit, additions, found.alternative,
     )  # fmt: skip
 
 

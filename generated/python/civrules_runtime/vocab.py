@@ -96,6 +96,45 @@ class MapRegion(StrEnum):
     WHOLE = "whole"
 
 
+class CalamityKind(StrEnum):
+    """What a calamity effect does (schemas/calamities.schema.json effect_kind)."""
+
+    LOSE_UNIT_POINTS = "lose_unit_points"
+    REDUCE_CITIES = "reduce_cities"
+    DESTROY_CITIES = "destroy_cities"
+    ELIMINATE_UNITS_IN_AREA = "eliminate_units_in_area"
+    CITIES_REPLACED_BY_TRADER = "cities_replaced_by_trader"
+    CITIES_REPLACED_BY_PIRATES = "cities_replaced_by_pirates"
+    TOKENS_CANNOT_SUPPORT_CITIES = "tokens_cannot_support_cities"
+    FACTION_SPLIT = "faction_split"
+    FACTION_ANNEXED = "faction_annexed"
+    BARBARIAN_INVASION = "barbarian_invasion"
+    FLOOD_PLAIN_LOSS = "flood_plain_loss"
+    LOSE_TREASURY = "lose_treasury"
+    LOSE_SHIPS = "lose_ships"
+    DISCARD_COMMODITY_POINTS = "discard_commodity_points"
+    SURRENDER_COMMODITY_POINTS = "surrender_commodity_points"
+    AST_REGRESSION = "ast_regression"
+    ANNEX_UNIT_POINTS = "annex_unit_points"
+    DEPOPULATE_AREAS = "depopulate_areas"
+    LOSE_TREASURY_OR_TOKENS = "lose_treasury_or_tokens"
+    RAISE_CITY_SUPPORT_RATE = "raise_city_support_rate"
+
+
+class CalamityUnit(StrEnum):
+    """What a calamity effect's amount counts (schemas/calamities.schema.json unit)."""
+
+    UNIT_POINTS = "unit_points"
+    CITIES = "cities"
+    TOKENS = "tokens"
+    TREASURY_TOKENS = "treasury_tokens"
+    SHIPS = "ships"
+    COMMODITY_POINTS = "commodity_points"
+    AST_SPACES = "ast_spaces"
+    AREAS = "areas"
+    COMMODITY_CARDS = "commodity_cards"
+
+
 class EffectKind(StrEnum):
     """The kinds of structured card-attribute effects (schemas/civilization-cards.schema.json)."""
 
