@@ -59,9 +59,35 @@ def analyse(
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
     diagnostics = note_base_definitions(
-        suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved.base_notes
+        at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved),
+        resolved.base_notes,
     )
     return Analysis(loaded, model, diagnostics, resolved)
+
+
+def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Point a diagnostic that a variant's change causes in a base file at the variant's line.
+
+    A check compares two facts and reports at one of them (A010 at the epoch whose requirement is
+    now lower); when that one is the base's and the other is the variant's change, the designer must
+    edit the variant: the variant's line becomes the location and the base's a note. Suppression
+    (`suppress:`) has already been applied at the base location it names.
+    """
+    if len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    moved = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        if span is not None and resolved.layers.get(span.file) != own:
+            change = next((r for r in diagnostic.related if resolved.layers.get(r.span.file) == own), None)
+            if change is not None:
+                others = tuple(r for r in diagnostic.related if r is not change)
+                diagnostic = replace(
+                    diagnostic, span=change.span, related=(Related(span, "the base fact it conflicts with"), *others)
+                )
+        moved.append(diagnostic)
+    return moved
 
 
 def note_base_definitions(diagnostics: list[Diagnostic], notes: Sequence[tuple[Span, Span]]) -> list[Diagnostic]:

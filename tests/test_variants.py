@@ -195,9 +195,10 @@ RAISED_BRONZE_AGE = (
 
 def test_a_variant_can_silence_a_diagnostic_its_change_causes_in_a_base_file() -> None:
     loud = analysed("loud", ("rulesets/loud.yaml", _header("loud", "advanced-civilization") + RAISED_BRONZE_AGE))
-    (found,) = [d for d in loud.diagnostics if d.code == "A010"]  # at the base's Late Bronze Age
-    assert found.span is not None and found.span.file == "rules/rulesets/advanced-civilization.yaml"
-    assert found.related[0].span.file == "rules/rulesets/loud.yaml"
+    (found,) = [d for d in loud.diagnostics if d.code == "A010"]  # the base's Late Bronze Age is now lower
+    assert found.span is not None and found.span.file == "rules/rulesets/loud.yaml"  # where to edit
+    assert found.span.line == line_of(_header("loud", "advanced-civilization") + RAISED_BRONZE_AGE, "min_cities: 4")
+    assert found.related[0].span.file == "rules/rulesets/advanced-civilization.yaml"
     suppress = (
         "suppress:\n"
         "  - {code: A010, target: late_bronze_age, reason: the house rule makes the first city step the hardest}\n"
