@@ -155,6 +155,14 @@ def test_check_catches_a_one_character_change_and_writes_nothing(
     assert read_tree(out) == before
 
 
+def test_check_of_one_ruleset_compares_its_part_and_the_marker(generated: Path, tmp_path: Path) -> None:
+    out = copy_of(generated, tmp_path / "generated")
+    done = build(out, RULES, "--check", "advanced-civilization")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (out / ".civrules-output").unlink()
+    assert build(out, RULES, "--check", "advanced-civilization").returncode == 1
+
+
 def test_a_ruleset_with_errors_keeps_its_output_and_the_others_build(
     generated: Path, tmp_path: Path, rules_copy: Path
 ) -> None:

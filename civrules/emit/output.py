@@ -349,7 +349,9 @@ def stale_files(
     on_disk = scan.files
     foreign = scan.foreign
     if prefixes is not None:
-        on_disk = {k: v for k, v in on_disk.items() if k.startswith(prefixes)}
+        # The marker at the root belongs to every part of the tree.
+        on_disk = {k: v for k, v in on_disk.items() if k.startswith(prefixes) or k == MARKER}
+        tree = {k: v for k, v in tree.items() if k.startswith(prefixes) or k == MARKER}
         foreign = {k: v for k, v in foreign.items() if not k or k.startswith(prefixes)}
     diffs = [f"{'/'.join(filter(None, (root.name, relative)))}: {why}\n" for relative, why in sorted(foreign.items())]
     for relative in sorted((set(on_disk) | set(tree)) - set(foreign)):
