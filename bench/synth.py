@@ -42,8 +42,13 @@ def _suffix(value: Any, ids: set[str], k: int) -> Any:
     if isinstance(value, list):
         return [_suffix(v, ids, k) for v in value]
     if isinstance(value, dict):
-        return {key: _suffix(v, ids, k) for key, v in value.items()}
+        return {key: v if key in _VOCABULARY else _suffix(v, ids, k) for key, v in value.items()}
     return value
+
+
+#: Fields whose values are words of a closed vocabulary, not ids, though a word may spell an id
+#: (a card effect's `goods: mining` is the Mining card's rule, not the card).
+_VOCABULARY = frozenset({"goods"})
 
 
 def _names(items: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
