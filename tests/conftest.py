@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,26 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's civrules runs (in-process and the subprocesses, which inherit the environment)
+    keep their data caches in a scratch folder, never in the user's cache directory. Tests of the
+    cache location set the variables themselves."""
+    if "CIVRULES_CACHE_DIR" not in os.environ:
+        scratch = tempfile.mkdtemp(prefix="civrules-test-cache-")
+        os.environ["CIVRULES_CACHE_DIR"] = scratch
+        config.stash[_SCRATCH] = scratch
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    scratch = config.stash.get(_SCRATCH, None)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.environ.pop("CIVRULES_CACHE_DIR", None)
+
+
+_SCRATCH = pytest.StashKey[str]()
 
 
 @pytest.fixture
