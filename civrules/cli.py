@@ -431,35 +431,14 @@ def validate(
         diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug).diagnostics)
     obj.current = None
     if not rulesets:
-        diagnostics.extend(_unused_files(workspace, loaded))
+        from civrules.incremental import unused_files
+
+        diagnostics.extend(unused_files(workspace, loaded))
     _emit(diagnostics, fmt, verbose=verbose or bool(select))
     if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
         sys.exit(EXIT_USAGE)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
     sys.exit(EXIT_RULE_ERRORS if failing else EXIT_CLEAN)
-
-
-def _unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[Diagnostic]:
-    """Diagnostics of every rule file no ruleset uses: each is validated, and reported as unused."""
-    used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
-    used |= {ruleset.manifest.file.path for ruleset in loaded}
-    found: list[Diagnostic] = []
-    for relative in workspace.rule_files():
-        one = workspace.load(relative)
-        if one.path in used:
-            continue
-        found.extend(one.diagnostics)
-        if one.kind is not None and one.kind != "ruleset":
-            found.append(
-                Diagnostic(
-                    codes.UNUSED_FILE.code,
-                    codes.UNUSED_FILE.severity,
-                    f"`{relative}` is not used by any ruleset",
-                    Span.at(one.path),
-                    "list it under `files:` in a ruleset manifest, or delete it",
-                )
-            )
-    return found
 
 
 @main.command()
