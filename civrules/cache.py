@@ -17,7 +17,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from civrules import files
+from civrules import files, interrupts
 
 #: The largest entry read back (a map layout of thousands of areas is a few hundred KiB).
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
@@ -65,13 +65,17 @@ def write(name: str, content: bytes) -> None:
         return
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+        temporary: str | None = None
         try:
+            with interrupts.deferred():  # Ctrl-C cannot come between making the file and knowing it
+                handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-")
             with os.fdopen(handle, "wb") as stream:
                 stream.write(content)
             os.replace(temporary, directory / name)  # replaces a link by the entry, never writes through it
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            if temporary is not None:
+                with interrupts.deferred():
+                    Path(temporary).unlink(missing_ok=True)
             raise
     except OSError:
         return

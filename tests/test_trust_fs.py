@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -263,6 +264,40 @@ def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: P
     assert process.returncode == 130, stderr.decode()
     assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+
+
+def _interrupt_right_after(make: Any) -> Any:
+    """``make`` (tempfile.mkdtemp or mkstemp) that sends this process Ctrl-C the moment it returns:
+    the signal lands where it once left the temporary folder or file behind."""
+
+    def made(*args: Any, **kwargs: Any) -> Any:
+        result = make(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return result
+
+    return made
+
+
+def test_ctrl_c_just_after_the_staging_folder_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write_tree(out, {"old.txt": b"old"})
+    monkeypatch.setattr("civrules.emit.output.tempfile.mkdtemp", _interrupt_right_after(tempfile.mkdtemp))
+    with pytest.raises(KeyboardInterrupt):
+        write_tree(out, {"new.txt": b"new"})
+    assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+
+
+def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("civrules.cache.tempfile.mkstemp", _interrupt_right_after(tempfile.mkstemp))
+    with pytest.raises(KeyboardInterrupt):
+        cache.write("entry", b"data")
+    assert list((tmp_path / "cache").iterdir()) == []
 
 
 def test_option_values_too_large_to_use_are_usage_errors() -> None:

@@ -33,7 +33,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from civrules import files
+from civrules import files, interrupts
 
 #: A rendered tree: relative POSIX path → file content.
 Tree = Mapping[str, bytes]
@@ -299,9 +299,13 @@ def _write(root: Path, content: Mapping[str, bytes]) -> None:
         stuck = _unremovable(root)
         if stuck is not None:
             raise OSError(errno.EACCES, "permission denied", str(stuck))
-    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
     delay = _write_delay()
+    staging: Path | None = None
     try:
+        # Ctrl-C waits while the staging folder is made and named here, so that the clean-up
+        # below always knows it (it was left behind when the signal came in between).
+        with interrupts.deferred():
+            staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
         for relative, data in sorted(content.items(), key=lambda item: item[0] != MARKER):
             target = staging / relative
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -312,19 +316,27 @@ def _write(root: Path, content: Mapping[str, bytes]) -> None:
             if delay:
                 time.sleep(delay)
         staging.chmod(0o755)
-        if files.kind_of(root.parent, root.name) == "missing":
-            staging.rename(root)
-            return
-        if _exchange(staging, root):
-            _discard_old(staging, root)
-            return
-        previous = root.with_name(f".{root.name}.old-{os.getpid()}")
-        root.rename(previous)
-        staging.rename(root)
-        shutil.rmtree(previous, ignore_errors=True)
+        with interrupts.deferred():  # the swap is one step for a reader, and for Ctrl-C too
+            _swap(staging, root)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        with interrupts.deferred():
+            if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
+                shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _swap(staging: Path, root: Path) -> None:
+    """Put the complete tree ``staging`` in the place of ``root``; the old tree is deleted."""
+    if files.kind_of(root.parent, root.name) == "missing":
+        staging.rename(root)
+        return
+    if _exchange(staging, root):
+        _discard_old(staging, root)
+        return
+    previous = root.with_name(f".{root.name}.old-{os.getpid()}")
+    root.rename(previous)
+    staging.rename(root)
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def _discard_old(old: Path, root: Path) -> None:
