@@ -1,8 +1,8 @@
 """The adversarial corpus (tests/adversarial/cases.yaml): whatever arrives, a located diagnostic.
 
 Each case is a rules tree built in a temporary directory (the shipped rules with one hostile
-change), checked by `civrules` in a subprocess under tests/adversarial/measure.py, which reports
-the exit code, the CPU time and the peak resident memory the kernel counted. See the header of
+change), checked by `civrules` in a subprocess (tests/adversarial/measure.py), whose exit code,
+CPU time and peak resident memory are those the kernel counted for that process. See the header of
 cases.yaml for what a case asserts. No test asserts on time: a case's CPU figure is a speed goal
 that `make bench` measures (bench/adversarial.py); here only a generous wall-time guard stops a
 hang.
@@ -28,6 +28,7 @@ import yaml
 
 from civrules.escape import UNSAFE
 from civrules.load import read_yaml_file
+from tests.adversarial import measure
 from tests.adversarial.generate import generate
 from tests.conftest import REPO, RULES
 
@@ -68,7 +69,7 @@ class Case:
 
 
 def load_cases() -> list[Case]:
-    entries = yaml.safe_load((HERE / "cases.yaml").read_text(encoding="utf-8"))
+    entries = yaml.load((HERE / "cases.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     return [
         Case(
             id=entry["id"],
@@ -180,30 +181,22 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
     return rules, written
 
 
-def run_measured(rules: Path, args: list[str], tmp: Path, case: Case | None = None) -> tuple[dict[str, Any], str, str]:
-    """Run civrules under measure.py; the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
-    report = tmp / "measure.json"
-    command = [sys.executable, str(HERE / "measure.py"), str(report), sys.executable, "-m", "civrules"]
-    env = {**os.environ, **{k: v.replace("@TMP@", str(tmp)) for k, v in (case.env if case else ())}}
-    limit = case.fsize_kib if case else None
+def run_measured(rules: Path, args: list[str], tmp: Path, case: Case) -> measure.Measured:
+    """Run civrules as a command; the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
+    env = {**os.environ, **{k: v.replace("@TMP@", str(tmp)) for k, v in case.env}}
+    limit = case.fsize_kib
 
     def limit_file_size() -> None:
         if limit is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit * 1024, limit * 1024))
 
-    done = subprocess.run(
-        [*command, "--rules", str(rules), *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp if case is not None and case.cwd == "tmp" else REPO,
+    return measure.run(
+        [sys.executable, "-m", "civrules", "--rules", str(rules), *args],
+        cwd=tmp if case.cwd == "tmp" else REPO,
         env=env,
-        check=False,
-        timeout=hang_guard(case) if case is not None else HANG_GUARD,
+        timeout=hang_guard(case),
         preexec_fn=limit_file_size if limit is not None else None,
     )
-    assert done.returncode == 0, done.stderr
-    measured: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
-    return measured, done.stdout, done.stderr
 
 
 def relative(file: str, rules: Path, cwd: Path = REPO) -> str:
@@ -299,15 +292,15 @@ def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
     args = [a.replace("@TMP@", str(tmp)) for a in case.run]
     if case.format in ("json", "text", "github", "sarif") and args[0] == "validate":
         args += ["--format", case.format]
-    measured, stdout, stderr = run_measured(rules, args, tmp, case)
+    measured = run_measured(rules, args, tmp, case)
     outcome = Outcome(
-        measured["returncode"],
-        measured["cpu_seconds"],
-        measured["max_rss_bytes"],
-        measured["wall_seconds"],
-        stdout,
-        stderr,
-        parse(case, stdout, rules),
+        measured.returncode,
+        measured.cpu_seconds,
+        measured.max_rss_bytes,
+        measured.wall_seconds,
+        measured.stdout,
+        measured.stderr,
+        parse(case, measured.stdout, rules),
     )
     return outcome, rules, written
 
