@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # pytest-xdist workers: one per core. loadfile: each test module runs on one worker, so a module's
-# expensive fixtures (a build, a browser session) are made once, not once per worker.
+# expensive fixtures (a build, a browser session) are made once, not once per worker; the longest
+# modules go first (tests/conftest.py, LONGEST_FIRST), not the ones with the most tests.
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
@@ -45,7 +46,7 @@ BYTECODE = $(BIN)/python -m compileall -q civrules tests bench >/dev/null
 
 pytest: $(STAMP)
 	$(BYTECODE)
-	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: lint typecheck pytest
 
