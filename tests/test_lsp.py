@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import doctest
 import json
 import queue
 import shutil
@@ -16,7 +18,10 @@ import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.incremental import Session
+from civrules.lsp import positions
 from civrules.lsp.index import Index, code_at, explain, schema_keys, suggestion, yaml_key_path
+from civrules.lsp.positions import UTF8, UTF16, UTF32, encoding_of, from_units, split_lines, to_units
+from civrules.lsp.server import create_server
 from civrules.schema import load_schema
 from tests.conftest import RULES
 
@@ -138,10 +143,14 @@ def client(rules: Path) -> Iterator[Client]:
         started.process.kill()
 
 
-def position(text: str, needle: str, offset: int = 0) -> dict[str, int]:
+def position(text: str, needle: str, offset: int = 0, encoding: str = "utf-16") -> dict[str, int]:
+    """Where an editor places ``needle`` (plus ``offset`` code points): its line and, counted in
+    ``encoding``'s code units (UTF-16 unless negotiated otherwise), its character."""
     index = text.index(needle) + offset
     line = text.count("\n", 0, index)
-    return {"line": line, "character": index - (text.rfind("\n", 0, index) + 1)}
+    before = text[text.rfind("\n", 0, index) + 1 : index]
+    codec, width = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le", 4)}[encoding]
+    return {"line": line, "character": len(before.encode(codec)) // width}
 
 
 def test_the_server_answers_an_editor_session(client: Client, rules: Path) -> None:
@@ -271,3 +280,198 @@ def test_a_code_in_a_suppression_comment_is_explained() -> None:
     assert "I001" in explain("I001")
     assert code_at(line, line.index("famine") + 1) is None
     assert code_at("note: Z999 is not a code", 8) is None
+
+
+# --- positions in the negotiated encoding --------------------------------------------------------
+
+#: An emoji and a CJK extension B ideograph: one code point each for civrules, two UTF-16 code units
+#: each for VS Code, four UTF-8 bytes each.
+ASTRAL = "😀𠀋"
+
+
+def test_columns_convert_between_code_points_and_each_encoding() -> None:
+    line = f'      - {{note: "{ASTRAL} Ἀθῆναι", card: monotheizm}}'
+    column = line.index("monotheizm")  # 0-based, in code points
+    before = line[:column]
+    expected = {UTF16: len(before.encode("utf-16-le")) // 2, UTF8: len(before.encode()), UTF32: column}
+    assert expected[UTF16] == column + 2 and expected[UTF8] > expected[UTF16]
+    for encoding, character in expected.items():
+        assert to_units(line, column, encoding) == character
+        assert from_units(line, character, encoding) == column
+        # Every column of the line goes there and back, the end of the line included.
+        assert [from_units(line, to_units(line, c, encoding), encoding) for c in range(len(line) + 1)] == list(
+            range(len(line) + 1)
+        )
+    # Inside a surrogate pair or a UTF-8 sequence: the character it is part of; past the end: the end.
+    emoji = line.index(ASTRAL)
+    assert from_units(line, to_units(line, emoji, UTF16) + 1, UTF16) == emoji
+    assert from_units(line, to_units(line, emoji, UTF8) + 3, UTF8) == emoji
+    assert from_units(line, 10_000, UTF16) == len(line) and from_units("abc", 9, UTF16) == 3
+    # Lines as LSP counts them: a form feed or U+2028 in the text does not end one.
+    assert split_lines("a\r\nb\u2028c\x0cd\re\n") == ["a", "b\u2028c\x0cd", "e", ""]
+    assert encoding_of(None) == UTF16 and encoding_of("utf-8") == UTF8 and encoding_of("latin-1") == UTF16
+    assert doctest.testmod(positions).failed == 0
+
+
+def astral_cards(text: str) -> str:
+    """The cards file with astral characters before a reference (`democracy`) and before a
+    misspelt one (`"monotheizm"`, quoted), on the same lines."""
+    changed = text.replace(
+        '      - {card: democracy, points: 10, rule: "32.212"}\n',
+        f'      - {{note: "{ASTRAL}", card: democracy, points: 10, rule: "32.212"}}\n',
+        1,
+    ).replace(
+        '      - {card: monotheism, points: 10, rule: "32.212"}\n',
+        f'      - {{note: "{ASTRAL}", card: "monotheizm", points: 10, rule: "32.212"}}\n',
+        1,
+    )
+    assert changed.count(ASTRAL) == 2, "the cards file changed: pick other lines for this test"
+    return changed
+
+
+#: Where the reference on an astral line is written, and how far into that its name starts.
+DEMOCRACY, AT_DEMOCRACY = f'{ASTRAL}", card: democracy', len(f'{ASTRAL}", card: ')
+
+
+class Editor:
+    """A client in this process: the server's own protocol fed the JSON an editor sends, its
+    answers and notifications read back as JSON."""
+
+    def __init__(self, rules: Path) -> None:
+        self.server = create_server(rules)
+        self.server.protocol.set_writer(self, include_headers=False)
+        self.sent: list[dict[str, Any]] = []
+        self.next_id = 0
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(json.loads(data))
+
+    def close(self) -> None:
+        """What a writer must have: the server closes it at exit (nothing to release here)."""
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        protocol = self.server.protocol
+        protocol.handle_message(protocol.structure_message({"jsonrpc": "2.0", **message}))
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        self._handle({"method": method, "params": params})
+
+    def request(self, method: str, params: dict[str, Any]) -> Any:
+        self.next_id += 1
+        self._handle({"id": self.next_id, "method": method, "params": params})
+        (answer,) = [m for m in self.sent if m.get("id") == self.next_id and "method" not in m]
+        assert "error" not in answer, answer
+        return answer.get("result")
+
+    def initialize(self, rules: Path, capabilities: dict[str, Any]) -> dict[str, Any]:
+        root = rules.parent.absolute().as_uri()
+        found = self.request("initialize", {"processId": None, "rootUri": root, "capabilities": capabilities})
+        self.notify("initialized", {})
+        return dict(found["capabilities"])
+
+    def diagnostics(self, uri: str) -> list[dict[str, Any]]:
+        """The diagnostics last published for ``uri``."""
+        published = [
+            m["params"]["diagnostics"]
+            for m in self.sent
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        ]
+        assert published, f"nothing published for {uri}"
+        return list(published[-1])
+
+    async def settle(self) -> None:
+        """Let the validation the server scheduled run, as it does between an editor's messages."""
+        await asyncio.gather(*(asyncio.all_tasks() - {asyncio.current_task()}))
+
+
+def test_positions_are_utf16_by_default_and_read_on_the_open_buffer(rules: Path) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    text = astral_cards((rules / CARDS).read_text(encoding="utf-8"))  # the buffer; the disk keeps ASCII lines
+
+    async def session() -> None:
+        editor = Editor(rules)
+        capabilities = editor.initialize(rules, {})
+        assert capabilities["positionEncoding"] == "utf-16"
+        assert capabilities["textDocumentSync"]["change"] == 1  # full: no edit ranges to convert
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        await editor.settle()
+
+        # Out: the range of a diagnostic after the astral characters, in UTF-16 code units.
+        (found,) = [d for d in editor.diagnostics(uri) if d["code"] == "X001"]
+        start = position(text, '"monotheizm"')
+        assert found["range"] == {"start": start, "end": {**start, "character": start["character"] + 12}}
+        # In: the quick fix reads what is written at the range it was sent (quoted), with or
+        # without the diagnostic's data; its edit is that range, untouched.
+        for sent in (found, {k: v for k, v in found.items() if k != "data"}):
+            (action,) = editor.request(
+                "textDocument/codeAction",
+                {"textDocument": {"uri": uri}, "range": found["range"], "context": {"diagnostics": [sent]}},
+            )
+            assert action["edit"]["changes"][uri] == [{"range": found["range"], "newText": '"monotheism"'}]
+
+        # In: hover and definition at UTF-16 positions, at the last character of a name (counted in
+        # code points, two characters further right: past it).
+        at_y = position(text, DEMOCRACY, AT_DEMOCRACY + len("democrac"))
+        hover = editor.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at_y})
+        assert "civilization card `democracy`" in hover["contents"]["value"]
+        at_m = position(text, 'monotheizm"', len("monotheizm") - 1)
+        hover = editor.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at_m})
+        assert "X001" in hover["contents"]["value"]
+        definition = editor.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": at_y})
+        assert [d["range"]["start"] for d in definition] == [position(text, "id: democracy", len("id: "))]
+
+        # Out: a reference on the astral line, found from the definition.
+        references = editor.request(
+            "textDocument/references",
+            {
+                "textDocument": {"uri": uri},
+                "position": position(text, "id: democracy", len("id: ")),
+                "context": {"includeDeclaration": False},
+            },
+        )
+        start = position(text, DEMOCRACY, AT_DEMOCRACY)
+        assert {"uri": uri, "range": {"start": start, "end": {**start, "character": start["character"] + 9}}} in (
+            references
+        )
+
+        # Out: a related location, after an edit (the whole text: the server asked for full sync).
+        twice = text.replace('"monotheizm", points: 10,', '"monotheizm", points: 10, points: 10,', 1)
+        editor.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": twice}]}
+        )
+        await editor.settle()
+        (duplicate,) = [d for d in editor.diagnostics(uri) if d["code"] == "L002"]
+        written = '"monotheizm", points: 10, points: 10, rule'
+        second = position(twice, written, len('"monotheizm", points: 10, '))
+        assert duplicate["range"] == {"start": second, "end": {**second, "character": second["character"] + 6}}
+        first = position(twice, written, len('"monotheizm", '))
+        (related,) = duplicate["relatedInformation"]
+        assert related == {
+            "location": {"uri": uri, "range": {"start": first, "end": {**first, "character": first["character"] + 6}}},
+            "message": "first defined here",
+        }
+
+    asyncio.run(session())
+
+
+def test_a_client_offering_utf8_gets_utf8_positions_read_from_disk(rules: Path) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    text = astral_cards((rules / CARDS).read_text(encoding="utf-8"))
+    (rules / CARDS).write_text(text, encoding="utf-8")  # not opened: the server reads it from disk
+
+    async def session() -> None:
+        editor = Editor(rules)
+        capabilities = editor.initialize(rules, {"general": {"positionEncodings": ["utf-8", "utf-16"]}})
+        assert capabilities["positionEncoding"] == "utf-8"
+        await editor.settle()
+        at = position(text, DEMOCRACY, AT_DEMOCRACY + len("democrac"), encoding="utf-8")
+        hover = editor.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
+        assert "civilization card `democracy`" in hover["contents"]["value"]
+        (found,) = [d for d in editor.diagnostics(uri) if d["code"] == "X001"]
+        start = position(text, '"monotheizm"', encoding="utf-8")
+        assert start["character"] == position(text, '"monotheizm"')["character"] + 4  # 4 bytes, not 2 units, each
+        assert found["range"] == {"start": start, "end": {**start, "character": start["character"] + 12}}
+
+    asyncio.run(session())

@@ -3,7 +3,8 @@ entity is, which keys a schema allows at a place, and the fixes diagnostics sugg
 
 Pure functions over a :class:`civrules.incremental.Result`, so they are tested without a client.
 Positions here are :class:`civrules.diagnostics.Span` values (1-based lines and columns, the end
-column exclusive), as everywhere in civrules; the server converts them to LSP's 0-based ranges.
+column exclusive, columns in code points), as everywhere in civrules; the server converts them to
+and from LSP's positions in :mod:`civrules.lsp.positions`.
 """
 
 from __future__ import annotations

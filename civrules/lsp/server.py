@@ -7,12 +7,17 @@ ranges, hints as part of the message, related locations), published for every fi
 so an edit of a base ruleset shows what it breaks in its variants. Hover explains diagnostics and
 codes and describes ids; go-to-definition and find-references work for every id; completion
 offers schema keys, enum values and ids; a quick fix applies each "did you mean".
+
+Every position that crosses the protocol goes through :mod:`civrules.lsp.positions`, which converts
+civrules' code-point columns to and from the encoding agreed with the client (UTF-16 by default).
+Documents are synchronised in full, so no edit range needs converting on the way in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -22,7 +27,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from civrules import __version__
-from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.files import RefusedError, read_under
 from civrules.incremental import Result, Session
 from civrules.load import Limits
 from civrules.lsp.index import (
@@ -36,6 +42,7 @@ from civrules.lsp.index import (
     suggestion,
     yaml_key_path,
 )
+from civrules.lsp.positions import Positions, encoding_of
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -48,7 +55,10 @@ class CivrulesServer(LanguageServer):
     """The language server: a session, what it last found, and what was last published."""
 
     def __init__(self, rules: Path, limits: Limits | None = None) -> None:
-        super().__init__("civrules", __version__)
+        # Full sync: the client sends the whole text of a buffer on every change. A rules file is
+        # re-read whole after each change anyway, and pygls would apply ranged edits to lines split
+        # where LSP does not split them (at a form feed or U+2028 a designer pasted).
+        super().__init__("civrules", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
         self.rules = rules
         self.limits = limits
         self.session: Session | None = None
@@ -139,6 +149,7 @@ class CivrulesServer(LanguageServer):
         files = {display: relative for relative, display in result.files.items()}
         assert self.session is not None
         grouped = result.by_file(self.session.limits.max_diagnostics)
+        positions = self.positions()
         for display in sorted(set(grouped) | set(self._published)):
             found = tuple(grouped.get(display, ()))
             if self._published.get(display, ()) == found:
@@ -151,40 +162,44 @@ class CivrulesServer(LanguageServer):
                 continue
             self._published[display] = found
             uri = self._uris[display] = self.uri(files[display])
-            converted = [lsp_diagnostic(d, files, self.uri) for d in found]
+            converted = [lsp_diagnostic(d, files, self.uri, positions) for d in found]
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=converted))
 
-    def lines(self, uri: str) -> list[str]:
+    def text(self, uri: str) -> str | None:
+        """The text of ``uri`` as the editor has it: its open buffer, else the file under rules/."""
         document = self.workspace.text_documents.get(unquote(uri))
         if document is not None:
             source: str = document.source
-            return source.splitlines()
+            return source
         relative = self.relative(uri)
         if relative is None or self.session is None:
-            return []
+            return None
         try:
-            return (self.session.root / relative).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            return []
+            raw = read_under(self.session.root, relative, self.session.limits.max_bytes)
+        except (OSError, RefusedError):
+            return None
+        # As civrules reads it (its columns count from after a byte order mark), and as editors show it.
+        return raw.decode("utf-8-sig", errors="replace")
 
-    def location(self, symbol: Symbol) -> types.Location:
-        return types.Location(uri=self.uri(symbol.relative), range=lsp_range(symbol.span))
+    def positions(self) -> Positions:
+        """Position conversions in the encoding agreed at initialize, on the texts as they are now."""
+        return Positions(encoding_of(self.workspace.position_encoding), self.text)
 
-
-def lsp_range(span: Span) -> types.Range:
-    """A civrules span (1-based, end column exclusive) as an LSP range (0-based, end exclusive)."""
-    return types.Range(
-        start=types.Position(line=max(span.line - 1, 0), character=max(span.column - 1, 0)),
-        end=types.Position(line=max(span.end_line - 1, 0), character=max(span.end_column - 1, 0)),
-    )
+    def location(self, symbol: Symbol, positions: Positions) -> types.Location:
+        return positions.location(self.uri(symbol.relative), symbol.span)
 
 
-def lsp_diagnostic(diagnostic: Diagnostic, files: dict[str, str], uri: Any) -> types.Diagnostic:
-    """A civrules diagnostic as LSP's: code, range, message with its hint, related locations."""
+def lsp_diagnostic(
+    diagnostic: Diagnostic, files: dict[str, str], uri: Callable[[str], str], positions: Positions
+) -> types.Diagnostic:
+    """A civrules diagnostic as LSP's: code, range, message with its hint, related locations.
+
+    ``files`` maps the files' displayed names to their paths under rules/, ``uri`` those paths to URIs.
+    """
     assert diagnostic.span is not None
     related = [
         types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri(files[r.span.file]), range=lsp_range(r.span)), message=r.label
+            location=positions.location(uri(files[r.span.file]), r.span), message=r.label
         )
         for r in diagnostic.related
         if r.span.file in files
@@ -192,7 +207,7 @@ def lsp_diagnostic(diagnostic: Diagnostic, files: dict[str, str], uri: Any) -> t
     message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
     fix = suggestion(diagnostic)
     return types.Diagnostic(
-        range=lsp_range(diagnostic.span),
+        range=positions.range(uri(files[diagnostic.span.file]), diagnostic.span),
         message=message,
         severity=_SEVERITY[diagnostic.severity],
         code=diagnostic.code,
@@ -237,19 +252,21 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: CivrulesServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        symbol = _symbol(ls, params.text_document.uri, params.position)
+        positions = ls.positions()
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
         if symbol is None:
             return None
-        return [ls.location(s) for s in ls.index().definitions(symbol)] or None
+        return [ls.location(s, positions) for s in ls.index().definitions(symbol)] or None
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: CivrulesServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        symbol = _symbol(ls, params.text_document.uri, params.position)
+        positions = ls.positions()
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
         if symbol is None:
             return None
         index = ls.index()
         found = index.references(symbol, include_definition=params.context.include_declaration)
-        return [ls.location(s) for s in found] or None
+        return [ls.location(s, positions) for s in found] or None
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[":", " ", "[", ",", "-"])
@@ -266,11 +283,11 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     return server
 
 
-def _symbol(ls: CivrulesServer, uri: str, position: types.Position) -> Symbol | None:
+def _symbol(ls: CivrulesServer, uri: str, position: types.Position, positions: Positions) -> Symbol | None:
     relative = ls.relative(uri)
     if relative is None:
         return None
-    return ls.index().at(relative, position.line + 1, position.character + 1)
+    return ls.index().at(relative, *positions.point(uri, position))
 
 
 def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hover | None:
@@ -278,7 +295,8 @@ def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hove
     if relative is None:
         return None
     result = ls.refresh()
-    line, column = position.line + 1, position.character + 1
+    positions = ls.positions()
+    line, column = positions.point(uri, position)
     display = result.files.get(relative)
     parts: list[str] = []
     shown: set[str] = set()
@@ -293,7 +311,7 @@ def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hove
             shown.add(diagnostic.code)
             text += f"\n\n```text\n{explain(diagnostic.code)}```"
         parts.append(text)
-    lines = ls.lines(uri)
+    lines = positions.lines(uri)
     code = code_at(lines[line - 1], column) if 0 < line <= len(lines) else None
     if code is not None and code not in shown:
         parts.append(f"```text\n{explain(code)}```")
@@ -312,11 +330,12 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
     from civrules.schema import SCHEMA_FILES, load_schema
 
     relative = ls.relative(uri)
-    lines = ls.lines(uri)
+    positions = ls.positions()
+    lines = positions.lines(uri)
     items: list[types.CompletionItem] = []
     if relative is None:
         return types.CompletionList(is_incomplete=False, items=items)
-    keys, is_value = yaml_key_path(lines, position.line + 1, position.character + 1)
+    keys, is_value = yaml_key_path(lines, *positions.point(uri, position))
     found = _KIND_LINE.search("\n".join(lines))
     kind = found.group(1) if found else None
     properties: dict[str, Any] = {}
@@ -355,19 +374,22 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
 
 def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
-    lines = ls.lines(uri)
+    positions = ls.positions()
+    lines = positions.lines(uri)
     actions: list[types.CodeAction] = []
     for diagnostic in params.context.diagnostics:
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
         fix = data.get("suggestion")
         if not isinstance(fix, str):
-            fix = _suggestion_at(ls, uri, diagnostic)
+            fix = _suggestion_at(ls, uri, diagnostic, positions)
         if fix is None:
             continue
+        # The edit replaces the range the client sent (in its units); what it holds is read in ours.
         rng = diagnostic.range
         new_text = fix
-        if rng.start.line == rng.end.line and 0 <= rng.start.line < len(lines):
-            written = lines[rng.start.line][rng.start.character : rng.end.character]
+        line, column, end_line, end_column = positions.span(uri, rng)
+        if line == end_line and 0 < line <= len(lines):
+            written = lines[line - 1][column - 1 : end_column - 1]
             if len(written) >= 2 and written[0] == written[-1] and written[0] in "\"'":
                 new_text = f"{written[0]}{fix}{written[0]}"
         actions.append(
@@ -382,14 +404,19 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
     return actions
 
 
-def _suggestion_at(ls: CivrulesServer, uri: str, sent: types.Diagnostic) -> str | None:
+def _suggestion_at(ls: CivrulesServer, uri: str, sent: types.Diagnostic, positions: Positions) -> str | None:
     """The suggestion of our diagnostic at the range a client sent back without its data."""
     relative = ls.relative(uri)
     result = ls.refresh()
     display = result.files.get(relative or "")
     for diagnostic in result.diagnostics:
         span = diagnostic.span
-        if span is not None and span.file == display and diagnostic.code == sent.code and lsp_range(span) == sent.range:
+        if (
+            span is not None
+            and span.file == display
+            and diagnostic.code == sent.code
+            and positions.range(uri, span) == sent.range
+        ):
             return suggestion(diagnostic)
     return None
 
