@@ -381,7 +381,7 @@ class Editor:
 
     async def settle(self) -> None:
         """Let the validation the server scheduled run, as it does between an editor's messages."""
-        await asyncio.gather(*(asyncio.all_tasks() - {asyncio.current_task()}))
+        await asyncio.wait_for(asyncio.gather(*(asyncio.all_tasks() - {asyncio.current_task()})), HANG_GUARD)
 
 
 def test_positions_are_utf16_by_default_and_read_on_the_open_buffer(rules: Path) -> None:
