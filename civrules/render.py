@@ -9,6 +9,7 @@ from typing import Any
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.escape import dumps_json, printable, safe_line_start
+from civrules.load.lines import decode, split_lines
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -26,7 +27,7 @@ class SourceLines:
     ) -> None:
         self.root = root or Path.cwd()
         self.max_bytes = max_bytes
-        self.cache: dict[str, list[str] | None] = {k: v.splitlines() for k, v in (texts or {}).items()}
+        self.cache: dict[str, list[str] | None] = {k: split_lines(v) for k, v in (texts or {}).items()}
 
     def line(self, file: str, number: int) -> str | None:
         if file not in self.cache:
@@ -35,7 +36,7 @@ class SourceLines:
 
             try:  # a regular file within the bound, not a link, not a FIFO (which would block)
                 raw = read_file(self.root / file, self.max_bytes)
-                self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
+                self.cache[file] = split_lines(decode(raw))
             except (RefusedError, OSError, ValueError):  # ValueError: a name no file system can hold
                 pass
         lines = self.cache[file]

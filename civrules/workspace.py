@@ -17,6 +17,7 @@ from typing import Any
 from civrules import codes, files
 from civrules.diagnostics import Diagnostic, Related, Span
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
+from civrules.load.lines import decode, split_lines
 
 #: Manifest slots that name data files, and the kind each file must declare.
 FILE_SLOTS: dict[str, str] = {
@@ -269,12 +270,12 @@ class Workspace:
         for relative, loaded in self._files.items():
             if loaded.path == display:
                 if relative in self.overrides:
-                    return self.overrides[relative].splitlines()
+                    return split_lines(self.overrides[relative])
                 try:
                     raw = files.read_under(self.root, relative, self.limits.max_bytes)
                 except (files.RefusedError, OSError):
                     return []
-                return raw.decode("utf-8", errors="replace").splitlines()
+                return split_lines(decode(raw))
         return []
 
     def rule_files(self) -> list[str]:

@@ -205,3 +205,29 @@ def test_missing_file_is_reported(tmp_path: Path) -> None:
 def test_alias_to_an_undefined_or_enclosing_anchor_is_reported() -> None:
     assert codes_of("a: *nowhere\n") == [("L013", 1, 4)]
     assert codes_of("a: &self [1, *self]\n") == [("L013", 1, 14)]
+
+
+@pytest.mark.parametrize(
+    ("raw", "line", "quoted"),
+    [
+        (b"kind: map\rid: x\rname: a\x0cb\r", 3, "name: a"),  # old Mac line ends: CR alone ends a line
+        (b"kind: map\r\nid: x\r\nname: a\x0cb\r\n", 3, "name: a"),
+        (b"kind: map\nname: a\x0cb\nid: x\n", 2, "name: a"),  # a form feed does not end a line
+        (b"\xef\xbb\xbfname: a\x0cb\n", 1, "name: a"),  # columns count from after a byte order mark
+    ],
+)
+def test_a_diagnostic_and_its_quoted_line_agree_whatever_ends_the_lines(
+    tmp_path: Path, raw: bytes, line: int, quoted: str
+) -> None:
+    from civrules.render import SourceLines, render_text
+
+    (tmp_path / "f.yaml").write_bytes(raw)
+    _, diagnostics = read_yaml_bytes(raw, "f.yaml")
+    (diagnostic,) = diagnostics
+    assert diagnostic.span is not None
+    assert (diagnostic.code, diagnostic.span.line, diagnostic.span.column) == ("L008", line, 8)
+    text = render_text(diagnostics, SourceLines(tmp_path))
+    shown = [row for row in text.splitlines() if row.lstrip().startswith(f"{line} |")]
+    assert shown and shown[0].split("| ", 1)[1].startswith(quoted), text
+    caret = text.splitlines()[text.splitlines().index(shown[0]) + 1]
+    assert caret.index("^") - caret.index("|") - 2 == 7, text  # under column 8

@@ -25,6 +25,7 @@ import yaml
 from civrules import codes, files
 from civrules.diagnostics import Diagnostic, Related, Span
 from civrules.load.document import Document, NodePath, pack_position, unpack_position
+from civrules.load.lines import line_column
 
 try:
     from yaml._yaml import CParser as _Parser
@@ -137,7 +138,7 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     """Read YAML from text already decoded; see :func:`read_yaml_file`."""
     bad = _NON_PRINTABLE.search(text)
     if bad is not None:
-        line, column = _line_col(text, bad.start())
+        line, column = line_column(text, bad.start())
         return None, [
             Diagnostic(
                 codes.BAD_ENCODING.code,
@@ -182,7 +183,7 @@ def _decode(raw: bytes, display: str) -> tuple[str | None, Diagnostic | None]:
         return raw.decode("utf-8"), None
     except UnicodeDecodeError as error:
         prefix = raw[: error.start].decode("utf-8", errors="replace")
-        line, column = _line_col(prefix, len(prefix))
+        line, column = line_column(prefix, len(prefix))
         return None, Diagnostic(
             codes.BAD_ENCODING.code,
             codes.BAD_ENCODING.severity,
@@ -190,12 +191,6 @@ def _decode(raw: bytes, display: str) -> tuple[str | None, Diagnostic | None]:
             Span(display, line, column, line, column + 1),
             hint="save the file as UTF-8",
         )
-
-
-def _line_col(text: str, index: int) -> tuple[int, int]:
-    line = text.count("\n", 0, index) + 1
-    column = index - (text.rfind("\n", 0, index) + 1) + 1
-    return line, column
 
 
 def _file_diag(code: codes.Code, display: str, message: str, hint: str | None = None) -> Diagnostic:

@@ -26,28 +26,16 @@ True
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from lsprotocol import types
 
 from civrules.diagnostics import Span
+from civrules.load.lines import split_lines
 
 UTF8 = types.PositionEncodingKind.Utf8.value
 UTF16 = types.PositionEncodingKind.Utf16.value
 UTF32 = types.PositionEncodingKind.Utf32.value
-
-#: What ends a line for LSP (and for YAML, once civrules has refused NEL, U+2028 and U+2029).
-_LINE_END = re.compile("\r\n|\r|\n")
-
-
-def split_lines(text: str) -> list[str]:
-    """The lines of ``text`` as LSP numbers them: only CR LF, CR and LF end a line.
-
-    >>> split_lines("a\\r\\nb\\u2028c\\x0cd\\re\\n")
-    ['a', 'b\\u2028c\\x0cd', 'e', '']
-    """
-    return _LINE_END.split(text)
 
 
 def encoding_of(negotiated: object) -> str:

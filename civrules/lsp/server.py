@@ -31,6 +31,7 @@ from civrules.diagnostics import Diagnostic, Severity
 from civrules.files import RefusedError, read_under
 from civrules.incremental import Result, Session
 from civrules.load import Limits
+from civrules.load.lines import decode
 from civrules.lsp.index import (
     Index,
     Symbol,
@@ -179,7 +180,7 @@ class CivrulesServer(LanguageServer):
         except (OSError, RefusedError):
             return None
         # As civrules reads it (its columns count from after a byte order mark), and as editors show it.
-        return raw.decode("utf-8-sig", errors="replace")
+        return decode(raw)
 
     def positions(self) -> Positions:
         """Position conversions in the encoding agreed at initialize, on the texts as they are now."""
