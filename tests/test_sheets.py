@@ -1,7 +1,8 @@
 """Player aid sheets: valid, self-contained, escaped HTML that prints right in Chromium and WeasyPrint.
 
-The browser tests run the real headless Chromium (Debian's package; `make setup-browser` as root);
-where none is installed they are skipped, with the reason (CI sets CIVRULES_REQUIRE_BROWSER=1, which
+The browser tests run the real headless Chromium (Debian's package; `make setup-browser` as root),
+one browser for every rendering, driven over the DevTools pipe (tests/browser.py); where none is
+installed they are skipped, with the reason (CI sets CIVRULES_REQUIRE_BROWSER=1, which
 makes that a failure). Set ``CIVRULES_UPDATE_SCREENSHOT=1`` to rewrite docs/sheets-credit-table.png
 and docs/sheets-credit-chart.png (each is written anyway when missing, never otherwise, so a test run
 leaves the tree clean).
@@ -13,14 +14,12 @@ import functools
 import hashlib
 import html
 import io
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from civrules.emit.svgmap import map_svg
 from civrules.model import Ruleset
 from civrules.pipeline import analyse
 from civrules.workspace import Workspace
+from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
 
 BASE = "advanced-civilization"
@@ -606,15 +606,13 @@ def test_a_real_variant_marks_its_new_areas(variant: tuple[Built, str]) -> None:
 
 # --- Chromium ----------------------------------------------------------------------------------
 
-_METRICS = """<script>
-window.addEventListener("load", function () {
+#: The credit table's layout on screen: does anything stick out sideways, is the page one screen high?
+_METRICS = """(function () {
   var page = document.querySelector(".page");
   var table = document.querySelector("table.credits");
   var style = getComputedStyle(page);
   var box = page.getBoundingClientRect();
-  var out = document.createElement("pre");
-  out.id = "metrics";
-  out.textContent = JSON.stringify({
+  return {
     scrollWidth: document.documentElement.scrollWidth,
     clientWidth: document.documentElement.clientWidth,
     tableRight: table.getBoundingClientRect().right,
@@ -622,11 +620,8 @@ window.addEventListener("load", function () {
     tableClient: table.clientWidth,
     contentRight: box.right - parseFloat(style.paddingRight),
     pageHeight: box.height
-  });
-  document.body.appendChild(out);
-});
-</script>
-"""
+  };
+})()"""
 
 
 def _find_chromium() -> str | None:
@@ -653,21 +648,28 @@ def chromium() -> str:
     return found
 
 
-def _run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    command = [
-        binary,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-        "--hide-scrollbars",
-        *args,
-    ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+def test_a_browser_that_never_answers_fails_the_wait_and_is_killed(tmp_path: Path) -> None:
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nexec sleep 600\n")
+    silent.chmod(0o755)
+    browser = Browser(str(silent), tmp_path / "profile", tmp_path / "log", timeout=0.5)
+    with pytest.raises(BrowserError, match=r"did not send the reply to Browser.getVersion within 0.5 s"), browser:
+        browser.send("Browser.getVersion")
+    with pytest.raises(ProcessLookupError):
+        os.killpg(browser.pid, 0)  # nothing of it is left
+
+
+def test_a_browser_that_dies_is_reported_with_its_status(tmp_path: Path) -> None:
+    browser = Browser(shutil.which("false") or "/bin/false", tmp_path / "profile", tmp_path / "log")
+    with (
+        pytest.raises(
+            BrowserError,
+            match=r"closed its pipe before it (read|sent the reply to) Browser.getVersion"
+            r" \(chromium exited with status 1\)",
+        ),
+        browser,
+    ):
+        browser.send("Browser.getVersion")
 
 
 @dataclass(frozen=True)
@@ -687,80 +689,37 @@ def _size(landscape: bool, paper: str = "a4") -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
-    """Every sheet through Chromium at once (a few in parallel): PNG, PDF, and layout metrics."""
+    """Every sheet through one Chromium (tests/browser.py), a tab each: PNG, PDF, and layout metrics."""
     root = tmp_path_factory.mktemp("chromium")
     pages = {"a4": dict(base.files), "letter": render_sheets(base.model, base.fingerprint, "letter")}
+    # One sheet of an 18-player ruleset: Mega Civilization's credit chart.
+    pages["mega"] = dict(_sheets_of(MEGA, "a4", ("credit-table.html",)))
     for paper, files in pages.items():
         (root / paper).mkdir()
         for name, content in files.items():
             (root / paper / name).write_bytes(content)
-            if name == "credit-table.html":
-                probe = content.decode().replace("</body>", _METRICS + "</body>")
-                (root / paper / "probe.html").write_text(probe)
-    jobs: list[tuple[str, list[str]]] = []
     png, pdf = {}, {}
-    for sheet in SHEETS:
-        source = (root / "a4" / sheet.file).as_uri()
-        width, height = _size(sheet.landscape)
-        png[sheet.file] = root / f"{sheet.file}.png"
-        pdf[sheet.file] = root / f"{sheet.file}.pdf"
-        jobs.append(
-            (f"png {sheet.file}", [f"--window-size={width},{height}", f"--screenshot={png[sheet.file]}", source])
-        )
-        jobs.append((f"pdf {sheet.file}", ["--no-pdf-header-footer", f"--print-to-pdf={pdf[sheet.file]}", source]))
-    pdf["letter"] = root / "letter-credit-table.pdf"
-    source = (root / "letter" / "credit-table.html").as_uri()
-    jobs.append(("pdf letter", ["--no-pdf-header-footer", f"--print-to-pdf={pdf['letter']}", source]))
-    for paper in pages:
-        width, height = _size(True, paper)
-        probe = (root / paper / "probe.html").as_uri()
-        jobs.append(
-            (f"dom {paper}", [f"--window-size={width},{height}", "--virtual-time-budget=5000", "--dump-dom", probe])
-        )
-    screenshot = root / "credit-table-docs.png"
-    width, height = _size(True)
-    jobs.append(
-        (
-            "docs",
-            [
-                f"--window-size={width},{height}",
-                "--force-device-scale-factor=1.5",
-                f"--screenshot={screenshot}",
-                (root / "a4" / "credit-table.html").as_uri(),
-            ],
-        )
-    )
-
-    # One sheet of an 18-player ruleset: Mega Civilization's credit chart.
-    eighteen = root / "mega-credit-chart.png"
-    (root / "mega").mkdir()
-    for name, content in _sheets_of(MEGA, "a4", ("credit-table.html",)).items():
-        (root / "mega" / name).write_bytes(content)
-    jobs.append(
-        (
-            "eighteen",
-            [
-                f"--window-size={width},{height}",
-                f"--screenshot={eighteen}",
-                (root / "mega" / "credit-table.html").as_uri(),
-            ],
-        )
-    )
-
-    def run(job: tuple[str, list[str]]) -> tuple[str, subprocess.CompletedProcess[str]]:
-        name, args = job
-        profile = root / "profiles" / re.sub(r"\W", "_", name)
-        profile.mkdir(parents=True)
-        return name, _run_chromium(chromium, profile, *args)
-
     metrics: dict[str, dict[str, float]] = {}
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        for name, result in pool.map(run, jobs):
-            assert result.returncode == 0, f"chromium ({name}) failed: {result.stderr[-2000:]}"
-            if name.startswith("dom "):
-                found = re.search(r'<pre id="metrics">(.*?)</pre>', result.stdout, re.DOTALL)
-                assert found is not None, f"no metrics from chromium ({name})"
-                metrics[name[4:]] = json.loads(html.unescape(found.group(1)))
+    screenshot = root / "credit-table-docs.png"
+    eighteen = root / "mega-credit-chart.png"
+    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
+        for sheet in SHEETS:
+            png[sheet.file] = root / f"{sheet.file}.png"
+            pdf[sheet.file] = root / f"{sheet.file}.pdf"
+            with browser.open((root / "a4" / sheet.file).as_uri(), _size(sheet.landscape)) as page:
+                png[sheet.file].write_bytes(page.screenshot())
+                page.emulate(None)  # the browser's own window, as `--print-to-pdf` printed in
+                pdf[sheet.file].write_bytes(page.pdf())
+        pdf["letter"] = root / "letter-credit-table.pdf"
+        with browser.open((root / "letter" / "credit-table.html").as_uri()) as page:
+            pdf["letter"].write_bytes(page.pdf())
+        for paper in ("a4", "letter"):
+            with browser.open((root / paper / "credit-table.html").as_uri(), _size(True, paper)) as page:
+                metrics[paper] = page.evaluate(_METRICS)
+        with browser.open((root / "a4" / "credit-table.html").as_uri(), _size(True), scale=1.5) as page:
+            screenshot.write_bytes(page.screenshot())
+        with browser.open((root / "mega" / "credit-table.html").as_uri(), _size(True)) as page:
+            eighteen.write_bytes(page.screenshot())
     return Browsed(png, pdf, metrics, screenshot, eighteen)
 
 
