@@ -142,6 +142,10 @@ class Browser:
             seen = len(self._events)
             self._read(deadline, f"a {event} event")
 
+    def forget(self, session: str) -> None:
+        """Drop the events of a session nobody will wait on any more (a closed tab's)."""
+        self._events = [event for event in self._events if event.get("sessionId") != session]
+
     def _write(self, data: bytes, method: str) -> None:
         deadline = time.monotonic() + self.timeout
         view = memoryview(data)
@@ -294,6 +298,7 @@ class Page:
 
     def close(self) -> None:
         self.browser.send("Target.closeTarget", {"targetId": self.target})
+        self.browser.forget(self.session)
 
     def __enter__(self) -> Self:
         return self
