@@ -650,7 +650,7 @@ def chromium() -> str:
 
 def test_a_browser_that_never_answers_fails_the_wait_and_is_killed(tmp_path: Path) -> None:
     silent = tmp_path / "silent"
-    silent.write_text("#!/bin/sh\nexec sleep 600\n")
+    silent.write_text("#!/bin/sh\nread -r line <&3\n")  # reads the commands (no newline comes), answers none
     silent.chmod(0o755)
     browser = Browser(str(silent), tmp_path / "profile", tmp_path / "log", timeout=0.5)
     with pytest.raises(BrowserError, match=r"did not send the reply to Browser.getVersion within 0.5 s"), browser:
