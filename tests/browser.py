@@ -28,6 +28,7 @@ import base64
 import contextlib
 import fcntl
 import json
+import math
 import os
 import select
 import signal
@@ -150,8 +151,7 @@ class Browser:
         deadline = time.monotonic() + self.timeout
         view = memoryview(data)
         while view:
-            _, ready, _ = select.select([], [self._to_browser], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
+            if not _ready(self._to_browser, select.POLLOUT, deadline - time.monotonic()):
                 raise BrowserError(self._explain(f"chromium did not read {method} within {self.timeout:g} s"))
             try:
                 view = view[os.write(self._to_browser, view) :]
@@ -160,8 +160,7 @@ class Browser:
 
     def _read(self, deadline: float, awaited: str) -> None:
         """Read what Chromium has written (waiting until the deadline) and file each whole message."""
-        ready, _, _ = select.select([self._from_browser], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
+        if not _ready(self._from_browser, select.POLLIN, deadline - time.monotonic()):
             raise BrowserError(self._explain(f"chromium did not send {awaited} within {self.timeout:g} s"))
         chunk = os.read(self._from_browser, 1 << 20)
         if not chunk:
@@ -232,8 +231,7 @@ class Browser:
             deadline = time.monotonic() + self.timeout
             while self._exited() is None and time.monotonic() < deadline:
                 # Drain what it still says, so that it never blocks on a full pipe while quitting.
-                ready, _, _ = select.select([self._from_browser], [], [], 0.05)
-                if ready and not os.read(self._from_browser, 1 << 20):
+                if _ready(self._from_browser, select.POLLIN, 0.05) and not os.read(self._from_browser, 1 << 20):
                     time.sleep(0.05)
         with contextlib.suppress(ProcessLookupError):  # whatever it left running (all of it, if it hung)
             os.killpg(self.pid, signal.SIGKILL)
@@ -307,6 +305,14 @@ class Page:
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _ready(fd: int, event: int, seconds: float) -> bool:
+    """Whether ``fd`` can be read (POLLIN) or written (POLLOUT) within ``seconds``; a closed other end
+    counts as ready (the read or write then tells). poll, not select: any descriptor number works."""
+    poller = select.poll()
+    poller.register(fd, event)
+    return bool(poller.poll(max(0, math.ceil(seconds * 1000))))
 
 
 def _pipe() -> tuple[int, int]:
