@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ from civrules.cli import main
 from civrules.commodities import set_value, set_value_rule
 from civrules.credits import credit_matrix
 from civrules.emit.output import read_tree
+from civrules.model import Ruleset
 from civrules.pipeline import analyse
 from civrules.workspace import Workspace
 from tests.conftest import REPO, RULES
@@ -23,6 +25,7 @@ RULESETS = ("advanced-civilization", "advanced-civilization-western")
 
 
 def build(out: Path, rules: Path = RULES, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
+    """`civrules build` in a fresh interpreter with a chosen hash seed (for the tests about that)."""
     env = {**os.environ, "PYTHONHASHSEED": seed}
     return subprocess.run(
         [sys.executable, "-m", "civrules", "--rules", str(rules), "build", "--out", str(out), *args],
@@ -33,6 +36,22 @@ def build(out: Path, rules: Path = RULES, *args: str, seed: str = "0") -> subpro
         check=False,
         timeout=300,
     )
+
+
+def build_here(out: Path, rules: Path = RULES, *args: str) -> tuple[int, str, str]:
+    """`civrules build` in this process (exit code, stdout, stderr): for the tests of what a build
+    writes or reports, which do not depend on a fresh interpreter."""
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "--out", str(out), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@functools.cache
+def model_of(ruleset: str) -> Ruleset:
+    """The compiler's model of a shipped ruleset, analysed once per module (models are frozen)."""
+    workspace = Workspace(RULES)
+    model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).model
+    assert model is not None
+    return model
 
 
 @pytest.fixture(scope="module")
@@ -97,10 +116,7 @@ def test_rulebook_worked_examples_through_the_generated_helpers(generated: Path)
 
 
 def test_generated_tables_equal_the_compilers_for_every_pair(generated: Path) -> None:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
-    model = analysis.model
-    assert model is not None
+    model = model_of("advanced-civilization")
     matrix = credit_matrix(model)
     rule = set_value_rule(model)
     expected_credit = [
@@ -145,22 +161,23 @@ def test_check_catches_a_one_character_change_and_writes_nothing(
 ) -> None:
     out = copy_of(generated, tmp_path / "generated")
     before = read_tree(out)
-    assert build(out, rules_copy, "--check").returncode == 0
+    code, stdout, stderr = build_here(out, rules_copy, "--check")
+    assert code == 0, stdout + stderr
     cards = rules_copy / "cards" / "advanced-civilization.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("cost: 45", "cost: 46", 1), encoding="utf-8")
-    done = build(out, rules_copy, "--check")
-    assert done.returncode == 1
-    assert "-            cost=45," in done.stdout
-    assert "+            cost=46," in done.stdout
+    code, stdout, stderr = build_here(out, rules_copy, "--check")
+    assert code == 1, stdout + stderr
+    assert "-            cost=45," in stdout
+    assert "+            cost=46," in stdout
     assert read_tree(out) == before
 
 
 def test_check_of_one_ruleset_compares_its_part_and_the_marker(generated: Path, tmp_path: Path) -> None:
     out = copy_of(generated, tmp_path / "generated")
-    done = build(out, RULES, "--check", "advanced-civilization")
-    assert done.returncode == 0, done.stdout + done.stderr
+    code, stdout, stderr = build_here(out, RULES, "--check", "advanced-civilization")
+    assert code == 0, stdout + stderr
     (out / ".civrules-output").unlink()
-    assert build(out, RULES, "--check", "advanced-civilization").returncode == 1
+    assert build_here(out, RULES, "--check", "advanced-civilization")[0] == 1
 
 
 def test_a_ruleset_with_errors_keeps_its_output_and_the_others_build(
@@ -170,9 +187,9 @@ def test_a_ruleset_with_errors_keeps_its_output_and_the_others_build(
     before = read_tree(out)
     cards = rules_copy / "cards" / "advanced-civilization.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("cost: 45", "cost: -1", 1), encoding="utf-8")
-    done = build(out, rules_copy)
-    assert done.returncode == 1
-    assert done.stderr.splitlines()[-1] == (
+    code, stdout, stderr = build_here(out, rules_copy)
+    assert code == 1, stdout + stderr
+    assert stderr.splitlines()[-1] == (
         "civrules: not built, the rules have errors (previous output kept): "
         "advanced-civilization, advanced-civilization-western"
     )
@@ -186,8 +203,8 @@ def test_hostile_names_become_safe_literals(tmp_path: Path, rules_copy: Path) ->
     quoted = '"' + hostile.replace("\\", "\\\\").replace('"', '\\"') + '"'
     cards.write_text(text.replace("    name: Pottery\n", f"    name: {quoted}\n", 1), encoding="utf-8")
     out = tmp_path / "generated"
-    done = build(out, rules_copy, "advanced-civilization")
-    assert done.returncode == 0, done.stdout + done.stderr
+    code, stdout, stderr = build_here(out, rules_copy, "advanced-civilization")
+    assert code == 0, stdout + stderr
     printed = run_python(
         out, "from advanced_civilization import CARDS, CardId\nprint(repr(CARDS[CardId.POTTERY].name))"
     )
@@ -197,7 +214,8 @@ def test_hostile_names_become_safe_literals(tmp_path: Path, rules_copy: Path) ->
 def test_build_of_one_ruleset_keeps_the_others(generated: Path, tmp_path: Path) -> None:
     out = copy_of(generated, tmp_path / "generated")
     before = read_tree(out)
-    assert build(out, RULES, "advanced-civilization").returncode == 0
+    code, stdout, stderr = build_here(out, RULES, "advanced-civilization")
+    assert code == 0, stdout + stderr
     assert read_tree(out) == before
 
 
@@ -263,10 +281,7 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
     from civrules.ast import can_enter_epoch
     from civrules.calamities import calamity_amount, effect_side
 
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
-    model = analysis.model
-    assert model is not None
+    model = model_of(ruleset)
     cases = []
     for calamity in model.calamities:
         cards = sorted({m.card for m in calamity.modifiers})[:7]
@@ -325,18 +340,13 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
     assert len(cases) > 100
 
 
-def test_generated_epoch_entry_by_level_equals_the_compilers(tmp_path: Path) -> None:
+def test_generated_epoch_entry_by_level_equals_the_compilers(generated: Path) -> None:
     """Mega Civilization prints Basic and Expert requirements: both levels reach the package."""
     import json
 
     from civrules.ast import can_enter_epoch
 
-    out = tmp_path / "generated"
-    assert build(out, RULES, "mega-civilization").returncode == 0
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["mega-civilization"]))
-    model = analysis.model
-    assert model is not None
+    model = model_of("mega-civilization")
     cards = [c.id for c in model.cards]
     expected = []
     for level in ("basic", "expert"):
@@ -359,7 +369,7 @@ def test_generated_epoch_entry_by_level_equals_the_compilers(tmp_path: Path) -> 
         "                out.append([level, epoch.value, cities, n, answer])\n"
         "print(json.dumps(out))\n"
     )
-    assert json.loads(run_python(out, script)) == expected
+    assert json.loads(run_python(generated, script)) == expected
 
 
 def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
@@ -382,9 +392,7 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
     from civrules.commodities import block_bonus, block_bonuses, deck_compositions
 
     for ruleset in ("expansion-project", "mega-civilization"):
-        workspace = Workspace(RULES)
-        model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).model
-        assert model is not None
+        model = model_of(ruleset)
         bands = [
             [b.players_min, b.players_max, b.region, [[d.block, [list(c) for c in d.commodities]] for d in b.decks]]
             for b in deck_compositions(model)
