@@ -15,7 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from civrules.cli import main
 from civrules.emit.output import read_tree
 from tests.conftest import REPO, RULES
 
@@ -36,9 +38,17 @@ def civrules(rules: Path, *args: str, seed: str = "0", delay: float = 0.0) -> su
 
 
 def build(rules: Path, out: Path, *rulesets: str, seed: str = "0") -> dict[str, bytes]:
+    """A build in a fresh interpreter with the given hash seed."""
     process = civrules(rules, "build", *rulesets, "--out", str(out), seed=seed)
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 0, stderr.decode()
+    return read_tree(out)
+
+
+def build_here(rules: Path, out: Path, *rulesets: str) -> dict[str, bytes]:
+    """A build in this process, where a fresh interpreter is not the point."""
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", *rulesets, "--out", str(out)])
+    assert result.exit_code == 0, result.stdout + result.stderr
     return read_tree(out)
 
 
@@ -52,8 +62,8 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, byt
     text = cards.read_text(encoding="utf-8")
     assert "    cost: 45\n" in text
     cards.write_text(text.replace("    cost: 45\n", "    cost: 46\n", 1), encoding="utf-8")
-    old = build(RULES, root / "old", RULESET)
-    new = build(changed, root / "new", RULESET)
+    old = build_here(RULES, root / "old", RULESET)
+    new = build_here(changed, root / "new", RULESET)
     assert old != new and set(old) == set(new)
     return changed, old, new
 
@@ -124,7 +134,7 @@ def kill_builds(
     assert killed_writing >= kills // 4, runs  # the kills did land in the middle of writing
     # A killed build leaves its staging directory beside generated/; the next build still succeeds.
     out = tmp_path / "run0" / "generated"
-    assert build(rules, out, RULESET) == new
+    assert build_here(rules, out, RULESET) == new
 
 
 def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp_path: Path) -> None:
