@@ -63,3 +63,22 @@ def rules_copy(tmp_path: Path) -> Path:
     target = tmp_path / "rules"
     shutil.copytree(RULES, target)
     return target
+
+
+#: The Advanced Civilization family: a base ruleset and a variant of it.
+FAMILY = ("advanced-civilization", "advanced-civilization-western")
+
+
+@pytest.fixture
+def family_copy(tmp_path: Path) -> Path:
+    """A writable copy of rules/ holding only the Advanced Civilization rulesets (the base and
+    its Western Extension variant) and the files they read: it validates clean, and a run over it
+    reads half the files a run over every ruleset does, for the tests whose point one family makes."""
+    from tests.rulefiles import ruleset_files
+
+    keep = {relative for ruleset_id in FAMILY for relative in ruleset_files(ruleset_id)}
+    target = tmp_path / "rules"
+    for relative in sorted(keep):
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RULES / relative, target / relative)
+    return target

@@ -86,6 +86,24 @@ class _Recording(CachedWorkspace):
         return super().load(relative)
 
 
+@functools.cache
+def ruleset_files(ruleset_id: str) -> frozenset[str]:
+    """The shipped files a ruleset's validation reads, relative to rules/: its manifest, the data
+    files and rule index it names, and those of the rulesets it extends."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    manifest = f"rulesets/{ruleset_id}.yaml"
+    data = yaml.load(shipped_text(manifest), Loader=loader)
+    found = {manifest}
+    for paths in (data.get("files") or {}).values():
+        found.update(paths)
+    rule_index = (data.get("rulebook") or {}).get("rule_index")
+    if rule_index is not None:
+        found.add(rule_index)
+    if data.get("extends"):
+        found |= ruleset_files(data["extends"])
+    return frozenset(found)
+
+
 def shipped_text(relative: str) -> str:
     return (RULES / relative).read_text(encoding="utf-8")
 

@@ -1,4 +1,7 @@
-"""The command line, through click's runner and through a real subprocess."""
+"""The command line, through click's runner and through a real subprocess.
+
+The tests that break or add files work on the Advanced Civilization family alone (``family_copy``):
+what they prove about the command line does not need the other rulesets' files read too."""
 
 from __future__ import annotations
 
@@ -50,9 +53,9 @@ def test_list_names_the_shipped_rulesets() -> None:
     assert "advanced-civilization" in out
 
 
-def test_four_broken_things_give_four_located_errors_in_every_format(rules_copy: Path) -> None:
-    break_four_ways(rules_copy)
-    code, out = run("validate", "--format", "json", rules=rules_copy)
+def test_four_broken_things_give_four_located_errors_in_every_format(family_copy: Path) -> None:
+    break_four_ways(family_copy)
+    code, out = run("validate", "--format", "json", rules=family_copy)
     assert code == 1
     errors = [d for d in json.loads(out) if d["severity"] == "error"]
     assert sorted((Path(d["file"]).name, d["code"]) for d in errors) == [
@@ -66,19 +69,19 @@ def test_four_broken_things_give_four_located_errors_in_every_format(rules_copy:
     assert misspelt["hint"] == "did you mean `cost`?"
     located = {(d["code"], d["line"], d["column"]) for d in errors}
 
-    code, text = run("validate", rules=rules_copy)
+    code, text = run("validate", rules=family_copy)
     assert code == 1
     for code_, line, column in located:
         assert f":{line}:{column}: error[{code_}]" in text
 
-    code, github = run("validate", "--format", "github", rules=rules_copy)
+    code, github = run("validate", "--format", "github", rules=family_copy)
     assert code == 1
     annotations = [line for line in github.splitlines() if line.startswith("::error")]
     assert len(annotations) == 4
     for code_, line, column in located:
         assert any(f"line={line},col={column}," in a and f"title={code_}" in a for a in annotations)
 
-    code, sarif = run("validate", "--format", "sarif", rules=rules_copy)
+    code, sarif = run("validate", "--format", "sarif", rules=family_copy)
     assert code == 1
     log = json.loads(sarif)
     jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
@@ -94,12 +97,12 @@ def test_four_broken_things_give_four_located_errors_in_every_format(rules_copy:
     assert regions == located
 
 
-def test_strict_turns_warnings_into_failure(rules_copy: Path) -> None:
-    (rules_copy / "cards" / "spare.yaml").write_text((rules_copy / CARDS).read_text(encoding="utf-8"))
-    code, out = run("validate", rules=rules_copy)
+def test_strict_turns_warnings_into_failure(family_copy: Path) -> None:
+    (family_copy / "cards" / "spare.yaml").write_text((family_copy / CARDS).read_text(encoding="utf-8"))
+    code, out = run("validate", rules=family_copy)
     assert code == 0
     assert "warning[R005]" in out
-    code, _ = run("validate", "--strict", rules=rules_copy)
+    code, _ = run("validate", "--strict", rules=family_copy)
     assert code == 1
 
 
@@ -133,9 +136,9 @@ def test_export_is_canonical_and_stable() -> None:
     assert json.dumps(exported, indent=2, sort_keys=True, ensure_ascii=False) == first.rstrip("\n")
 
 
-def test_export_of_a_broken_ruleset_fails_with_diagnostics(rules_copy: Path) -> None:
-    break_four_ways(rules_copy)
-    code, out = run("export", "advanced-civilization", rules=rules_copy)
+def test_export_of_a_broken_ruleset_fails_with_diagnostics(family_copy: Path) -> None:
+    break_four_ways(family_copy)
+    code, out = run("export", "advanced-civilization", rules=family_copy)
     assert code == 1
     assert "error[L002]" in out
 
@@ -159,11 +162,11 @@ def test_internal_errors_exit_2_with_an_apology(monkeypatch: object) -> None:
     assert "Traceback" in result.stderr
 
 
-def test_console_script_runs_in_a_real_subprocess(rules_copy: Path) -> None:
-    break_four_ways(rules_copy)
+def test_console_script_runs_in_a_real_subprocess(family_copy: Path) -> None:
+    break_four_ways(family_copy)
     env = {**os.environ, "PYTHONHASHSEED": "7"}
     done = subprocess.run(
-        [sys.executable, "-m", "civrules", "--rules", str(rules_copy), "validate", "--format", "json"],
+        [sys.executable, "-m", "civrules", "--rules", str(family_copy), "validate", "--format", "json"],
         capture_output=True,
         text=True,
         env=env,
@@ -176,31 +179,31 @@ def test_console_script_runs_in_a_real_subprocess(rules_copy: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_two_manifests_with_one_id_are_reported_at_the_second(rules_copy: Path) -> None:
-    original = (rules_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
-    (rules_copy / "rulesets" / "zz-copy.yaml").write_text(original, encoding="utf-8")
-    code, out = run("validate", "--format", "json", rules=rules_copy)
+def test_two_manifests_with_one_id_are_reported_at_the_second(family_copy: Path) -> None:
+    original = (family_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (family_copy / "rulesets" / "zz-copy.yaml").write_text(original, encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=family_copy)
     assert code == 1
     found = [d for d in json.loads(out) if d["code"] == "R002"]
     assert [Path(d["file"]).name for d in found] == ["zz-copy.yaml"]
     assert found[0]["related"][0]["file"].endswith("advanced-civilization.yaml")
 
 
-def test_a_distinct_id_is_fine(rules_copy: Path) -> None:
-    original = (rules_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+def test_a_distinct_id_is_fine(family_copy: Path) -> None:
+    original = (family_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
     copy = original.replace("id: advanced-civilization\n", "id: zz-copy\n", 1)
-    (rules_copy / "rulesets" / "zz-copy.yaml").write_text(copy, encoding="utf-8")
-    code, out = run("validate", "--format", "json", rules=rules_copy)
+    (family_copy / "rulesets" / "zz-copy.yaml").write_text(copy, encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=family_copy)
     assert [d for d in json.loads(out) if d["code"] == "R002"] == []
     assert code == 0
 
 
-def test_a_manifest_whose_id_is_not_its_file_name_is_a_warning(rules_copy: Path) -> None:
-    manifest = rules_copy / "rulesets" / "advanced-civilization-western.yaml"
-    manifest.rename(rules_copy / "rulesets" / "western.yaml")
-    code, out = run("validate", "--format", "json", rules=rules_copy)
+def test_a_manifest_whose_id_is_not_its_file_name_is_a_warning(family_copy: Path) -> None:
+    manifest = family_copy / "rulesets" / "advanced-civilization-western.yaml"
+    manifest.rename(family_copy / "rulesets" / "western.yaml")
+    code, out = run("validate", "--format", "json", rules=family_copy)
     (found,) = [d for d in json.loads(out) if d["code"] == "R006"]
     assert (Path(found["file"]).name, found["line"]) == ("western.yaml", 8)
     assert code == 0
-    code, _ = run("validate", "--strict", rules=rules_copy)
+    code, _ = run("validate", "--strict", rules=family_copy)
     assert code == 1
