@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from civrules.pipeline import Analysis, analyse
 from civrules.resolve import merge_patch
 from civrules.workspace import Workspace
 from tests.conftest import REPO, RULES
+from tests.rulefiles import CachedWorkspace
 
 HEADER = """# yaml-language-server: $schema=../../schemas/ruleset.schema.json
 kind: ruleset
@@ -30,8 +30,9 @@ def variant(ruleset_id: str, extends: str, body: str = "") -> tuple[str, str]:
 
 
 def analysed(ruleset_id: str, *files: tuple[str, str]) -> tuple[Analysis, dict[str, str]]:
+    """A ruleset analysed with some files added or replaced (the shipped ones read once per module)."""
     overrides = dict(files)
-    workspace = Workspace(RULES, overrides=overrides)
+    workspace = CachedWorkspace(overrides)
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     return analyse(workspace, loaded), overrides
 
@@ -189,9 +190,8 @@ def test_paths_that_leave_rules_are_refused(path: str) -> None:
     assert [d.code for d in analysis.diagnostics if d.severity == "error"] == ["S001"]
 
 
-def test_a_symbolic_link_out_of_rules_is_refused(tmp_path: Path) -> None:
-    rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
+def test_a_symbolic_link_out_of_rules_is_refused(tmp_path: Path, family_copy: Path) -> None:
+    rules = family_copy
     outside = tmp_path / "outside.yaml"
     outside.write_text((RULES / "maps" / "western-panel.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     os.symlink(outside, rules / "maps" / "linked.yaml")
@@ -250,23 +250,23 @@ def test_diff_text_reads_as_the_western_extension_rules() -> None:
     assert "  + cirta  Cirta" in result.stdout
 
 
-def test_new_variant_scaffolds_a_valid_variant(rules_copy: Path) -> None:
+def test_new_variant_scaffolds_a_valid_variant(family_copy: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(
-        main, ["--rules", str(rules_copy), "new-variant", "my-civ", "--extends", "advanced-civilization"]
+        main, ["--rules", str(family_copy), "new-variant", "my-civ", "--extends", "advanced-civilization"]
     )
     assert result.exit_code == 0, result.output
-    created = rules_copy / "rulesets" / "my-civ.yaml"
+    created = family_copy / "rulesets" / "my-civ.yaml"
     assert created.read_text(encoding="utf-8").startswith("# yaml-language-server: $schema=../../schemas/")
-    result = runner.invoke(main, ["--rules", str(rules_copy), "validate", "my-civ"])
+    result = runner.invoke(main, ["--rules", str(family_copy), "validate", "my-civ"])
     assert result.exit_code == 0, result.stdout
-    result = runner.invoke(main, ["--rules", str(rules_copy), "diff", "advanced-civilization", "my-civ"])
+    result = runner.invoke(main, ["--rules", str(family_copy), "diff", "advanced-civilization", "my-civ"])
     assert result.stdout.endswith("no differences\n")
     again = runner.invoke(
-        main, ["--rules", str(rules_copy), "new-variant", "my-civ", "--extends", "advanced-civilization"]
+        main, ["--rules", str(family_copy), "new-variant", "my-civ", "--extends", "advanced-civilization"]
     )
     assert again.exit_code == 2
-    unknown = runner.invoke(main, ["--rules", str(rules_copy), "new-variant", "other", "--extends", "nowhere"])
+    unknown = runner.invoke(main, ["--rules", str(family_copy), "new-variant", "other", "--extends", "nowhere"])
     assert unknown.exit_code == 2
 
 
