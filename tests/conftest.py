@@ -74,11 +74,15 @@ def family_copy(tmp_path: Path) -> Path:
     """A writable copy of rules/ holding only the Advanced Civilization rulesets (the base and
     its Western Extension variant) and the files they read: it validates clean, and a run over it
     reads half the files a run over every ruleset does, for the tests whose point one family makes."""
+    return copy_rulesets(tmp_path / "rules", *FAMILY)
+
+
+def copy_rulesets(target: Path, *ruleset_ids: str) -> Path:
+    """A writable copy of rules/ at ``target`` holding only these rulesets (and their bases) and
+    the files they read."""
     from tests.rulefiles import ruleset_files
 
-    keep = {relative for ruleset_id in FAMILY for relative in ruleset_files(ruleset_id)}
-    target = tmp_path / "rules"
-    for relative in sorted(keep):
+    for relative in sorted({relative for ruleset_id in ruleset_ids for relative in ruleset_files(ruleset_id)}):
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(RULES / relative, target / relative)
     return target

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import merge_patch
-from tests.conftest import RULES
+from tests.conftest import RULES, copy_rulesets
 from tests.rulefiles import CachedWorkspace
 
 HOUSE_RULES = """\
@@ -96,7 +95,7 @@ def test_the_house_rules_of_the_expansion_project_validate_clean_from_their_own_
 
 
 def test_diff_lists_each_change_of_the_house_rules(tmp_path: Path) -> None:
-    workspace_rules = _rules_with(tmp_path, house())
+    workspace_rules = _rules_with(tmp_path, "expansion-project", house())
     runner = CliRunner()
     args = ["--rules", str(workspace_rules), "diff", "expansion-project", "ep-house", "--format", "json"]
     result = runner.invoke(main, args)
@@ -116,9 +115,9 @@ def test_diff_lists_each_change_of_the_house_rules(tmp_path: Path) -> None:
     assert "- attributes[" in text  # the removed attribute, element by element
 
 
-def _rules_with(tmp_path: Path, *files: tuple[str, str]) -> Path:
-    root = tmp_path / "rules"
-    shutil.copytree(RULES, root)
+def _rules_with(tmp_path: Path, base: str, *files: tuple[str, str]) -> Path:
+    """A copy of rules/ with only ``base`` (and what it extends) and the files they read, plus ``files``."""
+    root = copy_rulesets(tmp_path / "rules", base)
     for relative, text in files:
         (root / relative).write_text(text, encoding="utf-8")
     return root
@@ -238,7 +237,7 @@ def test_build_builds_the_clean_rulesets_and_reports_the_broken_one(tmp_path: Pa
     broken = _header("broken", "advanced-civilization") + (
         "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cots: 50}\n"
     )
-    rules = _rules_with(tmp_path, ("rulesets/broken.yaml", broken))
+    rules = _rules_with(tmp_path, "advanced-civilization", ("rulesets/broken.yaml", broken))
     out = tmp_path / "generated"
     runner = CliRunner()
     result = runner.invoke(main, ["--rules", str(rules), "build", "advanced-civilization", "broken", "--out", str(out)])
@@ -262,7 +261,7 @@ def _uncomment(text: str) -> str:
 
 @pytest.mark.parametrize("base", ["advanced-civilization", "expansion-project"])
 def test_the_scaffold_validates_as_is_and_with_its_examples_uncommented(tmp_path: Path, base: str) -> None:
-    rules = _rules_with(tmp_path)
+    rules = _rules_with(tmp_path, base)
     runner = CliRunner()
     assert runner.invoke(main, ["--rules", str(rules), "new-variant", "mine", "--extends", base]).exit_code == 0
     created = rules / "rulesets" / "mine.yaml"
