@@ -226,32 +226,32 @@ def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards(monkeypat
 # --- The command line --------------------------------------------------------------------------
 
 
-def test_a_broken_manifest_named_on_the_command_line_shows_its_errors(rules_copy: Path) -> None:
+def test_a_broken_manifest_named_on_the_command_line_shows_its_errors(family_copy: Path) -> None:
     """`validate NAME` with NAME's manifest unreadable said "no ruleset NAME" (exit 2)."""
-    (rules_copy / "rulesets" / "broken.yaml").write_text("kind: ruleset\nid: broken\nname: [\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["--rules", str(rules_copy), "validate", "broken"])
+    (family_copy / "rulesets" / "broken.yaml").write_text("kind: ruleset\nid: broken\nname: [\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(family_copy), "validate", "broken"])
     assert result.exit_code == 1
     assert "broken.yaml:4:1: error[L001]" in result.stdout
-    result = CliRunner().invoke(main, ["--rules", str(rules_copy), "validate", "nowhere"])
+    result = CliRunner().invoke(main, ["--rules", str(family_copy), "validate", "nowhere"])
     assert result.exit_code == 2 and "no ruleset `nowhere`" in result.stdout
 
 
 # --- Output, work and exit 0 (issue 14, points 4 to 6) ------------------------------------------
 
 
-def test_list_escapes_what_it_prints_and_opens_no_workflow_command(rules_copy: Path) -> None:
+def test_list_escapes_what_it_prints_and_opens_no_workflow_command(family_copy: Path) -> None:
     """`list` printed manifest fields raw, even into a pipe; a manifest it lists need not be valid."""
-    (rules_copy / "rulesets" / "evil.yaml").write_text(
+    (family_copy / "rulesets" / "evil.yaml").write_text(
         'kind: ruleset\nid: "::error::pwned"\nname: "a\\tb"\nextends: advanced-civilization\n', encoding="utf-8"
     )
-    result = CliRunner().invoke(main, ["--rules", str(rules_copy), "list"])
+    result = CliRunner().invoke(main, ["--rules", str(family_copy), "list"])
     assert result.exit_code == 0
     (line,) = [line for line in result.stdout.splitlines() if "pwned" in line]
     assert line.startswith("./::error::pwned") and "a\\tb" in line
 
 
-def test_the_cli_lists_at_most_max_diagnostics_per_file(rules_copy: Path) -> None:
-    (rules_copy / "rulesets" / "hostile.yaml").write_text(
+def test_the_cli_lists_at_most_max_diagnostics_per_file(family_copy: Path) -> None:
+    (family_copy / "rulesets" / "hostile.yaml").write_text(
         "kind: ruleset\nid: hostile\nname: H\nextends: advanced-civilization\n"
         + "".join(f"k{n}: 1\n" for n in range(5)),
         encoding="utf-8",
@@ -259,7 +259,7 @@ def test_the_cli_lists_at_most_max_diagnostics_per_file(rules_copy: Path) -> Non
     for limit, listed in ((None, 5), ("3", 3)):
         options = ["--max-diagnostics", limit] if limit else []
         result = CliRunner().invoke(
-            main, ["--rules", str(rules_copy), *options, "validate", "hostile", "--format", "json"]
+            main, ["--rules", str(family_copy), *options, "validate", "hostile", "--format", "json"]
         )
         found = json.loads(result.stdout)
         assert result.exit_code == 1
@@ -310,10 +310,15 @@ def test_unique_items_is_linear_and_means_what_json_schema_means() -> None:
 def test_did_you_mean_compares_a_bounded_number_of_candidates() -> None:
     """X001 asked difflib for every missing id against every id: 10,000 of each took 255 s."""
     words = [f"card_{n:05d}" for n in range(20_000)] + ["astronomy", "agriculture"]
+    assert (Vocabulary(words).comparisons, Vocabulary(words).queries) == (COMPARISONS, QUERIES)  # the defaults
     vocabulary = Vocabulary(words)
     assert vocabulary.closest("astronmy") == "astronomy"
     assert len(vocabulary._candidates(len("card_00000"))) == COMPARISONS
-    for n in range(QUERIES + 10):
-        vocabulary.closest(f"missing_{n}")
-    assert len(vocabulary.answers) == QUERIES  # later misspellings get no suggestion
-    assert vocabulary.closest("astronmy") == "astronomy"  # answered before the bound: kept
+    # The bound on distinct words, with a smaller one than QUERIES: each answer costs COMPARISONS ratios.
+    bounded = Vocabulary(words, queries=40)
+    assert bounded.closest("astronmy") == "astronomy"
+    for n in range(40 + 10):
+        bounded.closest(f"missing_{n}")
+    assert len(bounded.answers) == 40  # later misspellings get no suggestion
+    assert bounded.closest("astronmy") == "astronomy"  # answered before the bound: kept
+    assert bounded.closest("agricultur") is None  # a new word after the bound
