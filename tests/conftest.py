@@ -41,13 +41,13 @@ LONGEST_FIRST = (
     "test_adversarial.py",
     "test_sheets.py",
     "test_codegen.py",
-    "test_schemas.py",
-    "test_build_faults.py",
     "test_checks.py",
-    "test_cli.py",
+    "test_build_faults.py",
     "test_fuzz.py",
+    "test_cli.py",
+    "test_schemas.py",
     "test_trust_fs.py",
-    "test_unknowns.py",
+    "test_incremental.py",
 )
 
 
