@@ -2,7 +2,11 @@
 
 Python raises KeyboardInterrupt between any two bytecodes: one that comes in after a temporary
 folder or file exists but before its name is kept leaves it behind. Inside :func:`deferred`,
-SIGINT and SIGTERM wait and are delivered when the block ends.
+SIGINT and SIGTERM are noted, not acted on, and delivered again when the block ends.
+
+A signal mask would not do: the kernel hands a signal to any thread that does not block it, so in
+a process with other threads (a language server, a test runner's workers) a mask on the main
+thread holds nothing back. The Python-level handler is what every thread's signal ends in.
 """
 
 from __future__ import annotations
@@ -11,16 +15,36 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
+from types import FrameType
+
+_HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextlib.contextmanager
 def deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back for the block (on the main thread, where Python handles them)."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    """Hold SIGINT and SIGTERM back for the block; those that came in are raised again after it.
+
+    Only the main thread can change signal handlers: elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    received: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+
+    previous = {}
+    for held in _HELD:
+        handler = signal.getsignal(held)
+        if handler is None or handler == signal.SIG_IGN:  # set outside Python, or ignored: left alone
+            continue
+        previous[held] = handler
+        signal.signal(held, note)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for held, handler in previous.items():
+            signal.signal(held, handler)
+        for signum in dict.fromkeys(received):
+            signal.raise_signal(signum)
