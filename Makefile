@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators
+	bench-record bench-check clean validators templates
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -64,6 +64,10 @@ check: test test-slow validate build-check bench-check
 # The fast schema validators shipped in civrules/_validators/, regenerated after a schema changes.
 validators: $(STAMP)
 	$(BIN)/python -m civrules.validator_codegen
+
+# The compiled templates shipped in civrules/_templates/, regenerated after a template changes.
+templates: $(STAMP)
+	$(BIN)/python -m civrules.emit.templating
 
 # Speed goals live here, not in the tests. Results go to bench/out/ (not tracked); `make
 # bench-record` writes bench/results.json, the figures `bench-check` compares against.

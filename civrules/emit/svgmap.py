@@ -47,7 +47,7 @@ PAD = 34.0
 LEGEND = 92.0
 
 
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     env = template_environment("sheets", autoescape=True)
     env.filters["n"] = number
     return env
@@ -280,7 +280,7 @@ def map_svg(ruleset: Ruleset, width_mm: float, height_mm: float, *, standalone: 
     """
     drawn = picture(ruleset, height_mm / width_mm)
     text = (
-        _environment()
+        environment()
         .get_template("map-graph.svg.j2")
         .render(
             picture=drawn,

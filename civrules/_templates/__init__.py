@@ -1,0 +1,1 @@
+"""Compiled templates, generated ahead of time (see civrules.emit.templating)."""

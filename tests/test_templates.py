@@ -1,0 +1,60 @@
+"""The compiled templates shipped in civrules/_templates/ are exactly what civrules.emit.templating
+generates from today's templates; one that no longer matches its template is not used."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from civrules.emit import templating
+from civrules.emit.sheets import common
+
+SHIPPED = sorted(
+    (folder, name)
+    for folder in templating.FOLDERS
+    for name in templating.template_environment(folder, autoescape=templating.FOLDERS[folder]).list_templates()
+)
+
+
+def _shipped_version(folder: str, name: str) -> str:
+    module = importlib.import_module(f"civrules._templates.{folder}.{templating.module_name(name)}")
+    return Path(module.__file__ or "").read_text(encoding="utf-8").split("by jinja2 ", 1)[1].split(";", 1)[0]
+
+
+@pytest.mark.parametrize(("folder", "name"), SHIPPED, ids=[f"{f}/{n}" for f, n in SHIPPED])
+def test_each_template_is_rendered_from_its_shipped_code(folder: str, name: str) -> None:
+    if _shipped_version(folder, name) != jinja2.__version__:
+        pytest.skip(f"shipped code is from jinja2 {_shipped_version(folder, name)}, {jinja2.__version__} is installed")
+    assert templating.render_module(folder, name) == (
+        templating.TARGET / folder / f"{templating.module_name(name)}.py"
+    ).read_text(encoding="utf-8"), "run `make templates` (python -m civrules.emit.templating)"
+    environment = templating.template_environment(folder, autoescape=templating.FOLDERS[folder])
+    template = environment.get_template(name)
+    assert template.filename is not None and Path(template.filename).parent == templating.TARGET / folder
+
+
+def test_the_shipped_modules_are_all_and_only_the_templates() -> None:
+    assert templating.main(["--check"]) == 0, "run `make templates` (python -m civrules.emit.templating)"
+
+
+def test_a_template_edited_without_regenerating_is_compiled_from_its_source() -> None:
+    """A template changed since its code was generated: its source answers, never the stale code."""
+    environment = templating.template_environment("sheets", autoescape=True)
+    assert environment.loader is not None
+    source, _, _ = environment.loader.get_source(environment, "index.html.j2")
+    assert templating._shipped("sheets", "index.html.j2", templating.source_digest("sheets", source)) is not None
+    edited = source.replace("{% endblock %}", "<p>edited</p>{% endblock %}", 1)
+    assert edited != source
+    assert templating._shipped("sheets", "index.html.j2", templating.source_digest("sheets", edited)) is None
+
+
+def test_another_environment_compiles_from_source() -> None:
+    """The shipped code serves the environment it was generated for (its options, its filters):
+    another one over the same folder compiles the templates itself."""
+    other = jinja2.Environment(loader=templating._ShippedLoader("sheets"), autoescape=True)
+    other.filters.update(common.environment().filters)
+    template = other.get_template("index.html.j2")
+    assert template.filename is not None and template.filename.endswith("index.html.j2")
