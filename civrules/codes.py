@@ -398,11 +398,15 @@ LIST_SELECTOR = define(
     E,
     """
     What: a list operation of a patch (`remove`, `replace`, `patch`, `insert`) names no element
-    of the base's list, or several, or is written in the wrong shape.
+    of the base's list, or several, or is written in the wrong shape; or list operations are
+    written on a value of the base that is not a list (`cost: {remove: [80]}`), or that the base
+    does not know (`{unknown: ...}`).
     Why: the change would do nothing, or change elements the designer did not mean.
     Fix: name the element by its value, or by fields it has (`{id: famine}`, `{rule: "30.23.4"}`),
     so that exactly one element matches; the shapes are `remove: [SELECTOR]`,
     `replace`/`patch: [{where: SELECTOR, with: ...}]`, `insert: [{before|after: SELECTOR, items: [...]}]`.
+    A value that is not a list is written as it should be (`cost: 90`; a mapping's fields
+    `hand_limit: {commodity_cards: 9}`); a list the base does not know is written whole.
     """,
 )
 UNUSED_SUPPRESSION = define(

@@ -287,7 +287,12 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             previous = resolved.setting_origins.get(key)
             if key in _MANIFEST_HEADER or SETTINGS.get(key) != "ruleset":
                 data[key] = value
-            elif isinstance(value, dict) and isinstance(data.get(key), dict) and previous is not None:
+            elif (
+                isinstance(value, dict)
+                and not is_list_operations(value)
+                and isinstance(data.get(key), dict)
+                and previous is not None
+            ):
                 # A setting the variant restates merges into its base's, key by key: what it does
                 # not name (a hand limit's `card_changes`) is kept, not silently dropped.
                 data[key] = merge_patch(data[key], value)
@@ -483,7 +488,7 @@ def _patch_setting(
             )
             return
     problems: list[PatchProblem] = []
-    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems)
+    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key)
     for problem in problems:
         yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
     mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
@@ -545,14 +550,43 @@ def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
 
 def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:
     existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
-    close = closest(key, existing)  # bounded: an overlay may name thousands of missing ids
-    hint = f"did you mean `{close}`?" if close else f"use `add` to create a new {name} entry"
+    if spec.key == "areas":
+        # Two areas the base does not join: what each of them does border says more than the
+        # spelling of the closest pair.
+        close = None
+        hint = _borders_hint(key, existing)
+    else:
+        close = closest(key, existing)  # bounded: an overlay may name thousands of missing ids
+        hint = f"did you mean `{close}`?" if close else None
+    if hint is None:
+        hint = (
+            "the base has nothing to remove by this name: delete this entry"
+            if verb == "remove"
+            else f"use `add` to create a new {name} entry"
+        )
+    elif verb == "remove" and spec.key == "areas":
+        hint = f"nothing to remove: {hint}"
     problem = _diag(
         codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
     )
     # A border's key is its two areas and a track's its nation and level: not text to put back.
     plain = close if close and spec.key not in ("areas", "nation") else None
     return replace(problem, suggestion=plain)
+
+
+def _borders_hint(key: str, existing: list[str]) -> str | None:
+    """The borders the base gives each area of the pair ``key`` (``a|b``), where it gives any."""
+    parts = []
+    for area in dict.fromkeys(key.split("|")):
+        others = []
+        for pair in existing:
+            first, _, second = pair.partition("|")
+            if area in (first, second):
+                others.append(second if first == area else first)
+        others.sort()
+        if others:
+            parts.append(f"`{area}` borders {', '.join(others[:12])}{' ...' if len(others) > 12 else ''}")
+    return "; ".join(parts) if parts else None
 
 
 def _add(
@@ -627,9 +661,12 @@ def _patch(
     problems: list[PatchProblem] = []
     merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems)
     for problem in problems:
+        about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
             codes.LIST_SELECTOR,
-            f"{problem.message} `{_render(problem.path)}` of {name} `{entity_key(spec, entry.raw)}`",
+            f"{problem.message} (in {about})"
+            if problem.complete
+            else f"{problem.message} `{_render(problem.path)}` of {about}",
             at.span(*problem.path),
             problem.hint,
             (Related(entry.origin.span(*_list_part(problem.path)), "the base's list"),),
@@ -675,6 +712,8 @@ class PatchProblem:
     path: NodePath
     message: str
     hint: str
+    #: The message names what it is about; else the list and the entity are appended to it.
+    complete: bool = False
 
 
 def is_list_operations(value: Any) -> bool:
@@ -682,7 +721,9 @@ def is_list_operations(value: Any) -> bool:
     return isinstance(value, dict) and bool(value) and set(value) <= set(LIST_OPERATIONS)
 
 
-def merge_patch(target: Any, patch: Any, problems: list[PatchProblem] | None = None, at: NodePath = ()) -> Any:
+def merge_patch(
+    target: Any, patch: Any, problems: list[PatchProblem] | None = None, at: NodePath = (), root: str = "the value"
+) -> Any:
     """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
 
     A list is replaced by a list; written as a mapping of operations, it is changed in place
@@ -706,8 +747,11 @@ def merge_patch(target: Any, patch: Any, problems: list[PatchProblem] | None = N
     [{'id': 'b'}]
     """
     problems = problems if problems is not None else []
-    if is_list_operations(patch) and (isinstance(target, list) or target is None):
-        return _list_operations(target if isinstance(target, list) else [], patch, problems, at)
+    if is_list_operations(patch):
+        if isinstance(target, list) or target is None:
+            return _list_operations(target if isinstance(target, list) else [], patch, problems, at)
+        problems.append(_not_a_list(target, patch, at, root))
+        return copy.deepcopy(target)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
         return copy.deepcopy(patch)
     result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
@@ -715,8 +759,35 @@ def merge_patch(target: Any, patch: Any, problems: list[PatchProblem] | None = N
         if value is None:
             result.pop(key, None)
         else:
-            result[key] = merge_patch(result.get(key), value, problems, (*at, key))
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root)
     return result
+
+
+def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str) -> PatchProblem:
+    """List operations written on a value of the base that is not a list (a number, a mapping, unknown).
+
+    Merged as a mapping they would replace the value with `{remove: ...}`, and the schema would then
+    report a key the designer never wrote ("missing key `unknown`").
+    """
+    name = str(at[-1]) if at and isinstance(at[-1], str) else root
+    written = ", ".join(f"`{op}`" for op in operations)
+    if isinstance(target, dict) and set(target) == {"unknown"}:
+        return PatchProblem(
+            at,
+            f"`{name}` is unknown in the base, so there is no list for the list operations ({written}) to change",
+            f"write the whole value: `{name}: [...]`",
+            complete=True,
+        )
+    if isinstance(target, dict):
+        what, hint = "a mapping", f"write the fields to change: `{name}: {{FIELD: VALUE}}`"
+    else:
+        what, hint = f"`{json.dumps(target, ensure_ascii=False)}`", f"write the new value itself: `{name}: VALUE`"
+    return PatchProblem(
+        at,
+        f"`{name}` is not a list (the base has {what}): list operations ({written}) change only lists",
+        hint,
+        complete=True,
+    )
 
 
 def _selects(selector: Any, element: Any) -> bool:

@@ -166,14 +166,14 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
     # A removal still referred to is one mistake at the variant's `remove` line, however many
     # referrers the base has: one V006 there, with a note at each referrer.
-    dangling: dict[tuple[str, str], list[Related]] = {}
+    dangling: dict[tuple[str, str], list[tuple[Related, int]]] = {}
     for origin, sub, target, collection, what in references(ruleset):
         if not isinstance(target, str) or target in collection:
             continue
         removal = ruleset.removed.get(collection.name, {}).get(target)
         if removal is not None:
             dangling.setdefault((collection.name, target), []).append(
-                Related(origin.span(*sub), f"{what} `{target}` is still referred to here")
+                (Related(origin.span(*sub), f"{what} `{target}` is still referred to here"), id(origin))
             )
             continue
         if collection.name not in vocabularies:
@@ -186,13 +186,59 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         yield diagnostic(
             "X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related, suggestion
         )
-    for (name, target), referrers in dangling.items():
+    owners = _owners(ruleset) if dangling else {}
+    for (name, target), found in dangling.items():
         removal = ruleset.removed[name][target]
+        referrers = [related for related, _ in found]
+        entities = list(dict.fromkeys(owners[key] for _, key in found if key in owners))
+        named = ", ".join(f"{_SINGULAR.get(kind, kind)} `{key}`" for kind, key in entities[:5])
+        named += f" and {len(entities) - 5} more" if len(entities) > 5 else ""
+        count = len(referrers)
         yield diagnostic(
             "V006",
-            f"{name} `{target}` is removed, but {len(referrers)} reference{'s' if len(referrers) > 1 else ''} "
-            "to it remain",
+            f"{_SINGULAR.get(name, name)} `{target}` is removed, but {count} "
+            f"{'references to it remain' if count > 1 else 'reference to it remains'}"
+            + (f": {named}" if named else ""),
             removal.span(),
-            "patch or remove each referrer in this variant too (the notes point at them), or keep the entity",
+            _dangling_hint(target, entities),
             referrers,
         )
+
+
+#: An entity of a collection, in words.
+_SINGULAR = {
+    "groups": "card group",
+    "civilization_cards": "civilization card",
+    "commodities": "commodity",
+    "calamities": "calamity",
+    "nations": "nation",
+    "epochs": "epoch",
+    "ast_tracks": "A.S.T. track",
+    "phases": "phase",
+    "player_counts": "player count",
+    "options": "option",
+    "areas": "area",
+    "borders": "border",
+    "flood_plains": "flood plain",
+    "volcanoes": "volcano",
+}
+
+
+def _owners(ruleset: Ruleset) -> dict[int, tuple[str, str]]:
+    """The collection and id of every entity, by the identity of its origin (what a reference carries)."""
+    return {
+        id(entity.origin): (collection.name, entity.id) for collection in ruleset.collections() for entity in collection
+    }
+
+
+def _dangling_hint(target: str, entities: list[tuple[str, str]]) -> str:
+    """How to drop the references to a removed entity from the variant, naming where."""
+    if not entities:
+        return "patch or remove each referrer in this variant too (the notes point at them), or keep the entity"
+    kind, key = entities[0]
+    more = " (and likewise each referrer the notes point at)" if len(entities) > 1 else ""
+    return (
+        f"in this variant, patch `{key}` in `overlay.{kind}` to drop the reference{more}: a list element "
+        f"goes with `{{remove: [SELECTOR]}}`, one inside an element with `{{patch: [{{where: SELECTOR, with: "
+        f"{{...}}}}]}}`; or keep `{target}`"
+    )

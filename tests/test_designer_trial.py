@@ -1,0 +1,103 @@
+"""The second designer trial: house rules written from the docs alone, and the mistakes met on the way.
+
+Each test is one thing a designer did, and what civrules must answer: at the line they wrote, in
+their words, with a hint that fixes it when followed literally, once per mistake.
+"""
+
+from __future__ import annotations
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import Analysis, analyse
+from tests.rulefiles import CachedWorkspace
+
+HEAD = """\
+kind: ruleset
+id: house
+name: "House rules"
+extends: advanced-civilization
+"""
+
+
+def analysed(text: str, ruleset_id: str = "house") -> Analysis:
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": text})
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    return analyse(workspace, loaded)
+
+
+def problems(analysis: Analysis) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.severity != "info"]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def only(analysis: Analysis, text: str, needle: str, code: str) -> Diagnostic:
+    """The one problem of ``analysis``: ``code``, in the variant, on the line holding ``needle``."""
+    found = problems(analysis)
+    assert [d.code for d in found] == [code], [(d.code, d.message) for d in found]
+    (diagnostic,) = found
+    assert diagnostic.span is not None and diagnostic.span.file.endswith("rulesets/house.yaml")
+    assert diagnostic.span.line == line_of(text, needle), diagnostic
+    return diagnostic
+
+
+# --- list operations written where the base has no list ---------------------------------------------
+
+
+def test_list_operations_on_a_number_say_the_field_is_not_a_list() -> None:
+    text = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n        cost: {remove: [80]}\n"
+    found = only(analysed(text), text, "cost: {remove", "V007")
+    assert "`cost` is not a list" in found.message and "music" in found.message
+    assert "unknown" not in found.message + (found.hint or "")
+    assert found.hint == "write the new value itself: `cost: VALUE`"
+
+
+def test_list_operations_on_a_mapping_setting_say_it_is_not_a_list() -> None:
+    text = HEAD + "overlay:\n  settings:\n    hand_limit: {append: [9]}\n"
+    found = only(analysed(text), text, "hand_limit: {append", "V007")
+    assert "`hand_limit` is not a list" in found.message
+    assert found.hint == "write the fields to change: `hand_limit: {FIELD: VALUE}`"
+
+
+def test_list_operations_on_a_list_the_base_does_not_know_ask_for_the_whole_list() -> None:
+    # Africa's start areas are unknown in Advanced Civilization: there is no list to append to.
+    text = (
+        HEAD + "overlay:\n  nations:\n    patch:\n      - id: africa\n        start_areas: {areas: {append: [cirta]}}\n"
+    )
+    found = only(analysed(text), text, "start_areas: {areas", "V007")
+    assert "`areas` is unknown in the base" in found.message
+    assert found.hint == "write the whole value: `areas: [...]`"
+
+
+# --- removing what is not there, and what is still used ---------------------------------------------
+
+
+def test_removing_a_border_the_base_does_not_have_does_not_suggest_adding_it() -> None:
+    text = HEAD + 'overlay:\n  borders:\n    remove:\n      - {areas: [cyprus, thebes], why: "house rule"}\n'
+    found = only(analysed(text), text, "cyprus, thebes", "V005")
+    assert "add" not in (found.hint or ""), found.hint
+    assert found.hint is not None and "nothing to remove" in found.hint
+
+
+def test_a_removed_calamity_still_used_names_the_card_that_uses_it_and_how_to_patch_it() -> None:
+    text = HEAD + 'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+    found = only(analysed(text), text, "id: flood", "V006")
+    assert found.message == (
+        "calamity `flood` is removed, but 1 reference to it remains: civilization card `engineering`"
+    )
+    assert found.hint is not None and "`overlay.civilization_cards`" in found.hint and "`engineering`" in found.hint
+    (note,) = found.related
+    assert note.span.file.endswith("cards/advanced-civilization.yaml")
+
+
+def test_following_the_hint_of_a_removed_calamity_validates() -> None:
+    # The hint says: patch the referrer in the variant; a list element goes with `{remove: [...]}`.
+    text = HEAD + (
+        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+        "  civilization_cards:\n    patch:\n      - id: engineering\n"
+        "        attributes:\n          patch:\n"
+        '            - where: {rule: "32.312"}\n'
+        "              with: {calamities: {remove: [{calamity: flood}]}}\n"
+    )
+    assert problems(analysed(text)) == []
