@@ -357,9 +357,42 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
         return
     where = _where(path)
     allowed = list(properties)
-    hint = _did_you_mean(key, allowed) or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+    hint = (
+        _did_you_mean(key, allowed)
+        or _outdented(document, path, key)
+        or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+    )
     yield _diag(
         codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint, _closest(key, allowed)
+    )
+
+
+def _outdented(document: Document, path: NodePath, key: str) -> str | None:
+    """The indentation hint when the key just above ``key`` is empty: it was meant to hold ``key``.
+
+    `hand_limit:` followed by `commodity_cards: 9` at the same indentation is a `hand_limit` of
+    null (which deletes it) beside an unknown `commodity_cards`.
+    """
+    node: Any = document.data
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(node, dict) or (*path, key) not in document.key_spans:
+        return None
+    line = document.key_span((*path, key)).line
+    above: tuple[int, str] | None = None
+    for sibling in node:
+        if sibling != key and (*path, sibling) in document.key_spans:
+            at = document.key_span((*path, sibling)).line
+            if at < line and (above is None or at > above[0]):
+                above = (at, sibling)
+    if above is None or node.get(above[1]) is not None:
+        return None
+    return (
+        f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
+        f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
     )
 
 
@@ -427,6 +460,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"{value} must be more than {rule}{where}"
         case "pattern":
             return f"{value} does not match the pattern `{rule}`{where}"
+        case "minItems" if isinstance(error.instance, list):
+            return f"the list has {_items(len(error.instance))}, at least {rule} needed{where}"
+        case "maxItems" if isinstance(error.instance, list):
+            return f"the list has {_items(len(error.instance))}, at most {rule} allowed{where}"
         case "minItems":
             return f"the list has fewer than {rule} items{where}"
         case "maxItems":
@@ -443,6 +480,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
     return message if len(message) <= 160 else message[:157] + "..."
 
 
+def _items(count: int) -> str:
+    return f"{count} item{'' if count == 1 else 's'}"
+
+
 def _type_hint(error: ValidationError) -> str | None:
     expected: Any = error.validator_value
     if error.validator == "type":
@@ -457,7 +498,21 @@ def _type_hint(error: ValidationError) -> str | None:
         if isinstance(error.instance, float) and "string" in expected:
             return "quote the value: unquoted, a rule number such as 32.21 is read as a number"
         if isinstance(error.instance, str) and ("integer" in expected or "number" in expected):
-            return "write the number without quotes"
+            written = error.instance.strip()
+            if re.fullmatch(r"[+-]?[0-9]+" if "integer" in expected else r"[+-]?[0-9]+(\.[0-9]+)?", written):
+                return f"write the number without quotes: `{written}`"
+            return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
+    if error.validator == "uniqueItems" and isinstance(error.instance, list):
+        seen: set[str] = set()
+        for item in error.instance:
+            text = json.dumps(item, sort_keys=True, ensure_ascii=False)
+            if text in seen:
+                return f"{_show(item) if not isinstance(item, (dict, list)) else f'`{text}`'} is listed twice: keep one"
+            seen.add(text)
+    if error.validator in ("minItems", "maxItems", "minimum", "maximum"):
+        described = _description(error)
+        if described is not None:
+            return described
     if (
         error.validator == "pattern"
         and isinstance(error.instance, str)
@@ -465,6 +520,21 @@ def _type_hint(error: ValidationError) -> str | None:
     ):
         slug = "".join(c if c.isalnum() else "_" for c in error.instance.lower()).strip("_")
         return f"ids are lower_snake_case, e.g. `{slug}`" if slug else "ids are lower_snake_case"
+    return None
+
+
+def _description(error: ValidationError) -> str | None:
+    """The description of the field an error is about (a oneOf branch's is on its parent)."""
+    from jsonschema.exceptions import ValidationError
+
+    current: ValidationError | None = error
+    while current is not None:
+        schema = current.schema if isinstance(current.schema, dict) else {}
+        text = schema.get("description")
+        if isinstance(text, str):
+            return text
+        parent = current.parent
+        current = parent if isinstance(parent, ValidationError) else None
     return None
 
 

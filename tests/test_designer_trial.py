@@ -101,3 +101,52 @@ def test_following_the_hint_of_a_removed_calamity_validates() -> None:
         "              with: {calamities: {remove: [{calamity: flood}]}}\n"
     )
     assert problems(analysed(text)) == []
+
+
+# --- schema errors in a patch: hints that fix the value when followed literally ----------------------
+
+
+def test_a_word_where_a_number_belongs_is_not_told_to_drop_its_quotes() -> None:
+    text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n        cost: "ninety"\n'
+    found = only(analysed(text), text, 'cost: "ninety"', "S001")
+    assert found.hint == "write a whole number in digits, without quotes"
+
+
+def test_a_number_in_quotes_is_told_to_drop_its_quotes() -> None:
+    text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n        cost: "90"\n'
+    found = only(analysed(text), text, 'cost: "90"', "S001")
+    assert found.hint == "write the number without quotes: `90`"
+
+
+def test_a_group_appended_twice_names_the_repeated_group() -> None:
+    text = (
+        HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        groups: {append: [crafts]}\n"
+    )
+    found = only(analysed(text), text, "groups: {append", "S001")
+    assert found.hint is not None and "`crafts` is listed twice" in found.hint
+
+
+def test_a_card_given_three_groups_is_told_the_limit_and_why() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - id: mysticism\n        groups: [religion, arts, sciences]\n"
+    )
+    found = only(analysed(text), text, "groups: [religion", "S001")
+    assert "3 items" in found.message and "at most 2" in found.message
+    assert found.hint is not None and "group(s) the card belongs to" in found.hint
+
+
+def test_a_key_outdented_under_an_empty_setting_is_told_to_indent_it() -> None:
+    # `hand_limit:` with nothing under it, and its field written beside it instead of inside it.
+    text = HEAD + "overlay:\n  settings:\n    hand_limit:\n    commodity_cards: 9\n"
+    found = only(analysed(text), text, "    commodity_cards: 9", "S002")
+    assert found.hint == (
+        f"`hand_limit:` on line {line_of(text, 'hand_limit:')} has no value, so `commodity_cards` is read beside it: "
+        "indent `commodity_cards` (and the lines that belong with it) under `hand_limit:`"
+    )
+
+
+def test_a_misspelt_key_beside_an_empty_one_still_gets_did_you_mean() -> None:
+    text = HEAD + "overlay:\n  settings:\n    hand_limit:\n    tasation: {}\n"
+    found = only(analysed(text), text, "tasation", "S002")
+    assert found.hint == "did you mean `taxation`?"

@@ -62,7 +62,7 @@ def test_a_missing_key_points_at_the_entity_and_describes_the_field() -> None:
 def test_a_quoted_number_is_reported_against_the_number_branch() -> None:
     (found,) = problems(CARD.replace("cost: 45", 'cost: "45"'))
     assert where(found) == ("S001", 9, 11)
-    assert found.hint == "write the number without quotes"
+    assert found.hint == "write the number without quotes: `45`"
 
 
 def test_an_unquoted_rule_number_gets_a_quoting_hint() -> None:
