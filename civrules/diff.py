@@ -186,24 +186,34 @@ def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
 
 
 #: Fields that name an element of a list of mappings, in the order they are tried.
-_ELEMENT_KEYS = ("id", "card", "calamity", "commodity", "number", "players", "nation", "group", "epoch", "step")
+_ELEMENT_KEYS = (
+    "id",
+    "card",
+    "calamity",
+    "commodity",
+    "number",
+    "players",
+    "nation",
+    "group",
+    "epoch",
+    "step",
+    "space",
+)
 
 
 def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
     """A list element by element: by a naming field when every element has one, else by value."""
     for key in _ELEMENT_KEYS:
         if (old or new) and (not old or _keyed(old, key)) and (not new or _keyed(new, key)):
-            before = {_label(item[key]): item for item in old}
-            after = {_label(item[key]): item for item in new}
-            for name, item in after.items():
-                if name not in before:
-                    yield FieldChange(f"{path}[{name}]", None, item)
-            for name, item in before.items():
-                if name not in after:
-                    yield FieldChange(f"{path}[{name}]", item, None)
-                else:
-                    yield from diff_values(item, after[name], f"{path}[{name}]")
+            yield from _diff_named(
+                {_label(item[key]): item for item in old}, {_label(item[key]): item for item in new}, path
+            )
             return
+    # Elements named by one field or another (credits: to a `group`, or to a `card`).
+    before_named, after_named = _named_each(old), _named_each(new)
+    if (old or new) and before_named is not None and after_named is not None:
+        yield from _diff_named(before_named, after_named, path)
+        return
     remaining = [json.dumps(v, sort_keys=True) for v in new]
     gone = []
     for i, value in enumerate(old):
@@ -215,14 +225,48 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
     kept = [json.dumps(v, sort_keys=True) for v in old]
     # Positions mean nothing here (unordered lists are compared in a canonical order): `[…]` is
     # "an element of".
-    for i in gone:
-        yield FieldChange(f"{path}[…]", old[i], None)
+    added = []
     for value in new:
         text = json.dumps(value, sort_keys=True)
         if text in kept:
             kept[kept.index(text)] = ""
         else:
-            yield FieldChange(f"{path}[…]", None, value)
+            added.append(value)
+    if len(gone) == 1 and len(added) == 1 and _plain_mapping(old[gone[0]]) and _plain_mapping(added[0]):
+        # One element changed in place (an attribute's text): its fields, not the whole of it twice.
+        yield from diff_values(old[gone[0]], added[0], f"{path}[…]")
+        return
+    for i in gone:
+        yield FieldChange(f"{path}[…]", old[i], None)
+    for value in added:
+        yield FieldChange(f"{path}[…]", None, value)
+
+
+def _diff_named(before: dict[str, Any], after: dict[str, Any], path: str) -> Iterator[FieldChange]:
+    for name, item in after.items():
+        if name not in before:
+            yield FieldChange(f"{path}[{name}]", None, item)
+    for name, item in before.items():
+        if name not in after:
+            yield FieldChange(f"{path}[{name}]", item, None)
+        else:
+            yield from diff_values(item, after[name], f"{path}[{name}]")
+
+
+def _named_each(items: list[Any]) -> dict[str, Any] | None:
+    """Each element by the first naming field it has, when every element has one and no two share a name."""
+    named: dict[str, Any] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        key = next((k for k in _ELEMENT_KEYS if isinstance(item.get(k), (str, int, dict))), None)
+        if key is None:
+            return None
+        label = _label(item[key])
+        if label in named:
+            return None
+        named[label] = item
+    return named
 
 
 def _keyed(items: list[Any], key: str) -> bool:

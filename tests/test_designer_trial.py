@@ -7,6 +7,7 @@ their words, with a hint that fixes it when followed literally, once per mistake
 from __future__ import annotations
 
 from civrules.diagnostics import Diagnostic
+from civrules.diff import diff_rulesets, render_text
 from civrules.pipeline import Analysis, analyse
 from tests.rulefiles import CachedWorkspace
 
@@ -150,3 +151,47 @@ def test_a_misspelt_key_beside_an_empty_one_still_gets_did_you_mean() -> None:
     text = HEAD + "overlay:\n  settings:\n    hand_limit:\n    tasation: {}\n"
     found = only(analysed(text), text, "tasation", "S002")
     assert found.hint == "did you mean `taxation`?"
+
+
+# --- the diff of a variant: each change as the field it is -------------------------------------------
+
+
+def diff_of(text: str) -> str:
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    manifests = workspace.manifests()
+    variant = analyse(workspace, workspace.load_ruleset(manifests["house"]))
+    base = analyse(workspace, workspace.load_ruleset(manifests["advanced-civilization"]))
+    assert variant.resolved is not None and base.resolved is not None
+    assert problems(variant) == []
+    return render_text(diff_rulesets(base.resolved, variant.resolved))
+
+
+def test_a_changed_group_credit_is_one_line_naming_the_group() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n"
+        "        credits: {patch: [{where: {group: crafts}, with: {points: 15}}]}\n"
+    )
+    changes = diff_of(text)
+    assert "~ credits[crafts].points: 10 → 15" in changes, changes
+    assert "credits[…]" not in changes
+
+
+def test_a_changed_late_iron_age_value_is_one_line_naming_the_space() -> None:
+    text = HEAD + (
+        "overlay:\n  ast_tracks:\n    patch:\n      - nation: africa\n"
+        "        late_iron_age_spaces: {patch: [{where: {space: 15}, with: {min_card_value: 1700}}]}\n"
+    )
+    changes = diff_of(text)
+    assert "~ late_iron_age_spaces[15].min_card_value: 1600 → 1700" in changes, changes
+
+
+def test_one_changed_element_of_an_unnamed_list_is_shown_field_by_field() -> None:
+    # Pottery's attribute gets a house-rule wording: the rest of the attribute is unchanged.
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n"
+        '        attributes:\n          patch:\n            - where: {rule: "32.211"}\n'
+        '              with: {text: "Grain cards reduce Famine losses by five each."}\n'
+    )
+    changes = diff_of(text)
+    assert "~ attributes[…].text: " in changes and "Grain cards reduce Famine losses by five each." in changes, changes
+    assert "+ attributes[…]" not in changes
