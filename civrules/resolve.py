@@ -669,7 +669,12 @@ def _patch(
             else f"{problem.message} `{_render(problem.path)}` of {about}",
             at.span(*problem.path),
             problem.hint,
-            (Related(entry.origin.span(*_list_part(problem.path)), "the base's list"),),
+            (
+                Related(
+                    entry.origin.span(*_list_part(problem.path)),
+                    "the base's value" if problem.complete else "the base's list",
+                ),
+            ),
         )
     changed = dict(entry.origin.changes)
     for field_name in item:
@@ -803,9 +808,7 @@ def _select(items: list[Any], selector: Any, problems: list[PatchProblem], at: N
         return found[0]
     shown = json.dumps(selector, ensure_ascii=False, sort_keys=True)
     if not found:
-        problems.append(
-            PatchProblem(at, f"{shown} names no element of the list", "name an element by a value or by fields it has")
-        )
+        problems.append(PatchProblem(at, f"{shown} names no element of the list", _selector_hint(items, selector)))
     else:
         problems.append(
             PatchProblem(
@@ -815,6 +818,23 @@ def _select(items: list[Any], selector: Any, problems: list[PatchProblem], at: N
             )
         )
     return None
+
+
+def _selector_hint(items: list[Any], selector: Any) -> str:
+    """What a selector that names no element most likely meant, or what the elements can be named by."""
+    fallback = "name an element by a value or by fields it has"
+    if isinstance(selector, dict) and len(selector) == 1:
+        ((field, wanted),) = selector.items()
+        fields = sorted({key for item in items if isinstance(item, dict) for key in item})
+        values = [str(item[field]) for item in items if isinstance(item, dict) and isinstance(item.get(field), str)]
+        if not values and fields and field not in fields:
+            return f"no element has `{field}`; they have: {', '.join(f'`{f}`' for f in fields)}"
+        close = closest(str(wanted), values) if isinstance(wanted, str) else None
+        return f"did you mean `{{{field}: {close}}}`?" if close else fallback
+    if isinstance(selector, str):
+        close = closest(selector, [item for item in items if isinstance(item, str)])
+        return f"did you mean `{close}`?" if close else fallback
+    return fallback
 
 
 def _list_operations(

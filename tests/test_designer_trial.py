@@ -52,6 +52,7 @@ def test_list_operations_on_a_number_say_the_field_is_not_a_list() -> None:
     assert "`cost` is not a list" in found.message and "music" in found.message
     assert "unknown" not in found.message + (found.hint or "")
     assert found.hint == "write the new value itself: `cost: VALUE`"
+    assert [note.label for note in found.related] == ["the base's value"]
 
 
 def test_list_operations_on_a_mapping_setting_say_it_is_not_a_list() -> None:
@@ -195,3 +196,24 @@ def test_one_changed_element_of_an_unnamed_list_is_shown_field_by_field() -> Non
     changes = diff_of(text)
     assert "~ attributes[…].text: " in changes and "Grain cards reduce Famine losses by five each." in changes, changes
     assert "+ attributes[…]" not in changes
+
+
+# --- a list operation that names no element ---------------------------------------------------------
+
+
+def test_a_misspelt_selector_is_answered_with_the_element_it_meant() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n"
+        "        credits: {remove: [{card: theolgy}]}\n"
+    )
+    found = only(analysed(text), text, "credits: {remove", "V007")
+    assert found.hint == "did you mean `{card: theology}`?"
+
+
+def test_a_selector_by_a_field_no_element_has_names_the_fields_they_have() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n"
+        "        credits: {remove: [{target: theology}]}\n"
+    )
+    found = only(analysed(text), text, "credits: {remove", "V007")
+    assert found.hint == "no element has `target`; they have: `card`, `group`, `points`, `rule`"
