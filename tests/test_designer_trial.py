@@ -6,8 +6,13 @@ their words, with a hint that fixes it when followed literally, once per mistake
 
 from __future__ import annotations
 
+import html
+import re
+
 from civrules.diagnostics import Diagnostic
 from civrules.diff import diff_rulesets, render_text
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from tests.rulefiles import CachedWorkspace
 
@@ -217,3 +222,77 @@ def test_a_selector_by_a_field_no_element_has_names_the_fields_they_have() -> No
     )
     found = only(analysed(text), text, "credits: {remove", "V007")
     assert found.hint == "no element has `target`; they have: `card`, `group`, `points`, `rule`"
+
+
+# --- the player aids of a variant mark what it changes on every sheet that shows it -------------------
+
+SHEET_CHANGES = (
+    HEAD
+    + """\
+overlay:
+  civilization_cards:
+    patch:
+      - {id: pottery, cost: 55, source: "house rule"}
+    add:
+      - {id: banking, name: Banking, groups: [crafts], cost: 140, attributes: [], source: "house rule",
+         prerequisites: [{card: coinage, source: "house rule"}],
+         credits: [{group: crafts, points: 10, source: "house rule"}]}
+  commodities:
+    patch:
+      - {id: salt, count: 10, source: "house rule"}
+  calamities:
+    patch:
+      - id: famine
+        primary: {patch: [{where: {id: famine_primary}, with: {amount: 15}}]}
+  ast_tracks:
+    patch:
+      - nation: africa
+        late_iron_age_spaces: {patch: [{where: {space: 15}, with: {min_card_value: 1700}}]}
+  epochs:
+    patch:
+      - {id: early_bronze_age, name: "Early Bronze Age (house)", source: "house rule"}
+  settings:
+    total_cards: null
+"""
+)
+
+
+def sheets_of(text: str) -> dict[str, str]:
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    loaded = workspace.load_ruleset(workspace.manifests()["house"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None, problems(analysis)
+    assert problems(analysis) == []
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    rendered = render_sheets(analysis.model, "0" * 64, changes=changes)
+    return {name: html.unescape(re.sub(r"\s+", " ", page.decode())) for name, page in rendered.items()}
+
+
+def marked(page: str, name: str) -> str:
+    """The mark after ``name`` in a row header of ``page``: `+`, `Δ`, or nothing."""
+    after = r'(?:<(?!span class="changed-mark")/?[a-z][^>]*>|\s)*(?:<span class="changed-mark"[^>]*>([^<]*)</span>)?'
+    found = re.search(re.escape(name) + after, page)
+    assert found is not None, name
+    return found.group(1) or ""
+
+
+def test_the_credit_table_marks_an_added_and_a_changed_card() -> None:
+    page = sheets_of(SHEET_CHANGES)["credit-table.html"]
+    rows = page[page.index("<tbody") :]
+    assert marked(rows, ">Banking") == "+"
+    assert marked(rows, ">Pottery") == "Δ"
+    assert marked(rows, ">Mining") == ""
+
+
+def test_the_ast_sheet_marks_a_changed_track_and_a_changed_epoch() -> None:
+    page = sheets_of(SHEET_CHANGES)["ast.html"]
+    assert marked(page, ">Africa") == "Δ"
+    assert marked(page, ">Egypt") == ""
+    assert marked(page, 'scope="row">Early Bronze Age (house)') == "Δ"
+
+
+def test_the_commodities_sheet_marks_a_changed_good_and_a_changed_calamity() -> None:
+    page = sheets_of(SHEET_CHANGES)["commodities.html"]
+    assert marked(page, ">Salt") == "Δ"
+    assert marked(page, ">Grain") == ""
+    assert marked(page, "Famine") == "Δ"

@@ -10,6 +10,7 @@ from civrules.ast import ast_settings, epoch_order, epoch_spans, is_value_gated,
 from civrules.emit.sheets.common import known, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.model import Ruleset, Unknown
+from civrules.resolve import COLLECTIONS, entity_key
 
 
 def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
@@ -23,7 +24,7 @@ def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
     return found
 
 
-def ast_sheet(ruleset: Ruleset) -> dict[str, Any]:
+def ast_sheet(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]:
     shape = layout(ruleset)
     epochs = list(epoch_order(ruleset))
     shades = {epoch.id: i % 5 for i, epoch in enumerate(epochs)}
@@ -43,6 +44,7 @@ def ast_sheet(ruleset: Ruleset) -> dict[str, Any]:
             "unknown": "",
             "caveat": str(track.raw.get("caveat", "")),
             "checked": track.raw.get("checked_against_second_source"),
+            "mark": _changed(source, "ast_tracks", entity_key(COLLECTIONS["ast_tracks"], track.raw) or track.id),
         }
         if isinstance(spans, Unknown) or spans is None:
             row["unknown"] = spans.reason if isinstance(spans, Unknown) else "the epochs of this track are not usable"
@@ -93,6 +95,7 @@ def ast_sheet(ruleset: Ruleset) -> dict[str, Any]:
                 "name": epoch.display_name,
                 "short": initials[epoch.id],
                 "shade": shades[epoch.id],
+                "mark": _changed(source, "epochs", epoch.id),
                 "text": str(found.get("text", "")),
                 "facts": facts,
                 "rule": rules_text(found.get("rule") or list(epoch.rules)),
@@ -128,4 +131,8 @@ def ast_sheet(ruleset: Ruleset) -> dict[str, Any]:
     landscape=True,
 )
 def build(source: Source) -> Mapping[str, Any]:
-    return ast_sheet(source.ruleset)
+    return ast_sheet(source.ruleset, source)
+
+
+def _changed(source: Source | None, collection: str, key: str) -> str:
+    return source.changed(collection, key) if source is not None else ""

@@ -12,7 +12,7 @@ from civrules.emit.sheets.registry import Source, sheet
 from civrules.model import Commodity, Ruleset, Unknown
 
 
-def commodity_sheet(ruleset: Ruleset) -> dict[str, Any]:
+def commodity_sheet(ruleset: Ruleset, source: Source | None = None) -> dict[str, Any]:
     rule = set_value_rule(ruleset)
     counts = [c.count for c in ruleset.commodities if isinstance(c.count, int)]
     width = max(counts, default=0)
@@ -34,6 +34,7 @@ def commodity_sheet(ruleset: Ruleset) -> dict[str, Any]:
             values, mining = [], []
         return {
             "name": commodity.display_name,
+            "mark": source.changed("commodities", commodity.id) if source is not None else "",
             "value": known(commodity.value),
             "count": known(commodity.count),
             "values": values,
@@ -52,6 +53,7 @@ def commodity_sheet(ruleset: Ruleset) -> dict[str, Any]:
                 "calamities": [
                     {
                         "name": c.display_name,
+                        "mark": source.changed("calamities", c.id) if source is not None else "",
                         "tradable": "unknown" if isinstance(c.tradable, Unknown) else ("yes" if c.tradable else "no"),
                     }
                     for c in calamities
@@ -150,4 +152,4 @@ def _deck_compositions(ruleset: Ruleset, compositions: object) -> list[dict[str,
     sources=("commodities", "calamities"),
 )
 def build(source: Source) -> Mapping[str, Any]:
-    return commodity_sheet(source.ruleset)
+    return commodity_sheet(source.ruleset, source)

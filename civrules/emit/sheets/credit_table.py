@@ -48,6 +48,7 @@ class CreditCard:
     prerequisites: str
     group_start: bool
     label: Markup = field(default=Markup(""))
+    mark: str = ""
 
 
 #: The smallest legible credit table: below these a deck gets the credit chart instead (mm).
@@ -93,6 +94,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source | None = None) -> 
             notes.fact(card.cost, "cost"),
             _needs(ruleset, card, notes),
             previous is not None and first != previous,
+            mark=source.changed("civilization_cards", card.id) if source is not None else "",
         )
         previous = first
         label = (
