@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, NoReturn
 
 import click
@@ -257,7 +257,7 @@ def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> li
         _emit(broken, fmt)
         sys.exit(EXIT_RULE_ERRORS)
     if unknown:
-        _usage_failure([_unknown_ruleset(name, list(manifests)) for name in unknown], fmt)
+        _usage_failure([_unknown_ruleset(name, list(manifests), manifests) for name in unknown], fmt)
     chosen = list(names) if names else sorted(manifests)
     state = click.get_current_context().find_object(Context)
     loaded = []
@@ -268,11 +268,19 @@ def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> li
     return loaded
 
 
-def _unknown_ruleset(name: str, known: list[str]) -> Diagnostic:
+def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manifest] | None = None) -> Diagnostic:
     import difflib
 
     close = difflib.get_close_matches(name, known, n=1)
     hint = f"did you mean `{close[0]}`?" if close else f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    # A manifest copied from another keeps the other's id: the file is found by its name, the ruleset by its id.
+    for declared, manifest in (manifests or {}).items():
+        path = PurePosixPath(manifest.file.path)
+        if path.stem == name and path.parent.name == "rulesets":
+            hint = (
+                f"`rulesets/{path.name}` declares `id: {declared}`: validate it as `{declared}`, "
+                f"or set `id: {name}` in the file"
+            )
     return Diagnostic(
         codes.UNKNOWN_RULESET.code,
         codes.UNKNOWN_RULESET.severity,

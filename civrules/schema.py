@@ -449,6 +449,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
     value, rule = _show(error.instance), error.validator_value
     where = _where(path)
     match error.validator:
+        case "type" if isinstance(error.instance, (dict, list)):
+            wanted = _types(rule)
+            article = "an" if wanted[0] in "aeiou" else "a"
+            return f"{value} where {article} {wanted} belongs{where}"
         case "type":
             kind = _type_of(error.instance)
             return f"{value} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, expected {_types(rule)}{where}"
@@ -502,6 +506,17 @@ def _type_hint(error: ValidationError) -> str | None:
             if re.fullmatch(r"[+-]?[0-9]+" if "integer" in expected else r"[+-]?[0-9]+(\.[0-9]+)?", written):
                 return f"write the number without quotes: `{written}`"
             return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
+    if error.validator == "type" and isinstance(error.instance, dict) and "array" in expected:
+        return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
+    if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
+        return "write a mapping (`{KEY: VALUE}`), not a list: drop the `- ` or the `[...]`"
+    if error.validator == "pattern" and error.validator_value == "^[A-Z][0-9]{3}$":
+        near = did_you_mean(str(error.instance), [code.code for code in codes.all_codes()])
+        return (
+            "a code is a letter and three digits, such as `A010`"
+            + (f" ({near})" if near else "")
+            + "; `civrules explain --list` lists them"
+        )
     if error.validator == "uniqueItems" and isinstance(error.instance, list):
         seen: set[str] = set()
         for item in error.instance:

@@ -7,13 +7,20 @@ their words, with a hint that fixes it when followed literally, once per mistake
 from __future__ import annotations
 
 import html
+import json
 import re
+import shutil
+from pathlib import Path
 
+from click.testing import CliRunner
+
+from civrules.cli import main
 from civrules.diagnostics import Diagnostic
 from civrules.diff import diff_rulesets, render_text
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
+from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
 
 HEAD = """\
@@ -296,3 +303,41 @@ def test_the_commodities_sheet_marks_a_changed_good_and_a_changed_calamity() -> 
     assert marked(page, ">Salt") == "Δ"
     assert marked(page, ">Grain") == ""
     assert marked(page, "Famine") == "Δ"
+
+
+# --- the command line, as a designer types it -------------------------------------------------------
+
+
+def _rules_with(tmp_path: Path, *files: tuple[str, str]) -> Path:
+    root = tmp_path / "rules"
+    shutil.copytree(RULES, root)
+    for relative, text in files:
+        (root / relative).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_validating_a_variant_by_its_file_name_when_its_id_differs_says_which_id_to_use(tmp_path: Path) -> None:
+    # Copied from another variant: the file is `t9.yaml`, the id inside still `t9-house`.
+    text = HEAD.replace("id: house", "id: t9-house") + "overlay:\n  settings:\n    hand_limit: {commodity_cards: 9}\n"
+    rules = _rules_with(tmp_path, ("rulesets/t9.yaml", text))
+    result = CliRunner().invoke(main, ["--rules", str(rules), "validate", "t9", "--format", "json"])
+    assert result.exit_code == 2, result.output
+    (found,) = json.loads(result.stdout)
+    assert found["code"] == "R001"
+    assert found["hint"] == (
+        "`rulesets/t9.yaml` declares `id: t9-house`: validate it as `t9-house`, or set `id: t9` in the file"
+    )
+
+
+def test_one_patch_written_as_a_mapping_is_told_to_write_a_list() -> None:
+    text = HEAD + "overlay:\n  civilization_cards:\n    patch: {id: pottery, cost: 50}\n"
+    found = only(analysed(text), text, "patch: {id", "S001")
+    assert found.message == "a mapping where a list belongs in `overlay.civilization_cards.patch`"
+    assert found.hint == "write a list: `[{...}]`, or each entry on its own line starting with `- `"
+
+
+def test_a_misspelt_code_to_suppress_is_told_the_codes_it_may_mean() -> None:
+    text = HEAD + 'suppress:\n  - {code: A01, reason: "the house rule"}\n'
+    found = only(analysed(text), text, "code: A01", "S001")
+    assert found.hint is not None and found.hint.startswith("a code is a letter and three digits, such as `A010`")
+    assert "civrules explain --list" in found.hint
