@@ -503,10 +503,11 @@ extends: {base}
 #         source: "house rule: {card_name} costs {cost}"
 #     # add: [...]           # whole new entities, written as in a data file
 #     # replace: [...]       # whole entities in place of the base's
-#     # remove:              # `civrules validate` names whatever still refers to a removed entity
-#     #   - {{id: {calamity}, why: "house rule: ..."}}
 #     # A list inside a patch is replaced, or changed element by element:
 #     #   attributes: {{remove: [{{rule: "..."}}], append: [...]}}
+#   # calamities:
+#   #   remove:              # `civrules validate` names whatever still refers to a removed entity
+#   #     - {{id: {calamity}, why: "house rule: ..."}}
 {settings}"""
 
 

@@ -377,7 +377,8 @@ OVERLAY_MISSING = define(
     What: an overlay `patch`es, `replace`s or `remove`s an entity the base does not have.
     Why: the change does nothing: usually a misspelt id, or the base changed since the variant was
     written.
-    Fix: correct the id (the hint names the closest), or `add` the entity.
+    Fix: correct the id (the hint names the closest; for a border, the areas each side does border),
+    or `add` the entity; a `remove` of something the base does not have is deleted.
     """,
 )
 REMOVED_BUT_REFERENCED = define(

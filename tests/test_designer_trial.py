@@ -341,3 +341,26 @@ def test_a_misspelt_code_to_suppress_is_told_the_codes_it_may_mean() -> None:
     found = only(analysed(text), text, "code: A01", "S001")
     assert found.hint is not None and found.hint.startswith("a code is a letter and three digits, such as `A010`")
     assert "civrules explain --list" in found.hint
+
+
+def test_the_scaffolds_remove_example_names_an_entity_of_the_collection_it_stands_under(tmp_path: Path) -> None:
+    rules = _rules_with(tmp_path)
+    runner = CliRunner()
+    made = runner.invoke(main, ["--rules", str(rules), "new-variant", "mine", "--extends", "advanced-civilization"])
+    assert made.exit_code == 0
+    created = rules / "rulesets" / "mine.yaml"
+    # The designer uncomments the overlay (one `# ` off each line), then the `remove` example with
+    # the block it stands in (one more `# `).
+    lines, inside, remove = [], False, False
+    for line in created.read_text(encoding="utf-8").splitlines():
+        inside = inside or line.startswith("# overlay:")
+        line = line[2:] if inside and line.startswith("# ") else line
+        remove = remove or line.lstrip().startswith("# calamities:")
+        if remove and line.lstrip().startswith("# "):
+            line = line.replace("# ", "", 1)
+        lines.append(line)
+    created.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(main, ["--rules", str(rules), "validate", "mine", "--format", "json"])
+    found = [d for d in json.loads(result.stdout) if d["severity"] != "info"]
+    assert [d["code"] for d in found] == ["V006"], found
+    assert found[0]["message"].startswith("calamity `volcano_earthquake` is removed")
