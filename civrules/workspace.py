@@ -240,12 +240,20 @@ class Workspace:
                 unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
                 if loaded.document is None and unreadable:
                     reason = unreadable[0].message.rsplit(": ", 1)[-1]
+                    where = f"the path is relative to `{self.display(self.root)}`"
+                    close = None
+                    if reason == "no such file":
+                        from civrules.suggest import closest
+
+                        close = closest(relative, self.rule_files())
                     result.diagnostics.append(
                         _diag(
                             codes.UNREADABLE,
                             f"`{relative}` cannot be read: {reason}",
                             document.span(at),
-                            f"the path is relative to `{self.display(self.root)}`",
+                            f"did you mean `{close}`? (paths are relative to `{self.display(self.root)}`)"
+                            if close
+                            else where,
                         )
                     )
                     continue

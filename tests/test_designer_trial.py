@@ -364,3 +364,26 @@ def test_the_scaffolds_remove_example_names_an_entity_of_the_collection_it_stand
     found = [d for d in json.loads(result.stdout) if d["severity"] != "info"]
     assert [d["code"] for d in found] == ["V006"], found
     assert found[0]["message"].startswith("calamity `volcano_earthquake` is removed")
+
+
+# --- a map panel of the variant's own --------------------------------------------------------------
+
+ATLANTIS = """\
+kind: map
+id: atlantis
+name: "Atlantis (house rule)"
+panel: [main]
+areas:
+  - {id: atlantis, name: Atlantis, panel: main, land: true, water: true, coastal: true, population_limit: 2,
+     source: "house rule"}
+borders:
+  - {areas: [atlantis, cyprus], kind: sea, source: "house rule"}
+"""
+
+
+def test_a_misspelt_data_file_path_is_answered_with_the_file_that_is_there() -> None:
+    text = HEAD + "files: {map: [maps/atlantis.yml]}\n"
+    workspace = CachedWorkspace({"rulesets/house.yaml": text, "maps/atlantis.yaml": ATLANTIS})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    found = only(analysis, text, "maps/atlantis.yml", "L012")
+    assert found.hint == "did you mean `maps/atlantis.yaml`? (paths are relative to `rules`)"
