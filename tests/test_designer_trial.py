@@ -387,3 +387,21 @@ def test_a_misspelt_data_file_path_is_answered_with_the_file_that_is_there() -> 
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
     found = only(analysis, text, "maps/atlantis.yml", "L012")
     assert found.hint == "did you mean `maps/atlantis.yaml`? (paths are relative to `rules`)"
+
+
+def test_a_base_area_restated_in_the_variants_map_file_is_told_to_patch_it_instead() -> None:
+    panel = ATLANTIS + '  - {areas: [atlantis, crete], kind: sea, source: "house rule"}\n'
+    panel = panel.replace(
+        "borders:",
+        "  - {id: cyprus, name: Cyprus, panel: main, land: true, water: true, coastal: true, population_limit: 3,\n"
+        '     source: "house rule"}\nborders:',
+    )
+    text = HEAD + "files: {map: [maps/atlantis.yaml]}\n"
+    workspace = CachedWorkspace({"rulesets/house.yaml": text, "maps/atlantis.yaml": panel})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    (duplicate,) = [d for d in problems(analysis) if d.code == "I001"]
+    assert duplicate.span is not None and duplicate.span.file.endswith("maps/atlantis.yaml")
+    assert duplicate.hint == (
+        "the base already has area `cyprus`: to change it, patch it in the variant's manifest "
+        "(`overlay: {areas: {patch: [{id: cyprus, ...}]}}`) and delete it here; or give this one a new id"
+    )

@@ -65,6 +65,30 @@ def diagnostic(
     return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related), suggestion)
 
 
+#: An entity of each collection, in words.
+_ENTITY_WORDS = {
+    "groups": "card group",
+    "civilization_cards": "civilization card",
+    "commodities": "commodity",
+    "calamities": "calamity",
+    "nations": "nation",
+    "epochs": "epoch",
+    "ast_tracks": "A.S.T. track",
+    "phases": "phase",
+    "player_counts": "player count",
+    "options": "option",
+    "areas": "area",
+    "borders": "border",
+    "flood_plains": "flood plain",
+    "volcanoes": "volcano",
+}
+
+
+def entity_word(collection: str) -> str:
+    """One entity of ``collection`` in words (``calamities`` → ``calamity``)."""
+    return _ENTITY_WORDS.get(collection, collection)
+
+
 def all_checks() -> list[Check]:
     _import_all()
     return sorted(_CHECKS, key=lambda c: c.code.code)

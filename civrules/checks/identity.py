@@ -7,7 +7,7 @@ import re
 import sys
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.model import Collection, Entity, Ruleset
 
@@ -39,11 +39,20 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             previous = first.setdefault(key, entity)
             if previous is entity:
                 continue
+            hint = "rename one of the two, or delete the copy"
+            if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
+                # A variant's own data file adds entities: restating one of the base's is not a change.
+                key = "nation" if collection.name == "ast_tracks" else "id"
+                hint = (
+                    f"the base already has {entity_word(collection.name)} `{entity.id}`: to change "
+                    f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{{{key}: "
+                    f"{entity.id}, ...}}]}}}}`) and delete it here; or give this one a new id"
+                )
             yield diagnostic(
                 "I001",
                 f"{collection.name}: id `{entity.id}` is used twice",
                 entity.origin.head(),
-                "rename one of the two, or delete the copy",
+                hint,
                 [Related(previous.origin.head(), "first defined here")],
             )
 

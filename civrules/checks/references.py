@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from civrules.ast import manifest_setting
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.model import Collection, Effect, Entity, Origin, Ruleset, Unknown
 from civrules.suggest import Vocabulary
@@ -191,37 +191,18 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         removal = ruleset.removed[name][target]
         referrers = [related for related, _ in found]
         entities = list(dict.fromkeys(owners[key] for _, key in found if key in owners))
-        named = ", ".join(f"{_SINGULAR.get(kind, kind)} `{key}`" for kind, key in entities[:5])
+        named = ", ".join(f"{entity_word(kind)} `{key}`" for kind, key in entities[:5])
         named += f" and {len(entities) - 5} more" if len(entities) > 5 else ""
         count = len(referrers)
         yield diagnostic(
             "V006",
-            f"{_SINGULAR.get(name, name)} `{target}` is removed, but {count} "
+            f"{entity_word(name)} `{target}` is removed, but {count} "
             f"{'references to it remain' if count > 1 else 'reference to it remains'}"
             + (f": {named}" if named else ""),
             removal.span(),
             _dangling_hint(target, entities),
             referrers,
         )
-
-
-#: An entity of a collection, in words.
-_SINGULAR = {
-    "groups": "card group",
-    "civilization_cards": "civilization card",
-    "commodities": "commodity",
-    "calamities": "calamity",
-    "nations": "nation",
-    "epochs": "epoch",
-    "ast_tracks": "A.S.T. track",
-    "phases": "phase",
-    "player_counts": "player count",
-    "options": "option",
-    "areas": "area",
-    "borders": "border",
-    "flood_plains": "flood plain",
-    "volcanoes": "volcano",
-}
 
 
 def _owners(ruleset: Ruleset) -> dict[int, tuple[str, str]]:
