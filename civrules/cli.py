@@ -677,7 +677,8 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
             click.echo(f"civrules: not carried over: `{out / relative}`: {why}", err=True)
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
-        click.echo(f"civrules: wrote {len(result.tree)} files for {built} rulesets into {out}", err=True)
+        rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
+        click.echo(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {out}", err=True)
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -848,6 +849,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         builder.build(out, rendered, names, everything=not rulesets)
         arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
         stamp.record(obj.rules, out, arguments)
-        return f"civrules: wrote {len(rendered.tree)} files for {len(names)} rulesets into {out}"
+        count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
+        return f"civrules: wrote {len(rendered.tree)} files for {count} into {out}"
 
     return rebuild

@@ -405,3 +405,14 @@ def test_a_base_area_restated_in_the_variants_map_file_is_told_to_patch_it_inste
         "the base already has area `cyprus`: to change it, patch it in the variant's manifest "
         "(`overlay: {areas: {patch: [{id: cyprus, ...}]}}`) and delete it here; or give this one a new id"
     )
+
+
+def test_building_one_variant_counts_one_ruleset(tmp_path: Path) -> None:
+    text = HEAD + 'overlay:\n  settings:\n    hand_limit: {commodity_cards: 9, source: "house rule"}\n'
+    rules = _rules_with(tmp_path, ("rulesets/house.yaml", text))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "house", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stderr.splitlines()[-1].startswith("civrules: wrote ") and " files for 1 ruleset into " in result.stderr
+    )
