@@ -36,6 +36,19 @@ def snapshot(root: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
+def _settled(root: Path, current: dict[str, tuple[int, int]], interval: float) -> dict[str, tuple[int, int]]:
+    """The files once they stand still: an editor that saves by truncating and then writing is not
+    read in between (which would report an empty file, then "fixed" it)."""
+    pause = min(interval, 0.05)
+    for _ in range(100):  # a file rewritten without end is read after 100 pauses all the same
+        time.sleep(pause)
+        again = snapshot(root)
+        if again == current:
+            break
+        current = again
+    return current
+
+
 def chosen(result: Result, limit: int, *, verbose: bool) -> list[Diagnostic]:
     """The diagnostics `validate` would print: infos folded into their summary unless ``verbose``,
     at most ``limit`` per file (one line counts the rest)."""
@@ -83,6 +96,8 @@ def watch(
             time.sleep(interval)
             continue
         first = seen is None
+        if not first:
+            current = _settled(rules, current, interval)
         seen = current
         started = time.perf_counter()
         result = session.update(rulesets)

@@ -12,6 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
@@ -22,6 +23,7 @@ from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
+from tests.test_incremental import copy_subset
 
 HEAD = """\
 kind: ruleset
@@ -416,3 +418,45 @@ def test_building_one_variant_counts_one_ruleset(tmp_path: Path) -> None:
     assert (
         result.stderr.splitlines()[-1].startswith("civrules: wrote ") and " files for 1 ruleset into " in result.stderr
     )
+
+
+# --- `civrules watch` while an editor saves --------------------------------------------------------
+
+
+class _StopWatchingError(Exception):
+    pass
+
+
+def test_watch_does_not_read_a_file_an_editor_is_still_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An editor saves by truncating the file, then writing it: a round that looks in between must
+    # wait for the file to stand still, not report the empty file (L009) and then "fixed" it.
+    from civrules import watch as watching
+
+    rules = copy_subset(tmp_path / "rules")
+    cards = rules / "cards" / "advanced-civilization.yaml"
+    text = cards.read_text(encoding="utf-8")
+    real = watching.snapshot
+    calls = 0
+
+    def saving(root: Path) -> dict[str, tuple[int, int]]:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the save begins: the file is empty for a moment
+            cards.write_text("", encoding="utf-8")
+        elif calls == 3:  # and then holds the new text
+            cards.write_text(text.replace('    rule: "32.21"\n', '    rule: "32.12"\n', 1), encoding="utf-8")
+        return real(root)
+
+    printed: list[str] = []
+
+    def echo(line: str) -> None:
+        printed.append(line)
+        if line.startswith("civrules: ") and len([p for p in printed if p.startswith("civrules: ")]) == 2:
+            raise _StopWatchingError
+
+    monkeypatch.setattr(watching, "snapshot", saving)
+    with pytest.raises(_StopWatchingError):
+        watching.watch(rules, ["advanced-civilization"], echo, interval=0.01)
+    second = "\n".join(printed[1:])
+    assert "L009" not in second, second
+    assert "error[Q001]: section 32.12 is not in the rule index" in second
