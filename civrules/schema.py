@@ -262,6 +262,13 @@ def _validate_part(
 ) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for error in validator.iter_errors(data):
+        # Within "a value or {unknown: why}", the branch that explains the mistake is located
+        # by its own path: a wrong value inside a patch is the variant's line, not the base's.
+        while error.validator in ("oneOf", "anyOf") and error.context:
+            chosen = _best_branch(error)
+            if chosen is None:
+                break
+            error = chosen
         sub: NodePath = tuple(error.absolute_path)
         document, prefix = locate(sub)
         instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}

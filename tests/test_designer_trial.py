@@ -460,3 +460,14 @@ def test_watch_does_not_read_a_file_an_editor_is_still_writing(tmp_path: Path, m
     second = "\n".join(printed[1:])
     assert "L009" not in second, second
     assert "error[Q001]: section 32.12 is not in the rule index" in second
+
+
+# --- a setting's value in a patch, where a setting may also be unknown ---------------------------------
+
+
+def test_a_wrong_value_in_a_setting_patch_is_reported_at_the_variant_line() -> None:
+    # `set_value` is a rule or `{unknown: why}`: the error inside the rule is the designer's line.
+    text = HEAD + "overlay:\n  settings:\n    set_value:\n      formula: count_times_value\n"
+    found = only(analysed(text), text, "formula: count_times_value", "S003")
+    assert found.hint == "did you mean `count_squared_times_value`?"
+    assert any(r.span.file.endswith("advanced-civilization-commodities.yaml") for r in found.related)
