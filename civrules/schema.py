@@ -322,6 +322,14 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
         for key in instance:
             yield from _unknown_key(document, path, key, schema)
         return
+    if keyword == "required" and isinstance(instance, dict) and _citation_missing(error):
+        yield _diag(
+            codes.MISSING_KEY,
+            f"missing a citation (`rule` or `source`){_where(path)}",
+            _head(document, path),
+            'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`',
+        )
+        return
     if keyword == "required" and isinstance(instance, dict):
         missing = [key for key in expected if key not in instance]
         # A misspelt key shows up twice (unknown `cots`, missing `cost`): keep only the unknown key,
@@ -354,6 +362,15 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
         )
         return
     yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
+
+
+def _citation_missing(error: ValidationError) -> bool:
+    """True for the error of "cite `rule` or `source`" (an anyOf of the two requirements)."""
+    parent = error.parent
+    alternatives = parent.validator_value if parent is not None and parent.validator == "anyOf" else None
+    return isinstance(alternatives, list) and sorted(map(str, alternatives)) == sorted(
+        str({"required": [key]}) for key in ("rule", "source")
+    )
 
 
 def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str, Any]) -> Iterator[Diagnostic]:

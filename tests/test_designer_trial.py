@@ -471,3 +471,14 @@ def test_a_wrong_value_in_a_setting_patch_is_reported_at_the_variant_line() -> N
     found = only(analysed(text), text, "formula: count_times_value", "S003")
     assert found.hint == "did you mean `count_squared_times_value`?"
     assert any(r.span.file.endswith("advanced-civilization-commodities.yaml") for r in found.related)
+
+
+def test_a_replaced_card_without_a_citation_is_told_to_cite_a_rule_or_a_source() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    replace:\n"
+        "      - {id: pottery, name: Pottery, groups: [crafts], cost: 50,\n"
+        "         prerequisites: [], credits: [], attributes: []}\n"
+    )
+    found = only(analysed(text), text, "{id: pottery", "S004")
+    assert found.message == "missing a citation (`rule` or `source`) in `overlay.civilization_cards.replace[0]`"
+    assert found.hint == 'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`'
