@@ -482,3 +482,22 @@ def test_a_replaced_card_without_a_citation_is_told_to_cite_a_rule_or_a_source()
     found = only(analysed(text), text, "{id: pottery", "S004")
     assert found.message == "missing a citation (`rule` or `source`) in `overlay.civilization_cards.replace[0]`"
     assert found.hint == 'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`'
+
+
+# --- a house rule cites its source wherever the rulebook's section could be cited ---------------------
+
+
+def test_a_house_rule_can_cite_its_source_on_a_phase_an_option_taxation_and_set_values() -> None:
+    text = (
+        HEAD.replace("extends: advanced-civilization", "extends: expansion-project")
+        + """\
+overlay:
+  phases:
+    patch:
+      - {id: census, name: "Census (house)", source: "house rule: census first"}
+  settings:
+    taxation: {source: "house rule: taxes as before"}
+    set_value: {source: "house rule: set values as before"}
+"""
+    )
+    assert problems(analysed(text)) == []

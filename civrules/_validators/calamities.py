@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5b3ef35b9bf6f4519d631abf4a29aedae8cfb9a0c64f0de3a0631a59070e37ec"
+SCHEMA_SHA256 = "4471699653ad983b172b675c4356d6d50810409b3f9d4d369a80fa9de0a750a1"
 
 from decimal import Decimal
 import re
@@ -449,6 +449,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                             data__overrides_item_keys.remove("rule")
                             data__overrides_item__rule = data__overrides_item["rule"]
                             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__overrides_item__rule, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].rule")
+                        if "source" in data__overrides_item_keys:
+                            data__overrides_item_keys.remove("source")
+                            data__overrides_item__source = data__overrides_item["source"]
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__overrides_item__source, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].source")
                         if "note" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("note")
                             data__overrides_item__note = data__overrides_item["note"]
@@ -1132,6 +1136,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     data__fallback_keys.remove("rule")
                     data__fallback__rule = data__fallback["rule"]
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__fallback__rule, custom_formats, (name_prefix or "data") + ".fallback.rule")
+                if "source" in data__fallback_keys:
+                    data__fallback_keys.remove("source")
+                    data__fallback__source = data__fallback["source"]
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__fallback__source, custom_formats, (name_prefix or "data") + ".fallback.source")
                 if data__fallback_keys:
                     raise JsonSchemaValueException("invalid")
         if "alternative" in data_keys:
@@ -1433,6 +1441,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_bene
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
             raise JsonSchemaValueException("invalid")
     return data

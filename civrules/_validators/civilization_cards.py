@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "270e0bf8ffd2701688e57d96046e8007e7156dbcc8a57461cdcdb05469edbae5"
+SCHEMA_SHA256 = "cd129df3d94f8cf1ed5cbb4e057b0ac90c0c4f11e6f43f62a05a4933614224d8"
 
 from decimal import Decimal
 import re
@@ -85,6 +85,10 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                     data__declaredcount_keys.remove("rule")
                     data__declaredcount__rule = data__declaredcount["rule"]
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__declaredcount__rule, custom_formats, (name_prefix or "data") + ".declared_count.rule")
+                if "source" in data__declaredcount_keys:
+                    data__declaredcount_keys.remove("source")
+                    data__declaredcount__source = data__declaredcount["source"]
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__declaredcount__source, custom_formats, (name_prefix or "data") + ".declared_count.source")
                 if "note" in data__declaredcount_keys:
                     data__declaredcount_keys.remove("note")
                     data__declaredcount__note = data__declaredcount["note"]
@@ -100,6 +104,15 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise JsonSchemaValueException("invalid")
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
@@ -440,15 +453,6 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                             raise JsonSchemaValueException("invalid")
                 if data_item_keys:
                     raise JsonSchemaValueException("invalid")
-    return data
-
-def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_purchase_effect(data, custom_formats={}, name_prefix=None):

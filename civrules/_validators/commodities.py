@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "6f0dadd7261ca33ec93c8b2fd91f23e8f168d8f05743027d01977497971d56d8"
+SCHEMA_SHA256 = "e058f55827779fce1c60fb8465691fc980974be15f6ced389afd916b1fbe2a31"
 
 from decimal import Decimal
 import re
@@ -135,6 +135,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             data__setvalue_keys.remove("rule")
                             data__setvalue__rule = data__setvalue["rule"]
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__setvalue__rule, custom_formats, (name_prefix or "data") + ".set_value.rule")
+                        if "source" in data__setvalue_keys:
+                            data__setvalue_keys.remove("source")
+                            data__setvalue__source = data__setvalue["source"]
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__setvalue__source, custom_formats, (name_prefix or "data") + ".set_value.source")
                         if "note" in data__setvalue_keys:
                             data__setvalue_keys.remove("note")
                             data__setvalue__note = data__setvalue["note"]
@@ -242,6 +246,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             data__mining__setbonus_keys.remove("rule")
                             data__mining__setbonus__rule = data__mining__setbonus["rule"]
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__setbonus__rule, custom_formats, (name_prefix or "data") + ".mining.set_bonus.rule")
+                        if "source" in data__mining__setbonus_keys:
+                            data__mining__setbonus_keys.remove("source")
+                            data__mining__setbonus__source = data__mining__setbonus["source"]
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__mining__setbonus__source, custom_formats, (name_prefix or "data") + ".mining.set_bonus.source")
                         if "note" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("note")
                             data__mining__setbonus__note = data__mining__setbonus["note"]
@@ -264,6 +272,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     data__mining_keys.remove("rule")
                     data__mining__rule = data__mining["rule"]
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__rule, custom_formats, (name_prefix or "data") + ".mining.rule")
+                if "source" in data__mining_keys:
+                    data__mining_keys.remove("source")
+                    data__mining__source = data__mining["source"]
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__mining__source, custom_formats, (name_prefix or "data") + ".mining.source")
                 if "note" in data__mining_keys:
                     data__mining_keys.remove("note")
                     data__mining__note = data__mining["note"]
@@ -364,6 +376,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                     data__tradestacks__setup_keys.remove("rule")
                                     data__tradestacks__setup__rule = data__tradestacks__setup["rule"]
                                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__tradestacks__setup__rule, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.rule")
+                                if "source" in data__tradestacks__setup_keys:
+                                    data__tradestacks__setup_keys.remove("source")
+                                    data__tradestacks__setup__source = data__tradestacks__setup["source"]
+                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__tradestacks__setup__source, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.source")
                                 if "note" in data__tradestacks__setup_keys:
                                     data__tradestacks__setup_keys.remove("note")
                                     data__tradestacks__setup__note = data__tradestacks__setup["note"]
@@ -690,6 +706,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -1010,6 +1030,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
             raise JsonSchemaValueException("invalid")
     return data
@@ -1258,6 +1282,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -1327,6 +1355,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "740c51943be6b94e43558d8c3d926a62e67ef6aa9088f2e6120be1cf9f33b45f"
+SCHEMA_SHA256 = "772a0b3bbe9828389c69242a43877ffc794b4d84a3a9ba7adaf5636cd2ddc805"
 
 from decimal import Decimal
 import re
@@ -818,6 +818,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__components_keys.remove("rule")
                     data__components__rule = data__components["rule"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__components__rule, custom_formats, (name_prefix or "data") + ".components.rule")
+                if "source" in data__components_keys:
+                    data__components_keys.remove("source")
+                    data__components__source = data__components["source"]
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__components__source, custom_formats, (name_prefix or "data") + ".components.source")
                 if "nation_sets" in data__components_keys:
                     data__components_keys.remove("nation_sets")
                     data__components__nationsets = data__components["nation_sets"]
@@ -1824,6 +1828,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__regression_keys.remove("rule")
                             data__ast__regression__rule = data__ast__regression["rule"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__regression__rule, custom_formats, (name_prefix or "data") + ".ast.regression.rule")
+                        if "source" in data__ast__regression_keys:
+                            data__ast__regression_keys.remove("source")
+                            data__ast__regression__source = data__ast__regression["source"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__regression__source, custom_formats, (name_prefix or "data") + ".ast.regression.source")
                         if "text" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("text")
                             data__ast__regression__text = data__ast__regression["text"]
@@ -2281,6 +2289,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             data__playercounts__counts_item__configurations_item_keys.remove("rule")
                                                             data__playercounts__counts_item__configurations_item__rule = data__playercounts__counts_item__configurations_item["rule"]
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__rule, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].rule")
+                                                        if "source" in data__playercounts__counts_item__configurations_item_keys:
+                                                            data__playercounts__counts_item__configurations_item_keys.remove("source")
+                                                            data__playercounts__counts_item__configurations_item__source = data__playercounts__counts_item__configurations_item["source"]
+                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__source, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].source")
                                                         if "map" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("map")
                                                             data__playercounts__counts_item__configurations_item__map = data__playercounts__counts_item__configurations_item["map"]
@@ -2382,6 +2394,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
                                                                     data__playercounts__counts_item__configurations_item__map__rule = data__playercounts__counts_item__configurations_item__map["rule"]
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__map__rule, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.rule")
+                                                                if "source" in data__playercounts__counts_item__configurations_item__map_keys:
+                                                                    data__playercounts__counts_item__configurations_item__map_keys.remove("source")
+                                                                    data__playercounts__counts_item__configurations_item__map__source = data__playercounts__counts_item__configurations_item__map["source"]
+                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__map__source, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.source")
                                                                 if "note" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("note")
                                                                     data__playercounts__counts_item__configurations_item__map__note = data__playercounts__counts_item__configurations_item__map["note"]
@@ -2571,6 +2587,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__sequenceofplay_keys.remove("rule")
                     data__sequenceofplay__rule = data__sequenceofplay["rule"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.rule")
+                if "source" in data__sequenceofplay_keys:
+                    data__sequenceofplay_keys.remove("source")
+                    data__sequenceofplay__source = data__sequenceofplay["source"]
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.source")
                 if "phase_count" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("phase_count")
                     data__sequenceofplay__phasecount = data__sequenceofplay["phase_count"]
@@ -2643,6 +2663,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item_keys.remove("rule")
                                     data__sequenceofplay__phases_item__rule = data__sequenceofplay__phases_item["rule"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].rule")
+                                if "source" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("source")
+                                    data__sequenceofplay__phases_item__source = data__sequenceofplay__phases_item["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].source")
                                 if "condition" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("condition")
                                     data__sequenceofplay__phases_item__condition = data__sequenceofplay__phases_item["condition"]
@@ -2714,6 +2738,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__sequenceofplay__phases_item__militarylast_keys.remove("rule")
                                             data__sequenceofplay__phases_item__militarylast__rule = data__sequenceofplay__phases_item__militarylast["rule"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__militarylast__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].military_last.rule")
+                                        if "source" in data__sequenceofplay__phases_item__militarylast_keys:
+                                            data__sequenceofplay__phases_item__militarylast_keys.remove("source")
+                                            data__sequenceofplay__phases_item__militarylast__source = data__sequenceofplay__phases_item__militarylast["source"]
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__militarylast__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].military_last.source")
                                         if data__sequenceofplay__phases_item__militarylast_keys:
                                             raise JsonSchemaValueException("invalid")
                                 if "sub_activities" in data__sequenceofplay__phases_item_keys:
@@ -2756,6 +2784,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("rule")
                                                     data__sequenceofplay__phases_item__subactivities_item__rule = data__sequenceofplay__phases_item__subactivities_item["rule"]
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__subactivities_item__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].rule")
+                                                if "source" in data__sequenceofplay__phases_item__subactivities_item_keys:
+                                                    data__sequenceofplay__phases_item__subactivities_item_keys.remove("source")
+                                                    data__sequenceofplay__phases_item__subactivities_item__source = data__sequenceofplay__phases_item__subactivities_item["source"]
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__subactivities_item__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].source")
                                                 if "note" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("note")
                                                     data__sequenceofplay__phases_item__subactivities_item__note = data__sequenceofplay__phases_item__subactivities_item["note"]
@@ -2801,6 +2833,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__victory_keys.remove("rule")
                     data__victory__rule = data__victory["rule"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__victory__rule, custom_formats, (name_prefix or "data") + ".victory.rule")
+                if "source" in data__victory_keys:
+                    data__victory_keys.remove("source")
+                    data__victory__source = data__victory["source"]
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__victory__source, custom_formats, (name_prefix or "data") + ".victory.source")
                 if "end_conditions" in data__victory_keys:
                     data__victory_keys.remove("end_conditions")
                     data__victory__endconditions = data__victory["end_conditions"]
@@ -2874,6 +2910,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item_keys.remove("rule")
                                     data__victory__scoring_item__rule = data__victory__scoring_item["rule"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__victory__scoring_item__rule, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].rule")
+                                if "source" in data__victory__scoring_item_keys:
+                                    data__victory__scoring_item_keys.remove("source")
+                                    data__victory__scoring_item__source = data__victory__scoring_item["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__victory__scoring_item__source, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].source")
                                 if "per" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("per")
                                     data__victory__scoring_item__per = data__victory__scoring_item["per"]
@@ -3042,6 +3082,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__handlimit__cardchanges_item_keys.remove("rule")
                                     data__handlimit__cardchanges_item__rule = data__handlimit__cardchanges_item["rule"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__cardchanges_item__rule, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].rule")
+                                if "source" in data__handlimit__cardchanges_item_keys:
+                                    data__handlimit__cardchanges_item_keys.remove("source")
+                                    data__handlimit__cardchanges_item__source = data__handlimit__cardchanges_item["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__cardchanges_item__source, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].source")
                                 if "note" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("note")
                                     data__handlimit__cardchanges_item__note = data__handlimit__cardchanges_item["note"]
@@ -3083,6 +3127,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation_keys.remove("rule")
                     data__taxation__rule = data__taxation["rule"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__rule, custom_formats, (name_prefix or "data") + ".taxation.rule")
+                if "source" in data__taxation_keys:
+                    data__taxation_keys.remove("source")
+                    data__taxation__source = data__taxation["source"]
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__source, custom_formats, (name_prefix or "data") + ".taxation.source")
                 if "tokens_per_city" in data__taxation_keys:
                     data__taxation_keys.remove("tokens_per_city")
                     data__taxation__tokenspercity = data__taxation["tokens_per_city"]
@@ -3134,6 +3182,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__taxation__ratechanges_item_keys.remove("rule")
                                     data__taxation__ratechanges_item__rule = data__taxation__ratechanges_item["rule"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratechanges_item__rule, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].rule")
+                                if "source" in data__taxation__ratechanges_item_keys:
+                                    data__taxation__ratechanges_item_keys.remove("source")
+                                    data__taxation__ratechanges_item__source = data__taxation__ratechanges_item["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechanges_item__source, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].source")
                                 if "note" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("note")
                                     data__taxation__ratechanges_item__note = data__taxation__ratechanges_item["note"]
@@ -3184,6 +3236,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__ratechangescombination_keys.remove("rule")
                             data__taxation__ratechangescombination__rule = data__taxation__ratechangescombination["rule"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratechangescombination__rule, custom_formats, (name_prefix or "data") + ".taxation.rate_changes_combination.rule")
+                        if "source" in data__taxation__ratechangescombination_keys:
+                            data__taxation__ratechangescombination_keys.remove("source")
+                            data__taxation__ratechangescombination__source = data__taxation__ratechangescombination["source"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechangescombination__source, custom_formats, (name_prefix or "data") + ".taxation.rate_changes_combination.source")
                         if data__taxation__ratechangescombination_keys:
                             raise JsonSchemaValueException("invalid")
                 if "rate_card" in data__taxation_keys:
@@ -3229,6 +3285,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__ratecard_keys.remove("rule")
                             data__taxation__ratecard__rule = data__taxation__ratecard["rule"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratecard__rule, custom_formats, (name_prefix or "data") + ".taxation.rate_card.rule")
+                        if "source" in data__taxation__ratecard_keys:
+                            data__taxation__ratecard_keys.remove("source")
+                            data__taxation__ratecard__source = data__taxation__ratecard["source"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratecard__source, custom_formats, (name_prefix or "data") + ".taxation.rate_card.source")
                         if data__taxation__ratecard_keys:
                             raise JsonSchemaValueException("invalid")
                 if "revolt" in data__taxation_keys:
@@ -3246,6 +3306,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__revolt_keys.remove("rule")
                             data__taxation__revolt__rule = data__taxation__revolt["rule"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__revolt__rule, custom_formats, (name_prefix or "data") + ".taxation.revolt.rule")
+                        if "source" in data__taxation__revolt_keys:
+                            data__taxation__revolt_keys.remove("source")
+                            data__taxation__revolt__source = data__taxation__revolt["source"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__revolt__source, custom_formats, (name_prefix or "data") + ".taxation.revolt.source")
                         if "text" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("text")
                             data__taxation__revolt__text = data__taxation__revolt["text"]
@@ -3512,6 +3576,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__options_item_keys.remove("rule")
                             data__options_item__rule = data__options_item["rule"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__options_item__rule, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].rule")
+                        if "source" in data__options_item_keys:
+                            data__options_item_keys.remove("source")
+                            data__options_item__source = data__options_item["source"]
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__options_item__source, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].source")
                         if "online_only" in data__options_item_keys:
                             data__options_item_keys.remove("online_only")
                             data__options_item__onlineonly = data__options_item["online_only"]
@@ -4658,6 +4726,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "online_only" in data_keys:
             data_keys.remove("online_only")
             data__onlineonly = data["online_only"]
@@ -4754,6 +4826,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("rule")
             data__rule = data["rule"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
         if "condition" in data_keys:
             data_keys.remove("condition")
             data__condition = data["condition"]
