@@ -193,8 +193,10 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
     if depth > MAX_DEPTH or not isinstance(node, dict):
         return
     merged: dict[str, tuple[Any, bool]] = {}
+    cited = False
     for shape in _branches(schema, node, seen) or [node]:
         needed = set(shape.get("required", ()))
+        cited = cited or _cites(shape)
         for key, child in (shape.get("properties") or {}).items():
             if key not in merged:
                 merged[key] = (child, key in needed)
@@ -209,7 +211,10 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
         description = description or resolved.get("description", "")
         yield f"### `{path}`"
         yield ""
-        yield f"*{_type(schema, resolved, name, inner)}{' — required' if required else ''}*"
+        marked = " — required" if required else ""
+        if cited and key in _CITATIONS:
+            marked = f" — this or `{_CITATIONS[key]}` is required"
+        yield f"*{_type(schema, resolved, name, inner)}{marked}*"
         yield ""
         if description:
             yield description
@@ -224,6 +229,18 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
             for b in [*resolved.get("oneOf", ()), *resolved.get("anyOf", ())]
         )
         yield from _fields(schema, resolved, f"{path}[]." if is_list else f"{path}.", inner, depth + 1)
+
+
+#: A fact cites the rulebook (`rule`) or, where the rulebook is silent or a house rule changes it, a `source`.
+_CITATIONS = {"rule": "source", "source": "rule"}
+
+
+def _cites(shape: dict[str, Any]) -> bool:
+    """True when ``shape`` requires a citation: `rule` or `source` (an anyOf of the two, maybe in allOf)."""
+    wanted = [{"required": ["rule"]}, {"required": ["source"]}]
+    return shape.get("anyOf") == wanted or any(
+        isinstance(part, dict) and part.get("anyOf") == wanted for part in shape.get("allOf", ())
+    )
 
 
 def _type(schema: dict[str, Any], node: dict[str, Any], name: str | None, seen: tuple[str, ...]) -> str:
@@ -287,6 +304,8 @@ def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: in
             return {"...": "..."}
         properties = resolved.get("properties") or {}
         keys = [k for k in resolved.get("required", ()) if k in properties] or list(properties)[:1]
+        if _cites(resolved) and "rule" in properties and "rule" not in keys:
+            keys.insert(0, "rule")
         return {k: _example(schema, properties[k], inner, depth + 1) for k in keys}
     if kind == "integer":
         return resolved.get("minimum", 1)

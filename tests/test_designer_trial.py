@@ -501,3 +501,18 @@ overlay:
 """
     )
     assert problems(analysed(text)) == []
+
+
+def test_a_house_rule_phase_added_whole_needs_no_rulebook_section() -> None:
+    text = (
+        HEAD.replace("extends: advanced-civilization", "extends: expansion-project")
+        + """\
+overlay:
+  phases:
+    add:
+      - {id: festival, number: 17, name: "Festival", condition: always, condition_text: "Always.",
+         order: simultaneous, source: "house rule: a festival ends the turn"}
+"""
+    )
+    found = [d for d in problems(analysed(text)) if d.code in ("S004", "S002")]
+    assert found == [], [(d.code, d.message) for d in found]

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "4471699653ad983b172b675c4356d6d50810409b3f9d4d369a80fa9de0a750a1"
+SCHEMA_SHA256 = "a1196e27f66bed1a11b2a86a10775b54028a7d196f710c71ebda8521ce91e4c1"
 
 from decimal import Decimal
 import re
@@ -420,9 +420,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 for data__overrides_x, data__overrides_item in enumerate(data__overrides):
                     if not isinstance(data__overrides_item, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__overrides_item_any_of_count6 = 0
+                    if not data__overrides_item_any_of_count6:
+                        try:
+                            data__overrides_item_is_dict = isinstance(data__overrides_item, dict)
+                            if data__overrides_item_is_dict:
+                                data__overrides_item__missing_keys = set(['rule']) - data__overrides_item.keys()
+                                if data__overrides_item__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__overrides_item_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__overrides_item_any_of_count6:
+                        try:
+                            data__overrides_item_is_dict = isinstance(data__overrides_item, dict)
+                            if data__overrides_item_is_dict:
+                                data__overrides_item__missing_keys = set(['source']) - data__overrides_item.keys()
+                                if data__overrides_item__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__overrides_item_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__overrides_item_any_of_count6:
+                        raise JsonSchemaValueException("invalid")
                     data__overrides_item_is_dict = isinstance(data__overrides_item, dict)
                     if data__overrides_item_is_dict:
-                        data__overrides_item__missing_keys = set(['card', 'overrides', 'rule']) - data__overrides_item.keys()
+                        data__overrides_item__missing_keys = set(['card', 'overrides']) - data__overrides_item.keys()
                         if data__overrides_item__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__overrides_item_keys = set(data__overrides_item.keys())
@@ -507,35 +528,35 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_any_of_count6 = 0
-        if not data_any_of_count6:
+        data_any_of_count7 = 0
+        if not data_any_of_count7:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['amount']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count6 += 1
+                data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count6:
+        if not data_any_of_count7:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['cap']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count6 += 1
+                data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count6:
+        if not data_any_of_count7:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['set_to']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count6 += 1
+                data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count6:
+        if not data_any_of_count7:
             raise JsonSchemaValueException("invalid")
     try:
         data_is_dict = isinstance(data, dict)
@@ -549,47 +570,47 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_any_of_count7 = 0
-        if not data_any_of_count7:
+        data_any_of_count8 = 0
+        if not data_any_of_count8:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['becomes']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count7 += 1
+                data_any_of_count8 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count7:
+        if not data_any_of_count8:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['adds']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_any_of_count7 += 1
+                data_any_of_count8 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if not data_any_of_count7:
+        if not data_any_of_count8:
             raise JsonSchemaValueException("invalid")
-    data_any_of_count8 = 0
-    if not data_any_of_count8:
+    data_any_of_count9 = 0
+    if not data_any_of_count9:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count8 += 1
+            data_any_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count9:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count8 += 1
+            data_any_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count9:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -629,19 +650,19 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "amount" in data_keys:
             data_keys.remove("amount")
             data__amount = data["amount"]
-            data__amount_one_of_count9 = 0
-            if data__amount_one_of_count9 < 2:
+            data__amount_one_of_count10 = 0
+            if data__amount_one_of_count10 < 2:
                 try:
                     if not isinstance(data__amount, (int)) and not (isinstance(data__amount, float) and data__amount.is_integer()) or isinstance(data__amount, bool):
                         raise JsonSchemaValueException("invalid")
-                    data__amount_one_of_count9 += 1
+                    data__amount_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__amount_one_of_count9 < 2:
+            if data__amount_one_of_count10 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__amount, custom_formats, (name_prefix or "data") + ".amount")
-                    data__amount_one_of_count9 += 1
+                    data__amount_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__amount_one_of_count9 != 1:
+            if data__amount_one_of_count10 != 1:
                 raise JsonSchemaValueException("invalid")
         if "per" in data_keys:
             data_keys.remove("per")
@@ -740,18 +761,18 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_wher
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data, custom_formats={}, name_prefix=None):
-    data_one_of_count10 = 0
-    if data_one_of_count10 < 2:
+    data_one_of_count11 = 0
+    if data_one_of_count11 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count10 += 1
+            data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count10 < 2:
+    if data_one_of_count11 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count10 += 1
+            data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count10 != 1:
+    if data_one_of_count11 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -766,17 +787,17 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data, custom_formats={}, name_prefix=None):
-    data_one_of_count11 = 0
-    if data_one_of_count11 < 2:
+    data_one_of_count12 = 0
+    if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException("invalid")
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 0:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count11 += 1
+            data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count11 < 2:
+    if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException("invalid")
@@ -796,9 +817,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
                             raise JsonSchemaValueException("invalid")
                 if data_keys:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count11 += 1
+            data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count11 < 2:
+    if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (dict)):
                 raise JsonSchemaValueException("invalid")
@@ -818,14 +839,14 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
                             raise JsonSchemaValueException("invalid")
                 if data_keys:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count11 += 1
+            data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count11 < 2:
+    if data_one_of_count12 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count11 += 1
+            data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count11 != 1:
+    if data_one_of_count12 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -914,26 +935,26 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             data__missing_keys = set(['nation']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException("invalid")
-    data_any_of_count12 = 0
-    if not data_any_of_count12:
+    data_any_of_count13 = 0
+    if not data_any_of_count13:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count12 += 1
+            data_any_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count12:
+    if not data_any_of_count13:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count12 += 1
+            data_any_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count12:
+    if not data_any_of_count13:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1020,26 +1041,26 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data__missing_keys = set(['unit']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException("invalid")
-    data_any_of_count13 = 0
-    if not data_any_of_count13:
+    data_any_of_count14 = 0
+    if not data_any_of_count14:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count13 += 1
+            data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count13:
+    if not data_any_of_count14:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count13 += 1
+            data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count13:
+    if not data_any_of_count14:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1113,9 +1134,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data__fallback = data["fallback"]
             if not isinstance(data__fallback, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__fallback_any_of_count15 = 0
+            if not data__fallback_any_of_count15:
+                try:
+                    data__fallback_is_dict = isinstance(data__fallback, dict)
+                    if data__fallback_is_dict:
+                        data__fallback__missing_keys = set(['rule']) - data__fallback.keys()
+                        if data__fallback__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__fallback_any_of_count15 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__fallback_any_of_count15:
+                try:
+                    data__fallback_is_dict = isinstance(data__fallback, dict)
+                    if data__fallback_is_dict:
+                        data__fallback__missing_keys = set(['source']) - data__fallback.keys()
+                        if data__fallback__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__fallback_any_of_count15 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__fallback_any_of_count15:
+                raise JsonSchemaValueException("invalid")
             data__fallback_is_dict = isinstance(data__fallback, dict)
             if data__fallback_is_dict:
-                data__fallback__missing_keys = set(['kind', 'text', 'rule']) - data__fallback.keys()
+                data__fallback__missing_keys = set(['kind', 'text']) - data__fallback.keys()
                 if data__fallback__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__fallback_keys = set(data__fallback.keys())
@@ -1147,26 +1189,26 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data__alternative = data["alternative"]
             if not isinstance(data__alternative, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__alternative_any_of_count14 = 0
-            if not data__alternative_any_of_count14:
+            data__alternative_any_of_count16 = 0
+            if not data__alternative_any_of_count16:
                 try:
                     data__alternative_is_dict = isinstance(data__alternative, dict)
                     if data__alternative_is_dict:
                         data__alternative__missing_keys = set(['rule']) - data__alternative.keys()
                         if data__alternative__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__alternative_any_of_count14 += 1
+                    data__alternative_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__alternative_any_of_count14:
+            if not data__alternative_any_of_count16:
                 try:
                     data__alternative_is_dict = isinstance(data__alternative, dict)
                     if data__alternative_is_dict:
                         data__alternative__missing_keys = set(['source']) - data__alternative.keys()
                         if data__alternative__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__alternative_any_of_count14 += 1
+                    data__alternative_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__alternative_any_of_count14:
+            if not data__alternative_any_of_count16:
                 raise JsonSchemaValueException("invalid")
             data__alternative_is_dict = isinstance(data__alternative, dict)
             if data__alternative_is_dict:
@@ -1271,26 +1313,26 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cons
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count15 = 0
-    if not data_any_of_count15:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count15 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count15:
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count15 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count15:
+    if not data_any_of_count17:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1331,26 +1373,26 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cond
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_effect_entry(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count18 = 0
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count18:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1387,9 +1429,30 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_e
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_beneficiary(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
+    data_any_of_count19 = 0
+    if not data_any_of_count19:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count19 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count19:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count19 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count19:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['selection', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['selection', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -1459,13 +1522,13 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_sour
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count17 = 0
-    if data_one_of_count17 < 2:
+    data_one_of_count20 = 0
+    if data_one_of_count20 < 2:
         try:
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count17 += 1
+            data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count17 < 2:
+    if data_one_of_count20 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -1479,9 +1542,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count17 += 1
+            data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count17 != 1:
+    if data_one_of_count20 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 

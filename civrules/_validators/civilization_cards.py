@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "cd129df3d94f8cf1ed5cbb4e057b0ac90c0c4f11e6f43f62a05a4933614224d8"
+SCHEMA_SHA256 = "0f7103495410d5b337ddd9bdb04e20118fd7388abf44e66b2e41cc7dba2e50e2"
 
 from decimal import Decimal
 import re
@@ -65,9 +65,30 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
             data__declaredcount = data["declared_count"]
             if not isinstance(data__declaredcount, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__declaredcount_any_of_count1 = 0
+            if not data__declaredcount_any_of_count1:
+                try:
+                    data__declaredcount_is_dict = isinstance(data__declaredcount, dict)
+                    if data__declaredcount_is_dict:
+                        data__declaredcount__missing_keys = set(['rule']) - data__declaredcount.keys()
+                        if data__declaredcount__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__declaredcount_any_of_count1 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__declaredcount_any_of_count1:
+                try:
+                    data__declaredcount_is_dict = isinstance(data__declaredcount, dict)
+                    if data__declaredcount_is_dict:
+                        data__declaredcount__missing_keys = set(['source']) - data__declaredcount.keys()
+                        if data__declaredcount__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__declaredcount_any_of_count1 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__declaredcount_any_of_count1:
+                raise JsonSchemaValueException("invalid")
             data__declaredcount_is_dict = isinstance(data__declaredcount, dict)
             if data__declaredcount_is_dict:
-                data__declaredcount__missing_keys = set(['count', 'rule']) - data__declaredcount.keys()
+                data__declaredcount__missing_keys = set(['count']) - data__declaredcount.keys()
                 if data__declaredcount__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__declaredcount_keys = set(data__declaredcount.keys())
@@ -122,13 +143,13 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count1 = 0
-    if data_one_of_count1 < 2:
+    data_one_of_count2 = 0
+    if data_one_of_count2 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count1 += 1
+            data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 < 2:
+    if data_one_of_count2 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -142,9 +163,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count1 += 1
+            data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count1 != 1:
+    if data_one_of_count2 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -159,26 +180,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count2 = 0
-    if not data_any_of_count2:
+    data_any_of_count3 = 0
+    if not data_any_of_count3:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count2 += 1
+            data_any_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count2:
+    if not data_any_of_count3:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count2 += 1
+            data_any_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count2:
+    if not data_any_of_count3:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -193,8 +214,8 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            data__name_one_of_count3 = 0
-            if data__name_one_of_count3 < 2:
+            data__name_one_of_count4 = 0
+            if data__name_one_of_count4 < 2:
                 try:
                     if not isinstance(data__name, (str)):
                         raise JsonSchemaValueException("invalid")
@@ -202,20 +223,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                         data__name_len = len(data__name)
                         if data__name_len < 1:
                             raise JsonSchemaValueException("invalid")
-                    data__name_one_of_count3 += 1
+                    data__name_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__name_one_of_count3 < 2:
+            if data__name_one_of_count4 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__name, custom_formats, (name_prefix or "data") + ".name")
-                    data__name_one_of_count3 += 1
+                    data__name_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__name_one_of_count3 != 1:
+            if data__name_one_of_count4 != 1:
                 raise JsonSchemaValueException("invalid")
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
-            data__groups_one_of_count4 = 0
-            if data__groups_one_of_count4 < 2:
+            data__groups_one_of_count5 = 0
+            if data__groups_one_of_count5 < 2:
                 try:
                     if not isinstance(data__groups, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
@@ -231,20 +252,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                             raise JsonSchemaValueException("invalid")
                         for data__groups_x, data__groups_item in enumerate(data__groups):
                             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
-                    data__groups_one_of_count4 += 1
+                    data__groups_one_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__groups_one_of_count4 < 2:
+            if data__groups_one_of_count5 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__groups, custom_formats, (name_prefix or "data") + ".groups")
-                    data__groups_one_of_count4 += 1
+                    data__groups_one_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__groups_one_of_count4 != 1:
+            if data__groups_one_of_count5 != 1:
                 raise JsonSchemaValueException("invalid")
         if "cost" in data_keys:
             data_keys.remove("cost")
             data__cost = data["cost"]
-            data__cost_one_of_count5 = 0
-            if data__cost_one_of_count5 < 2:
+            data__cost_one_of_count6 = 0
+            if data__cost_one_of_count6 < 2:
                 try:
                     if not isinstance(data__cost, (int)) and not (isinstance(data__cost, float) and data__cost.is_integer()) or isinstance(data__cost, bool):
                         raise JsonSchemaValueException("invalid")
@@ -253,20 +274,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                             raise JsonSchemaValueException("invalid")
                         if data__cost > 1000:
                             raise JsonSchemaValueException("invalid")
-                    data__cost_one_of_count5 += 1
+                    data__cost_one_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__cost_one_of_count5 < 2:
+            if data__cost_one_of_count6 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__cost, custom_formats, (name_prefix or "data") + ".cost")
-                    data__cost_one_of_count5 += 1
+                    data__cost_one_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__cost_one_of_count5 != 1:
+            if data__cost_one_of_count6 != 1:
                 raise JsonSchemaValueException("invalid")
         if "victory_points" in data_keys:
             data_keys.remove("victory_points")
             data__victorypoints = data["victory_points"]
-            data__victorypoints_one_of_count6 = 0
-            if data__victorypoints_one_of_count6 < 2:
+            data__victorypoints_one_of_count7 = 0
+            if data__victorypoints_one_of_count7 < 2:
                 try:
                     if not isinstance(data__victorypoints, (int)) and not (isinstance(data__victorypoints, float) and data__victorypoints.is_integer()) or isinstance(data__victorypoints, bool):
                         raise JsonSchemaValueException("invalid")
@@ -275,20 +296,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                             raise JsonSchemaValueException("invalid")
                         if data__victorypoints > 100:
                             raise JsonSchemaValueException("invalid")
-                    data__victorypoints_one_of_count6 += 1
+                    data__victorypoints_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__victorypoints_one_of_count6 < 2:
+            if data__victorypoints_one_of_count7 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__victorypoints, custom_formats, (name_prefix or "data") + ".victory_points")
-                    data__victorypoints_one_of_count6 += 1
+                    data__victorypoints_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__victorypoints_one_of_count6 != 1:
+            if data__victorypoints_one_of_count7 != 1:
                 raise JsonSchemaValueException("invalid")
         if "prerequisites" in data_keys:
             data_keys.remove("prerequisites")
             data__prerequisites = data["prerequisites"]
-            data__prerequisites_one_of_count7 = 0
-            if data__prerequisites_one_of_count7 < 2:
+            data__prerequisites_one_of_count8 = 0
+            if data__prerequisites_one_of_count8 < 2:
                 try:
                     if not isinstance(data__prerequisites, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
@@ -297,20 +318,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                         data__prerequisites_len = len(data__prerequisites)
                         for data__prerequisites_x, data__prerequisites_item in enumerate(data__prerequisites):
                             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_prerequisite(data__prerequisites_item, custom_formats, (name_prefix or "data") + ".prerequisites[{data__prerequisites_x}]")
-                    data__prerequisites_one_of_count7 += 1
+                    data__prerequisites_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__prerequisites_one_of_count7 < 2:
+            if data__prerequisites_one_of_count8 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__prerequisites, custom_formats, (name_prefix or "data") + ".prerequisites")
-                    data__prerequisites_one_of_count7 += 1
+                    data__prerequisites_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__prerequisites_one_of_count7 != 1:
+            if data__prerequisites_one_of_count8 != 1:
                 raise JsonSchemaValueException("invalid")
         if "credits" in data_keys:
             data_keys.remove("credits")
             data__credits = data["credits"]
-            data__credits_one_of_count8 = 0
-            if data__credits_one_of_count8 < 2:
+            data__credits_one_of_count9 = 0
+            if data__credits_one_of_count9 < 2:
                 try:
                     if not isinstance(data__credits, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
@@ -319,20 +340,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                         data__credits_len = len(data__credits)
                         for data__credits_x, data__credits_item in enumerate(data__credits):
                             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_credit(data__credits_item, custom_formats, (name_prefix or "data") + ".credits[{data__credits_x}]")
-                    data__credits_one_of_count8 += 1
+                    data__credits_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__credits_one_of_count8 < 2:
+            if data__credits_one_of_count9 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__credits, custom_formats, (name_prefix or "data") + ".credits")
-                    data__credits_one_of_count8 += 1
+                    data__credits_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__credits_one_of_count8 != 1:
+            if data__credits_one_of_count9 != 1:
                 raise JsonSchemaValueException("invalid")
         if "attributes" in data_keys:
             data_keys.remove("attributes")
             data__attributes = data["attributes"]
-            data__attributes_one_of_count9 = 0
-            if data__attributes_one_of_count9 < 2:
+            data__attributes_one_of_count10 = 0
+            if data__attributes_one_of_count10 < 2:
                 try:
                     if not isinstance(data__attributes, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
@@ -341,14 +362,14 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                         data__attributes_len = len(data__attributes)
                         for data__attributes_x, data__attributes_item in enumerate(data__attributes):
                             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_attribute(data__attributes_item, custom_formats, (name_prefix or "data") + ".attributes[{data__attributes_x}]")
-                    data__attributes_one_of_count9 += 1
+                    data__attributes_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__attributes_one_of_count9 < 2:
+            if data__attributes_one_of_count10 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__attributes, custom_formats, (name_prefix or "data") + ".attributes")
-                    data__attributes_one_of_count9 += 1
+                    data__attributes_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__attributes_one_of_count9 != 1:
+            if data__attributes_one_of_count10 != 1:
                 raise JsonSchemaValueException("invalid")
         if "purchase_effects" in data_keys:
             data_keys.remove("purchase_effects")
@@ -458,26 +479,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_purchase_effect(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count10 = 0
-    if not data_any_of_count10:
+    data_any_of_count11 = 0
+    if not data_any_of_count11:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count10 += 1
+            data_any_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count10:
+    if not data_any_of_count11:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count10 += 1
+            data_any_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count10:
+    if not data_any_of_count11:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -573,26 +594,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_attribute(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count11 = 0
-    if not data_any_of_count11:
+    data_any_of_count12 = 0
+    if not data_any_of_count12:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count11 += 1
+            data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count11:
+    if not data_any_of_count12:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count11 += 1
+            data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count11:
+    if not data_any_of_count12:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -662,88 +683,88 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 raise JsonSchemaValueException("invalid")
             if not (isinstance(data__kind, str) and data__kind == 'immunity' or isinstance(data__kind, str) and data__kind == 'movement' or isinstance(data__kind, str) and data__kind == 'population_limit' or isinstance(data__kind, str) and data__kind == 'city_build' or isinstance(data__kind, str) and data__kind == 'city_support' or isinstance(data__kind, str) and data__kind == 'conflict' or isinstance(data__kind, str) and data__kind == 'turn_order' or isinstance(data__kind, str) and data__kind == 'tax' or isinstance(data__kind, str) and data__kind == 'treasury' or isinstance(data__kind, str) and data__kind == 'commodity_exchange' or isinstance(data__kind, str) and data__kind == 'trade_card_purchase' or isinstance(data__kind, str) and data__kind == 'hand_limit' or isinstance(data__kind, str) and data__kind == 'commodity_value' or isinstance(data__kind, str) and data__kind == 'special_ability' or isinstance(data__kind, str) and data__kind == 'credit_tokens' or isinstance(data__kind, str) and data__kind == 'victory_points'):
                 raise JsonSchemaValueException("invalid")
-    data_one_of_count12 = 0
-    if data_one_of_count12 < 2:
+    data_one_of_count13 = 0
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_immunity(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_population_limit(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_support(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_conflict(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_turn_order(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_treasury(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_exchange(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_trade_card_purchase(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_hand_limit(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_value(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_special_ability(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_credit_tokens(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 < 2:
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_victory_points(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count12 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count12 != 1:
+    if data_one_of_count13 != 1:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1110,26 +1131,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count13 = 0
-    if not data_any_of_count13:
+    data_any_of_count14 = 0
+    if not data_any_of_count14:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rate_changes']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count13 += 1
+            data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count13:
+    if not data_any_of_count14:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['no_revolt']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count13 += 1
+            data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count13:
+    if not data_any_of_count14:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1358,44 +1379,44 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count14 = 0
-    if not data_any_of_count14:
+    data_any_of_count15 = 0
+    if not data_any_of_count15:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['cost_change']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count14 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count14:
+    if not data_any_of_count15:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['from_treasury']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count14 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count14:
+    if not data_any_of_count15:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['without_city_site']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count14 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count14:
+    if not data_any_of_count15:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['per_turn']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count14 += 1
+            data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count14:
+    if not data_any_of_count15:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1434,8 +1455,8 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "per_turn" in data_keys:
             data_keys.remove("per_turn")
             data__perturn = data["per_turn"]
-            data__perturn_one_of_count15 = 0
-            if data__perturn_one_of_count15 < 2:
+            data__perturn_one_of_count16 = 0
+            if data__perturn_one_of_count16 < 2:
                 try:
                     if not isinstance(data__perturn, (int)) and not (isinstance(data__perturn, float) and data__perturn.is_integer()) or isinstance(data__perturn, bool):
                         raise JsonSchemaValueException("invalid")
@@ -1444,15 +1465,15 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                             raise JsonSchemaValueException("invalid")
                         if data__perturn > 100:
                             raise JsonSchemaValueException("invalid")
-                    data__perturn_one_of_count15 += 1
+                    data__perturn_one_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__perturn_one_of_count15 < 2:
+            if data__perturn_one_of_count16 < 2:
                 try:
                     if not (isinstance(data__perturn, str) and data__perturn == 'unlimited'):
                         raise JsonSchemaValueException("invalid")
-                    data__perturn_one_of_count15 += 1
+                    data__perturn_one_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__perturn_one_of_count15 != 1:
+            if data__perturn_one_of_count16 != 1:
                 raise JsonSchemaValueException("invalid")
         if "without_city_site" in data_keys:
             data_keys.remove("without_city_site")
@@ -1527,44 +1548,44 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count16 = 0
-    if not data_any_of_count16:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['range']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['range_change']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['open_sea']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['capacity_change']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count16 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count16:
+    if not data_any_of_count17:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1733,26 +1754,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count17 = 0
-    if not data_any_of_count17:
+    data_any_of_count18 = 0
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count17 += 1
+            data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count17:
+    if not data_any_of_count18:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1788,44 +1809,44 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_credit(data, custom_formats={}, name_prefix=None):
-    data_one_of_count18 = 0
-    if data_one_of_count18 < 2:
+    data_one_of_count19 = 0
+    if data_one_of_count19 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count18 += 1
+            data_one_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count18 < 2:
+    if data_one_of_count19 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count18 += 1
+            data_one_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count18 != 1:
+    if data_one_of_count19 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count19 = 0
-    if not data_any_of_count19:
+    data_any_of_count20 = 0
+    if not data_any_of_count20:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count19 += 1
+            data_any_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count19:
+    if not data_any_of_count20:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count19 += 1
+            data_any_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count19:
+    if not data_any_of_count20:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1863,8 +1884,8 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data, custom_formats={}, name_prefix=None):
-    data_one_of_count20 = 0
-    if data_one_of_count20 < 2:
+    data_one_of_count21 = 0
+    if data_one_of_count21 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException("invalid")
@@ -1873,40 +1894,40 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     raise JsonSchemaValueException("invalid")
                 if data > 1000:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count20 += 1
+            data_one_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count20 < 2:
+    if data_one_of_count21 < 2:
         try:
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count20 += 1
+            data_one_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count20 != 1:
+    if data_one_of_count21 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count21 = 0
-    if not data_any_of_count21:
+    data_any_of_count22 = 0
+    if not data_any_of_count22:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count21 += 1
+            data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count21:
+    if not data_any_of_count22:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count21 += 1
+            data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count21:
+    if not data_any_of_count22:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1941,26 +1962,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_prerequisite(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count22 = 0
-    if not data_any_of_count22:
+    data_any_of_count23 = 0
+    if not data_any_of_count23:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count22 += 1
+            data_any_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count22:
+    if not data_any_of_count23:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count22 += 1
+            data_any_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count22:
+    if not data_any_of_count23:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -2028,26 +2049,26 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count23 = 0
-    if not data_any_of_count23:
+    data_any_of_count24 = 0
+    if not data_any_of_count24:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count23 += 1
+            data_any_of_count24 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count23:
+    if not data_any_of_count24:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count23 += 1
+            data_any_of_count24 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count23:
+    if not data_any_of_count24:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -2071,40 +2092,40 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "colour" in data_keys:
             data_keys.remove("colour")
             data__colour = data["colour"]
-            data__colour_one_of_count24 = 0
-            if data__colour_one_of_count24 < 2:
+            data__colour_one_of_count25 = 0
+            if data__colour_one_of_count25 < 2:
                 try:
                     if not isinstance(data__colour, (str)):
                         raise JsonSchemaValueException("invalid")
                     if not (isinstance(data__colour, str) and data__colour == 'blue' or isinstance(data__colour, str) and data__colour == 'orange' or isinstance(data__colour, str) and data__colour == 'green' or isinstance(data__colour, str) and data__colour == 'red' or isinstance(data__colour, str) and data__colour == 'yellow'):
                         raise JsonSchemaValueException("invalid")
-                    data__colour_one_of_count24 += 1
+                    data__colour_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__colour_one_of_count24 < 2:
+            if data__colour_one_of_count25 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__colour, custom_formats, (name_prefix or "data") + ".colour")
-                    data__colour_one_of_count24 += 1
+                    data__colour_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__colour_one_of_count24 != 1:
+            if data__colour_one_of_count25 != 1:
                 raise JsonSchemaValueException("invalid")
         if "shape" in data_keys:
             data_keys.remove("shape")
             data__shape = data["shape"]
-            data__shape_one_of_count25 = 0
-            if data__shape_one_of_count25 < 2:
+            data__shape_one_of_count26 = 0
+            if data__shape_one_of_count26 < 2:
                 try:
                     if not isinstance(data__shape, (str)):
                         raise JsonSchemaValueException("invalid")
                     if not (isinstance(data__shape, str) and data__shape == 'triangle' or isinstance(data__shape, str) and data__shape == 'square' or isinstance(data__shape, str) and data__shape == 'circle' or isinstance(data__shape, str) and data__shape == 'hexagon' or isinstance(data__shape, str) and data__shape == 'star'):
                         raise JsonSchemaValueException("invalid")
-                    data__shape_one_of_count25 += 1
+                    data__shape_one_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__shape_one_of_count25 < 2:
+            if data__shape_one_of_count26 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__shape, custom_formats, (name_prefix or "data") + ".shape")
-                    data__shape_one_of_count25 += 1
+                    data__shape_one_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__shape_one_of_count25 != 1:
+            if data__shape_one_of_count26 != 1:
                 raise JsonSchemaValueException("invalid")
         if "rule" in data_keys:
             data_keys.remove("rule")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e058f55827779fce1c60fb8465691fc980974be15f6ced389afd916b1fbe2a31"
+SCHEMA_SHA256 = "aac50483d3399ee2afa8c04cddb716ad963c93f22ece6032b40646c898857c28"
 
 from decimal import Decimal
 import re
@@ -98,9 +98,30 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 try:
                     if not isinstance(data__setvalue, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__setvalue_any_of_count3 = 0
+                    if not data__setvalue_any_of_count3:
+                        try:
+                            data__setvalue_is_dict = isinstance(data__setvalue, dict)
+                            if data__setvalue_is_dict:
+                                data__setvalue__missing_keys = set(['rule']) - data__setvalue.keys()
+                                if data__setvalue__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__setvalue_any_of_count3 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__setvalue_any_of_count3:
+                        try:
+                            data__setvalue_is_dict = isinstance(data__setvalue, dict)
+                            if data__setvalue_is_dict:
+                                data__setvalue__missing_keys = set(['source']) - data__setvalue.keys()
+                                if data__setvalue__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__setvalue_any_of_count3 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__setvalue_any_of_count3:
+                        raise JsonSchemaValueException("invalid")
                     data__setvalue_is_dict = isinstance(data__setvalue, dict)
                     if data__setvalue_is_dict:
-                        data__setvalue__missing_keys = set(['formula', 'same_good_only', 'max_set_size', 'rule']) - data__setvalue.keys()
+                        data__setvalue__missing_keys = set(['formula', 'same_good_only', 'max_set_size']) - data__setvalue.keys()
                         if data__setvalue__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__setvalue_keys = set(data__setvalue.keys())
@@ -159,30 +180,51 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
             data__mining = data["mining"]
             if not isinstance(data__mining, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__mining_any_of_count3 = 0
-            if not data__mining_any_of_count3:
+            data__mining_any_of_count4 = 0
+            if not data__mining_any_of_count4:
+                try:
+                    data__mining_is_dict = isinstance(data__mining, dict)
+                    if data__mining_is_dict:
+                        data__mining__missing_keys = set(['rule']) - data__mining.keys()
+                        if data__mining__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__mining_any_of_count4 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__mining_any_of_count4:
+                try:
+                    data__mining_is_dict = isinstance(data__mining, dict)
+                    if data__mining_is_dict:
+                        data__mining__missing_keys = set(['source']) - data__mining.keys()
+                        if data__mining__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__mining_any_of_count4 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__mining_any_of_count4:
+                raise JsonSchemaValueException("invalid")
+            data__mining_any_of_count5 = 0
+            if not data__mining_any_of_count5:
                 try:
                     data__mining_is_dict = isinstance(data__mining, dict)
                     if data__mining_is_dict:
                         data__mining__missing_keys = set(['set_bonus']) - data__mining.keys()
                         if data__mining__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__mining_any_of_count3 += 1
+                    data__mining_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__mining_any_of_count3:
+            if not data__mining_any_of_count5:
                 try:
                     data__mining_is_dict = isinstance(data__mining, dict)
                     if data__mining_is_dict:
                         data__mining__missing_keys = set(['treasury_token_value']) - data__mining.keys()
                         if data__mining__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__mining_any_of_count3 += 1
+                    data__mining_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__mining_any_of_count3:
+            if not data__mining_any_of_count5:
                 raise JsonSchemaValueException("invalid")
             data__mining_is_dict = isinstance(data__mining, dict)
             if data__mining_is_dict:
-                data__mining__missing_keys = set(['card', 'rule']) - data__mining.keys()
+                data__mining__missing_keys = set(['card']) - data__mining.keys()
                 if data__mining__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__mining_keys = set(data__mining.keys())
@@ -199,9 +241,30 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     data__mining__setbonus = data__mining["set_bonus"]
                     if not isinstance(data__mining__setbonus, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__mining__setbonus_any_of_count6 = 0
+                    if not data__mining__setbonus_any_of_count6:
+                        try:
+                            data__mining__setbonus_is_dict = isinstance(data__mining__setbonus, dict)
+                            if data__mining__setbonus_is_dict:
+                                data__mining__setbonus__missing_keys = set(['rule']) - data__mining__setbonus.keys()
+                                if data__mining__setbonus__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__mining__setbonus_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__mining__setbonus_any_of_count6:
+                        try:
+                            data__mining__setbonus_is_dict = isinstance(data__mining__setbonus, dict)
+                            if data__mining__setbonus_is_dict:
+                                data__mining__setbonus__missing_keys = set(['source']) - data__mining__setbonus.keys()
+                                if data__mining__setbonus__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__mining__setbonus_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__mining__setbonus_any_of_count6:
+                        raise JsonSchemaValueException("invalid")
                     data__mining__setbonus_is_dict = isinstance(data__mining__setbonus, dict)
                     if data__mining__setbonus_is_dict:
-                        data__mining__setbonus__missing_keys = set(['extra_cards', 'max_set_size', 'uses_per_turn', 'rule']) - data__mining__setbonus.keys()
+                        data__mining__setbonus__missing_keys = set(['extra_cards', 'max_set_size', 'uses_per_turn']) - data__mining__setbonus.keys()
                         if data__mining__setbonus__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__mining__setbonus_keys = set(data__mining__setbonus.keys())
@@ -287,26 +350,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
             data__tradestacks = data["trade_stacks"]
             if not isinstance(data__tradestacks, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__tradestacks_any_of_count4 = 0
-            if not data__tradestacks_any_of_count4:
+            data__tradestacks_any_of_count7 = 0
+            if not data__tradestacks_any_of_count7:
                 try:
                     data__tradestacks_is_dict = isinstance(data__tradestacks, dict)
                     if data__tradestacks_is_dict:
                         data__tradestacks__missing_keys = set(['rule']) - data__tradestacks.keys()
                         if data__tradestacks__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__tradestacks_any_of_count4 += 1
+                    data__tradestacks_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__tradestacks_any_of_count4:
+            if not data__tradestacks_any_of_count7:
                 try:
                     data__tradestacks_is_dict = isinstance(data__tradestacks, dict)
                     if data__tradestacks_is_dict:
                         data__tradestacks__missing_keys = set(['source']) - data__tradestacks.keys()
                         if data__tradestacks__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__tradestacks_any_of_count4 += 1
+                    data__tradestacks_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__tradestacks_any_of_count4:
+            if not data__tradestacks_any_of_count7:
                 raise JsonSchemaValueException("invalid")
             data__tradestacks_is_dict = isinstance(data__tradestacks, dict)
             if data__tradestacks_is_dict:
@@ -344,14 +407,35 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if "setup" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("setup")
                     data__tradestacks__setup = data__tradestacks["setup"]
-                    data__tradestacks__setup_one_of_count5 = 0
-                    if data__tradestacks__setup_one_of_count5 < 2:
+                    data__tradestacks__setup_one_of_count8 = 0
+                    if data__tradestacks__setup_one_of_count8 < 2:
                         try:
                             if not isinstance(data__tradestacks__setup, (dict)):
                                 raise JsonSchemaValueException("invalid")
+                            data__tradestacks__setup_any_of_count9 = 0
+                            if not data__tradestacks__setup_any_of_count9:
+                                try:
+                                    data__tradestacks__setup_is_dict = isinstance(data__tradestacks__setup, dict)
+                                    if data__tradestacks__setup_is_dict:
+                                        data__tradestacks__setup__missing_keys = set(['rule']) - data__tradestacks__setup.keys()
+                                        if data__tradestacks__setup__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__tradestacks__setup_any_of_count9 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__tradestacks__setup_any_of_count9:
+                                try:
+                                    data__tradestacks__setup_is_dict = isinstance(data__tradestacks__setup, dict)
+                                    if data__tradestacks__setup_is_dict:
+                                        data__tradestacks__setup__missing_keys = set(['source']) - data__tradestacks__setup.keys()
+                                        if data__tradestacks__setup__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__tradestacks__setup_any_of_count9 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__tradestacks__setup_any_of_count9:
+                                raise JsonSchemaValueException("invalid")
                             data__tradestacks__setup_is_dict = isinstance(data__tradestacks__setup, dict)
                             if data__tradestacks__setup_is_dict:
-                                data__tradestacks__setup__missing_keys = set(['steps', 'rule']) - data__tradestacks__setup.keys()
+                                data__tradestacks__setup__missing_keys = set(['steps']) - data__tradestacks__setup.keys()
                                 if data__tradestacks__setup__missing_keys:
                                     raise JsonSchemaValueException("invalid")
                                 data__tradestacks__setup_keys = set(data__tradestacks__setup.keys())
@@ -386,14 +470,14 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__setup__note, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.note")
                                 if data__tradestacks__setup_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__tradestacks__setup_one_of_count5 += 1
+                            data__tradestacks__setup_one_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__tradestacks__setup_one_of_count5 < 2:
+                    if data__tradestacks__setup_one_of_count8 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__tradestacks__setup, custom_formats, (name_prefix or "data") + ".trade_stacks.setup")
-                            data__tradestacks__setup_one_of_count5 += 1
+                            data__tradestacks__setup_one_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__tradestacks__setup_one_of_count5 != 1:
+                    if data__tradestacks__setup_one_of_count8 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "rule" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("rule")
@@ -456,26 +540,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_commodity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count6 = 0
-    if not data_any_of_count6:
+    data_any_of_count10 = 0
+    if not data_any_of_count10:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count6 += 1
+            data_any_of_count10 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
+    if not data_any_of_count10:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count6 += 1
+            data_any_of_count10 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
+    if not data_any_of_count10:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -677,9 +761,30 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_id(
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block_bonus(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
+    data_any_of_count11 = 0
+    if not data_any_of_count11:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count11 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count11:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count11 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count11:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['players', 'bonus', 'shared_goods', 'rule']) - data.keys()
+        data__missing_keys = set(['players', 'bonus', 'shared_goods']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -754,26 +859,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pla
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_composition(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count7 = 0
-    if not data_any_of_count7:
+    data_any_of_count12 = 0
+    if not data_any_of_count12:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count7 += 1
+            data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count7:
+    if not data_any_of_count12:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count7 += 1
+            data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count7:
+    if not data_any_of_count12:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -845,26 +950,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                 for data__commodities_x, data__commodities_item in enumerate(data__commodities):
                     if not isinstance(data__commodities_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__commodities_item_one_of_count8 = 0
-                    if data__commodities_item_one_of_count8 < 2:
+                    data__commodities_item_one_of_count13 = 0
+                    if data__commodities_item_one_of_count13 < 2:
                         try:
                             data__commodities_item_is_dict = isinstance(data__commodities_item, dict)
                             if data__commodities_item_is_dict:
                                 data__commodities_item__missing_keys = set(['count']) - data__commodities_item.keys()
                                 if data__commodities_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__commodities_item_one_of_count8 += 1
+                            data__commodities_item_one_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__commodities_item_one_of_count8 < 2:
+                    if data__commodities_item_one_of_count13 < 2:
                         try:
                             data__commodities_item_is_dict = isinstance(data__commodities_item, dict)
                             if data__commodities_item_is_dict:
                                 data__commodities_item__missing_keys = set(['share']) - data__commodities_item.keys()
                                 if data__commodities_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__commodities_item_one_of_count8 += 1
+                            data__commodities_item_one_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__commodities_item_one_of_count8 != 1:
+                    if data__commodities_item_one_of_count13 != 1:
                         raise JsonSchemaValueException("invalid")
                     data__commodities_item_is_dict = isinstance(data__commodities_item, dict)
                     if data__commodities_item_is_dict:
@@ -898,19 +1003,19 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
         if "calamity_severities" in data_keys:
             data_keys.remove("calamity_severities")
             data__calamityseverities = data["calamity_severities"]
-            data__calamityseverities_any_of_count9 = 0
-            if not data__calamityseverities_any_of_count9:
+            data__calamityseverities_any_of_count14 = 0
+            if not data__calamityseverities_any_of_count14:
                 try:
                     if not isinstance(data__calamityseverities, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
-                    data__calamityseverities_any_of_count9 += 1
+                    data__calamityseverities_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamityseverities_any_of_count9:
+            if not data__calamityseverities_any_of_count14:
                 try:
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__calamityseverities, custom_formats, (name_prefix or "data") + ".calamity_severities")
-                    data__calamityseverities_any_of_count9 += 1
+                    data__calamityseverities_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamityseverities_any_of_count9:
+            if not data__calamityseverities_any_of_count14:
                 raise JsonSchemaValueException("invalid")
             data__calamityseverities_is_list = isinstance(data__calamityseverities, (list, tuple))
             if data__calamityseverities_is_list:
@@ -940,8 +1045,8 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_count_or_unknown(data, custom_formats={}, name_prefix=None):
-    data_one_of_count10 = 0
-    if data_one_of_count10 < 2:
+    data_one_of_count15 = 0
+    if data_one_of_count15 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
                 raise JsonSchemaValueException("invalid")
@@ -950,14 +1055,14 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_cou
                     raise JsonSchemaValueException("invalid")
                 if data > 100:
                     raise JsonSchemaValueException("invalid")
-            data_one_of_count10 += 1
+            data_one_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count10 < 2:
+    if data_one_of_count15 < 2:
         try:
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count10 += 1
+            data_one_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count10 != 1:
+    if data_one_of_count15 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -981,9 +1086,30 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
             data__missing_keys = set(['count_per_stack', 'stacks']) - data.keys()
             if data__missing_keys:
                 raise JsonSchemaValueException("invalid")
+    data_any_of_count16 = 0
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count16:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['step', 'text', 'rule']) - data.keys()
+        data__missing_keys = set(['step', 'text']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -1074,26 +1200,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_sta
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_trade_stack(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count11 = 0
-    if not data_any_of_count11:
+    data_any_of_count17 = 0
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count11 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count11:
+    if not data_any_of_count17:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count11 += 1
+            data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count11:
+    if not data_any_of_count17:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -1121,56 +1247,56 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
             data__calamitycards = data["calamity_cards"]
             if not isinstance(data__calamitycards, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__calamitycards_any_of_count12 = 0
-            if not data__calamitycards_any_of_count12:
+            data__calamitycards_any_of_count18 = 0
+            if not data__calamitycards_any_of_count18:
                 try:
                     data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['non_tradable']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__calamitycards_any_of_count12 += 1
+                    data__calamitycards_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamitycards_any_of_count12:
+            if not data__calamitycards_any_of_count18:
                 try:
                     data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['tradable']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__calamitycards_any_of_count12 += 1
+                    data__calamitycards_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamitycards_any_of_count12:
+            if not data__calamitycards_any_of_count18:
                 try:
                     data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['minor']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__calamitycards_any_of_count12 += 1
+                    data__calamitycards_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamitycards_any_of_count12:
+            if not data__calamitycards_any_of_count18:
                 raise JsonSchemaValueException("invalid")
-            data__calamitycards_any_of_count13 = 0
-            if not data__calamitycards_any_of_count13:
+            data__calamitycards_any_of_count19 = 0
+            if not data__calamitycards_any_of_count19:
                 try:
                     data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['rule']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__calamitycards_any_of_count13 += 1
+                    data__calamitycards_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamitycards_any_of_count13:
+            if not data__calamitycards_any_of_count19:
                 try:
                     data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['source']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__calamitycards_any_of_count13 += 1
+                    data__calamitycards_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__calamitycards_any_of_count13:
+            if not data__calamitycards_any_of_count19:
                 raise JsonSchemaValueException("invalid")
             data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
             if data__calamitycards_is_dict:
@@ -1244,31 +1370,52 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_purchase(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
+    data_any_of_count20 = 0
+    if not data_any_of_count20:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count20 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count20:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count20 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count20:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['price', 'rule']) - data.keys()
+        data__missing_keys = set(['price']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
         if "price" in data_keys:
             data_keys.remove("price")
             data__price = data["price"]
-            data__price_one_of_count14 = 0
-            if data__price_one_of_count14 < 2:
+            data__price_one_of_count21 = 0
+            if data__price_one_of_count21 < 2:
                 try:
                     if not isinstance(data__price, (int)) and not (isinstance(data__price, float) and data__price.is_integer()) or isinstance(data__price, bool):
                         raise JsonSchemaValueException("invalid")
                     if isinstance(data__price, (int, float, Decimal)) and not isinstance(data__price, bool):
                         if data__price < 1:
                             raise JsonSchemaValueException("invalid")
-                    data__price_one_of_count14 += 1
+                    data__price_one_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__price_one_of_count14 < 2:
+            if data__price_one_of_count21 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__price, custom_formats, (name_prefix or "data") + ".price")
-                    data__price_one_of_count14 += 1
+                    data__price_one_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__price_one_of_count14 != 1:
+            if data__price_one_of_count21 != 1:
                 raise JsonSchemaValueException("invalid")
         if "requires_card" in data_keys:
             data_keys.remove("requires_card")
@@ -1319,9 +1466,30 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unk
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set_example(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
+    data_any_of_count22 = 0
+    if not data_any_of_count22:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count22 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count22:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise JsonSchemaValueException("invalid")
+            data_any_of_count22 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count22:
+        raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['commodity', 'cards', 'set_value', 'rule']) - data.keys()
+        data__missing_keys = set(['commodity', 'cards', 'set_value']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
@@ -1382,13 +1550,13 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_sou
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count15 = 0
-    if data_one_of_count15 < 2:
+    data_one_of_count23 = 0
+    if data_one_of_count23 < 2:
         try:
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count15 += 1
+            data_one_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count15 < 2:
+    if data_one_of_count23 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -1402,9 +1570,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rul
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count15 += 1
+            data_one_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count15 != 1:
+    if data_one_of_count23 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "772a0b3bbe9828389c69242a43877ffc794b4d84a3a9ba7adaf5636cd2ddc805"
+SCHEMA_SHA256 = "ce3b119421fcef1bdd47cb078cbab7d9bfe47214b8068cdae8b21535fe54d3e8"
 
 from decimal import Decimal
 import re
@@ -808,9 +808,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__components = data["components"]
             if not isinstance(data__components, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__components_any_of_count4 = 0
+            if not data__components_any_of_count4:
+                try:
+                    data__components_is_dict = isinstance(data__components, dict)
+                    if data__components_is_dict:
+                        data__components__missing_keys = set(['rule']) - data__components.keys()
+                        if data__components__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__components_any_of_count4 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__components_any_of_count4:
+                try:
+                    data__components_is_dict = isinstance(data__components, dict)
+                    if data__components_is_dict:
+                        data__components__missing_keys = set(['source']) - data__components.keys()
+                        if data__components__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__components_any_of_count4 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__components_any_of_count4:
+                raise JsonSchemaValueException("invalid")
             data__components_is_dict = isinstance(data__components, dict)
             if data__components_is_dict:
-                data__components__missing_keys = set(['rule', 'nation_sets', 'tokens_per_set', 'cities_per_set', 'ships_per_set']) - data__components.keys()
+                data__components__missing_keys = set(['nation_sets', 'tokens_per_set', 'cities_per_set', 'ships_per_set']) - data__components.keys()
                 if data__components__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__components_keys = set(data__components.keys())
@@ -879,19 +900,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
         if "nations" in data_keys:
             data_keys.remove("nations")
             data__nations = data["nations"]
-            data__nations_any_of_count4 = 0
-            if not data__nations_any_of_count4:
+            data__nations_any_of_count5 = 0
+            if not data__nations_any_of_count5:
                 try:
                     if not isinstance(data__nations, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
-                    data__nations_any_of_count4 += 1
+                    data__nations_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count4:
+            if not data__nations_any_of_count5:
                 try:
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations, custom_formats, (name_prefix or "data") + ".nations")
-                    data__nations_any_of_count4 += 1
+                    data__nations_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count4:
+            if not data__nations_any_of_count5:
                 raise JsonSchemaValueException("invalid")
             data__nations_is_list = isinstance(data__nations, (list, tuple))
             if data__nations_is_list:
@@ -901,26 +922,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nations_x, data__nations_item in enumerate(data__nations):
                     if not isinstance(data__nations_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__nations_item_any_of_count5 = 0
-                    if not data__nations_item_any_of_count5:
+                    data__nations_item_any_of_count6 = 0
+                    if not data__nations_item_any_of_count6:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['rule']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nations_item_any_of_count5 += 1
+                            data__nations_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count5:
+                    if not data__nations_item_any_of_count6:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['source']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nations_item_any_of_count5 += 1
+                            data__nations_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count5:
+                    if not data__nations_item_any_of_count6:
                         raise JsonSchemaValueException("invalid")
                     data__nations_item_is_dict = isinstance(data__nations_item, dict)
                     if data__nations_item_is_dict:
@@ -952,31 +973,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "colour" in data__nations_item_keys:
                             data__nations_item_keys.remove("colour")
                             data__nations_item__colour = data__nations_item["colour"]
-                            data__nations_item__colour_one_of_count6 = 0
-                            if data__nations_item__colour_one_of_count6 < 2:
+                            data__nations_item__colour_one_of_count7 = 0
+                            if data__nations_item__colour_one_of_count7 < 2:
                                 try:
                                     if not isinstance(data__nations_item__colour, (dict)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__nations_item__colour_any_of_count7 = 0
-                                    if not data__nations_item__colour_any_of_count7:
+                                    data__nations_item__colour_any_of_count8 = 0
+                                    if not data__nations_item__colour_any_of_count8:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['rule']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__colour_any_of_count7 += 1
+                                            data__nations_item__colour_any_of_count8 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count7:
+                                    if not data__nations_item__colour_any_of_count8:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['source']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__colour_any_of_count7 += 1
+                                            data__nations_item__colour_any_of_count8 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count7:
+                                    if not data__nations_item__colour_any_of_count8:
                                         raise JsonSchemaValueException("invalid")
                                     data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                     if data__nations_item__colour_is_dict:
@@ -1007,40 +1028,40 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.note")
                                         if data__nations_item__colour_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__colour_one_of_count6 += 1
+                                    data__nations_item__colour_one_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count6 < 2:
+                            if data__nations_item__colour_one_of_count7 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__colour, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour")
-                                    data__nations_item__colour_one_of_count6 += 1
+                                    data__nations_item__colour_one_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count6 != 1:
+                            if data__nations_item__colour_one_of_count7 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "start_areas" in data__nations_item_keys:
                             data__nations_item_keys.remove("start_areas")
                             data__nations_item__startareas = data__nations_item["start_areas"]
                             if not isinstance(data__nations_item__startareas, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__nations_item__startareas_any_of_count8 = 0
-                            if not data__nations_item__startareas_any_of_count8:
+                            data__nations_item__startareas_any_of_count9 = 0
+                            if not data__nations_item__startareas_any_of_count9:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['rule']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__startareas_any_of_count8 += 1
+                                    data__nations_item__startareas_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count8:
+                            if not data__nations_item__startareas_any_of_count9:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['source']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__startareas_any_of_count8 += 1
+                                    data__nations_item__startareas_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count8:
+                            if not data__nations_item__startareas_any_of_count9:
                                 raise JsonSchemaValueException("invalid")
                             data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                             if data__nations_item__startareas_is_dict:
@@ -1051,8 +1072,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "areas" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("areas")
                                     data__nations_item__startareas__areas = data__nations_item__startareas["areas"]
-                                    data__nations_item__startareas__areas_one_of_count9 = 0
-                                    if data__nations_item__startareas__areas_one_of_count9 < 2:
+                                    data__nations_item__startareas__areas_one_of_count10 = 0
+                                    if data__nations_item__startareas__areas_one_of_count10 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__areas, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -1066,31 +1087,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 for data__nations_item__startareas__areas_x, data__nations_item__startareas__areas_item in enumerate(data__nations_item__startareas__areas):
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas[{data__nations_item__startareas__areas_x}]")
-                                            data__nations_item__startareas__areas_one_of_count9 += 1
+                                            data__nations_item__startareas__areas_one_of_count10 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count9 < 2:
+                                    if data__nations_item__startareas__areas_one_of_count10 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__areas, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas")
-                                            data__nations_item__startareas__areas_one_of_count9 += 1
+                                            data__nations_item__startareas__areas_one_of_count10 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count9 != 1:
+                                    if data__nations_item__startareas__areas_one_of_count10 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "fixed" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("fixed")
                                     data__nations_item__startareas__fixed = data__nations_item__startareas["fixed"]
-                                    data__nations_item__startareas__fixed_one_of_count10 = 0
-                                    if data__nations_item__startareas__fixed_one_of_count10 < 2:
+                                    data__nations_item__startareas__fixed_one_of_count11 = 0
+                                    if data__nations_item__startareas__fixed_one_of_count11 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__fixed, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__nations_item__startareas__fixed_one_of_count10 += 1
+                                            data__nations_item__startareas__fixed_one_of_count11 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count10 < 2:
+                                    if data__nations_item__startareas__fixed_one_of_count11 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__fixed, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.fixed")
-                                            data__nations_item__startareas__fixed_one_of_count10 += 1
+                                            data__nations_item__startareas__fixed_one_of_count11 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count10 != 1:
+                                    if data__nations_item__startareas__fixed_one_of_count11 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("rule")
@@ -1120,8 +1141,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "position" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("position")
                                     data__nations_item__astposition__position = data__nations_item__astposition["position"]
-                                    data__nations_item__astposition__position_one_of_count11 = 0
-                                    if data__nations_item__astposition__position_one_of_count11 < 2:
+                                    data__nations_item__astposition__position_one_of_count12 = 0
+                                    if data__nations_item__astposition__position_one_of_count12 < 2:
                                         try:
                                             if not isinstance(data__nations_item__astposition__position, (int)) and not (isinstance(data__nations_item__astposition__position, float) and data__nations_item__astposition__position.is_integer()) or isinstance(data__nations_item__astposition__position, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -1130,14 +1151,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__nations_item__astposition__position > 18:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__astposition__position_one_of_count11 += 1
+                                            data__nations_item__astposition__position_one_of_count12 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count11 < 2:
+                                    if data__nations_item__astposition__position_one_of_count12 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__astposition__position, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.position")
-                                            data__nations_item__astposition__position_one_of_count11 += 1
+                                            data__nations_item__astposition__position_one_of_count12 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count11 != 1:
+                                    if data__nations_item__astposition__position_one_of_count12 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("rule")
@@ -1190,26 +1211,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__epochs_x, data__epochs_item in enumerate(data__epochs):
                     if not isinstance(data__epochs_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__epochs_item_any_of_count12 = 0
-                    if not data__epochs_item_any_of_count12:
+                    data__epochs_item_any_of_count13 = 0
+                    if not data__epochs_item_any_of_count13:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['rule']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__epochs_item_any_of_count12 += 1
+                            data__epochs_item_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count12:
+                    if not data__epochs_item_any_of_count13:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['source']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__epochs_item_any_of_count12 += 1
+                            data__epochs_item_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count12:
+                    if not data__epochs_item_any_of_count13:
                         raise JsonSchemaValueException("invalid")
                     data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                     if data__epochs_item_is_dict:
@@ -1251,26 +1272,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item__requirements = data__epochs_item["requirements"]
                             if not isinstance(data__epochs_item__requirements, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__epochs_item__requirements_any_of_count13 = 0
-                            if not data__epochs_item__requirements_any_of_count13:
+                            data__epochs_item__requirements_any_of_count14 = 0
+                            if not data__epochs_item__requirements_any_of_count14:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__epochs_item__requirements_any_of_count13 += 1
+                                    data__epochs_item__requirements_any_of_count14 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count13:
+                            if not data__epochs_item__requirements_any_of_count14:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__epochs_item__requirements_any_of_count13 += 1
+                                    data__epochs_item__requirements_any_of_count14 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count13:
+                            if not data__epochs_item__requirements_any_of_count14:
                                 raise JsonSchemaValueException("invalid")
                             data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                             if data__epochs_item__requirements_is_dict:
@@ -1445,26 +1466,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__epochs_item__requirementsbylevel_item__requirements = data__epochs_item__requirementsbylevel_item["requirements"]
                                             if not isinstance(data__epochs_item__requirementsbylevel_item__requirements, (dict)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count14 = 0
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count14:
+                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count15 = 0
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count15:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count14 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count15 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count14:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count15:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count14 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count15 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count14:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count15:
                                                 raise JsonSchemaValueException("invalid")
                                             data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                             if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
@@ -1624,26 +1645,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__ast = data["ast"]
             if not isinstance(data__ast, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__ast_any_of_count15 = 0
-            if not data__ast_any_of_count15:
+            data__ast_any_of_count16 = 0
+            if not data__ast_any_of_count16:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['rule']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__ast_any_of_count15 += 1
+                    data__ast_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count15:
+            if not data__ast_any_of_count16:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['source']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__ast_any_of_count15 += 1
+                    data__ast_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count15:
+            if not data__ast_any_of_count16:
                 raise JsonSchemaValueException("invalid")
             data__ast_is_dict = isinstance(data__ast, dict)
             if data__ast_is_dict:
@@ -1671,8 +1692,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "spaces_per_track" in data__ast_keys:
                     data__ast_keys.remove("spaces_per_track")
                     data__ast__spacespertrack = data__ast["spaces_per_track"]
-                    data__ast__spacespertrack_one_of_count16 = 0
-                    if data__ast__spacespertrack_one_of_count16 < 2:
+                    data__ast__spacespertrack_one_of_count17 = 0
+                    if data__ast__spacespertrack_one_of_count17 < 2:
                         try:
                             if not isinstance(data__ast__spacespertrack, (int)) and not (isinstance(data__ast__spacespertrack, float) and data__ast__spacespertrack.is_integer()) or isinstance(data__ast__spacespertrack, bool):
                                 raise JsonSchemaValueException("invalid")
@@ -1681,14 +1702,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise JsonSchemaValueException("invalid")
                                 if data__ast__spacespertrack > 100:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__spacespertrack_one_of_count16 += 1
+                            data__ast__spacespertrack_one_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count16 < 2:
+                    if data__ast__spacespertrack_one_of_count17 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__spacespertrack, custom_formats, (name_prefix or "data") + ".ast.spaces_per_track")
-                            data__ast__spacespertrack_one_of_count16 += 1
+                            data__ast__spacespertrack_one_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count16 != 1:
+                    if data__ast__spacespertrack_one_of_count17 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "start_space" in data__ast_keys:
                     data__ast_keys.remove("start_space")
@@ -1703,8 +1724,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space" in data__ast_keys:
                     data__ast_keys.remove("finish_space")
                     data__ast__finishspace = data__ast["finish_space"]
-                    data__ast__finishspace_one_of_count17 = 0
-                    if data__ast__finishspace_one_of_count17 < 2:
+                    data__ast__finishspace_one_of_count18 = 0
+                    if data__ast__finishspace_one_of_count18 < 2:
                         try:
                             if not isinstance(data__ast__finishspace, (int)) and not (isinstance(data__ast__finishspace, float) and data__ast__finishspace.is_integer()) or isinstance(data__ast__finishspace, bool):
                                 raise JsonSchemaValueException("invalid")
@@ -1713,34 +1734,34 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise JsonSchemaValueException("invalid")
                                 if data__ast__finishspace > 100:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__finishspace_one_of_count17 += 1
+                            data__ast__finishspace_one_of_count18 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count17 < 2:
+                    if data__ast__finishspace_one_of_count18 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspace, custom_formats, (name_prefix or "data") + ".ast.finish_space")
-                            data__ast__finishspace_one_of_count17 += 1
+                            data__ast__finishspace_one_of_count18 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count17 != 1:
+                    if data__ast__finishspace_one_of_count18 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "points_per_space" in data__ast_keys:
                     data__ast_keys.remove("points_per_space")
                     data__ast__pointsperspace = data__ast["points_per_space"]
-                    data__ast__pointsperspace_one_of_count18 = 0
-                    if data__ast__pointsperspace_one_of_count18 < 2:
+                    data__ast__pointsperspace_one_of_count19 = 0
+                    if data__ast__pointsperspace_one_of_count19 < 2:
                         try:
                             if not isinstance(data__ast__pointsperspace, (int)) and not (isinstance(data__ast__pointsperspace, float) and data__ast__pointsperspace.is_integer()) or isinstance(data__ast__pointsperspace, bool):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__ast__pointsperspace, (int, float, Decimal)) and not isinstance(data__ast__pointsperspace, bool):
                                 if data__ast__pointsperspace < 1:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__pointsperspace_one_of_count18 += 1
+                            data__ast__pointsperspace_one_of_count19 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count18 < 2:
+                    if data__ast__pointsperspace_one_of_count19 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__pointsperspace, custom_formats, (name_prefix or "data") + ".ast.points_per_space")
-                            data__ast__pointsperspace_one_of_count18 += 1
+                            data__ast__pointsperspace_one_of_count19 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count18 != 1:
+                    if data__ast__pointsperspace_one_of_count19 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "advance_per_turn" in data__ast_keys:
                     data__ast_keys.remove("advance_per_turn")
@@ -1755,26 +1776,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__order = data__ast["order"]
                     if not isinstance(data__ast__order, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__ast__order_any_of_count19 = 0
-                    if not data__ast__order_any_of_count19:
+                    data__ast__order_any_of_count20 = 0
+                    if not data__ast__order_any_of_count20:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['rule']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__order_any_of_count19 += 1
+                            data__ast__order_any_of_count20 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count19:
+                    if not data__ast__order_any_of_count20:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['source']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__order_any_of_count19 += 1
+                            data__ast__order_any_of_count20 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count19:
+                    if not data__ast__order_any_of_count20:
                         raise JsonSchemaValueException("invalid")
                     data__ast__order_is_dict = isinstance(data__ast__order, dict)
                     if data__ast__order_is_dict:
@@ -1818,9 +1839,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__regression = data__ast["regression"]
                     if not isinstance(data__ast__regression, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__ast__regression_any_of_count21 = 0
+                    if not data__ast__regression_any_of_count21:
+                        try:
+                            data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
+                            if data__ast__regression_is_dict:
+                                data__ast__regression__missing_keys = set(['rule']) - data__ast__regression.keys()
+                                if data__ast__regression__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__ast__regression_any_of_count21 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__ast__regression_any_of_count21:
+                        try:
+                            data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
+                            if data__ast__regression_is_dict:
+                                data__ast__regression__missing_keys = set(['source']) - data__ast__regression.keys()
+                                if data__ast__regression__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__ast__regression_any_of_count21 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__ast__regression_any_of_count21:
+                        raise JsonSchemaValueException("invalid")
                     data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                     if data__ast__regression_is_dict:
-                        data__ast__regression__missing_keys = set(['rule', 'text', 'condition', 'spaces_per_turn']) - data__ast__regression.keys()
+                        data__ast__regression__missing_keys = set(['text', 'condition', 'spaces_per_turn']) - data__ast__regression.keys()
                         if data__ast__regression__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__ast__regression_keys = set(data__ast__regression.keys())
@@ -1876,22 +1918,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space_min_card_value" in data__ast_keys:
                     data__ast_keys.remove("finish_space_min_card_value")
                     data__ast__finishspacemincardvalue = data__ast["finish_space_min_card_value"]
-                    data__ast__finishspacemincardvalue_one_of_count20 = 0
-                    if data__ast__finishspacemincardvalue_one_of_count20 < 2:
+                    data__ast__finishspacemincardvalue_one_of_count22 = 0
+                    if data__ast__finishspacemincardvalue_one_of_count22 < 2:
                         try:
                             if not isinstance(data__ast__finishspacemincardvalue, (int)) and not (isinstance(data__ast__finishspacemincardvalue, float) and data__ast__finishspacemincardvalue.is_integer()) or isinstance(data__ast__finishspacemincardvalue, bool):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__ast__finishspacemincardvalue, (int, float, Decimal)) and not isinstance(data__ast__finishspacemincardvalue, bool):
                                 if data__ast__finishspacemincardvalue < 1:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__finishspacemincardvalue_one_of_count20 += 1
+                            data__ast__finishspacemincardvalue_one_of_count22 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count20 < 2:
+                    if data__ast__finishspacemincardvalue_one_of_count22 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspacemincardvalue, custom_formats, (name_prefix or "data") + ".ast.finish_space_min_card_value")
-                            data__ast__finishspacemincardvalue_one_of_count20 += 1
+                            data__ast__finishspacemincardvalue_one_of_count22 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count20 != 1:
+                    if data__ast__finishspacemincardvalue_one_of_count22 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "levels" in data__ast_keys:
                     data__ast_keys.remove("levels")
@@ -1938,19 +1980,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "tracks" in data__ast_keys:
                     data__ast_keys.remove("tracks")
                     data__ast__tracks = data__ast["tracks"]
-                    data__ast__tracks_any_of_count21 = 0
-                    if not data__ast__tracks_any_of_count21:
+                    data__ast__tracks_any_of_count23 = 0
+                    if not data__ast__tracks_any_of_count23:
                         try:
                             if not isinstance(data__ast__tracks, (list, tuple)):
                                 raise JsonSchemaValueException("invalid")
-                            data__ast__tracks_any_of_count21 += 1
+                            data__ast__tracks_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count21:
+                    if not data__ast__tracks_any_of_count23:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, (name_prefix or "data") + ".ast.tracks")
-                            data__ast__tracks_any_of_count21 += 1
+                            data__ast__tracks_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count21:
+                    if not data__ast__tracks_any_of_count23:
                         raise JsonSchemaValueException("invalid")
                     data__ast__tracks_is_list = isinstance(data__ast__tracks, (list, tuple))
                     if data__ast__tracks_is_list:
@@ -1960,26 +2002,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__tracks_x, data__ast__tracks_item in enumerate(data__ast__tracks):
                             if not isinstance(data__ast__tracks_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__ast__tracks_item_any_of_count22 = 0
-                            if not data__ast__tracks_item_any_of_count22:
+                            data__ast__tracks_item_any_of_count24 = 0
+                            if not data__ast__tracks_item_any_of_count24:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['rule']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__ast__tracks_item_any_of_count22 += 1
+                                    data__ast__tracks_item_any_of_count24 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count22:
+                            if not data__ast__tracks_item_any_of_count24:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['source']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__ast__tracks_item_any_of_count22 += 1
+                                    data__ast__tracks_item_any_of_count24 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count22:
+                            if not data__ast__tracks_item_any_of_count24:
                                 raise JsonSchemaValueException("invalid")
                             data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                             if data__ast__tracks_item_is_dict:
@@ -2024,8 +2066,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "epoch_starts" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("epoch_starts")
                                     data__ast__tracks_item__epochstarts = data__ast__tracks_item["epoch_starts"]
-                                    data__ast__tracks_item__epochstarts_one_of_count23 = 0
-                                    if data__ast__tracks_item__epochstarts_one_of_count23 < 2:
+                                    data__ast__tracks_item__epochstarts_one_of_count25 = 0
+                                    if data__ast__tracks_item__epochstarts_one_of_count25 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__epochstarts, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2059,20 +2101,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise JsonSchemaValueException("invalid")
                                                         if data__ast__tracks_item__epochstarts_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__ast__tracks_item__epochstarts_one_of_count23 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count25 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count23 < 2:
+                                    if data__ast__tracks_item__epochstarts_one_of_count25 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts")
-                                            data__ast__tracks_item__epochstarts_one_of_count23 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count25 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count23 != 1:
+                                    if data__ast__tracks_item__epochstarts_one_of_count25 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "late_iron_age_spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("late_iron_age_spaces")
                                     data__ast__tracks_item__lateironagespaces = data__ast__tracks_item["late_iron_age_spaces"]
-                                    data__ast__tracks_item__lateironagespaces_one_of_count24 = 0
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count24 < 2:
+                                    data__ast__tracks_item__lateironagespaces_one_of_count26 = 0
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count26 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2110,14 +2152,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise JsonSchemaValueException("invalid")
                                                         if data__ast__tracks_item__lateironagespaces_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count24 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count26 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count24 < 2:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count26 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].late_iron_age_spaces")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count24 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count26 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count24 != 1:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count26 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "checked_against_second_source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("checked_against_second_source")
@@ -2158,9 +2200,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__playercounts = data["player_counts"]
             if not isinstance(data__playercounts, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__playercounts_any_of_count27 = 0
+            if not data__playercounts_any_of_count27:
+                try:
+                    data__playercounts_is_dict = isinstance(data__playercounts, dict)
+                    if data__playercounts_is_dict:
+                        data__playercounts__missing_keys = set(['rule']) - data__playercounts.keys()
+                        if data__playercounts__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__playercounts_any_of_count27 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__playercounts_any_of_count27:
+                try:
+                    data__playercounts_is_dict = isinstance(data__playercounts, dict)
+                    if data__playercounts_is_dict:
+                        data__playercounts__missing_keys = set(['source']) - data__playercounts.keys()
+                        if data__playercounts__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__playercounts_any_of_count27 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__playercounts_any_of_count27:
+                raise JsonSchemaValueException("invalid")
             data__playercounts_is_dict = isinstance(data__playercounts, dict)
             if data__playercounts_is_dict:
-                data__playercounts__missing_keys = set(['rule', 'counts']) - data__playercounts.keys()
+                data__playercounts__missing_keys = set(['counts']) - data__playercounts.keys()
                 if data__playercounts__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__playercounts_keys = set(data__playercounts.keys())
@@ -2197,9 +2260,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__playercounts__counts_x, data__playercounts__counts_item in enumerate(data__playercounts__counts):
                             if not isinstance(data__playercounts__counts_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
+                            data__playercounts__counts_item_any_of_count28 = 0
+                            if not data__playercounts__counts_item_any_of_count28:
+                                try:
+                                    data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
+                                    if data__playercounts__counts_item_is_dict:
+                                        data__playercounts__counts_item__missing_keys = set(['rule']) - data__playercounts__counts_item.keys()
+                                        if data__playercounts__counts_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__playercounts__counts_item_any_of_count28 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__playercounts__counts_item_any_of_count28:
+                                try:
+                                    data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
+                                    if data__playercounts__counts_item_is_dict:
+                                        data__playercounts__counts_item__missing_keys = set(['source']) - data__playercounts__counts_item.keys()
+                                        if data__playercounts__counts_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__playercounts__counts_item_any_of_count28 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__playercounts__counts_item_any_of_count28:
+                                raise JsonSchemaValueException("invalid")
                             data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                             if data__playercounts__counts_item_is_dict:
-                                data__playercounts__counts_item__missing_keys = set(['players', 'rule', 'status', 'tokens_per_player', 'configurations']) - data__playercounts__counts_item.keys()
+                                data__playercounts__counts_item__missing_keys = set(['players', 'status', 'tokens_per_player', 'configurations']) - data__playercounts__counts_item.keys()
                                 if data__playercounts__counts_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
                                 data__playercounts__counts_item_keys = set(data__playercounts__counts_item.keys())
@@ -2231,8 +2315,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tokens_per_player" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("tokens_per_player")
                                     data__playercounts__counts_item__tokensperplayer = data__playercounts__counts_item["tokens_per_player"]
-                                    data__playercounts__counts_item__tokensperplayer_one_of_count25 = 0
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count25 < 2:
+                                    data__playercounts__counts_item__tokensperplayer_one_of_count29 = 0
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count29 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__tokensperplayer, (int)) and not (isinstance(data__playercounts__counts_item__tokensperplayer, float) and data__playercounts__counts_item__tokensperplayer.is_integer()) or isinstance(data__playercounts__counts_item__tokensperplayer, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -2241,20 +2325,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__playercounts__counts_item__tokensperplayer > 55:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count25 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count29 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count25 < 2:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count29 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].tokens_per_player")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count25 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count29 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count25 != 1:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count29 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "configurations" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("configurations")
                                     data__playercounts__counts_item__configurations = data__playercounts__counts_item["configurations"]
-                                    data__playercounts__counts_item__configurations_one_of_count26 = 0
-                                    if data__playercounts__counts_item__configurations_one_of_count26 < 2:
+                                    data__playercounts__counts_item__configurations_one_of_count30 = 0
+                                    if data__playercounts__counts_item__configurations_one_of_count30 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__configurations, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2266,9 +2350,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 for data__playercounts__counts_item__configurations_x, data__playercounts__counts_item__configurations_item in enumerate(data__playercounts__counts_item__configurations):
                                                     if not isinstance(data__playercounts__counts_item__configurations_item, (dict)):
                                                         raise JsonSchemaValueException("invalid")
+                                                    data__playercounts__counts_item__configurations_item_any_of_count31 = 0
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count31:
+                                                        try:
+                                                            data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
+                                                            if data__playercounts__counts_item__configurations_item_is_dict:
+                                                                data__playercounts__counts_item__configurations_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item.keys()
+                                                                if data__playercounts__counts_item__configurations_item__missing_keys:
+                                                                    raise JsonSchemaValueException("invalid")
+                                                            data__playercounts__counts_item__configurations_item_any_of_count31 += 1
+                                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count31:
+                                                        try:
+                                                            data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
+                                                            if data__playercounts__counts_item__configurations_item_is_dict:
+                                                                data__playercounts__counts_item__configurations_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item.keys()
+                                                                if data__playercounts__counts_item__configurations_item__missing_keys:
+                                                                    raise JsonSchemaValueException("invalid")
+                                                            data__playercounts__counts_item__configurations_item_any_of_count31 += 1
+                                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count31:
+                                                        raise JsonSchemaValueException("invalid")
                                                     data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                     if data__playercounts__counts_item__configurations_item_is_dict:
-                                                        data__playercounts__counts_item__configurations_item__missing_keys = set(['id', 'rule', 'map', 'nations']) - data__playercounts__counts_item__configurations_item.keys()
+                                                        data__playercounts__counts_item__configurations_item__missing_keys = set(['id', 'map', 'nations']) - data__playercounts__counts_item__configurations_item.keys()
                                                         if data__playercounts__counts_item__configurations_item__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
                                                         data__playercounts__counts_item__configurations_item_keys = set(data__playercounts__counts_item__configurations_item.keys())
@@ -2316,21 +2421,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "panels" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("panels")
                                                                     data__playercounts__counts_item__configurations_item__map__panels = data__playercounts__counts_item__configurations_item__map["panels"]
-                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count27 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count27 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__panels, (str)):
                                                                                 raise JsonSchemaValueException("invalid")
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'all_four' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_eastern' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_central' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'western_part'):
                                                                                 raise JsonSchemaValueException("invalid")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count27 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count27 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.panels")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count27 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count27 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "western_extension" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("western_extension")
@@ -2342,21 +2447,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "boundary" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("boundary")
                                                                     data__playercounts__counts_item__configurations_item__map__boundary = data__playercounts__counts_item__configurations_item__map["boundary"]
-                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count28 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count28 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__boundary, (str)):
                                                                                 raise JsonSchemaValueException("invalid")
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'none' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_western_limit' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_eastern_limit'):
                                                                                 raise JsonSchemaValueException("invalid")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count28 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count28 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.boundary")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count28 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count28 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "open_sea_on_boundary_usable" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("open_sea_on_boundary_usable")
@@ -2366,8 +2471,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "areas_in_play" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("areas_in_play")
                                                                     data__playercounts__counts_item__configurations_item__map__areasinplay = data__playercounts__counts_item__configurations_item__map["areas_in_play"]
-                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count29 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count29 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple)):
                                                                                 raise JsonSchemaValueException("invalid")
@@ -2381,14 +2486,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                     raise JsonSchemaValueException("invalid")
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count29 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count29 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count29 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count29 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
@@ -2407,8 +2512,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("nations")
                                                             data__playercounts__counts_item__configurations_item__nations = data__playercounts__counts_item__configurations_item["nations"]
-                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count30 = 0
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count30 < 2:
+                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count35 = 0
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count35 < 2:
                                                                 try:
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple)):
                                                                         raise JsonSchemaValueException("invalid")
@@ -2422,14 +2527,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             raise JsonSchemaValueException("invalid")
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count30 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count35 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count30 < 2:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count35 < 2:
                                                                 try:
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count30 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count35 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count30 != 1:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count35 != 1:
                                                                 raise JsonSchemaValueException("invalid")
                                                         if "island_city_sites_ignored" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_sites_ignored")
@@ -2535,14 +2640,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
                                                         if data__playercounts__counts_item__configurations_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__playercounts__counts_item__configurations_one_of_count26 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count30 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count26 < 2:
+                                    if data__playercounts__counts_item__configurations_one_of_count30 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations")
-                                            data__playercounts__counts_item__configurations_one_of_count26 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count30 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count26 != 1:
+                                    if data__playercounts__counts_item__configurations_one_of_count30 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "special_rules" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("special_rules")
@@ -2577,9 +2682,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__sequenceofplay = data["sequence_of_play"]
             if not isinstance(data__sequenceofplay, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__sequenceofplay_any_of_count36 = 0
+            if not data__sequenceofplay_any_of_count36:
+                try:
+                    data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
+                    if data__sequenceofplay_is_dict:
+                        data__sequenceofplay__missing_keys = set(['rule']) - data__sequenceofplay.keys()
+                        if data__sequenceofplay__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__sequenceofplay_any_of_count36 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__sequenceofplay_any_of_count36:
+                try:
+                    data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
+                    if data__sequenceofplay_is_dict:
+                        data__sequenceofplay__missing_keys = set(['source']) - data__sequenceofplay.keys()
+                        if data__sequenceofplay__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__sequenceofplay_any_of_count36 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__sequenceofplay_any_of_count36:
+                raise JsonSchemaValueException("invalid")
             data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
             if data__sequenceofplay_is_dict:
-                data__sequenceofplay__missing_keys = set(['rule', 'phases']) - data__sequenceofplay.keys()
+                data__sequenceofplay__missing_keys = set(['phases']) - data__sequenceofplay.keys()
                 if data__sequenceofplay__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__sequenceofplay_keys = set(data__sequenceofplay.keys())
@@ -2632,9 +2758,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__missing_keys = set(['min_trade_cards']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
                                         raise JsonSchemaValueException("invalid")
+                            data__sequenceofplay__phases_item_any_of_count37 = 0
+                            if not data__sequenceofplay__phases_item_any_of_count37:
+                                try:
+                                    data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
+                                    if data__sequenceofplay__phases_item_is_dict:
+                                        data__sequenceofplay__phases_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item.keys()
+                                        if data__sequenceofplay__phases_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__sequenceofplay__phases_item_any_of_count37 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__sequenceofplay__phases_item_any_of_count37:
+                                try:
+                                    data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
+                                    if data__sequenceofplay__phases_item_is_dict:
+                                        data__sequenceofplay__phases_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item.keys()
+                                        if data__sequenceofplay__phases_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__sequenceofplay__phases_item_any_of_count37 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__sequenceofplay__phases_item_any_of_count37:
+                                raise JsonSchemaValueException("invalid")
                             data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                             if data__sequenceofplay__phases_item_is_dict:
-                                data__sequenceofplay__phases_item__missing_keys = set(['id', 'number', 'name', 'rule', 'condition', 'condition_text', 'order']) - data__sequenceofplay__phases_item.keys()
+                                data__sequenceofplay__phases_item__missing_keys = set(['id', 'number', 'name', 'condition', 'condition_text', 'order']) - data__sequenceofplay__phases_item.keys()
                                 if data__sequenceofplay__phases_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
                                 data__sequenceofplay__phases_item_keys = set(data__sequenceofplay__phases_item.keys())
@@ -2694,21 +2841,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
-                                    data__sequenceofplay__phases_item__order_one_of_count31 = 0
-                                    if data__sequenceofplay__phases_item__order_one_of_count31 < 2:
+                                    data__sequenceofplay__phases_item__order_one_of_count38 = 0
+                                    if data__sequenceofplay__phases_item__order_one_of_count38 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__order_one_of_count31 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count31 < 2:
+                                    if data__sequenceofplay__phases_item__order_one_of_count38 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
-                                            data__sequenceofplay__phases_item__order_one_of_count31 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count31 != 1:
+                                    if data__sequenceofplay__phases_item__order_one_of_count38 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
@@ -2724,9 +2871,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
                                         raise JsonSchemaValueException("invalid")
+                                    data__sequenceofplay__phases_item__militarylast_any_of_count39 = 0
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count39:
+                                        try:
+                                            data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
+                                            if data__sequenceofplay__phases_item__militarylast_is_dict:
+                                                data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
+                                                if data__sequenceofplay__phases_item__militarylast__missing_keys:
+                                                    raise JsonSchemaValueException("invalid")
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count39 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count39:
+                                        try:
+                                            data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
+                                            if data__sequenceofplay__phases_item__militarylast_is_dict:
+                                                data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
+                                                if data__sequenceofplay__phases_item__militarylast__missing_keys:
+                                                    raise JsonSchemaValueException("invalid")
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count39 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count39:
+                                        raise JsonSchemaValueException("invalid")
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
-                                        data__sequenceofplay__phases_item__militarylast__missing_keys = set(['card', 'rule']) - data__sequenceofplay__phases_item__militarylast.keys()
+                                        data__sequenceofplay__phases_item__militarylast__missing_keys = set(['card']) - data__sequenceofplay__phases_item__militarylast.keys()
                                         if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                             raise JsonSchemaValueException("invalid")
                                         data__sequenceofplay__phases_item__militarylast_keys = set(data__sequenceofplay__phases_item__militarylast.keys())
@@ -2823,9 +2991,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__victory_any_of_count40 = 0
+            if not data__victory_any_of_count40:
+                try:
+                    data__victory_is_dict = isinstance(data__victory, dict)
+                    if data__victory_is_dict:
+                        data__victory__missing_keys = set(['rule']) - data__victory.keys()
+                        if data__victory__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__victory_any_of_count40 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__victory_any_of_count40:
+                try:
+                    data__victory_is_dict = isinstance(data__victory, dict)
+                    if data__victory_is_dict:
+                        data__victory__missing_keys = set(['source']) - data__victory.keys()
+                        if data__victory__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__victory_any_of_count40 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__victory_any_of_count40:
+                raise JsonSchemaValueException("invalid")
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
-                data__victory__missing_keys = set(['rule', 'end_conditions', 'scoring', 'tie']) - data__victory.keys()
+                data__victory__missing_keys = set(['end_conditions', 'scoring', 'tie']) - data__victory.keys()
                 if data__victory__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__victory_keys = set(data__victory.keys())
@@ -2887,9 +3076,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
                                         raise JsonSchemaValueException("invalid")
+                            data__victory__scoring_item_any_of_count41 = 0
+                            if not data__victory__scoring_item_any_of_count41:
+                                try:
+                                    data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
+                                    if data__victory__scoring_item_is_dict:
+                                        data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
+                                        if data__victory__scoring_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__victory__scoring_item_any_of_count41 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__victory__scoring_item_any_of_count41:
+                                try:
+                                    data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
+                                    if data__victory__scoring_item_is_dict:
+                                        data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
+                                        if data__victory__scoring_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__victory__scoring_item_any_of_count41 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__victory__scoring_item_any_of_count41:
+                                raise JsonSchemaValueException("invalid")
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
-                                data__victory__scoring_item__missing_keys = set(['id', 'name', 'rule', 'per', 'text']) - data__victory__scoring_item.keys()
+                                data__victory__scoring_item__missing_keys = set(['id', 'name', 'per', 'text']) - data__victory__scoring_item.keys()
                                 if data__victory__scoring_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
                                 data__victory__scoring_item_keys = set(data__victory__scoring_item.keys())
@@ -2924,41 +3134,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
-                                    data__victory__scoring_item__points_one_of_count32 = 0
-                                    if data__victory__scoring_item__points_one_of_count32 < 2:
+                                    data__victory__scoring_item__points_one_of_count42 = 0
+                                    if data__victory__scoring_item__points_one_of_count42 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
                                                 raise JsonSchemaValueException("invalid")
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__victory__scoring_item__points_one_of_count32 += 1
+                                            data__victory__scoring_item__points_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count32 < 2:
+                                    if data__victory__scoring_item__points_one_of_count42 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
-                                            data__victory__scoring_item__points_one_of_count32 += 1
+                                            data__victory__scoring_item__points_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count32 != 1:
+                                    if data__victory__scoring_item__points_one_of_count42 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
-                                    data__victory__scoring_item__spacecounting_one_of_count33 = 0
-                                    if data__victory__scoring_item__spacecounting_one_of_count33 < 2:
+                                    data__victory__scoring_item__spacecounting_one_of_count43 = 0
+                                    if data__victory__scoring_item__spacecounting_one_of_count43 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__victory__scoring_item__spacecounting_one_of_count33 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count43 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count33 < 2:
+                                    if data__victory__scoring_item__spacecounting_one_of_count43 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
-                                            data__victory__scoring_item__spacecounting_one_of_count33 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count43 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count33 != 1:
+                                    if data__victory__scoring_item__spacecounting_one_of_count43 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
@@ -3018,9 +3228,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__handlimit_any_of_count44 = 0
+            if not data__handlimit_any_of_count44:
+                try:
+                    data__handlimit_is_dict = isinstance(data__handlimit, dict)
+                    if data__handlimit_is_dict:
+                        data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
+                        if data__handlimit__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__handlimit_any_of_count44 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__handlimit_any_of_count44:
+                try:
+                    data__handlimit_is_dict = isinstance(data__handlimit, dict)
+                    if data__handlimit_is_dict:
+                        data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
+                        if data__handlimit__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__handlimit_any_of_count44 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__handlimit_any_of_count44:
+                raise JsonSchemaValueException("invalid")
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
-                data__handlimit__missing_keys = set(['rule', 'commodity_cards', 'text']) - data__handlimit.keys()
+                data__handlimit__missing_keys = set(['commodity_cards', 'text']) - data__handlimit.keys()
                 if data__handlimit__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__handlimit_keys = set(data__handlimit.keys())
@@ -3063,9 +3294,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
+                            data__handlimit__cardchanges_item_any_of_count45 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count45:
+                                try:
+                                    data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
+                                    if data__handlimit__cardchanges_item_is_dict:
+                                        data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
+                                        if data__handlimit__cardchanges_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__handlimit__cardchanges_item_any_of_count45 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__handlimit__cardchanges_item_any_of_count45:
+                                try:
+                                    data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
+                                    if data__handlimit__cardchanges_item_is_dict:
+                                        data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
+                                        if data__handlimit__cardchanges_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__handlimit__cardchanges_item_any_of_count45 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__handlimit__cardchanges_item_any_of_count45:
+                                raise JsonSchemaValueException("invalid")
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
-                                data__handlimit__cardchanges_item__missing_keys = set(['card', 'change', 'rule']) - data__handlimit__cardchanges_item.keys()
+                                data__handlimit__cardchanges_item__missing_keys = set(['card', 'change']) - data__handlimit__cardchanges_item.keys()
                                 if data__handlimit__cardchanges_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
                                 data__handlimit__cardchanges_item_keys = set(data__handlimit__cardchanges_item.keys())
@@ -3117,9 +3369,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise JsonSchemaValueException("invalid")
+            data__taxation_any_of_count46 = 0
+            if not data__taxation_any_of_count46:
+                try:
+                    data__taxation_is_dict = isinstance(data__taxation, dict)
+                    if data__taxation_is_dict:
+                        data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
+                        if data__taxation__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__taxation_any_of_count46 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__taxation_any_of_count46:
+                try:
+                    data__taxation_is_dict = isinstance(data__taxation, dict)
+                    if data__taxation_is_dict:
+                        data__taxation__missing_keys = set(['source']) - data__taxation.keys()
+                        if data__taxation__missing_keys:
+                            raise JsonSchemaValueException("invalid")
+                    data__taxation_any_of_count46 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data__taxation_any_of_count46:
+                raise JsonSchemaValueException("invalid")
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
-                data__taxation__missing_keys = set(['rule', 'tokens_per_city']) - data__taxation.keys()
+                data__taxation__missing_keys = set(['tokens_per_city']) - data__taxation.keys()
                 if data__taxation__missing_keys:
                     raise JsonSchemaValueException("invalid")
                 data__taxation_keys = set(data__taxation.keys())
@@ -3152,9 +3425,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
+                            data__taxation__ratechanges_item_any_of_count47 = 0
+                            if not data__taxation__ratechanges_item_any_of_count47:
+                                try:
+                                    data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
+                                    if data__taxation__ratechanges_item_is_dict:
+                                        data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
+                                        if data__taxation__ratechanges_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__taxation__ratechanges_item_any_of_count47 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__taxation__ratechanges_item_any_of_count47:
+                                try:
+                                    data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
+                                    if data__taxation__ratechanges_item_is_dict:
+                                        data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
+                                        if data__taxation__ratechanges_item__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__taxation__ratechanges_item_any_of_count47 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__taxation__ratechanges_item_any_of_count47:
+                                raise JsonSchemaValueException("invalid")
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
-                                data__taxation__ratechanges_item__missing_keys = set(['card', 'raise_by', 'lower_by', 'rule']) - data__taxation__ratechanges_item.keys()
+                                data__taxation__ratechanges_item__missing_keys = set(['card', 'raise_by', 'lower_by']) - data__taxation__ratechanges_item.keys()
                                 if data__taxation__ratechanges_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
                                 data__taxation__ratechanges_item_keys = set(data__taxation__ratechanges_item.keys())
@@ -3197,9 +3491,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__taxation__ratechangescombination_any_of_count48 = 0
+                    if not data__taxation__ratechangescombination_any_of_count48:
+                        try:
+                            data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
+                            if data__taxation__ratechangescombination_is_dict:
+                                data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
+                                if data__taxation__ratechangescombination__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__taxation__ratechangescombination_any_of_count48 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__taxation__ratechangescombination_any_of_count48:
+                        try:
+                            data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
+                            if data__taxation__ratechangescombination_is_dict:
+                                data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
+                                if data__taxation__ratechangescombination__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__taxation__ratechangescombination_any_of_count48 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__taxation__ratechangescombination_any_of_count48:
+                        raise JsonSchemaValueException("invalid")
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
-                        data__taxation__ratechangescombination__missing_keys = set(['cumulative', 'text', 'rule']) - data__taxation__ratechangescombination.keys()
+                        data__taxation__ratechangescombination__missing_keys = set(['cumulative', 'text']) - data__taxation__ratechangescombination.keys()
                         if data__taxation__ratechangescombination__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__taxation__ratechangescombination_keys = set(data__taxation__ratechangescombination.keys())
@@ -3247,9 +3562,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__taxation__ratecard_any_of_count49 = 0
+                    if not data__taxation__ratecard_any_of_count49:
+                        try:
+                            data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
+                            if data__taxation__ratecard_is_dict:
+                                data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
+                                if data__taxation__ratecard__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__taxation__ratecard_any_of_count49 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__taxation__ratecard_any_of_count49:
+                        try:
+                            data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
+                            if data__taxation__ratecard_is_dict:
+                                data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
+                                if data__taxation__ratecard__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__taxation__ratecard_any_of_count49 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__taxation__ratecard_any_of_count49:
+                        raise JsonSchemaValueException("invalid")
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
-                        data__taxation__ratecard__missing_keys = set(['card', 'rates', 'rule']) - data__taxation__ratecard.keys()
+                        data__taxation__ratecard__missing_keys = set(['card', 'rates']) - data__taxation__ratecard.keys()
                         if data__taxation__ratecard__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__taxation__ratecard_keys = set(data__taxation__ratecard.keys())
@@ -3296,9 +3632,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise JsonSchemaValueException("invalid")
+                    data__taxation__revolt_any_of_count50 = 0
+                    if not data__taxation__revolt_any_of_count50:
+                        try:
+                            data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
+                            if data__taxation__revolt_is_dict:
+                                data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
+                                if data__taxation__revolt__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__taxation__revolt_any_of_count50 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__taxation__revolt_any_of_count50:
+                        try:
+                            data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
+                            if data__taxation__revolt_is_dict:
+                                data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
+                                if data__taxation__revolt__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                            data__taxation__revolt_any_of_count50 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__taxation__revolt_any_of_count50:
+                        raise JsonSchemaValueException("invalid")
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
-                        data__taxation__revolt__missing_keys = set(['rule', 'text', 'beneficiary']) - data__taxation__revolt.keys()
+                        data__taxation__revolt__missing_keys = set(['text', 'beneficiary']) - data__taxation__revolt.keys()
                         if data__taxation__revolt__missing_keys:
                             raise JsonSchemaValueException("invalid")
                         data__taxation__revolt_keys = set(data__taxation__revolt.keys())
@@ -3322,21 +3679,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count34 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count34:
+                            data__taxation__revolt__beneficiary_any_of_count51 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count51:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise JsonSchemaValueException("invalid")
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock'):
                                         raise JsonSchemaValueException("invalid")
-                                    data__taxation__revolt__beneficiary_any_of_count34 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count51 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count34:
+                            if not data__taxation__revolt__beneficiary_any_of_count51:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count34 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count51 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count34:
+                            if not data__taxation__revolt__beneficiary_any_of_count51:
                                 raise JsonSchemaValueException("invalid")
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -3385,8 +3742,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count35 = 0
-                            if data__options_item__sitelabel_one_of_count35 < 2:
+                            data__options_item__sitelabel_one_of_count52 = 0
+                            if data__options_item__sitelabel_one_of_count52 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -3394,14 +3751,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__sitelabel_one_of_count35 += 1
+                                    data__options_item__sitelabel_one_of_count52 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count35 < 2:
+                            if data__options_item__sitelabel_one_of_count52 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count35 += 1
+                                    data__options_item__sitelabel_one_of_count52 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count35 != 1:
+                            if data__options_item__sitelabel_one_of_count52 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -3424,27 +3781,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count36 = 0
-                            if data__options_item__type_one_of_count36 < 2:
+                            data__options_item__type_one_of_count53 = 0
+                            if data__options_item__type_one_of_count53 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise JsonSchemaValueException("invalid")
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__type_one_of_count36 += 1
+                                    data__options_item__type_one_of_count53 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count36 < 2:
+                            if data__options_item__type_one_of_count53 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count36 += 1
+                                    data__options_item__type_one_of_count53 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count36 != 1:
+                            if data__options_item__type_one_of_count53 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count37 = 0
-                            if data__options_item__values_one_of_count37 < 2:
+                            data__options_item__values_one_of_count54 = 0
+                            if data__options_item__values_one_of_count54 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise JsonSchemaValueException("invalid")
@@ -3486,14 +3843,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise JsonSchemaValueException("invalid")
                                                 if data__options_item__values_item_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                    data__options_item__values_one_of_count37 += 1
+                                    data__options_item__values_one_of_count54 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count37 < 2:
+                            if data__options_item__values_one_of_count54 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count37 += 1
+                                    data__options_item__values_one_of_count54 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count37 != 1:
+                            if data__options_item__values_one_of_count54 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -3514,20 +3871,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count38 = 0
-                            if data__options_item__default_one_of_count38 < 2:
+                            data__options_item__default_one_of_count55 = 0
+                            if data__options_item__default_one_of_count55 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count38 += 1
+                                    data__options_item__default_one_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count38 < 2:
+                            if data__options_item__default_one_of_count55 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count38 += 1
+                                    data__options_item__default_one_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count38 < 2:
+                            if data__options_item__default_one_of_count55 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -3535,32 +3892,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count38 += 1
+                                    data__options_item__default_one_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count38 < 2:
+                            if data__options_item__default_one_of_count55 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count38 += 1
+                                    data__options_item__default_one_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count38 != 1:
+                            if data__options_item__default_one_of_count55 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count39 = 0
-                            if data__options_item__rulebookvalue_one_of_count39 < 2:
+                            data__options_item__rulebookvalue_one_of_count56 = 0
+                            if data__options_item__rulebookvalue_one_of_count56 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count39 += 1
+                                    data__options_item__rulebookvalue_one_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count39 < 2:
+                            if data__options_item__rulebookvalue_one_of_count56 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count39 += 1
+                                    data__options_item__rulebookvalue_one_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count39 < 2:
+                            if data__options_item__rulebookvalue_one_of_count56 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -3568,9 +3925,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count39 += 1
+                                    data__options_item__rulebookvalue_one_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count39 != 1:
+                            if data__options_item__rulebookvalue_one_of_count56 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -3625,26 +3982,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__nonplayerforces_item_any_of_count40 = 0
-                    if not data__nonplayerforces_item_any_of_count40:
+                    data__nonplayerforces_item_any_of_count57 = 0
+                    if not data__nonplayerforces_item_any_of_count57:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item_any_of_count40 += 1
+                            data__nonplayerforces_item_any_of_count57 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count40:
+                    if not data__nonplayerforces_item_any_of_count57:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item_any_of_count40 += 1
+                            data__nonplayerforces_item_any_of_count57 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count40:
+                    if not data__nonplayerforces_item_any_of_count57:
                         raise JsonSchemaValueException("invalid")
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -3705,18 +4062,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count41 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count41:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count58 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count58:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count41 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count58 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count41:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count58:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count41 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count58 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count41:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count58:
                                                 raise JsonSchemaValueException("invalid")
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -3742,26 +4099,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item__calamitycard_any_of_count42 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count42:
+                            data__nonplayerforces_item__calamitycard_any_of_count59 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count59:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nonplayerforces_item__calamitycard_any_of_count42 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count59 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count42:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count59:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nonplayerforces_item__calamitycard_any_of_count42 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count59 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count42:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count59:
                                 raise JsonSchemaValueException("invalid")
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -3781,25 +4138,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count43 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count43:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count60 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count60:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count43 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count60 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count43:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count60:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count43 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count60 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count43:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count60:
                                         raise JsonSchemaValueException("invalid")
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count44 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count44:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count61 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count61:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -3808,14 +4165,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count44 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count61 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count44:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count61:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count44 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count61 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count44:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count61:
                                         raise JsonSchemaValueException("invalid")
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -3880,8 +4237,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count45 = 0
-        if data_one_of_count45 < 2:
+        data_one_of_count62 = 0
+        if data_one_of_count62 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -3894,9 +4251,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count45 += 1
+                data_one_of_count62 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count45 < 2:
+        if data_one_of_count62 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -3912,21 +4269,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count45 += 1
+                data_one_of_count62 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count45 != 1:
+        if data_one_of_count62 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count46 = 0
-        if data_one_of_count46 < 2:
+        data_one_of_count63 = 0
+        if data_one_of_count63 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count46 += 1
+                data_one_of_count63 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count46 < 2:
+        if data_one_of_count63 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -3942,21 +4299,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count46 += 1
+                data_one_of_count63 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count46 != 1:
+        if data_one_of_count63 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count47 = 0
-        if data_one_of_count47 < 2:
+        data_one_of_count64 = 0
+        if data_one_of_count64 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count47 += 1
+                data_one_of_count64 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count47 < 2:
+        if data_one_of_count64 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -3972,21 +4329,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count47 += 1
+                data_one_of_count64 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count47 != 1:
+        if data_one_of_count64 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count48 = 0
-        if data_one_of_count48 < 2:
+        data_one_of_count65 = 0
+        if data_one_of_count65 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count48 += 1
+                data_one_of_count65 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count48 < 2:
+        if data_one_of_count65 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4002,9 +4359,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count48 += 1
+                data_one_of_count65 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count48 != 1:
+        if data_one_of_count65 != 1:
             raise JsonSchemaValueException("invalid")
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -4041,26 +4398,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count49 = 0
-    if not data_any_of_count49:
+    data_any_of_count66 = 0
+    if not data_any_of_count66:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count49 += 1
+            data_any_of_count66 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count49:
+    if not data_any_of_count66:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count49 += 1
+            data_any_of_count66 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count49:
+    if not data_any_of_count66:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -4210,13 +4567,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count50 = 0
-    if data_one_of_count50 < 2:
+    data_one_of_count67 = 0
+    if data_one_of_count67 < 2:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count50 += 1
+            data_one_of_count67 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count50 < 2:
+    if data_one_of_count67 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -4230,9 +4587,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count50 += 1
+            data_one_of_count67 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count50 != 1:
+    if data_one_of_count67 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -4262,22 +4619,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count51 = 0
-    if not data_any_of_count51:
+    data_any_of_count68 = 0
+    if not data_any_of_count68:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count51 += 1
+            data_any_of_count68 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count51:
+    if not data_any_of_count68:
         try:
             try:
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise JsonSchemaValueException("invalid")
-            data_any_of_count51 += 1
+            data_any_of_count68 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count51:
+    if not data_any_of_count68:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -4387,26 +4744,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__insert_item_one_of_count52 = 0
-                    if data__insert_item_one_of_count52 < 2:
+                    data__insert_item_one_of_count69 = 0
+                    if data__insert_item_one_of_count69 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__insert_item_one_of_count52 += 1
+                            data__insert_item_one_of_count69 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count52 < 2:
+                    if data__insert_item_one_of_count69 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__insert_item_one_of_count52 += 1
+                            data__insert_item_one_of_count69 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count52 != 1:
+                    if data__insert_item_one_of_count69 != 1:
                         raise JsonSchemaValueException("invalid")
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:
@@ -5374,44 +5731,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count53 = 0
-    if not data_any_of_count53:
+    data_any_of_count70 = 0
+    if not data_any_of_count70:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count53 += 1
+            data_any_of_count70 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count53:
+    if not data_any_of_count70:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count53 += 1
+            data_any_of_count70 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count53:
+    if not data_any_of_count70:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count53 += 1
+            data_any_of_count70 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count53:
+    if not data_any_of_count70:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count53 += 1
+            data_any_of_count70 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count53:
+    if not data_any_of_count70:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5467,44 +5824,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count54 = 0
-    if not data_any_of_count54:
+    data_any_of_count71 = 0
+    if not data_any_of_count71:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count54 += 1
+            data_any_of_count71 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count54:
+    if not data_any_of_count71:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count54 += 1
+            data_any_of_count71 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count54:
+    if not data_any_of_count71:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count54 += 1
+            data_any_of_count71 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count54:
+    if not data_any_of_count71:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count54 += 1
+            data_any_of_count71 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count54:
+    if not data_any_of_count71:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5521,44 +5878,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count55 = 0
-    if not data_any_of_count55:
+    data_any_of_count72 = 0
+    if not data_any_of_count72:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count55 += 1
+            data_any_of_count72 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count55:
+    if not data_any_of_count72:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count55 += 1
+            data_any_of_count72 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count55:
+    if not data_any_of_count72:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count55 += 1
+            data_any_of_count72 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count55:
+    if not data_any_of_count72:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count55 += 1
+            data_any_of_count72 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count55:
+    if not data_any_of_count72:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
