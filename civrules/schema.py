@@ -177,12 +177,26 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     (R011) says so: a file of 490,000 unknown keys took minutes of "did you mean" and gigabytes of
     output, and jsonschema's own walk through what is left of a broken file is slow.
     """
+    data: Any = document.data
+    found: dict[Diagnostic, None] = {}
+    variant_only = [key for key in ("overlay", "suppress") if isinstance(data, dict) and key in data]
+    if kind == "ruleset" and variant_only and "extends" not in data:
+        # A variant that forgot `extends:` is one mistake, not "overlay is not allowed" and a
+        # missing key for every section a base ruleset must give: judged as the variant it is.
+        for key in variant_only:
+            diagnostic = _diag(
+                codes.SCHEMA_VIOLATION,
+                f"`{key}` changes a base ruleset, but this manifest names none (`extends:`)",
+                document.key_span((key,)),
+                "add `extends: BASE` under `name:` (`civrules list` names the rulesets)",
+            )
+            found[diagnostic] = None
+        data = {**data, "extends": "base"}
     # fastjsonschema takes `1e3` for an integer; a document holding such a float is judged by
     # civrules' own validator, whose integers are ints.
-    if not document.whole_floats and is_valid_fast(kind, document.data):
-        return []
-    found: dict[Diagnostic, None] = {}
-    for error in _validator(kind).iter_errors(document.data):
+    if not document.whole_floats and is_valid_fast(kind, data):
+        return list(found)
+    for error in _validator(kind).iter_errors(data):
         if document.refused and tuple(error.absolute_path) in document.refused:
             continue
         for diagnostic in _translate(document, error):

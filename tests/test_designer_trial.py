@@ -516,3 +516,12 @@ overlay:
     )
     found = [d for d in problems(analysed(text)) if d.code in ("S004", "S002")]
     assert found == [], [(d.code, d.message) for d in found]
+
+
+def test_a_variant_that_forgot_extends_gets_one_diagnostic_saying_so() -> None:
+    text = HEAD.replace("extends: advanced-civilization\n", "") + (
+        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule"}\n'
+    )
+    found = only(analysed(text), text, "overlay:", "S001")
+    assert found.message == "`overlay` changes a base ruleset, but this manifest names none (`extends:`)"
+    assert found.hint == "add `extends: BASE` under `name:` (`civrules list` names the rulesets)"
