@@ -275,14 +275,9 @@ def _validate_part(
     base: Span | None,
 ) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    for error in validator.iter_errors(data):
-        # Within "a value or {unknown: why}", the branch that explains the mistake is located
-        # by its own path: a wrong value inside a patch is the variant's line, not the base's.
-        while error.validator in ("oneOf", "anyOf") and error.context:
-            chosen = _best_branch(error)
-            if chosen is None:
-                break
-            error = chosen
+    # Within "a value or {unknown: why}", the branch that explains the mistake is located by its
+    # own path: a wrong value inside a patch is the variant's line, not the base's.
+    for error in (inner for top in validator.iter_errors(data) for inner in _expand(top)):
         sub: NodePath = tuple(error.absolute_path)
         document, prefix = locate(sub)
         instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}
@@ -294,7 +289,8 @@ def _validate_part(
             continue
         if error.validator == "required" and isinstance(instance, dict):
             deleted = []
-            for key in error.validator_value:
+            required: Any = error.validator_value
+            for key in required:
                 owner, owner_prefix = locate((*sub, key))
                 if key not in instance and (owner is not document or owner_prefix != prefix):
                     deleted.append(key)
@@ -323,9 +319,10 @@ _VALID_ENTITIES: set[tuple[str, tuple[str, ...], str]] = set()
 
 def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
-        chosen = _best_branch(error)
-        if chosen is not None:
-            yield from _translate(document, chosen, prefix)
+        chosen = _branch_errors(error)
+        if chosen:
+            for inner in chosen:
+                yield from _translate(document, inner, prefix)
             return
     path: NodePath = (*prefix, *error.absolute_path)
     instance = error.instance
@@ -439,7 +436,10 @@ def _pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)  # as jsonschema's `pattern` does: re.search
 
 
-def _best_branch(error: ValidationError) -> ValidationError | None:
+def _branch_errors(error: ValidationError) -> list[ValidationError]:
+    """Every error of the branch (the shape) that explains why ``error``'s value fits none: two
+    mistakes in one new card (a misspelt effect kind, a change of 0) are two diagnostics.
+    """
     # Prefer a branch whose declared type fits the value: for `cost: "45"` against
     # integer-or-unknown, the integer branch explains the mistake, not the unknown-object branch;
     # for `colour: orang`, the enum of the string branch does.
@@ -457,16 +457,35 @@ def _best_branch(error: ValidationError) -> ValidationError | None:
     fitting = [e for e in context if fits(e)]
     candidates = fitting or context
     if not candidates:
-        return None
+        return []
     branches: dict[Any, list[ValidationError]] = {}
     for candidate in candidates:
         branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
         branches.setdefault(branch, []).append(candidate)
-    deepest = max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+    return max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+
+
+def _best_branch(error: ValidationError) -> ValidationError | None:
+    """The one error that best explains why ``error``'s value fits none of its shapes."""
+    errors = _branch_errors(error)
+    if not errors:
+        return None
     from jsonschema.exceptions import best_match
 
-    chosen: ValidationError | None = best_match(deepest)
+    chosen: ValidationError | None = best_match(errors)
     return chosen
+
+
+def _expand(error: ValidationError) -> Iterator[ValidationError]:
+    """``error``, or within "one of these shapes", the errors of the shape that explains it, each
+    located by its own path."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        chosen = _branch_errors(error)
+        if chosen:
+            for inner in chosen:
+                yield from _expand(inner)
+            return
+    yield error
 
 
 def _fits_type(schema: Any, instance: Any) -> bool:
@@ -518,6 +537,11 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"the mapping has fewer than {rule} keys{where}"
         case "oneOf" | "anyOf":
             return f"{value} matches none of the allowed forms{where}"
+        case "not" if isinstance(rule, dict) and set(rule) == {"const"}:
+            reason = " (a change is signed, never 0)" if rule["const"] == 0 else ""
+            return f"{_show(rule['const'])} is not allowed{where}{reason}"
+        case "not":
+            return f"{value} is not allowed here{where}"
     message = error.message
     return message if len(message) <= 160 else message[:157] + "..."
 

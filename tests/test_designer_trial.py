@@ -525,3 +525,45 @@ def test_a_variant_that_forgot_extends_gets_one_diagnostic_saying_so() -> None:
     found = only(analysed(text), text, "overlay:", "S001")
     assert found.message == "`overlay` changes a base ruleset, but this manifest names none (`extends:`)"
     assert found.hint == "add `extends: BASE` under `name:` (`civrules list` names the rulesets)"
+
+
+# --- a new card with typed effects ------------------------------------------------------------------
+
+BANKING_WITH_EFFECTS = (
+    HEAD
+    + """\
+overlay:
+  civilization_cards:
+    add:
+      - id: banking
+        name: Banking
+        groups: [crafts]
+        cost: 140
+        prerequisites: [{card: coinage, source: "house rule"}]
+        credits: [{group: crafts, points: 10, source: "house rule"}]
+        attributes:
+          - text: "The holder's ships move six areas; the holder may tax one token more or less."
+            source: "house rule"
+            effects:
+              - {kind: movment, units: ships, range: 6}
+              - {kind: tax, rate_changes: [0, 1]}
+        source: "house rule"
+"""
+)
+
+
+def test_two_mistakes_in_one_new_card_are_two_diagnostics() -> None:
+    analysis = analysed(BANKING_WITH_EFFECTS)
+    found = {(d.code, d.span.line if d.span else 0) for d in problems(analysis)}
+    assert found == {
+        ("S003", line_of(BANKING_WITH_EFFECTS, "kind: movment")),
+        ("S001", line_of(BANKING_WITH_EFFECTS, "rate_changes: [0, 1]")),
+    }, [(d.code, d.message) for d in problems(analysis)]
+
+
+def test_a_change_of_zero_says_a_change_is_never_zero() -> None:
+    text = BANKING_WITH_EFFECTS.replace("kind: movment", "kind: movement")
+    found = only(analysed(text), text, "rate_changes: [0, 1]", "S001")
+    assert found.message.startswith("`0` is not allowed")
+    assert "should not be valid" not in found.message
+    assert found.span is not None and found.span.column == text.splitlines()[found.span.line - 1].index("[0, 1]") + 2
