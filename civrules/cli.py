@@ -133,7 +133,7 @@ def main(
 ) -> None:
     """civrules: compile and validate Advanced Civilization rule data.
 
-    The options above may also follow the command: `civrules validate --rules DIR` is
+    The options below may also follow the command: `civrules validate --rules DIR` is
     `civrules --rules DIR validate`.
     """
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)

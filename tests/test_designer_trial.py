@@ -567,3 +567,9 @@ def test_a_change_of_zero_says_a_change_is_never_zero() -> None:
     assert found.message.startswith("`0` is not allowed")
     assert "should not be valid" not in found.message
     assert found.span is not None and found.span.column == text.splitlines()[found.span.line - 1].index("[0, 1]") + 2
+
+
+def test_the_main_help_points_at_its_options_where_they_are_printed() -> None:
+    shown = CliRunner().invoke(main, ["--help"]).output
+    said = shown.index("may also follow the command")
+    assert "options below" in shown[said - 40 : said] and shown.index("Options:") > said
