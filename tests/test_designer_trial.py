@@ -573,3 +573,14 @@ def test_the_main_help_points_at_its_options_where_they_are_printed() -> None:
     shown = CliRunner().invoke(main, ["--help"]).output
     said = shown.index("may also follow the command")
     assert "options below" in shown[said - 40 : said] and shown.index("Options:") > said
+
+
+def test_one_epoch_raised_above_all_later_ones_is_one_diagnostic_at_the_variant_line() -> None:
+    text = HEAD + "overlay:\n  epochs:\n    patch:\n      - id: late_bronze_age\n"
+    text += "        requirements: {min_cities: 9}\n"
+    found = only(analysed(text), text, "requirements: {min_cities: 9}", "A010")
+    assert found.message == (
+        "epoch `late_bronze_age` needs 9 cities in play, more than the 2 epochs after it: "
+        "`early_iron_age` (4), `late_iron_age` (5)"
+    )
+    assert [r.label for r in found.related if r.label.startswith("needs")] == ["needs 4", "needs 5"]

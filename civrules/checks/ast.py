@@ -500,6 +500,9 @@ def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
           requirements: {min_cities: 3, ...}   # FAIL: fewer than the Early Iron Age's 4
     """
     highest: dict[str | None, tuple[int, Epoch, tuple[str | int, ...]]] = {}
+    # The epochs below one higher requirement, by that requirement: one epoch raised above all the
+    # later ones (a variant's house rule, or a slip) is one mistake, reported once, at it.
+    lower: dict[tuple[str | None, str, tuple[str | int, ...]], tuple[_Requirement, list[_Requirement]]] = {}
     for epoch in ruleset.epochs:
         for path, requirements in requirement_sets(epoch):
             level = None if len(path) == 1 else _level(epoch, path)
@@ -508,16 +511,33 @@ def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 continue
             before = highest.get(level)
             if before is not None and wanted < before[0]:
-                yield diagnostic(
-                    "A010",
-                    f"epoch `{epoch.id}` needs {wanted} cities in play, fewer than `{before[1].id}` before it "
-                    f"({before[0]})",
-                    epoch.origin.span(*path, "min_cities"),
-                    "city requirements do not decrease from epoch to epoch; check both against the rules",
-                    [Related(before[1].origin.span(*before[2], "min_cities"), "the higher requirement")],
-                )
+                lower.setdefault((level, before[1].id, before[2]), (before, []))[1].append((wanted, epoch, path))
             elif before is None or wanted > before[0]:
                 highest[level] = (wanted, epoch, path)
+    for (most, higher, at), found in lower.values():
+        if len(found) == 1:
+            ((wanted, epoch, path),) = found
+            yield diagnostic(
+                "A010",
+                f"epoch `{epoch.id}` needs {wanted} cities in play, fewer than `{higher.id}` before it ({most})",
+                epoch.origin.span(*path, "min_cities"),
+                "city requirements do not decrease from epoch to epoch; check both against the rules",
+                [Related(higher.origin.span(*at, "min_cities"), "the higher requirement")],
+            )
+            continue
+        yield diagnostic(
+            "A010",
+            f"epoch `{higher.id}` needs {most} cities in play, more than the {len(found)} epochs after it: "
+            + ", ".join(f"`{epoch.id}` ({wanted})" for wanted, epoch, _ in found),
+            higher.origin.span(*at, "min_cities"),
+            "city requirements do not decrease from epoch to epoch: lower this one, or raise the later ones "
+            "(check them against the rules)",
+            [Related(epoch.origin.span(*path, "min_cities"), f"needs {wanted}") for wanted, epoch, path in found],
+        )
+
+
+#: An epoch's city requirement: the number, the epoch, and the path of its requirements.
+_Requirement = tuple[int, Epoch, tuple[str | int, ...]]
 
 
 def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
