@@ -584,3 +584,32 @@ def test_one_epoch_raised_above_all_later_ones_is_one_diagnostic_at_the_variant_
         "`early_iron_age` (4), `late_iron_age` (5)"
     )
     assert [r.label for r in found.related if r.label.startswith("needs")] == ["needs 4", "needs 5"]
+
+
+def test_a_house_rule_value_of_a_good_is_not_held_to_the_base_rulebooks_worked_examples() -> None:
+    # The examples (28.53: three Bronze are worth 54) are the base rulebook's statements about its own
+    # values: a variant that changes Bronze's value changes them on purpose, as it does a deck total.
+    text = HEAD + (
+        "overlay:\n  commodities:\n    patch:\n"
+        '      - {id: bronze, value: 7, stack: 7, source: "house rule: bronze is worth 7"}\n'
+    )
+    found = problems(analysed(text))
+    assert "D006" not in [d.code for d in found]
+    # Stack 6 now holds too few cards for eight players: located at the base's stack, with the most
+    # players noted where the base states them (not the whole of the variant's file).
+    (small,) = [d for d in found if d.code == "D005"]
+    assert small.span is not None and small.span.file.endswith("advanced-civilization-commodities.yaml")
+    assert any(
+        r.label == "the most players" and r.span.file.endswith("rulesets/advanced-civilization.yaml")
+        for r in small.related
+    )
+
+
+def test_a_wrong_worked_example_the_variant_writes_itself_is_still_reported() -> None:
+    text = HEAD + (
+        "overlay:\n  settings:\n    set_value:\n      examples:\n        append:\n"
+        '          - {commodity: bronze, cards: 2, set_value: 25, source: "house rule"}\n'
+    )
+    # At the `append:` that holds it (an element added by a list operation is located by its block).
+    found = only(analysed(text), text, "append:", "D006")
+    assert "2 x 2 x 6 = 24" in found.message

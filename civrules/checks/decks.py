@@ -19,7 +19,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic
 from civrules.commodities import declared_stacks
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.model import Commodity, Origin, Ruleset, Unknown
 
 
@@ -254,9 +254,15 @@ def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"player, 15.2) works for {fits}, not for {high}",
             stack.origin.span("number"),
             f"the ruleset supports {low}-{high} players: each stack with calamities needs {high} commodity cards",
-            [Related(ruleset.manifest.span("players", "max"), "the most players")]
+            [Related(_players_span(ruleset), "the most players")]
             + [Related(c.origin.span("count"), f"{c.count} `{c.id}`") for c in goods],
         )
+
+
+def _players_span(ruleset: Ruleset) -> Span:
+    """Where the ruleset's most players are stated: the base's manifest, unless a variant restated them."""
+    found = ruleset.setting("players")
+    return found[1].span("max") if found is not None else ruleset.manifest.span("players", "max")
 
 
 @check("D006", "set-value-example-mismatch", Severity.ERROR)
@@ -269,7 +275,9 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
     (28.53: three Bronze are worth 54, four 96); one that disagrees means a mistyped value, count
     or example.
 
-    Fix: correct the example as the rulebook prints it, or the good's value.
+    Fix: correct the example as the rulebook prints it, or the good's value. A variant that
+    changes a good's value or count is not held to its base's examples of that good (they state the
+    base's values); the examples a variant writes itself are checked.
 
         examples:
           - {commodity: iron, cards: 3, set_value: 19, rule: "32.261"}   # FAIL: 3 x 3 x 2 is 18
@@ -283,6 +291,10 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for i, example in enumerate(rule.get("examples") or ()):
         commodity = ruleset.commodities.get(example.get("commodity", ""))
         if commodity is None or isinstance(commodity.value, Unknown):
+            continue
+        # An example is its rulebook's statement about the values of the ruleset that declares it: a
+        # variant that changes the good's value or count later is held to its own examples only.
+        if ruleset.changed_after(origin.child("examples", i), "commodities", [commodity], ("value", "count")):
             continue
         n, stated = example.get("cards"), example.get("set_value")
         if not isinstance(n, int) or not isinstance(stated, int):
