@@ -35,6 +35,9 @@ class Origin:
     path: NodePath
     changes: tuple[tuple[str, Origin], ...] = ()
     base: Origin | None = None
+    #: Elements a variant's list operations wrote (`append: [numidia]`): their path in the entity,
+    #: and where the overlay entry that changed the field wrote them.
+    moved: tuple[tuple[NodePath, NodePath], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def file(self) -> str:
@@ -46,6 +49,14 @@ class Origin:
                 if name == sub[0]:
                     return origin
         return None
+
+    def _written(self, sub: tuple[str | int, ...]) -> tuple[str | int, ...]:
+        """``sub`` as the overlay entry that changed it wrote it (inside its list operations)."""
+        best: tuple[NodePath, NodePath] | None = None
+        for key, path in self.moved:
+            if sub[: len(key)] == key and (best is None or len(key) > len(best[0])):
+                best = (key, path)
+        return sub if best is None else (*best[1], *sub[len(best[0]) :])
 
     def locate(self, sub: NodePath) -> tuple[Document, NodePath]:
         """The document that wrote the part ``sub`` of the entity, and the entity's path in it."""
@@ -63,22 +74,28 @@ class Origin:
         owner = self._owner(sub)
         here = Origin(self.document, (*self.path, *sub), base=self.base.child(*sub) if self.base else None)
         if owner is not None:
-            return Origin(owner.document, (*owner.path, *sub), base=here)
+            written = self._written(sub)
+            inner = tuple(
+                (key[len(sub) :], path[len(written) :])
+                for key, path in self.moved
+                if key[: len(sub)] == sub and path[: len(written)] == written and len(key) > len(sub)
+            )
+            return Origin(owner.document, (*owner.path, *written), base=here, moved=inner)
         return here
 
     def span(self, *sub: str | int) -> Span:
         """The span of the entity's value at ``sub`` (the entity itself when empty)."""
         owner = self._owner(sub)
         if owner is not None:
-            return owner.span(*sub)
-        return self.document.span((*self.path, *sub))
+            return owner.span(*self._written(sub))
+        return self.document.span((*self.path, *self._written(sub)))
 
     def key_span(self, *sub: str | int) -> Span:
         """The span of the key ``sub`` of the entity (its value's span where there is no key)."""
         owner = self._owner(sub)
         if owner is not None:
-            return owner.key_span(*sub)
-        return self.document.key_span((*self.path, *sub))
+            return owner.key_span(*self._written(sub))
+        return self.document.key_span((*self.path, *self._written(sub)))
 
     def head(self) -> Span:
         """The first line of the entity: its `id` when it has one."""

@@ -488,14 +488,17 @@ def _patch_setting(
             )
             return
     problems: list[PatchProblem] = []
-    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key)
+    moved: dict[NodePath, NodePath] = {}
+    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved)
     for problem in problems:
         yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
     mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
     if mergeable and previous is not None and not whole:
         origin = _changed(previous, patch, at)
+        kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
+        origin = replace(origin, moved=(*kept, *moved.items()))
     else:
-        origin = replace(at, base=previous)
+        origin = replace(at, base=previous, moved=tuple(moved.items()))
     values[key] = merged
     resolved.setting_origins[key] = origin
     if previous is not None:
@@ -659,7 +662,8 @@ def _patch(
     _, existing = target
     entry = entries[existing]
     problems: list[PatchProblem] = []
-    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems)
+    moved: dict[NodePath, NodePath] = {}
+    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems, moved=moved)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
@@ -680,7 +684,9 @@ def _patch(
     for field_name in item:
         if field_name != spec.key:
             changed[field_name] = at
-    origin = replace(entry.origin, changes=tuple(sorted(changed.items())))
+    # Elements written by this entry's list operations, over those of earlier entries for other fields.
+    kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
+    origin = replace(entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()))
     entries[existing] = Entry(origin, merged)
     resolved.base_notes.append((at.span(), entry.origin.head()))
     yield from validate_entity(spec.slot, spec.path, merged, origin.locate, entry.origin.head())
@@ -727,7 +733,13 @@ def is_list_operations(value: Any) -> bool:
 
 
 def merge_patch(
-    target: Any, patch: Any, problems: list[PatchProblem] | None = None, at: NodePath = (), root: str = "the value"
+    target: Any,
+    patch: Any,
+    problems: list[PatchProblem] | None = None,
+    at: NodePath = (),
+    root: str = "the value",
+    moved: dict[NodePath, NodePath] | None = None,
+    merged_at: NodePath | None = None,
 ) -> Any:
     """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
 
@@ -742,7 +754,9 @@ def merge_patch(
 
     A selector is a value (the element equal to it: ``remove: [famine]``) or a mapping of fields
     the element has (``{id: famine}``, ``{rule: "30.23.4"}``); it must name exactly one element.
-    What cannot be applied is appended to ``problems`` (path inside the patch) and skipped.
+    What cannot be applied is appended to ``problems`` (path inside the patch) and skipped. An
+    element a list operation wrote (replaced, inserted, appended) is recorded in ``moved``: its
+    path in the result, and the path inside the patch that wrote it, so it is located there.
 
     >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
     {'a': 1, 'b': {'d': 3, 'e': 4}}
@@ -752,9 +766,11 @@ def merge_patch(
     [{'id': 'b'}]
     """
     problems = problems if problems is not None else []
+    merged_at = at if merged_at is None else merged_at
     if is_list_operations(patch):
         if isinstance(target, list) or target is None:
-            return _list_operations(target if isinstance(target, list) else [], patch, problems, at)
+            items = target if isinstance(target, list) else []
+            return _list_operations(items, patch, problems, at, root, moved, merged_at)
         problems.append(_not_a_list(target, patch, at, root))
         return copy.deepcopy(target)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
@@ -764,7 +780,7 @@ def merge_patch(
         if value is None:
             result.pop(key, None)
         else:
-            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root)
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, (*merged_at, key))
     return result
 
 
@@ -838,9 +854,17 @@ def _selector_hint(items: list[Any], selector: Any) -> str:
 
 
 def _list_operations(
-    target: list[Any], operations: dict[str, Any], problems: list[PatchProblem], at: NodePath
+    target: list[Any],
+    operations: dict[str, Any],
+    problems: list[PatchProblem],
+    at: NodePath,
+    root: str = "the value",
+    moved: dict[NodePath, NodePath] | None = None,
+    merged_at: NodePath = (),
 ) -> list[Any]:
     items = copy.deepcopy(target)
+    # Where each element was written in the patch (None: the base's element, where it was).
+    written: list[NodePath | None] = [None] * len(items)
     for name in LIST_OPERATIONS:
         entries = operations.get(name)
         if entries is None:
@@ -852,11 +876,13 @@ def _list_operations(
             where = (*at, name, i)
             if name == "append":
                 items.append(copy.deepcopy(entry))
+                written.append(where)
                 continue
             if name == "remove":
                 index = _select(items, entry, problems, where)
                 if index is not None:
                     del items[index]
+                    del written[index]
                 continue
             if not isinstance(entry, dict):
                 problems.append(PatchProblem(where, f"a `{name}` entry is a mapping", _OPERATION_SHAPES[name]))
@@ -873,6 +899,7 @@ def _list_operations(
                 if index is not None:
                     index += 1 if side == "after" else 0
                     items[index:index] = copy.deepcopy(new)
+                    written[index:index] = [(*where, "items", k) for k in range(len(new))]
                 continue
             if "where" not in entry or "with" not in entry:
                 problems.append(
@@ -884,8 +911,15 @@ def _list_operations(
                 continue
             if name == "replace":
                 items[index] = copy.deepcopy(entry["with"])
+                written[index] = (*where, "with")
             else:
-                items[index] = merge_patch(items[index], entry["with"], problems, (*where, "with"))
+                items[index] = merge_patch(
+                    items[index], entry["with"], problems, (*where, "with"), root, moved, (*merged_at, index)
+                )
+    if moved is not None:
+        for index, path in enumerate(written):
+            if path is not None:
+                moved[(*merged_at, index)] = path
     return items
 
 

@@ -610,6 +610,16 @@ def test_a_wrong_worked_example_the_variant_writes_itself_is_still_reported() ->
         "overlay:\n  settings:\n    set_value:\n      examples:\n        append:\n"
         '          - {commodity: bronze, cards: 2, set_value: 25, source: "house rule"}\n'
     )
-    # At the `append:` that holds it (an element added by a list operation is located by its block).
-    found = only(analysed(text), text, "append:", "D006")
+    found = only(analysed(text), text, "set_value: 25", "D006")
     assert "2 x 2 x 6 = 24" in found.message
+
+
+def test_an_appended_start_area_that_does_not_exist_is_pointed_at_itself() -> None:
+    text = HEAD.replace("advanced-civilization", "advanced-civilization-western") + (
+        "overlay:\n  nations:\n    patch:\n      - id: africa\n        start_areas: {areas: {append: [numidia]}}\n"
+    )
+    found = only(analysed(text), text, "append: [numidia]", "X001")
+    assert found.span is not None
+    line = text.splitlines()[found.span.line - 1]
+    assert line[found.span.column - 1 : found.span.end_column - 1] == "numidia"
+    assert found.hint == "did you mean `numidia_2`?"
