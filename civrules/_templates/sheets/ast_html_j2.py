@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "eb31c81683b8ec62ff3eabfe758bbc07d96d7624de6a8eb2257206b7fef7ff6c"
+SOURCE_SHA256 = "3f2f65ea79307832d04b64f2b41cebed6ce6d587219909c680a7dc068e6f7b94"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_rule = missing
+    l_0_rule = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'ast.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -27,8 +27,11 @@ def root(context, missing=missing):
     l_0_rule = getattr(included_template, 'rule', missing)
     if l_0_rule is missing:
         l_0_rule = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'ast.html.j2') does not export the requested name 'rule'", name='rule')
-    context.vars['rule'] = l_0_rule
-    context.exported_vars.discard('rule')
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'ast.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'rule': l_0_rule, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('rule', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -121,10 +124,12 @@ def block_content(context, missing=missing):
     l_1_n = l_1_start = l_1_finish = missing
     yield '</tr>\n</thead>\n<tbody>\n'
     for l_1_t in (undefined(name='tracks') if l_0_tracks is missing else l_0_tracks):
+        l_1_changed = resolve('changed')
         _loop_vars = {}
         pass
         yield '<tr>\n<th scope="row">'
         yield escape(environment.getattr(l_1_t, 'name'))
+        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_t, 'mark'), _loop_vars=_loop_vars))
         if ((environment.getattr(l_1_t, 'checked') == False) and (not environment.getattr(l_1_t, 'unknown'))):
             pass
             yield '<sup class="mark">*</sup>'
@@ -172,13 +177,14 @@ def block_content(context, missing=missing):
                 yield '</td>\n'
             l_2_cell = missing
         yield '</tr>\n'
-    l_1_t = missing
+    l_1_t = l_1_changed = missing
     yield '</tbody>\n</table>\n'
     if (undefined(name='unchecked') if l_0_unchecked is missing else l_0_unchecked):
         pass
         yield '<p class="foot-mark"><sup>*</sup> The values of this track were not checked against a second source.</p>'
     yield '<h2>Entering an epoch</h2>\n<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
     for l_1_r in (undefined(name='requirements') if l_0_requirements is missing else l_0_requirements):
+        l_1_changed = resolve('changed')
         l_1_rule = resolve('rule')
         _loop_vars = {}
         pass
@@ -186,6 +192,7 @@ def block_content(context, missing=missing):
         yield escape(environment.getattr(l_1_r, 'shade'))
         yield '"></td><th scope="row">'
         yield escape(environment.getattr(l_1_r, 'name'))
+        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
         yield ' <span class="muted">('
         yield escape(environment.getattr(l_1_r, 'short'))
         yield ')</span></th><td>'
@@ -195,7 +202,7 @@ def block_content(context, missing=missing):
         yield ' '
         yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
         yield '</td></tr>\n'
-    l_1_r = l_1_rule = missing
+    l_1_r = l_1_changed = l_1_rule = missing
     yield '</tbody>\n</table>\n'
     if (undefined(name='notes') if l_0_notes is missing else l_0_notes):
         pass
@@ -213,4 +220,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&38=34&39=62&41=80&43=86&46=113&48=117&49=122&50=129&51=132&53=138&54=142&61=167&67=171&68=176&72=190&74=193'
+debug_info = '1=13&2=16&3=27&38=37&39=65&41=83&43=89&46=116&48=121&49=127&50=134&51=137&53=143&54=147&61=172&67=176&68=182&72=197&74=200'

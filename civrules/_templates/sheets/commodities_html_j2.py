@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "67510b6d5e93952b0a0fd85a3b971867e32394a283c8e2405cfb9895173cbe99"
+SOURCE_SHA256 = "cf05715e098fa4660718582ba3acac93deeddf31c5f9ee05c805dca530643d8e"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_goods_rows = missing
+    l_0_changed = l_0_goods_rows = missing
     try:
         t_1 = environment.filters['length']
     except KeyError:
@@ -29,6 +29,12 @@ def root(context, missing=missing):
     parent_template = environment.get_template('_base.html.j2', 'commodities.html.j2')
     for name, parent_block in parent_template.blocks.items():
         context.blocks.setdefault(name, []).append(parent_block)
+    included_template = environment.get_template('_macros.j2', 'commodities.html.j2')._get_default_module(context)
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'commodities.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars['changed'] = l_0_changed
+    context.exported_vars.discard('changed')
     def macro(l_1_goods, l_1_columns, l_1_with_block):
         t_2 = []
         if l_1_goods is missing:
@@ -53,6 +59,7 @@ def root(context, missing=missing):
             t_2.extend((
                 '">\n<th scope="row">',
                 escape(environment.getattr(l_2_g, 'name')),
+                escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_g, 'mark'), _loop_vars=_loop_vars)),
             ))
             if environment.getattr(l_2_g, 'mining'):
                 pass
@@ -216,7 +223,7 @@ def block_content(context, missing=missing):
         yield '</strong> (◆): once per turn, one set of a marked good counts as '
         yield escape((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra))
         yield ' card'
-        yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 44 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
+        yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 45 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
         yield " larger, up to the good's number of cards.</li>"
     if (undefined(name='total') if l_0_total is missing else l_0_total):
         pass
@@ -277,9 +284,11 @@ def block_content(context, missing=missing):
             yield '<span class="cal">calamities: '
             l_2_loop = missing
             for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_s, 'calamities'), undefined):
+                l_2_changed = resolve('changed')
                 _loop_vars = {}
                 pass
                 yield escape(environment.getattr(l_2_c, 'name'))
+                yield escape(context.call((undefined(name='changed') if l_2_changed is missing else l_2_changed), environment.getattr(l_2_c, 'mark'), _loop_vars=_loop_vars))
                 yield ' ('
                 if (environment.getattr(l_2_c, 'tradable') == 'yes'):
                     pass
@@ -294,7 +303,7 @@ def block_content(context, missing=missing):
                 if (not environment.getattr(l_2_loop, 'last')):
                     pass
                     yield ', '
-            l_2_loop = l_2_c = missing
+            l_2_loop = l_2_c = l_2_changed = missing
             yield '</span>'
         yield '</th></tr>\n'
         yield escape(context.call((undefined(name='goods_rows') if l_0_goods_rows is missing else l_0_goods_rows), environment.getattr(l_1_s, 'goods'), (undefined(name='columns') if l_0_columns is missing else l_0_columns), (undefined(name='with_block') if l_0_with_block is missing else l_0_with_block), _loop_vars=_loop_vars))
@@ -365,4 +374,4 @@ def block_content(context, missing=missing):
         yield '</tbody>\n</table>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=19&2=22&3=32&4=38&5=45&6=55&7=65&8=78&9=91&10=95&12=100&15=119&18=124&20=132&25=157&41=167&43=194&44=202&45=211&46=216&49=233&51=243&52=249&54=258&56=262&57=290&60=293&62=296&63=298&67=301&72=305&73=309&75=313&76=325&77=328&78=339&79=345'
+debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=85&10=98&11=102&13=107&16=126&19=131&21=139&26=164&42=174&44=201&45=209&46=218&47=223&50=240&52=250&53=256&55=265&57=269&58=299&61=302&63=305&64=307&68=310&73=314&74=318&76=322&77=334&78=337&79=348&80=354'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "78c8414b872c50c7ac1a84b7dc814eba8b5e8e830aae4c167ebd24d78c33e2fb"
+SOURCE_SHA256 = "5a4db32be50aa56c2f4942d064b3ca00551f3ada96663b673592cf290c5f4dfd"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_symbols = l_0_symbol = l_0_group_legend = l_0_notes_list = missing
+    l_0_symbols = l_0_symbol = l_0_group_legend = l_0_notes_list = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'credit-table.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -36,8 +36,11 @@ def root(context, missing=missing):
     l_0_notes_list = getattr(included_template, 'notes_list', missing)
     if l_0_notes_list is missing:
         l_0_notes_list = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'credit-table.html.j2') does not export the requested name 'notes_list'", name='notes_list')
-    context.vars.update({'symbols': l_0_symbols, 'symbol': l_0_symbol, 'group_legend': l_0_group_legend, 'notes_list': l_0_notes_list})
-    context.exported_vars.difference_update(('symbols', 'symbol', 'group_legend', 'notes_list'))
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'credit-table.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'symbols': l_0_symbols, 'symbol': l_0_symbol, 'group_legend': l_0_group_legend, 'notes_list': l_0_notes_list, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('symbols', 'symbol', 'group_legend', 'notes_list', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -258,6 +261,7 @@ def block_content(context, missing=missing):
         for (l_1_owned, l_1_cells), l_1_loop in LoopContext((undefined(name='rows') if l_0_rows is missing else l_0_rows), undefined):
             l_1_symbols = resolve('symbols')
             l_1_geometry = resolve('geometry')
+            l_1_changed = resolve('changed')
             _loop_vars = {}
             pass
             yield '<tr'
@@ -267,6 +271,7 @@ def block_content(context, missing=missing):
             yield '>\n<th scope="row">'
             yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_owned, 'symbols'), environment.getattr((undefined(name='geometry') if l_1_geometry is missing else l_1_geometry), 'symbol'), _loop_vars=_loop_vars))
             yield escape(environment.getattr(l_1_owned, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
             yield '</th>\n<td class="owncost">'
             yield escape(environment.getattr(l_1_owned, 'cost'))
             yield '</td>\n'
@@ -289,7 +294,7 @@ def block_content(context, missing=missing):
                 yield '</td>\n'
             l_2_loop = l_2_cell = missing
             yield '</tr>\n'
-        l_1_loop = l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = missing
+        l_1_loop = l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = l_1_changed = missing
         yield '</tbody>\n</table>\n<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
@@ -307,4 +312,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=33&4=44&12=47&13=49&14=51&17=53&23=55&25=57&26=59&28=61&29=63&30=65&52=70&53=72&68=75&69=103&71=106&73=108&74=113&77=119&81=131&82=134&83=137&84=142&90=148&91=153&92=157&93=172&94=177&95=182&96=186&98=194&104=198&105=205&106=208&110=213&114=215&118=221&119=225&124=235&125=239&130=248&131=254&132=258&133=261&134=264&135=268&142=284&145=291&146=293'
+debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=106&71=109&73=111&74=116&77=122&81=134&82=137&83=140&84=145&90=151&91=156&92=160&93=175&94=180&95=185&96=189&98=197&104=201&105=208&106=211&110=216&114=218&118=224&119=228&124=238&125=242&130=251&131=258&132=262&133=266&134=269&135=273&142=289&145=296&146=298'
