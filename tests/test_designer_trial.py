@@ -623,3 +623,13 @@ def test_an_appended_start_area_that_does_not_exist_is_pointed_at_itself() -> No
     line = text.splitlines()[found.span.line - 1]
     assert line[found.span.column - 1 : found.span.end_column - 1] == "numidia"
     assert found.hint == "did you mean `numidia_2`?"
+
+
+def test_an_area_put_on_a_flood_plain_by_a_variant_is_told_how_to_list_it_there_in_the_variant() -> None:
+    text = HEAD + 'overlay:\n  areas:\n    patch:\n      - {id: cyprus, flood_plain: nile, source: "house rule"}\n'
+    found = only(analysed(text), text, "flood_plain: nile", "M021")
+    written = "overlay: {flood_plains: {patch: [{id: nile, areas: {append: [cyprus]}}]}}"
+    assert found.hint == f"add `cyprus` to `nile` in this variant (`{written}`), or correct `flood_plain`"
+    # Followed literally, the hint settles the membership (what is left is the map's business: M020).
+    fixed = text + "  flood_plains:\n    patch:\n      - {id: nile, areas: {append: [cyprus]}}\n"
+    assert "M021" not in [d.code for d in problems(analysed(fixed))]

@@ -117,11 +117,16 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if named is None or any(p == named.id for p, _ in others):
             continue
         also = f"; it is listed by `{others[0][0]}`" if others else ""
+        hint = f"add `{area.id}` to the areas of `{named.id}`, or correct `flood_plain`"
+        if ruleset.layer(area.origin, "flood_plain") > ruleset.layer(named.origin, "areas"):
+            # A variant put the area there: the base's flood plain is changed from the variant too.
+            written = f"overlay: {{flood_plains: {{patch: [{{id: {named.id}, areas: {{append: [{area.id}]}}}}]}}}}"
+            hint = f"add `{area.id}` to `{named.id}` in this variant (`{written}`), or correct `flood_plain`"
         yield diagnostic(
             "M021",
             f"`{area.id}` is on flood plain `{named.id}`, but `{named.id}` does not list it{also}",
             area.origin.span("flood_plain"),
-            f"add `{area.id}` to the areas of `{named.id}`, or correct `flood_plain`",
+            hint,
             [Related(named.origin.span("areas"), f"the areas of `{named.id}`")]
             + [Related(span, f"listed by `{p}`") for p, span in others],
         )
