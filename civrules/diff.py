@@ -34,6 +34,8 @@ class EntityChange:
     key: str
     name: str
     fields: list[FieldChange]
+    #: For an entity a variant removes: the reason it gives (`why:`).
+    why: str | None = None
 
 
 @dataclass(slots=True)
@@ -64,7 +66,9 @@ class RulesetDiff:
             "collections": {
                 c.name: {
                     kind: [
-                        {"id": e.key, "name": e.name, "fields": [_field_json(f) for f in e.fields]} for e in entities
+                        {"id": e.key, "name": e.name, "fields": [_field_json(f) for f in e.fields]}
+                        | ({"why": e.why} if e.why is not None else {})
+                        for e in entities
                     ]
                     for kind, entities in (("added", c.added), ("removed", c.removed), ("changed", c.changed))
                 }
@@ -146,7 +150,7 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
         for key, raw in before.items():
             if key is not None and key not in after:
                 fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
-                result.removed.append(EntityChange(key, _name(raw, key), fields))
+                result.removed.append(EntityChange(key, _name(raw, key), fields, _why(new, name, key)))
         for key, raw in after.items():
             if key is None or key not in before:
                 continue
@@ -155,6 +159,21 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
                 result.changed.append(EntityChange(key, _name(raw, key), changes))
         collections.append(result)
     return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
+
+
+def _why(resolved: Resolved, collection: str, key: str) -> str | None:
+    """The reason a variant of ``resolved``'s chain gives for removing ``key`` (its `why:`), if any."""
+    at = resolved.removed.get(collection, {}).get(key)
+    if at is None:
+        return None
+    node: Any = at.document.data
+    for part in at.path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    why = node.get("why") if isinstance(node, dict) else None
+    return why if isinstance(why, str) else None
 
 
 def _name(raw: Mapping[str, Any], key: str) -> str:
@@ -324,6 +343,8 @@ def render_text(result: RulesetDiff) -> str:
         for mark, entities in (("+", collection.added), ("-", collection.removed), ("~", collection.changed)):
             for entity in entities:
                 lines.append(f"  {mark} {entity.key}" + (f"  {entity.name}" if entity.name != entity.key else ""))
+                if entity.why is not None:
+                    lines.append(f"      why: {entity.why}")
                 lines.extend(_change_line(change, "      ") for change in entity.fields)
     if len(lines) == 1:
         lines.append("no differences")

@@ -633,3 +633,23 @@ def test_an_area_put_on_a_flood_plain_by_a_variant_is_told_how_to_list_it_there_
     # Followed literally, the hint settles the membership (what is left is the map's business: M020).
     fixed = text + "  flood_plains:\n    patch:\n      - {id: nile, areas: {append: [cyprus]}}\n"
     assert "M021" not in [d.code for d in problems(analysed(fixed))]
+
+
+def test_the_diff_of_a_removal_carries_the_reason_the_variant_gives() -> None:
+    text = HEAD + (
+        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+        "  civilization_cards:\n    patch:\n      - id: engineering\n"
+        "        attributes:\n          patch:\n"
+        '            - where: {rule: "32.312"}\n'
+        "              with: {calamities: {remove: [{calamity: flood}]}}\n"
+    )
+    changes = diff_of(text).splitlines()
+    at = changes.index("  - flood  Flood")
+    assert changes[at + 1] == "      why: house rule: no Flood"
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    manifests = workspace.manifests()
+    variant = analyse(workspace, workspace.load_ruleset(manifests["house"]))
+    base = analyse(workspace, workspace.load_ruleset(manifests["advanced-civilization"]))
+    assert variant.resolved is not None and base.resolved is not None
+    (removed,) = diff_rulesets(base.resolved, variant.resolved).to_json()["collections"]["calamities"]["removed"]
+    assert removed["why"] == "house rule: no Flood"
