@@ -26,6 +26,7 @@ from pathlib import Path
 
 from civrules import codes
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, sort_diagnostics
+from civrules.files import RefusedError, read_under
 from civrules.load import Document, Limits
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
@@ -103,14 +104,23 @@ class Session:
         self.last: Result | None = None
 
     def relative(self, path: Path) -> str | None:
-        """``path`` relative to the rules directory, or None when it lies outside."""
+        """``path`` relative to the rules directory, or None when it lies outside.
+
+        ``..`` is taken lexically (``rules/../secret`` is outside, whatever links the path holds),
+        and a path that names the rules directory itself, or one no file system can hold, is None.
+        """
         try:
-            return path.absolute().relative_to(self.root.absolute()).as_posix()
-        except ValueError:
+            os.fsencode(str(path))
+        except UnicodeError:
+            return None
+        lexical = Path(os.path.normpath(path.absolute()))
+        for root in (Path(os.path.normpath(self.root.absolute())), self.root.resolve()):
             try:
-                return path.resolve().relative_to(self.root.resolve()).as_posix()
+                relative = lexical.relative_to(root).as_posix()
             except ValueError:
-                return None
+                continue
+            return relative if relative not in ("", ".") else None
+        return None
 
     def set_text(self, relative: str, text: str | None) -> None:
         """Read ``relative`` from ``text`` (an editor's unsaved buffer), or from disk again when None."""
@@ -187,8 +197,8 @@ class Session:
         path = self.root / relative
         try:
             found = os.stat(path)
-        except OSError as error:
-            return ("missing", str(error.errno))
+        except (OSError, ValueError) as error:  # ValueError: a name no file system can hold
+            return ("missing", str(getattr(error, "errno", "")))
         if workspace.check_path(relative) is not None:
             return ("refused", "")
         if not stat.S_ISREG(found.st_mode) or found.st_size > self.limits.max_bytes:
@@ -198,8 +208,11 @@ class Session:
         if known is not None and known[0] == stamp:
             return known[1]
         try:
-            with path.open("rb") as handle:
-                raw = handle.read(self.limits.max_bytes + 1)
+            # Through civrules.files, as every read: a link or a FIFO swapped in since the stat
+            # above is refused, not followed or waited on.
+            raw = read_under(self.root, relative, self.limits.max_bytes)
+        except RefusedError as refused:
+            return ("unread", refused.kind)
         except OSError as error:
             return ("missing", str(error.errno))
         signature = ("bytes", hashlib.blake2b(raw).hexdigest())

@@ -112,7 +112,13 @@ class Workspace:
         path = self.root / relative
         display = self.display(path)
         if relative in self.overrides:
-            document, diagnostics = read_yaml_text(self.overrides[relative], display, self.limits)
+            text = self.overrides[relative]
+            # An editor's buffer is held to the bound of a file on disk (the same text saved).
+            size = len(text) if len(text) > self.limits.max_bytes else len(text.encode("utf-8", "surrogatepass"))
+            if size > self.limits.max_bytes:
+                document, diagnostics = None, [_refusal(files.RefusedError("large", "", size), display, self.limits)]
+            else:
+                document, diagnostics = read_yaml_text(text, display, self.limits)
         else:
             document, diagnostics = self._read(relative, display)
         kind = None
@@ -301,6 +307,18 @@ class Workspace:
                 elif entry.kind == "link":
                     self.discovery_diagnostics.append(
                         _refusal(files.RefusedError("link", ""), self.display(self.root / entry.relative), self.limits)
+                    )
+                elif entry.kind == "many":
+                    display = self.display(self.root)
+                    self.discovery_diagnostics.append(
+                        _diag(
+                            codes.UNREADABLE,
+                            f"`{display}` holds more than {files.MAX_ENTRIES:,} files and folders: "
+                            f"the rest, from `{entry.relative}` on, is not read",
+                            Span.at(display),
+                            "pass the rules folder itself with --rules (rulesets/, cards/, maps/, ...), "
+                            "not a folder above it",
+                        )
                     )
                 elif entry.kind == "deep":
                     display = self.display(self.root / entry.relative)

@@ -109,6 +109,8 @@ def scan_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Scan:
             found.foreign[entry.relative] = "not a regular file (civrules writes none; it is not read)"
         elif entry.kind == "deep":
             found.foreign[entry.relative] = f"folders nested more than {files.MAX_DEPTH} deep (not read)"
+        elif entry.kind == "many":
+            found.foreign[entry.relative] = f"more than {files.MAX_ENTRIES:,} entries in the tree (the rest not read)"
     found.files = dict(sorted(found.files.items()))
     return found
 
