@@ -106,7 +106,7 @@ def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, A
     def validate_and_build() -> None:
         workspace = Workspace(rules)
         result = render(workspace, [workspace.load_ruleset(workspace.manifests()[ruleset])])
-        write_build(out, result, [ruleset], everything=True)
+        write_build(out, result, [ruleset], everything=True, protected=())
 
     figures: dict[str, Any] = {
         "parse_floor": timed(floor, repeat),
@@ -185,7 +185,7 @@ def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:
         def work(rules: Path = rules, out: Path = out) -> None:
             workspace = Workspace(rules)
             result = render(workspace, [workspace.load_ruleset(workspace.manifests()["synthetic"])])
-            write_build(out, result, ["synthetic"], everything=True)
+            write_build(out, result, ["synthetic"], everything=True, protected=())
 
         figures = timed(work, repeat if scale < 50 else 1)
         env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}

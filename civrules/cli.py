@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import sys
 import traceback
@@ -65,8 +66,11 @@ class _Group(click.Group):
             from civrules.emit.output import cause
 
             # The machine, not civrules, failed: say what it said (a full disk, a read-only folder).
-            where = f" `{error.filename}`" if error.filename else ""
-            click.echo(f"civrules: cannot access{where}: {cause(error)}", err=True)
+            # The name may be a rule file's or an output file's: escaped like every printed name.
+            name = error.filename
+            name = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
+            where = f" `{printable(name)}`" if error.filename else ""
+            click.echo(f"civrules: cannot access{where}: {printable(cause(error))}", err=True)
             sys.exit(EXIT_USAGE)
         except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
             state = ctx.obj if isinstance(ctx.obj, Context) else None
@@ -231,7 +235,7 @@ def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
 
 def _output_failure(error: Exception) -> NoReturn:
     """Exit 2 for an output folder civrules may not replace or cannot write; nothing was changed."""
-    click.echo(f"civrules: {error}", err=True)
+    click.echo(f"civrules: {printable(str(error))}", err=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -674,7 +678,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         except OutputError as error:
             _output_failure(error)
         for relative, why in sorted(dropped.items()):
-            click.echo(f"civrules: not carried over: `{out / relative}`: {why}", err=True)
+            click.echo(f"civrules: not carried over: `{printable(str(out / relative))}`: {printable(why)}", err=True)
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
@@ -808,7 +812,11 @@ def lsp(obj: Context) -> None:
     help="The output directory of --build.",
 )
 @click.option(
-    "--interval", type=click.FloatRange(min=0.05), default=0.3, show_default=True, help="Seconds between polls."
+    "--interval",
+    type=click.FloatRange(min=0.05, max=3600),
+    default=0.3,
+    show_default=True,
+    help="Seconds between polls.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="List every info (each unknown fact), not only summaries.")
 @click.pass_obj
@@ -817,8 +825,16 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
 
     All rulesets when none is named; only what changed is printed; Ctrl-C stops.
     """
+    from civrules.emit.output import OutputError, check_replaceable
     from civrules.watch import watch as run
 
+    if not math.isfinite(interval):
+        raise click.BadParameter(f"{interval} is not a number of seconds", param_hint="'--interval'")
+    if rebuild:
+        try:  # the folder is judged as `build` judges it, before the first round
+            check_replaceable(out, protected=(obj.rules,))
+        except OutputError as error:
+            _output_failure(error)
     workspace = obj.workspace()
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
     try:
@@ -838,6 +854,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
 def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
     from civrules.emit import build as builder
     from civrules.emit import stamp
+    from civrules.emit.output import OutputError
     from civrules.incremental import Result
 
     def rebuild(result: Result) -> str | None:
@@ -846,9 +863,19 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         rendered = builder.render(result.workspace, [result.analyses[n].loaded for n in names], debug=obj.debug)
         if rendered.failed:
             return "civrules: nothing was built: the rules have errors"
-        builder.build(out, rendered, names, everything=not rulesets)
+        try:
+            builder.build(
+                out,
+                rendered,
+                names,
+                everything=not rulesets,
+                protected=(obj.rules,),
+                max_bytes=obj.limits.max_bytes,
+            )
+        except OutputError as error:  # the folder changed since the first round: say so, keep watching
+            return f"civrules: nothing was built: {printable(str(error))}"
         arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-        stamp.record(obj.rules, out, arguments)
+        stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
         return f"civrules: wrote {len(rendered.tree)} files for {count} into {out}"
 

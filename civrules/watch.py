@@ -10,11 +10,14 @@ and one line for each that went away, then a summary.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from civrules import files
 from civrules.diagnostics import TRUNCATED, Diagnostic, Severity, cap_per_file, has_errors
+from civrules.escape import printable
 from civrules.incremental import Result, Session
 from civrules.load import Limits
 from civrules.render import SourceLines, render_text
@@ -22,21 +25,26 @@ from civrules.render import SourceLines, render_text
 Echo = Callable[[str], None]
 
 
-def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """(modification time, size) of every YAML file under ``root``: what a save changes."""
-    found: dict[str, tuple[int, int]] = {}
-    for path in root.rglob("*"):
-        if path.suffix not in (".yaml", ".yml"):
+def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
+    """What a save changes, for every YAML name under ``root``: its kind, modification time and size.
+
+    Found as the rules are read (:func:`civrules.files.walk`): no link followed, folders at most
+    :data:`~civrules.files.MAX_DEPTH` deep; a link or a FIFO is described by ``lstat``, never opened,
+    so a file turning into one is a change, and what it points at is not looked at.
+    """
+    found: dict[str, tuple[int, ...]] = {}
+    for entry in files.walk(root):
+        if entry.kind == "dir" or not entry.relative.endswith((".yaml", ".yml")):
             continue
         try:
-            status = path.stat()
-        except OSError:
+            status = os.lstat(root / entry.relative)
+        except (OSError, ValueError):
             continue
-        found[path.relative_to(root).as_posix()] = (status.st_mtime_ns, status.st_size)
+        found[entry.relative] = (status.st_mode, status.st_mtime_ns, status.st_size, status.st_ino)
     return found
 
 
-def _settled(root: Path, current: dict[str, tuple[int, int]], interval: float) -> dict[str, tuple[int, int]]:
+def _settled(root: Path, current: dict[str, tuple[int, ...]], interval: float) -> dict[str, tuple[int, ...]]:
     """The files once they stand still: an editor that saves by truncating and then writing is not
     read in between (which would report an empty file, then "fixed" it)."""
     pause = min(interval, 0.05)
@@ -64,10 +72,10 @@ def describe_changes(before: Sequence[Diagnostic], after: Sequence[Diagnostic], 
     appeared = [d for d in after if d not in old]
     gone = [d for d in before if d not in new]
     out = render_text(appeared, sources) if appeared else ""
-    for diagnostic in gone:
+    for diagnostic in gone:  # every field escaped, as render_text escapes it
         span = diagnostic.span
-        where = f"{span.file}:{span.line}:{span.column}" if span is not None else "civrules"
-        out += f"fixed: {where}: {diagnostic.severity.value}[{diagnostic.code}]: {diagnostic.message}\n"
+        where = f"{printable(span.file)}:{span.line}:{span.column}" if span is not None else "civrules"
+        out += f"fixed: {where}: {diagnostic.severity.value}[{diagnostic.code}]: {printable(diagnostic.message)}\n"
     return out
 
 
@@ -89,7 +97,7 @@ def watch(
     """Validate ``rules`` now and after every change, until interrupted."""
     session = Session(rules, limits)
     shown: list[Diagnostic] = []
-    seen: dict[str, tuple[int, int]] | None = None
+    seen: dict[str, tuple[int, ...]] | None = None
     while True:
         current = snapshot(rules)
         if current == seen:
@@ -116,6 +124,6 @@ def watch(
                 if said:
                     echo(said)
         if changed:
-            reread = ", ".join(result.reread) if not first else f"{len(result.reread)} files"
+            reread = ", ".join(map(printable, result.reread)) if not first else f"{len(result.reread)} files"
             echo(f"civrules: {summary(diagnostics)} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")
         shown = diagnostics

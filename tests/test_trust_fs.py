@@ -357,7 +357,7 @@ def test_a_partial_build_carries_no_link_and_no_special_file(tmp_path: Path) -> 
     (tmp_path / "secret").write_text("SECRET-VALUE\n", encoding="utf-8")
     (out / "python" / "other" / "b.py").symlink_to(tmp_path / "secret")
     os.mkfifo(out / "python" / "other" / "c.py")
-    dropped = build(out, BuildResult(tree={"python/x/a.py": b"X\n"}), ["x"], everything=False)
+    dropped = build(out, BuildResult(tree={"python/x/a.py": b"X\n"}), ["x"], everything=False, protected=())
     assert set(dropped) == {"python/other/b.py", "python/other/c.py"}
     assert tree_of(out) == {MARKER: MARKER_TEXT, "python/other/a.py": b"A = 1\n", "python/x/a.py": b"X\n"}
     assert not any(p.is_symlink() for p in out.rglob("*"))

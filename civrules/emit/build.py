@@ -82,13 +82,15 @@ def build(
     ruleset_ids: Sequence[str],
     everything: bool,
     *,
-    protected: Sequence[Path] = (),
+    protected: Sequence[Path],
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> dict[str, str]:
     """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs.
 
-    A partial build carries the other rulesets' files over; what in ``out`` is not a regular file
-    within the size bound (a link, a FIFO) is not carried, and is returned with the reason.
+    ``protected`` (the rules folder) is required: no caller may forget that ``out`` must neither be
+    it, nor hold it, nor lie inside it. A partial build carries the other rulesets' files over;
+    what in ``out`` is not a regular file within the size bound (a link, a FIFO) is not carried,
+    and is returned with the reason.
     Raises :class:`~civrules.emit.output.OutputError` when ``out`` may not be replaced.
     """
     keep: dict[str, bytes] = {}
