@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
@@ -174,10 +176,31 @@ def render_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def sarif_uri(file: str) -> str:
+    """The URI reference of a file named in a diagnostic (SARIF's ``artifactLocation.uri``).
+
+    Every byte of the name outside the unreserved set is percent-encoded, so a name holding
+    ``#``, ``?``, ``%``, a space, a control character or bytes that are not UTF-8 names that very
+    file, and a first segment with a colon (``javascript:alert(1).yaml``) cannot read as a scheme.
+    A path stays a path (an absolute one an absolute-path reference), as viewers resolve it.
+
+    >>> sarif_uri("rules/cards/a b#1.yaml")
+    'rules/cards/a%20b%231.yaml'
+    >>> sarif_uri("javascript:alert(1).yaml")
+    'javascript%3Aalert%281%29.yaml'
+    """
+    posix = Path(file).as_posix()
+    try:
+        raw = os.fsencode(posix)
+    except UnicodeError:  # a lone surrogate that is no file-system byte: as UTF-8 would hold it
+        raw = posix.encode("utf-8", "surrogatepass")
+    return quote(raw, safe="/")
+
+
 def _sarif_location(span: Span) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": printable(Path(span.file).as_posix())},
+            "artifactLocation": {"uri": sarif_uri(span.file)},
             "region": {
                 "startLine": span.line,
                 "startColumn": span.column,
