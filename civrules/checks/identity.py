@@ -97,6 +97,12 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
+#: Package names civrules itself takes: the shared runtime beside the generated packages
+#: (civrules.emit.python.RUNTIME) and the compiler, which a package of that name would shadow.
+RESERVED_PACKAGES = frozenset({"civrules_runtime", "civrules"})
+#: Distribution names civrules itself takes (``civrules-<id>`` is a ruleset's): the runtime's.
+RESERVED_DISTRIBUTIONS = frozenset({"civrules-runtime"})
+
 #: The longest ruleset id (in UTF-8 bytes): it names generated/python/<id>/, generated/sheets/<id>/
 #: and rules/rulesets/<id>.yaml, and common file systems allow 255 bytes per name.
 MAX_RULESET_ID = 100
@@ -107,8 +113,10 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an id that cannot become a Python identifier in the generated engine modules: a Python
     keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
-    or a ruleset id whose package name (hyphens as underscores) is a keyword or the name of a
-    standard-library module (`enum`, `typing`); or a ruleset id longer than 100 characters.
+    or a ruleset id whose package name (hyphens as underscores) is a keyword, the name of a
+    standard-library module (`enum`, `typing`) or a name civrules takes itself (`civrules`, the
+    shared runtime `civrules-runtime`, whose distribution a ruleset `runtime` would take); or a
+    ruleset id longer than 100 characters.
 
     Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
     name of a package under generated/python/; a keyword would not compile or import, a dunder
@@ -121,11 +129,24 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - id: import      # FAIL: a Python keyword
     """
     package = ruleset.id.replace("-", "_")
-    if keyword.iskeyword(package) or keyword.issoftkeyword(package) or package in sys.stdlib_module_names:
+    distribution = f"civrules-{ruleset.id}"
+    why = (
+        "a Python keyword"
+        if keyword.iskeyword(package) or keyword.issoftkeyword(package)
+        else "a standard-library module"
+        if package in sys.stdlib_module_names
+        else "a package of civrules itself"
+        if package in RESERVED_PACKAGES
+        else None
+    )
+    if why is None and distribution in RESERVED_DISTRIBUTIONS:
+        why = f"its distribution would be `{distribution}`, the shared runtime's"
+    elif why is not None:
+        why = f"`{package}` is {why}"
+    if why is not None:
         yield diagnostic(
             "I003",
-            f"ruleset id `{ruleset.id}` cannot name a generated Python package: `{package}` is "
-            + ("a Python keyword" if package not in sys.stdlib_module_names else "a standard-library module"),
+            f"ruleset id `{ruleset.id}` cannot name a generated Python package: {why}",
             ruleset.manifest.span("id"),
             f"rename the ruleset (and its manifest file), e.g. `{ruleset.id}-rules`",
         )
