@@ -66,6 +66,10 @@ class _Group(click.Group):
             from civrules.emit.output import cause
 
             # The machine, not civrules, failed: say what it said (a full disk, a read-only folder).
+            if error.filename is None and _working_directory_is_gone():
+                click.echo("civrules: the working directory no longer exists (it was deleted or moved)", err=True)
+                click.echo("hint: cd into an existing folder and run civrules again", err=True)
+                sys.exit(EXIT_USAGE)
             # The name may be a rule file's or an output file's: escaped like every printed name.
             name = error.filename
             name = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
@@ -89,6 +93,16 @@ class _Group(click.Group):
             else:
                 click.echo("hint: please report it with the command you ran and the output of --debug", err=True)
             sys.exit(EXIT_USAGE)
+
+
+def _working_directory_is_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 _RULES_HELP = "The rules directory."

@@ -240,3 +240,39 @@ def test_a_walk_of_a_huge_tree_stops_with_a_diagnostic(tmp_path: Path, monkeypat
     workspace.rule_files()
     (found,) = [d for d in workspace.discovery_diagnostics if "more than 40 files and folders" in d.message]
     assert found.code == "L012" and found.hint is not None and "--rules" in found.hint
+
+
+# --- names civrules takes itself ------------------------------------------------------------------
+
+
+def test_the_reserved_names_are_those_the_emitter_writes() -> None:
+    from civrules.checks.identity import RESERVED_DISTRIBUTIONS, RESERVED_PACKAGES
+    from civrules.emit.python import RUNTIME, RUNTIME_DISTRIBUTION
+
+    assert RUNTIME in RESERVED_PACKAGES
+    assert RUNTIME_DISTRIBUTION in RESERVED_DISTRIBUTIONS
+
+
+def test_a_deleted_working_directory_is_said_with_a_hint(tmp_path: Path) -> None:
+    """A run from a folder deleted meanwhile said only `cannot access: no such file or directory`."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    process = subprocess.run(
+        [
+            "sh",
+            "-c",
+            'cd "$1" && rmdir "$1" && exec "$2" -m civrules --rules "$3" list',
+            "sh",
+            str(gone),
+            sys.executable,
+            str(copy_subset(tmp_path / "rules")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert process.returncode == 2, process.stderr
+    assert "the working directory no longer exists" in process.stderr
+    assert "hint: cd into an existing folder" in process.stderr
+    assert "Traceback" not in process.stderr
