@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import io
 import math
 import os
 import sys
@@ -73,8 +74,11 @@ class _Group(click.Group):
             # The name may be a rule file's or an output file's: escaped like every printed name.
             name = error.filename
             name = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
-            where = f" `{printable(name)}`" if error.filename else ""
+            where = f" `{printable(name)}`" if error.filename else " the output"
             click.echo(f"civrules: cannot access{where}: {printable(cause(error))}", err=True)
+            # What is left in the buffer cannot be written either: nothing to flush at exit.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_USAGE)
         except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
             state = ctx.obj if isinstance(ctx.obj, Context) else None
@@ -156,6 +160,56 @@ def main(
     """
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
     ctx.obj = Context(rules, limits, debug)
+    _write_stdout_whole()
+
+
+class _WholeWrites(io.RawIOBase):
+    """Standard output that writes every byte it is given, or raises.
+
+    Python's buffered writer returns a short count when the file system takes part of a write (a
+    file-size limit reached, RLIMIT_FSIZE), and the text layer above it drops the rest: the
+    output was cut short and civrules exited 0. Here a short write is followed by another, which
+    then fails with the file system's reason (EFBIG, ENOSPC), and civrules exits 2.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def _write_stdout_whole() -> None:
+    """Put :class:`_WholeWrites` under ``sys.stdout`` when it is the process's own (not a test's)."""
+    stream = sys.stdout
+    if stream is not sys.__stdout__ or stream is None or isinstance(getattr(stream, "buffer", None), _Whole):
+        return
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stdout = io.TextIOWrapper(
+        _Whole(_WholeWrites(fd)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+    )
+
+
+class _Whole(io.BufferedWriter):
+    """The buffered layer over :class:`_WholeWrites` (marks a stream already replaced)."""
 
 
 _SIZE = click.IntRange(min=1, max=_MAX_OPTION)

@@ -276,3 +276,29 @@ def test_a_deleted_working_directory_is_said_with_a_hint(tmp_path: Path) -> None
     assert "the working directory no longer exists" in process.stderr
     assert "hint: cd into an existing folder" in process.stderr
     assert "Traceback" not in process.stderr
+
+
+@pytest.mark.parametrize("command", [["export", "advanced-civilization"], ["explain", "--list"]])
+def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command: list[str]) -> None:
+    """With RLIMIT_FSIZE, Python's buffered stdout took part of a write and dropped the rest:
+    `export > file` left 1,024 bytes of JSON and exited 0."""
+    import resource
+
+    rules = copy_subset(tmp_path / "rules")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+    with (tmp_path / "out.json").open("wb") as out:
+        process = subprocess.run(
+            [sys.executable, "-m", "civrules", "--rules", str(rules), *command],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            preexec_fn=limit,
+            check=False,
+        )
+    assert process.returncode == 2, process.stderr
+    assert "file-size limit" in process.stderr
+    assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
