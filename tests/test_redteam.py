@@ -302,3 +302,27 @@ def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command
     assert process.returncode == 2, process.stderr
     assert "file-size limit" in process.stderr
     assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
+
+
+# --- output bounded by the problems, not by the length of a line -----------------------------------
+
+
+def test_a_long_line_is_quoted_as_a_window_around_the_caret() -> None:
+    """One 4 MB line with 100 unknown keys printed the whole line under each: 450 MB of text."""
+    from civrules.render import QUOTE_WIDTH, SourceLines, render_text
+
+    line = "extra: {" + ", ".join(f"k{i}: {'x' * 10_000}" for i in range(100)) + "}"
+    columns = [line.index(f"k{i}:") + 1 for i in range(100)]
+    diagnostics = [
+        Diagnostic("S002", Severity.ERROR, f"unknown key `k{i}`", Span("f.yaml", 1, c, 1, c + len(f"k{i}")))
+        for i, c in enumerate(columns)
+    ]
+    out = render_text(diagnostics, SourceLines(texts={"f.yaml": line}))
+    assert len(out) < 100 * (QUOTE_WIDTH + 200)
+    quoted = out.splitlines()
+    for i in (0, 57, 99):
+        at = quoted.index(f"f.yaml:1:{columns[i]}: error[S002]: unknown key `k{i}`")
+        source, caret = quoted[at + 1], quoted[at + 2]
+        where = caret.index("^")
+        assert source[where : where + len(f"k{i}")] == f"k{i}"
+        assert caret.count("^") == len(f"k{i}")
