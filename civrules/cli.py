@@ -447,7 +447,7 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
                 close = difflib.get_close_matches(item, known, n=3, cutoff=0.5)
                 hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
                 raise click.BadParameter(
-                    f"no diagnostic code starts with `{part.strip()}`{'; ' + hint if hint else ''} "
+                    f"no diagnostic code starts with `{printable(part.strip())}`{'; ' + hint if hint else ''} "
                     "(`civrules explain --list` prints every code)",
                     ctx=ctx,
                     param=param,
@@ -546,7 +546,8 @@ def explain(code: str | None, list_all: bool) -> None:
         close = difflib.get_close_matches(code.upper(), list(known), n=3, cutoff=0.5)
         hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}? " if close else ""
         raise click.BadParameter(
-            f"no diagnostic code `{code}`; {hint}`civrules explain --list` prints every code", param_hint="CODE"
+            f"no diagnostic code `{printable(code)}`; {hint}`civrules explain --list` prints every code",
+            param_hint="CODE",
         )
     click.echo(entry.explain(), nl=False)
 
@@ -711,7 +712,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     except OutputError as error:
         _output_failure(error)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
-        click.echo(f"civrules: {out} is up to date (nothing changed since the last build)", err=True)
+        click.echo(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)", err=True)
         return
     from civrules.emit import build as builder
 
@@ -728,9 +729,11 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         diffs = builder.check(out, result, ids, everything=not rulesets, max_bytes=obj.limits.max_bytes)
         if diffs:
             click.echo(printable_lines("".join(diffs)), nl=False)
-            click.echo(f"civrules: {out} is stale ({len(diffs)} files differ); run `civrules build`", err=True)
+            click.echo(
+                f"civrules: {printable(str(out))} is stale ({len(diffs)} files differ); run `civrules build`", err=True
+            )
         elif not result.failed:
-            click.echo(f"civrules: {out} is up to date", err=True)
+            click.echo(f"civrules: {printable(str(out))} is up to date", err=True)
         if result.failed:
             click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
             sys.exit(_failure_code(result.diagnostics))
@@ -750,7 +753,9 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
-        click.echo(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {out}", err=True)
+        click.echo(
+            f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}", err=True
+        )
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -827,7 +832,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         write_tree(target, files, protected=(obj.rules,))
     except OutputError as error:
         _output_failure(error)
-    click.echo(f"civrules: wrote {len(files)} files into {target}", err=True)
+    click.echo(f"civrules: wrote {len(files)} files into {printable(str(target))}", err=True)
 
 
 @main.command()
@@ -945,6 +950,6 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
         stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
-        return f"civrules: wrote {len(rendered.tree)} files for {count} into {out}"
+        return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}"
 
     return rebuild

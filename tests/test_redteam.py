@@ -326,3 +326,15 @@ def test_a_long_line_is_quoted_as_a_window_around_the_caret() -> None:
         where = caret.index("^")
         assert source[where : where + len(f"k{i}")] == f"k{i}"
         assert caret.count("^") == len(f"k{i}")
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["validate", "--select", "X\x1b]0;T\x07"], ["explain", "\x1b]0;T\x07"]],
+)
+def test_an_option_value_is_echoed_escaped(arguments: list[str]) -> None:
+    """An OSC sequence (which click's own stripping of colours leaves) in a rejected option value."""
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2
+    assert "\\x1b]0;T\\x07" in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
