@@ -232,7 +232,22 @@ def walk(root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None)
 
 
 def _open_root(root: Path) -> int:
-    return os.open(root, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    """The folder given, which may not itself be a link (a committed ``rules -> ~`` is refused);
+    the folders above it are the user's to choose."""
+    try:
+        return os.open(root, _DIRECTORY)
+    except OSError as error:
+        if error.errno in (errno.ENOTDIR, errno.ELOOP) and is_link(root):
+            raise RefusedError("link", f"`{root}` is a symbolic link; civrules does not follow links") from error
+        raise
+
+
+def is_link(path: Path) -> bool:
+    """Whether ``path`` itself (not what it points at) is a symbolic link."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def create_under(root: Path, relative: str, content: bytes) -> None:

@@ -153,7 +153,7 @@ class Workspace:
         found: dict[str, Manifest] = {}
         directory = self.root / "rulesets"
         paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
-        if not paths:
+        if not paths and not files.is_link(self.root):  # a link is reported once, by rule_files
             self.discovery_diagnostics.append(
                 Diagnostic(
                     codes.NO_RULESETS.code,
@@ -300,6 +300,16 @@ class Workspace:
         """
         if self._rule_files is None:
             found: set[str] = set()
+            if files.is_link(self.root):  # `rules -> ~` committed by a pull request: nothing is read
+                self.discovery_diagnostics.append(
+                    _diag(
+                        codes.BAD_PATH,
+                        f"the rules folder `{self.display(self.root)}` is a symbolic link; civrules does not "
+                        "follow links (it could lead outside the project)",
+                        Span.at(self.display(self.root)),
+                        "pass the folder it points at with --rules, if it is yours",
+                    )
+                )
             for entry in files.walk(self.root):
                 yaml_name = entry.relative.endswith((".yaml", ".yml"))
                 if yaml_name and entry.kind in ("file", "link", "special"):
