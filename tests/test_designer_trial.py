@@ -438,7 +438,7 @@ def test_watch_does_not_read_a_file_an_editor_is_still_writing(tmp_path: Path, m
     real = watching.snapshot
     calls = 0
 
-    def saving(root: Path) -> dict[str, tuple[int, int]]:
+    def saving(root: Path) -> dict[str, tuple[int, ...]]:
         nonlocal calls
         calls += 1
         if calls == 2:  # the save begins: the file is empty for a moment
