@@ -436,9 +436,16 @@ def _pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)  # as jsonschema's `pattern` does: re.search
 
 
+#: At most this many mistakes of one shape are reported one by one; beyond it, the one that explains
+#: the value best: a list of 20,000 items of the wrong kind under "a name or a list of names" is one
+#: diagnostic, as before, and does not push the file's other errors past --max-diagnostics.
+_MISTAKES_PER_SHAPE = 10
+
+
 def _branch_errors(error: ValidationError) -> list[ValidationError]:
     """Every error of the branch (the shape) that explains why ``error``'s value fits none: two
-    mistakes in one new card (a misspelt effect kind, a change of 0) are two diagnostics.
+    mistakes in one new card (a misspelt effect kind, a change of 0) are two diagnostics. Past
+    :data:`_MISTAKES_PER_SHAPE`, the best of them only.
     """
     # Prefer a branch whose declared type fits the value: for `cost: "45"` against
     # integer-or-unknown, the integer branch explains the mistake, not the unknown-object branch;
@@ -462,7 +469,13 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
     for candidate in candidates:
         branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
         branches.setdefault(branch, []).append(candidate)
-    return max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+    chosen = max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+    if len(chosen) > _MISTAKES_PER_SHAPE:
+        from jsonschema.exceptions import best_match
+
+        best: ValidationError | None = best_match(chosen)
+        return [best] if best is not None else chosen[:1]
+    return chosen
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:

@@ -86,6 +86,6 @@ def test_watch_build_writes_the_generated_tree(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     watcher = Watcher(rules, "advanced-civilization", "--build", "--out", str(out))
     said = watcher.until("civrules: wrote")
-    assert "for 1 rulesets" in said[-1]
+    assert "for 1 ruleset into" in said[-1]
     assert (out / "python" / "advanced_civilization" / "__init__.py").is_file()
     assert watcher.interrupt() == 130
