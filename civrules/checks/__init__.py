@@ -81,6 +81,7 @@ _ENTITY_WORDS = {
     "borders": "border",
     "flood_plains": "flood plain",
     "volcanoes": "volcano",
+    "rulesets": "ruleset",
 }
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from civrules import codes
+from civrules.checks import entity_word
 from civrules.diagnostics import Diagnostic, Span
 from civrules.incremental import Result
 from civrules.load import Document, NodePath
@@ -32,21 +33,6 @@ _PROSE = frozenset(
 #: The file kind each collection slot is written in.
 _SLOT_KIND = {"civilization_cards": "civilization_cards", "commodities": "commodities", "calamities": "calamities"}
 _SLOT_KIND |= {"map": "map", "ruleset": "ruleset"}
-
-_LABELS = {
-    "groups": "card group",
-    "civilization_cards": "civilization card",
-    "commodities": "commodity",
-    "calamities": "calamity",
-    "nations": "nation",
-    "epochs": "epoch",
-    "phases": "phase",
-    "options": "option",
-    "areas": "area",
-    "flood_plains": "flood plain",
-    "volcanoes": "volcano",
-    "rulesets": "ruleset",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +122,7 @@ class Index:
     def describe(self, symbol: Symbol) -> str:
         """Markdown for hovering an id: what the entity is, as the rulesets using the file resolve it."""
         collection = symbol.collection
-        label = _LABELS.get(collection, collection)
+        label = entity_word(collection)
         defined = self.definitions(symbol)
         if collection == "rulesets":
             analysis = self.result.analyses.get(symbol.id)
