@@ -30,7 +30,7 @@ from civrules.escape import UNSAFE
 from civrules.load import read_yaml_file
 from tests.adversarial import measure
 from tests.adversarial.generate import generate
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, copy_rulesets
 
 HERE = Path(__file__).resolve().parent / "adversarial"
 DATA = HERE / "data"
@@ -96,6 +96,9 @@ def load_cases() -> list[Case]:
 CASES = load_cases()
 
 
+#: The rulesets a case's tree holds (tests.conftest.copy_rulesets): hostile variants extend the first.
+FAMILY = ("advanced-civilization", "advanced-civilization-western")
+
 HANG_GUARD = 300.0  # wall seconds, for a run of no case
 
 
@@ -131,7 +134,9 @@ class Outcome:
 def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
     """The case's rules tree under ``tmp``, and the files (relative to it) the case wrote."""
     rules = tmp / "rules"
-    shutil.copytree(RULES, rules, symlinks=True)
+    # The Advanced Civilization family and the files it reads: every case's variant extends it, and
+    # a whole-tree run (validate, build) costs two rulesets' work, not every shipped ruleset's.
+    copy_rulesets(rules, *FAMILY)
     written: set[str] = set()
     for step in case.setup:
         if "copy" in step:
