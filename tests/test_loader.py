@@ -231,3 +231,11 @@ def test_a_diagnostic_and_its_quoted_line_agree_whatever_ends_the_lines(
     assert shown and shown[0].split("| ", 1)[1].startswith(quoted), text
     caret = text.splitlines()[text.splitlines().index(shown[0]) + 1]
     assert caret.index("^") - caret.index("|") - 2 == 7, text  # under column 8
+
+
+def test_the_examples_of_what_a_line_is_hold() -> None:
+    import doctest
+
+    from civrules.load import lines
+
+    assert doctest.testmod(lines).failed == 0

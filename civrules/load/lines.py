@@ -8,7 +8,7 @@ a file holding one (refused, with a diagnostic quoting its line) was quoted a li
 
 >>> split_lines("a\\r\\nb\\rc\\x0cd\\n")
 ['a', 'b', 'c\\x0cd', '']
->>> line_column("a\\rb\\r\\nc", 6)
+>>> line_column("a\\rb\\r\\nc", 5)
 (3, 1)
 """
 
@@ -23,6 +23,8 @@ _BOM = "\ufeff"
 
 def split_lines(text: str) -> list[str]:
     """The lines of ``text``: only CR LF, CR and LF end one (a final line break leaves an empty last line)."""
+    if "\r" not in text:  # the usual case, several times faster than the pattern
+        return text.split("\n")
     return LINE_END.split(text)
 
 
