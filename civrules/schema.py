@@ -333,6 +333,8 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
         for key in instance:
             yield from _unknown_key(document, path, key, schema)
         return
+    if keyword == "required" and isinstance(instance, dict) and MERGE_KEY in instance:
+        return  # what the merge key was meant to bring in: one diagnostic, at the `<<` (S002)
     if keyword == "required" and isinstance(instance, dict) and _citation_missing(error):
         yield _diag(
             codes.MISSING_KEY,
@@ -375,6 +377,10 @@ def _translate(document: Document, error: ValidationError, prefix: NodePath = ()
     yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
 
 
+#: YAML 1.1's merge key: read as a plain key (YAML 1.2 has none), never merged.
+MERGE_KEY = "<<"
+
+
 def _citation_missing(error: ValidationError) -> bool:
     """True for the error of "cite `rule` or `source`" (an anyOf of the two requirements)."""
     parent = error.parent
@@ -391,6 +397,14 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
     if key in properties or any(_pattern(p).search(key) for p in patterns):
         return
     where = _where(path)
+    if key == MERGE_KEY:
+        yield _diag(
+            codes.UNKNOWN_KEY,
+            f"a YAML merge key (`<<`) is not read in rule data{where}",
+            document.key_span((*path, key)),
+            "write the merged keys out here: a mapping holds what it says, nothing it merges from elsewhere",
+        )
+        return
     allowed = list(properties)
     hint = (
         _did_you_mean(key, allowed)

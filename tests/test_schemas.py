@@ -252,3 +252,21 @@ def test_an_effect_alternative_is_a_payment_with_its_citation() -> None:
     assert not validator.is_valid({**effect, "alternative": {k: v for k, v in payment.items() if k != "rule"}})
     assert not validator.is_valid({**effect, "alternative": {k: v for k, v in payment.items() if k != "amount"}})
     assert not validator.is_valid({**effect, "alternative": {**payment, "amount": 0}})
+
+
+def test_a_yaml_merge_key_is_one_diagnostic_at_the_merge_key() -> None:
+    """`<<: *anchor` is not merged (YAML 1.2 has no merge keys): one S002 where it is written, not
+    one more for each key it was meant to bring in."""
+    from civrules.diagnostics import Severity
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    relative = "cards/advanced-civilization.yaml"
+    text = (RULES / relative).read_text(encoding="utf-8").replace("  - id: pottery\n", "  - &pot\n    id: pottery\n", 1)
+    text = text.rstrip("\n") + "\n  - <<: *pot\n    id: pottery_two\n    name: Pottery Two\n"
+    workspace = CachedWorkspace({relative: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    line = text.count("\n", 0, text.index("<<: *pot")) + 1
+    assert [(d.code, d.span and (d.span.line, d.span.column)) for d in errors] == [("S002", (line, 5))]
+    assert "merge key" in errors[0].message and errors[0].hint is not None
