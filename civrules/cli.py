@@ -629,6 +629,8 @@ def new_variant(obj: Context, name: str, base: str) -> None:
         raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
     workspace = obj.workspace()
     manifests = workspace.manifests()
+    if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
+        _usage_failure(workspace.discovery_diagnostics, "text")
     if base not in manifests:
         _usage_failure([_unknown_ruleset(base, list(manifests))], "text")
     from civrules import files

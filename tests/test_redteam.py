@@ -338,3 +338,16 @@ def test_an_option_value_is_echoed_escaped(arguments: list[str]) -> None:
     assert result.exit_code == 2
     assert "\\x1b]0;T\\x07" in result.output
     assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["new-variant", "mine", "--extends", "advanced-civilization"], ["validate"], ["list"], ["diff", "a", "b"]],
+)
+def test_every_command_says_why_a_linked_rules_folder_has_no_rulesets(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "real" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules").symlink_to(tmp_path / "real")
+    result = CliRunner().invoke(main, ["--rules", str(tmp_path / "rules"), *command])
+    assert result.exit_code == 2, result.output
+    assert "R003" in result.output and "symbolic link" in result.output, result.output
+    assert not (tmp_path / "real" / "rulesets" / "mine.yaml").exists()
