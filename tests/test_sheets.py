@@ -19,7 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -687,29 +687,45 @@ def _size(landscape: bool, paper: str = "a4") -> tuple[int, int]:
     return round(width * PX), round(height * PX)
 
 
-@pytest.fixture(scope="module")
-def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
-    """Every sheet through one Chromium (tests/browser.py), a tab each: PNG, PDF, and layout metrics."""
-    root = tmp_path_factory.mktemp("chromium")
-    pages = {"a4": dict(base.files), "letter": render_sheets(base.model, base.fingerprint, "letter")}
-    # One sheet of an 18-player ruleset: Mega Civilization's credit chart.
-    pages["mega"] = dict(_sheets_of(MEGA, "a4", ("credit-table.html",)))
+#: The sheets `make test` renders and prints in Chromium: one landscape (the credit table, the
+#: densest) and one portrait (the quick reference). `make test-slow` renders every sheet.
+BROWSED_FAST = ("credit-table.html", "quick-reference.html")
+
+
+def _render_each(browser: Browser, root: Path, sheets: Iterable[Any]) -> tuple[dict[str, Path], dict[str, Path]]:
+    """A PNG (at the sheet's page size) and a PDF of each of ``sheets`` (written under ``root/a4``)."""
+    png, pdf = {}, {}
+    for sheet in sheets:
+        png[sheet.file] = root / f"{sheet.file}.png"
+        pdf[sheet.file] = root / f"{sheet.file}.pdf"
+        with browser.open((root / "a4" / sheet.file).as_uri(), _size(sheet.landscape)) as page:
+            png[sheet.file].write_bytes(page.screenshot())
+            page.emulate(None)  # the browser's own window, as `--print-to-pdf` printed in
+            pdf[sheet.file].write_bytes(page.pdf())
+    return png, pdf
+
+
+def _write_pages(root: Path, pages: Mapping[str, Mapping[str, bytes]]) -> None:
     for paper, files in pages.items():
         (root / paper).mkdir()
         for name, content in files.items():
             (root / paper / name).write_bytes(content)
-    png, pdf = {}, {}
+
+
+@pytest.fixture(scope="module")
+def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """The credit table and the quick reference through one Chromium (tests/browser.py), a tab
+    each: PNG, PDF, layout metrics on both papers, the README's screenshots."""
+    root = tmp_path_factory.mktemp("chromium")
+    pages = {"a4": dict(base.files), "letter": render_sheets(base.model, base.fingerprint, "letter")}
+    # One sheet of an 18-player ruleset: Mega Civilization's credit chart.
+    pages["mega"] = dict(_sheets_of(MEGA, "a4", ("credit-table.html",)))
+    _write_pages(root, pages)
     metrics: dict[str, dict[str, float]] = {}
     screenshot = root / "credit-table-docs.png"
     eighteen = root / "mega-credit-chart.png"
     with Browser(chromium, root / "profile", root / "chromium.log") as browser:
-        for sheet in SHEETS:
-            png[sheet.file] = root / f"{sheet.file}.png"
-            pdf[sheet.file] = root / f"{sheet.file}.pdf"
-            with browser.open((root / "a4" / sheet.file).as_uri(), _size(sheet.landscape)) as page:
-                png[sheet.file].write_bytes(page.screenshot())
-                page.emulate(None)  # the browser's own window, as `--print-to-pdf` printed in
-                pdf[sheet.file].write_bytes(page.pdf())
+        png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in BROWSED_FAST])
         pdf["letter"] = root / "letter-credit-table.pdf"
         with browser.open((root / "letter" / "credit-table.html").as_uri()) as page:
             pdf["letter"].write_bytes(page.pdf())
@@ -723,8 +739,18 @@ def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory
     return Browsed(png, pdf, metrics, screenshot, eighteen)
 
 
-def test_chromium_renders_every_sheet_to_png(browsed: Browsed) -> None:
-    for sheet in SHEETS:
+@pytest.fixture(scope="module")
+def browsed_every_sheet(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """Every sheet through one Chromium: PNG and PDF (`make test-slow`)."""
+    root = tmp_path_factory.mktemp("chromium-every-sheet")
+    _write_pages(root, {"a4": dict(base.files)})
+    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
+        png, pdf = _render_each(browser, root, SHEETS)
+    return Browsed(png, pdf, {}, root / "unused.png", root / "unused.png")
+
+
+def _assert_rendered(browsed: Browsed, sheets: Iterable[Any]) -> None:
+    for sheet in sheets:
         with Image.open(browsed.png[sheet.file]) as image:
             assert image.size == _size(sheet.landscape), sheet.file
             grey = image.convert("L")
@@ -732,8 +758,8 @@ def test_chromium_renders_every_sheet_to_png(browsed: Browsed) -> None:
         assert dark > 2000, f"{sheet.file} looks blank"
 
 
-def test_chromium_prints_every_sheet_with_page_furniture(browsed: Browsed, base: Built) -> None:
-    for sheet in SHEETS:
+def _assert_printed_with_furniture(browsed: Browsed, base: Built, sheets: Iterable[Any]) -> None:
+    for sheet in sheets:
         reader = pypdf.PdfReader(browsed.pdf[sheet.file])
         assert 1 <= len(reader.pages) <= 8, sheet.file
         for number, page in enumerate(reader.pages, start=1):
@@ -741,6 +767,23 @@ def test_chromium_prints_every_sheet_with_page_furniture(browsed: Browsed, base:
             assert (float(box.width) > float(box.height)) == sheet.landscape, (sheet.file, number)
             text = page.extract_text()
             assert base.fingerprint[:12] in text and "generated by civrules" in text, (sheet.file, number)
+
+
+def test_chromium_renders_a_landscape_and_a_portrait_sheet(browsed: Browsed, base: Built) -> None:
+    chosen = [s for s in SHEETS if s.file in BROWSED_FAST]
+    assert {s.landscape for s in chosen} == {True, False}
+    _assert_rendered(browsed, chosen)
+    _assert_printed_with_furniture(browsed, base, chosen)
+
+
+@pytest.mark.slow
+def test_chromium_renders_every_sheet_to_png(browsed_every_sheet: Browsed) -> None:
+    _assert_rendered(browsed_every_sheet, SHEETS)
+
+
+@pytest.mark.slow
+def test_chromium_prints_every_sheet_with_page_furniture(browsed_every_sheet: Browsed, base: Built) -> None:
+    _assert_printed_with_furniture(browsed_every_sheet, base, SHEETS)
 
 
 def test_chromium_credit_table_fits_one_landscape_page(browsed: Browsed) -> None:
