@@ -32,8 +32,8 @@ build-check: $(STAMP)
 	$(BIN)/civrules build --check
 
 lint: $(STAMP)
-	$(BIN)/ruff check civrules tests bench generated/python
-	$(BIN)/ruff format --check civrules tests bench generated/python
+	$(BIN)/ruff check compiler tests bench generated/python
+	$(BIN)/ruff format --check compiler tests bench generated/python
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -44,7 +44,7 @@ typecheck: $(STAMP)
 # sets PYTHONDONTWRITEBYTECODE (as CI images often do) each would compile every module again, and
 # every pytest worker would rewrite the assertions of every test module and plugin (hypothesis: 73
 # modules) again: collection took 4 s of CPU per worker instead of 2.
-BYTECODE = $(BIN)/python -m compileall -q civrules tests bench >/dev/null
+BYTECODE = $(BIN)/python -m compileall -q compiler tests bench >/dev/null
 PYTEST = PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 
 pytest: $(STAMP)
@@ -63,11 +63,11 @@ check: test test-slow validate build-check bench-check
 
 # The fast schema validators shipped in civrules/_validators/, regenerated after a schema changes.
 validators: $(STAMP)
-	$(BIN)/python -m civrules.validator_codegen
+	cd compiler && ../$(BIN)/python -m tools.validators
 
 # The compiled templates shipped in civrules/_templates/, regenerated after a template changes.
 templates: $(STAMP)
-	$(BIN)/python -m civrules.emit.templating
+	cd compiler && ../$(BIN)/python -m tools.templates
 
 # Speed goals live here, not in the tests. Results go to bench/out/ (not tracked); `make
 # bench-record` writes bench/results.json, the figures `bench-check` compares against.

@@ -1,6 +1,6 @@
 """Edit-to-diagnostics latency of the incremental core (what `civrules lsp` and `watch` wait for).
 
-A :class:`civrules.incremental.Session` is brought up to date once (an editor's start-up), then each
+A :class:`civrules.pipeline.incremental.Session` is brought up to date once (an editor's start-up), then each
 file of the ruleset is edited ``repeat`` times (a comment appended: the content hash changes, so the
 file is read and schema-validated again and every ruleset that reads it is checked again) and the
 time of each ``update()`` is taken: from the edited text to the full list of diagnostics of the
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from civrules.incremental import Session
+from civrules.pipeline.incremental import Session
 
 #: The targets of issue 19: diagnostics ready this long after a one-file edit.
 TARGET_SHIPPED_S = 0.100

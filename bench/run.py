@@ -33,9 +33,10 @@ from bench import incremental  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from civrules.emit.build import build as write_build  # noqa: E402
 from civrules.emit.build import render  # noqa: E402
+from civrules.families.advanced_civilization.model import of_family  # noqa: E402
+from civrules.load.workspace import Workspace  # noqa: E402
 from civrules.pipeline import analyse  # noqa: E402
 from civrules.schema import SCHEMA_FILES, schema_dir  # noqa: E402
-from civrules.workspace import Workspace  # noqa: E402
 
 BIN = Path(sys.executable).parent
 RESULTS = REPO / "bench" / "results.json"  # recorded (tracked): what --check compares against
@@ -178,8 +179,7 @@ def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:
         errors = [d for d in analysis.diagnostics if d.severity == "error"]
         if errors:
             raise RuntimeError(f"synthetic x{scale} does not validate clean: {errors[:3]}")
-        model = analysis.model
-        assert model is not None
+        model = of_family(analysis.model)
         sizes |= {"cards": len(model.cards), "areas": len(model.areas), "borders": len(model.borders)}
 
         def work(rules: Path = rules, out: Path = out) -> None:

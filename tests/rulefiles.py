@@ -2,7 +2,7 @@
 
 Reading and schema-validating every shipped file takes a quarter of a second; a test that changes
 one file per example would spend its budget re-reading the others. :class:`CachedWorkspace` is a
-:class:`~civrules.workspace.Workspace` that takes every file it is not told to override from one
+:class:`~civrules.load.workspace.Workspace` that takes every file it is not told to override from one
 pristine reading. Nothing downstream changes a loaded document (the pristine data is checked
 against its fingerprint by the tests that use it).
 """
@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from civrules.load import Document, Limits, NodePath
-from civrules.workspace import LoadedFile, Workspace
+from civrules.load.workspace import LoadedFile, Workspace
 from tests.conftest import RULES
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import yaml
 
-from civrules.escape import UNSAFE
+from civrules.diagnostics.escape import UNSAFE
 from civrules.load import read_yaml_file
 from tests.adversarial import measure
 from tests.adversarial.generate import generate

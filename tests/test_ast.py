@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from civrules.ast import (
+from civrules.diagnostics import Severity
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.families.advanced_civilization.succession import (
     EpochSpan,
     can_enter_epoch,
     can_enter_space,
@@ -14,10 +16,9 @@ from civrules.ast import (
     layout,
     track_of,
 )
-from civrules.diagnostics import Severity
-from civrules.model import Ruleset, Unknown
+from civrules.load.workspace import Workspace
+from civrules.model import Unknown
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 # Civilization cards by group (32.2-32.9); mysticism is Religion and Arts, engineering Crafts and
@@ -43,7 +44,7 @@ def ruleset() -> Ruleset:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None
-    return analysis.model
+    return of_family(analysis.model)
 
 
 def test_stone_age_has_no_requirement(ruleset: Ruleset) -> None:

@@ -8,11 +8,12 @@ import itertools
 
 import pytest
 
-from civrules.calamities import AllBut, calamity_amount, resolution_order
+from civrules.families.advanced_civilization.calamities import AllBut, calamity_amount, resolution_order
+from civrules.families.advanced_civilization.model import Calamity, Ruleset, of_family
 from civrules.load.document import Document
-from civrules.model import Calamity, Origin, Ruleset, Unknown
+from civrules.load.workspace import Workspace
+from civrules.model import Origin, Unknown
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 
@@ -21,7 +22,7 @@ def advciv() -> Ruleset:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None
-    return analysis.model
+    return of_family(analysis.model)
 
 
 def calamity(ruleset: Ruleset, calamity_id: str) -> Calamity:

@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from civrules import codes
 from civrules.checks import all_checks
-from civrules.diagnostics import Severity
+from civrules.diagnostics import Severity, codes
 from civrules.pipeline import analyse
 from tests.conftest import FIXTURES, RULES
 from tests.rulefiles import CachedWorkspace

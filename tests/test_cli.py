@@ -151,7 +151,7 @@ def test_internal_errors_exit_2_with_an_apology(monkeypatch: object) -> None:
     def explode(*_: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("civrules.workspace.Workspace.manifests", explode)
+    monkeypatch.setattr("civrules.load.workspace.Workspace.manifests", explode)
     runner = CliRunner()
     result = runner.invoke(main, ["--rules", str(REPO / "rules"), "list"])
     assert result.exit_code == 2

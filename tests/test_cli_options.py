@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from civrules import cli
 from civrules.checks import catalogue
 from civrules.diagnostics import Diagnostic, Span
-from civrules.render import render_sarif
+from civrules.diagnostics.render import render_sarif
 from tests.conftest import REPO
 
 RULES = str(REPO / "rules")
@@ -237,7 +237,9 @@ def test_missing_dependency_is_documented() -> None:
 
 
 def test_the_code_registry_imports_no_check() -> None:
-    program = "import sys, civrules.codes; print(sorted(m for m in sys.modules if m.startswith('civrules.')))"
+    program = (
+        "import sys, civrules.diagnostics.codes; print(sorted(m for m in sys.modules if m.startswith('civrules.')))"
+    )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=60)
     assert "civrules.checks" not in done.stdout, done.stdout
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from civrules.commodities import SetValueRule, declared_stacks, set_value, set_value_rule
+from civrules.families.advanced_civilization.commodities import SetValueRule, declared_stacks, set_value, set_value_rule
+from civrules.families.advanced_civilization.model import Commodity, Ruleset, of_family
 from civrules.load.document import Document
-from civrules.model import Commodity, Origin, Ruleset, Unknown
+from civrules.load.workspace import Workspace
+from civrules.model import Origin, Unknown
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 
@@ -18,7 +19,7 @@ def advciv() -> Ruleset:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None
-    return analysis.model
+    return of_family(analysis.model)
 
 
 def good(ruleset: Ruleset, commodity_id: str) -> Commodity:

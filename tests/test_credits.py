@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from civrules.credits import (
+from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditPolicy,
     CreditSource,
@@ -20,9 +20,9 @@ from civrules.credits import (
     credit_toward,
     derive_credit_matrix,
 )
-from civrules.model import Ruleset
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 #: The community transcriptions live beside the repository (``../shared`` in CI).
@@ -43,7 +43,7 @@ def advciv() -> Ruleset:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None
-    return analysis.model
+    return of_family(analysis.model)
 
 
 @pytest.fixture(scope="module")

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic
-from civrules.diff import diff_rulesets, render_text
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
+from civrules.resolve.diff import diff_rulesets, render_text
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
 from tests.test_incremental import copy_subset
@@ -430,7 +430,7 @@ class _StopWatchingError(Exception):
 def test_watch_does_not_read_a_file_an_editor_is_still_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # An editor saves by truncating the file, then writing it: a round that looks in between must
     # wait for the file to stand still, not report the empty file (L009) and then "fixed" it.
-    from civrules import watch as watching
+    from civrules.cli import watcher as watching
 
     rules = copy_subset(tmp_path / "rules")
     cards = rules / "cards" / "advanced-civilization.yaml"

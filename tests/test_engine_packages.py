@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from civrules.emit.python import package_name
+from civrules.emit.packaging import package_name
 from tests.conftest import REPO
 
 GENERATED = REPO / "generated" / "python"
@@ -253,9 +253,9 @@ def test_each_package_declares_its_distribution_and_the_runtime() -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_card_ability_in_the_data_reaches_the_package(ruleset: str) -> None:
     """Each attribute's text, rule sections, calamity links and every parameter of every effect."""
-    from civrules.assemble import build_ruleset
+    from civrules.families.advanced_civilization.assemble import build_ruleset
+    from civrules.load.workspace import Workspace
     from civrules.resolve import Resolver
-    from civrules.workspace import Workspace
     from tests.conftest import RULES
 
     workspace = Workspace(RULES)  # the model only: the checks run elsewhere
@@ -438,10 +438,10 @@ def test_every_exported_field_reaches_the_package(ruleset: str) -> None:
     """Walks `civrules export`'s calamities and civilization cards: every leaf value is in the
     package's records for that entity, except unknowns (None there, listed in UNKNOWN_FACTS) and
     the NOT_CARRIED fields."""
-    from civrules.assemble import build_ruleset
     from civrules.emit.export import export_ruleset
+    from civrules.families.advanced_civilization.assemble import build_ruleset
+    from civrules.load.workspace import Workspace
     from civrules.resolve import Resolver
-    from civrules.workspace import Workspace
     from tests.conftest import RULES
 
     workspace = Workspace(RULES)

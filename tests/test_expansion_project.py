@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from civrules.calamities import calamity_amount, resolution_order
-from civrules.commodities import commodity_total
-from civrules.credits import (
+from civrules.diagnostics import Diagnostic
+from civrules.emit.export import export_ruleset
+from civrules.families.advanced_civilization.calamities import calamity_amount, resolution_order
+from civrules.families.advanced_civilization.commodities import commodity_total
+from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditPolicy,
     CreditSource,
@@ -24,12 +26,11 @@ from civrules.credits import (
     credit_toward,
     derive_credit_matrix,
 )
-from civrules.diagnostics import Diagnostic
-from civrules.emit.export import export_ruleset
-from civrules.emit.python import render_package
-from civrules.model import Ruleset, Unknown
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.families.advanced_civilization.package import render_package
+from civrules.load.workspace import Workspace
+from civrules.model import Unknown
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 
@@ -45,7 +46,7 @@ def load(ruleset_id: str) -> Loaded:
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
     assert analysis.model is not None and analysis.resolved is not None
     exported = json.loads(json.dumps(export_ruleset(analysis.resolved, analysis.model), sort_keys=True))
-    return Loaded(analysis.model, exported, analysis.diagnostics)
+    return Loaded(of_family(analysis.model), exported, analysis.diagnostics)
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, cap_per_file, sort_diagnostics
-from civrules.incremental import Session, full_run, unused_files
+from civrules.diagnostics.render import diagnostic_record
 from civrules.load import Limits
+from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
-from civrules.render import diagnostic_record
-from civrules.workspace import LoadedFile, Workspace
+from civrules.pipeline.incremental import Session, full_run, unused_files
 from tests.conftest import RULES
 
 #: Advanced Civilization and its western variant: a small tree that exercises `extends`.

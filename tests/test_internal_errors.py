@@ -11,11 +11,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 import civrules.checks
-from civrules import codes
 from civrules.checks import Check, all_checks
 from civrules.cli import main
-from civrules.diagnostics import Diagnostic, Severity
-from civrules.model import Ruleset
+from civrules.diagnostics import Diagnostic, Severity, codes
+from civrules.families.advanced_civilization.model import Ruleset
 from tests.conftest import REPO, RULES
 
 RULESET = "advanced-civilization"
@@ -91,7 +90,7 @@ def test_a_crash_in_a_real_process_exits_2_without_a_traceback() -> None:
     program = (
         "import sys\n"
         "import civrules.checks as checks\n"
-        "from civrules import codes\n"
+        "from civrules.diagnostics import codes\n"
         "from civrules.diagnostics import Severity\n"
         "checks.all_checks()\n"
         "def crash(ruleset):\n"

@@ -219,7 +219,7 @@ def test_alias_to_an_undefined_or_enclosing_anchor_is_reported() -> None:
 def test_a_diagnostic_and_its_quoted_line_agree_whatever_ends_the_lines(
     tmp_path: Path, raw: bytes, line: int, quoted: str
 ) -> None:
-    from civrules.render import SourceLines, render_text
+    from civrules.diagnostics.render import SourceLines, render_text
 
     (tmp_path / "f.yaml").write_bytes(raw)
     _, diagnostics = read_yaml_bytes(raw, "f.yaml")

@@ -17,12 +17,12 @@ from typing import IO, Any
 import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span
-from civrules.incremental import Session
 from civrules.load.lines import split_lines
 from civrules.lsp import positions
 from civrules.lsp.index import Index, code_at, explain, schema_keys, suggestion, yaml_key_path
 from civrules.lsp.positions import UTF8, UTF16, UTF32, encoding_of, from_units, to_units
 from civrules.lsp.server import create_server
+from civrules.pipeline.incremental import Session
 from civrules.schema import load_schema
 from tests.conftest import RULES
 

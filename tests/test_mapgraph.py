@@ -12,12 +12,12 @@ import networkx as nx
 import pytest
 import yaml
 
-import civrules.mapgraph
+import civrules.families.advanced_civilization.mapgraph
 from civrules.diagnostics import Severity
-from civrules.mapgraph import derived_coastal, map_graph, neighbours
-from civrules.model import Ruleset
+from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_graph, neighbours
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.load.workspace import Workspace
 from civrules.pipeline import Analysis, analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 MAP_FILE = RULES / "maps" / "mediterranean.yaml"
@@ -28,7 +28,7 @@ def ruleset() -> Ruleset:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None
-    return analysis.model
+    return of_family(analysis.model)
 
 
 def test_the_main_board_has_131_areas_and_its_borders_by_kind(ruleset: Ruleset) -> None:
@@ -83,7 +83,7 @@ def test_derived_coastal_equals_declared_for_every_area(ruleset: Ruleset) -> Non
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(civrules.mapgraph).failed == 0
+    assert doctest.testmod(civrules.families.advanced_civilization.mapgraph).failed == 0
 
 
 @pytest.fixture
@@ -123,7 +123,7 @@ def test_a_chain_of_3000_areas_does_not_recurse() -> None:
     analysis = analysed_map(text)
     assert analysis.model is not None
     assert [d for d in analysis.diagnostics if d.severity is not Severity.INFO] == []
-    chain = analysis.model
+    chain = of_family(analysis.model)
     assert len(chain.areas) == 3_000
     assert neighbours(chain, "a01500") == ("a01499", "a01501")
     assert nx.is_connected(map_graph(chain).land)

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from civrules.ast import can_enter_epoch, requirements_of, track_of
-from civrules.credits import credit_matrix
 from civrules.diagnostics import Severity
-from civrules.model import Card, Ruleset, Unknown
+from civrules.families.advanced_civilization.credits import credit_matrix
+from civrules.families.advanced_civilization.model import Card, Ruleset
+from civrules.families.advanced_civilization.succession import can_enter_epoch, requirements_of, track_of
+from civrules.load.workspace import Workspace
+from civrules.model import Unknown
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 RULESET = "mega-civilization"

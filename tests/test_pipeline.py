@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 
 CALAMITIES = "calamities/advanced-civilization.yaml"

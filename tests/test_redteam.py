@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from civrules import files
 from civrules.cli import main
+from civrules.cli.watcher import describe_changes, snapshot
 from civrules.diagnostics import Diagnostic, Severity, Span
-from civrules.incremental import Session
+from civrules.diagnostics.render import render_sarif, sarif_uri
 from civrules.load import Limits
-from civrules.render import render_sarif, sarif_uri
-from civrules.watch import describe_changes, snapshot
-from civrules.workspace import Workspace
+from civrules.load.workspace import Workspace
+from civrules.pipeline.incremental import Session
+from civrules.support import files
 from tests.test_incremental import copy_subset
 from tests.test_lsp import Client
 from tests.test_watch import Watcher
@@ -247,7 +247,7 @@ def test_a_walk_of_a_huge_tree_stops_with_a_diagnostic(tmp_path: Path, monkeypat
 
 def test_the_reserved_names_are_those_the_emitter_writes() -> None:
     from civrules.checks.identity import RESERVED_DISTRIBUTIONS, RESERVED_PACKAGES
-    from civrules.emit.python import RUNTIME, RUNTIME_DISTRIBUTION
+    from civrules.emit.packaging import RUNTIME, RUNTIME_DISTRIBUTION
 
     assert RUNTIME in RESERVED_PACKAGES
     assert RUNTIME_DISTRIBUTION in RESERVED_DISTRIBUTIONS
@@ -309,7 +309,7 @@ def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command
 
 def test_a_long_line_is_quoted_as_a_window_around_the_caret() -> None:
     """One 4 MB line with 100 unknown keys printed the whole line under each: 450 MB of text."""
-    from civrules.render import QUOTE_WIDTH, SourceLines, render_text
+    from civrules.diagnostics.render import QUOTE_WIDTH, SourceLines, render_text
 
     line = "extra: {" + ", ".join(f"k{i}: {'x' * 10_000}" for i in range(100)) + "}"
     columns = [line.index(f"k{i}:") + 1 for i in range(100)]

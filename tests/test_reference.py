@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from civrules.reference import render_reference
 from civrules.resolve import COLLECTIONS, SETTINGS
 from civrules.schema import load_schema
 from tests.conftest import REPO
+from tools.reference import render_reference
 
 
 def test_the_committed_reference_is_the_generated_one() -> None:
     committed = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
-    assert committed == render_reference(), "docs/reference.md is stale: run `python -m civrules.reference`"
+    assert committed == render_reference(), "docs/reference.md is stale: run `python -m tools.reference`"
 
 
 def test_the_reference_lists_every_field_of_every_kind_and_every_overlay_target() -> None:
@@ -30,8 +30,8 @@ def test_every_setting_a_variant_can_change_is_typed_in_the_overlay_schema() -> 
 
 
 def test_the_overlay_patch_of_each_collection_is_typed_field_by_field_from_its_own_schema() -> None:
-    from civrules.reference import overlay_patch_defs
+    from tools.reference import overlay_patch_defs
 
     defs = load_schema("ruleset")["$defs"]
     for name, generated in overlay_patch_defs().items():
-        assert defs.get(name) == generated, f"`{name}` is stale: run `python -m civrules.reference`"
+        assert defs.get(name) == generated, f"`{name}` is stale: run `python -m tools.reference`"

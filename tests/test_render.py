@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, stopped
-from civrules.escape import dumps_json, printable, printable_lines, safe_line_start
-from civrules.render import SourceLines, render, render_github, render_json, render_sarif, render_text
+from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
+from civrules.diagnostics.render import SourceLines, render, render_github, render_json, render_sarif, render_text
 
 SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
 SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-rtm.5.json"

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic
+from civrules.families.advanced_civilization.model import of_family
+from civrules.load.workspace import Workspace
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import merge_patch
-from civrules.workspace import Workspace
 from tests.conftest import REPO, RULES
 from tests.rulefiles import CachedWorkspace
 
@@ -50,8 +51,8 @@ def test_a_variant_with_no_changes_resolves_to_its_base() -> None:
     assert analysis.ok
     assert analysis.model is not None
     assert analysis.model.chain == ("advanced-civilization", "plain")
-    assert len(analysis.model.cards) == 24
-    assert len(analysis.model.areas) == 131
+    assert len(of_family(analysis.model).cards) == 24
+    assert len(of_family(analysis.model).areas) == 131
 
 
 def test_unknown_base_is_located_at_the_extends_line() -> None:
@@ -124,11 +125,11 @@ def test_a_patch_merges_by_key_and_appends_on_request() -> None:
 """
     analysis, _ = analysed("patched", variant("patched", "advanced-civilization", body))
     assert analysis.model is not None
-    illyria = analysis.model.nations.get("illyria")
+    illyria = of_family(analysis.model).nations.get("illyria")
     assert illyria is not None
     assert illyria.start_areas == ("sudeten", "germania_2", "dalmatia")
     assert illyria.raw["start_areas"]["fixed"] is False  # the rest of the mapping is kept
-    pottery = analysis.model.cards.get("pottery")
+    pottery = of_family(analysis.model).cards.get("pottery")
     assert pottery is not None
     assert pottery.cost == 50
     assert pottery.credit_list()  # untouched fields survive
@@ -168,7 +169,7 @@ def test_multi_level_extends_and_provenance_through_the_chain() -> None:
     analysis, _ = analysed("top", middle, top)
     assert analysis.model is not None
     assert analysis.model.chain == ("advanced-civilization", "middle", "top")
-    pottery = analysis.model.cards.get("pottery")
+    pottery = of_family(analysis.model).cards.get("pottery")
     assert pottery is not None
     assert pottery.cost == 55
     assert pottery.origin.span("cost").file.endswith("rulesets/top.yaml")

@@ -18,13 +18,14 @@ from click.testing import CliRunner
 from civrules.checks import all_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics.render import SourceLines, diagnostic_record, render_json, render_text
+from civrules.diagnostics.suggest import COMPARISONS, QUERIES, Vocabulary
 from civrules.emit.export import export_ruleset
-from civrules.emit.python import doc, lit, render_package
+from civrules.families.advanced_civilization.model import of_family
+from civrules.families.advanced_civilization.package import doc, lit, render_package
 from civrules.load import Limits, read_yaml_file, read_yaml_text
+from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from civrules.render import SourceLines, diagnostic_record, render_json, render_text
-from civrules.suggest import COMPARISONS, QUERIES, Vocabulary
-from civrules.workspace import Workspace
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace, shipped_text
 
@@ -159,7 +160,7 @@ def test_a_ruleset_name_cannot_end_the_generated_docstring() -> None:
     workspace = CachedWorkspace({"rulesets/advanced-civilization.yaml": manifest})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None and analysis.resolved is not None and analysis.model.name == hostile
-    files = render_package(analysis.model, export_ruleset(analysis.resolved, analysis.model))
+    files = render_package(of_family(analysis.model), export_ruleset(analysis.resolved, analysis.model))
     init = files["advanced_civilization/__init__.py"].decode("utf-8")
     module = compile(init, "__init__.py", "exec")  # raised SyntaxError, or compiled the injected code
     assert "system" not in module.co_names
@@ -188,7 +189,7 @@ def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards(monkeypat
     (the work, not the time: the verdict does not depend on the machine's load)."""
     import networkx
 
-    from civrules.checks import cards as module
+    from civrules.families.advanced_civilization.checks import cards as module
 
     calls = {"ancestors": 0, "counting_lines": 0}
 
@@ -218,7 +219,7 @@ def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards(monkeypat
     found = list(check.run(analysis.model))
     assert len(found) == 7  # one per Craft card's group credit, each covering the 2,000 cards
     assert all(len(d.related) == 2000 for d in found)
-    givers = len(analysis.model.cards)
+    givers = len(of_family(analysis.model).cards)
     assert 0 < calls["ancestors"] <= givers, calls  # per (giver, target) pair it was 14,000
     assert 0 < calls["counting_lines"] <= givers, calls
 

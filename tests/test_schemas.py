@@ -218,7 +218,7 @@ def test_generating_the_fast_path_leaves_the_shared_schemas_untouched() -> None:
     """fastjsonschema rewrites refs in place; the schemas jsonschema uses must not see that."""
     import copy
 
-    from civrules.validator_codegen import render_validator
+    from tools.validators import render_validator
 
     for kind in SCHEMA_FILES:
         before = copy.deepcopy(load_schema(kind))

@@ -29,17 +29,17 @@ import pypdf
 import pytest
 from PIL import Image
 
-from civrules.calamities import resolution_order
-from civrules.credits import credit_matrix
-from civrules.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from civrules.emit.build import variant_changes
 from civrules.emit.export import export_ruleset
-from civrules.emit.python import fingerprint as fingerprint_of
+from civrules.emit.export import fingerprint as fingerprint_of
 from civrules.emit.sheets import CHANGES, SHEETS, css_string, render_pdf, render_sheets
-from civrules.emit.svgmap import map_svg
-from civrules.model import Ruleset
+from civrules.families.advanced_civilization.calamities import resolution_order
+from civrules.families.advanced_civilization.credits import credit_matrix
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.families.advanced_civilization.sheets.svgmap import map_svg
+from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
+from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
 
@@ -177,7 +177,7 @@ def test_output_is_the_same_whatever_the_hash_seed(base: Built) -> None:
     script = (
         "import hashlib, sys\n"
         "from pathlib import Path\n"
-        "from civrules.workspace import Workspace\n"
+        "from civrules.load.workspace import Workspace\n"
         "from civrules.pipeline import analyse\n"
         "from civrules.emit.sheets import render_sheets\n"
         f"w = Workspace(Path({str(RULES)!r}))\n"
@@ -424,7 +424,7 @@ def _model(workspace: Workspace, ruleset_id: str) -> tuple[Ruleset, RulesetDiff 
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     analysis = analyse(workspace, loaded)
     assert analysis.model is not None and analysis.resolved is not None
-    return analysis.model, variant_changes(workspace, loaded, analysis.resolved)
+    return of_family(analysis.model), variant_changes(workspace, loaded, analysis.resolved)
 
 
 @functools.cache

@@ -1,5 +1,5 @@
-"""The compiled templates shipped in civrules/_templates/ are exactly what civrules.emit.templating
-generates from today's templates; one that no longer matches its template is not used."""
+"""The compiled templates shipped in civrules/_generated/templates/ are exactly what
+compiler/tools/templates.py generates from today's templates; one that no longer matches its template is not used."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from civrules.emit import templating
 from civrules.emit.sheets import common
+from tools import templates as generator
 
 SHIPPED = sorted(
     (folder, name)
@@ -20,7 +21,7 @@ SHIPPED = sorted(
 
 
 def _shipped_version(folder: str, name: str) -> str:
-    module = importlib.import_module(f"civrules._templates.{folder}.{templating.module_name(name)}")
+    module = importlib.import_module(f"civrules._generated.templates.{folder}.{templating.module_name(name)}")
     return Path(module.__file__ or "").read_text(encoding="utf-8").split("by jinja2 ", 1)[1].split(";", 1)[0]
 
 
@@ -28,16 +29,16 @@ def _shipped_version(folder: str, name: str) -> str:
 def test_each_template_is_rendered_from_its_shipped_code(folder: str, name: str) -> None:
     if _shipped_version(folder, name) != jinja2.__version__:
         pytest.skip(f"shipped code is from jinja2 {_shipped_version(folder, name)}, {jinja2.__version__} is installed")
-    assert templating.render_module(folder, name) == (
+    assert generator.render_module(folder, name) == (
         templating.TARGET / folder / f"{templating.module_name(name)}.py"
-    ).read_text(encoding="utf-8"), "run `make templates` (python -m civrules.emit.templating)"
+    ).read_text(encoding="utf-8"), "run `make templates` (cd compiler && python -m tools.templates)"
     environment = templating.template_environment(folder, autoescape=templating.FOLDERS[folder])
     template = environment.get_template(name)
     assert template.filename is not None and Path(template.filename).parent == templating.TARGET / folder
 
 
 def test_the_shipped_modules_are_all_and_only_the_templates() -> None:
-    assert templating.main(["--check"]) == 0, "run `make templates` (python -m civrules.emit.templating)"
+    assert generator.main(["--check"]) == 0, "run `make templates` (cd compiler && python -m tools.templates)"
 
 
 def test_a_template_edited_without_regenerating_is_compiled_from_its_source() -> None:

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from civrules import cache, files
 from civrules.cli import main
 from civrules.emit import output, stamp
 from civrules.emit.output import MARKER, MARKER_TEXT, OutputError, check_replaceable, read_tree, write_tree
-from civrules.workspace import Workspace
+from civrules.load.workspace import Workspace
+from civrules.support import cache, files
 from tests.conftest import REPO, RULES
 
 PACKAGE = REPO / "civrules"
@@ -220,7 +220,7 @@ def test_the_cli_says_what_failed_and_exits_2(tmp_path: Path, monkeypatch: pytes
 
 
 def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.MonkeyPatch) -> None:
-    from civrules import workspace
+    from civrules.load import workspace
 
     def broken(self: Workspace) -> Any:
         raise OSError(errno.EIO, "Input/output error", "rules/x.yaml")
@@ -232,7 +232,7 @@ def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.Monke
 
 
 def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    from civrules import workspace
+    from civrules.load import workspace
 
     def interrupted(self: Workspace) -> Any:
         raise KeyboardInterrupt
@@ -294,7 +294,7 @@ def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("civrules.cache.tempfile.mkstemp", _interrupt_right_after(tempfile.mkstemp))
+    monkeypatch.setattr("civrules.support.cache.tempfile.mkstemp", _interrupt_right_after(tempfile.mkstemp))
     with pytest.raises(KeyboardInterrupt):
         cache.write("entry", b"data")
     assert list((tmp_path / "cache").iterdir()) == []
@@ -452,7 +452,7 @@ def test_a_cache_entry_that_is_a_link_or_a_fifo_is_not_read(tmp_path: Path, monk
 def test_a_forged_map_layout_is_recomputed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import networkx as nx
 
-    from civrules.emit import svgmap
+    from civrules.families.advanced_civilization.sheets import svgmap
 
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path))
     graph = nx.path_graph(["a", "b", "c"])

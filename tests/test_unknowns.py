@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Severity
+from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from civrules.workspace import Workspace
 from tests.conftest import FIXTURES, RULES
 from tests.rulefiles import CachedWorkspace
 from tests.test_checks import RULESET, apply_edits, locate

@@ -1,1 +1,0 @@
-"""Compiled templates, generated ahead of time (see civrules.emit.templating)."""

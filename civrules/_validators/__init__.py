@@ -1,1 +1,0 @@
-"""Fast schema validators, generated ahead of time (see civrules.validator_codegen)."""

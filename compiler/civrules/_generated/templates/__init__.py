@@ -1,0 +1,1 @@
+"""Compiled templates, generated ahead of time (see compiler/tools/templates.py)."""

@@ -1,0 +1,1 @@
+"""Fast schema validators, generated ahead of time (see tools.validators)."""

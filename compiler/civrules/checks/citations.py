@@ -1,0 +1,498 @@
+"""Rule citations: every `rule:` names a section of the ruleset's rulebook, and the index is sound."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics.suggest import QUERIES, Vocabulary
+from civrules.load.document import Document, NodePath
+from civrules.model import Ruleset
+from civrules.resolve import COLLECTIONS
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """The numbers a rule index knows: printed sections, missing ones, and gaps of the printed sequence."""
+
+    document: Document
+    sections: frozenset[str]
+    missing: Mapping[str, str]
+    gaps: frozenset[str]
+    numbering: str
+
+    def enclosing(self, number: str) -> str | None:
+        """The nearest section that contains ``number`` (by the rulebook's numbering)."""
+        current = number
+        while True:
+            if self.numbering == "dotted_components" or "." not in current or current.endswith("."):
+                head, _, _ = current.rpartition(".")
+            else:
+                head = current[:-1]
+            current = head.rstrip(".")
+            if not current:
+                return None
+            if current in self.sections or current in self.missing:
+                return current
+
+
+def rule_index(ruleset: Ruleset) -> Index | None:
+    """The ruleset's rule index as sets of numbers (None when it has none)."""
+    if ruleset.rule_index is None or ruleset.rule_index.origin is None:
+        return None
+    document = ruleset.rule_index.origin.document
+    data = document.data if isinstance(document.data, dict) else {}
+    missing = {
+        item["section"]: str(item.get("reason", ""))
+        for item in data.get("missing") or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
+    gaps = frozenset(g for g in data.get("sequence_gaps") or () if isinstance(g, str))
+    book = data.get("rulebook")
+    numbering = book.get("numbering") if isinstance(book, dict) else None
+    return Index(
+        document,
+        ruleset.rule_index.sections,
+        missing,
+        gaps,
+        numbering if isinstance(numbering, str) else "decimal_digits",
+    )
+
+
+def _patched(base: Any, path: NodePath, patch: Any) -> Iterator[NodePath]:
+    """The paths under ``path`` that a merge patch overwrites in ``base`` (see `resolve.merge_patch`).
+
+    A mapping merges key by key into a mapping, and replaces anything else (an unknown included);
+    an appended list keeps what it had.
+    """
+    if isinstance(patch, dict) and set(patch) == {"append"}:
+        return
+    if isinstance(patch, dict) and set(patch) != {"unknown"} and isinstance(base, dict) and set(base) != {"unknown"}:
+        for key, value in patch.items():
+            yield from _patched(base.get(key), (*path, key), value)
+        return
+    yield path
+
+
+#: Top-level keys of data files that describe the file itself (as in `civrules.resolve`).
+_FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
+
+
+def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
+    """Nodes of the ruleset's documents that a variant replaced: (id of the document, path).
+
+    A later manifest of the `extends` chain replaces a top-level key of an earlier one; so does a
+    later data file of the same kind for a top-level setting (not a collection) of an earlier one
+    (a variant's commodities file restating `deck_compositions`); an overlay `replace` replaces a
+    whole entity and a `patch` the fields it writes.
+    """
+    found: set[tuple[int, NodePath]] = set()
+    later: set[str] = set()
+    later_settings: dict[str, set[str]] = {}
+    collection_keys = {(spec.slot, spec.path[0]) for spec in COLLECTIONS.values()}
+    for document in reversed(ruleset.documents):
+        data = document.data
+        if not isinstance(data, dict):
+            continue
+        kind = data.get("kind")
+        if kind in ("civilization_cards", "commodities", "calamities", "map"):
+            settings = {key for key in data if key not in _FILE_METADATA and (kind, key) not in collection_keys}
+            seen = later_settings.setdefault(str(kind), set())
+            found.update((id(document), (key,)) for key in settings if key in seen)
+            seen |= settings
+            continue
+        if kind != "ruleset":
+            continue
+        found.update((id(document), (key,)) for key in data if key in later)
+        later |= {key for key in data if key not in ("kind", "files", "overlay")}
+    for collection in ruleset.collections():
+        for entity in collection:
+            origin = entity.origin
+            if origin.base is not None:
+                found.add((id(origin.base.document), origin.base.path))
+            for name, change in origin.changes:
+                item = _node(change.document.data, change.path)
+                if isinstance(item, dict) and name in item:
+                    path = (*origin.path, name)
+                    base = _node(origin.document.data, path)
+                    found.update((id(origin.document), p) for p in _patched(base, path, item[name]))
+    return found
+
+
+def _node(data: Any, path: NodePath) -> Any:
+    for part in path:
+        if isinstance(data, dict) and isinstance(part, str):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def data_nodes(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, Any]]:
+    """Every node of the ruleset's manifests and data files, in document order, once.
+
+    Left out: the rule index (it is what citations are checked against) and what a variant
+    replaced (see :func:`superseded`).
+    """
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    replaced = superseded(ruleset)
+    seen: set[int] = set()
+    for document in ruleset.documents:
+        if document is index_document or id(document) in seen:
+            continue
+        seen.add(id(document))
+        stack: list[tuple[NodePath, Any]] = [((), document.data)]
+        while stack:
+            path, node = stack.pop()
+            if (id(document), path) in replaced:
+                continue
+            yield document, path, node
+            if isinstance(node, dict):
+                stack.extend(((*path, key), value) for key, value in reversed(node.items()))
+            elif isinstance(node, list):
+                stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """What one walk of a document finds: its `rule:` citations and its unknown facts, in order.
+
+    Each entry starts with the path of the node the walk met (what a variant may have replaced);
+    a citation also has the path of the number (inside a list of numbers) and the number.
+    """
+
+    citations: tuple[tuple[NodePath, NodePath, str], ...]
+    unknowns: tuple[tuple[NodePath, str], ...]
+
+
+#: Walks by document, most recently used last. A document is never changed once read, so its walk
+#: holds for as long as the document lives: a long-lived session (`civrules lsp`) walks again only
+#: the documents an edit replaced. Bounded; each entry keeps its document alive, so ids stay unique.
+_walks: dict[int, tuple[Document, Walk]] = {}
+_WALKS_KEPT = 512
+
+
+def document_walk(document: Document) -> Walk:
+    """The citations and unknown facts of one document (walked once, then remembered)."""
+    found = _walks.pop(id(document), None)
+    if found is None or found[0] is not document:
+        found = (document, _walk(document))
+    _walks[id(document)] = found
+    while len(_walks) > _WALKS_KEPT:
+        del _walks[next(iter(_walks))]
+    return found[1]
+
+
+def _walk(document: Document) -> Walk:
+    cited: list[tuple[NodePath, NodePath, str]] = []
+    unknowns: list[tuple[NodePath, str]] = []
+    stack: list[tuple[NodePath, Any]] = [((), document.data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            if len(node) == 1 and "unknown" in node:
+                unknowns.append((path, str(node["unknown"])))
+            stack.extend(((*path, key), value) for key, value in reversed(node.items()))
+        elif isinstance(node, list):
+            if path and path[-1] == "rule":
+                cited.extend((path, (*path, i), n) for i, n in enumerate(node) if isinstance(n, str))
+            stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
+        elif isinstance(node, str) and path and path[-1] == "rule":
+            cited.append((path, path, node))
+    return Walk(tuple(cited), tuple(unknowns))
+
+
+def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePath], bool]]]:
+    """Each document :func:`data_nodes` walks, its walk, and whether a node path was superseded."""
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    replaced: dict[int, set[NodePath]] = {}
+    for document_id, path in superseded(ruleset):
+        replaced.setdefault(document_id, set()).add(path)
+    seen: set[int] = set()
+    for document in ruleset.documents:
+        if document is index_document or id(document) in seen:
+            continue
+        seen.add(id(document))
+        paths = replaced.get(id(document))
+
+        def gone(path: NodePath, paths: set[NodePath] | None = paths) -> bool:
+            return paths is not None and any(path[:end] in paths for end in range(len(path) + 1))
+
+        yield document, document_walk(document), gone
+
+
+_cited: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
+
+
+def citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
+    """Every `rule:` section cited in the ruleset's data: document, path of the number, the number.
+
+    Found once per ruleset for the checks that read them: walking a large map once per check
+    would multiply its cost.
+    """
+    if not _cited or _cited[0][0] is not ruleset:
+        _cited[:] = [(ruleset, list(_find_citations(ruleset)))]
+    return iter(_cited[0][1])
+
+
+def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
+    for document, walk, gone in walked(ruleset):
+        for node, path, number in walk.citations:
+            if not gone(node):
+                yield document, path, number
+
+
+class _Closest:
+    """The existing section a mistyped number most likely meant, at a bounded cost.
+
+    First a one-slip variant (two neighbouring digits swapped, one digit dropped, changed or
+    doubled), then the most similar number of the same chapter. Each distinct number is looked up
+    once, at most :data:`~civrules.diagnostics.suggest.QUERIES` of them, and none longer than a section
+    number can be (the variants of a number grow with the square of its length).
+    """
+
+    LONGEST = 24
+
+    def __init__(self, index: Index) -> None:
+        self.known = index.sections | set(index.missing)
+        chapters: dict[str, list[str]] = {}
+        for known in sorted(self.known):
+            chapters.setdefault(known.split(".", 1)[0], []).append(known)
+        self.chapters = {chapter: Vocabulary(numbers, cutoff=0.75) for chapter, numbers in chapters.items()}
+        self.answers: dict[str, str | None] = {}
+
+    def __call__(self, number: str) -> str | None:
+        if number not in self.answers:
+            if len(number) > self.LONGEST or len(self.answers) >= QUERIES:
+                return None
+            self.answers[number] = self._find(number)
+        return self.answers[number]
+
+    def _find(self, number: str) -> str | None:
+        digits = "0123456789"
+        variants: list[str] = []
+        for i in range(len(number) - 1):
+            if number[i] != "." and number[i + 1] != ".":
+                variants.append(number[:i] + number[i + 1] + number[i] + number[i + 2 :])
+        for i, char in enumerate(number):
+            if char == ".":
+                continue
+            variants.append(number[:i] + number[i + 1 :])
+            variants.extend(number[:i] + d + number[i + 1 :] for d in digits if d != char)
+            variants.extend(number[:i] + d + number[i:] for d in digits)
+        for variant in variants:
+            if variant in self.known and variant != number:
+                return variant
+        vocabulary = self.chapters.get(number.split(".", 1)[0])
+        return vocabulary.closest(number) if vocabulary is not None else None
+
+
+@check("Q001", "unknown-rule-section", Severity.ERROR)
+def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a `rule:` cites a section number that the ruleset's rule index does not know (neither
+    printed nor known to be missing).
+
+    Why: every fact must be traceable to its source section; a mistyped number sends a reader to the
+    wrong rule, or to none.
+
+    Fix: correct the number (the hint names the closest existing section), or, if the section
+    exists but the index lacks it, add it to the rule index.
+
+        - id: pottery
+          rule: "32.12"     # FAIL: no section 32.12; did you mean `32.21`?
+    """
+    index = rule_index(ruleset)
+    if index is None:
+        return
+    closest = _Closest(index)
+    for document, path, number in citations(ruleset):
+        if number in index.sections or number in index.missing or number in index.gaps:
+            continue
+        close = closest(number)
+        enclosing = index.enclosing(number)
+        if close is not None:
+            hint = f"did you mean `{close}`?"
+        elif enclosing is not None:
+            hint = f"the nearest enclosing section is `{enclosing}`"
+        else:
+            hint = "no section of the rulebook is near this number"
+        yield diagnostic(
+            "Q001", f"section {number} is not in the rule index", document.span(path), hint, suggestion=close
+        )
+
+
+@check("Q002", "rule-in-sequence-gap", Severity.ERROR)
+def check_gap_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a `rule:` cites a number the rule index lists under `sequence_gaps`: a number skipped in
+    the printed text, which probably existed in the original rulebook but whose text nobody has.
+
+    Why: the fact cannot come from that section, since its text is not in the sources; the citation
+    is a guess, or a typo for a neighbouring section.
+
+    Fix: cite the section the fact was read from (often the enclosing one).
+
+        rule: "2.3"     # FAIL: 2.2-2.7 are not printed; the text jumps from 2.1 to 2.8
+    """
+    index = rule_index(ruleset)
+    if index is None:
+        return
+    for document, path, number in citations(ruleset):
+        if number not in index.gaps or number in index.sections or number in index.missing:
+            continue
+        enclosing = index.enclosing(number)
+        hint = f"cite the section the fact was read from, e.g. the enclosing `{enclosing}`" if enclosing else None
+        yield diagnostic(
+            "Q002",
+            f"section {number} is a gap in the printed rulebook (`sequence_gaps`): its text is not in the sources",
+            document.span(path),
+            hint,
+        )
+
+
+@check("Q003", "cites-missing-section", Severity.INFO)
+def check_missing_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a `rule:` cites a section the rule index lists under `missing`: it exists (it is cited or
+    known from the sequence of play) but its text is not in the sources.
+
+    Why: the citation is right, but the fact beside it cannot be checked against the text; such facts
+    are usually `{unknown: ...}` and worth a second source.
+
+    Fix: nothing, while the section is lost; when a copy of it is found, add it to `sections`.
+
+        - players: 6
+          rule: "16.4"     # INFO: 16.4 is missing from the source text
+    """
+    index = rule_index(ruleset)
+    if index is None:
+        return
+    for document, path, number in citations(ruleset):
+        if number in index.missing and number not in index.sections:
+            yield diagnostic(
+                "Q003",
+                f"section {number} is cited, but its text is missing from the sources",
+                document.span(path),
+                index.missing[number] or None,
+            )
+
+
+def _index_entries(data: Mapping[str, Any]) -> Iterator[tuple[str, NodePath, str]]:
+    """Every number an index lists: which list, the path of the number, the number."""
+    for key in ("sections", "missing"):
+        for i, item in enumerate(data.get(key) or ()):
+            if isinstance(item, dict) and isinstance(item.get("section"), str):
+                yield key, (key, i, "section"), item["section"]
+    for i, number in enumerate(data.get("sequence_gaps") or ()):
+        if isinstance(number, str):
+            yield "sequence_gaps", ("sequence_gaps", i), number
+
+
+@check("Q004", "duplicate-index-section", Severity.ERROR)
+def check_index_unique(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: the rule index lists a section number twice: twice in `sections`, or in more than one of
+    `sections`, `missing` and `sequence_gaps` (or twice among the `online_help` paragraphs).
+
+    Why: a number is printed, missing or a gap, never two of these; citations are checked against
+    the index, so a contradiction there makes every citation of the number doubtful.
+
+    Fix: keep one entry; a second paragraph printed with the same number goes under `duplicates`.
+
+        sections:
+          - {section: "4.22", ...}
+        missing:
+          - {section: "4.22", ...}      # FAIL: 4.22 is printed
+    """
+    index = rule_index(ruleset)
+    if index is None or not isinstance(index.document.data, dict):
+        return
+    data = index.document.data
+    groups: list[list[tuple[str, NodePath, str]]] = [list(_index_entries(data))]
+    online = data.get("online_help")
+    if isinstance(online, dict):
+        groups.append(
+            [
+                ("online_help.sections", ("online_help", "sections", i, "section"), item["section"])
+                for i, item in enumerate(online.get("sections") or ())
+                if isinstance(item, dict) and isinstance(item.get("section"), str)
+            ]
+        )
+    for entries in groups:
+        first: dict[str, tuple[str, NodePath]] = {}
+        for where, path, number in entries:
+            previous = first.setdefault(number, (where, path))
+            if previous == (where, path):
+                continue
+            lists = f"twice in `{where}`" if previous[0] == where else f"in `{previous[0]}` and in `{where}`"
+            yield diagnostic(
+                "Q004",
+                f"section {number} is listed {lists}",
+                index.document.span(path),
+                "keep one entry per number",
+                [Related(index.document.span(previous[1]), "first listed here")],
+            )
+
+
+@check("Q005", "dangling-index-section", Severity.ERROR)
+def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an entry of the rule index names a section the index does not have: a `parent`, a
+    `cited_by` of a missing section, or the `duplicates_rule` of an online-help paragraph.
+
+    Why: the index is the ground truth citations are checked against; an entry hanging from a
+    section that is not there is a typo or a forgotten `missing` entry.
+
+    Fix: correct the number, or add the section (to `missing` if its text is not printed).
+
+        - section: "4.22"
+          parent: "4.7"      # FAIL: no section 4.7
+    """
+    index = rule_index(ruleset)
+    if index is None or not isinstance(index.document.data, dict):
+        return
+    data = index.document.data
+    known = index.sections | set(index.missing)
+    online = data.get("online_help")
+    online_items = online.get("sections") if isinstance(online, dict) else None
+    online_known = {
+        item["section"]
+        for item in online_items or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
+    found: list[tuple[NodePath, str, str, frozenset[str] | set[str]]] = []
+    for key in ("sections", "missing"):
+        for i, item in enumerate(data.get(key) or ()):
+            if not isinstance(item, dict):
+                continue
+            if isinstance(item.get("parent"), str):
+                found.append(((key, i, "parent"), item["parent"], "parent", known))
+            for c, citer in enumerate(item.get("cited_by") or ()):
+                if isinstance(citer, str):
+                    found.append(((key, i, "cited_by", c), citer, "citing section", known))
+    for i, item in enumerate(online_items or ()):
+        if not isinstance(item, dict):
+            continue
+        path: NodePath = ("online_help", "sections", i)
+        if isinstance(item.get("parent"), str):
+            found.append(((*path, "parent"), item["parent"], "parent", known | online_known))
+        if isinstance(item.get("duplicates_rule"), str):
+            found.append(((*path, "duplicates_rule"), item["duplicates_rule"], "copied section", index.sections))
+    closest = _Closest(index)
+    for at, number, what, allowed in found:
+        if number in allowed:
+            continue
+        span: Span = index.document.span(at)
+        yield diagnostic(
+            "Q005",
+            f"{what} {number} is not a section of the rule index",
+            span,
+            f"did you mean `{close}`?" if (close := closest(number)) else "add the section, or fix the number",
+            suggestion=close,
+        )

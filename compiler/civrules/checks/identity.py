@@ -1,0 +1,180 @@
+"""Identity: every entity is named once and unambiguously."""
+
+from __future__ import annotations
+
+import keyword
+import re
+import sys
+from collections.abc import Iterator
+
+from civrules.checks import check, diagnostic, entity_word
+from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.model import Collection, Entity, Ruleset
+
+
+def collections(ruleset: Ruleset) -> list[Collection[Entity]]:
+    """The collections whose ids must be unique (a family may key one otherwise: a map's borders are pairs)."""
+    return [collection for collection in ruleset.collections() if collection.unique_ids]
+
+
+@check("I001", "duplicate-id", Severity.ERROR)
+def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: two entities of one collection (two cards, two calamities, two areas ...) share an id.
+
+    Why: references name entities by id, so one of the two can never be reached and every
+    reference is ambiguous; generated code would define the same enum member twice.
+
+    Fix: rename one of them (and its references), or delete the copy.
+
+        cards:
+          - id: pottery
+          - id: pottery      # FAIL: second card with id `pottery`
+    """
+    for collection in collections(ruleset):
+        first: dict[str, Entity] = {}
+        for entity in collection:
+            # A.S.T. tracks are one per nation and level (Mega Civilization's basic and expert).
+            key = f"{entity.id}@{entity.raw.get('level', '')}" if collection.name == "ast_tracks" else entity.id
+            previous = first.setdefault(key, entity)
+            if previous is entity:
+                continue
+            hint = "rename one of the two, or delete the copy"
+            if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
+                # A variant's own data file adds entities: restating one of the base's is not a change.
+                key = "nation" if collection.name == "ast_tracks" else "id"
+                hint = (
+                    f"the base already has {entity_word(collection.name)} `{entity.id}`: to change "
+                    f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{{{key}: "
+                    f"{entity.id}, ...}}]}}}}`) and delete it here; or give this one a new id"
+                )
+            yield diagnostic(
+                "I001",
+                f"{collection.name}: id `{entity.id}` is used twice",
+                entity.origin.head(),
+                hint,
+                [Related(previous.origin.head(), "first defined here")],
+            )
+
+
+def _slug(text: str) -> str:
+    text = text.lower().replace("&", " and ")
+    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+
+
+@check("I002", "duplicate-name", Severity.WARNING)
+def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: two entities of one collection have names that read the same (ignoring case, spacing,
+    punctuation and `&` for `and`), or one's name reads as another's id.
+
+    Why: players and sheets show names; two "Drama & Poetry" cards confuse everyone, and generated
+    code derived from names would collide.
+
+    Fix: give each entity its own name, or merge the two entities.
+
+        - {id: drama_and_poetry, name: Drama and Poetry}
+        - {id: drama, name: "Drama & Poetry"}     # FAIL: reads as `drama_and_poetry`
+    """
+    for collection in collections(ruleset):
+        first_by_slug: dict[str, Entity] = {}
+        reported: set[frozenset[str]] = set()
+        for entity in collection:
+            if not isinstance(entity.name, str):
+                continue
+            slug = _slug(entity.name)
+            clash = first_by_slug.get(slug) or collection.get(slug)
+            first_by_slug.setdefault(slug, entity)
+            if clash is None or clash.id == entity.id or frozenset((clash.id, entity.id)) in reported:
+                continue
+            reported.add(frozenset((clash.id, entity.id)))
+            yield diagnostic(
+                "I002",
+                f"{collection.name}: `{entity.display_name}` reads the same as `{clash.display_name}` (`{clash.id}`)",
+                entity.origin.span("name") if "name" in entity.raw else entity.origin.head(),
+                "give each entity a distinct name",
+                [Related(clash.origin.head(), "the other one")],
+            )
+
+
+#: Package names civrules itself takes: the shared runtime beside the generated packages
+#: (``RUNTIME`` of the family's package emitter) and the compiler, which a package of that name would
+#: shadow.
+RESERVED_PACKAGES = frozenset({"civrules_runtime", "civrules"})
+#: Distribution names civrules itself takes (``civrules-<id>`` is a ruleset's): the runtime's.
+RESERVED_DISTRIBUTIONS = frozenset({"civrules-runtime"})
+
+#: The longest ruleset id (in UTF-8 bytes): it names generated/python/<id>/, generated/sheets/<id>/
+#: and rules/rulesets/<id>.yaml, and common file systems allow 255 bytes per name.
+MAX_RULESET_ID = 100
+
+
+@check("I003", "unusable-identifier", Severity.ERROR)
+def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an id that cannot become a Python identifier in the generated engine modules: a Python
+    keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
+    or a ruleset id whose package name (hyphens as underscores) is a keyword, the name of a
+    standard-library module (`enum`, `typing`) or a name civrules takes itself (`civrules`, the
+    shared runtime `civrules-runtime`, whose distribution a ruleset `runtime` would take); or a
+    ruleset id longer than 100 characters.
+
+    Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
+    name of a package under generated/python/; a keyword would not compile or import, a dunder
+    would shadow Python machinery, and a package named `enum` would shadow the standard library's
+    for every generated package beside it. A ruleset id also names folders and its manifest file,
+    and file systems limit a name to 255 bytes.
+
+    Fix: choose another id (`class_` or a more specific word).
+
+        - id: import      # FAIL: a Python keyword
+    """
+    package = ruleset.id.replace("-", "_")
+    distribution = f"civrules-{ruleset.id}"
+    why = (
+        "a Python keyword"
+        if keyword.iskeyword(package) or keyword.issoftkeyword(package)
+        else "a standard-library module"
+        if package in sys.stdlib_module_names
+        else "a package of civrules itself"
+        if package in RESERVED_PACKAGES
+        else None
+    )
+    if why is None and distribution in RESERVED_DISTRIBUTIONS:
+        why = f"its distribution would be `{distribution}`, the shared runtime's"
+    elif why is not None:
+        why = f"`{package}` is {why}"
+    if why is not None:
+        yield diagnostic(
+            "I003",
+            f"ruleset id `{ruleset.id}` cannot name a generated Python package: {why}",
+            ruleset.manifest.span("id"),
+            f"rename the ruleset (and its manifest file), e.g. `{ruleset.id}-rules`",
+        )
+    if len(ruleset.id.encode("utf-8")) > MAX_RULESET_ID:
+        yield diagnostic(
+            "I003",
+            f"ruleset id `{ruleset.id[:40]}...` is {len(ruleset.id)} characters long; it names folders and "
+            f"files, so at most {MAX_RULESET_ID} are allowed",
+            ruleset.manifest.span("id"),
+            "choose a shorter id (and name the manifest file after it)",
+        )
+    for collection in collections(ruleset):
+        for entity in collection:
+            name = entity.id
+            if (
+                keyword.iskeyword(name)
+                or keyword.issoftkeyword(name)
+                or name.startswith("__")
+                or name.upper()
+                in {
+                    "MAPPING",
+                    "FINAL",
+                }
+            ):
+                yield diagnostic(
+                    "I003",
+                    f"{collection.name}: id `{name}` cannot be used as a Python identifier",
+                    entity.origin.head(),
+                    f"rename it, e.g. `{name.strip('_')}_{collection.name.rstrip('s')}`",
+                )

@@ -1,0 +1,965 @@
+"""The `civrules` command line.
+
+Exit codes: 0 clean, 1 the rules have errors, 2 usage or internal error. Every failure a user can
+cause is a diagnostic; a traceback appears only for a bug, and only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import math
+import os
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, NoReturn
+
+import click
+
+from civrules import __version__
+from civrules.diagnostics import (
+    TRUNCATED,
+    Diagnostic,
+    Severity,
+    Span,
+    cap_per_file,
+    codes,
+    has_errors,
+    sort_diagnostics,
+)
+from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
+from civrules.diagnostics.render import FORMATS, SourceLines, render
+from civrules.load import Limits
+from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+
+EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
+
+#: The largest value a size or count option takes (larger ones cannot be used as a bound).
+_MAX_OPTION = 2**40
+
+
+@dataclass(slots=True)
+class Context:
+    rules: Path
+    limits: Limits
+    debug: bool
+    current: str | None = None  # the ruleset being worked on, named if civrules fails
+
+    def workspace(self) -> Workspace:
+        return Workspace(self.rules, self.limits)
+
+
+class _Group(click.Group):
+    """Turns any unexpected exception into exit 2 with a one-line apology."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except BrokenPipeError:
+            # The reader went away (`civrules explain --list | head`): not a bug, and nobody left to
+            # tell. Exit as a tool killed by SIGPIPE does, with nothing left to flush at exit.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_BROKEN_PIPE)
+        except KeyboardInterrupt:
+            click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except OSError as error:
+            from civrules.emit.output import cause
+
+            # The machine, not civrules, failed: say what it said (a full disk, a read-only folder).
+            if error.filename is None and _working_directory_is_gone():
+                click.echo("civrules: the working directory no longer exists (it was deleted or moved)", err=True)
+                click.echo("hint: cd into an existing folder and run civrules again", err=True)
+                sys.exit(EXIT_USAGE)
+            # The name may be a rule file's or an output file's: escaped like every printed name.
+            name = error.filename
+            name = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
+            where = f" `{printable(name)}`" if error.filename else " the output"
+            click.echo(f"civrules: cannot access{where}: {printable(cause(error))}", err=True)
+            # What is left in the buffer cannot be written either: nothing to flush at exit.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(EXIT_USAGE)
+        except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
+            state = ctx.obj if isinstance(ctx.obj, Context) else None
+            debug = state.debug if state is not None else bool(ctx.params.get("debug"))
+            where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
+            # One line whatever the exception says; the details are for --debug.
+            said = printable(" ".join(str(error).split()))
+            said = said if len(said) <= 200 else said[:197] + "..."
+            click.echo(
+                f"civrules: internal error ({type(error).__name__}: {said}){where}. Sorry: this is a bug in "
+                "civrules, not in your rules.",
+                err=True,
+            )
+            if debug:
+                click.echo(traceback.format_exc(), err=True)
+            else:
+                click.echo("hint: please report it with the command you ran and the output of --debug", err=True)
+            sys.exit(EXIT_USAGE)
+
+
+def _working_directory_is_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+_RULES_HELP = "The rules directory."
+_MAX_FILE_SIZE_HELP = "Largest rule file read, in bytes."
+_MAX_NODES_HELP = "Most YAML nodes a file may expand to (bounds alias expansion)."
+_MAX_DIAGNOSTICS_HELP = "Most diagnostics listed per file; one line counts the rest."
+_DEBUG_HELP = "Show tracebacks of internal errors."
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="civrules")
+@click.option(
+    "--rules",
+    "rules",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("rules"),
+    show_default=True,
+    envvar="CIVRULES_RULES",
+    help=_RULES_HELP,
+)
+@click.option(
+    "--max-file-size",
+    type=click.IntRange(min=1, max=_MAX_OPTION),
+    default=Limits().max_bytes,
+    show_default=True,
+    help=_MAX_FILE_SIZE_HELP,
+)
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1, max=_MAX_OPTION),
+    default=Limits().max_nodes,
+    show_default=True,
+    help=_MAX_NODES_HELP,
+)
+@click.option(
+    "--max-diagnostics",
+    type=click.IntRange(min=1),
+    default=Limits().max_diagnostics,
+    show_default=True,
+    help=_MAX_DIAGNOSTICS_HELP,
+)
+@click.option("--debug", is_flag=True, help=_DEBUG_HELP)
+@click.pass_context
+def main(
+    ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, max_diagnostics: int, debug: bool
+) -> None:
+    """civrules: compile and validate Advanced Civilization rule data.
+
+    The options below may also follow the command: `civrules validate --rules DIR` is
+    `civrules --rules DIR validate`.
+    """
+    limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
+    ctx.obj = Context(rules, limits, debug)
+    _write_stdout_whole()
+
+
+class _WholeWrites(io.RawIOBase):
+    """Standard output that writes every byte it is given, or raises.
+
+    Python's buffered writer returns a short count when the file system takes part of a write (a
+    file-size limit reached, RLIMIT_FSIZE), and the text layer above it drops the rest: the
+    output was cut short and civrules exited 0. Here a short write is followed by another, which
+    then fails with the file system's reason (EFBIG, ENOSPC), and civrules exits 2.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def _write_stdout_whole() -> None:
+    """Put :class:`_WholeWrites` under ``sys.stdout`` when it is the process's own (not a test's)."""
+    stream = sys.stdout
+    if stream is not sys.__stdout__ or stream is None or isinstance(getattr(stream, "buffer", None), _Whole):
+        return
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stdout = io.TextIOWrapper(
+        _Whole(_WholeWrites(fd)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+    )
+
+
+class _Whole(io.BufferedWriter):
+    """The buffered layer over :class:`_WholeWrites` (marks a stream already replaced)."""
+
+
+_SIZE = click.IntRange(min=1, max=_MAX_OPTION)
+
+
+def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """A global option given after the command: it overrides the group's value (or default)."""
+    state = ctx.find_object(Context)
+    if state is None or value is None or value is False:
+        return
+    if param.name == "rules":
+        state.rules = value
+    elif param.name == "max_file_size":
+        state.limits = dataclasses.replace(state.limits, max_bytes=value)
+    elif param.name == "max_nodes":
+        state.limits = dataclasses.replace(state.limits, max_nodes=value)
+    elif param.name == "max_diagnostics":
+        state.limits = dataclasses.replace(state.limits, max_diagnostics=value)
+    elif param.name == "debug":
+        state.debug = True
+
+
+def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The group's options on a command too, so they work after it (`civrules validate --debug`).
+
+    They are not passed to the command: their callback updates the shared `Context`, which the
+    group made from the options before the command (the later one wins).
+    """
+    shared: dict[str, Any] = {"expose_value": False, "callback": _global_override}
+    before = len(getattr(command, "__click_params__", []))
+    for option in reversed(
+        [
+            click.option(
+                "--rules", type=click.Path(path_type=Path, file_okay=False), default=None, help=_RULES_HELP, **shared
+            ),
+            click.option("--max-file-size", type=_SIZE, default=None, help=_MAX_FILE_SIZE_HELP, **shared),
+            click.option("--max-nodes", type=_SIZE, default=None, help=_MAX_NODES_HELP, **shared),
+            click.option(
+                "--max-diagnostics", type=click.IntRange(min=1), default=None, help=_MAX_DIAGNOSTICS_HELP, **shared
+            ),
+            click.option("--debug", is_flag=True, default=False, help=_DEBUG_HELP, **shared),
+        ]
+    ):
+        command = option(command)
+    # Listed after the command's own options in its --help (click shows __click_params__ reversed).
+    params: list[click.Parameter] = command.__click_params__  # type: ignore[attr-defined]
+    command.__click_params__ = params[before:] + params[:before]  # type: ignore[attr-defined]
+    return command
+
+
+#: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
+_SUMMARY_INFOS = {"Q007", TRUNCATED}
+
+
+def _emit(
+    diagnostics: Sequence[Diagnostic],
+    fmt: str,
+    *,
+    verbose: bool = True,
+    keep_order: bool = False,
+    summaries: bool = True,
+) -> None:
+    """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
+    ``summaries``) into the summary."""
+    ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
+    shown = ordered
+    if fmt == "text" and not verbose:
+        kept = _SUMMARY_INFOS if summaries else set()
+        shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in kept]
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
+    # Every format lists at most --max-diagnostics per file, and one line for the rest: the
+    # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
+    shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
+    sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
+    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty())
+    if out:
+        click.echo(out, nl=False)
+    if fmt == "text":
+        counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
+        summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
+        hidden = sum(1 for d in ordered if d.severity is Severity.INFO and d.code not in _SUMMARY_INFOS)
+        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden and not verbose else ""
+        click.echo(f"civrules: {summary}{more}", err=True)
+
+
+def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
+    _emit(diagnostics, fmt)
+    sys.exit(EXIT_USAGE)
+
+
+def _output_failure(error: Exception) -> NoReturn:
+    """Exit 2 for an output folder civrules may not replace or cannot write; nothing was changed."""
+    click.echo(f"civrules: {printable(str(error))}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _failure_code(diagnostics: Sequence[Diagnostic]) -> int:
+    """Exit 2 when a check crashed (R900, a bug in civrules), else 1 (the rules have errors)."""
+    return EXIT_USAGE if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics) else EXIT_RULE_ERRORS
+
+
+def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> list[LoadedRuleset]:
+    manifests = workspace.manifests()
+    if not manifests and workspace.discovery_diagnostics:
+        _usage_failure(workspace.discovery_diagnostics, fmt)
+    unknown = [name for name in names if name not in manifests]
+    # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
+    broken = [
+        d
+        for name in unknown
+        for relative in (f"rulesets/{name}.yaml", f"rulesets/{name}.yml")
+        if relative in workspace.rule_files()
+        for d in workspace.load(relative).diagnostics
+    ]
+    if has_errors(broken):
+        _emit(broken, fmt)
+        sys.exit(EXIT_RULE_ERRORS)
+    if unknown:
+        _usage_failure([_unknown_ruleset(name, list(manifests), manifests) for name in unknown], fmt)
+    chosen = list(names) if names else sorted(manifests)
+    state = click.get_current_context().find_object(Context)
+    loaded = []
+    for name in chosen:
+        if state is not None:
+            state.current = name
+        loaded.append(workspace.load_ruleset(manifests[name]))
+    return loaded
+
+
+def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manifest] | None = None) -> Diagnostic:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"did you mean `{close[0]}`?" if close else f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    # A manifest copied from another keeps the other's id: the file is found by its name, the ruleset by its id.
+    for declared, manifest in (manifests or {}).items():
+        path = PurePosixPath(manifest.file.path)
+        if path.stem == name and path.parent.name == "rulesets":
+            hint = (
+                f"`rulesets/{path.name}` declares `id: {declared}`: validate it as `{declared}`, "
+                f"or set `id: {name}` in the file"
+            )
+    return Diagnostic(
+        codes.UNKNOWN_RULESET.code,
+        codes.UNKNOWN_RULESET.severity,
+        f"no ruleset `{name}`",
+        Span.at("<command line>"),
+        hint,
+    )
+
+
+def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, Any]:
+    """A manifest's top-level keys over those of its bases (cheap: no data file is read)."""
+    chain: list[dict[str, Any]] = []
+    current: str | None = ruleset_id
+    while current is not None and current in manifests and len(chain) <= len(manifests):
+        data = manifests[current].data
+        chain.append(data)
+        parent = data.get("extends")
+        current = parent if isinstance(parent, str) else None
+    merged: dict[str, Any] = {}
+    for data in reversed(chain):
+        merged.update(data)
+    return merged
+
+
+@main.command("list")
+@_global_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.pass_obj
+def list_command(obj: Context, fmt: str) -> None:
+    """List the rulesets found under the rules directory."""
+    workspace = obj.workspace()
+    manifests = workspace.manifests()
+    if not manifests:
+        _usage_failure(workspace.discovery_diagnostics, "text")
+    rows: list[dict[str, Any]] = []
+    for ruleset_id in sorted(manifests):
+        data = _inherited(manifests, ruleset_id)
+        raw_players = data.get("players")
+        players: dict[str, Any] = raw_players if isinstance(raw_players, dict) else {}
+        rows.append(
+            {
+                "id": ruleset_id,
+                "name": data.get("name"),
+                "extends": data.get("extends"),
+                "players": {"min": players.get("min"), "max": players.get("max")},
+                "file": manifests[ruleset_id].file.path,
+            }
+        )
+    if fmt == "json":
+        click.echo(dumps_json(rows, indent=2, sort_keys=True))
+        return
+    for row in rows:
+        extends = f"  (extends {row['extends']})" if row["extends"] else ""
+        # A manifest that fails validation is still listed: its fields may be anything.
+        line = f"{row['id']:<36} {row['name']}, {_players(row['players'])}{extends}"
+        click.echo(safe_line_start(printable(line)))
+
+
+def _players(players: Mapping[str, Any]) -> str:
+    """`2-8 players`, `9 players` (not `9-9`), or what is known of the range."""
+    low, high = players.get("min"), players.get("max")
+    if isinstance(low, int) and low == high:
+        return f"{low} player{'s' if low != 1 else ''}"
+    if isinstance(low, int) and isinstance(high, int):
+        return f"{low}-{high} players"
+    if isinstance(low, int):
+        return f"{low} or more players"
+    if isinstance(high, int):
+        return f"up to {high} players"
+    return "players not given"
+
+
+def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """`--select`/`--ignore` values: comma lists split, upper-cased, each the start of a known code.
+
+    A value that selects nothing is a usage error: in CI, `--select XYZ` would otherwise hide every
+    error and exit 0.
+    """
+    import difflib
+
+    from civrules.checks import catalogue
+
+    known = sorted(catalogue())
+    prefixes = sorted({code[:n] for code in known for n in range(1, len(code) + 1)})
+    chosen: list[str] = []
+    for given in value:
+        for part in given.split(","):
+            item = part.strip().upper()
+            if not item:
+                continue
+            if item not in prefixes:
+                close = difflib.get_close_matches(item, known, n=3, cutoff=0.5)
+                hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
+                raise click.BadParameter(
+                    f"no diagnostic code starts with `{printable(part.strip())}`{'; ' + hint if hint else ''} "
+                    "(`civrules explain --list` prints every code)",
+                    ctx=ctx,
+                    param=param,
+                )
+            if item not in chosen:
+                chosen.append(item)
+    return tuple(chosen)
+
+
+@main.command()
+@_global_options
+@click.argument("rulesets", nargs=-1)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="How diagnostics are printed.",
+)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODE[,CODE...]",
+    callback=_code_prefixes,
+    help="Run only checks whose code starts with CODE (repeat it, or separate codes with commas).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="CODE[,CODE...]",
+    callback=_code_prefixes,
+    help="Skip checks whose code starts with CODE (repeat it, or separate codes with commas).",
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Text output: list every info (each unknown fact), not only summaries."
+)
+@click.pass_obj
+def validate(
+    obj: Context,
+    rulesets: tuple[str, ...],
+    fmt: str,
+    strict: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    verbose: bool,
+) -> None:
+    """Validate rulesets and report every problem found.
+
+    With no RULESET: every ruleset, and every YAML file under the rules directory (a file no
+    ruleset uses is a warning).
+    """
+    from civrules.pipeline import analyse
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, rulesets, fmt)
+    diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+    for ruleset in loaded:
+        obj.current = ruleset.id
+        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug).diagnostics)
+    obj.current = None
+    if not rulesets:
+        from civrules.pipeline.incremental import unused_files
+
+        diagnostics.extend(unused_files(workspace, loaded))
+    _emit(diagnostics, fmt, verbose=verbose or bool(select))
+    if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
+        sys.exit(EXIT_USAGE)
+    failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
+    sys.exit(EXIT_RULE_ERRORS if failing else EXIT_CLEAN)
+
+
+@main.command()
+@_global_options
+@click.argument("code", required=False)
+@click.option("--list", "list_all", is_flag=True, help="List every code with its severity and what it reports.")
+def explain(code: str | None, list_all: bool) -> None:
+    """Explain a diagnostic code: what, why and how to fix.
+
+    `civrules explain L002` prints one code's documentation; `civrules explain --list` lists them all.
+    """
+    from civrules.checks import catalogue
+
+    known = catalogue()
+    if list_all:
+        for one in known.values():
+            click.echo(f"{one.code}  {one.severity.value:<7}  {one.name}: {one.summary()}")
+        return
+    if code is None:
+        raise click.UsageError("name a code (`civrules explain L002`), or list them all with `--list`")
+    entry = known.get(code.upper())
+    if entry is None:
+        import difflib
+
+        close = difflib.get_close_matches(code.upper(), list(known), n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}? " if close else ""
+        raise click.BadParameter(
+            f"no diagnostic code `{printable(code)}`; {hint}`civrules explain --list` prints every code",
+            param_hint="CODE",
+        )
+    click.echo(entry.explain(), nl=False)
+
+
+_SCAFFOLD = """\
+# yaml-language-server: $schema=../../schemas/ruleset.schema.json
+# {name}: a variant of {base}. Everything not changed here is inherited from {base};
+# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
+# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
+# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
+kind: ruleset
+id: {id}
+name: "{name}"
+extends: {base}
+
+# Data files this variant adds to its base's (paths relative to rules/), e.g. a map panel:
+#   files: {{map: [maps/my-panel.yaml]}}
+
+# Changes to the base: one block per collection (entities named by id; players for
+# player_counts, nation for ast_tracks, areas for borders) and `settings` for everything else.
+# overlay:
+#   civilization_cards:
+#     patch:                 # merge fields into an existing entity; what is not named is kept
+#       - id: {card}
+#         cost: {cost}
+#         source: "house rule: {card_name} costs {cost}"
+#     # add: [...]           # whole new entities, written as in a data file
+#     # replace: [...]       # whole entities in place of the base's
+#     # A list inside a patch is replaced, or changed element by element:
+#     #   attributes: {{remove: [{{rule: "..."}}], append: [...]}}
+#   # calamities:
+#   #   remove:              # `civrules validate` names whatever still refers to a removed entity
+#   #     - {{id: {calamity}, why: "house rule: ..."}}
+{settings}"""
+
+
+def _scaffold_examples(obj: Context, base: str) -> dict[str, str]:
+    """Examples for the scaffold taken from the base's own data, so that they validate for it."""
+    from civrules.resolve import Resolver
+
+    workspace = obj.workspace()
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[base]))
+    cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
+    card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
+    cost = card.get("cost")
+    calamities = resolved.collections.get("calamities", []) if resolved is not None else []
+    hand_limit = resolved.data.get("hand_limit") if resolved is not None else None
+    settings = ""
+    if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
+        keep = hand_limit["commodity_cards"] + 1
+        settings = (
+            "#   settings:               # merged key by key: what is not named is kept\n"
+            "#     hand_limit:\n"
+            f"#       commodity_cards: {keep}\n"
+            f'#       source: "house rule: a hand of {keep} commodity cards"\n'
+        )
+    return {
+        "card": str(card.get("id")),
+        "card_name": str(card.get("name", card.get("id"))),
+        "cost": str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
+        "calamity": str(calamities[0].raw.get("id")) if calamities else "famine",
+        "settings": settings,
+    }
+
+
+@main.command("new-variant")
+@_global_options
+@click.argument("name")
+@click.option("--extends", "base", required=True, help="The ruleset the variant changes.")
+@click.pass_obj
+def new_variant(obj: Context, name: str, base: str) -> None:
+    """Scaffold a variant: rules/rulesets/NAME.yaml, extending BASE.
+
+    The new variant changes nothing yet (it validates as it is).
+    """
+    import re
+
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
+    workspace = obj.workspace()
+    manifests = workspace.manifests()
+    if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
+        _usage_failure(workspace.discovery_diagnostics, "text")
+    if base not in manifests:
+        _usage_failure([_unknown_ruleset(base, list(manifests))], "text")
+    from civrules.support import files
+
+    path = obj.rules / "rulesets" / f"{name}.yaml"
+    if name in manifests:
+        raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
+    title = " ".join(part.capitalize() for part in name.split("-"))
+    text = _SCAFFOLD.format(id=name, name=title, base=base, **_scaffold_examples(obj, base))
+    scaffold = text.encode("utf-8")
+    try:  # a new file only: never over an existing one, never through a link
+        files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
+    except files.RefusedError as refused:
+        if refused.kind == "exists":
+            raise click.BadParameter(
+                f"`{workspace.display(path)}` already exists (a file, a folder or a link)", param_hint="NAME"
+            ) from None
+        click.echo(f"civrules: cannot create `{workspace.display(path)}`: {refused.reason}", err=True)
+        sys.exit(EXIT_USAGE)
+    click.echo(f"created {workspace.display(path)}; next: edit it, then `civrules validate {name}`")
+
+
+@main.command()
+@_global_options
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
+@click.pass_obj
+def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
+    """Show what ruleset NEW changes relative to OLD.
+
+    Entity by entity, field by field.
+    """
+    from civrules.resolve import Resolver
+    from civrules.resolve.diff import diff_rulesets, render_text
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, [old, new], "text")
+    resolver = Resolver(workspace)
+    resolved = []
+    for one in loaded:
+        result, problems = resolver.resolve(one)
+        problems = [*one.all_diagnostics(), *problems]
+        if result is None or has_errors(problems):
+            _emit(problems, "text")
+            sys.exit(EXIT_RULE_ERRORS)
+        resolved.append(result)
+    changes = diff_rulesets(resolved[0], resolved[1], citations=citations)
+    if fmt == "json":
+        click.echo(dumps_json(changes.to_json(), indent=2, sort_keys=True))
+    else:
+        click.echo(render_text(changes), nl=False)
+
+
+@main.command()
+@_global_options
+@click.argument("rulesets", nargs=-1)
+@click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("generated"),
+    show_default=True,
+    help="The output directory.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
+@click.pass_obj
+def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
+    """Generate the engine packages and sheets into generated/.
+
+    Every clean ruleset is built; the new tree replaces the old one in one step, so a failed build
+    leaves the old tree.
+    """
+    from civrules.emit import stamp
+    from civrules.emit.output import OutputError, check_replaceable
+
+    arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+    try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
+        check_replaceable(out, protected=(obj.rules,), contents=not check_only)
+    except OutputError as error:
+        _output_failure(error)
+    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
+        click.echo(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)", err=True)
+        return
+    from civrules.emit import build as builder
+
+    workspace = obj.workspace()
+    loaded = _select_rulesets(workspace, rulesets, "text")
+    ids = [one.id for one in loaded]
+    result = builder.render(workspace, loaded, debug=obj.debug)
+    # Errors and warnings first, then infos folded into one line (each with --verbose).
+    by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    ordered = sorted(sort_diagnostics(result.diagnostics), key=lambda d: by_severity[d.severity])
+    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
+    failed = ", ".join(result.failed_ids)
+    if check_only:
+        diffs = builder.check(out, result, ids, everything=not rulesets, max_bytes=obj.limits.max_bytes)
+        if diffs:
+            click.echo(printable_lines("".join(diffs)), nl=False)
+            click.echo(
+                f"civrules: {printable(str(out))} is stale ({len(diffs)} files differ); run `civrules build`", err=True
+            )
+        elif not result.failed:
+            click.echo(f"civrules: {printable(str(out))} is up to date", err=True)
+        if result.failed:
+            click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
+            sys.exit(_failure_code(result.diagnostics))
+        if diffs:
+            sys.exit(EXIT_RULE_ERRORS)
+        return
+    built = len(ids) - len(result.failed_ids)
+    if built:
+        try:
+            dropped = builder.build(
+                out, result, ids, everything=not rulesets, protected=(obj.rules,), max_bytes=obj.limits.max_bytes
+            )
+        except OutputError as error:
+            _output_failure(error)
+        for relative, why in sorted(dropped.items()):
+            click.echo(f"civrules: not carried over: `{printable(str(out / relative))}`: {printable(why)}", err=True)
+        if not result.failed:
+            stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+        rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
+        click.echo(
+            f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}", err=True
+        )
+    if result.failed:
+        click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
+        sys.exit(_failure_code(result.diagnostics))
+
+
+_WEASYPRINT_DOCS = "https://doc.courtbouillon.org/weasyprint/stable/first_steps.html"
+
+
+def _require_weasyprint() -> None:
+    """`--pdf` needs WeasyPrint and the system libraries it loads (Pango): say what to install."""
+    try:
+        import weasyprint  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError as error:
+        problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
+        hint = (
+            "install it with the Python that runs civrules: `python -m pip install weasyprint` "
+            "(in a clone of civrules: `.venv/bin/pip install weasyprint`)"
+        )
+    except OSError as error:  # its system libraries are missing: the import loads them
+        said = " ".join(str(error).split())[:200]
+        problem = f"--pdf needs WeasyPrint's system libraries (Pango), which are missing ({said})"
+        hint = (
+            "install them, e.g. `sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0` (Debian, Ubuntu) "
+            f"or `brew install pango` (macOS); see {_WEASYPRINT_DOCS}. Without --pdf the HTML sheets are written"
+        )
+    else:
+        return
+    missing = codes.MISSING_DEPENDENCY
+    _usage_failure([Diagnostic(missing.code, missing.severity, problem, Span.at("<command line>"), hint)], "text")
+
+
+@main.command()
+@_global_options
+@click.argument("ruleset")
+@click.option("--pdf", is_flag=True, help="Also typeset every sheet into one PDF (WeasyPrint).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where to write [default: dist/sheets/RULESET-PAPER].",
+)
+@click.pass_obj
+def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) -> None:
+    """Render the printable player aids of RULESET.
+
+    HTML sheets, and one PDF of them all with --pdf (needs WeasyPrint and its system libraries).
+
+    The A4 HTML sheets of every ruleset are also part of `civrules build` (generated/sheets/).
+    """
+    from civrules.emit import build as builder
+    from civrules.emit.export import export_ruleset, fingerprint
+    from civrules.emit.sheets import render_pdf, render_sheets
+    from civrules.pipeline import analyse
+
+    if pdf:
+        _require_weasyprint()
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(_failure_code(analysis.diagnostics))
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model))
+    changes = builder.variant_changes(workspace, loaded, analysis.resolved)
+    target = out or Path("dist") / "sheets" / f"{ruleset}-{paper}"
+    files = render_sheets(analysis.model, stamp, paper, changes)
+    if pdf:
+        files[f"{ruleset}-{paper}.pdf"] = render_pdf(analysis.model, stamp, paper, changes)
+    from civrules.emit.output import OutputError, write_tree
+
+    try:
+        write_tree(target, files, protected=(obj.rules,))
+    except OutputError as error:
+        _output_failure(error)
+    click.echo(f"civrules: wrote {len(files)} files into {printable(str(target))}", err=True)
+
+
+@main.command()
+@_global_options
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.pass_obj
+def export(obj: Context, ruleset: str, fmt: str) -> None:
+    """Print the resolved ruleset as canonical JSON.
+
+    Sorted keys, the same bytes on every run.
+    """
+    from civrules.emit.export import export_ruleset
+    from civrules.pipeline import analyse
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(_failure_code(analysis.diagnostics))
+    exported = export_ruleset(analysis.resolved, analysis.model)
+    click.echo(dumps_json(exported, indent=2, sort_keys=True))
+
+
+@main.command()
+@_global_options
+@click.pass_obj
+def lsp(obj: Context) -> None:
+    """Serve the Language Server Protocol over stdin/stdout.
+
+    For editors: see docs/editors.md.
+    """
+    try:
+        from civrules.lsp.server import serve
+    except ImportError as error:  # pragma: no cover - pygls is a declared dependency
+        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); pip install 'pygls>=2'") from error
+    serve(obj.rules, obj.limits)
+
+
+@main.command()
+@_global_options
+@click.argument("rulesets", nargs=-1)
+@click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("generated"),
+    show_default=True,
+    help="The output directory of --build.",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.05, max=3600),
+    default=0.3,
+    show_default=True,
+    help="Seconds between polls.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="List every info (each unknown fact), not only summaries.")
+@click.pass_obj
+def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, interval: float, verbose: bool) -> None:
+    """Validate RULESETS on every save, printing what changed.
+
+    All rulesets when none is named; only what changed is printed; Ctrl-C stops.
+    """
+    from civrules.cli.watcher import watch as run
+    from civrules.emit.output import OutputError, check_replaceable
+
+    if not math.isfinite(interval):
+        raise click.BadParameter(f"{interval} is not a number of seconds", param_hint="'--interval'")
+    if rebuild:
+        try:  # the folder is judged as `build` judges it, before the first round
+            check_replaceable(out, protected=(obj.rules,))
+        except OutputError as error:
+            _output_failure(error)
+    workspace = obj.workspace()
+    _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
+    try:
+        run(
+            obj.rules,
+            rulesets,
+            click.echo,
+            limits=obj.limits,
+            build=_watch_builder(obj, rulesets, out) if rebuild else None,
+            interval=interval,
+            verbose=verbose,
+        )
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
+    from civrules.emit import build as builder
+    from civrules.emit import stamp
+    from civrules.emit.output import OutputError
+    from civrules.pipeline.incremental import Result
+
+    def rebuild(result: Result) -> str | None:
+        assert result.workspace is not None
+        names = list(rulesets) or sorted(result.analyses)
+        rendered = builder.render(result.workspace, [result.analyses[n].loaded for n in names], debug=obj.debug)
+        if rendered.failed:
+            return "civrules: nothing was built: the rules have errors"
+        try:
+            builder.build(
+                out,
+                rendered,
+                names,
+                everything=not rulesets,
+                protected=(obj.rules,),
+                max_bytes=obj.limits.max_bytes,
+            )
+        except OutputError as error:  # the folder changed since the first round: say so, keep watching
+            return f"civrules: nothing was built: {printable(str(error))}"
+        arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+        stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+        count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
+        return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}"
+
+    return rebuild

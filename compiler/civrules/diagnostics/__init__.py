@@ -1,0 +1,155 @@
+"""The one type every stage returns: a located, coded diagnostic.
+
+Loading, schema validation, resolution and the semantic checks all report problems as
+:class:`Diagnostic` values; nothing user-facing is ever an exception. Renderers live in
+:mod:`civrules.diagnostics.render`.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+class Severity(enum.StrEnum):
+    """How bad a diagnostic is; errors make `validate` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A range in a file: 1-based line and column, the end column exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def at(cls, file: str, line: int = 1, column: int = 1) -> Span:
+        """A one-character span (or a whole-file location when only the file is known)."""
+        return cls(file, line, column, line, column + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that explains a diagnostic (the other side of a border, a base definition)."""
+
+    span: Span
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A problem found in the rule data, with where it is and how to fix it."""
+
+    code: str
+    severity: Severity
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    related: tuple[Related, ...] = field(default_factory=tuple)
+    #: When the hint is a "did you mean": the text to put in place of the span's (an editor's quick fix).
+    suggestion: str | None = None
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        span = self.span or Span("", 0, 0, 0, 0)
+        return (span.file, span.line, span.column, self.code, self.message)
+
+
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Order diagnostics by file and position so output is stable across runs.
+
+    One diagnostic per root cause: a schema error (S…) about a node that holds a refused load error
+    (L…: a key or value the reader dropped) is its consequence, and is left out.
+    """
+    unique = list(dict.fromkeys(diagnostics))
+    refused = [d.span for d in unique if d.code.startswith("L") and d.span is not None]
+    if refused:
+        unique = [d for d in unique if not (d.code.startswith("S") and _holds_any(d.span, refused))]
+    return sorted(unique, key=Diagnostic.sort_key)
+
+
+def _holds_any(span: Span | None, inner: list[Span]) -> bool:
+    if span is None:
+        return False
+    start, end = (span.line, span.column), (span.end_line, span.end_column)
+    return any(
+        other.file == span.file
+        and other != span
+        and start <= (other.line, other.column)
+        and (other.end_line, other.end_column) <= end
+        for other in inner
+    )
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+#: The code of the one line that stands for the diagnostics of a file not listed (see codes.py).
+TRUNCATED = "R011"
+_HIDDEN = re.compile(r"^([0-9,]+) more ")
+
+
+def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
+    """The summary of the ``hidden`` diagnostics of ``file`` beyond the first ``limit``."""
+    return Diagnostic(
+        TRUNCATED,
+        Severity.INFO,
+        f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
+        f"not listed (at most {limit:,} per file)",
+        Span.at(file) if file else None,
+        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+    )
+
+
+def stopped(file: str, limit: int) -> Diagnostic:
+    """The summary of a file whose checking stopped at the first problem beyond ``limit``."""
+    return Diagnostic(
+        TRUNCATED,
+        Severity.INFO,
+        f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
+        Span.at(file),
+        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+    )
+
+
+def cap_per_file(diagnostics: Iterable[Diagnostic], limit: int) -> list[Diagnostic]:
+    """At most ``limit`` diagnostics per file, the most severe first, and one summary for the rest.
+
+    The result is in :func:`sort_diagnostics` order. A summary of the same kind already made
+    upstream is merged with what is dropped here; one saying that checking stopped (the schema
+    stage stops at the limit) is kept as it is, and not counted against the limit.
+    """
+    by_file: dict[str, list[Diagnostic]] = {}
+    hidden: dict[str, int] = {}
+    summaries: list[Diagnostic] = []
+    for diagnostic in sort_diagnostics(diagnostics):
+        file = diagnostic.span.file if diagnostic.span is not None else ""
+        if diagnostic.code == TRUNCATED:
+            if (match := _HIDDEN.match(diagnostic.message)) is not None:
+                hidden[file] = hidden.get(file, 0) + int(match.group(1).replace(",", ""))
+            else:
+                summaries.append(diagnostic)
+            continue
+        by_file.setdefault(file, []).append(diagnostic)
+    kept: list[Diagnostic] = list(summaries)
+    for file, found in by_file.items():
+        if len(found) > limit:
+            listed = sorted(found, key=lambda d: d.severity.rank)[:limit]  # stable: position within a rank
+            hidden[file] = hidden.get(file, 0) + len(found) - limit
+            found = listed
+        kept.extend(found)
+    kept.extend(truncation(file, count, limit) for file, count in hidden.items())
+    return sort_diagnostics(kept)

@@ -1,0 +1,290 @@
+"""Renderers for diagnostics: text (for people), json (stable), github (annotations), sarif (2.1.0)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from civrules import __version__
+from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
+from civrules.load.lines import decode, split_lines
+
+FORMATS = ("text", "json", "github", "sarif")
+
+
+class SourceLines:
+    """Source text by file, read lazily, for quoting the offending line.
+
+    A file larger than ``max_bytes`` (one the loader refused as too large) or a symbolic link (one
+    the workspace may have refused as leading out of rules/) is not quoted: quoting must not read
+    unbounded data, nor print a line of a file outside the rules.
+    """
+
+    def __init__(
+        self, root: Path | None = None, texts: Mapping[str, str] | None = None, max_bytes: int = 8 * 1024 * 1024
+    ) -> None:
+        self.root = root or Path.cwd()
+        self.max_bytes = max_bytes
+        self.cache: dict[str, list[str] | None] = {k: split_lines(v) for k, v in (texts or {}).items()}
+
+    def line(self, file: str, number: int) -> str | None:
+        if file not in self.cache:
+            self.cache[file] = None
+            from civrules.support.files import RefusedError, read_file
+
+            try:  # a regular file within the bound, not a link, not a FIFO (which would block)
+                raw = read_file(self.root / file, self.max_bytes)
+                self.cache[file] = split_lines(decode(raw))
+            except (RefusedError, OSError, ValueError):  # ValueError: a name no file system can hold
+                pass
+        lines = self.cache[file]
+        if lines is None or not 1 <= number <= len(lines):
+            return None
+        return lines[number - 1]
+
+
+_COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severity.INFO: "\x1b[1;36m"}
+_BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
+
+
+def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False) -> str:
+    """Compiler-style text: location, severity and code, the source line with a caret, hints and notes.
+
+    Every field is passed through :func:`~civrules.diagnostics.escape.printable`, so each diagnostic prints as
+    the lines this function makes and nothing in the rule data reaches the terminal as a control.
+    """
+
+    def paint(text: str, style: str) -> str:
+        return f"{style}{text}{_RESET}" if colour else text
+
+    out: list[str] = []
+    for diagnostic in diagnostics:
+        style = _COLOURS[diagnostic.severity]
+        label = paint(f"{diagnostic.severity.value}[{diagnostic.code}]", style)
+        out.append(f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {printable(diagnostic.message)}")
+        quoted = _quote(diagnostic.span, sources) if diagnostic.span is not None else None
+        if quoted is not None:
+            number, text, start, width = quoted
+            out.append(f"  {paint(number + ' |', _BLUE)} {text}")
+            out.append(f"  {paint(' ' * len(number) + ' |', _BLUE)} {' ' * start}{paint('^' * width, style)}")
+        if diagnostic.hint:
+            out.append(f"  {paint('hint', _BOLD)}: {printable(diagnostic.hint)}")
+        for related in diagnostic.related:
+            out.append(f"  {paint('note', _BOLD)}: {_location(related.span)}: {printable(related.label)}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _location(span: Span | None) -> str:
+    if span is None:
+        return "civrules"
+    return f"{safe_line_start(printable(span.file))}:{span.line}:{span.column}"
+
+
+#: The most characters of a source line quoted under a diagnostic: a longer line is cut to a
+#: window around the caret. Quoted whole, one 4 MB line holding 100 problems printed 450 MB.
+QUOTE_WIDTH = 160
+_QUOTE_BEFORE = 60
+_ELLIPSIS = "…"
+
+
+def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None:
+    """The line number, the source line, and where the caret starts and how wide it is."""
+    text = sources.line(span.file, span.line)
+    if text is None:
+        return None
+    start = max(span.column - 1, 0)
+    end = span.end_column - 1 if span.end_line == span.line else len(text.rstrip())
+    width = max(1, min(end, max(len(text), start + 1)) - start)
+    if len(text) > QUOTE_WIDTH:  # a window of the line around the caret, its cut ends marked
+        first = max(0, min(start - _QUOTE_BEFORE, len(text) - QUOTE_WIDTH))
+        last = min(len(text), first + QUOTE_WIDTH)
+        width = max(1, min(width, last - start))
+        text = (_ELLIPSIS if first else "") + text[first:last] + (_ELLIPSIS if last < len(text) else "")
+        start = start - first + (1 if first else 0)
+    text = text.expandtabs(1)
+    # The quoted line is the file's own text (of a file refused for a control character, too):
+    # escaped like any field, the caret moved to where the escaped token now is.
+    shown = printable(text)
+    if shown != text:
+        start, width = len(printable(text[:start])), max(1, len(printable(text[start : start + width])))
+    return str(span.line), shown, start, width
+
+
+def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The stable JSON object for one diagnostic; its text fields are printable, one line each."""
+    span = diagnostic.span
+    return {
+        "code": diagnostic.code,
+        "severity": diagnostic.severity.value,
+        "message": printable(diagnostic.message),
+        "file": printable(span.file) if span else None,
+        "line": span.line if span else None,
+        "column": span.column if span else None,
+        "end_line": span.end_line if span else None,
+        "end_column": span.end_column if span else None,
+        "hint": printable(diagnostic.hint) if diagnostic.hint is not None else None,
+        "related": [
+            {
+                "file": printable(r.span.file),
+                "line": r.span.line,
+                "column": r.span.column,
+                "end_line": r.span.end_line,
+                "end_column": r.span.end_column,
+                "label": printable(r.label),
+            }
+            for r in diagnostic.related
+        ],
+    }
+
+
+def render_json(diagnostics: Sequence[Diagnostic]) -> str:
+    """The list of records, indented by two, as ``json.dumps(records, indent=2)`` writes it.
+
+    One record at a time: the encoder that indents is written in Python and holds every piece of
+    the whole output at once, hundreds of megabytes for the diagnostics of a hostile file.
+    """
+    if not diagnostics:
+        return "[]\n"
+    records = ("  " + dumps_json(diagnostic_record(d), indent=2).replace("\n", "\n  ") for d in diagnostics)
+    return "[\n" + ",\n".join(records) + "\n]\n"
+
+
+def _escape_data(text: str) -> str:
+    """GitHub's escaping of a workflow command's message (``escapeData`` in @actions/core).
+
+    Fields are made printable first, so the only line breaks left are the ones this renderer puts
+    between a message and its hint, and those become ``%0A``: an annotation is always one line.
+    """
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(diagnostics: Sequence[Diagnostic]) -> str:
+    """GitHub Actions workflow commands: one annotation per diagnostic."""
+    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+    lines = []
+    for diagnostic in diagnostics:
+        props = [f"title={_escape_property(printable(diagnostic.code))}"]
+        span = diagnostic.span
+        if span is not None:
+            props = [
+                f"file={_escape_property(printable(span.file))}",
+                f"line={span.line}",
+                f"col={span.column}",
+                f"endLine={span.end_line}",
+                f"endColumn={span.end_column}",
+                *props,
+            ]
+        message = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
+        for related in diagnostic.related:
+            message += f"\nnote: {_location(related.span)}: {printable(related.label)}"
+        lines.append(f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def sarif_uri(file: str) -> str:
+    """The URI reference of a file named in a diagnostic (SARIF's ``artifactLocation.uri``).
+
+    Every byte of the name outside the unreserved set is percent-encoded, so a name holding
+    ``#``, ``?``, ``%``, a space, a control character or bytes that are not UTF-8 names that very
+    file, and a first segment with a colon (``javascript:alert(1).yaml``) cannot read as a scheme.
+    A path stays a path (an absolute one an absolute-path reference), as viewers resolve it.
+
+    >>> sarif_uri("rules/cards/a b#1.yaml")
+    'rules/cards/a%20b%231.yaml'
+    >>> sarif_uri("javascript:alert(1).yaml")
+    'javascript%3Aalert%281%29.yaml'
+    """
+    posix = Path(file).as_posix()
+    try:
+        raw = os.fsencode(posix)
+    except UnicodeError:  # a lone surrogate that is no file-system byte: as UTF-8 would hold it
+        raw = posix.encode("utf-8", "surrogatepass")
+    return quote(raw, safe="/")
+
+
+def _sarif_location(span: Span) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": sarif_uri(span.file)},
+            "region": {
+                "startLine": span.line,
+                "startColumn": span.column,
+                "endLine": span.end_line,
+                "endColumn": max(span.end_column, span.column),
+            },
+        }
+    }
+
+
+def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
+    """A SARIF 2.1.0 log with one run, the codes used as rules."""
+    from civrules.checks import catalogue
+
+    known = catalogue()
+    used = sorted({d.code for d in diagnostics})
+    rules = []
+    for code in used:
+        entry = known.get(code)
+        doc = entry.explain() if entry else code
+        rules.append(
+            {
+                "id": code,
+                "name": entry.name if entry else code,
+                # One whole sentence; the documentation (`civrules explain CODE`) is the full one.
+                "shortDescription": {"text": entry.summary() if entry else code},
+                "fullDescription": {"text": doc},
+                "defaultConfiguration": {"level": _sarif_level(entry.severity if entry else Severity.ERROR)},
+                # No helpUri: civrules has no published site, and a link that does not resolve is
+                # worse than none (`civrules explain CODE` prints the same text as fullDescription).
+            }
+        )
+    results = []
+    for diagnostic in diagnostics:
+        text = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
+        result: dict[str, Any] = {
+            "ruleId": diagnostic.code,
+            "ruleIndex": used.index(diagnostic.code),
+            "level": _sarif_level(diagnostic.severity),
+            "message": {"text": text},
+        }
+        if diagnostic.span is not None:
+            result["locations"] = [_sarif_location(diagnostic.span)]
+        if diagnostic.related:
+            result["relatedLocations"] = [
+                {"id": i, **_sarif_location(r.span), "message": {"text": printable(r.label)}}
+                for i, r in enumerate(diagnostic.related)
+            ]
+        results.append(result)
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "civrules", "version": __version__, "rules": rules}},
+                "results": results,
+            }
+        ],
+    }
+    return dumps_json(log, indent=2) + "\n"
+
+
+def _sarif_level(severity: Severity) -> str:
+    return {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}[severity]
+
+
+def render(diagnostics: Sequence[Diagnostic], fmt: str, sources: SourceLines, *, colour: bool = False) -> str:
+    if fmt == "json":
+        return render_json(diagnostics)
+    if fmt == "github":
+        return render_github(diagnostics)
+    if fmt == "sarif":
+        return render_sarif(diagnostics)
+    return render_text(diagnostics, sources, colour=colour)

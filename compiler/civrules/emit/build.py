@@ -1,0 +1,132 @@
+"""Building ``generated/`` from the rulesets: render everything in memory, then swap atomically.
+
+Every ruleset without errors is built; one with errors is reported and keeps its previous output
+(the command then exits 1). ``--check`` renders the same tree and compares it with the one on
+disk, writing nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from civrules.diagnostics import Diagnostic
+from civrules.emit.export import export_ruleset, fingerprint
+from civrules.emit.output import (
+    DEFAULT_MAX_BYTES,
+    MARKER,
+    MARKER_TEXT,
+    check_replaceable,
+    scan_tree,
+    stale_files,
+    write_tree,
+)
+from civrules.emit.packaging import RUNTIME, package_name
+from civrules.emit.sheets import render_sheets
+from civrules.families import family_named
+from civrules.load.workspace import LoadedRuleset, Workspace
+from civrules.pipeline import analyse
+from civrules.resolve import Resolved, Resolver
+from civrules.resolve.diff import RulesetDiff, diff_rulesets
+
+
+@dataclass(slots=True)
+class BuildResult:
+    tree: dict[str, bytes] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The rulesets that have errors: nothing of theirs is rendered, their previous output is kept.
+    failed_ids: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failed_ids)
+
+    def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
+        runtime = [f"python/{RUNTIME}/"] if ruleset_ids else []
+        return runtime + [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
+
+
+def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
+    """Every output file of the given rulesets, by path relative to ``generated/``."""
+    result = BuildResult()
+    runtimes: dict[str, Callable[[], dict[str, bytes]] | None] = {}
+    for loaded in rulesets:
+        analysis = analyse(workspace, loaded, debug=debug)
+        result.diagnostics.extend(analysis.diagnostics)
+        if not analysis.ok or analysis.model is None or analysis.resolved is None:
+            result.failed_ids.append(loaded.id)
+            continue
+        exported = export_ruleset(analysis.resolved, analysis.model)
+        family = family_named(analysis.model.family)
+        package = family.hook("package") if family is not None else None
+        if family is not None and package is not None:
+            runtimes.setdefault(family.id, family.hook("runtime"))
+            for relative, content in package(analysis.model, exported).items():
+                result.tree[f"python/{relative}"] = content
+        changes = variant_changes(workspace, loaded, analysis.resolved)
+        for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
+            result.tree[f"sheets/{loaded.id}/{relative}"] = content
+    for runtime in runtimes.values():  # the runtime the packages of each family built import
+        if runtime is not None:
+            result.tree.update({f"python/{relative}": content for relative, content in runtime().items()})
+    return result
+
+
+def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> RulesetDiff | None:
+    """`civrules diff BASE VARIANT`, for a variant's sheets (which mark what it changes)."""
+    base_id = resolved.data.get("extends")
+    manifests = workspace.manifests()
+    if not isinstance(base_id, str) or base_id not in manifests:
+        return None
+    base, _ = Resolver(workspace).resolve(workspace.load_ruleset(manifests[base_id]))
+    return diff_rulesets(base, resolved) if base is not None else None
+
+
+def build(
+    out: Path,
+    result: BuildResult,
+    ruleset_ids: Sequence[str],
+    everything: bool,
+    *,
+    protected: Sequence[Path],
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> dict[str, str]:
+    """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs.
+
+    ``protected`` (the rules folder) is required: no caller may forget that ``out`` must neither be
+    it, nor hold it, nor lie inside it. A partial build carries the other rulesets' files over;
+    what in ``out`` is not a regular file within the size bound (a link, a FIFO) is not carried,
+    and is returned with the reason.
+    Raises :class:`~civrules.emit.output.OutputError` when ``out`` may not be replaced.
+    """
+    keep: dict[str, bytes] = {}
+    dropped: dict[str, str] = {}
+    built = [r for r in ruleset_ids if r not in result.failed_ids]
+    if not everything or result.failed_ids:
+        # Only the rulesets that built replace their part: a broken one keeps its previous output.
+        # Refuse a folder civrules may not replace before reading anything in it.
+        check_replaceable(out, result.tree, protected)
+        prefixes = tuple(result.prefixes(built))
+        scan = scan_tree(out, max_bytes)
+        keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}
+        if everything:
+            failed = tuple(result.prefixes(result.failed_ids))
+            keep = {k: v for k, v in keep.items() if k.startswith(failed)}
+        dropped = scan.foreign
+    write_tree(out, result.tree, keep, protected=protected)
+    return dropped
+
+
+def check(
+    out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool, max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[str]:
+    """Unified diffs between ``out`` and what a build would write (empty when up to date).
+
+    Links, FIFOs, devices and files over ``max_bytes`` in ``out`` are named, never read. A ruleset
+    that did not build is not compared.
+    """
+    tree = {**result.tree, MARKER: MARKER_TEXT}
+    built = [r for r in ruleset_ids if r not in result.failed_ids]
+    scope = None if everything and not result.failed_ids else iter(result.prefixes(built))
+    return stale_files(out, tree, scope, max_bytes)

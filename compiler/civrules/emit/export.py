@@ -1,0 +1,72 @@
+"""`civrules export`: the resolved ruleset as one canonical JSON object.
+
+The shape is a contract other tools rely on (DESIGN.md): ``ruleset`` (id, name, family, extends,
+players, chain), then one array per collection, each element with at least ``id`` and ``name`` and
+its fields as written, in data order; the facts the ruleset's family derives (its hook ``export``:
+for Advanced Civilization, ``credit_matrix`` {owned: {target: points}} by the ruleset's credit
+policy and ``calamity_resolution_order``); and ``settings``: the ruleset-level rules (manifest
+sections that are not collections, and data-file settings by file kind). Keys are sorted by the
+caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.families import family_named
+from civrules.model import Ruleset
+from civrules.resolve import COLLECTIONS, Resolved, entity_key
+
+_HEADER = ("id", "name", "extends", "players")
+_NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
+
+
+def export_ruleset(resolved: Resolved, model: Ruleset) -> dict[str, Any]:
+    data = resolved.data
+    out: dict[str, Any] = {"ruleset": {key: data.get(key) for key in _HEADER}}
+    out["ruleset"]["family"] = model.family
+    out["ruleset"]["chain"] = list(resolved.chain)
+    for name, spec in COLLECTIONS.items():
+        items = []
+        for entry in resolved.collections.get(name, []):
+            key = entity_key(spec, entry.raw)
+            item = dict(entry.raw)
+            item.setdefault("id", key)
+            item.setdefault("name", key)
+            items.append(item)
+        out[name] = items
+    family = family_named(model.family)
+    derive = family.hook("export") if family is not None else None
+    if derive is not None:
+        out.update(derive(model))
+    settings: dict[str, Any] = {}
+    collection_roots = {spec.path[0] for spec in COLLECTIONS.values() if spec.slot == "ruleset"}
+    for key, value in data.items():
+        if key in _NOT_SETTINGS:
+            continue
+        if key in collection_roots and isinstance(value, dict):
+            nested = {k: v for k, v in value.items() if not (isinstance(v, list) and k in _nested_lists())}
+            settings[key] = nested
+        elif key not in collection_roots:
+            settings[key] = value
+    settings.update({f"{slot}": values for slot, values in resolved.settings.items()})
+    out["settings"] = settings
+    return out
+
+
+def _nested_lists() -> set[str]:
+    return {spec.path[1] for spec in COLLECTIONS.values() if spec.slot == "ruleset" and len(spec.path) > 1}
+
+
+def fingerprint(exported: Mapping[str, Any]) -> str:
+    """A hash of the resolved ruleset's canonical JSON: changes whenever any fact changes.
+
+    The ruleset's family is left out: it is not a fact of the ruleset but where its facts are
+    read (and the fingerprints printed on sheets before families existed stay what they were).
+    """
+    header = {k: v for k, v in exported.get("ruleset", {}).items() if k != "family"}
+    canonical = json.dumps({**exported, "ruleset": header}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

@@ -1,0 +1,396 @@
+"""Writing an output tree atomically, only where civrules may, and comparing one with what is on disk.
+
+**Where.** civrules replaces only a folder it wrote itself. Every tree it writes carries a marker
+file (:data:`MARKER`); before anything is removed or swapped, :func:`check_replaceable` refuses a
+target that is a link, a file, a FIFO or a device, the working directory or one of its ancestors,
+the rules folder, a folder inside it or one of its ancestors, and any existing folder that is
+neither empty nor marked. A tree written before civrules marked its trees (a committed
+``generated/`` of ``python/<package>/`` and ``sheets/<ruleset>/`` files) is recognised by its
+layout and replaced once; the new tree carries the marker.
+
+**How.** A build renders every file in memory first, writes the complete new tree beside the old
+one, then swaps the two directories in one step (Linux ``renameat2(RENAME_EXCHANGE)``; elsewhere
+two renames, with the old tree kept until the new one is in place). A build that fails, runs out of
+space or is killed leaves the previous tree untouched: a reader sees the old tree or the new one,
+never a mix. A failure of the file system is an :class:`OutputError` naming its cause.
+
+**Reading.** An output tree is read through :mod:`civrules.support.files`: a link, a FIFO, a device or a
+file over the size bound in it is reported, never followed or read.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import difflib
+import errno
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from civrules.support import files, interrupts
+
+#: A rendered tree: relative POSIX path → file content.
+Tree = Mapping[str, bytes]
+
+#: The file civrules writes into every tree it creates; only a tree holding it is replaced.
+MARKER = ".civrules-output"
+MARKER_TEXT = (
+    b"This folder is written by civrules, and replaced whole by its next build.\n"
+    b"Keep nothing else here. civrules replaces only folders that hold this file.\n"
+)
+
+#: Output files over this size are reported, not read, when a tree is compared or carried over.
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+#: The layout of a `civrules build` tree from before trees were marked (accepted once).
+_LEGACY_FILE = re.compile(r"^(?:python|sheets)/[^/]+/[^/]+$|^python/[^/]+/__pycache__/[^/]+\.pyc$")
+
+_CAUSES = {
+    errno.EROFS: "the file system is read-only",
+    errno.ENOSPC: "no space is left on the device",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EFBIG: "a file would exceed the file-size limit",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "the operation is not permitted",
+    errno.ENAMETOOLONG: "a file name is too long",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.EMLINK: "too many links",
+    errno.EIO: "an input/output error",
+}
+
+
+class OutputError(Exception):
+    """Nothing was written: a plain sentence saying why (exit 2, not a bug in civrules)."""
+
+
+def cause(error: OSError) -> str:
+    """What an OSError means, in words a user can act on."""
+    return _CAUSES.get(error.errno or 0) or (error.strerror or str(error)).lower()
+
+
+@dataclass(slots=True)
+class Scan:
+    """An output tree as found on disk: its readable files, and what could not be read."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    #: relative path → why it was not read (a link, a FIFO, a device, too large, too deep).
+    foreign: dict[str, str] = field(default_factory=dict)
+
+
+def scan_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Scan:
+    """Every regular file under ``root`` (nothing when it is not a folder), links and specials reported."""
+    found = Scan()
+    absolute = _absolute(root)
+    kind = files.kind_of(absolute.parent, absolute.name) if absolute.parent != absolute else "dir"
+    if kind == "link":
+        found.foreign[""] = "a symbolic link (civrules writes none; it is not followed)"
+    if kind != "dir":
+        return found
+    for entry in files.walk(absolute):
+        if "__pycache__" in entry.relative.split("/"):
+            continue
+        if entry.kind == "file":
+            try:
+                found.files[entry.relative] = files.read_under(absolute, entry.relative, max_bytes)
+            except files.RefusedError as refused:
+                found.foreign[entry.relative] = refused.reason
+        elif entry.kind == "link":
+            found.foreign[entry.relative] = "a symbolic link (civrules writes none; it is not followed)"
+        elif entry.kind == "special":
+            found.foreign[entry.relative] = "not a regular file (civrules writes none; it is not read)"
+        elif entry.kind == "deep":
+            found.foreign[entry.relative] = f"folders nested more than {files.MAX_DEPTH} deep (not read)"
+        elif entry.kind == "many":
+            found.foreign[entry.relative] = f"more than {files.MAX_ENTRIES:,} entries in the tree (the rest not read)"
+    found.files = dict(sorted(found.files.items()))
+    return found
+
+
+def read_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, bytes]:
+    """Every regular file under ``root`` (empty when it does not exist), by relative POSIX path."""
+    return scan_tree(root, max_bytes).files
+
+
+def check_replaceable(
+    out: Path, planned: Collection[str] = (), protected: Iterable[Path] = (), *, contents: bool = True
+) -> None:
+    """Raise :class:`OutputError` unless civrules may replace ``out`` by a tree of ``planned`` paths.
+
+    ``protected`` are folders that must survive whatever is asked (the rules folder): ``out`` may
+    be neither one of them, nor inside one, nor above one. The working directory and its
+    ancestors are always protected. With ``contents=False`` only where ``out`` is is judged (for
+    ``build --check``, which reads the tree but writes nothing).
+    """
+    shown = str(out)
+    target = _absolute(out)
+    if target.parent == target:
+        raise OutputError(f"refusing to write into `{shown}`: it is the root of the file system")
+    cwd = Path.cwd().resolve()
+    if cwd.is_relative_to(target):
+        what = "the working directory" if cwd == target else "a folder above the working directory"
+        raise OutputError(f"refusing to replace `{shown}`: it is {what}; choose an --out folder of its own")
+    for folder in protected:
+        guarded = folder.resolve()
+        if guarded.is_relative_to(target) or target.is_relative_to(guarded):
+            relation = "is" if guarded == target else "holds" if guarded.is_relative_to(target) else "is inside"
+            raise OutputError(
+                f"refusing to write into `{shown}`: it {relation} the rules folder `{folder}`; "
+                "choose an --out folder outside it"
+            )
+    kind = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
+    if kind == "missing" or not contents:
+        return
+    if kind == "link":
+        raise OutputError(f"refusing to replace `{shown}`: it is a symbolic link; civrules does not follow links")
+    if kind != "dir":
+        raise OutputError(f"refusing to replace `{shown}`: it is not a folder (a file, a FIFO or a device)")
+    if _is_marked(target) or _is_empty(target) or _is_legacy(target, planned):
+        return
+    raise OutputError(
+        f"refusing to replace `{shown}`: it holds files civrules did not write (no `{MARKER}` in it); "
+        "choose an empty or new --out folder, or delete this one yourself"
+    )
+
+
+def _absolute(path: Path) -> Path:
+    """``path`` made absolute with every folder above it resolved, but not the last component."""
+    absolute = Path(os.path.abspath(path))
+    if absolute.parent == absolute:
+        return absolute
+    return absolute.parent.resolve() / absolute.name
+
+
+def _is_marked(root: Path) -> bool:
+    try:
+        return files.read_under(root, MARKER, 4096).startswith(MARKER_TEXT.split(b"\n", 1)[0])
+    except (files.RefusedError, OSError):
+        return False
+
+
+def _is_empty(root: Path) -> bool:
+    try:
+        with os.scandir(root) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
+
+
+def _is_legacy(root: Path, planned: Collection[str]) -> bool:
+    """A tree civrules wrote before it marked them: only its own layout, nothing else."""
+    seen = False
+    for entry in files.walk(root, max_depth=3):
+        if entry.kind == "dir":
+            continue
+        if entry.kind != "file":
+            return False
+        if not _LEGACY_FILE.match(entry.relative) and not (entry.relative in planned and _says_civrules(root, entry)):
+            return False
+        seen = True
+    return seen
+
+
+def _says_civrules(root: Path, entry: files.Entry) -> bool:
+    try:
+        return b"civrules" in files.read_under(root, entry.relative, DEFAULT_MAX_BYTES)
+    except files.RefusedError:
+        return False
+
+
+def _write_delay() -> float:
+    """Test hook: ``CIVRULES_TEST_WRITE_DELAY`` seconds of sleep after each file written, so that a
+    test can kill a build in the middle of writing (tests/test_build_faults.py). 0 when unset."""
+    try:
+        return max(0.0, float(os.environ.get("CIVRULES_TEST_WRITE_DELAY") or 0))
+    except ValueError:
+        return 0.0
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two directories; False where the platform cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result != 0:
+        number = ctypes.get_errno()
+        if number in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):  # fall back to renames
+            return False
+        raise OSError(number, os.strerror(number), str(b))
+    return True
+
+
+def _remove_abandoned(root: Path) -> None:
+    """Delete staging trees left by builds that were killed (their process is gone).
+
+    Only real folders that civrules marked (or that are still empty) are removed: a committed
+    folder or a link that happens to share the name is left alone.
+    """
+    prefix = f".{root.name}.new-"
+    try:
+        names = os.listdir(root.parent)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        parts = name[len(prefix) :].split("-", 1)
+        if not parts[0].isdigit() or _alive(int(parts[0])):
+            continue
+        leftover = root.parent / name
+        if files.kind_of(root.parent, name) != "dir" or not (_is_marked(leftover) or _is_empty(leftover)):
+            continue
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _unremovable(root: Path) -> Path | None:
+    """A folder of the old tree whose entries civrules could not delete after the swap, or None."""
+    if not os.access(root, os.W_OK | os.X_OK):
+        return root
+    for entry in files.walk(root):
+        if entry.kind in ("dir", "deep"):
+            folder = root / entry.relative
+            if not os.access(folder, os.W_OK | os.X_OK):
+                return folder
+    return None
+
+
+def write_tree(
+    root: Path, tree: Tree, keep: Mapping[str, bytes] | None = None, *, protected: Iterable[Path] = ()
+) -> None:
+    """Replace the directory ``root`` by ``tree`` (plus ``keep``: files carried over unchanged).
+
+    Raises :class:`OutputError`, with nothing changed, when ``root`` may not be replaced (see
+    :func:`check_replaceable`) or the file system fails (read-only, full, a file-size limit).
+    """
+    content = {**(keep or {}), **tree, MARKER: MARKER_TEXT}
+    check_replaceable(root, content, protected)
+    target = _absolute(root)
+    try:
+        _write(target, content)
+    except OSError as error:
+        raise OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed") from error
+
+
+def _write(root: Path, content: Mapping[str, bytes]) -> None:
+    root.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(root)
+    if files.kind_of(root.parent, root.name) == "dir":
+        stuck = _unremovable(root)
+        if stuck is not None:
+            raise OSError(errno.EACCES, "permission denied", str(stuck))
+    delay = _write_delay()
+    staging: Path | None = None
+    try:
+        # Ctrl-C waits while the staging folder is made and named here, so that the clean-up
+        # below always knows it (it was left behind when the signal came in between).
+        with interrupts.deferred():
+            staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
+        for relative, data in sorted(content.items(), key=lambda item: item[0] != MARKER):
+            target = staging / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "xb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if delay:
+                time.sleep(delay)
+        staging.chmod(0o755)
+        with interrupts.deferred():  # the swap is one step for a reader, and for Ctrl-C too
+            _swap(staging, root)
+    except BaseException:
+        with interrupts.deferred():
+            if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
+                shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _swap(staging: Path, root: Path) -> None:
+    """Put the complete tree ``staging`` in the place of ``root``; the old tree is deleted."""
+    if files.kind_of(root.parent, root.name) == "missing":
+        staging.rename(root)
+        return
+    if _exchange(staging, root):
+        _discard_old(staging, root)
+        return
+    previous = root.with_name(f".{root.name}.old-{os.getpid()}")
+    root.rename(previous)
+    staging.rename(root)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def _discard_old(old: Path, root: Path) -> None:
+    """Delete the swapped-out tree; if that fails, swap it back so the previous tree stays."""
+    failures: list[BaseException] = []
+    shutil.rmtree(old, onerror=lambda _function, _path, info: failures.append(info[1]))
+    if failures and old.exists():
+        _exchange(old, root)  # the previous tree back in place; ``old`` now holds the new one
+        raise failures[0]
+
+
+def stale_files(
+    root: Path, tree: Tree, scope: Iterable[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> list[str]:
+    """Unified diffs between what is on disk under ``root`` and ``tree`` (empty when up to date).
+
+    Only paths under the prefixes in ``scope`` are compared when it is given. A link, a FIFO, a
+    device or a file over ``max_bytes`` is reported as stale by its path, never read or followed.
+    """
+    scan = scan_tree(root, max_bytes)
+    prefixes = tuple(scope) if scope is not None else None
+    on_disk = scan.files
+    foreign = scan.foreign
+    if prefixes is not None:
+        # The marker at the root belongs to every part of the tree.
+        on_disk = {k: v for k, v in on_disk.items() if k.startswith(prefixes) or k == MARKER}
+        tree = {k: v for k, v in tree.items() if k.startswith(prefixes) or k == MARKER}
+        foreign = {k: v for k, v in foreign.items() if not k or k.startswith(prefixes)}
+    diffs = [f"{'/'.join(filter(None, (root.name, relative)))}: {why}\n" for relative, why in sorted(foreign.items())]
+    for relative in sorted((set(on_disk) | set(tree)) - set(foreign)):
+        old, new = on_disk.get(relative), tree.get(relative)
+        if old == new:
+            continue
+        label = f"{root.name}/{relative}"
+        diffs.append(
+            "".join(
+                difflib.unified_diff(
+                    _lines(old),
+                    _lines(new),
+                    fromfile=f"a/{label}" if old is not None else "/dev/null",
+                    tofile=f"b/{label}" if new is not None else "/dev/null",
+                )
+            )
+        )
+    return diffs
+
+
+def _lines(content: bytes | None) -> list[str]:
+    if content is None:
+        return []
+    text = content.decode("utf-8", errors="replace")
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines

@@ -1,0 +1,235 @@
+"""What every sheet shares: paper and page boxes, text helpers, group marks, the templates."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from civrules.emit.templating import template_environment
+from civrules.model import Ruleset, Unknown
+
+# --- Paper and pages ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A paper size: its CSS name, its name for people, and its portrait width and height in mm."""
+
+    id: str
+    css: str
+    label: str
+    width: float
+    height: float
+
+
+PAPERS: Mapping[str, Paper] = {
+    "a4": Paper("a4", "A4", "A4", 210.0, 297.0),
+    "letter": Paper("letter", "letter", "US Letter", 215.9, 279.4),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """The page box of one sheet: size, orientation and margins (mm)."""
+
+    paper: Paper
+    landscape: bool
+    top: float
+    side: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        return self.paper.height if self.landscape else self.paper.width
+
+    @property
+    def height(self) -> float:
+        return self.paper.width if self.landscape else self.paper.height
+
+    @property
+    def content_width(self) -> float:
+        return self.width - 2 * self.side
+
+    @property
+    def content_height(self) -> float:
+        return self.height - self.top - self.bottom
+
+    @property
+    def size(self) -> str:
+        return f"{self.paper.css} {'landscape' if self.landscape else 'portrait'}"
+
+
+def page_for(paper: Paper, landscape: bool) -> Page:
+    """The page box of a sheet of this orientation on ``paper``."""
+    if landscape:
+        return Page(paper, True, top=11.0, side=8.0, bottom=11.0)
+    return Page(paper, False, top=14.0, side=12.0, bottom=14.0)
+
+
+def paper_named(paper: str) -> Paper:
+    """The paper of that name (``a4`` or ``letter``, any case).
+
+    Raises:
+        ValueError: no paper has that name.
+    """
+    try:
+        return PAPERS[paper.lower()]
+    except KeyError:
+        raise ValueError(f"unknown paper {paper!r}: expected one of {', '.join(sorted(PAPERS))}") from None
+
+
+# --- Text helpers ------------------------------------------------------------------------------
+
+_SAFE_CSS = re.compile(r"[A-Za-z0-9.,_-]")
+
+
+def css_string(value: object) -> Markup:
+    """A quoted CSS string whose every character outside ``[A-Za-z0-9 .,_-]`` is a hex escape.
+
+    Nothing in it can end the string, the declaration or the ``<style>`` element it sits in.
+
+    >>> str(css_string('a"</style>'))
+    '"a\\\\000022\\\\00003c\\\\00002fstyle\\\\00003e"'
+    """
+    escaped = "".join(ch if _SAFE_CSS.fullmatch(ch) else f"\\{ord(ch):06x}" for ch in str(value))
+    return Markup(f'"{escaped}"')
+
+
+def humanize(value: object) -> str:
+    """An id or enum value as words: ``ascending_city_count`` → ``ascending city count``."""
+    return str(value).replace("_", " ")
+
+
+def known(value: object, none: str = "—") -> str:
+    """A fact as printed: ``unknown`` for an unknown one, ``none`` for an absent one."""
+    if isinstance(value, Unknown):
+        return "unknown"
+    if value is None:
+        return none
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def signed(amount: int) -> str:
+    """A change with its sign, using a true minus: ``−8``, ``+5``."""
+    return f"−{-amount}" if amount < 0 else f"+{amount}"
+
+
+def rules_text(rules: object) -> str:
+    """Rule sections as printed: ``30.613, 32.431``."""
+    if isinstance(rules, str):
+        return rules
+    if isinstance(rules, (list, tuple)):
+        return ", ".join(str(rule) for rule in rules)
+    return ""
+
+
+_UNITS = {
+    "unit_points": ("unit point", "unit points"),
+    "cities": ("city", "cities"),
+    "tokens": ("token", "tokens"),
+}
+
+
+def unit_words(unit: object, amount: int | None = None) -> str:
+    """The unit of an amount in words, singular for one."""
+    singular, plural = _UNITS.get(str(unit), (humanize(unit), humanize(unit)))
+    return singular if amount is not None and abs(amount) == 1 else plural
+
+
+def name_of(collection: Any, item_id: str) -> str:
+    """The display name of ``item_id`` in a collection, or the id itself when it is not there."""
+    found = collection.get(item_id)
+    return str(found.display_name) if found is not None else item_id
+
+
+# --- Unknown facts, compactly ------------------------------------------------------------------
+
+#: Reference marks for the notes of a sheet, in order.
+_MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
+
+
+class Notes:
+    """The unknown facts of one sheet, printed compactly: ``—¹`` in place, the reason once below.
+
+    A note is per topic (``cost``, ``prerequisites`` ...): one mark for every unknown cost of the
+    sheet, whose note gives the reason, or the number of unknowns and the first reason when the
+    reasons differ (each is in the rule files, and ``civrules explain`` says how to find them).
+    """
+
+    def __init__(self) -> None:
+        self.topics: dict[str, list[str]] = {}
+
+    def mark(self, topic: str, reason: str) -> str:
+        self.topics.setdefault(topic, []).append(reason)
+        return self.reference(list(self.topics).index(topic))
+
+    @staticmethod
+    def reference(index: int) -> str:
+        return "".join(_MARKS[int(d) - 1] if d != "0" else "⁰" for d in str(index + 1))
+
+    def fact(self, value: object, topic: str, none: str = "—") -> str:
+        """A fact as printed: an unknown one as ``—`` and its topic's mark."""
+        if isinstance(value, Unknown):
+            return "—" + self.mark(topic, value.reason or "not in the sources")
+        return known(value, none)
+
+    def listed(self) -> list[tuple[str, str]]:
+        """Every note: its mark and its text."""
+        found = []
+        for index, (topic, reasons) in enumerate(self.topics.items()):
+            distinct = list(dict.fromkeys(reasons))
+            if len(distinct) == 1:
+                text = f"{topic}: {distinct[0]}"
+            else:
+                text = f"{topic}, {len(reasons)} times; the first: {distinct[0]}"
+            found.append((self.reference(index), text))
+        return found
+
+
+# --- Templates and sources ---------------------------------------------------------------------
+
+
+def environment() -> jinja2.Environment:
+    """The sheets' jinja2 environment (autoescape on) with the ``css_string`` and ``mm`` filters."""
+    env = template_environment("sheets", autoescape=True)
+    env.filters["css_string"] = css_string
+    env.filters["mm"] = _mm
+    return env
+
+
+def _mm(value: object) -> str:
+    return f"{float(value):.2f}mm"  # type: ignore[arg-type]
+
+
+def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:
+    """The rule files a sheet is made from: the manifests of the ruleset's chain and its files of ``kinds``.
+
+    Paths are given from the rules directory's name (``rules/cards/…``), whatever the working
+    directory, so the sheets are the same wherever they are built.
+    """
+    manifest = PurePosixPath(ruleset.manifest.file)
+    root = manifest.parent.parent
+    prefix = root.name or "rules"
+    wanted = set(kinds)
+    found: list[str] = []
+    for document in ruleset.documents:
+        data = document.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        if kind != "ruleset" and kind not in wanted:
+            continue
+        path = PurePosixPath(document.file)
+        try:
+            shown = f"{prefix}/{path.relative_to(root).as_posix()}" if root.parts else f"{prefix}/{path.as_posix()}"
+        except ValueError:
+            shown = path.as_posix()
+        if shown not in found:
+            found.append(shown)
+    return found

@@ -1,0 +1,120 @@
+"""The register of sheets: each sheet module registers itself, the renderer asks for them all.
+
+A sheet is a module of this package with one function decorated with :func:`sheet`: the
+function turns a :class:`Source` (the ruleset, the page box, a variant's changes) into the
+context of its template, ``templates/sheets/<file>.j2``. Adding a sheet is one module, one
+template and one test; nothing else lists the sheets.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from civrules.emit.sheets.common import Page
+from civrules.families import families, family_of_module
+from civrules.model import Ruleset
+from civrules.resolve.diff import RulesetDiff
+
+R = TypeVar("R", bound=Ruleset, covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Source(Generic[R]):
+    """What a sheet is made from: the ruleset, the page box, and what a variant changes.
+
+    ``changes`` is ``civrules diff BASE VARIANT`` for a variant, ``None`` otherwise; sheets ask
+    :meth:`changed` whether to mark an entity or a setting as this variant's.
+    """
+
+    ruleset: R
+    page: Page
+    changes: RulesetDiff | None = None
+
+    def changed(self, collection: str, key: str) -> str:
+        """``added`` or ``changed`` when the variant adds or changes that entity, else empty."""
+        if self.changes is None:
+            return ""
+        for found in self.changes.collections:
+            if found.name != collection:
+                continue
+            if any(entity.key == key for entity in found.added):
+                return "added"
+            if any(entity.key == key for entity in found.changed):
+                return "changed"
+        return ""
+
+    def setting_changed(self, *roots: str) -> bool:
+        """Whether the variant changes a ruleset setting under any of ``roots`` (``hand_limit`` ...)."""
+        if self.changes is None:
+            return False
+        return any(change.path.split(".")[0].split("[")[0] in roots for change in self.changes.settings)
+
+
+#: A sheet's builder: a family's sheets take a Source of the family's model.
+Builder = Callable[[Source[Any]], Mapping[str, Any]]
+
+
+def _no_context(source: Source[Any]) -> Mapping[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One sheet: its file, title, one-line summary, orientation and the kinds of rule file it reads.
+
+    ``position`` orders the sheets (index, PDF); ``variant_only`` sheets exist only for a variant.
+    """
+
+    file: str
+    title: str
+    summary: str
+    landscape: bool
+    sources: tuple[str, ...]
+    position: int = 0
+    variant_only: bool = False
+    build: Builder = field(default=_no_context, compare=False, repr=False)
+    #: The id of the family whose rulesets have the sheet; None: every ruleset's (the core's).
+    family: str | None = None
+
+
+_SHEETS: dict[str, Sheet] = {}
+
+#: Modules of the package that are not sheets.
+_NOT_SHEETS = frozenset({"common", "registry", "render", "svgmap", "marks"})
+
+
+def sheet(
+    file: str,
+    title: str,
+    summary: str,
+    *,
+    position: int,
+    landscape: bool = False,
+    sources: tuple[str, ...] = (),
+    variant_only: bool = False,
+) -> Callable[[Builder], Builder]:
+    """Register the decorated function as the builder of the sheet ``file``."""
+
+    def register(build: Builder) -> Builder:
+        if file in _SHEETS:
+            raise ValueError(f"two sheets write {file}")
+        owner = family_of_module(build.__module__)
+        family = owner.id if owner is not None else None
+        _SHEETS[file] = Sheet(file, title, summary, landscape, sources, position, variant_only, build, family)
+        return build
+
+    return register
+
+
+def all_sheets() -> tuple[Sheet, ...]:
+    """Every registered sheet, in order of position: the shared ones and each family's."""
+    packages = ["civrules.emit.sheets", *(package for family in families().values() for package in family.sheets)]
+    for package in packages:
+        for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            if module.name not in _NOT_SHEETS:
+                importlib.import_module(f"{package}.{module.name}")
+    return tuple(sorted(_SHEETS.values(), key=lambda s: (s.position, s.file)))

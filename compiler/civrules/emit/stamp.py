@@ -1,0 +1,121 @@
+"""Knowing, cheaply, that a build would write exactly what is already there.
+
+A build's output is a pure function of its inputs: the rule files, the schemas, civrules' own
+source and templates, the versions of the libraries that shape the output, and the command's
+arguments. After a build, civrules records a digest of those inputs and of the tree it wrote in
+the user's cache (:mod:`civrules.support.cache`); a later build whose inputs and output tree still hash
+the same has nothing to do and stops before reading a single rule. Deleting the cache only costs
+one build.
+
+Files are hashed through :mod:`civrules.support.files`: a link is hashed as a link (its target is never
+read), and a tree holding anything civrules cannot vouch for — a FIFO, a device, a file over the
+size bound, an unreadable file, folders nested too deep — has no digest, so it is never "up to
+date": the build runs and reports the problem. A stamp entry that is corrupt or forged is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+
+from civrules.emit.output import DEFAULT_MAX_BYTES
+from civrules.schema import schema_dir
+from civrules.support import cache, files
+
+#: Libraries whose version can change the bytes of the output (templates, map layout).
+_SHAPING = ("jinja2", "networkx", "numpy", "markupsafe")
+_VERSION = 2
+
+
+def _tree_parts(root: Path, max_bytes: int, *, links: bool = True) -> list[str | bytes] | None:
+    """Path and content of everything under ``root``, or None when something cannot be vouched for."""
+    parts: list[str | bytes] = []
+    if not root.is_dir():
+        return ["<absent>"]
+    for entry in sorted(files.walk(root), key=lambda e: e.relative):
+        if "__pycache__" in entry.relative.split("/") or entry.kind == "dir":
+            continue
+        if entry.kind == "link" and links:
+            try:
+                parts.extend((entry.relative, "link", os.readlink(root / entry.relative)))
+            except OSError:
+                return None
+            continue
+        if entry.kind != "file" or entry.size > max_bytes:
+            return None
+        try:
+            parts.extend((entry.relative, files.read_under(root, entry.relative, max_bytes)))
+        except (files.RefusedError, OSError):
+            return None
+    return parts
+
+
+def input_digest(rules: Path, arguments: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES) -> str | None:
+    """A digest of everything a build reads, and of how it was asked for (None: cannot be vouched for)."""
+    package = Path(__file__).resolve().parent.parent
+    parts: list[str | bytes] = [json.dumps(sorted(arguments))]
+    for name in _SHAPING:
+        try:
+            parts.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name}=absent")
+    roots = ((rules, max_bytes), (package, DEFAULT_MAX_BYTES), (schema_dir(), DEFAULT_MAX_BYTES))
+    for root, bound in roots:
+        found = _tree_parts(root, bound)
+        if found is None:
+            return None
+        parts.append(f"<{len(found)}>")
+        parts.extend(found)
+    return cache.digest(*parts)
+
+
+def output_digest(out: Path) -> str | None:
+    if files.kind_of(out.absolute().parent, out.absolute().name) != "dir":
+        return None
+    found = _tree_parts(out, DEFAULT_MAX_BYTES, links=False)
+    return None if found is None else cache.digest(*found)
+
+
+def _entry(out: Path, arguments: Iterable[str]) -> str:
+    return f"build-{cache.digest(str(out.resolve()), json.dumps(sorted(arguments)))}.json"
+
+
+def _recorded(raw: bytes | None) -> tuple[str, str] | None:
+    """The digests a stamp entry holds, or None when it is not a well-formed entry."""
+    if raw is None:
+        return None
+    try:
+        recorded = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(recorded, dict) or recorded.get("version") != _VERSION:
+        return None
+    inputs, outputs = recorded.get("inputs"), recorded.get("outputs")
+    if not all(isinstance(d, str) and len(d) == 64 and set(d) <= set("0123456789abcdef") for d in (inputs, outputs)):
+        return None
+    assert isinstance(inputs, str) and isinstance(outputs, str)
+    return inputs, outputs
+
+
+def is_up_to_date(rules: Path, out: Path, arguments: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES) -> bool:
+    """True when the last build into ``out`` had the same inputs and ``out`` is as it left it."""
+    arguments = list(arguments)
+    recorded = _recorded(cache.read(_entry(out, arguments)))
+    if recorded is None:
+        return False
+    outputs = output_digest(out)
+    if outputs is None or outputs != recorded[1]:
+        return False
+    return input_digest(rules, arguments, max_bytes) == recorded[0]
+
+
+def record(rules: Path, out: Path, arguments: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    arguments = list(arguments)
+    inputs, outputs = input_digest(rules, arguments, max_bytes), output_digest(out)
+    if inputs is None or outputs is None:
+        return
+    entry = {"version": _VERSION, "inputs": inputs, "outputs": outputs}
+    cache.write(_entry(out, arguments), json.dumps(entry).encode("utf-8"))

@@ -1,0 +1,372 @@
+"""Building the typed :class:`~civrules.families.advanced_civilization.model.Ruleset` from validated documents.
+
+Only documents that passed schema validation reach this module, so shapes are trusted here; what
+may still be wrong (dangling references, duplicate ids, inconsistent facts) is for the checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from civrules.families.advanced_civilization import FAMILY
+from civrules.families.advanced_civilization.model import (
+    Area,
+    AstTrack,
+    Attribute,
+    Border,
+    Calamity,
+    CalamityLink,
+    Card,
+    Commodity,
+    CreditLine,
+    Effect,
+    Epoch,
+    Group,
+    Modifier,
+    Nation,
+    Phase,
+    PlayerCount,
+    Region,
+    Ruleset,
+)
+from civrules.load.document import Document
+from civrules.model import Collection, Origin, RuleIndex, Unknown, known, rules_of
+from civrules.resolve import Resolved
+
+
+def entries(documents: Sequence[Document], key: str, *prefix: str) -> Iterator[tuple[Origin, dict[str, Any]]]:
+    """Every mapping in the list at ``prefix + key`` of each document, with its origin."""
+    for document in documents:
+        node: Any = document.data
+        for part in prefix:
+            node = node.get(part) if isinstance(node, dict) else None
+        items = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(items, list):
+            continue
+        for index, item in enumerate(items):
+            if isinstance(item, dict):
+                yield Origin(document, (*prefix, key, index)), item
+
+
+def collection(resolved: Resolved, name: str) -> Iterator[tuple[Origin, dict[str, Any]]]:
+    """The entities of a resolved collection (overlays applied), with their origins."""
+    for entry in resolved.collections.get(name, ()):
+        yield entry.origin, entry.raw
+
+
+def _ids(value: Any, field: str = "card") -> tuple[str, ...] | Unknown:
+    value = known(value)
+    if isinstance(value, Unknown):
+        return value
+    out = []
+    for item in value or ():
+        out.append(item[field] if isinstance(item, dict) else item)
+    return tuple(out)
+
+
+def _name(raw: Mapping[str, Any], fallback: str) -> str | Unknown:
+    name = known(raw.get("name", fallback))
+    return name if isinstance(name, (str, Unknown)) else fallback
+
+
+def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]]:
+    groups = [
+        Group(raw["id"], _name(raw, raw["id"]), origin, raw, known(raw.get("colour")), known(raw.get("shape")))
+        for origin, raw in collection(resolved, "groups")
+    ]
+    cards = []
+    for origin, raw in collection(resolved, "civilization_cards"):
+        credits_raw = known(raw.get("credits", []))
+        credits: tuple[CreditLine, ...] | Unknown
+        if isinstance(credits_raw, Unknown):
+            credits = credits_raw
+        else:
+            credits = tuple(
+                CreditLine(known(c["points"]), i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
+                for i, c in enumerate(credits_raw)
+            )
+        links: list[CalamityLink] = []
+        attributes_raw = known(raw.get("attributes", []))
+        attributes: tuple[Attribute, ...] | Unknown = () if not isinstance(attributes_raw, Unknown) else attributes_raw
+        if not isinstance(attributes_raw, Unknown):
+            built = []
+            for a, attribute in enumerate(attributes_raw):
+                own = [
+                    CalamityLink(link["calamity"], link["effect"], ("attributes", a, "calamities", c))
+                    for c, link in enumerate(attribute.get("calamities", ()))
+                ]
+                links.extend(own)
+                effects = tuple(
+                    Effect(
+                        effect["kind"],
+                        {k: v for k, v in effect.items() if k not in ("kind", "note")},
+                        ("attributes", a, "effects", e),
+                    )
+                    for e, effect in enumerate(attribute.get("effects", ()))
+                )
+                built.append(Attribute(str(attribute["text"]), rules_of(attribute), effects, tuple(own), a))
+            attributes = tuple(built)
+        groups_raw = known(raw.get("groups", ()))
+        cards.append(
+            Card(
+                raw["id"],
+                _name(raw, raw["id"]),
+                origin,
+                raw,
+                groups_raw if isinstance(groups_raw, Unknown) else tuple(groups_raw),
+                known(raw.get("cost")),
+                _ids(raw.get("prerequisites", [])),
+                credits,
+                tuple(links),
+                known(raw.get("victory_points")),
+                attributes,
+            )
+        )
+    return Collection.of("groups", groups), Collection.of("civilization_cards", cards)
+
+
+def build_commodities(resolved: Resolved) -> Collection[Commodity]:
+    return Collection.of(
+        "commodities",
+        [
+            Commodity(
+                raw["id"],
+                _name(raw, raw["id"]),
+                origin,
+                raw,
+                known(raw.get("value")),
+                known(raw.get("count")),
+                raw.get("stack"),
+                bool(raw.get("mining", False)),
+            )
+            for origin, raw in collection(resolved, "commodities")
+        ],
+    )
+
+
+def build_calamities(resolved: Resolved) -> Collection[Calamity]:
+    calamities = []
+    for origin, raw in collection(resolved, "calamities"):
+        modifiers = tuple(
+            Modifier(
+                m["card"],
+                m.get("applies_to", "primary"),
+                m["effect"],
+                known(m.get("amount")),
+                tuple(m.get("modifies", ())),
+                i,
+            )
+            for i, m in enumerate(raw.get("modifiers", ()))
+        )
+        effect_ids = tuple(
+            e["id"]
+            for side in ("primary", "secondary")
+            for e in raw.get(side, ()) or ()
+            if isinstance(e, dict) and "id" in e
+        )
+        combination = raw.get("modifier_combination")
+        mode = combination.get("mode") if isinstance(combination, dict) else combination
+        calamities.append(
+            Calamity(
+                raw["id"],
+                _name(raw, raw["id"]),
+                origin,
+                raw,
+                raw["stack"],
+                known(raw.get("tradable")),
+                raw.get("severity"),
+                modifiers,
+                mode if isinstance(mode, str) else None,
+                effect_ids,
+            )
+        )
+    return Collection.of("calamities", calamities)
+
+
+def build_structure(
+    resolved: Resolved,
+) -> tuple[Collection[Nation], Collection[Epoch], Collection[AstTrack], Collection[Phase], Collection[PlayerCount]]:
+    nations = []
+    for origin, raw in collection(resolved, "nations"):
+        start = raw.get("start_areas")
+        areas = known(start.get("areas")) if isinstance(start, dict) else None
+        position = raw.get("ast_position")
+        nations.append(
+            Nation(
+                raw["id"],
+                _name(raw, raw["id"]),
+                origin,
+                raw,
+                tuple(areas) if isinstance(areas, list) else areas,
+                known(position.get("position")) if isinstance(position, dict) else None,
+            )
+        )
+    epochs = [
+        Epoch(raw["id"], _name(raw, raw["id"]), origin, raw, raw.get("requirements") or {})
+        for origin, raw in collection(resolved, "epochs")
+    ]
+    tracks = []
+    for origin, raw in collection(resolved, "ast_tracks"):
+        starts = known(raw.get("epoch_starts"))
+        spaces = known(raw.get("late_iron_age_spaces"))
+        tracks.append(
+            AstTrack(
+                raw["nation"],
+                raw["nation"],
+                origin,
+                raw,
+                raw.get("spaces"),
+                starts if isinstance(starts, Unknown) else tuple((s["epoch"], s["space"]) for s in starts or ()),
+                spaces
+                if isinstance(spaces, Unknown)
+                else tuple((s["space"], known(s["min_card_value"])) for s in spaces or ()),
+            )
+        )
+    phases = [
+        Phase(
+            raw["id"],
+            _name(raw, raw["id"]),
+            origin,
+            raw,
+            raw.get("number"),
+            raw.get("condition"),
+            known(raw.get("order")),
+        )
+        for origin, raw in collection(resolved, "phases")
+    ]
+    counts = []
+    for origin, raw in collection(resolved, "player_counts"):
+        configurations = raw.get("configurations") or []
+        nation_sets = tuple(
+            tuple(c["nations"]) for c in configurations if isinstance(c, dict) and isinstance(c.get("nations"), list)
+        )
+        counts.append(
+            PlayerCount(
+                str(raw["players"]),
+                f"{raw['players']} players",
+                origin,
+                raw,
+                raw["players"],
+                raw.get("status", "given") == "given",
+                nation_sets,
+            )
+        )
+    return (
+        Collection.of("nations", nations),
+        Collection.of("epochs", epochs),
+        Collection.of("ast_tracks", tracks),
+        Collection.of("phases", phases),
+        Collection.of("player_counts", counts),
+    )
+
+
+def build_map(
+    resolved: Resolved,
+) -> tuple[Collection[Area], Collection[Border], Collection[Region], Collection[Region]]:
+    areas = [
+        Area(
+            raw["id"],
+            _name(raw, raw["id"]),
+            origin,
+            raw,
+            bool(raw.get("land", False)),
+            bool(raw.get("water", False)),
+            bool(raw.get("open_sea", False)),
+            raw.get("coastal"),
+            known(raw.get("population_limit")),
+            raw.get("city_site"),
+            raw.get("flood_plain"),
+            raw.get("panel"),
+        )
+        for origin, raw in collection(resolved, "areas")
+    ]
+    borders = []
+    for origin, raw in collection(resolved, "borders"):
+        a, b = raw["areas"]
+        kind = known(raw.get("kind"))
+        borders.append(
+            Border(f"{a}|{b}", f"{a} – {b}", origin, raw, a, b, kind if isinstance(kind, str) else "unknown")
+        )
+    plains: dict[str, Region] = {}
+    order: list[str] = []
+    for origin, raw in collection(resolved, "flood_plains"):
+        previous = plains.get(raw["id"])
+        if previous is not None and raw.get("continues_from"):
+            plains[raw["id"]] = Region(
+                previous.id, previous.name, previous.origin, previous.raw, previous.areas + tuple(raw.get("areas", ()))
+            )
+            continue
+        if previous is None:
+            order.append(raw["id"])
+        plains.setdefault(raw["id"], Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ()))))
+    volcanoes = [
+        Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())))
+        for origin, raw in collection(resolved, "volcanoes")
+    ]
+    return (
+        Collection.of("areas", areas),
+        Collection.of("borders", borders, unique_ids=False),
+        Collection.of("flood_plains", [plains[i] for i in order]),
+        Collection.of("volcanoes", volcanoes),
+    )
+
+
+def build_rule_index(document: Document | None) -> RuleIndex | None:
+    """The sections a ruleset may cite: the rulebook's own (`sections`), plus the `missing` ones.
+
+    The online help pages' paragraphs (`online_help`) have a numbering of their own that clashes
+    with the rulebook's, so they are not citable as rule sections.
+    """
+    if document is None or not isinstance(document.data, dict):
+        return None
+    sections = {
+        item["section"]
+        for item in document.data.get("sections") or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
+    missing = {
+        item["section"]
+        for item in document.data.get("missing") or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
+    return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
+
+
+def build_ruleset(resolved: Resolved) -> Ruleset:
+    """The model of one resolved ruleset."""
+    data = resolved.data
+    groups, cards = build_cards(resolved)
+    nations, epochs, tracks, phases, counts = build_structure(resolved)
+    areas, borders, plains, volcanoes = build_map(resolved)
+    players = data.get("players") or {}
+    return Ruleset(
+        id=data["id"],
+        name=data["name"],
+        family=FAMILY.id,
+        manifest=Origin(resolved.manifest, ()),
+        extends=data.get("extends"),
+        players=(players.get("min", 0), players.get("max", 0)),
+        credit_policy=data.get("credit_policy") or {},
+        groups=groups,
+        cards=cards,
+        commodities=build_commodities(resolved),
+        calamities=build_calamities(resolved),
+        nations=nations,
+        epochs=epochs,
+        ast_tracks=tracks,
+        phases=phases,
+        player_counts=counts,
+        areas=areas,
+        borders=borders,
+        flood_plains=plains,
+        volcanoes=volcanoes,
+        rule_index=build_rule_index(resolved.rule_index),
+        documents=tuple({id(d): d for d in resolved.documents}.values()),
+        settings=resolved.settings,
+        removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        chain=resolved.chain,
+        data=resolved.data,
+        setting_origins=dict(resolved.setting_origins),
+        layers=dict(resolved.layers),
+    )

@@ -1,0 +1,284 @@
+"""Calamities as the rules resolve them: the order of resolution and the amount an effect takes.
+
+Pure functions over the model. The order is derived, never written in the data (Advanced
+Civilization 29.6, Expansion Project 24.7); the amount an effect takes from a holder is the
+effect's base amount changed by the modifiers of the civilization cards he holds, combined as the
+calamity's `modifier_combination` says (cumulative, or only the highest card, 30.322).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from civrules.families.advanced_civilization.model import Calamity, Modifier, Ruleset
+from civrules.model import Unknown, known
+
+Role = Literal["primary", "secondary"]
+
+
+def _order_key(calamity: Calamity) -> tuple[int, int, int]:
+    severity = 0 if calamity.severity == "minor" else 1
+    tradable = 2 if isinstance(calamity.tradable, Unknown) else int(calamity.tradable)
+    return severity, calamity.stack, tradable
+
+
+def resolution_order(ruleset: Ruleset | Iterable[Calamity]) -> tuple[Calamity, ...]:
+    """The calamities in the order they are resolved.
+
+    Ascending trade stack; in one stack the non-tradable calamities before the tradable ones
+    (Advanced Civilization 29.6). Where calamities have a severity, every minor calamity is
+    resolved before the major ones, minor ones also in ascending stack order (Expansion Project
+    24.7.1-24.7.2). A calamity whose trade status is unknown comes last in its stack; ties keep the
+    data order (players' A.S.T. order settles them in play).
+
+    Examples:
+        >>> [c.id for c in resolution_order(ruleset)][:4]   # doctest: +SKIP
+        ['volcano_earthquake', 'treachery', 'famine', 'superstition']
+    """
+    calamities = ruleset.calamities if isinstance(ruleset, Ruleset) else ruleset
+    return tuple(sorted(calamities, key=_order_key))
+
+
+@dataclass(frozen=True, slots=True)
+class AllBut:
+    """An amount of "all of the victim's units except ``spared``" (Civil Disorder, 30.711)."""
+
+    spared: int
+
+
+@dataclass(frozen=True, slots=True)
+class EffectAmount:
+    """What one effect of a calamity takes from one holder, after his cards' modifiers.
+
+    ``base`` is the effect's amount as written, or for a secondary victim the most one victim can
+    be made to lose (`max_per_victim`) where the effect has such a limit. ``change`` is the signed
+    sum of the modifiers that apply; ``set_to`` an amount a modifier states outright (it wins over
+    ``change``); ``cap`` the most the holder loses.
+    """
+
+    calamity: str
+    effect: str
+    role: Role
+    base: int | AllBut | Unknown | None
+    change: int = 0
+    set_to: int | None = None
+    cap: int | None = None
+    immune: bool = False
+    #: The effect kind after an `alters` modifier (e.g. an earthquake reduces instead of destroys).
+    kind: str | None = None
+    #: The modifiers that count, and those of held cards that another card superseded.
+    applied: tuple[Modifier, ...] = ()
+    superseded: tuple[Modifier, ...] = ()
+    #: Modifiers that add a separate loss rather than change this one (Military in Civil War, 30.414).
+    additions: tuple[Modifier, ...] = ()
+    unknown: Unknown | None = field(default=None)
+    #: For a secondary victim: the most one victim can be made to lose (`max_per_victim`).
+    limit: int | None = None
+    #: An amount per city the victim owns (`amount: {per_city_owned: n}`, Expansion Project Tyranny).
+    per_city: int | None = None
+
+    @property
+    def value(self) -> int | None:
+        """The amount for this holder, or None when it depends on his units (``AllBut``) or is unknown."""
+        if self.immune:
+            return 0
+        if self.unknown is not None or not isinstance(self.base, int):
+            return None if self.set_to is None or self.unknown is not None else self._capped(self.set_to)
+        return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
+
+    def loss(self, units: int, *, cities: int | None = None) -> int:
+        """What the holder loses, given ``units``.
+
+        ``units`` is, for an effect on the primary victim, what he has of the effect's unit (his
+        cities for Civil Disorder: all but three reduced, the modifiers then change the number
+        reduced, never below none nor beyond all); for a secondary victim, the share of the total
+        the primary victim allotted him, never more than the per-victim limit (Famine: eight unit
+        points, 30.311; Piracy: one city, 30.912), which his own cards then change. ``cities`` is
+        the number of cities he owns, for an amount per city (Expansion Project Tyranny, 29.8.1.3).
+
+        Raises:
+            ValueError: the amount is unknown or not given, or ``cities`` is needed and missing.
+        """
+        if self.immune:
+            return 0
+        if self.unknown is not None:
+            raise ValueError(f"{self.calamity}.{self.effect}: amount unknown ({self.unknown.reason})")
+        if self.per_city is not None and self.set_to is None:
+            if cities is None:
+                raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+            return min(units, self._capped(self.per_city * cities + self.change))
+        if isinstance(self.base, AllBut):
+            reduced = max(0, units - self.base.spared)
+            changed = self.set_to if self.set_to is not None else reduced + self.change
+            return min(units, self._capped(changed))
+        if self.role == "secondary":
+            share = units if self.limit is None else min(units, self.limit)
+            return self._capped(self.set_to if self.set_to is not None else share + self.change)
+        value = self.value
+        if value is None:
+            raise ValueError(f"{self.calamity}.{self.effect}: no amount")
+        return min(units, value)
+
+    def _capped(self, amount: int) -> int:
+        amount = max(0, amount)
+        return amount if self.cap is None else min(amount, self.cap)
+
+
+def effect_side(calamity: Calamity, effect_id: str) -> Role | None:
+    """Whether the effect is one on the primary victim or on the secondary victims (None: no such effect)."""
+    for side in ("primary", "secondary"):
+        for effect in calamity.raw.get(side) or ():
+            if isinstance(effect, dict) and effect.get("id") == effect_id:
+                return "primary" if side == "primary" else "secondary"
+    return None
+
+
+def effect_raw(calamity: Calamity, effect_id: str) -> Mapping[str, Any] | None:
+    """The data of one effect of a calamity."""
+    for side in ("primary", "secondary"):
+        for effect in calamity.raw.get(side) or ():
+            if isinstance(effect, dict) and effect.get("id") == effect_id:
+                return effect
+    return None
+
+
+def modified_effects(calamity: Calamity, modifier: Modifier) -> tuple[str, ...]:
+    """The effects a modifier changes: its `modifies`, else every effect on the sides it applies to."""
+    if modifier.modifies:
+        return modifier.modifies
+    sides = ("primary", "secondary") if modifier.applies_to == "both" else (modifier.applies_to,)
+    return tuple(e["id"] for side in sides for e in calamity.raw.get(side) or () if isinstance(e, dict) and "id" in e)
+
+
+def _modifier_raw(calamity: Calamity, modifier: Modifier) -> Mapping[str, Any]:
+    return calamity.raw["modifiers"][modifier.index]  # type: ignore[no-any-return]
+
+
+def _unknown_mode(calamity: Calamity) -> Unknown | None:
+    """The calamity's combination mode where the data writes it `{unknown: why}` (else None)."""
+    combination = calamity.raw.get("modifier_combination")
+    mode = known(combination.get("mode")) if isinstance(combination, dict) else None
+    return mode if isinstance(mode, Unknown) else None
+
+
+def _combine(calamity: Calamity, found: list[Modifier], held: Collection[str]) -> tuple[list[Modifier], list[Modifier]]:
+    """Split the modifiers of held cards into those that count and those superseded."""
+    combination = calamity.raw.get("modifier_combination")
+    combination = combination if isinstance(combination, dict) else {}
+    dropped: set[str] = set()
+    for override in combination.get("overrides") or ():
+        if override.get("card") in held:
+            dropped.update(override.get("overrides") or ())
+    if calamity.modifier_combination == "highest":
+        precedence = list(combination.get("precedence") or ())
+        ranked = [m.card for m in found if m.card in precedence and m.card not in dropped]
+        if ranked:
+            top = max(ranked, key=precedence.index)
+            dropped.update(card for card in ranked if card != top)
+    return [m for m in found if m.card not in dropped], [m for m in found if m.card in dropped]
+
+
+def calamity_amount(
+    calamity: Calamity,
+    effect_id: str,
+    held_cards: Collection[str],
+    role: Role,
+    commodities: Mapping[str, int] | None = None,
+) -> EffectAmount:
+    """What the effect ``effect_id`` takes from a holder of ``held_cards`` in ``role``.
+
+    ``role`` is the holder's part in the calamity: ``primary`` (the primary victim) or
+    ``secondary`` (a secondary victim); it must be the side the effect is on. ``commodities``
+    gives the commodity cards the holder has, by good, for modifiers counted per card (Pottery
+    with Grain against Famine, 30.312); an optional modifier is taken as used.
+
+    The modifiers of held cards that apply to the role and name the effect are combined as the
+    calamity's `modifier_combination` says: cumulative (all add up; an `overrides` card cancels
+    the cards it overrides), or highest (only the highest card of `precedence` held counts,
+    30.322). Without a combination every applying modifier counts. Where the mode is written
+    `{unknown: why}` and the holder has modifiers of two or more cards, the amount is unknown.
+    A modifier counted per commodity card of any good (`per: any_commodity_card`, Theocracy against
+    Iconoclasm and Heresy) counts every card in ``commodities``.
+
+    Raises:
+        KeyError: the calamity has no effect ``effect_id``.
+        ValueError: the effect is not on the side ``role`` names.
+
+    Examples:
+        >>> calamity_amount(epidemic, "epidemic_primary", {"medicine"}, "primary").value  # doctest: +SKIP
+        8
+    """
+    side = effect_side(calamity, effect_id)
+    if side is None:
+        raise KeyError(f"{calamity.id} has no effect {effect_id!r}")
+    if side != role:
+        raise ValueError(f"{calamity.id}.{effect_id} is an effect on the {side} victim, not the {role}")
+    effect = effect_raw(calamity, effect_id) or {}
+    amount = known(effect.get("amount"))
+    base: int | AllBut | Unknown | None
+    if isinstance(amount, dict) and "all_but" in amount:
+        base = AllBut(amount["all_but"])
+    elif isinstance(amount, (int, Unknown)):
+        base = amount
+    else:
+        base = None
+    limit = None
+    if role == "secondary" and isinstance(effect.get("max_per_victim"), int):
+        base = limit = effect["max_per_victim"]
+    per_city = amount.get("per_city_owned") if isinstance(amount, dict) else None
+    unknown = base if isinstance(base, Unknown) else None
+
+    found = [
+        m
+        for m in calamity.modifiers
+        if m.card in held_cards and m.applies_to in (role, "both") and effect_id in modified_effects(calamity, m)
+    ]
+    additions = [m for m in found if "adds" in _modifier_raw(calamity, m)]
+    counted, superseded = _combine(calamity, [m for m in found if m not in additions], held_cards)
+    mode = _unknown_mode(calamity)
+    if mode is not None and len({m.card for m in found}) > 1:
+        unknown = mode  # the rules do not say how the cards' modifiers combine
+
+    change, set_to, cap, immune, kind = 0, None, None, False, effect.get("kind")
+    for modifier in counted:
+        raw = _modifier_raw(calamity, modifier)
+        if modifier.effect == "immunity":
+            immune = True
+        becomes: Mapping[str, Any] = raw["becomes"] if isinstance(raw.get("becomes"), dict) else {}
+        kind = becomes.get("kind", kind)
+        stated = raw.get("set_to", becomes.get("amount"))
+        if stated is None and modifier.effect == "nullifies" and modifier.amount is None:
+            stated = 0
+        if isinstance(stated, int):
+            set_to = stated if set_to is None else min(set_to, stated)
+        elif isinstance(modifier.amount, Unknown):
+            unknown = modifier.amount
+        elif isinstance(modifier.amount, int):
+            per = raw.get("per")
+            times = 1
+            if isinstance(per, dict) and per.get("kind") == "commodity_card":
+                times = (commodities or {}).get(per["commodity"], 0)
+            elif isinstance(per, dict) and per.get("kind") == "any_commodity_card":
+                times = sum((commodities or {}).values())
+            change += modifier.amount * times
+        if isinstance(raw.get("cap"), int):
+            cap = raw["cap"] if cap is None else min(cap, raw["cap"])
+    return EffectAmount(
+        calamity.id,
+        effect_id,
+        role,
+        base,
+        change,
+        set_to,
+        cap,
+        immune,
+        kind,
+        tuple(counted),
+        tuple(superseded),
+        tuple(additions),
+        unknown,
+        limit,
+        per_city if isinstance(per_city, int) else None,
+    )

@@ -1,0 +1,1 @@
+"""The checks of the Advanced Civilization family."""

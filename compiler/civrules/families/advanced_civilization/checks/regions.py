@@ -1,0 +1,257 @@
+"""Flood plains and volcanoes: named groups of areas that calamities strike (4.41-4.43)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import networkx as nx
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.families.advanced_civilization.assemble import entries
+from civrules.families.advanced_civilization.mapgraph import map_documents, map_graph
+from civrules.families.advanced_civilization.model import Ruleset
+
+
+def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Span]]]:
+    """Each flood plain's members as written, with where each is listed.
+
+    The model keeps a flood plain's declaring entry (as a variant left it) and merges the members of
+    the entries that continue it; the continuing entries, and any repeated entry the model drops
+    (M022), are read from the map files.
+    """
+    members: dict[str, list[tuple[str, Span]]] = {}
+    declaring: set[tuple[int, tuple[str | int, ...]]] = set()
+    for plain in ruleset.flood_plains:
+        listed = plain.raw.get("areas")
+        members[plain.id] = [(a, plain.origin.span("areas", i)) for i, a in enumerate(listed or ())]
+        for origin in (plain.origin, plain.origin.base):
+            if origin is not None:
+                declaring.add((id(origin.document), origin.path))
+    for origin, raw in entries(map_documents(ruleset), "flood_plains"):
+        if raw["id"] not in members or (id(origin.document), origin.path) in declaring:
+            continue
+        listed = raw.get("areas")
+        for i, area_id in enumerate(listed if isinstance(listed, list) else ()):
+            members[raw["id"]].append((area_id, origin.span("areas", i)))
+    return members
+
+
+@check("M020", "flood-plain-disconnected", Severity.ERROR)
+def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: the land areas of a flood plain do not hang together by land (land or both borders): part
+    of it is cut off from the rest.
+
+    Why: a flood plain is a stretch of dark green (4.42), and Flood takes its losses from the units
+    on one flood plain (30.511-30.513); members that are not joined by land are usually a misplaced
+    member, a wrong border kind, or two flood plains written as one.
+
+    Fix: move the stray member to its own flood plain, or correct the borders between them.
+
+        borders:
+          - {areas: [etruria_2, rubicon], kind: sea}
+        flood_plains:
+          - {id: etruria, areas: [etruria_2, rubicon]}   # FAIL: not joined by land
+    """
+    land = map_graph(ruleset).land
+    areas = ruleset.areas
+    members = member_spans(ruleset)
+    for plain in ruleset.flood_plains:
+        listed = members.get(plain.id, [])
+        where: dict[str, Span] = {}
+        for area_id, span in listed:
+            area = areas.get(area_id)
+            if area is not None and area.land:
+                where.setdefault(area_id, span)
+        if len(where) < 2:
+            continue
+        order = {area_id: n for n, area_id in enumerate(where)}
+        groups = sorted(
+            (sorted(c, key=order.__getitem__) for c in nx.connected_components(land.subgraph(where))),
+            key=lambda g: order[g[0]],
+        )
+        anchor = groups[0][0]
+        for group in groups[1:]:
+            names = ", ".join(f"`{a}`" for a in group)
+            verb = "is" if len(group) == 1 else "are"
+            yield diagnostic(
+                "M020",
+                f"flood plain `{plain.id}`: {names} {verb} not joined by land to `{anchor}` (4.42)",
+                where[group[0]],
+                "move the stray areas to their own flood plain, or correct the land borders between the members",
+                [Related(where[anchor], f"`{anchor}` is on the flood plain")],
+            )
+
+
+@check("M021", "flood-plain-membership", Severity.ERROR)
+def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an area's `flood_plain` and the flood plain's `areas` disagree: the area names a flood
+    plain that does not list it, or a flood plain lists an area that names no flood plain or another
+    one, or that is not a land area. A white city site lies on a flood plain (4.43), so its area must
+    be a listed member of the flood plain it names.
+
+    Why: Flood takes units from the areas of one flood plain (30.511-30.513), and white city sites
+    are the ones vulnerable to it (4.43); the two records are read by different code and sheets, so
+    a disagreement makes Flood strike different areas depending on who asks.
+
+    Fix: make both sides say the same: add the area to the flood plain's `areas`, or correct the
+    area's `flood_plain`.
+
+        - {id: ur, flood_plain: mesopotamia, ...}   # FAIL: mesopotamia's areas lack ur
+        flood_plains:
+          - {id: mesopotamia, areas: [babylon, charax, sumeria]}
+    """
+    # Members are read from every entry of a flood plain as written (an entry the model drops is
+    # M022's), so that one misordered or repeated entry does not show up here as well.
+    areas, plains = ruleset.areas, ruleset.flood_plains
+    listed = member_spans(ruleset)
+    listing: dict[str, list[tuple[str, Span]]] = {}
+    for plain_id, members in listed.items():
+        for area_id, span in members:
+            listing.setdefault(area_id, []).append((plain_id, span))
+    for area in areas.by_id.values():
+        named = plains.get(area.flood_plain) if area.flood_plain is not None else None
+        others = listing.get(area.id, [])
+        if named is None or any(p == named.id for p, _ in others):
+            continue
+        also = f"; it is listed by `{others[0][0]}`" if others else ""
+        hint = f"add `{area.id}` to the areas of `{named.id}`, or correct `flood_plain`"
+        if ruleset.layer(area.origin, "flood_plain") > ruleset.layer(named.origin, "areas"):
+            # A variant put the area there: the base's flood plain is changed from the variant too.
+            written = f"overlay: {{flood_plains: {{patch: [{{id: {named.id}, areas: {{append: [{area.id}]}}}}]}}}}"
+            hint = f"add `{area.id}` to `{named.id}` in this variant (`{written}`), or correct `flood_plain`"
+        yield diagnostic(
+            "M021",
+            f"`{area.id}` is on flood plain `{named.id}`, but `{named.id}` does not list it{also}",
+            area.origin.span("flood_plain"),
+            hint,
+            [Related(named.origin.span("areas"), f"the areas of `{named.id}`")]
+            + [Related(span, f"listed by `{p}`") for p, span in others],
+        )
+    for plain_id, members in listed.items():
+        for area_id, span in members:
+            member = areas.get(area_id)
+            if member is None:
+                continue
+            if not member.land:
+                yield diagnostic(
+                    "M021",
+                    f"flood plain `{plain_id}` lists `{area_id}`, which is not a land area (4.42)",
+                    span,
+                    "flood plains are land: take the area off the list",
+                    [Related(member.origin.span("land"), "no land")],
+                )
+            elif member.flood_plain is None:
+                yield diagnostic(
+                    "M021",
+                    f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` has no `flood_plain`",
+                    span,
+                    f"write `flood_plain: {plain_id}` on the area, or take it off the list",
+                    [Related(member.origin.head(), f"`{area_id}`")],
+                )
+            elif member.flood_plain != plain_id:
+                own = plains.get(member.flood_plain)
+                if own is None or all(p != own.id for p, _ in listing[area_id]):
+                    continue  # X001, or reported at the area above
+                yield diagnostic(
+                    "M021",
+                    f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` is on `{member.flood_plain}`",
+                    span,
+                    "an area is on one flood plain: take it off this list, or move it",
+                    [Related(member.origin.span("flood_plain"), "its flood plain")],
+                )
+
+
+@check("M022", "flood-plain-continuation", Severity.ERROR)
+def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a flood plain entry repeats the id of an earlier one without `continues_from`, or an entry
+    with `continues_from` continues nothing: the map file it names does not exist, declares no flood
+    plain with this id, or is read after this one.
+
+    Why: a flood plain crossing panels is declared once and continued in the other panel's file;
+    a repeated id is dropped whole (its members belong to no flood plain), and a continuation of
+    nothing becomes a flood plain of its own.
+
+    Fix: rename the repeated flood plain, or add `continues_from: <map file id>`; list the declaring
+    map file before the continuing one in the ruleset.
+
+        flood_plains:
+          - {id: nile, areas: [alexandria, fayum]}
+          - {id: nile, areas: [tanis]}   # FAIL: a second nile
+    """
+    documents = map_documents(ruleset)
+    position = {d.data.get("id"): n for n, d in enumerate(documents)}
+    index = {id(d): n for n, d in enumerate(documents)}
+    declared: dict[str, tuple[int, Span]] = {}
+    declares = {
+        (origin.document.data.get("id"), raw["id"])
+        for origin, raw in entries(documents, "flood_plains")
+        if "continues_from" not in raw
+    }
+    for origin, raw in entries(documents, "flood_plains"):
+        plain_id, source = raw["id"], raw.get("continues_from")
+        here = index[id(origin.document)]
+        if source is None:
+            previous = declared.get(plain_id)
+            if previous is None:
+                declared[plain_id] = (here, origin.head())
+                continue
+            yield diagnostic(
+                "M022",
+                f"flood plain `{plain_id}` is declared twice; this entry is ignored",
+                origin.head(),
+                "rename it, or write `continues_from` with the map file that declares it",
+                [Related(previous[1], "first declared here")],
+            )
+            continue
+        at = origin.span("continues_from")
+        if source not in position:
+            yield diagnostic("M022", f"`continues_from`: no map file of this ruleset has id `{source}`", at)
+            continue
+        if (source, plain_id) not in declares:
+            yield diagnostic(
+                "M022",
+                f"`continues_from: {source}`, but `{source}` declares no flood plain `{plain_id}`",
+                at,
+                "name the map file that declares this flood plain",
+            )
+        elif position[source] > here:
+            yield diagnostic(
+                "M022",
+                f"flood plain `{plain_id}` continues from `{source}`, which the ruleset reads after this file",
+                at,
+                f"list the map file `{source}` before this one in the ruleset's files",
+            )
+
+
+@check("M023", "volcano-not-adjacent", Severity.ERROR)
+def check_volcanoes(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a volcano touches two areas that share no border. A volcano occupies one area or straddles
+    the border of two (4.41).
+
+    Why: an eruption eliminates all units in the areas the volcano touches (30.211); two areas that
+    are not neighbours cannot both be under one triangle, so one is misspelt or the border is missing.
+
+    Fix: correct the areas, or add the border between them.
+
+        volcanoes:
+          - {id: sicily, areas: [milazzo, neapolis]}   # FAIL: milazzo and neapolis share no border
+    """
+    graph = map_graph(ruleset).all
+    for volcano in ruleset.volcanoes:
+        if len(volcano.areas) != 2:
+            continue
+        a, b = volcano.areas
+        if a not in ruleset.areas or b not in ruleset.areas or a == b or graph.has_edge(a, b):
+            continue
+        yield diagnostic(
+            "M023",
+            f"volcano `{volcano.id}` straddles `{a}` and `{b}`, which share no border (4.41)",
+            volcano.origin.span("areas", 1),
+            "name two neighbouring areas, or add their border",
+            [Related(volcano.origin.span("areas", 0), f"`{a}`")],
+        )

@@ -1,0 +1,204 @@
+"""Start areas: where each nation may place its first token, and whether that is on the map in play
+(4.6, 15.3, 16.12).
+
+Nations list their start areas in the ruleset (`nations[].start_areas.areas`); map areas may say
+whose start area they are (`start_nation`). A nation whose start areas are unknown is skipped (the
+Q checks report the unknown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.families.advanced_civilization.model import Nation, Ruleset
+from civrules.model import Unknown, known
+
+
+def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
+    """Every start area a nation lists, with where it is listed (nations with known lists only)."""
+    for nation in ruleset.nations.by_id.values():
+        if isinstance(nation.start_areas, tuple):
+            for i, area_id in enumerate(nation.start_areas):
+                yield nation, area_id, nation.origin.span("start_areas", "areas", i)
+
+
+@check("M030", "start-area-not-land", Severity.ERROR)
+def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a nation's start area is a water-only area.
+
+    Why: a nation places its first token in a start area (4.6, 15.3); tokens stand on land, so a
+    water-only start area cannot be used, and the nation may have no start at all.
+
+    Fix: correct the area id (usually the land area next to the sea of the same name).
+
+        start_areas:
+          areas: [black_sea, kuban]   # FAIL: black_sea holds no land
+    """
+    for nation, area_id, span in _listings(ruleset):
+        area = ruleset.areas.get(area_id)
+        if area is not None and not area.land:
+            yield diagnostic(
+                "M030",
+                f"start area `{area_id}` of {nation.display_name} is not a land area (4.6)",
+                span,
+                "name a land area",
+                [Related(area.origin.span("land"), f"`{area_id}` has land: false")],
+            )
+
+
+@check("M031", "start-area-mismatch", Severity.ERROR)
+def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a map area's `start_nation` and the nations' start area lists disagree: the area names a
+    nation whose list lacks it, or a nation lists an area that names another nation. Areas without
+    `start_nation` and nations whose start areas are unknown are not compared.
+
+    Why: the map sheet draws start-area borders from the areas, set-up reads the nations' lists
+    (4.6, 15.3); if they differ, players are shown one start and allowed another.
+
+    Fix: make both say the same: add the area to the nation's `start_areas`, or correct the area's
+    `start_nation`.
+
+        - {id: sudeten, start_nation: illyria, ...}   # FAIL: illyria's start areas lack sudeten
+        - id: illyria
+          start_areas: {areas: [germania_2]}
+    """
+    listed_by: dict[str, list[tuple[Nation, Span]]] = {}
+    for nation, area_id, span in _listings(ruleset):
+        listed_by.setdefault(area_id, []).append((nation, span))
+    for area in ruleset.areas.by_id.values():
+        owner = ruleset.nations.get(area.raw.get("start_nation", ""))
+        if owner is None or not isinstance(owner.start_areas, tuple) or area.id in owner.start_areas:
+            continue
+        others = [(n, span) for n, span in listed_by.get(area.id, ()) if n.id != owner.id]
+        also = f"; {others[0][0].display_name} lists it" if others else ""
+        yield diagnostic(
+            "M031",
+            f"`{area.id}` is a start area of {owner.display_name} by its `start_nation`, but "
+            f"{owner.display_name}'s start areas do not include it{also}",
+            area.origin.span("start_nation"),
+            f"add `{area.id}` to {owner.display_name}'s start areas, or correct `start_nation`",
+            [Related(owner.origin.span("start_areas", "areas"), f"{owner.display_name}'s start areas")]
+            + [Related(span, f"listed by {n.display_name}") for n, span in others],
+        )
+    for nation, area_id, span in _listings(ruleset):
+        listed = ruleset.areas.get(area_id)
+        if listed is None or "start_nation" not in listed.raw or listed.raw["start_nation"] == nation.id:
+            continue
+        owner = ruleset.nations.get(listed.raw["start_nation"])
+        if owner is None or (isinstance(owner.start_areas, tuple) and area_id not in owner.start_areas):
+            continue  # X001, or reported at the area above
+        yield diagnostic(
+            "M031",
+            f"{nation.display_name} lists start area `{area_id}`, but `{area_id}` is a start area of "
+            f"{owner.display_name} (its `start_nation`)",
+            span,
+            f"take `{area_id}` off {nation.display_name}'s start areas, or correct the area's `start_nation`",
+            [Related(listed.origin.span("start_nation"), "start_nation")],
+        )
+
+
+def areas_in_play(ruleset: Ruleset, configuration: Mapping[str, Any]) -> frozenset[str] | None:
+    """The areas a player-count configuration plays on, or None where the data does not say.
+
+    A configuration's `map.areas_in_play` lists them; a map with no boundary (`boundary: none`) is
+    the whole map of the ruleset. Anything else (a part of the map whose areas are not listed, or
+    listed as unknown) is unknown.
+    """
+    board = configuration.get("map")
+    if not isinstance(board, dict):
+        return None
+    listed = known(board.get("areas_in_play"))
+    if isinstance(listed, list):
+        return frozenset(a for a in listed if isinstance(a, str))
+    if isinstance(listed, Unknown) or board.get("boundary") != "none":
+        return None
+    return frozenset(ruleset.areas.by_id)
+
+
+def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[str], Span, list[Related]]]:
+    """For each nation a configuration makes available on a known map: its start areas that exist,
+    those of them out of play, where the nation is named, and the places that explain it."""
+    for count in ruleset.player_counts:
+        configurations = count.raw.get("configurations")
+        for c, configuration in enumerate(configurations if isinstance(configurations, list) else ()):
+            nations = configuration.get("nations") if isinstance(configuration, dict) else None
+            if not isinstance(nations, list):
+                continue
+            in_play = areas_in_play(ruleset, configuration)
+            if in_play is None:
+                continue
+            board = configuration["map"]
+            for i, nation_id in enumerate(nations):
+                nation = ruleset.nations.get(nation_id)
+                if nation is None or not isinstance(nation.start_areas, tuple):
+                    continue
+                existing = [a for a in nation.start_areas if a in ruleset.areas]
+                if nation.start_areas and not existing:
+                    continue  # X001
+                related = [Related(nation.origin.span("start_areas", "areas"), f"{nation.display_name}'s start areas")]
+                if "areas_in_play" in board:
+                    related.append(Related(count.origin.span("configurations", c, "map", "areas_in_play"), "in play"))
+                outside = [a for a in existing if a not in in_play]
+                yield nation, existing, outside, count.origin.span("configurations", c, "nations", i), related
+
+
+@check("M032", "nation-cannot-start", Severity.ERROR)
+def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a player-count configuration offers a nation none of whose start areas is on the part of
+    the map in play. Only configurations whose areas are known are checked: those that list
+    `map.areas_in_play`, and those with `boundary: none` (the whole map).
+
+    Why: 16.12: nations whose start areas are on a panel not in play may not be chosen; a player
+    choosing it could not place a first token (4.6, 15.3).
+
+    Fix: take the nation off the configuration's `nations`, or correct the areas in play.
+
+        - players: 4
+          configurations:
+            - map: {areas_in_play: [thebes, susa, ...]}
+              nations: [egypt, babylon, assyria, asia]   # FAIL: mikop, kuban not in play
+    """
+    for nation, existing, outside, span, related in _availability(ruleset):
+        if len(outside) < len(existing):
+            continue
+        why = f"none of its start areas ({', '.join(f'`{a}`' for a in outside)})" if outside else "no start area"
+        yield diagnostic(
+            "M032",
+            f"{nation.display_name} is offered, but {why} is in play (16.12)",
+            span,
+            "take the nation off this configuration, or correct the areas in play",
+            related,
+        )
+
+
+@check("M033", "start-area-out-of-play", Severity.WARNING)
+def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a player-count configuration offers a nation some of whose start areas (not all) are off
+    the part of the map in play.
+
+    Why: the nation can still start in the others, but 16.12 alters start areas when panels are left
+    out; usually the areas in play or the nation's start areas for that map are incomplete.
+
+    Fix: correct the areas in play, or give the nation the start areas of this map.
+
+        - map: {areas_in_play: [mikop, susa, ...]}
+          nations: [egypt, babylon, assyria, asia]   # FAIL: asia's kuban not in play
+    """
+    for nation, existing, outside, span, related in _availability(ruleset):
+        if not outside or len(outside) == len(existing):
+            continue
+        yield diagnostic(
+            "M033",
+            f"{nation.display_name} is offered, but its start area{'s' if len(outside) > 1 else ''} "
+            f"{', '.join(f'`{a}`' for a in outside)} {'are' if len(outside) > 1 else 'is'} not in play",
+            span,
+            "check the areas in play, and the nation's start areas on this part of the map (16.12)",
+            related,
+        )

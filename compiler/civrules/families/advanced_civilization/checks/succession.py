@@ -1,0 +1,583 @@
+"""The A.S.T. and its epochs: every track laid out as declared, every epoch enterable (10.2, 33)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.families.advanced_civilization.model import Epoch, Ruleset
+from civrules.families.advanced_civilization.succession import (
+    ast_settings,
+    ast_span,
+    epoch_order,
+    epoch_spans,
+    groups_covered,
+    is_value_gated,
+    layout,
+    manifest_setting,
+    requirement_sets,
+)
+from civrules.model import Unknown
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@check("A001", "epoch-order", Severity.ERROR)
+def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an epoch's `order` is not its place in the list of epochs: the epochs are not numbered
+    1, 2, 3 ... in the order they are listed (a number used twice, skipped, or a swapped pair).
+
+    Why: the A.S.T. runs through the epochs from left to right (10.21); tracks, sheets and the engine
+    take that order from `order`, so a wrong number moves an epoch before the one it follows.
+
+    Fix: list the epochs from left to right and number them 1 to N in that order.
+
+        epochs:
+          - {id: stone_age, order: 1}
+          - {id: early_bronze_age, order: 3}   # FAIL: listed 2nd
+          - {id: late_bronze_age, order: 3}
+    """
+    by_order: dict[int, list[Epoch]] = {}
+    for epoch in ruleset.epochs:
+        if isinstance(epoch.raw.get("order"), int):
+            by_order.setdefault(epoch.raw["order"], []).append(epoch)
+    for place, epoch in enumerate(ruleset.epochs, start=1):
+        order = epoch.raw.get("order")
+        if not isinstance(order, int) or order == place:
+            continue
+        same = [other for other in by_order[order] if other is not epoch]
+        yield diagnostic(
+            "A001",
+            f"epoch `{epoch.id}` is listed {_ordinal(place)} but has order {order}",
+            epoch.origin.span("order"),
+            f"number the epochs 1 to {len(ruleset.epochs)} in the order they are listed (left to right on the A.S.T.)",
+            [Related(other.origin.span("order"), f"`{other.id}` also has order {order}") for other in same[:1]],
+        )
+
+
+@check("A002", "track-epoch-sequence", Severity.ERROR)
+def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a nation's A.S.T. track does not list the ruleset's epochs each once, in epoch order: an
+    epoch is missing, listed twice, or listed before an earlier one.
+
+    Why: every track crosses all the epochs from left to right (10.21, 33.2); a track without the
+    Early Iron Age lets that nation skip its entry requirements, a swapped pair makes them
+    unreachable.
+
+    Fix: list one start per epoch, in the order of `epochs`.
+
+        epoch_starts:
+          - {epoch: stone_age, space: 1}
+          - {epoch: late_bronze_age, space: 5}
+          - {epoch: early_bronze_age, space: 8}   # FAIL: before late_bronze_age in epoch order
+    """
+    ordered = [epoch.id for epoch in epoch_order(ruleset)]
+    rank = {epoch: i for i, epoch in enumerate(ordered)}
+    for track in ruleset.ast_tracks:
+        if isinstance(track.epoch_starts, Unknown):
+            continue
+        seen: dict[str, int] = {}
+        latest = -1
+        for i, (epoch, _) in enumerate(track.epoch_starts):
+            if epoch not in rank:
+                continue  # X001 reports an unknown epoch
+            span = track.origin.span("epoch_starts", i, "epoch")
+            if epoch in seen:
+                yield diagnostic(
+                    "A002",
+                    f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` twice",
+                    span,
+                    "keep one start per epoch",
+                    [Related(track.origin.span("epoch_starts", seen[epoch], "epoch"), "first listed here")],
+                )
+                continue
+            seen[epoch] = i
+            if rank[epoch] < latest:
+                later = ordered[latest]
+                yield diagnostic(
+                    "A002",
+                    f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` after `{later}`, which comes later",
+                    span,
+                    "list the epoch starts in the order of `epochs`",
+                )
+            latest = max(latest, rank[epoch])
+        missing = [epoch for epoch in rank if epoch not in seen]
+        if missing:
+            names = ", ".join(f"`{e}`" for e in missing)
+            yield diagnostic(
+                "A002",
+                f"the A.S.T. track of `{track.id}` has no start for epoch{'s' if len(missing) > 1 else ''} {names}",
+                track.origin.key_span("epoch_starts"),
+                "add `{epoch: ..., space: ...}` for every epoch of the ruleset",
+            )
+
+
+@check("A003", "track-epoch-spaces", Severity.ERROR)
+def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: the epoch starts of a track do not divide it into epochs: the first epoch does not begin
+    on the start space, an epoch begins on or before the space of the one before it (so it has no
+    space), or an epoch begins beyond the track's last space.
+
+    Why: markers start on the start arrow (15.4) and move one space a turn through contiguous
+    epochs (33.1); a gap or an overlap makes entry requirements apply on the wrong spaces.
+
+    Fix: start the first epoch on `ast.start_space` and every later one on a later space.
+
+        epoch_starts:
+          - {epoch: stone_age, space: 1}
+          - {epoch: early_bronze_age, space: 5}
+          - {epoch: late_bronze_age, space: 5}   # FAIL: the Early Bronze Age has no space
+    """
+    declared = layout(ruleset)
+    for track in ruleset.ast_tracks:
+        if isinstance(track.epoch_starts, Unknown) or not track.epoch_starts:
+            continue
+        last = declared.last_space(track)
+        previous: tuple[str, int] | None = None
+        for i, (epoch, space) in enumerate(track.epoch_starts):
+            span = track.origin.span("epoch_starts", i, "space")
+            if previous is None and space != declared.start_space:
+                yield diagnostic(
+                    "A003",
+                    f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
+                    f"not on the start space {declared.start_space}",
+                    span,
+                    f"markers start on space {declared.start_space} (`ast.start_space`); start the first epoch there",
+                )
+            elif previous is not None and space <= previous[1]:
+                yield diagnostic(
+                    "A003",
+                    f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
+                    f"but `{previous[0]}` begins on space {previous[1]}",
+                    span,
+                    f"each epoch needs at least one space: start `{epoch}` after space {previous[1]}",
+                )
+            elif last is not None and space > last:
+                yield diagnostic(
+                    "A003",
+                    f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
+                    f"beyond its last space {last}",
+                    span,
+                    f"the track's spaces are {declared.start_space} to {last}",
+                )
+            if previous is None or space > previous[1]:
+                previous = (epoch, space)
+
+
+@check("A004", "track-layout-mismatch", Severity.ERROR)
+def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: the A.S.T.'s declared layout disagrees with itself or with a track: a track has another
+    number of spaces or points per space than `ast.spaces_per_track` / `ast.points_per_space`, or
+    `finish_space` is not the last space counted from `start_space`.
+
+    Why: every track of the A.S.T. has the same sixteen spaces (10.2) and every space scores the
+    same (35.1 D); a track of another length finishes the game early or late for one nation.
+
+    Fix: give the track the declared values, or correct the declaration.
+
+        ast:
+          spaces_per_track: 16
+          tracks:
+            - nation: africa
+              spaces: 15        # FAIL: the A.S.T. declares 16 spaces per track
+    """
+    ast = ast_settings(ruleset)
+    declared = layout(ruleset)
+    if declared.spaces_per_track is not None and declared.finish_space is not None:
+        last = declared.start_space + declared.spaces_per_track - 1
+        if declared.finish_space != last:
+            yield diagnostic(
+                "A004",
+                f"`ast.finish_space` is {declared.finish_space}, but {declared.spaces_per_track} spaces from "
+                f"space {declared.start_space} end on space {last}",
+                ast_span(ruleset, "finish_space"),
+                f"set `finish_space: {last}`, or correct `spaces_per_track` or `start_space`",
+                [Related(ast_span(ruleset, "spaces_per_track"), "spaces per track declared here")],
+            )
+    for track in ruleset.ast_tracks:
+        for field, declared_value, key in (
+            ("spaces", declared.spaces_per_track, "spaces_per_track"),
+            ("points_per_space", declared.points_per_space, "points_per_space"),
+        ):
+            value = track.raw.get(field)
+            if declared_value is None or not isinstance(value, int) or value == declared_value:
+                continue
+            yield diagnostic(
+                "A004",
+                f"the A.S.T. track of `{track.id}` has {value} {field.replace('_', ' ')}, "
+                f"but the A.S.T. declares {declared_value}",
+                track.origin.span(field),
+                f"every track has `ast.{key}` = {declared_value}",
+                [Related(ast_span(ruleset, key), "declared here")] if key in ast else [],
+            )
+
+
+def _value_epochs(ruleset: Ruleset) -> set[str]:
+    return {epoch.id for epoch in ruleset.epochs if is_value_gated(epoch)}
+
+
+@check("A005", "value-space-misplaced", Severity.ERROR)
+def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a track's value-gated space (`late_iron_age_spaces`) is not a space of the value-gated
+    epoch on that track (the Late Iron Age, 33.25), lies beyond the track, is listed twice, or is
+    listed out of space order.
+
+    Why: only the Late Iron Age's spaces carry a card value (10.21, 33.25); a value on a Bronze Age
+    space would block a marker the rules let pass, and a space listed twice has two values.
+
+    Fix: list each Late Iron Age space once, in space order, between the epoch's first space and the
+    finish.
+
+        epoch_starts: [..., {epoch: late_iron_age, space: 14}]
+        late_iron_age_spaces:
+          - {space: 13, min_card_value: 1300}   # FAIL: space 13 is in the Early Iron Age
+    """
+    gated = _value_epochs(ruleset)
+    declared = layout(ruleset)
+    for track in ruleset.ast_tracks:
+        if isinstance(track.late_iron_age, Unknown):
+            continue
+        spans = epoch_spans(ruleset, track)
+        last = declared.last_space(track)
+        seen: dict[int, int] = {}
+        previous = None
+        for i, (space, _) in enumerate(track.late_iron_age):
+            at = track.origin.span("late_iron_age_spaces", i, "space")
+            if space in seen:
+                yield diagnostic(
+                    "A005",
+                    f"the A.S.T. track of `{track.id}` lists value space {space} twice",
+                    at,
+                    "keep one value per space",
+                    [Related(track.origin.span("late_iron_age_spaces", seen[space], "space"), "first listed here")],
+                )
+                continue
+            seen[space] = i
+            if previous is not None and space < previous:
+                yield diagnostic(
+                    "A005",
+                    f"the A.S.T. track of `{track.id}` lists value space {space} after space {previous}",
+                    at,
+                    "list the value spaces in space order",
+                )
+            previous = space if previous is None else max(previous, space)
+            if last is not None and not declared.start_space <= space <= last:
+                yield diagnostic(
+                    "A005",
+                    f"the A.S.T. track of `{track.id}` has no space {space} (its spaces are "
+                    f"{declared.start_space} to {last})",
+                    at,
+                    "give the number of a Late Iron Age space of this track",
+                )
+                continue
+            if isinstance(spans, tuple):
+                inside = next((s for s in spans if space in s), None)
+                if inside is not None and inside.epoch not in gated:
+                    gated_spans = [s for s in spans if s.epoch in gated]
+                    where = (
+                        ", ".join(f"`{s.epoch}` is spaces {s.first}-{s.last} on this track" for s in gated_spans)
+                        if gated_spans
+                        else "no epoch of this ruleset is value-gated (`card_value_per_space`)"
+                    )
+                    yield diagnostic(
+                        "A005",
+                        f"value space {space} of the A.S.T. track of `{track.id}` is in epoch `{inside.epoch}`, "
+                        "which carries no card values",
+                        at,
+                        where,
+                    )
+
+
+@check("A006", "value-threshold-decreasing", Severity.ERROR)
+def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: along a track, a Late Iron Age space needs less card value than a space before it.
+
+    Why: the printed values rise along each track (33.25): a marker must enter every space in turn,
+    so a lower value further on never matters, and is almost always a transcription slip (a swapped
+    pair or a dropped digit). An error, as a decreasing epoch start (A002) or city requirement
+    (A010) is.
+
+    Fix: check the values against the A.S.T.; they do not decrease from left to right.
+
+        late_iron_age_spaces:
+          - {space: 14, min_card_value: 1600}
+          - {space: 15, min_card_value: 1300}   # FAIL: less than space 14 needs
+    """
+    for track in ruleset.ast_tracks:
+        if isinstance(track.late_iron_age, Unknown):
+            continue
+        by_space: dict[int, tuple[int, int]] = {}
+        for i, (space, value) in enumerate(track.late_iron_age):
+            if isinstance(value, int):
+                by_space.setdefault(space, (value, i))
+        highest: tuple[int, int, int] | None = None
+        for space in sorted(by_space):
+            value, i = by_space[space]
+            if highest is not None and value < highest[0]:
+                yield diagnostic(
+                    "A006",
+                    f"space {space} of the A.S.T. track of `{track.id}` needs card value {value}, "
+                    f"less than space {highest[1]} before it ({highest[0]})",
+                    track.origin.span("late_iron_age_spaces", i, "min_card_value"),
+                    "the values do not decrease along a track; check both against the A.S.T.",
+                    [
+                        Related(
+                            track.origin.span("late_iron_age_spaces", highest[2], "min_card_value"), "the higher value"
+                        )
+                    ],
+                )
+            elif highest is None or value > highest[0]:
+                highest = (value, space, i)
+
+
+@check("A007", "value-threshold-unreachable", Severity.ERROR)
+def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a Late Iron Age space (or the finish box) needs more card value than all the ruleset's
+    civilization cards together are worth.
+
+    Why: nobody can ever enter the space (33.25 counts civilization cards at face value only), so no
+    marker reaches the finish and 34.1 A can never end the game.
+
+    Fix: correct the value (a digit too many?) or the card costs.
+
+        late_iron_age_spaces:
+          - {space: 15, min_card_value: 16000}   # FAIL: all 24 cards are worth 3190
+    """
+    total = 0
+    for card in ruleset.cards:
+        if isinstance(card.cost, Unknown):
+            return  # an unknown cost could make up the difference
+        total += card.cost
+    hint = f"all {len(ruleset.cards)} civilization cards are worth {total} at face value"
+    for track in ruleset.ast_tracks:
+        if isinstance(track.late_iron_age, Unknown):
+            continue
+        for i, (space, value) in enumerate(track.late_iron_age):
+            if isinstance(value, int) and value > total:
+                yield diagnostic(
+                    "A007",
+                    f"space {space} of the A.S.T. track of `{track.id}` needs card value {value}, "
+                    f"more than all civilization cards are worth ({total})",
+                    track.origin.span("late_iron_age_spaces", i, "min_card_value"),
+                    hint,
+                )
+    finish = ast_settings(ruleset).get("finish_space_min_card_value")
+    if isinstance(finish, int) and finish > total:
+        yield diagnostic(
+            "A007",
+            f"the finish box needs card value {finish}, more than all civilization cards are worth ({total})",
+            ast_span(ruleset, "finish_space_min_card_value"),
+            hint,
+        )
+
+
+@check("A008", "epoch-requirement-unsatisfiable", Severity.ERROR)
+def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an epoch asks for something the ruleset's cards or pieces cannot give: more card groups
+    than the groups that have cards, all groups while a group has no card, more civilization cards
+    than exist, more cards of a value range than there are, more victory points than all cards
+    give, or more cities than a nation has pieces.
+
+    Why: no marker can ever enter the epoch (33.11), so every nation stops before it.
+
+    Fix: correct the requirement against 33.2x, or add the missing cards.
+
+        requirements:
+          min_card_groups: 6   # FAIL: only 5 groups exist
+    """
+    cards = list(ruleset.cards)
+    with_groups = {group for card in cards for group in card.group_list() if group in ruleset.groups}
+    components = manifest_setting(ruleset, "components")
+    cities = components[1].get("cities_per_set") if components is not None and isinstance(components[1], dict) else None
+    coverage: dict[bool, int] = {}
+    for epoch in ruleset.epochs:
+        for path, requirements in requirement_sets(epoch):
+            count_both = bool(requirements.get("two_group_cards_count_twice"))
+            if count_both not in coverage:
+                coverage[count_both] = groups_covered(cards, count_both=count_both)
+            covered = coverage[count_both]
+            wanted = requirements.get("min_card_groups")
+            if isinstance(wanted, int) and wanted > covered:
+                yield diagnostic(
+                    "A008",
+                    f"epoch `{epoch.id}` needs cards of {wanted} groups, but the cards cover only {covered}",
+                    epoch.origin.span(*path, "min_card_groups"),
+                    f"groups with cards: {', '.join(sorted(with_groups)) or 'none'}",
+                )
+            if requirements.get("all_card_groups") and covered < len(ruleset.groups):
+                empty = [g for g in ruleset.groups.ids() if g not in with_groups]
+                reason = f"group{'s' if len(empty) > 1 else ''} {', '.join(f'`{g}`' for g in empty)} ha"
+                reason += "ve no card" if len(empty) > 1 else "s no card"
+                yield diagnostic(
+                    "A008",
+                    f"epoch `{epoch.id}` needs cards of all {len(ruleset.groups)} groups, but "
+                    + (reason if empty else f"the cards can cover only {covered} when each counts for one group"),
+                    epoch.origin.span(*path, "all_card_groups"),
+                    "give every group at least one card, or drop `all_card_groups`",
+                )
+            wanted = requirements.get("min_cards")
+            if isinstance(wanted, int) and wanted > len(cards):
+                yield diagnostic(
+                    "A008",
+                    f"epoch `{epoch.id}` needs {wanted} civilization cards, but the ruleset has {len(cards)}",
+                    epoch.origin.span(*path, "min_cards"),
+                    "correct the number against the rules",
+                )
+            for i, entry in enumerate(requirements.get("min_cards_of_value") or ()):
+                yield from _check_cards_of_value(
+                    ruleset, epoch.id, entry, epoch.origin.span(*path, "min_cards_of_value", i, "count")
+                )
+            wanted = requirements.get("min_victory_points")
+            points = [card.victory_points for card in cards]
+            if isinstance(wanted, int) and not any(isinstance(p, Unknown) for p in points):
+                total = sum(p for p in points if isinstance(p, int))
+                if wanted > total:
+                    yield diagnostic(
+                        "A008",
+                        f"epoch `{epoch.id}` needs {wanted} victory points, but all cards give {total}",
+                        epoch.origin.span(*path, "min_victory_points"),
+                        "correct the number, or the cards' victory points",
+                    )
+            wanted = requirements.get("min_cities")
+            if isinstance(wanted, int) and isinstance(cities, int) and wanted > cities:
+                yield diagnostic(
+                    "A008",
+                    f"epoch `{epoch.id}` needs {wanted} cities in play, but a nation has {cities} city pieces",
+                    epoch.origin.span(*path, "min_cities"),
+                    "correct the number, or `components.cities_per_set`",
+                    [Related(components[0].span("cities_per_set"), "city pieces declared here")]
+                    if components is not None
+                    else [],
+                )
+
+
+def _check_cards_of_value(ruleset: Ruleset, epoch: str, entry: Any, span: Span) -> Iterator[Diagnostic]:
+    if not isinstance(entry, dict):
+        return
+    low, below, count = entry.get("min_value", 0), entry.get("max_value_below"), entry.get("count", 1)
+    costs = [card.cost for card in ruleset.cards]
+    if any(isinstance(cost, Unknown) for cost in costs):
+        return
+    fitting = sum(1 for cost in costs if isinstance(cost, int) and cost >= low and (below is None or cost < below))
+    if fitting < count:
+        window = f"from {low}" + (f" below {below}" if below is not None else " up")
+        yield diagnostic(
+            "A008",
+            f"epoch `{epoch}` needs {count} cards of face value {window}, but the ruleset has {fitting}",
+            span,
+            "correct the count or the value range",
+        )
+
+
+@check("A010", "epoch-cities-decreasing", Severity.ERROR)
+def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: an epoch asks for fewer cities in play (`min_cities`) than an epoch before it (at the
+    same level, where the rules print one set of requirements per level).
+
+    Why: a marker enters the epochs in turn and is frozen when it has fewer cities than its epoch
+    requires (28.3.1, 33.3); the rulebooks' requirements never decrease from left to right, so a
+    lower number further on is a transcription slip, or a variant's change that makes the earlier
+    epoch the harder one.
+
+    Fix: check both numbers against the rules; they do not decrease from epoch to epoch.
+
+        - id: early_iron_age
+          requirements: {min_cities: 4, ...}
+        - id: late_iron_age
+          requirements: {min_cities: 3, ...}   # FAIL: fewer than the Early Iron Age's 4
+    """
+    highest: dict[str | None, tuple[int, Epoch, tuple[str | int, ...]]] = {}
+    # The epochs below one higher requirement, by that requirement: one epoch raised above all the
+    # later ones (a variant's house rule, or a slip) is one mistake, reported once, at it.
+    lower: dict[tuple[str | None, str, tuple[str | int, ...]], tuple[_Requirement, list[_Requirement]]] = {}
+    for epoch in ruleset.epochs:
+        for path, requirements in requirement_sets(epoch):
+            level = None if len(path) == 1 else _level(epoch, path)
+            wanted = requirements.get("min_cities")
+            if not isinstance(wanted, int) or isinstance(wanted, bool):
+                continue
+            before = highest.get(level)
+            if before is not None and wanted < before[0]:
+                lower.setdefault((level, before[1].id, before[2]), (before, []))[1].append((wanted, epoch, path))
+            elif before is None or wanted > before[0]:
+                highest[level] = (wanted, epoch, path)
+    for (most, higher, at), found in lower.values():
+        if len(found) == 1:
+            ((wanted, epoch, path),) = found
+            yield diagnostic(
+                "A010",
+                f"epoch `{epoch.id}` needs {wanted} cities in play, fewer than `{higher.id}` before it ({most})",
+                epoch.origin.span(*path, "min_cities"),
+                "city requirements do not decrease from epoch to epoch; check both against the rules",
+                [Related(higher.origin.span(*at, "min_cities"), "the higher requirement")],
+            )
+            continue
+        yield diagnostic(
+            "A010",
+            f"epoch `{higher.id}` needs {most} cities in play, more than the {len(found)} epochs after it: "
+            + ", ".join(f"`{epoch.id}` ({wanted})" for wanted, epoch, _ in found),
+            higher.origin.span(*at, "min_cities"),
+            "city requirements do not decrease from epoch to epoch: lower this one, or raise the later ones "
+            "(check them against the rules)",
+            [Related(epoch.origin.span(*path, "min_cities"), f"needs {wanted}") for wanted, epoch, path in found],
+        )
+
+
+#: An epoch's city requirement: the number, the epoch, and the path of its requirements.
+_Requirement = tuple[int, Epoch, tuple[str | int, ...]]
+
+
+def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
+    entries = epoch.raw.get("requirements_by_level") or ()
+    index = path[1]
+    entry = entries[index] if isinstance(index, int) and index < len(entries) else None
+    level = entry.get("level") if isinstance(entry, dict) else None
+    return str(level) if level is not None else None
+
+
+@check("A009", "nation-without-track", Severity.ERROR)
+def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a nation has no track on the A.S.T. (at every level, when the A.S.T. has levels).
+
+    Why: the A.S.T. has one track per nation (10.2); a nation without one cannot advance, score
+    A.S.T. points or take its place in A.S.T. order. (A track naming no existing nation is X001.)
+
+    Fix: add `{nation: <id>, ...}` under `ast.tracks`; if the track is not in the sources, write its
+    epoch starts and values as `{unknown: why}`.
+
+        nations: [{id: italy, ...}]
+        ast:
+          tracks: []        # FAIL: no track for italy
+    """
+    ast = ast_settings(ruleset)
+    if not ast:
+        return  # inherited from the base ruleset
+    levels = [level["id"] for level in ast.get("levels") or () if isinstance(level, dict) and "id" in level]
+    have = {(track.id, track.raw.get("level")) for track in ruleset.ast_tracks}
+    for nation in ruleset.nations:
+        for level in levels or [None]:
+            if (nation.id, level) in have:
+                continue
+            suffix = f" at level `{level}`" if level is not None else ""
+            yield diagnostic(
+                "A009",
+                f"nation `{nation.id}` has no A.S.T. track{suffix}",
+                nation.origin.head(),
+                "add a track for it under `ast.tracks` (unknown starts and values as `{unknown: why}`)",
+                [Related(ast_span(ruleset, "tracks"), "the tracks")],
+            )

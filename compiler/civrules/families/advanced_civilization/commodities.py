@@ -1,0 +1,248 @@
+"""Commodity cards as the rules value them: set values with Mining, and the declared trade stacks.
+
+Pure functions over the model. The set value rule and Mining's bonus are data of the commodities
+file (`set_value`, `mining.set_bonus`); :func:`set_value_rule` reads them, :func:`set_value` applies
+them to one set. :func:`declared_stacks` reads the numbered trade card stacks (`trade_stacks`) with
+the place each was declared, for the checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from civrules.families.advanced_civilization.model import Commodity, Ruleset
+from civrules.load.document import Document
+from civrules.model import Origin, Unknown, known
+
+#: The only set value formula the rulebooks use: n cards of face value v are worth n x n x v.
+COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
+
+
+@dataclass(frozen=True, slots=True)
+class SetValueRule:
+    """How a ruleset values a set: the formula and how many cards Mining adds (0 if it adds none)."""
+
+    #: None when the sources do not say how a set is valued (Mega Civilization).
+    formula: str | None = COUNT_SQUARED_TIMES_VALUE
+    mining_extra_cards: int = 1
+
+
+#: Advanced Civilization's rule (28.52-28.53, 32.261): n x n x v, Mining adds one card.
+ADVANCED_CIVILIZATION = SetValueRule()
+
+
+def set_value_rule(ruleset: Ruleset) -> SetValueRule:
+    """The set value rule the ruleset's commodities file declares.
+
+    Mining adds no card when the file declares no `mining.set_bonus` (the Expansion Project's Mining
+    changes treasury instead).
+    """
+    settings = ruleset.settings.get("commodities", {})
+    rule = known(settings.get("set_value"))
+    formula: str | None = COUNT_SQUARED_TIMES_VALUE
+    if isinstance(rule, Unknown):
+        formula = None
+    elif isinstance(rule, dict):
+        formula = rule.get("formula", COUNT_SQUARED_TIMES_VALUE)
+    mining = settings.get("mining")
+    bonus = mining.get("set_bonus") if isinstance(mining, dict) else None
+    extra = bonus.get("extra_cards", 0) if isinstance(bonus, dict) else 0
+    return SetValueRule(formula, extra if isinstance(extra, int) else 0)
+
+
+def set_value(commodity: Commodity, n: int, mining: bool = False, rule: SetValueRule = ADVANCED_CIVILIZATION) -> int:
+    """The value of a set of ``n`` cards of one good.
+
+    With ``mining`` (the holder uses Mining on this set, 32.261) a set of a Mining good counts as
+    ``rule.mining_extra_cards`` cards larger, never beyond the good's count (the limit printed on
+    the card); Mining does nothing for other goods.
+
+    Raises:
+        ValueError: ``n`` is negative or larger than the good's count, the good's value or count
+            is unknown, or the formula is not one this function knows.
+
+    Examples:
+        >>> iron = Commodity("iron", "Iron", None, {}, value=2, count=8, stack=2, mining=True)
+        >>> set_value(iron, 3), set_value(iron, 3, mining=True)
+        (18, 32)
+    """
+    if rule.formula is None:
+        raise ValueError("how a set is valued is not in the sources")
+    if rule.formula != COUNT_SQUARED_TIMES_VALUE:
+        raise ValueError(f"unknown set value formula {rule.formula!r}")
+    value, count = commodity.value, commodity.count
+    if isinstance(value, Unknown) or isinstance(count, Unknown):
+        raise ValueError(f"{commodity.id}: value or count unknown")
+    if not 0 <= n <= count:
+        raise ValueError(f"{commodity.id}: a set holds 0 to {count} cards, not {n}")
+    cards = min(n + rule.mining_extra_cards, count) if mining and commodity.mining and n > 0 else n
+    return cards * cards * value
+
+
+@dataclass(frozen=True, slots=True)
+class TradeStack:
+    """One numbered trade card stack as the commodities file declares it."""
+
+    number: int
+    calamities: bool
+    #: Declared calamity cards by kind (`non_tradable`, `tradable`, `minor`); None if not declared.
+    calamity_cards: Mapping[str, int] | None
+    origin: Origin
+
+
+#: The calamity kinds a stack's `calamity_cards` counts.
+CALAMITY_KINDS = ("non_tradable", "tradable", "minor")
+
+
+def commodities_document(ruleset: Ruleset, key: str) -> Document | None:
+    """The commodities document whose top-level ``key`` the ruleset uses (the last one that has it)."""
+    for document in reversed(ruleset.documents):
+        data = document.data
+        if isinstance(data, dict) and data.get("kind") == "commodities" and key in data:
+            return document
+    return None
+
+
+def commodity_total(ruleset: Ruleset) -> int | Unknown:
+    """How many commodity cards the deck holds: the sum of the goods' counts.
+
+    Derived from the data, so a variant that recounts a good is consistent by construction; where
+    a count is unknown, the declared `total_cards` (the rulebook's statement) when there is one.
+    """
+    counts = [c.count for c in ruleset.commodities]
+    if all(isinstance(n, int) for n in counts):
+        return sum(n for n in counts if isinstance(n, int))
+    found = ruleset.setting("total_cards")
+    declared = found[0].get("count") if found is not None and isinstance(found[0], dict) else None
+    return declared if isinstance(declared, int) else Unknown("a good's count is unknown")
+
+
+def declared_stacks(ruleset: Ruleset) -> list[TradeStack]:
+    """The trade stacks of `trade_stacks.stacks`, in data order (empty when none are declared)."""
+    found = ruleset.setting("trade_stacks")
+    if found is None or not isinstance(found[0], dict):
+        return []
+    data, origin = found
+    stacks = []
+    for i, raw in enumerate(data.get("stacks") or ()):
+        if not isinstance(raw, dict) or not isinstance(raw.get("number"), int):
+            continue
+        declared = raw.get("calamity_cards")
+        cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
+        stacks.append(TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i)))
+    return stacks
+
+
+@dataclass(frozen=True, slots=True)
+class BlockBonus:
+    """A band of player counts in which a set redeemed outside its native trade block gains its face
+    value per card (Expansion Project 26.3.3); ``shared_goods`` says whether goods native to both
+    blocks gain it when redeemed in the block other than the one they were drawn in (26.3.4)."""
+
+    players_min: int
+    players_max: int
+    shared_goods: bool
+
+
+def block_bonuses(ruleset: Ruleset) -> tuple[BlockBonus, ...]:
+    """The ruleset's non-native block bonus bands (none for a game without trade blocks)."""
+    found = []
+    for raw in ruleset.settings.get("commodities", {}).get("non_native_block_bonus") or ():
+        players = raw.get("players") if isinstance(raw, dict) else None
+        if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
+            found.append(BlockBonus(players["min"], players["max"], raw.get("shared_goods") == "bonus"))
+    return tuple(found)
+
+
+def block_bonus(
+    commodity: Commodity,
+    n: int,
+    bonuses: tuple[BlockBonus, ...],
+    *,
+    players: int,
+    redeemed_in: str,
+    drawn_in: str | None = None,
+) -> int:
+    """What a set of ``n`` cards gains by being redeemed in the trade block ``redeemed_in``.
+
+    A good of the West or East block gains its face value per card when redeemed in the other
+    block, for player counts of a bonus band; a shared good gains it, where the band allows, when
+    redeemed in a block other than ``drawn_in``. 0 otherwise (and for goods without a block).
+
+    >>> oil = Commodity("oil", "Oil", None, {"block": "west"}, value=4, count=7, stack=4, mining=False)
+    >>> block_bonus(oil, 3, (BlockBonus(12, 15, True),), players=12, redeemed_in="east")
+    12
+    """
+    native = commodity.raw.get("block")
+    value = commodity.value
+    if not isinstance(native, str) or isinstance(value, Unknown) or n <= 0:
+        return 0
+    band = next((b for b in bonuses if b.players_min <= players <= b.players_max), None)
+    if band is None:
+        return 0
+    if native == "shared":
+        outside = band.shared_goods and drawn_in is not None and drawn_in != redeemed_in
+    else:
+        outside = native != redeemed_in
+    return n * value if outside else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """One trade deck of a deck composition: its block, goods with card counts, calamity sets."""
+
+    block: str
+    commodities: tuple[tuple[str, int | None], ...]
+    calamity_sets: int | None
+    calamity_severities: tuple[str, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckBand:
+    """The trade decks for a band of player counts (and, where the map is split, a region)."""
+
+    players_min: int
+    players_max: int
+    region: str | None
+    decks: tuple[Deck, ...]
+
+
+def deck_compositions(ruleset: Ruleset) -> tuple[DeckBand, ...]:
+    """The decks per player count the commodities file declares (Expansion Project 10.3.x, Mega
+    Civilization): a good given as `share: all` counts all its cards, `half` half of them (None
+    when its count is unknown or odd)."""
+    counts = {c.id: c.count for c in ruleset.commodities}
+    bands = []
+    for raw in ruleset.settings.get("commodities", {}).get("deck_compositions") or ():
+        players = raw.get("players") if isinstance(raw, dict) else None
+        if not isinstance(players, dict) or not all(isinstance(players.get(k), int) for k in ("min", "max")):
+            continue
+        low: int = players["min"]
+        high: int = players["max"]
+        decks = []
+        for deck in raw.get("decks") or ():
+            goods: list[tuple[str, int | None]] = []
+            for entry in deck.get("commodities") or ():
+                total = counts.get(entry.get("commodity"))
+                if isinstance(entry.get("count"), int):
+                    cards: int | None = entry["count"]
+                elif entry.get("share") == "all" and isinstance(total, int):
+                    cards = total
+                elif entry.get("share") == "half" and isinstance(total, int) and total % 2 == 0:
+                    cards = total // 2
+                else:
+                    cards = None
+                goods.append((entry.get("commodity"), cards))
+            severities = deck.get("calamity_severities")
+            decks.append(
+                Deck(
+                    str(deck.get("block")),
+                    tuple(goods),
+                    deck.get("calamity_sets") if isinstance(deck.get("calamity_sets"), int) else None,
+                    tuple(severities) if isinstance(severities, list) else None,
+                )
+            )
+        region = raw.get("map_region")
+        bands.append(DeckBand(low, high, region if isinstance(region, str) else None, tuple(decks)))
+    return tuple(bands)

@@ -1,0 +1,198 @@
+"""Deriving the owned → target credit matrix from credits as written and the ruleset's policy.
+
+Credits are data on the giving card (group credits and specific credits); how they combine is the
+ruleset's declared :class:`CreditPolicy`, not code. For Advanced Civilization (31.54, 31.55):
+
+- a group credit goes to every *other* card of that group ("all other Craft cards");
+- a two-group card receives credits aimed at either of its groups, and gives the credits of both;
+- when several credit lines of one owned card reach the same target, the policy says whether the
+  highest counts or they add up;
+- an *extra* credit (Expansion Project 26.5.1, Mega Civilization) is a bonus given on top of the
+  group credits, so it always adds to them, whatever the policy;
+- each owned card's credit applies once per target (31.54); credits of different owned cards add up.
+
+The Expansion Project declares its group credits as credit tokens (`group_credits:
+credit_tokens_of_group`, 6.1-6.2, 26.5.1): tokens of a group's colour, kept for good and shown at every
+later purchase of a card of that group. They reach the same cards as "all other cards of the group"
+(a card is never bought twice). Its rule for a card of two groups is lost (26.5.2, 26.5.4-26.5.6), so
+its policy writes `two_group_cards` as unknown: group credits toward a two-group card are then left
+out of the matrix (a cell is never larger than the truth), while specific and extra credits still count.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from civrules.families.advanced_civilization.model import Ruleset
+
+
+class SameTarget(enum.StrEnum):
+    """How several credit lines of one owned card toward one target combine."""
+
+    HIGHEST = "highest"
+    SUM = "sum"
+
+
+@dataclass(frozen=True, slots=True)
+class CreditPolicy:
+    """How credit lines combine. ``two_group_cards_known`` is False where the ruleset does not know
+    how a card of two groups receives group credits (its `two_group_cards` is unknown)."""
+
+    same_target: SameTarget = SameTarget.HIGHEST
+    two_group_cards_known: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class CreditLine:
+    """One credit as written: toward a group (every other card of it) or toward one card.
+
+    ``extra`` marks a bonus given on top of the group credits (it always adds, see the module).
+    """
+
+    points: int
+    group: str | None = None
+    card: str | None = None
+    extra: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CreditSource:
+    """What the derivation needs of a card: its id, groups and credit lines."""
+
+    id: str
+    groups: tuple[str, ...]
+    credits: tuple[CreditLine, ...]
+
+
+def group_members(cards: Iterable[CreditSource]) -> dict[str, list[str]]:
+    """The ids of the cards of each group, in card order (a two-group card is in both)."""
+    members: dict[str, list[str]] = {}
+    for card in cards:
+        for group in card.groups:
+            members.setdefault(group, []).append(card.id)
+    return members
+
+
+def line_targets(owned: str, line: CreditLine, members: Mapping[str, Sequence[str]]) -> list[str]:
+    """The cards one credit line of ``owned`` reaches: its card, or the *other* cards of its group."""
+    if line.card is not None:
+        return [line.card] if line.card != owned else []
+    return [card for card in members.get(line.group or "", ()) if card != owned]
+
+
+def combine(lines: Iterable[CreditLine], policy: CreditPolicy) -> int:
+    """The credit several lines of one owned card give toward one target, under ``policy``.
+
+    Examples
+    --------
+    >>> lines = [CreditLine(10, group="crafts"), CreditLine(20, card="military"), CreditLine(5, card="x", extra=True)]
+    >>> combine(lines, CreditPolicy(SameTarget.HIGHEST)), combine(lines, CreditPolicy(SameTarget.SUM))
+    (25, 35)
+    """
+    plain = [line.points for line in lines if not line.extra]
+    extra = sum(line.points for line in lines if line.extra)
+    if policy.same_target is SameTarget.HIGHEST:
+        return max(plain, default=0) + extra
+    return sum(plain) + extra
+
+
+def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) -> dict[str, dict[str, int]]:
+    """The credit each owned card gives toward each other card (cells without credit are omitted).
+
+    Examples
+    --------
+    >>> pottery = CreditSource("pottery", ("crafts",), (CreditLine(10, group="crafts"),))
+    >>> mining = CreditSource("mining", ("crafts",), (CreditLine(10, group="crafts"),))
+    >>> derive_credit_matrix([pottery, mining], CreditPolicy())
+    {'mining': {'pottery': 10}, 'pottery': {'mining': 10}}
+
+    Where the policy does not know how a two-group card receives group credits, only specific and
+    extra credits reach it:
+
+    >>> engineering = CreditSource("engineering", ("crafts", "sciences"), ())
+    >>> derive_credit_matrix([pottery, engineering], CreditPolicy(two_group_cards_known=False))
+    {}
+    """
+    members = group_members(cards)
+    two_groups = set() if policy.two_group_cards_known else {card.id for card in cards if len(card.groups) > 1}
+    matrix: dict[str, dict[str, int]] = {}
+    for owned in cards:
+        first: dict[str, CreditLine] = {}
+        several: dict[str, list[CreditLine]] = {}
+        for line in owned.credits:
+            for target in line_targets(owned.id, line, members):
+                if line.group is not None and target in two_groups:
+                    continue  # how a two-group card takes group credits is not known
+                seen = first.setdefault(target, line)
+                if seen is not line:
+                    several.setdefault(target, [seen]).append(line)
+        row = {target: line.points for target, line in first.items()}
+        row.update((target, combine(lines, policy)) for target, lines in several.items())
+        if row:
+            matrix[owned.id] = dict(sorted(row.items()))
+    return dict(sorted(matrix.items()))
+
+
+def credit_toward(matrix: Mapping[str, Mapping[str, int]], owned: Iterable[str], target: str) -> int:
+    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card).
+
+    Examples
+    --------
+    >>> credit_toward({"astronomy": {"coinage": 20, "medicine": 20}}, ["astronomy", "astronomy"], "coinage")
+    20
+    """
+    return sum(matrix.get(card, {}).get(target, 0) for card in set(owned) if card != target)
+
+
+def credit_policy(ruleset: Ruleset) -> CreditPolicy:
+    """The ruleset's declared policy (`credit_policy:` of its manifest); the default where it is silent.
+
+    A `two_group_cards` written `{unknown: why}` (Expansion Project) makes ``two_group_cards_known`` False.
+    """
+    same_target = ruleset.credit_policy.get("same_target")
+    two_groups = ruleset.credit_policy.get("two_group_cards")
+    known = not (isinstance(two_groups, dict) and "unknown" in two_groups)
+    if same_target in {s.value for s in SameTarget}:
+        return CreditPolicy(SameTarget(same_target), known)
+    return CreditPolicy(two_group_cards_known=known)
+
+
+def credit_sources(ruleset: Ruleset) -> list[CreditSource]:
+    """The cards of a ruleset as the derivation sees them.
+
+    The first card of a duplicated id stands for it (I001 reports the copy); unknown groups give no
+    group membership and credit lines whose points are unknown are left out, so a derived cell is
+    never larger than the truth.
+    """
+    sources = []
+    for card in ruleset.cards.by_id.values():
+        lines = tuple(
+            CreditLine(line.points, line.group, line.card, line.extra)
+            for line in card.credit_list()
+            if isinstance(line.points, int) and not isinstance(line.points, bool)
+        )
+        sources.append(CreditSource(card.id, card.group_list(), lines))
+    return sources
+
+
+def credit_matrix(ruleset: Ruleset) -> dict[str, dict[str, int]]:
+    """The owned → target credit matrix of a ruleset, derived under its own credit policy.
+
+    Checks, code generation and sheets all ask for it: it is derived once per ruleset object (a
+    model never changes once built) and handed out as a copy.
+    """
+    cached = _MATRICES.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        cached = (ruleset, derive_credit_matrix(credit_sources(ruleset), credit_policy(ruleset)))
+        if len(_MATRICES) >= 8:
+            _MATRICES.clear()
+        _MATRICES[id(ruleset)] = cached
+    return {owned: dict(row) for owned, row in cached[1].items()}
+
+
+#: Matrices by model identity; the model is kept in the entry so that a reused id cannot match.
+_MATRICES: dict[int, tuple[Ruleset, dict[str, dict[str, int]]]] = {}

@@ -1,0 +1,1450 @@
+"""`civrules build`: typed, installable Python engine packages for a resolved ruleset.
+
+``generated/python/<package>/`` is a distribution (``pip install generated/python/<package>``) of
+one import package that needs only the standard library and the shared runtime
+``civrules_runtime`` (``generated/python/civrules_runtime/``: the records, vocabularies, errors,
+rule logic and the :class:`RulesetPackage` protocol every package satisfies). The data module is
+written by :mod:`civrules.emit.pyfmt`, already laid out as ``ruff format`` lays it out; every
+string from the data is a quoted literal, so no name can break the code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from civrules import __version__
+from civrules.emit.export import fingerprint
+from civrules.emit.packaging import RUNTIME, RUNTIME_DISTRIBUTION, distribution_name, package_name
+from civrules.emit.pyfmt import Code, Node, call, dct, frozen, statement, string, tup
+from civrules.emit.templating import template_environment
+from civrules.families.advanced_civilization.calamities import modified_effects, resolution_order
+from civrules.families.advanced_civilization.commodities import block_bonuses, deck_compositions, set_value_rule
+from civrules.families.advanced_civilization.credits import credit_matrix
+from civrules.families.advanced_civilization.mapgraph import map_graph
+from civrules.families.advanced_civilization.model import Attribute, Card, Effect, Epoch, Ruleset
+from civrules.model import Unknown
+
+#: The shared runtime: its import name, distribution name, and the folder its sources are in.
+RUNTIME_SOURCES = Path(__file__).resolve().parents[2] / "emit" / "runtime"
+RUNTIME_FILES = ("__init__.py", "errors.py", "vocab.py", "records.py", "logic.py", "protocol.py")
+
+
+def environment() -> jinja2.Environment:
+    # Python source, not HTML: every data value goes through `lit` (or `doc` in docstrings).
+    env = template_environment("python", autoescape=False)
+    env.filters["lit"] = lit
+    env.filters["doc"] = doc
+    return env
+
+
+def member(value: str) -> str:
+    """The enum member name of an id."""
+    return value.upper()
+
+
+def lit(value: Any) -> str:
+    """A Python literal for plain data, quoted as the formatter quotes: strings, numbers, bools,
+    None, and tuples of those. Unknown facts become None."""
+    if isinstance(value, Unknown) or value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, str):
+        return string(value).flat()
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return tup([Code(lit(v)) for v in value]).flat()
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def doc(value: str) -> str:
+    """Free text for inside a docstring: backslashes and double quotes escaped, so that no text
+    (a name holding `\"\"\"`, or ending in a backslash) can end the docstring or break it."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# --- The data module ---------------------------------------------------------------------------
+
+
+class _Writer:
+    """Builds the data module's statements, remembering which runtime names they use."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.runtime: set[str] = set()
+        self.statements: list[str] = []
+
+    def rt(self, name: str) -> str:
+        """A name of the runtime (records, vocabularies), imported by the module."""
+        self.runtime.add(name)
+        return name
+
+    def member(self, enum: str, value: str | None) -> Node:
+        """``Enum.MEMBER`` of a shared vocabulary, or None."""
+        if value is None:
+            return Code("None")
+        return Code(f"{self.rt(enum)}.{member(value)}")
+
+    def add(self, comment: str | None, target: str, value: Node) -> None:
+        text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
+        self.statements.append(text + statement(target, value))
+
+
+def ref(enum: str, value: Any) -> Node:
+    """An id enum member of the ruleset (``CardId.POTTERY``), or None for an unknown or absent id."""
+    if not isinstance(value, str):
+        return Code("None")
+    return Code(f"{enum}.{member(value)}")
+
+
+def refs(enum: str, values: Iterable[str] | Unknown | None) -> Node:
+    if values is None or isinstance(values, Unknown):
+        return Code("None")
+    return tup([ref(enum, v) for v in values])
+
+
+def value(item: Any) -> Node:
+    """A literal of plain data; Unknown is None."""
+    if isinstance(item, (tuple, list)):
+        return tup([value(i) for i in item])
+    if isinstance(item, str):
+        return string(item)
+    return Code(lit(item))
+
+
+def name(entity_name: str | Unknown) -> Node:
+    return Code("None") if isinstance(entity_name, Unknown) else string(entity_name)
+
+
+def _int(item: Any) -> int | None:
+    return item if isinstance(item, int) and not isinstance(item, bool) else None
+
+
+def _rules(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    rule = raw.get("rule")
+    if isinstance(rule, str):
+        return (rule,)
+    return tuple(rule) if isinstance(rule, list) else ()
+
+
+def mapping(items: list[tuple[Node, Node]], w: _Writer) -> Node:
+    """A read-only mapping of the items."""
+    return call(w.rt("MappingProxyType"), dct(items)) if items else Code(f"{w.rt('MappingProxyType')}({{}})")
+
+
+#: Effect kinds: the runtime record of each.
+EFFECT_RECORDS = {
+    "immunity": "Immunity",
+    "movement": "Movement",
+    "population_limit": "PopulationLimit",
+    "city_build": "CityBuild",
+    "city_support": "CitySupport",
+    "conflict": "Conflict",
+    "turn_order": "TurnOrder",
+    "tax": "Tax",
+    "treasury": "Treasury",
+    "commodity_exchange": "CommodityExchange",
+    "trade_card_purchase": "TradeCardPurchase",
+    "hand_limit": "HandLimitChange",
+    "commodity_value": "CommodityValue",
+    "special_ability": "SpecialAbility",
+    "credit_tokens": "CreditTokens",
+    "victory_points": "VictoryPoints",
+}
+
+#: Effect parameters whose values are of a shared vocabulary: the runtime enum of each.
+EFFECT_VOCABULARIES = {
+    "against": "ImmunityAgainst",
+    "targets": "Targets",
+    "units": "MovementUnits",
+    "where": "PopulationWhere",
+    "from_treasury": "TreasuryShare",
+    "aspect": "ConflictAspect",
+    "activities": "Activity",
+    "position": "TurnPosition",
+    "goods": "Goods",
+    "action": "AbilityAction",
+    "phase": "AbilityPhase",
+    "colours": "TokenColours",
+}
+
+#: Effect parameters that name cards (one id, or a list of ids).
+EFFECT_CARDS = ("card", "unless_holding", "before_holders_of", "exempt_holders")
+
+
+def _effect(effect: Effect, w: _Writer) -> Node:
+    kwargs: dict[str, Node] = {}
+    for key, item in effect.params.items():
+        if key in EFFECT_CARDS:
+            kwargs[key] = ref("CardId", item) if isinstance(item, str) else refs("CardId", item)
+        elif effect.kind == "commodity_exchange" and key == "phase":
+            kwargs[key] = string(item)
+        elif key == "per_turn" and item == "unlimited":
+            kwargs["unlimited"] = Code("True")
+        elif key in EFFECT_VOCABULARIES:
+            enum = EFFECT_VOCABULARIES[key]
+            kwargs[key] = tup([w.member(enum, i) for i in item]) if isinstance(item, list) else w.member(enum, item)
+        elif isinstance(item, list):
+            kwargs[key] = tup([value(i) for i in item])
+        else:
+            kwargs[key] = string(item) if isinstance(item, str) else value(item)
+    return call(w.rt(EFFECT_RECORDS[effect.kind]), **kwargs)
+
+
+def _attribute(attribute: Attribute, raw: Mapping[str, Any], w: _Writer) -> Node:
+    links = [
+        call(w.rt("CalamityLink"), ref("CalamityId", c.calamity), w.member("LinkEffect", c.effect))
+        for c in attribute.calamities
+    ]
+    kwargs: dict[str, Node] = {
+        "text": string(" ".join(attribute.text.split())),
+        "rules": value(attribute.rules),
+        "effects": tup([_effect(e, w) for e in attribute.effects]),
+        "calamities": tup(links),
+    }
+    if isinstance(raw.get("source"), str):
+        kwargs["source"] = string(raw["source"])
+    return call(w.rt("Attribute"), **kwargs)
+
+
+def _purchase_effect(raw: Mapping[str, Any], w: _Writer) -> Node:
+    kind = raw.get("kind")
+    kwargs: dict[str, Node] = {
+        "kind": w.member("PurchaseKind", kind if isinstance(kind, str) else None),
+        "text": string(" ".join(str(raw.get("text", "")).split())),
+        "rules": value(_cited(raw)),
+    }
+    for key in ("points", "max_cards", "max_face_value_below"):
+        if _int(raw.get(key)) is not None:
+            kwargs[key] = value(raw[key])
+    if isinstance(raw.get("colours"), str):
+        kwargs["colours"] = w.member("TokenColours", raw["colours"])
+    if raw.get("usable_from") == "next_turn":
+        kwargs["next_turn"] = Code("True")
+    if isinstance(raw.get("groups"), list):
+        kwargs["groups"] = tup([w.member("GroupId", g) for g in raw["groups"]])
+    return call(w.rt("PurchaseEffect"), **kwargs)
+
+
+def _card(card: Card, w: _Writer) -> Node:
+    credits: Node = Code("None")
+    if isinstance(card.credits, tuple):
+        credits = tup(
+            [
+                call(
+                    w.rt("Credit"),
+                    value(line.points),
+                    w.member("GroupId", line.group),
+                    ref("CardId", line.card),
+                    *([Code("True")] if line.extra else []),
+                )
+                for line in card.credits
+            ]
+        )
+    attributes: Node = Code("None")
+    if isinstance(card.attributes, tuple):
+        raws = card.raw.get("attributes") or []
+        attributes = tup([_attribute(a, raws[a.index], w) for a in card.attributes])
+    groups = Code("None") if isinstance(card.groups, Unknown) else tup([w.member("GroupId", g) for g in card.groups])
+    kwargs: dict[str, Node] = {
+        "id": ref("CardId", card.id),
+        "name": name(card.name),
+        "groups": groups,
+        "cost": value(card.cost),
+        "prerequisites": refs("CardId", card.prerequisites),
+        "credits": credits,
+        "victory_points": value(card.victory_points),
+        "attributes": attributes,
+    }
+    effects = card.raw.get("purchase_effects")
+    if isinstance(effects, list) and effects:
+        kwargs["purchase_effects"] = tup([_purchase_effect(e, w) for e in effects])
+    kwargs["rules"] = value(_rules(card.raw))
+    return call(w.rt("Card"), **kwargs)
+
+
+def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """Per calamity: its effects, its modifiers (with what each states), combination and immunities."""
+    out = []
+    for calamity in ruleset.calamities:
+        effects = []
+        for side in ("primary", "secondary"):
+            for raw in calamity.raw.get(side) or ():
+                if not isinstance(raw, dict) or "id" not in raw:
+                    continue
+                amount = raw.get("amount")
+                effects.append(
+                    {
+                        "id": raw["id"],
+                        "side": side,
+                        "kind": raw.get("kind"),
+                        "amount": _int(amount),
+                        "all_but": _int(amount.get("all_but")) if isinstance(amount, dict) else None,
+                        "per_city": _int(amount.get("per_city_owned")) if isinstance(amount, dict) else None,
+                        "max_per_victim": _int(raw.get("max_per_victim")),
+                        "unknown": isinstance(amount, dict) and set(amount) == {"unknown"},
+                        "raw": raw,
+                    }
+                )
+        modifiers = []
+        for modifier in calamity.modifiers:
+            raw = calamity.raw["modifiers"][modifier.index]
+            becomes = raw.get("becomes") if isinstance(raw.get("becomes"), dict) else {}
+            stated = raw.get("set_to", becomes.get("amount"))
+            if stated is None and modifier.effect == "nullifies" and modifier.amount is None:
+                stated = 0
+            per = raw.get("per")
+            adds = raw.get("adds")
+            modifiers.append(
+                {
+                    "card": modifier.card,
+                    "applies_to": modifier.applies_to,
+                    "effect": modifier.effect,
+                    "effects": list(modified_effects(calamity, modifier)),
+                    "amount": _int(modifier.amount),
+                    "amount_unknown": isinstance(modifier.amount, Unknown),
+                    "stated": _int(stated),
+                    "cap": _int(raw.get("cap")),
+                    "per_commodity": per.get("commodity")
+                    if isinstance(per, dict) and per.get("kind") == "commodity_card"
+                    else None,
+                    "adds": "adds" in raw,
+                    "becomes_kind": becomes.get("kind"),
+                    "per_any_commodity": isinstance(per, dict) and per.get("kind") == "any_commodity_card",
+                    "per": per.get("kind")
+                    if isinstance(per, dict) and per.get("kind") not in ("commodity_card", "any_commodity_card")
+                    else None,
+                    "adds_kind": adds.get("kind") if isinstance(adds, dict) else None,
+                    "raw": raw,
+                }
+            )
+        combination = calamity.raw.get("modifier_combination")
+        combination = combination if isinstance(combination, dict) else {}
+        immunities = [
+            {
+                "who": str(entry.get("who")),
+                "side": entry.get("from") if entry.get("from") in ("primary", "secondary") else None,
+                "nation": entry.get("nation") if isinstance(entry.get("nation"), str) else None,
+                "card": entry.get("card") if isinstance(entry.get("card"), str) else None,
+                "text": entry.get("text") if isinstance(entry.get("text"), str) else None,
+                "effects": [e for e in entry.get("effects") or () if isinstance(e, str)],
+            }
+            for entry in calamity.raw.get("immune") or ()
+            if isinstance(entry, dict)
+        ]
+        lost = {k for k in ("effects", "primary", "secondary", "modifiers", "immune") if _unknown(calamity.raw.get(k))}
+        out.append(
+            {
+                "id": calamity.id,
+                "effects_known": not lost & {"effects", "primary", "secondary"},
+                "modifiers_known": not lost & {"effects", "modifiers"},
+                "immunities_known": not lost & {"effects", "immune"},
+                "effects": effects,
+                "modifiers": modifiers,
+                "immunities": immunities,
+                "mode": calamity.modifier_combination,
+                "mode_unknown": isinstance(combination.get("mode"), dict) and "unknown" in combination["mode"],
+                "precedence": list(combination.get("precedence") or ()),
+                "overrides": [
+                    (o.get("card"), list(o.get("overrides") or ()))
+                    for o in combination.get("overrides") or ()
+                    if isinstance(o, dict)
+                ],
+            }
+        )
+    return out
+
+
+def _text(raw: Mapping[str, Any], key: str) -> Node:
+    """A string field of the data (whitespace of folded YAML joined), or None (absent or unknown)."""
+    item = raw.get(key)
+    return string(" ".join(item.split())) if isinstance(item, str) else Code("None")
+
+
+def _calamity_details(calamity: Any) -> dict[str, Node]:
+    raw = calamity.raw
+    beneficiary = raw.get("beneficiary")
+    selection = beneficiary.get("selection") if isinstance(beneficiary, dict) else None
+    conditions = [c["condition"] for c in raw.get("no_effect_when") or () if isinstance(c, dict) and "condition" in c]
+    out: dict[str, Node] = {
+        "rules": value(_rules(raw) + ((raw["source"],) if isinstance(raw.get("source"), str) else ()))
+    }
+    if _int(raw.get("copies")) is not None:
+        out["copies"] = value(raw["copies"])
+    if isinstance(selection, str):
+        out["beneficiary"] = string(selection)
+    if conditions:
+        out["no_effect_when"] = value(conditions)
+    if isinstance(beneficiary, dict):
+        if isinstance(beneficiary.get("overflow"), str):
+            out["beneficiary_overflow"] = string(beneficiary["overflow"])
+        points = (_int(beneficiary.get("city_unit_points")), _int(beneficiary.get("token_unit_points")))
+        if points[0] is not None and points[1] is not None:
+            out["beneficiary_unit_points"] = value(points)
+        if isinstance(beneficiary.get("eligibility"), str):
+            out["beneficiary_eligibility"] = _text(beneficiary, "eligibility")
+    return out
+
+
+def _cited(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule sections an entry cites, then its public source (where it has no rulebook text)."""
+    source = raw.get("source")
+    return _rules(raw) + ((" ".join(source.split()),) if isinstance(source, str) else ())
+
+
+def _effect_details(raw: Mapping[str, Any], per_city: int | None, w: _Writer) -> dict[str, Node]:
+    out: dict[str, Node] = {}
+    if per_city is not None:
+        out["per_city"] = value(per_city)
+    if isinstance(raw.get("unit"), str):
+        out["unit"] = w.member("CalamityUnit", raw["unit"])
+    for key in ("where", "condition", "chosen_by", "allocated_by", "replaced_by"):
+        if isinstance(raw.get(key), str):
+            out[key] = string(raw[key])
+    if _int(raw.get("victim_count")) is not None:
+        out["victim_count"] = value(raw["victim_count"])
+    constraints = [c for c in raw.get("constraints") or () if isinstance(c, str)]
+    if constraints:
+        out["constraints"] = value(constraints)
+    out["text"] = _text(raw, "text")
+    out["rules"] = value(_cited(raw))
+    alternative = raw.get("alternative")
+    if isinstance(alternative, dict):
+        extra: dict[str, Node] = {}
+        for key in ("per_unit", "required_in_full"):
+            if alternative.get(key) is True:
+                extra[key] = Code("True")
+        out["alternative"] = call(
+            w.rt("CalamityAlternative"),
+            w.member("CalamityKind", alternative["kind"]),
+            value(alternative["amount"]),
+            w.member("CalamityUnit", alternative["unit"]),
+            **extra,
+            text=_text(alternative, "text"),
+            rules=value(_cited(alternative)),
+        )
+    fallback = raw.get("fallback")
+    if isinstance(fallback, dict):
+        out["fallback"] = call(
+            w.rt("CalamityFallback"),
+            w.member("CalamityKind", fallback["kind"]),
+            text=_text(fallback, "text"),
+            rules=value(_cited(fallback)),
+        )
+    if isinstance(raw.get("chosen_by_if_not_traded"), str):
+        out["chosen_by_if_not_traded"] = string(raw["chosen_by_if_not_traded"])
+    site = raw.get("site")
+    if isinstance(site, dict):
+        if isinstance(site.get("selection"), str):
+            out["site"] = string(site["selection"])
+        if isinstance(site.get("tie_broken_by"), str):
+            out["site_tie_broken_by"] = string(site["tie_broken_by"])
+    return out
+
+
+def _modifier_details(raw: Mapping[str, Any], w: _Writer) -> dict[str, Node]:
+    out: dict[str, Node] = {}
+    if raw.get("optional") is True:
+        out["optional"] = Code("True")
+    out["text"] = _text(raw, "text")
+    out["rules"] = value(_cited(raw))
+    adds = raw.get("adds")
+    if isinstance(adds, dict) and isinstance(adds.get("unit"), str):
+        out["adds_unit"] = w.member("CalamityUnit", adds["unit"])
+    return out
+
+
+def _unknown(item: Any) -> bool:
+    return isinstance(item, dict) and set(item) == {"unknown"}
+
+
+def _frozen(item: Any) -> Node:
+    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None."""
+    if isinstance(item, dict):
+        if set(item) == {"unknown"}:
+            return Code("None")
+        return call("MappingProxyType", dct([(string(str(k)), _frozen(v)) for k, v in sorted(item.items())]))
+    if isinstance(item, list):
+        return tup([_frozen(v) for v in item])
+    if isinstance(item, str):
+        return string(" ".join(item.split()) if "\n" in item else item)
+    return value(item)
+
+
+def _hand_limit(ruleset: Ruleset, w: _Writer) -> Node:
+    raw = ruleset.data.get("hand_limit")
+    if not isinstance(raw, dict):
+        return Code("None")
+    changes = [
+        tup([ref("CardId", c["card"]), value(c["change"])])
+        for c in raw.get("card_changes") or ()
+        if isinstance(c, dict) and isinstance(c.get("card"), str) and _int(c.get("change")) is not None
+    ]
+    return call(
+        w.rt("HandLimit"),
+        commodity_cards=value(_int(raw.get("commodity_cards"))),
+        card_changes=tup(changes),
+        cumulative=value(raw.get("card_changes_cumulative") is True),
+        rules=value(_rules(raw)),
+    )
+
+
+def _taxation(ruleset: Ruleset, w: _Writer) -> Node:
+    raw = ruleset.data.get("taxation")
+    if not isinstance(raw, dict):
+        return Code("None")
+    base = _int(raw.get("tokens_per_city"))
+    changes = []
+    for change in raw.get("rate_changes") or ():
+        if isinstance(change, dict) and isinstance(change.get("card"), str):
+            raise_by, lower_by = _int(change.get("raise_by")) or 0, _int(change.get("lower_by")) or 0
+            changes.append(call(w.rt("RateChange"), ref("CardId", change["card"]), value(raise_by), value(lower_by)))
+    card = raw.get("rate_card")
+    if isinstance(card, dict) and isinstance(card.get("card"), str) and base is not None:
+        rates = [r for r in card.get("rates") or () if isinstance(r, int)]
+        if rates:
+            changes.append(
+                call(
+                    w.rt("RateChange"), ref("CardId", card["card"]), value(max(rates) - base), value(base - min(rates))
+                )
+            )
+    combination = raw.get("rate_changes_combination")
+    revolt = raw.get("revolt")
+    immune = revolt.get("immune_card") if isinstance(revolt, dict) else None
+    return call(
+        w.rt("Taxation"),
+        tokens_per_city=value(base),
+        rate_changes=tup(changes),
+        cumulative=value(isinstance(combination, dict) and combination.get("cumulative") is True),
+        revolt_immune_cards=tup([ref("CardId", immune)] if isinstance(immune, str) else []),
+        rules=value(_rules(raw)),
+    )
+
+
+def _scoring(ruleset: Ruleset, w: _Writer) -> Node:
+    victory = ruleset.data.get("victory")
+    items = victory.get("scoring") if isinstance(victory, dict) else None
+    if not isinstance(items, list):
+        return Code("None")
+    return tup(
+        [
+            call(
+                w.rt("ScoringItem"),
+                id=string(str(item.get("id"))),
+                name=string(item["name"]) if isinstance(item.get("name"), str) else Code("None"),
+                per=string(item["per"]) if isinstance(item.get("per"), str) else Code("None"),
+                points=value(_int(item.get("points"))),
+                text=string(" ".join(item["text"].split())) if isinstance(item.get("text"), str) else Code("None"),
+                rules=value(_rules(item)),
+            )
+            for item in items
+            if isinstance(item, dict)
+        ]
+    )
+
+
+def _stack_setup(ruleset: Ruleset, w: _Writer) -> Node:
+    stacks = ruleset.settings.get("commodities", {}).get("trade_stacks")
+    setup = stacks.get("setup") if isinstance(stacks, dict) else None
+    steps = setup.get("steps") if isinstance(setup, dict) else None
+    return tup(
+        [
+            call(
+                w.rt("StackSetupStep"),
+                string(str(step.get("step"))),
+                string(" ".join(step["text"].split())) if isinstance(step.get("text"), str) else Code("None"),
+                value(_rules(step)),
+            )
+            for step in steps or ()
+            if isinstance(step, dict)
+        ]
+    )
+
+
+def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
+    from civrules.checks.unknowns import _relative, field_path, unknown_facts
+
+    return tup(
+        [
+            call(
+                w.rt("UnknownFact"),
+                string(_relative(ruleset, document)),
+                string(field_path(document.data, path)),
+                string(" ".join(reason.split())),
+            )
+            for document, path, reason in unknown_facts(ruleset)
+        ]
+    )
+
+
+def _entity_sources(ruleset: Ruleset) -> Node:
+    items = []
+    for collection in ruleset.collections():
+        if collection.name == "borders":
+            continue
+        for entity in collection:
+            cited = _rules(entity.raw)
+            source = entity.raw.get("source")
+            cited += (" ".join(source.split()),) if isinstance(source, str) else ()
+            level = entity.raw.get("level")
+            key = f"{collection.name}.{entity.id}" + (f".{level}" if isinstance(level, str) else "")
+            if cited:
+                items.append((string(key), value(cited)))
+    return call("MappingProxyType", dct(items)) if items else Code("MappingProxyType({})")
+
+
+#: Ids a source spells differently from the id the rule data uses for the same thing, with the
+#: canonical id (Mega Civilization's transcriptions, the Expansion Project's phase name).
+ID_ALIASES = {
+    "spice": "spices",
+    "gemstones": "gems",
+    "acquisition_of_civilization_advancements": "acquisition_of_civilization_cards",
+}
+
+
+#: The record types the data module's annotations name.
+ANNOTATED = (
+    "Area", "AstTrack", "BlockBonus", "Border", "Calamity", "CalamityEffect", "CalamityImmunity",
+    "CalamityModifier", "Card", "Combination", "Commodity", "DeckBand", "Epoch", "Group", "HandLimit",
+    "Nation", "Phase", "PlayerCount", "Region", "ScoringItem", "StackSetupStep", "Taxation", "TradeStack",
+    "UnknownFact",
+)  # fmt: skip
+
+#: The ruleset's own id enums (ids.py), by the collection they enumerate.
+ID_ENUMS = {
+    "AreaId": "areas",
+    "CalamityId": "calamities",
+    "CardId": "civilization_cards",
+    "CommodityId": "commodities",
+    "EpochId": "epochs",
+    "NationId": "nations",
+    "PhaseId": "phases",
+}
+
+
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+    w = _Writer(ruleset)
+    for annotation in ANNOTATED:
+        w.rt(annotation)
+    levels = _levels(ruleset)
+    graph = map_graph(ruleset)
+    calamities = _calamity_effects(ruleset)
+    rule = set_value_rule(ruleset)
+    status = ruleset.data.get("status")
+
+    w.add(None, "RULESET_ID: Final", string(ruleset.id))
+    w.add(None, "RULESET_NAME: Final", string(ruleset.name))
+    w.add(
+        "A hash of the resolved ruleset: changes whenever any fact changes.",
+        "RULESET_FINGERPRINT: Final",
+        string(fingerprint(exported)),
+    )
+    w.add(
+        "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
+        "DRAFT: Final",
+        value(status == "draft"),
+    )
+    w.add(
+        "Every fact the sources do not give: the data file, the field, and why.",
+        "UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]]",
+        _unknown_facts(ruleset, w),
+    )
+    aliases = {a: c for a, c in ID_ALIASES.items() if any(c in coll for coll in ruleset.collections())}
+    w.add(
+        "Ids a source spells differently, with the id this package uses for the same thing.",
+        "ID_ALIASES: Final[Mapping[str, str]]",
+        mapping([(string(a), string(c)) for a, c in sorted(aliases.items())], w),
+    )
+    w.add(
+        "The id enum of each collection, for engines that handle ids generically.",
+        "ID_ENUMS: Final[Mapping[str, type[StrEnum]]]",
+        mapping(
+            [
+                (string("groups"), Code(w.rt("GroupId"))),
+                (string("civilization_cards"), Code("CardId")),
+                (string("commodities"), Code("CommodityId")),
+                (string("calamities"), Code("CalamityId")),
+                (string("nations"), Code("NationId")),
+                (string("epochs"), Code("EpochId")),
+                (string("phases"), Code("PhaseId")),
+                (string("areas"), Code("AreaId")),
+                (string("border_kinds"), Code(w.rt("BorderKind"))),
+            ],
+            w,
+        ),
+    )
+    w.add(
+        None,
+        "GROUPS: Final[Mapping[str, Group]]",
+        mapping(
+            [
+                (
+                    w.member("GroupId", g.id),
+                    call(
+                        w.rt("Group"),
+                        w.member("GroupId", g.id),
+                        string(g.display_name),
+                        value(g.colour),
+                        value(g.shape),
+                    ),
+                )
+                for g in ruleset.groups
+            ],
+            w,
+        ),
+    )
+    w.add(
+        None,
+        "CARDS: Final[Mapping[str, Card]]",
+        mapping([(ref("CardId", c.id), _card(c, w)) for c in ruleset.cards], w),
+    )
+    matrix = credit_matrix(ruleset)
+    w.add(
+        "Credit each owned card gives toward each other card, derived by the ruleset's credit policy\n"
+        "(every card has a row, empty when it gives no credit).",
+        "CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]]",
+        mapping(
+            [
+                (
+                    ref("CardId", c.id),
+                    mapping([(ref("CardId", t), value(p)) for t, p in matrix.get(c.id, {}).items()], w),
+                )
+                for c in ruleset.cards
+            ],
+            w,
+        ),
+    )
+    w.add(
+        "How the ruleset values a set of commodity cards (None: not in the sources).",
+        "SET_VALUE_FORMULA: Final[str | None]",
+        value(rule.formula),
+    )
+    w.add(
+        "How many cards Mining adds to one set (0: none).",
+        "MINING_EXTRA_CARDS: Final[int]",
+        value(rule.mining_extra_cards),
+    )
+    w.add(
+        None,
+        "COMMODITIES: Final[Mapping[str, Commodity]]",
+        mapping(
+            [
+                (
+                    ref("CommodityId", c.id),
+                    call(
+                        w.rt("Commodity"),
+                        ref("CommodityId", c.id),
+                        name(c.name),
+                        value(c.value),
+                        value(c.count),
+                        value(c.stack),
+                        value(c.mining),
+                        w.member("Block", c.raw.get("block") if isinstance(c.raw.get("block"), str) else None),
+                    ),
+                )
+                for c in ruleset.commodities
+            ],
+            w,
+        ),
+    )
+    w.add(
+        None,
+        "CALAMITIES: Final[Mapping[str, Calamity]]",
+        mapping(
+            [
+                (
+                    ref("CalamityId", c.id),
+                    call(
+                        w.rt("Calamity"),
+                        ref("CalamityId", c.id),
+                        name(c.name),
+                        value(c.stack),
+                        value(c.tradable),
+                        w.member("Severity", c.severity),
+                        **_calamity_details(c),
+                    ),
+                )
+                for c in ruleset.calamities
+            ],
+            w,
+        ),
+    )
+    w.add(
+        "The order calamities are resolved in, derived from their stacks and trade status.",
+        "CALAMITY_ORDER: Final[tuple[str, ...]]",
+        tup([ref("CalamityId", c.id) for c in resolution_order(ruleset)]),
+    )
+    w.add(
+        "Each calamity's effects, by calamity.",
+        "CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]]",
+        mapping(
+            [
+                (
+                    ref("CalamityId", c["id"]),
+                    Code("None")
+                    if not c["effects_known"]
+                    else tup(
+                        [
+                            call(
+                                w.rt("CalamityEffect"),
+                                string(e["id"]),
+                                w.member("Role", e["side"]),
+                                w.member("CalamityKind", e["kind"]),
+                                value(e["amount"]),
+                                value(e["all_but"]),
+                                value(e["max_per_victim"]),
+                                value(e["unknown"]),
+                                **_effect_details(e["raw"], e["per_city"], w),
+                            )
+                            for e in c["effects"]
+                        ]
+                    ),
+                )
+                for c in calamities
+            ],
+            w,
+        ),
+    )
+    w.add(
+        "The civilization cards' modifiers of each calamity, by calamity.",
+        "CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]]",
+        mapping(
+            [
+                (
+                    ref("CalamityId", c["id"]),
+                    Code("None")
+                    if not c["modifiers_known"]
+                    else tup(
+                        [
+                            call(
+                                w.rt("CalamityModifier"),
+                                card=ref("CardId", m["card"]),
+                                applies_to=w.member("AppliesTo", m["applies_to"]),
+                                effect=w.member("ModifierEffect", m["effect"]),
+                                effects=value(m["effects"]),
+                                amount=value(m["amount"]),
+                                amount_unknown=value(m["amount_unknown"]),
+                                stated=value(m["stated"]),
+                                cap=value(m["cap"]),
+                                per_commodity=ref("CommodityId", m["per_commodity"]),
+                                adds=value(m["adds"]),
+                                becomes_kind=w.member("CalamityKind", m["becomes_kind"]),
+                                per_any_commodity=value(m["per_any_commodity"]),
+                                per=value(m["per"]),
+                                adds_kind=w.member("CalamityKind", m["adds_kind"]),
+                                **_modifier_details(m["raw"], w),
+                            )
+                            for m in c["modifiers"]
+                        ]
+                    ),
+                )
+                for c in calamities
+            ],
+            w,
+        ),
+    )
+    w.add(
+        "How each calamity's modifiers of different cards combine.",
+        "CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]]",
+        mapping(
+            [
+                (
+                    ref("CalamityId", c["id"]),
+                    call(
+                        w.rt("Combination"),
+                        w.member("CombinationMode", c["mode"]),
+                        refs("CardId", c["precedence"]),
+                        tup([tup([ref("CardId", card), refs("CardId", over)]) for card, over in c["overrides"]]),
+                        mode_unknown=value(c["mode_unknown"]),
+                    ),
+                )
+                for c in calamities
+            ],
+            w,
+        ),
+    )
+    w.add(
+        "Who cannot be a victim of each calamity (nations, card holders, the trading player).",
+        "CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]]",
+        mapping(
+            [
+                (
+                    ref("CalamityId", c["id"]),
+                    Code("None")
+                    if not c["immunities_known"]
+                    else tup(
+                        [
+                            call(
+                                w.rt("CalamityImmunity"),
+                                who=string(i["who"]),
+                                side=w.member("Role", i["side"]),
+                                nation=value(i["nation"]),
+                                card=ref("CardId", i["card"]),
+                                text=value(i["text"]),
+                                **({"effects": value(i["effects"])} if i["effects"] else {}),
+                            )
+                            for i in c["immunities"]
+                        ]
+                    ),
+                )
+                for c in calamities
+            ],
+            w,
+        ),
+    )
+    w.add(
+        None,
+        "TRADE_STACKS: Final[tuple[TradeStack, ...]]",
+        tup(
+            [
+                call(
+                    w.rt("TradeStack"),
+                    value(s["number"]),
+                    refs("CommodityId", s["commodities"]),
+                    refs("CalamityId", s["calamities"]),
+                    *([tup([tup([value(p), ref("CardId", c)]) for p, c in s["purchases"]])] if s["purchases"] else []),
+                )
+                for s in _stacks(ruleset)
+            ]
+        ),
+    )
+    w.add(
+        "How the trade stacks are prepared before play, step by step.",
+        "STACK_SETUP: Final[tuple[StackSetupStep, ...]]",
+        _stack_setup(ruleset, w),
+    )
+    w.add(
+        "The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).",
+        "DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]]",
+        tup(
+            [
+                call(
+                    w.rt("DeckBand"),
+                    value(band.players_min),
+                    value(band.players_max),
+                    w.member("MapRegion", band.region),
+                    tup(
+                        [
+                            call(
+                                w.rt("Deck"),
+                                w.member("Block", deck.block),
+                                tup(
+                                    [tup([ref("CommodityId", good), value(cards)]) for good, cards in deck.commodities]
+                                ),
+                                value(deck.calamity_sets),
+                                Code("None")
+                                if deck.calamity_severities is None
+                                else tup([w.member("Severity", s) for s in deck.calamity_severities]),
+                            )
+                            for deck in band.decks
+                        ]
+                    ),
+                )
+                for band in deck_compositions(ruleset)
+            ]
+        ),
+    )
+    w.add(
+        "When a set redeemed outside its native trade block gains its face value per card (26.3.3).",
+        "BLOCK_BONUSES: Final[tuple[BlockBonus, ...]]",
+        tup(
+            [
+                call(w.rt("BlockBonus"), value(b.players_min), value(b.players_max), value(b.shared_goods))
+                for b in block_bonuses(ruleset)
+            ]
+        ),
+    )
+    w.add(
+        None,
+        "NATIONS: Final[Mapping[str, Nation]]",
+        mapping(
+            [
+                (
+                    ref("NationId", n.id),
+                    call(
+                        w.rt("Nation"),
+                        ref("NationId", n.id),
+                        name(n.name),
+                        refs("AreaId", n.start_areas),
+                        value(n.ast_position),
+                        *([w.member("MapRegion", n.raw["region"])] if n.raw.get("region") in ("west", "east") else []),
+                    ),
+                )
+                for n in ruleset.nations
+            ],
+            w,
+        ),
+    )
+    w.add(
+        'The A.S.T. levels of the game ("standard" when it has only one), the first being the default.',
+        "AST_LEVELS: Final[tuple[str, ...]]",
+        value(levels),
+    )
+    epochs = []
+    for order, e in enumerate(ruleset.epochs, start=1):
+        by_level = []
+        for level in levels:
+            r = _requirements(e, level)
+            by_level.append(
+                (
+                    string(level),
+                    call(
+                        w.rt("Requirements"),
+                        min_cities=value(r["min_cities"]),
+                        min_card_groups=value(r["min_card_groups"]),
+                        min_cards=value(r["min_cards"]),
+                        all_card_groups=value(r["all_card_groups"]),
+                        two_group_cards_count_twice=value(r["two_group_cards_count_twice"]),
+                        card_value_per_space=value(r["card_value_per_space"]),
+                        min_victory_points=value(r["min_victory_points"]),
+                        min_cards_of_value=tup(
+                            [tup([value(c[0]), value(c[1]), value(c[2])]) for c in r["min_cards_of_value"]]
+                        ),
+                        known=value(r["requirements_known"]),
+                    ),
+                )
+            )
+        epochs.append(
+            (
+                ref("EpochId", e.id),
+                call(
+                    w.rt("Epoch"),
+                    id=ref("EpochId", e.id),
+                    name=name(e.name),
+                    order=value(order),
+                    requirements=mapping(by_level, w),
+                ),
+            )
+        )
+    w.add(None, "EPOCHS: Final[Mapping[str, Epoch]]", mapping(epochs, w))
+    tracks = []
+    for nation, track_levels in _tracks(ruleset).items():
+        entries: list[tuple[Node, Node]] = []
+        for level, t in track_levels.items():
+            starts = (
+                Code("None")
+                if not isinstance(t.epoch_starts, tuple)
+                else tup([tup([ref("EpochId", ep), value(sp)]) for ep, sp in t.epoch_starts])
+            )
+            values = (
+                Code("None")
+                if not isinstance(t.late_iron_age, tuple)
+                else tup([tup([value(sp), value(v)]) for sp, v in t.late_iron_age])
+            )
+            entries.append(
+                (
+                    string(level),
+                    call(w.rt("AstTrack"), ref("NationId", nation), string(level), value(t.spaces), starts, values),
+                )
+            )
+        tracks.append((ref("NationId", nation), mapping(entries, w)))
+    w.add(None, "AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]]", mapping(tracks, w))
+    w.add(
+        None,
+        "PHASES: Final[Mapping[str, Phase]]",
+        mapping(
+            [
+                (
+                    ref("PhaseId", p.id),
+                    call(
+                        w.rt("Phase"),
+                        ref("PhaseId", p.id),
+                        name(p.name),
+                        value(p.number),
+                        value(p.condition),
+                        value(p.order),
+                    ),
+                )
+                for p in ruleset.phases
+            ],
+            w,
+        ),
+    )
+    w.add(None, "PHASE_ORDER: Final[tuple[str, ...]]", tup([ref("PhaseId", p.id) for p in ruleset.phases]))
+    w.add(
+        None,
+        "PLAYER_COUNTS: Final[Mapping[int, PlayerCount]]",
+        mapping(
+            [
+                (
+                    value(c.players),
+                    call(
+                        w.rt("PlayerCount"),
+                        value(c.players),
+                        value(c.given),
+                        value(_int(c.raw.get("tokens_per_player"))),
+                        tup([refs("NationId", ns) for ns in c.nations]),
+                    ),
+                )
+                for c in ruleset.player_counts
+            ],
+            w,
+        ),
+    )
+    w.add(
+        None,
+        "AREAS: Final[Mapping[str, Area]]",
+        mapping(
+            [
+                (
+                    ref("AreaId", a.id),
+                    call(
+                        w.rt("Area"),
+                        ref("AreaId", a.id),
+                        name(a.name),
+                        land=value(a.land),
+                        water=value(a.water),
+                        open_sea=value(a.open_sea),
+                        coastal=value(a.coastal),
+                        population_limit=value(a.population_limit),
+                        city_site=value(a.city_site),
+                        flood_plain=value(a.flood_plain),
+                        panel=value(a.panel),
+                    ),
+                )
+                for a in ruleset.areas
+            ],
+            w,
+        ),
+    )
+    w.add(
+        None,
+        "BORDERS: Final[tuple[Border, ...]]",
+        tup(
+            [
+                call(
+                    w.rt("Border"),
+                    ref("AreaId", b.a),
+                    ref("AreaId", b.b),
+                    w.member("BorderKind", b.kind if b.kind in ("land", "sea", "both") else None),
+                )
+                for b in ruleset.borders
+            ]
+        ),
+    )
+    w.add(
+        'Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".',
+        "ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]]",
+        mapping(
+            [
+                (
+                    w.member("Adjacency", kind),
+                    mapping(
+                        [
+                            (
+                                ref("AreaId", area.id),
+                                frozen([ref("AreaId", n) for n in sorted(graph.neighbours(area.id, kind))]),
+                            )
+                            for area in ruleset.areas
+                        ],
+                        w,
+                    ),
+                )
+                for kind in ("land", "sea", "all")
+            ],
+            w,
+        ),
+    )
+    for target, regions in (("FLOOD_PLAINS", ruleset.flood_plains), ("VOLCANOES", ruleset.volcanoes)):
+        w.add(
+            None,
+            f"{target}: Final[Mapping[str, Region]]",
+            mapping(
+                [
+                    (string(r.id), call(w.rt("Region"), string(r.id), name(r.name), refs("AreaId", r.areas)))
+                    for r in regions
+                ],
+                w,
+            ),
+        )
+    w.add(
+        "The commodity cards a player may keep, and the cards that change it.",
+        "HAND_LIMIT: Final[HandLimit | None]",
+        _hand_limit(ruleset, w),
+    )
+    w.add(
+        "Taxation: tokens per city, the cards that change the rate, the cards that prevent revolts.",
+        "TAXATION: Final[Taxation | None]",
+        _taxation(ruleset, w),
+    )
+    w.add(
+        "The items of the final score (None: the scoring is not in the sources).",
+        "SCORING: Final[tuple[ScoringItem, ...] | None]",
+        _scoring(ruleset, w),
+    )
+    w.add(
+        "Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;\n"
+        "unknown facts are None.",
+        "SETTINGS: Final[Mapping[str, object]]",
+        _frozen(exported.get("settings") or {}),
+    )
+    w.add(
+        'The rule sections (or secondary sources) each entity\'s entry cites, by "collection.id".',
+        "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
+        _entity_sources(ruleset),
+    )
+    body = "\n".join(w.statements)
+    ids = [i for i in ID_ENUMS if f"{i}." in body or f"Code({i})" in body or f" {i})" in body or f"{i}," in body]
+    from civrules.emit.runtime import vocab
+
+    enums = sorted(n for n in w.runtime if hasattr(vocab, n))
+    records = sorted(w.runtime - {"MappingProxyType", *enums})
+    head = [
+        f'"""The data of `{ruleset.id}` as read-only tables (generated by civrules; do not edit)."""\n',
+        "from __future__ import annotations\n",
+        "from types import MappingProxyType\n",
+        f"from {RUNTIME}.records import (\n"
+        + "".join(f"    {r},\n" for r in records)
+        + f")\nfrom {RUNTIME}.vocab import (\n"
+        + "".join(f"    {e},\n" for e in enums)
+        + ")\n",
+        "from .ids import (\n" + "".join(f"    {i},\n" for i in ids) + ")\n",
+        "# Typing names are needed only by type checkers: importing `typing` costs import time.\n"
+        "TYPE_CHECKING = False\n"
+        "if TYPE_CHECKING:\n"
+        "    from collections.abc import Mapping\n"
+        "    from enum import StrEnum\n"
+        "    from typing import Final\n",
+    ]
+    return "\n".join(head) + "\n" + body
+
+
+#: The name of the only A.S.T. level of a game that prints one.
+STANDARD_LEVEL = "standard"
+
+
+def _levels(ruleset: Ruleset) -> tuple[str, ...]:
+    ast = ruleset.data.get("ast")
+    levels = ast.get("levels") if isinstance(ast, dict) else None
+    ids = tuple(level["id"] for level in levels or () if isinstance(level, dict) and isinstance(level.get("id"), str))
+    return ids or (STANDARD_LEVEL,)
+
+
+def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
+    from civrules.families.advanced_civilization.succession import requirements_of
+
+    req = requirements_of(epoch, None if level == STANDARD_LEVEL else level)
+    criteria = req.get("criteria") if isinstance(req, dict) else None
+    known_requirements = not (isinstance(req, dict) and set(req) == {"unknown"}) and not (
+        isinstance(criteria, dict) and "unknown" in criteria  # lost from the sources (Expansion Project 28.2.2)
+    )
+    values = []
+    for entry in req.get("min_cards_of_value") or ():
+        if isinstance(entry, dict):
+            values.append((entry.get("count", 1), entry.get("min_value", 0), _int(entry.get("max_value_below"))))
+    return {
+        "min_cities": _int(req.get("min_cities")),
+        "min_card_groups": _int(req.get("min_card_groups")),
+        "min_cards": _int(req.get("min_cards")),
+        "all_card_groups": bool(req.get("all_card_groups", False)),
+        "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
+        "card_value_per_space": bool(req.get("card_value_per_space", False)),
+        "min_victory_points": _int(req.get("min_victory_points")),
+        "min_cards_of_value": values,
+        "requirements_known": known_requirements,
+    }
+
+
+def _tracks(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
+    """Each nation's tracks by level (the standard level for a game without levels)."""
+    out: dict[str, dict[str, Any]] = {}
+    for track in ruleset.ast_tracks:
+        level = track.raw.get("level")
+        out.setdefault(track.id, {})[level if isinstance(level, str) else STANDARD_LEVEL] = track
+    return out
+
+
+def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """Trade stacks: number → commodities and calamities in it."""
+    numbers = sorted(
+        {c.stack for c in ruleset.commodities if isinstance(c.stack, int)} | {c.stack for c in ruleset.calamities}
+    )
+    declared = ruleset.settings.get("commodities", {}).get("trade_stacks")
+    purchases: dict[int, list[tuple[int, str | None]]] = {}
+    for stack in declared.get("stacks") or () if isinstance(declared, dict) else ():
+        for purchase in stack.get("purchases") or () if isinstance(stack, dict) else ():
+            if isinstance(purchase, dict) and _int(purchase.get("price")) is not None:
+                card = purchase.get("requires_card")
+                purchases.setdefault(stack["number"], []).append(
+                    (purchase["price"], card if isinstance(card, str) else None)
+                )
+    return [
+        {
+            "number": n,
+            "commodities": [c.id for c in ruleset.commodities if c.stack == n],
+            "calamities": [c.id for c in ruleset.calamities if c.stack == n],
+            "purchases": purchases.get(n, []),
+        }
+        for n in numbers
+    ]
+
+
+#: The public names of every package (RulesetPackage): tables of data.py, then helpers.
+DATA_NAMES = (
+    "ADJACENCY", "AREAS", "AST_LEVELS", "AST_TRACKS", "BLOCK_BONUSES", "BORDERS", "CALAMITIES",
+    "CALAMITY_COMBINATIONS", "CALAMITY_EFFECTS", "CALAMITY_IMMUNITIES", "CALAMITY_MODIFIERS", "CALAMITY_ORDER",
+    "CARDS", "COMMODITIES", "CREDIT_MATRIX", "DECK_COMPOSITIONS", "DRAFT", "ENTITY_SOURCES", "EPOCHS",
+    "FLOOD_PLAINS", "GROUPS", "HAND_LIMIT", "ID_ALIASES", "ID_ENUMS", "MINING_EXTRA_CARDS", "NATIONS",
+    "PHASES", "PHASE_ORDER", "PLAYER_COUNTS", "SCORING", "SETTINGS", "SET_VALUE_FORMULA", "STACK_SETUP",
+    "TAXATION", "TRADE_STACKS", "UNKNOWN_FACTS", "VOLCANOES", "RULESET_FINGERPRINT", "RULESET_ID",
+    "RULESET_NAME",
+)  # fmt: skip
+HELPER_NAMES = (
+    "calamity_amount", "calamity_resolution_order", "can_enter_epoch", "can_enter_space", "canonical_id",
+    "credit_toward", "decks_for", "effects_held", "hand_limit", "neighbours", "purchase_cost",
+    "require_complete", "set_value", "tax_rates",
+)  # fmt: skip
+ID_NAMES = ("AreaId", "BorderKind", "CalamityId", "CardId", "CommodityId", "EpochId", "GroupId", "NationId", "PhaseId")
+ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
+
+
+#: The files of a ruleset's import package (what its wheel holds).
+PACKAGE_FILES = ("__init__.py", "data.py", "helpers.py", "ids.py", "py.typed")
+
+
+def _quoted(names: Iterable[str]) -> str:
+    return ", ".join(f'"{name}"' for name in names)
+
+
+def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
+    """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
+    name = package_name(ruleset.id)
+    draft = ruleset.data.get("status") == "draft"
+    all_names = sorted(
+        (*DATA_NAMES, *ID_NAMES, *ERROR_NAMES, *HELPER_NAMES),
+        key=lambda n: (not n.isupper(), n[0].islower(), n),
+    )
+    context = {
+        "ruleset": ruleset,
+        "package": name,
+        "runtime": RUNTIME,
+        "fingerprint": fingerprint(exported),
+        "member": member,
+        "draft": draft,
+        "examples": _examples(ruleset),
+        "data_names": sorted(DATA_NAMES, key=str.lower),
+        "helper_names": sorted(HELPER_NAMES, key=str.lower),
+        "all_names": all_names,
+        "distribution": distribution_name(ruleset.id),
+        "version": f"{__version__}+{fingerprint(exported)[:12]}",
+        "description": f"{ruleset.name}: the rules as typed data (generated by civrules)",
+        "dependencies": f'"{RUNTIME_DISTRIBUTION}>=2,<3"',
+        "files": _quoted(PACKAGE_FILES),
+    }
+    files = {}
+    env = environment()
+    for template in ("__init__.py", "ids.py", "helpers.py", "pyproject.toml"):
+        text = env.get_template(f"{template}.j2").render(context)
+        files[f"{name}/{template}"] = text.encode("utf-8")
+    files[f"{name}/data.py"] = data_module(ruleset, exported).encode("utf-8")
+    files[f"{name}/py.typed"] = b""
+    return files
+
+
+def render_runtime() -> dict[str, bytes]:
+    """The shared runtime's distribution, by path relative to ``generated/python/``."""
+    files = {f"{RUNTIME}/{n}": (RUNTIME_SOURCES / n).read_bytes() for n in RUNTIME_FILES}
+    files[f"{RUNTIME}/py.typed"] = b""
+    text = (
+        environment()
+        .get_template("runtime-pyproject.toml.j2")
+        .render(
+            {"package": RUNTIME, "distribution": RUNTIME_DISTRIBUTION, "files": _quoted((*RUNTIME_FILES, "py.typed"))}
+        )
+    )
+    files[f"{RUNTIME}/pyproject.toml"] = text.encode("utf-8")
+    return files
+
+
+def _examples(ruleset: Ruleset) -> dict[str, Any]:
+    """Worked examples for the helpers' docstrings, computed by the compiler (doctests check them)."""
+    from civrules.families.advanced_civilization.calamities import Role, calamity_amount
+    from civrules.families.advanced_civilization.commodities import set_value
+
+    out: dict[str, Any] = {
+        "credit": None,
+        "purchase": None,
+        "set": None,
+        "calamities": [],
+        "epoch": None,
+        "bonus": None,
+    }
+    matrix = credit_matrix(ruleset)
+    for owned, row in matrix.items():
+        for target, points in row.items():
+            card = ruleset.cards.get(target)
+            if card is not None and isinstance(card.cost, int):
+                out["credit"] = (owned, target, points)
+                out["purchase"] = (owned, target, max(0, card.cost - points))
+                break
+        if out["credit"]:
+            break
+    rule = set_value_rule(ruleset)
+    for commodity in ruleset.commodities:
+        if (
+            rule.formula is not None
+            and commodity.mining
+            and isinstance(commodity.count, int)
+            and commodity.count >= 4
+            and isinstance(commodity.value, int)
+        ):
+            out["set"] = (commodity.id, set_value(commodity, 3, rule=rule), set_value(commodity, 3, True, rule))
+            break
+    out["bonus"] = _bonus_example(ruleset) if rule.formula is not None else None
+    for calamity in ruleset.calamities:
+        for modifier in calamity.modifiers:
+            effects = [e for e in _calamity_effects_of(calamity) if e in modifier.modifies]
+            side: Role = "secondary" if modifier.applies_to == "secondary" else "primary"
+            for effect in effects:
+                try:
+                    base = calamity_amount(calamity, effect, set(), side).value
+                    held = calamity_amount(calamity, effect, {modifier.card}, side).value
+                except (KeyError, ValueError):
+                    continue
+                if base is not None and held is not None and base != held and len(out["calamities"]) < 2:
+                    out["calamities"].append((calamity.id, effect, [], side, base))
+                    out["calamities"].append((calamity.id, effect, [modifier.card], side, held))
+    for epoch in ruleset.epochs:
+        need = _requirements(epoch, _levels(ruleset)[0])
+        if (
+            need["min_cities"]
+            and need["requirements_known"]
+            and not (
+                need["min_card_groups"] or need["min_cards"] or need["all_card_groups"] or need["min_cards_of_value"]
+            )
+        ):
+            out["epoch"] = (epoch.id, need["min_cities"])
+            break
+    return out
+
+
+def _bonus_example(ruleset: Ruleset) -> tuple[str, int, int, str, int] | None:
+    """A set redeemed outside its native block, for the docstring: (good, cards, players, block, value)."""
+    from civrules.families.advanced_civilization.commodities import block_bonus, set_value
+
+    bonuses = block_bonuses(ruleset)
+    if not bonuses:
+        return None
+    band = bonuses[0]
+    for commodity in ruleset.commodities:
+        block = commodity.raw.get("block")
+        if block in ("west", "east") and isinstance(commodity.count, int) and commodity.count >= 3:
+            other = "east" if block == "west" else "west"
+            value = set_value(commodity, 3, rule=set_value_rule(ruleset)) + block_bonus(
+                commodity, 3, bonuses, players=band.players_min, redeemed_in=other
+            )
+            return (commodity.id, 3, band.players_min, other, value)
+    return None
+
+
+def _calamity_effects_of(calamity: Any) -> list[str]:
+    return [e["id"] for side in ("primary", "secondary") for e in calamity.raw.get(side) or () if isinstance(e, dict)]
+
+
+Renderer = Callable[[Ruleset, Mapping[str, Any]], dict[str, bytes]]

@@ -1,0 +1,1 @@
+"""The player aids of the Advanced Civilization family."""

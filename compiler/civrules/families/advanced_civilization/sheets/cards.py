@@ -1,0 +1,88 @@
+"""The card quick chart: every card's groups, cost, prerequisites, credits and attributes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization.model import Card, Ruleset
+from civrules.families.advanced_civilization.sheets.marks import drawn_note, group_symbols, symbols
+from civrules.model import Unknown
+
+
+def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
+    """A card's credits as written; equal credits toward single cards merged (``10 to Democracy, Monotheism``)."""
+    if isinstance(card.credits, Unknown):
+        return ["unknown"]
+    merged: dict[tuple[str, bool, bool], list[str]] = {}
+    for line in card.credits:
+        if line.card is not None:
+            key, target = (known(line.points), True, line.extra), name_of(ruleset.cards, line.card)
+        else:
+            group = name_of(ruleset.groups, line.group) if line.group is not None else "?"
+            key, target = (known(line.points), False, line.extra), f"all other {group} cards"
+        merged.setdefault(key, []).append(target)
+    lines = []
+    for (points, single, extra), targets in merged.items():
+        said = ", ".join(targets) if single else "; ".join(targets)
+        lines.append(f"{points} to {said}{' (extra)' if extra else ''}")
+    return lines
+
+
+def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
+    notes = Notes()
+    rows = []
+    for card in ruleset.cards.by_id.values():
+        attributes = []
+        for raw in card.raw.get("attributes") or ():
+            if not isinstance(raw, dict):
+                continue
+            links = []
+            for link in raw.get("calamities") or ():
+                if isinstance(link, dict) and isinstance(link.get("calamity"), str):
+                    links.append(
+                        f"{humanize(link.get('effect', 'changes'))} {name_of(ruleset.calamities, link['calamity'])}"
+                    )
+            attributes.append({"text": str(raw.get("text", "")), "rule": rules_text(raw.get("rule")), "links": links})
+        if isinstance(card.prerequisites, Unknown):
+            prerequisites = [notes.fact(card.prerequisites, "prerequisites")]
+        else:
+            prerequisites = [name_of(ruleset.cards, p) for p in card.prerequisites]
+        rows.append(
+            {
+                "name": card.display_name,
+                "mark": source.changed("civilization_cards", card.id) if source is not None else "",
+                "symbols": symbols(ruleset, card),
+                "groups": " / ".join(name_of(ruleset.groups, g) for g in card.group_list())
+                if not isinstance(card.groups, Unknown)
+                else notes.fact(card.groups, "groups"),
+                "cost": notes.fact(card.cost, "cost"),
+                "prerequisites": prerequisites,
+                "credits": _credit_lines(ruleset, card),
+                "attributes": attributes,
+                "rule": rules_text(list(card.rules)),
+                "victory_points": notes.fact(card.victory_points, "victory points"),
+            }
+        )
+    with_points = any(card.victory_points is not None for card in ruleset.cards.by_id.values())
+    groups = group_symbols(ruleset)
+    return {
+        "rows": rows,
+        "groups": groups,
+        "drawn": drawn_note(groups),
+        "victory_points": with_points,
+        "notes": notes.listed(),
+    }
+
+
+@sheet(
+    "cards.html",
+    "Civilization cards",
+    "Every card's groups, cost, prerequisites, credits and attributes, with rule sections.",
+    position=20,
+    sources=("civilization_cards", "calamities"),
+)
+def build(source: Source[Ruleset]) -> Mapping[str, Any]:
+    return card_chart(source.ruleset, source)

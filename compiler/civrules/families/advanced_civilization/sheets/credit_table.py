@@ -1,0 +1,258 @@
+"""The civilization card credits: the credit table where it fits one page, else the credit chart.
+
+The table (owned cards down, targets across, like the back cover of the Advanced Civilization
+rulebook) fits one landscape page up to about 40 cards. A larger deck (Mega Civilization's 51,
+the Expansion Project's 53, or any variant's) gets the credit chart: one row per card with the
+credit it gives to each group and to single cards, which grows with the deck, not its square.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from markupsafe import Markup
+
+from civrules.emit.sheets.common import Notes, Page, environment, name_of, rules_text
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization.credits import credit_matrix
+from civrules.families.advanced_civilization.model import Card, Ruleset
+from civrules.families.advanced_civilization.sheets.marks import Symbol, drawn_note, group_marks, group_symbols, symbols
+from civrules.model import Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class CreditCell:
+    points: int | None
+    level: int
+    diagonal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CreditCard:
+    id: str
+    name: str
+    symbols: list[Symbol]
+    cost: str
+    prerequisites: str
+    group_start: bool
+    label: Markup = field(default=Markup(""))
+    mark: str = ""
+
+
+#: The smallest legible credit table: below these a deck gets the credit chart instead (mm).
+MIN_COLUMN = 4.6
+MIN_ROW = 3.2
+
+
+def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = None) -> dict[str, Any]:
+    """The credit table when it fits one page legibly, else the credit chart (one row per card).
+
+    The table (cards down and across) grows with the square of the deck; the chart (each card's
+    credits to each group and to single cards) grows with the deck, so it prints at any size.
+    """
+    cards = list(ruleset.cards.by_id.values())
+    count = max(len(cards), 1)
+    notes = Notes()
+
+    # Sizes in mm, measured in Chromium and WeasyPrint. Up to about 30 cards (Advanced Civilization
+    # has 24) the names get 40 mm; a larger deck gets smaller type.
+    name_width, cost_width = (40.0 if count <= 30 else 30.0), 9.0
+    # 2 mm to spare for the collapsed outer border and rounding.
+    column = min(12.0, (page.content_width - name_width - cost_width - 2.0) / count)
+    # Everything but the body rows: title, legend line, column labels, cost row, the policy note
+    # under the table, the notes of unknown facts, and a little slack for rounding.
+    title_height, legend_height, label_height, cost_height, foot_height = 9.5, 6.0, 31.0, 5.0, 8.0
+    body = page.content_height - title_height - legend_height - label_height - cost_height - foot_height - 3.0
+    body -= 3.5 * len(_topics(cards))
+    if column < MIN_COLUMN or body / count < MIN_ROW:
+        return credit_chart(ruleset, page, source)
+    row = max(MIN_ROW, min(5.8, body / count))
+    label_font = min(2.7, column * 0.32)
+    matrix = credit_matrix(ruleset)
+    top = max((points for row in matrix.values() for points in row.values()), default=0)
+
+    previous: str | None = None
+    labelled = []
+    for card in cards:
+        first = card.group_list()[0] if card.group_list() else ""
+        head = CreditCard(
+            card.id,
+            card.display_name,
+            symbols(ruleset, card),
+            notes.fact(card.cost, "cost"),
+            _needs(ruleset, card, notes),
+            previous is not None and first != previous,
+            mark=source.changed("civilization_cards", card.id) if source is not None else "",
+        )
+        previous = first
+        label = (
+            environment()
+            .get_template("_column-label.svg.j2")
+            .render(card=head, width=column, height=label_height, font=label_font, symbol=min(3.2, column * 0.36))
+        )
+        labelled.append(replace(head, label=Markup(label)))
+    rows = []
+    for owned in labelled:
+        cells = []
+        for target in labelled:
+            points = matrix.get(owned.id, {}).get(target.id)
+            level = math.ceil(5 * points / top) if points and top else 0
+            cells.append(CreditCell(points, level, owned.id == target.id))
+        rows.append((owned, cells))
+    policy = ruleset.credit_policy
+    groups = group_symbols(ruleset)
+    return {
+        "form": "table",
+        "cards": labelled,
+        "rows": rows,
+        "groups": groups,
+        "drawn": drawn_note(groups),
+        "policy": policy_sentences(policy),
+        "policy_rules": rules_text(policy.get("rule")),
+        "notes": notes.listed(),
+        "geometry": {
+            "name": f"{name_width:.2f}mm",
+            "cost": f"{cost_width:.2f}mm",
+            "column": f"{column:.2f}mm",
+            "row": f"{row:.2f}mm",
+            "label": f"{label_height:.2f}mm",
+            "font": f"{min(3.0, row * 0.56):.2f}mm",
+            "symbol": f"{min(2.9, row * 0.62):.2f}mm",
+            "symbols": f"{2 * min(2.9, row * 0.62) + 1.8:.2f}mm",
+        },
+    }
+
+
+def _topics(cards: list[Card]) -> set[str]:
+    """Which of costs and prerequisites have unknowns (each is one line of notes under the table)."""
+    return {
+        topic
+        for card in cards
+        for topic, value in (("cost", card.cost), ("prerequisites", card.prerequisites))
+        if isinstance(value, Unknown)
+    }
+
+
+def _needs(ruleset: Ruleset, card: Card, notes: Notes) -> str:
+    if isinstance(card.prerequisites, Unknown):
+        return notes.fact(card.prerequisites, "prerequisites")
+    return ", ".join(name_of(ruleset.cards, p) for p in card.prerequisites)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartRow:
+    """One card of the credit chart: its marks, facts, and the credits it gives."""
+
+    id: str
+    name: str
+    symbols: list[Symbol]
+    groups: str
+    cost: str
+    prerequisites: str
+    to_groups: list[str]
+    to_cards: list[str]
+    group_start: bool
+    mark: str
+
+
+def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = None) -> dict[str, Any]:
+    """The credit chart: one row per card with the credit it gives to each group and to single cards.
+
+    Read down the column of the group of the card you want: each card you hold gives that much.
+    """
+    notes = Notes()
+    marks = group_marks(ruleset)
+    group_ids = list(marks)
+    rows = []
+    previous: str | None = None
+    for card in ruleset.cards.by_id.values():
+        first = card.group_list()[0] if card.group_list() else ""
+        if isinstance(card.credits, Unknown):
+            to_groups = [notes.fact(card.credits, "credits")] * len(group_ids)
+            to_cards: list[str] = []
+        else:
+            by_group: dict[str, list[str]] = {}
+            to_cards = []
+            for line in card.credits:
+                points = notes.fact(line.points, "credit")
+                extra = " extra" if line.extra else ""
+                if line.card is not None:
+                    to_cards.append(f"{name_of(ruleset.cards, line.card)} {points}{extra}")
+                elif line.group in marks:
+                    by_group.setdefault(line.group, []).append(f"{points}{extra}")
+                elif line.group is not None:
+                    to_cards.append(f"all {name_of(ruleset.groups, line.group)} {points}{extra}")
+            to_groups = [" + ".join(by_group.get(g, [])) for g in group_ids]
+        rows.append(
+            ChartRow(
+                card.id,
+                card.display_name,
+                symbols(ruleset, card),
+                notes.fact(card.groups, "group") if isinstance(card.groups, Unknown) else "",
+                notes.fact(card.cost, "cost"),
+                _needs(ruleset, card, notes) or "—",
+                to_groups,
+                to_cards,
+                previous is not None and first != previous,
+                source.changed("civilization_cards", card.id) if source is not None else "",
+            )
+        )
+        previous = first
+    groups = group_symbols(ruleset)
+    if sum(r.group_start for r in rows) >= len(groups):  # not ordered by group: no group rules
+        rows = [replace(r, group_start=False) for r in rows]
+    policy = ruleset.credit_policy
+    cards = list(ruleset.cards.by_id.values())
+    # A column no card knows is left out, and said once above the chart.
+    all_unknown = [
+        f"{topic} {notes.fact(next(iter(values)), topic)}"
+        for topic, values in (("cost", [c.cost for c in cards]), ("prerequisites", [c.prerequisites for c in cards]))
+        if values and all(isinstance(v, Unknown) for v in values)
+    ]
+    fixed = 44.0 + 11.0 + 48.0
+    group_width = max(9.0, min(16.0, (page.content_width - fixed - 40.0) / max(len(groups), 1)))
+    return {
+        "form": "chart",
+        "rows": rows,
+        "groups": groups,
+        "drawn": drawn_note(groups),
+        "policy": policy_sentences(policy),
+        "policy_rules": rules_text(policy.get("rule")),
+        "notes": notes.listed(),
+        "variant": source is not None and source.changes is not None,
+        "all_unknown": all_unknown,
+        "with_cost": not any(text.startswith("cost") for text in all_unknown),
+        "with_needs": not any(text.startswith("prerequisites") for text in all_unknown),
+        "geometry": {"group": f"{group_width:.2f}mm"},
+    }
+
+
+@sheet(
+    "credit-table.html",
+    "Civilization card credits",
+    "Owned cards down, cards to buy across: the credit each owned card gives, with costs and prerequisites.",
+    position=10,
+    landscape=True,
+    sources=("civilization_cards",),
+)
+def build(source: Source[Ruleset]) -> Mapping[str, Any]:
+    return credit_table(source.ruleset, source.page, source)
+
+
+def policy_sentences(policy: Mapping[str, Any]) -> list[str]:
+    """The ruleset's credit policy in words, one sentence per declared rule."""
+    said = []
+    if policy.get("across_owned_cards") == "sum":
+        said.append("The credits of all cards held add up; a card costs its price less their total.")
+    if policy.get("group_credits") == "other_cards_in_group":
+        said.append("A credit toward a group goes to every other card of that group.")
+    if policy.get("two_group_cards") == "both_groups":
+        said.append("A card of two groups receives the credits toward either.")
+    if policy.get("same_target") == "highest":
+        said.append("Where one card held credits a card twice, the higher credit counts.")
+    elif policy.get("same_target") == "sum":
+        said.append("Where one card held credits a card twice, both credits count.")
+    return said

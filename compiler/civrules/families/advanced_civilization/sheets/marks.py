@@ -1,0 +1,119 @@
+"""The marks of the civilization card groups on the sheets of the Advanced Civilization family."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from civrules.families.advanced_civilization.model import Card, Ruleset
+
+# --- Group symbols -----------------------------------------------------------------------------
+
+#: Print-friendly fills for the colour names the data uses; anything else is grey (never a URL).
+PALETTE: Mapping[str, str] = {
+    "black": "#222222",
+    "blue": "#2f6fd0",
+    "brown": "#8b5a2b",
+    "green": "#2e9e4a",
+    "grey": "#9a9a9a",
+    "gray": "#9a9a9a",
+    "orange": "#f08a24",
+    "pink": "#f29bc1",
+    "purple": "#8e44ad",
+    "red": "#d33a2c",
+    "white": "#ffffff",
+    "yellow": "#f7d038",
+    "yellow-green": "#a8c93a",
+}
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+SHAPES = frozenset({"triangle", "square", "circle", "hexagon", "star", "diamond", "pentagon"})
+
+
+#: Shapes drawn for groups whose symbol the data does not give, in this order (ones a group of the
+#: ruleset already uses are skipped). They are print marks only, told apart by their letters too.
+DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon", "star")
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A group's mark: its shape and fill, the group's name and its letters.
+
+    ``drawn`` marks a shape chosen by civrules because the data gives none: it is drawn hollow
+    with the group's letters in it, and the legend says the symbol is not the game's.
+    """
+
+    shape: str
+    fill: str
+    name: str
+    letter: str = ""
+    drawn: bool = False
+
+
+def fill_of(colour: object) -> str:
+    if isinstance(colour, str):
+        if _HEX.fullmatch(colour):
+            return colour.lower()
+        return PALETTE.get(colour.lower(), "#bbbbbb")
+    return "#ffffff"
+
+
+def group_letters(names: Mapping[str, str]) -> dict[str, str]:
+    """Short unique labels for group names: the initial, or as many letters as tell them apart.
+
+    >>> group_letters({"crafts": "Crafts", "civics": "Civics", "arts": "Arts"})
+    {'crafts': 'Cr', 'civics': 'Ci', 'arts': 'A'}
+    """
+    found: dict[str, str] = {}
+    for key, name in names.items():
+        letters = [ch for ch in name if ch.isalnum()] or list(key)
+        size = 1
+        while size < len(letters) and any(
+            "".join(letters[:size]).casefold() == "".join([c for c in other if c.isalnum()][:size]).casefold()
+            for other_key, other in names.items()
+            if other_key != key
+        ):
+            size += 1
+        found[key] = letters[0].upper() + "".join(letters[1:size]).lower()
+    return found
+
+
+def group_marks(ruleset: Ruleset) -> dict[str, Symbol]:
+    """The mark of every group of the ruleset, by group id, in data order."""
+    groups = list(ruleset.groups.by_id.values())
+    letters = group_letters({g.id: str(g.display_name) for g in groups})
+    used = {g.shape for g in groups if isinstance(g.shape, str) and g.shape in SHAPES}
+    spare = [shape for shape in DRAWN_SHAPES if shape not in used] or list(DRAWN_SHAPES)
+    marks: dict[str, Symbol] = {}
+    drawn = 0
+    for group in groups:
+        if isinstance(group.shape, str) and group.shape in SHAPES:
+            marks[group.id] = Symbol(group.shape, fill_of(group.colour), group.display_name, letters[group.id])
+        else:
+            shape = spare[drawn % len(spare)]
+            drawn += 1
+            fill = fill_of(group.colour) if isinstance(group.colour, str) else "#ffffff"
+            marks[group.id] = Symbol(shape, fill, group.display_name, letters[group.id], True)
+    return marks
+
+
+def symbols(ruleset: Ruleset, card: Card) -> list[Symbol]:
+    """The marks of a card's groups, in the order the card lists them."""
+    marks = group_marks(ruleset)
+    return [marks.get(g) or Symbol("circle", "#ffffff", g, g[:1].upper(), True) for g in card.group_list()]
+
+
+def group_symbols(ruleset: Ruleset) -> list[Symbol]:
+    """The marks of every group, in data order (for legends)."""
+    return list(group_marks(ruleset).values())
+
+
+def drawn_note(marks: Iterable[Symbol]) -> str:
+    """The legend's note when some marks are drawn by civrules, else empty."""
+    names = [mark.name for mark in marks if mark.drawn]
+    if not names:
+        return ""
+    return (
+        f"The symbols of {', '.join(names)} are not in the sources: the hollow shapes with letters are "
+        "drawn here to tell the groups apart."
+    )

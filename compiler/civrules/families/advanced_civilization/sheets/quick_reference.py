@@ -1,0 +1,159 @@
+"""One page for the table: the turn's phases, the hand limit, taxation, the trade draw and the order
+calamities are resolved in, from the resolved ruleset.
+
+A fact the rules do not give is ``—`` with a note of the reason (the ruleset's ``not_in_sources``
+entry where it has one); nothing is filled in. On a variant, what the variant changes is marked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization.calamities import resolution_order
+from civrules.families.advanced_civilization.model import Ruleset
+from civrules.model import Unknown
+
+#: The phase whose order is the trade draw.
+TRADE_DRAW_PHASE = "acquisition_of_trade_cards"
+
+
+def _missing(ruleset: Ruleset, key: str) -> str:
+    """Why the ruleset has no ``key``: its ``not_in_sources`` entry, or that no rule file gives it."""
+    found = ruleset.data.get("not_in_sources")
+    entry = found.get(key) if isinstance(found, dict) else None
+    if isinstance(entry, dict) and isinstance(entry.get("unknown"), str):
+        return " ".join(entry["unknown"].split())
+    return f"no rule file of this ruleset gives the {humanize(key)}"
+
+
+def _hand_limit(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
+    found = ruleset.data.get("hand_limit")
+    if not isinstance(found, dict):
+        return {"value": "—" + notes.mark("hand limit", _missing(ruleset, "hand_limit")), "facts": [], "rule": ""}
+    facts = []
+    for change in found.get("card_changes") or ():
+        if isinstance(change, dict) and isinstance(change.get("change"), int):
+            amount = change["change"]
+            sign = f"−{-amount}" if amount < 0 else f"+{amount}"
+            facts.append(f"{name_of(ruleset.cards, str(change.get('card')))} {sign}")
+    if found.get("count_public"):
+        facts.append("how many you keep is public")
+    if found.get("tradable_calamities_retained") is False:
+        facts.append("tradable calamities may not be kept")
+    count = found.get("commodity_cards")
+    value = (
+        notes.fact(count, "hand limit") if count is not None else "—" + notes.mark("hand limit", "the rules state none")
+    )
+    return {"value": f"{value} commodity cards", "facts": facts, "rule": rules_text(found.get("rule"))}
+
+
+def _taxation(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
+    found = ruleset.data.get("taxation")
+    if not isinstance(found, dict):
+        return {"value": "—" + notes.mark("taxation", _missing(ruleset, "taxation")), "facts": [], "rule": ""}
+    facts = []
+    rate = found.get("rate_card")
+    if isinstance(rate, dict) and isinstance(rate.get("rates"), list):
+        rates = "/".join(str(r) for r in rate["rates"])
+        facts.append(f"{name_of(ruleset.cards, str(rate.get('card')))}: {rates} per city")
+    for change in found.get("rate_changes") or ():
+        if isinstance(change, dict):
+            words = [
+                f"+{change['raise_by']}" if change.get("raise_by") else "",
+                f"−{change['lower_by']}" if change.get("lower_by") else "",
+            ]
+            facts.append(f"{name_of(ruleset.cards, str(change.get('card')))} {' or '.join(w for w in words if w)}")
+    revolt = found.get("revolt")
+    if isinstance(revolt, dict):
+        facts.append("cities you cannot pay for revolt")
+        if isinstance(revolt.get("immune_card"), str):
+            facts.append(f"never with {name_of(ruleset.cards, revolt['immune_card'])}")
+    per_city = found.get("tokens_per_city")
+    value = notes.fact(per_city, "tax") if per_city is not None else "—" + notes.mark("tax", "the rules state no rate")
+    return {"value": f"{value} tokens per city", "facts": facts, "rule": rules_text(found.get("rule"))}
+
+
+def _phases(source: Source[Ruleset], notes: Notes) -> tuple[list[dict[str, Any]], str]:
+    ruleset = source.ruleset
+    if not len(ruleset.phases):
+        return [], notes.mark("phases", _missing(ruleset, "sequence_of_play"))
+    position = {phase.id: i for i, phase in enumerate(ruleset.phases)}
+    ordered = sorted(
+        ruleset.phases.by_id.values(),
+        key=lambda p: (p.number if isinstance(p.number, int) else 10**6, position[p.id]),
+    )
+    rows = []
+    for phase in ordered:
+        condition = str(phase.raw.get("condition_text") or "")
+        if condition.rstrip(".").casefold() == "always":
+            condition = ""
+        if isinstance(phase.order, Unknown):
+            order = notes.fact(phase.order, "order of play")
+        else:
+            order = humanize(phase.order or "").replace("ast ", "A.S.T. ")
+        rows.append(
+            {
+                "number": known(phase.number, ""),
+                "name": phase.display_name,
+                "condition": condition,
+                "order": order,
+                "rule": rules_text(list(phase.rules)),
+                "mark": source.changed("phases", phase.id),
+            }
+        )
+    return rows, ""
+
+
+def _trade_draw(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
+    phase = ruleset.phases.get(TRADE_DRAW_PHASE)
+    if phase is None:
+        reason = _missing(ruleset, "sequence_of_play") if not len(ruleset.phases) else "no phase of the rules says it"
+        return {"text": "—" + notes.mark("trade draw", reason), "rule": ""}
+    if isinstance(phase.order, Unknown):
+        return {"text": notes.fact(phase.order, "trade draw"), "rule": rules_text(list(phase.rules))}
+    text = str(phase.raw.get("order_text") or humanize(phase.order or ""))
+    return {"text": text, "rule": rules_text(list(phase.rules))}
+
+
+def _minimum_trade(ruleset: Ruleset) -> str:
+    for phase in ruleset.phases:
+        if isinstance(phase.raw.get("min_trade_cards"), int):
+            return f"{phase.raw['min_trade_cards']} cards at least per trade ({rules_text(list(phase.rules))})"
+    return ""
+
+
+@sheet(
+    "quick-reference.html",
+    "Quick reference",
+    "The turn on one page: phases, hand limit, taxation, the trade draw and the calamity order.",
+    position=5,
+)
+def build(source: Source[Ruleset]) -> Mapping[str, Any]:
+    ruleset = source.ruleset
+    notes = Notes()
+    phases, no_phases = _phases(source, notes)
+    calamities = [
+        {
+            "name": calamity.display_name,
+            "stack": calamity.stack,
+            "tradable": calamity.tradable is True,
+            "mark": source.changed("calamities", calamity.id),
+        }
+        for calamity in resolution_order(ruleset)
+    ]
+    return {
+        "phases": phases,
+        "no_phases": no_phases,
+        "hand": _hand_limit(ruleset, notes),
+        "hand_changed": source.setting_changed("hand_limit"),
+        "tax": _taxation(ruleset, notes),
+        "tax_changed": source.setting_changed("taxation"),
+        "draw": _trade_draw(ruleset, notes),
+        "minimum_trade": _minimum_trade(ruleset),
+        "calamities": calamities,
+        "variant": source.changes is not None,
+        "notes": notes.listed(),
+    }

@@ -1,0 +1,606 @@
+"""Read YAML safely into a :class:`Document`, turning every problem into a diagnostic.
+
+The reader drives libyaml's event parser (PyYAML's C extension, or its pure-Python parser where the
+extension is missing) and builds plain data itself, iteratively, so that:
+
+- every mapping, sequence and scalar keeps its file, line and column;
+- scalars are resolved by YAML 1.2's core schema (``yes`` is a string, ``true`` a boolean), the
+  dialect editors and check-jsonschema use;
+- any tag outside the core schema, duplicate and non-string keys, several documents, undefined
+  aliases, too-deep nesting and alias expansion beyond a bound are diagnostics;
+- alias expansion is counted, never materialised, so a billion-laughs file is refused at once;
+- nothing recurses, so depth is bounded by the limit, not by the C stack.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import yaml
+
+from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.load.document import Document, NodePath, pack_position, unpack_position
+from civrules.load.lines import line_column
+from civrules.support import files
+
+try:
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - exercised only where libyaml is missing
+    from yaml.parser import Parser as _PyParser
+    from yaml.reader import Reader as _Reader
+    from yaml.scanner import Scanner as _Scanner
+
+    class _Parser(_Reader, _Scanner, _PyParser):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            _Reader.__init__(self, stream)
+            _Scanner.__init__(self)
+            _PyParser.__init__(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds that keep hostile files from taking unbounded time or memory."""
+
+    max_bytes: int = 8 * 1024 * 1024
+    max_depth: int = 100
+    max_nodes: int = 1_000_000
+    #: Diagnostics listed per file; one line (R011) counts the rest. Bounds the work too: schema
+    #: validation of a file stops at the first problem beyond it.
+    max_diagnostics: int = 100
+
+
+_CORE = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
+
+# What an explicit core tag (`!!int 45`) requires its scalar to resolve to.
+_EXPLICIT_TYPES: dict[str, type | tuple[type, ...]] = {
+    "int": int,
+    "float": (int, float),
+    "bool": bool,
+    "null": type(None),
+}
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT10 = re.compile(r"^[-+]?[0-9]+$")
+_INT8 = re.compile(r"^0o[0-7]+$")
+_INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
+_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+#: First characters of a plain scalar that may resolve to something other than a string.
+_SPECIAL_START = frozenset(("", *"0123456789+-.~nNtTfF"))
+# Characters YAML forbids in a stream (1.2, 5.1): C0 controls but tab/LF/CR, DEL, C1 but NEL, surrogates, U+FFFE/F.
+_NON_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    # Printable for YAML, but they make text read otherwise than it is (a line break that is not
+    # one, a bidirectional override that reorders what a reviewer sees): refused as well.
+    "|[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+#: What an escape in a quoted scalar (`"\x1b"`, `"\0"`, `"\ud800"`) may not produce: the characters
+#: above, and the controls YAML allows only as escapes. Tab and line feed are text (a multi-line note).
+_UNSAFE_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+class _AbortError(Exception):
+    """Stops reading a file after a diagnostic that makes the rest meaningless."""
+
+
+def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
+    """Read ``path`` (shown as ``display`` in diagnostics).
+
+    Returns the document (None when it could not be read at all) and the diagnostics found. The
+    file is read through :func:`civrules.support.files.read_file`: a link, a FIFO, a device or a folder is
+    refused unread, and no more than ``limits.max_bytes`` are read whatever the file's size says.
+    """
+    try:
+        raw = files.read_file(path, limits.max_bytes)
+    except files.RefusedError as refused:
+        if refused.kind == "large":
+            size = f"{refused.size:,} bytes, " if refused.size is not None else ""
+            return None, [
+                _file_diag(
+                    codes.TOO_LARGE,
+                    display,
+                    f"file is {size}more than the {limits.max_bytes:,} bytes civrules reads",
+                    hint="split the file, or raise the bound with --max-file-size",
+                )
+            ]
+        why = {"link": "it is a symbolic link", "special": "it is not a regular file", "missing": "no such file"}
+        reason = why.get(refused.kind, refused.reason)
+        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}")]
+    except OSError as error:
+        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {error.strerror or error}")]
+    return read_yaml_bytes(raw, display, limits)
+
+
+def read_yaml_bytes(raw: bytes, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
+    """Read YAML from bytes; see :func:`read_yaml_file`."""
+    if len(raw) > limits.max_bytes:
+        return None, [
+            _file_diag(
+                codes.TOO_LARGE,
+                display,
+                f"file is {len(raw):,} bytes, more than the {limits.max_bytes:,} bytes civrules reads",
+            )
+        ]
+    text, diagnostic = _decode(raw, display)
+    if diagnostic is not None:
+        return None, [diagnostic]
+    assert text is not None
+    return read_yaml_text(text, display, limits)
+
+
+def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
+    """Read YAML from text already decoded; see :func:`read_yaml_file`."""
+    bad = _NON_PRINTABLE.search(text)
+    if bad is not None:
+        line, column = line_column(text, bad.start())
+        return None, [
+            Diagnostic(
+                codes.BAD_ENCODING.code,
+                codes.BAD_ENCODING.severity,
+                f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
+                Span(display, line, column, line, column + 1),
+                hint="remove the character; YAML files hold printable text only",
+            )
+        ]
+    builder = _Builder(display, limits)
+    try:
+        builder.run(_Parser(text))
+    except _AbortError:
+        return None, builder.diagnostics
+    except yaml.MarkedYAMLError as error:
+        return None, [*builder.diagnostics, _syntax_diag(error, display, limits)]
+    except yaml.YAMLError as error:  # pragma: no cover - libyaml reports marked errors
+        return None, [*builder.diagnostics, _file_diag(codes.YAML_SYNTAX, display, str(error))]
+    if builder.documents == 0:
+        return None, [
+            _file_diag(
+                codes.EMPTY_FILE,
+                display,
+                "the file holds no YAML document",
+                hint="a rule file starts with `kind:` and holds its data",
+            )
+        ]
+    document = Document(
+        display, builder.root, builder.value_spans, builder.key_spans, builder.refused, builder.whole_floats
+    )
+    return document, builder.diagnostics
+
+
+def _decode(raw: bytes, display: str) -> tuple[str | None, Diagnostic | None]:
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, _file_diag(
+            codes.BAD_ENCODING, display, "the file is UTF-16; civrules reads UTF-8", hint="save the file as UTF-8"
+        )
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        prefix = raw[: error.start].decode("utf-8", errors="replace")
+        line, column = line_column(prefix, len(prefix))
+        return None, Diagnostic(
+            codes.BAD_ENCODING.code,
+            codes.BAD_ENCODING.severity,
+            f"invalid UTF-8: byte 0x{raw[error.start]:02X} cannot start or continue a character",
+            Span(display, line, column, line, column + 1),
+            hint="save the file as UTF-8",
+        )
+
+
+def _file_diag(code: codes.Code, display: str, message: str, hint: str | None = None) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, Span.at(display), hint=hint)
+
+
+def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits) -> Diagnostic:
+    mark = error.problem_mark or error.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = error.problem or "invalid YAML"
+    if "maximum nesting depth" in problem:
+        # libyaml's own guard fired while scanning ahead, before our bound was reached.
+        return Diagnostic(
+            codes.TOO_DEEP.code,
+            codes.TOO_DEEP.severity,
+            f"nesting deeper than {limits.max_depth} levels",
+            Span(display, line, column, line, column + 1),
+            hint="flatten the structure; rule files need only a few levels",
+        )
+    message = f"{error.context}: {problem}" if error.context else problem
+    related: tuple[Related, ...] = ()
+    if (
+        error.context_mark is not None
+        and error.problem_mark is not None
+        and (error.context_mark.line, error.context_mark.column) != (error.problem_mark.line, error.problem_mark.column)
+    ):
+        context = error.context_mark
+        related = (
+            Related(
+                Span(display, context.line + 1, context.column + 1, context.line + 1, context.column + 2),
+                error.context or "started here",
+            ),
+        )
+    return Diagnostic(
+        codes.YAML_SYNTAX.code,
+        codes.YAML_SYNTAX.severity,
+        message,
+        Span(display, line, column, line, column + 1),
+        hint=_syntax_hint(problem),
+        related=related,
+    )
+
+
+def _syntax_hint(problem: str) -> str | None:
+    if "tab" in problem:
+        return "indent with spaces; YAML does not allow tabs for indentation"
+    if "mapping values are not allowed" in problem:
+        return "a value containing ': ' must be quoted"
+    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem:
+        return "close the bracket, or separate the items with commas"
+    return None
+
+
+class _Frame:
+    """An open mapping or sequence while its events arrive."""
+
+    __slots__ = (
+        "anchor",
+        "container",
+        "height",
+        "is_key",
+        "key",
+        "key_span",
+        "nodes",
+        "path",
+        "refused",
+        "seen",
+        "start",
+    )
+
+    def __init__(
+        self, container: dict[str, Any] | list[Any], path: NodePath, start: int, anchor: str | None, is_key: bool
+    ) -> None:
+        self.container = container
+        self.path = path
+        self.start = start
+        self.anchor = anchor
+        self.nodes = 1
+        self.height = 1  # levels of nesting, counting what aliases in it bring
+        self.key: Any = None  # a str, or _DISCARD when the entry is refused
+        self.key_span: int | None = None
+        self.is_key = is_key  # a collection used as a mapping key: read, then refused
+        self.refused = False  # a collection with a forbidden tag: read, then replaced by null
+        self.seen: dict[str, int] = {}
+
+
+_DISCARD = object()  # the value of an entry whose key was refused
+
+
+class _Builder:
+    """Turns parser events into data and spans, one event at a time."""
+
+    def __init__(self, display: str, limits: Limits) -> None:
+        self.display = display
+        self.limits = limits
+        self.wide = limits.max_bytes >= 1 << 32  # a line or column might not fit in 32 bits
+        self.diagnostics: list[Diagnostic] = []
+        self.value_spans: dict[NodePath, int] = {}
+        self.key_spans: dict[NodePath, int] = {}
+        self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
+        self.stack: list[_Frame] = []
+        self.root: Any = None
+        self.documents = 0
+        self.total_nodes = 0
+        self.refusing = False
+        self.refused: set[NodePath] = set()
+        self.whole_floats = False
+
+    def span(self, event: Any) -> int:
+        """The event's position, packed (see :func:`civrules.load.document.pack_position`)."""
+        start, end = event.start_mark, event.end_mark
+        if self.wide:
+            return pack_position(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+        # The same, inline (one call per node): lines and columns fit in 32 bits below 4 GiB.
+        packed: int = ((start.line + 1) << 96) | ((start.column + 1) << 64) | ((end.line + 1) << 32) | (end.column + 1)
+        return packed
+
+    def error(
+        self,
+        code: codes.Code,
+        message: str,
+        span: Span | int,
+        hint: str | None = None,
+        related: tuple[Related, ...] = (),
+    ) -> None:
+        at = unpack_position(self.display, span) if isinstance(span, int) else span
+        self.diagnostics.append(Diagnostic(code.code, code.severity, message, at, hint, related))
+
+    def run(self, parser: Any) -> None:
+        handlers = {
+            yaml.ScalarEvent: self.on_scalar,
+            yaml.MappingStartEvent: self.on_start,
+            yaml.SequenceStartEvent: self.on_start,
+            yaml.MappingEndEvent: self.on_end,
+            yaml.SequenceEndEvent: self.on_end,
+            yaml.AliasEvent: self.on_alias,
+            yaml.DocumentStartEvent: self.on_document,
+        }
+        while True:
+            event = parser.get_event()
+            if event is None:
+                return
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event)
+
+    def on_document(self, event: Any) -> None:
+        self.documents += 1
+        if self.documents > 1:
+            self.error(
+                codes.MULTIPLE_DOCUMENTS,
+                "the file holds more than one YAML document",
+                self.span(event),
+                hint="civrules reads one document per file: split the documents into files",
+            )
+            raise _AbortError
+
+    def count(self, nodes: int, span: int) -> None:
+        self.total_nodes += nodes
+        if self.total_nodes > self.limits.max_nodes:
+            self.error(
+                codes.ALIAS_BOMB,
+                f"the document expands to more than {self.limits.max_nodes:,} nodes",
+                span,
+                hint="aliases here multiply the data; write it out or use fewer nested aliases",
+            )
+            raise _AbortError
+
+    def check_tag(self, tag: str | None, span: int) -> bool:
+        if tag is None or tag == "!" or tag in _ALLOWED_TAGS:
+            return True
+        self.error(
+            codes.FORBIDDEN_TAG,
+            f"tag `{_short_tag(tag)}` is not allowed in rule data",
+            span,
+            hint="remove the tag; only plain strings, numbers, booleans, null, lists and mappings are read",
+        )
+        return False
+
+    def on_scalar(self, event: Any) -> None:
+        span = self.span(event)
+        self.count(1, span)
+        if event.tag is None and event.implicit[0] and event.value[:1] not in _SPECIAL_START:
+            self.place(event.value, span, event.anchor, 1)  # a plain word: a string, nothing to judge
+            return
+        reported = len(self.diagnostics)
+        value = self.resolve_scalar(event, span) if self.check_tag(event.tag, span) else None
+        if isinstance(value, str) and (bad := _UNSAFE_VALUE.search(value)) is not None:
+            # Generated code, sheets and printed diagnostics would carry it: a NUL made the
+            # generated package fail to import. Refused like a forbidden tag (a stand-in null).
+            self.error(
+                codes.BAD_ENCODING,
+                f"control character U+{ord(bad.group()):04X} (written as an escape) is not allowed in rule text",
+                span,
+                hint="remove the escape; rule text may hold tabs and line breaks, no other control character",
+            )
+            value = _DISCARD if self._expects_key() else None
+        # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
+        # mark it so that schema validation does not report the stand-in null a second time.
+        self.refusing = len(self.diagnostics) > reported
+        self.place(value, span, event.anchor, 1)
+        self.refusing = False
+
+    def _expects_key(self) -> bool:
+        return bool(self.stack) and isinstance(self.stack[-1].container, dict) and self.stack[-1].key is None
+
+    def resolve_scalar(self, event: Any, span: int) -> Any:
+        text: str = event.value
+        tag = event.tag
+        if tag is None or tag == "!":
+            if tag == "!" or not event.implicit[0]:
+                return text
+            return self.resolve_plain(text, span)
+        kind = tag[len(_CORE) :]
+        if kind == "str":
+            return text
+        value = self.resolve_plain(text, span)
+        wanted = _EXPLICIT_TYPES.get(kind)
+        if wanted is None or isinstance(value, bool) is not (kind == "bool") or not isinstance(value, wanted):
+            self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span)
+            return None
+        if kind == "float":
+            value = float(cast(float, value))
+            self.whole_floats = self.whole_floats or value.is_integer()
+        return value
+
+    def resolve_plain(self, text: str, span: int) -> Any:
+        if _NULL.match(text):
+            return None
+        if text in _BOOL:
+            return _BOOL[text]
+        try:
+            if _INT10.match(text):
+                return int(text)
+            if _INT8.match(text) or _INT16.match(text):
+                number = int(text[2:], 8 if text[1] == "o" else 16)
+                # Python reads any number of hex or octal digits, but every later stage (messages,
+                # JSON, generated code) writes numbers in decimal, which is bounded: refuse it here.
+                str(number)
+                return number
+        except ValueError:
+            self.error(
+                codes.BAD_NUMBER,
+                f"the integer has {len(text):,} digits, too many to read",
+                span,
+                hint="rule data numbers are small; check for a pasted or generated value",
+            )
+            return None
+        if _FLOAT.match(text) or _INF.match(text) or _NAN.match(text):
+            value = float(
+                text.replace(".inf", "inf")
+                .replace(".Inf", "inf")
+                .replace(".INF", "inf")
+                .replace(".nan", "nan")
+                .replace(".NaN", "nan")
+                .replace(".NAN", "nan")
+            )
+            if not math.isfinite(value):
+                self.error(
+                    codes.BAD_NUMBER,
+                    f"`{text}` is not a finite number",
+                    span,
+                    hint="write the intended finite number, or quote it if it is text",
+                )
+                return None
+            self.whole_floats = self.whole_floats or value.is_integer()
+            return value
+        return text
+
+    def on_alias(self, event: Any) -> None:
+        span = self.span(event)
+        found = self.anchors.get(event.anchor)
+        if found is None:
+            self.error(
+                codes.UNDEFINED_ALIAS,
+                f"alias `*{event.anchor}` has no anchor `&{event.anchor}` before it",
+                span,
+                hint="define the anchor before the alias, outside the node that uses it",
+            )
+            self.place(None, span, None, 1)
+            return
+        value, nodes, height = found
+        if len(self.stack) + height > self.limits.max_depth:
+            # Aliases nest what they repeat: the bound holds for the data as read, not only as written.
+            self.error(
+                codes.TOO_DEEP,
+                f"nesting deeper than {self.limits.max_depth} levels (through the alias `*{event.anchor}`)",
+                span,
+                hint="flatten the structure; aliases of aliases nest the data they repeat",
+            )
+            raise _AbortError
+        self.count(nodes, span)
+        self.place(value, span, None, nodes, height=height)
+
+    def on_start(self, event: Any) -> None:
+        span = self.span(event)
+        self.count(1, span)
+        if len(self.stack) >= self.limits.max_depth:
+            self.error(
+                codes.TOO_DEEP,
+                f"nesting deeper than {self.limits.max_depth} levels",
+                span,
+                hint="flatten the structure; rule files need only a few levels",
+            )
+            raise _AbortError
+        allowed = self.check_tag(event.tag, span)
+        container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
+        parent = self.stack[-1] if self.stack else None
+        is_key = parent is not None and isinstance(parent.container, dict) and parent.key is None
+        path = self.child_path(parent) if parent is not None and not is_key else ()
+        self.stack.append(_Frame(container, path, span, event.anchor, is_key))
+        self.stack[-1].refused = not allowed
+
+    def on_end(self, event: Any) -> None:
+        frame = self.stack.pop()
+        end = event.end_mark
+        # The start line and column of the frame's packed position, with this end.
+        span = (frame.start >> 64 << 64) | pack_position(0, 0, end.line + 1, end.column + 1)
+        if frame.is_key:
+            self.error(
+                codes.NON_STRING_KEY,
+                "a mapping key must be a string, not a collection",
+                span,
+                hint="use a plain name as the key",
+            )
+            self.place(_DISCARD, span, frame.anchor, frame.nodes, height=frame.height)
+            return
+        if frame.refused:
+            # Like a refused scalar: a null stand-in, marked so that the schema does not report it again.
+            self.refusing = True
+            self.place(None, span, frame.anchor, frame.nodes, opened=frame, height=frame.height)
+            self.refusing = False
+            return
+        self.place(frame.container, span, frame.anchor, frame.nodes, opened=frame, height=frame.height)
+
+    def child_path(self, parent: _Frame) -> NodePath:
+        if isinstance(parent.container, dict):
+            assert parent.key is not None
+            return (*parent.path, parent.key)
+        return (*parent.path, len(parent.container))
+
+    def place(
+        self, value: Any, span: int, anchor: str | None, nodes: int, opened: _Frame | None = None, height: int = 0
+    ) -> None:
+        """Attach a finished node to its parent (or make it the root) and record its span."""
+        if anchor is not None:
+            self.anchors[anchor] = (value, nodes, height)
+        if not self.stack:
+            self.root = value
+            self.value_spans[()] = span
+            return
+        parent = self.stack[-1]
+        parent.nodes += nodes
+        if height >= parent.height:
+            parent.height = height + 1
+        container = parent.container
+        if isinstance(container, list):
+            path = opened.path if opened is not None else (*parent.path, len(container))
+            container.append(value)
+            self.value_spans[path] = span
+            if self.refusing:
+                self.refused.add(path)
+            return
+        if parent.key is None:
+            self.accept_key(parent, value, span)
+            return
+        key, parent.key = parent.key, None
+        if key is _DISCARD:
+            return
+        path = (*parent.path, key)
+        container[key] = value
+        self.value_spans[path] = span
+        if self.refusing:
+            self.refused.add(path)
+        assert parent.key_span is not None
+        self.key_spans[path] = parent.key_span
+
+    def accept_key(self, parent: _Frame, key: Any, span: int) -> None:
+        parent.key_span = span
+        if key is _DISCARD:
+            parent.key = _DISCARD
+            return
+        if not isinstance(key, str):
+            shown = "null" if key is None else str(key).lower() if isinstance(key, bool) else repr(key)
+            self.error(
+                codes.NON_STRING_KEY,
+                f"mapping key {shown} is a {_type_name(key)}, not a string",
+                span,
+                hint=f'quote it if it is meant as text: "{shown}"',
+            )
+            parent.key = _DISCARD
+            return
+        first = parent.seen.get(key)
+        if first is not None:
+            self.error(
+                codes.DUPLICATE_KEY,
+                f"duplicate key `{key}`",
+                span,
+                hint="remove or merge one of the two entries; only one value can count",
+                related=(Related(unpack_position(self.display, first), "first defined here"),),
+            )
+            parent.key = _DISCARD
+            return
+        parent.seen[key] = span
+        parent.key = key
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "boolean", int: "number", float: "number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag

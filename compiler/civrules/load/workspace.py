@@ -1,0 +1,405 @@
+"""The rules directory: finding ruleset manifests and loading the files they name.
+
+Every file is read and schema-validated once per run, however many rulesets use it. Paths in
+manifests are relative to ``rules/`` and may not leave it. Every file is read through
+:mod:`civrules.support.files`: a symbolic link anywhere under ``rules/`` is reported (R003), never
+followed; a FIFO, a device or a folder in place of a file is unreadable (L012); the size bound
+applies to every read, the quoting of a line included.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
+from civrules.load.lines import decode, split_lines
+from civrules.support import files
+
+#: Manifest slots that name data files, and the kind each file must declare.
+FILE_SLOTS: dict[str, str] = {
+    "civilization_cards": "civilization_cards",
+    "commodities": "commodities",
+    "calamities": "calamities",
+    "map": "map",
+}
+
+
+@dataclass(slots=True)
+class LoadedFile:
+    """One file as read: its document (None if unreadable), its kind, and what was wrong with it."""
+
+    path: str
+    document: Document | None
+    kind: str | None
+    diagnostics: list[Diagnostic]
+
+    @property
+    def valid(self) -> bool:
+        return (
+            self.document is not None
+            and self.kind is not None
+            and not any(d.severity == "error" for d in self.diagnostics)
+        )
+
+
+@dataclass(slots=True)
+class Manifest:
+    """A ruleset manifest found under ``rules/rulesets/``."""
+
+    id: str
+    file: LoadedFile
+
+    @property
+    def data(self) -> dict[str, Any]:
+        assert self.file.document is not None
+        data: dict[str, Any] = self.file.document.data
+        return data
+
+
+@dataclass(slots=True)
+class LoadedRuleset:
+    """A manifest and the data files it names, each loaded and validated against its schema."""
+
+    manifest: Manifest
+    files: dict[str, list[LoadedFile]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id
+
+    def all_diagnostics(self) -> list[Diagnostic]:
+        found = list(self.manifest.file.diagnostics) + list(self.diagnostics)
+        for loaded in self.files.values():
+            for one in loaded:
+                found.extend(one.diagnostics)
+        return found
+
+
+class Workspace:
+    """A ``rules/`` directory and everything read from it during one run."""
+
+    def __init__(self, root: Path, limits: Limits | None = None, overrides: dict[str, str] | None = None) -> None:
+        """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors)."""
+        self.root = root
+        self.overrides = overrides or {}
+        self.real_root = root.resolve()
+        self.limits = limits or Limits()
+        self._files: dict[str, LoadedFile] = {}
+        self._manifests: dict[str, Manifest] | None = None
+        self.discovery_diagnostics: list[Diagnostic] = []
+        self._rule_files: set[str] | None = None
+
+    def display(self, path: Path) -> str:
+        """How a file is named in diagnostics: relative to the working directory when possible."""
+        if not path.is_absolute():
+            return path.as_posix()
+        try:
+            relative = os.path.relpath(path, Path.cwd())
+        except ValueError:  # pragma: no cover - another drive on Windows
+            return path.as_posix()
+        return path.as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+    def load(self, relative: str) -> LoadedFile:
+        """Read and schema-validate ``rules/<relative>`` (cached)."""
+        cached = self._files.get(relative)
+        if cached is not None:
+            return cached
+        path = self.root / relative
+        display = self.display(path)
+        if relative in self.overrides:
+            text = self.overrides[relative]
+            # An editor's buffer is held to the bound of a file on disk (the same text saved).
+            size = len(text) if len(text) > self.limits.max_bytes else len(text.encode("utf-8", "surrogatepass"))
+            if size > self.limits.max_bytes:
+                document, diagnostics = None, [_refusal(files.RefusedError("large", "", size), display, self.limits)]
+            else:
+                document, diagnostics = read_yaml_text(text, display, self.limits)
+        else:
+            document, diagnostics = self._read(relative, display)
+        kind = None
+        if document is not None:
+            # Imported here: jsonschema is the heaviest import, and `civrules --version`, `list`
+            # or a no-op `build` never validate anything.
+            from civrules.schema import document_kind, validate_document
+
+            kind, kind_diagnostics = document_kind(document)
+            diagnostics.extend(kind_diagnostics)
+            if kind is not None:
+                diagnostics.extend(validate_document(document, kind, self.limits.max_diagnostics))
+        loaded = LoadedFile(display, document, kind, diagnostics)
+        self._files[relative] = loaded
+        return loaded
+
+    def _read(self, relative: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """Read ``rules/<relative>`` without following links, within the size bound."""
+        try:
+            raw = files.read_under(self.root, relative, self.limits.max_bytes)
+        except files.RefusedError as refused:
+            return None, [_refusal(refused, display, self.limits)]
+        except OSError as error:
+            message = f"cannot read `{display}`: {error.strerror or error}"
+            return None, [_diag(codes.UNREADABLE, message, Span.at(display), "check the file's permissions")]
+        return read_yaml_bytes(raw, display, self.limits)
+
+    def manifests(self) -> dict[str, Manifest]:
+        """Every ruleset manifest under ``rules/rulesets/``, by id (sorted by file name)."""
+        if self._manifests is not None:
+            return self._manifests
+        found: dict[str, Manifest] = {}
+        directory = self.root / "rulesets"
+        paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
+        if not paths and not files.is_link(self.root):  # a link is reported once, by rule_files
+            self.discovery_diagnostics.append(
+                Diagnostic(
+                    codes.NO_RULESETS.code,
+                    codes.NO_RULESETS.severity,
+                    f"no ruleset manifests in `{self.display(directory)}`",
+                    None,
+                    hint="run civrules from the project root, or pass --rules DIR",
+                )
+            )
+        for path in paths:
+            loaded = self.load(path.relative_to(self.root).as_posix())
+            document = loaded.document
+            if document is None or not isinstance(document.data, dict):
+                continue
+            if loaded.kind not in (None, "ruleset"):
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.BAD_KIND,
+                        f"a file under rulesets/ must be `kind: ruleset`, not `{loaded.kind}`",
+                        document.span(("kind",)),
+                        "move the file to the folder of its kind",
+                    )
+                )
+                continue
+            ruleset_id = document.data.get("id")
+            if not isinstance(ruleset_id, str):
+                continue
+            if ruleset_id != path.stem:
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.ID_NOT_FILE_NAME,
+                        f"the manifest `{path.name}` declares the id `{ruleset_id}`",
+                        document.span(("id",)),
+                        f"name the file `{ruleset_id}.yaml`, or set `id: {path.stem}`",
+                    )
+                )
+            previous = found.get(ruleset_id)
+            if previous is not None:
+                assert previous.file.document is not None
+                loaded.diagnostics.append(
+                    _diag(
+                        codes.DUPLICATE_RULESET,
+                        f"ruleset id `{ruleset_id}` is declared twice",
+                        document.span(("id",)),
+                        "give each manifest its own id",
+                        (Related(previous.file.document.span(("id",)), "first declared here"),),
+                    )
+                )
+                continue
+            found[ruleset_id] = Manifest(ruleset_id, loaded)
+        self._manifests = found
+        return found
+
+    def load_ruleset(self, manifest: Manifest) -> LoadedRuleset:
+        """Load the data files a manifest names, each checked against the kind of its slot."""
+        result = LoadedRuleset(manifest)
+        document = manifest.file.document
+        assert document is not None
+        files = manifest.data.get("files")
+        slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
+        if isinstance(files, dict):
+            for slot, expected in FILE_SLOTS.items():
+                paths = files.get(slot) or []
+                if isinstance(paths, list):
+                    slots.append((slot, expected, [(("files", slot, i), p) for i, p in enumerate(paths)]))
+        rulebook = manifest.data.get("rulebook")
+        if isinstance(rulebook, dict) and "rule_index" in rulebook:
+            slots.append(("rule_index", "rule_index", [(("rulebook", "rule_index"), rulebook["rule_index"])]))
+        # A path the schema already refused (absolute, `..`) is reported once, by the schema.
+        refused = {d.span for d in manifest.file.diagnostics if d.span is not None}
+        for slot, expected, entries in slots:
+            loaded_files: list[LoadedFile] = []
+            for at, relative in entries:
+                if not isinstance(relative, str) or document.span(at) in refused:
+                    continue
+                problem = self.check_path(relative)
+                if problem is not None:
+                    result.diagnostics.append(
+                        _diag(
+                            codes.BAD_PATH,
+                            problem,
+                            document.span(at),
+                            "write the path relative to rules/, e.g. `cards/my-cards.yaml`",
+                        )
+                    )
+                    continue
+                loaded = self.load(relative)
+                if loaded.document is None and not loaded.diagnostics:
+                    continue
+                unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
+                if loaded.document is None and unreadable:
+                    reason = unreadable[0].message.rsplit(": ", 1)[-1]
+                    where = f"the path is relative to `{self.display(self.root)}`"
+                    close = None
+                    if reason == "no such file":
+                        from civrules.diagnostics.suggest import closest
+
+                        close = closest(relative, self.rule_files())
+                    result.diagnostics.append(
+                        _diag(
+                            codes.UNREADABLE,
+                            f"`{relative}` cannot be read: {reason}",
+                            document.span(at),
+                            f"did you mean `{close}`? (paths are relative to `{self.display(self.root)}`)"
+                            if close
+                            else where,
+                        )
+                    )
+                    continue
+                if loaded.kind is not None and loaded.kind != expected:
+                    assert loaded.document is not None
+                    result.diagnostics.append(
+                        _diag(
+                            codes.BAD_KIND,
+                            f"`{relative}` is `kind: {loaded.kind}`, but `{_render(at)}` takes `{expected}`",
+                            document.span(at),
+                            "move the path to the slot of its kind",
+                            (Related(loaded.document.span(("kind",)), "kind declared here"),),
+                        )
+                    )
+                    continue
+                loaded_files.append(loaded)
+            result.files[slot] = loaded_files
+        return result
+
+    def source_lines(self, display: str) -> list[str]:
+        """The text of a file already read, by its display name (for suppressions and quoting)."""
+        for relative, loaded in self._files.items():
+            if loaded.path == display:
+                if relative in self.overrides:
+                    return split_lines(self.overrides[relative])
+                try:
+                    raw = files.read_under(self.root, relative, self.limits.max_bytes)
+                except (files.RefusedError, OSError):
+                    return []
+                return split_lines(decode(raw))
+        return []
+
+    def rule_files(self) -> list[str]:
+        """Every YAML file under the rules directory, relative to it, sorted.
+
+        Found without following links: a link named `*.yaml` is listed (reading it reports it);
+        any other link, and folders nested too deep, are reported in ``discovery_diagnostics``.
+        """
+        if self._rule_files is None:
+            found: set[str] = set()
+            if files.is_link(self.root):  # `rules -> ~` committed by a pull request: nothing is read
+                self.discovery_diagnostics.append(
+                    _diag(
+                        codes.BAD_PATH,
+                        f"the rules folder `{self.display(self.root)}` is a symbolic link; civrules does not "
+                        "follow links (it could lead outside the project)",
+                        Span.at(self.display(self.root)),
+                        "pass the folder it points at with --rules, if it is yours",
+                    )
+                )
+            for entry in files.walk(self.root):
+                yaml_name = entry.relative.endswith((".yaml", ".yml"))
+                if yaml_name and entry.kind in ("file", "link", "special"):
+                    found.add(entry.relative)
+                elif entry.kind == "link":
+                    self.discovery_diagnostics.append(
+                        _refusal(files.RefusedError("link", ""), self.display(self.root / entry.relative), self.limits)
+                    )
+                elif entry.kind == "many":
+                    display = self.display(self.root)
+                    self.discovery_diagnostics.append(
+                        _diag(
+                            codes.UNREADABLE,
+                            f"`{display}` holds more than {files.MAX_ENTRIES:,} files and folders: "
+                            f"the rest, from `{entry.relative}` on, is not read",
+                            Span.at(display),
+                            "pass the rules folder itself with --rules (rulesets/, cards/, maps/, ...), "
+                            "not a folder above it",
+                        )
+                    )
+                elif entry.kind == "deep":
+                    display = self.display(self.root / entry.relative)
+                    self.discovery_diagnostics.append(
+                        _diag(
+                            codes.UNREADABLE,
+                            f"`{display}` is nested more than {files.MAX_DEPTH} folders deep: not read",
+                            Span.at(display),
+                            "keep rule files in the folders of their kind (rules/cards, rules/maps, ...)",
+                        )
+                    )
+            self._rule_files = found
+        return sorted(self._rule_files | set(self.overrides))
+
+    def check_path(self, relative: str) -> str | None:
+        """Why a manifest path is not allowed, or None when it names a place inside ``rules/``.
+
+        A path through a symbolic link is refused whether the link leads out of ``rules/`` or not:
+        civrules follows no link (and the file is then read without following any, see :meth:`load`).
+        """
+        if relative.startswith(("/", "\\")) or (len(relative) > 1 and relative[1] == ":"):
+            return f"`{relative}` is an absolute path; paths are relative to rules/"
+        if ".." in Path(relative).parts or ".." in relative.replace("\\", "/").split("/"):
+            return f"`{relative}` contains `..`; paths may not leave rules/"
+        if relative in self.overrides:
+            return None
+        parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
+        for end in range(1, len(parts) + 1):
+            try:
+                kind = files.kind_of(self.root, "/".join(parts[:end]))
+            except files.RefusedError:
+                return None
+            if kind == "link":
+                shown = "/".join(parts[:end])
+                return f"`{shown}` is a symbolic link; civrules does not follow links (it could lead outside rules/)"
+            if kind != "dir":
+                return None
+        return None
+
+
+def _diag(
+    code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, related)
+
+
+def _render(path: NodePath) -> str:
+    return ".".join(str(part) for part in path if not isinstance(part, int))
+
+
+def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagnostic:
+    """The diagnostic of a rule file that :mod:`civrules.support.files` would not read."""
+    if refused.kind == "link":
+        return _diag(
+            codes.BAD_PATH,
+            f"`{display}` is a symbolic link; civrules does not follow links (it could lead outside rules/)",
+            Span.at(display),
+            "replace the link by the file itself",
+        )
+    if refused.kind == "large":
+        size = f"{refused.size:,} bytes, " if refused.size is not None else ""
+        return _diag(
+            codes.TOO_LARGE,
+            f"file is {size}more than the {limits.max_bytes:,} bytes civrules reads",
+            Span.at(display),
+            "split the file, or raise the bound with --max-file-size",
+        )
+    why = {
+        "special": "it is not a regular file (a folder, a FIFO, a device or a socket)",
+        "missing": "no such file",
+    }.get(refused.kind, refused.reason)
+    return _diag(
+        codes.UNREADABLE, f"cannot read `{display}`: {why}", Span.at(display), "a rule file is a regular YAML file"
+    )

@@ -1,0 +1,427 @@
+"""`civrules lsp`: a Language Server Protocol server over stdio (pygls).
+
+It keeps one :class:`civrules.pipeline.incremental.Session` for the rules directory: every open buffer is
+read from the editor's text, the rest from disk, and after each change the session re-reads and
+re-checks only what the change can affect. Diagnostics are those of ``civrules validate`` (codes,
+ranges, hints as part of the message, related locations), published for every file they point at,
+so an edit of a base ruleset shows what it breaks in its variants. Hover explains diagnostics and
+codes and describes ids; go-to-definition and find-references work for every id; completion
+offers schema keys, enum values and ids; a quick fix applies each "did you mean".
+
+Every position that crosses the protocol goes through :mod:`civrules.lsp.positions`, which converts
+civrules' code-point columns to and from the encoding agreed with the client (UTF-16 by default).
+Documents are synchronised in full, so no edit range needs converting on the way in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from civrules import __version__
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.load import Limits
+from civrules.load.lines import decode
+from civrules.lsp.index import (
+    Index,
+    Symbol,
+    code_at,
+    covers,
+    description,
+    explain,
+    schema_keys,
+    suggestion,
+    yaml_key_path,
+)
+from civrules.lsp.positions import Positions, encoding_of
+from civrules.pipeline.incremental import Result, Session
+from civrules.support.files import RefusedError, read_under
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+class CivrulesServer(LanguageServer):
+    """The language server: a session, what it last found, and what was last published."""
+
+    def __init__(self, rules: Path, limits: Limits | None = None) -> None:
+        # Full sync: the client sends the whole text of a buffer on every change. A rules file is
+        # re-read whole after each change anyway, and pygls would apply ranged edits to lines split
+        # where LSP does not split them (at a form feed or U+2028 a designer pasted).
+        super().__init__("civrules", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        self.rules = rules
+        self.limits = limits
+        self.session: Session | None = None
+        self.result: Result | None = None
+        self._index: Index | None = None
+        self._published: dict[str, tuple[Diagnostic, ...]] = {}
+        self._uris: dict[str, str] = {}
+        self._dirty = False
+        self._task: asyncio.Task[None] | None = None
+
+    # --- the session -------------------------------------------------------------------------
+
+    def start(self, root_path: str | None) -> None:
+        rules = self.rules
+        # A relative --rules is looked for in the editor's workspace folder first.
+        if not rules.is_absolute() and root_path and (Path(root_path) / rules).is_dir():
+            rules = Path(root_path) / rules
+        self.session = Session(rules, self.limits)
+
+    def relative(self, uri: str) -> str | None:
+        path = to_fs_path(uri)
+        if path is None or self.session is None:
+            return None
+        return self.session.relative(Path(path))
+
+    def uri(self, relative: str) -> str:
+        assert self.session is not None
+        return from_fs_path(str((self.session.root / relative).absolute())) or ""
+
+    def changed(self, uri: str) -> None:
+        """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
+        relative = self.relative(uri)
+        if relative is None or self.session is None:
+            return
+        document = self.workspace.text_documents.get(unquote(uri))
+        self.session.set_text(relative, document.source if document is not None else None)
+        self.schedule()
+
+    def schedule(self) -> None:
+        """Validate again soon: changes that arrive meanwhile are taken in the same run."""
+        self._dirty = True
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._revalidate())
+
+    async def _revalidate(self) -> None:
+        while self._dirty:
+            await asyncio.sleep(0)
+            self.refresh()
+
+    def refresh(self) -> Result:
+        """Bring the session up to date (if anything changed) and publish what changed."""
+        if self.session is None:
+            self.start(None)
+        assert self.session is not None
+        if self.result is not None and not self._dirty:
+            return self.result
+        self._dirty = False
+        try:
+            self.result = self.session.update()
+        except Exception as error:  # a bug must not take the editor's server down (reported, re-raised at start)
+            said = " ".join(str(error).split())[:200]
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Error,
+                    message=f"civrules: internal error ({type(error).__name__}: {said}). Sorry: this is a bug in "
+                    "civrules, not in your rules; please report it.",
+                )
+            )
+            if self.result is None:
+                raise
+            return self.result
+        self._index = None
+        self.publish(self.result)
+        for diagnostic in self.result.diagnostics:
+            if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
+                self.window_log_message(
+                    types.LogMessageParams(type=types.MessageType.Error, message=f"civrules: {diagnostic.message}")
+                )
+        return self.result
+
+    def index(self) -> Index:
+        result = self.refresh()
+        if self._index is None or self._index.result is not result:
+            self._index = Index(result)
+        return self._index
+
+    def publish(self, result: Result) -> None:
+        files = {display: relative for relative, display in result.files.items()}
+        assert self.session is not None
+        grouped = result.by_file(self.session.limits.max_diagnostics)
+        positions = self.positions()
+        for display in sorted(set(grouped) | set(self._published)):
+            found = tuple(grouped.get(display, ()))
+            if self._published.get(display, ()) == found:
+                continue
+            if display not in files:  # a file that went away: clear what was shown for it
+                uri = self._uris.get(display)
+                if uri is not None:
+                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+                self._published.pop(display, None)
+                continue
+            self._published[display] = found
+            uri = self._uris[display] = self.uri(files[display])
+            converted = [lsp_diagnostic(d, files, self.uri, positions) for d in found]
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=converted))
+
+    def text(self, uri: str) -> str | None:
+        """The text of ``uri`` as the editor has it: its open buffer, else the file under rules/."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is not None:
+            source: str = document.source
+            return source
+        relative = self.relative(uri)
+        if relative is None or self.session is None:
+            return None
+        try:
+            raw = read_under(self.session.root, relative, self.session.limits.max_bytes)
+        except (OSError, RefusedError):
+            return None
+        # As civrules reads it (its columns count from after a byte order mark), and as editors show it.
+        return decode(raw)
+
+    def positions(self) -> Positions:
+        """Position conversions in the encoding agreed at initialize, on the texts as they are now."""
+        return Positions(encoding_of(self.workspace.position_encoding), self.text)
+
+    def location(self, symbol: Symbol, positions: Positions) -> types.Location:
+        return positions.location(self.uri(symbol.relative), symbol.span)
+
+
+def lsp_diagnostic(
+    diagnostic: Diagnostic, files: dict[str, str], uri: Callable[[str], str], positions: Positions
+) -> types.Diagnostic:
+    """A civrules diagnostic as LSP's: code, range, message with its hint, related locations.
+
+    ``files`` maps the files' displayed names to their paths under rules/, ``uri`` those paths to URIs.
+    """
+    assert diagnostic.span is not None
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=positions.location(uri(files[r.span.file]), r.span), message=r.label
+        )
+        for r in diagnostic.related
+        if r.span.file in files
+    ]
+    message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+    fix = suggestion(diagnostic)
+    return types.Diagnostic(
+        range=positions.range(uri(files[diagnostic.span.file]), diagnostic.span),
+        message=message,
+        severity=_SEVERITY[diagnostic.severity],
+        code=diagnostic.code,
+        source="civrules",
+        related_information=related or None,
+        data={"suggestion": fix} if fix is not None else None,
+    )
+
+
+def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
+    """The server with every feature registered."""
+    server = CivrulesServer(rules, limits)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: CivrulesServer, params: types.InitializedParams) -> None:
+        ls.start(ls.workspace.root_path)
+        ls.schedule()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: CivrulesServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: CivrulesServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: CivrulesServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: CivrulesServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(ls: CivrulesServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.schedule()
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: CivrulesServer, params: types.HoverParams) -> types.Hover | None:
+        return _hover(ls, params.text_document.uri, params.position)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: CivrulesServer, params: types.DefinitionParams) -> list[types.Location] | None:
+        positions = ls.positions()
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
+        if symbol is None:
+            return None
+        return [ls.location(s, positions) for s in ls.index().definitions(symbol)] or None
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: CivrulesServer, params: types.ReferenceParams) -> list[types.Location] | None:
+        positions = ls.positions()
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
+        if symbol is None:
+            return None
+        index = ls.index()
+        found = index.references(symbol, include_definition=params.context.include_declaration)
+        return [ls.location(s, positions) for s in found] or None
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[":", " ", "[", ",", "-"])
+    )
+    def completion(ls: CivrulesServer, params: types.CompletionParams) -> types.CompletionList:
+        return _completion(ls, params.text_document.uri, params.position)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
+    )
+    def code_action(ls: CivrulesServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        return _code_actions(ls, params) or None
+
+    return server
+
+
+def _symbol(ls: CivrulesServer, uri: str, position: types.Position, positions: Positions) -> Symbol | None:
+    relative = ls.relative(uri)
+    if relative is None:
+        return None
+    return ls.index().at(relative, *positions.point(uri, position))
+
+
+def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hover | None:
+    relative = ls.relative(uri)
+    if relative is None:
+        return None
+    result = ls.refresh()
+    positions = ls.positions()
+    line, column = positions.point(uri, position)
+    display = result.files.get(relative)
+    parts: list[str] = []
+    shown: set[str] = set()
+    for diagnostic in result.diagnostics:
+        span = diagnostic.span
+        if span is None or span.file != display or not covers(span, line, column):
+            continue
+        text = f"**{diagnostic.severity.value}[{diagnostic.code}]**: {diagnostic.message}"
+        if diagnostic.hint:
+            text += f"\n\nhint: {diagnostic.hint}"
+        if diagnostic.code not in shown:
+            shown.add(diagnostic.code)
+            text += f"\n\n```text\n{explain(diagnostic.code)}```"
+        parts.append(text)
+    lines = positions.lines(uri)
+    code = code_at(lines[line - 1], column) if 0 < line <= len(lines) else None
+    if code is not None and code not in shown:
+        parts.append(f"```text\n{explain(code)}```")
+    symbol = ls.index().at(relative, line, column)
+    if symbol is not None:
+        parts.append(ls.index().describe(symbol))
+    if not parts:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
+
+
+_KIND_LINE = re.compile(r"^kind:\s*([a-z_]+)\s*$", re.MULTILINE)
+
+
+def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types.CompletionList:
+    from civrules.schema import SCHEMA_FILES, load_schema
+
+    relative = ls.relative(uri)
+    positions = ls.positions()
+    lines = positions.lines(uri)
+    items: list[types.CompletionItem] = []
+    if relative is None:
+        return types.CompletionList(is_incomplete=False, items=items)
+    keys, is_value = yaml_key_path(lines, *positions.point(uri, position))
+    found = _KIND_LINE.search("\n".join(lines))
+    kind = found.group(1) if found else None
+    properties: dict[str, Any] = {}
+    values: list[Any] = []
+    if kind in SCHEMA_FILES:
+        properties, values = schema_keys(load_schema(kind), keys)
+    if not keys and not is_value and kind not in SCHEMA_FILES:
+        values = []
+        items.extend(
+            types.CompletionItem(label=f"kind: {k}", kind=types.CompletionItemKind.Keyword, insert_text=f"kind: {k}")
+            for k in sorted(SCHEMA_FILES)
+        )
+    if is_value or not properties:
+        for value in values:
+            if isinstance(value, str):
+                items.append(types.CompletionItem(label=value, kind=types.CompletionItemKind.EnumMember))
+        for identifier, collection in ls.index().ids(relative):
+            items.append(
+                types.CompletionItem(
+                    label=identifier, kind=types.CompletionItemKind.Reference, detail=collection.replace("_", " ")
+                )
+            )
+    else:
+        for name, sub in sorted(properties.items()):
+            text = description(sub)
+            items.append(
+                types.CompletionItem(
+                    label=name,
+                    kind=types.CompletionItemKind.Property,
+                    insert_text=f"{name}: ",
+                    documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text) if text else None,
+                )
+            )
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    positions = ls.positions()
+    lines = positions.lines(uri)
+    actions: list[types.CodeAction] = []
+    for diagnostic in params.context.diagnostics:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        fix = data.get("suggestion")
+        if not isinstance(fix, str):
+            fix = _suggestion_at(ls, uri, diagnostic, positions)
+        if fix is None:
+            continue
+        # The edit replaces the range the client sent (in its units); what it holds is read in ours.
+        rng = diagnostic.range
+        new_text = fix
+        line, column, end_line, end_column = positions.span(uri, rng)
+        if line == end_line and 0 < line <= len(lines):
+            written = lines[line - 1][column - 1 : end_column - 1]
+            if len(written) >= 2 and written[0] == written[-1] and written[0] in "\"'":
+                new_text = f"{written[0]}{fix}{written[0]}"
+        actions.append(
+            types.CodeAction(
+                title=f"Replace with `{fix}`",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                is_preferred=True,
+                edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=rng, new_text=new_text)]}),
+            )
+        )
+    return actions
+
+
+def _suggestion_at(ls: CivrulesServer, uri: str, sent: types.Diagnostic, positions: Positions) -> str | None:
+    """The suggestion of our diagnostic at the range a client sent back without its data."""
+    relative = ls.relative(uri)
+    result = ls.refresh()
+    display = result.files.get(relative or "")
+    for diagnostic in result.diagnostics:
+        span = diagnostic.span
+        if (
+            span is not None
+            and span.file == display
+            and diagnostic.code == sent.code
+            and positions.range(uri, span) == sent.range
+        ):
+            return suggestion(diagnostic)
+    return None
+
+
+def serve(rules: Path, limits: Limits | None = None) -> None:
+    """Serve LSP over stdin and stdout until the client exits."""
+    create_server(rules, limits).start_io()

@@ -1,0 +1,260 @@
+"""The typed model of a resolved ruleset: frozen values built once from validated documents.
+
+Every entity keeps its :class:`Origin` (the document and node path it was read from), so a check
+can point at the exact key or value a designer must edit. Facts the sources do not give are
+:class:`Unknown` values, never zeros.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from civrules.diagnostics import Span
+from civrules.load.document import Document, NodePath
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A fact the sources do not give; ``reason`` says why."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where an entity was read from: a document and the path of its node.
+
+    A variant that patches fields of an entity records, per top-level field, the overlay entry that
+    last changed it (``changes``); spans of those fields point there. ``base`` is the base
+    ruleset's definition of an entity a variant replaced.
+    """
+
+    document: Document = field(compare=False, repr=False)
+    path: NodePath
+    changes: tuple[tuple[str, Origin], ...] = ()
+    base: Origin | None = None
+    #: Elements a variant's list operations wrote (`append: [numidia]`): their path in the entity,
+    #: and where the overlay entry that changed the field wrote them.
+    moved: tuple[tuple[NodePath, NodePath], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def file(self) -> str:
+        return self.document.file
+
+    def _owner(self, sub: tuple[str | int, ...]) -> Origin | None:
+        if sub and isinstance(sub[0], str):
+            for name, origin in self.changes:
+                if name == sub[0]:
+                    return origin
+        return None
+
+    def _written(self, sub: tuple[str | int, ...]) -> tuple[str | int, ...]:
+        """``sub`` as the overlay entry that changed it wrote it (inside its list operations)."""
+        best: tuple[NodePath, NodePath] | None = None
+        for key, path in self.moved:
+            if sub[: len(key)] == key and (best is None or len(key) > len(best[0])):
+                best = (key, path)
+        return sub if best is None else (*best[1], *sub[len(best[0]) :])
+
+    def locate(self, sub: NodePath) -> tuple[Document, NodePath]:
+        """The document that wrote the part ``sub`` of the entity, and the entity's path in it."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.locate(sub)
+        return self.document, self.path
+
+    def child(self, *sub: str | int) -> Origin:
+        """The origin of a part of the entity (a list element of a setting, say).
+
+        When a variant changed the part, the child is in the variant, with ``base`` at the base's
+        definition of the part.
+        """
+        owner = self._owner(sub)
+        here = Origin(self.document, (*self.path, *sub), base=self.base.child(*sub) if self.base else None)
+        if owner is not None:
+            written = self._written(sub)
+            inner = tuple(
+                (key[len(sub) :], path[len(written) :])
+                for key, path in self.moved
+                if key[: len(sub)] == sub and path[: len(written)] == written and len(key) > len(sub)
+            )
+            return Origin(owner.document, (*owner.path, *written), base=here, moved=inner)
+        return here
+
+    def span(self, *sub: str | int) -> Span:
+        """The span of the entity's value at ``sub`` (the entity itself when empty)."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.span(*self._written(sub))
+        return self.document.span((*self.path, *self._written(sub)))
+
+    def key_span(self, *sub: str | int) -> Span:
+        """The span of the key ``sub`` of the entity (its value's span where there is no key)."""
+        owner = self._owner(sub)
+        if owner is not None:
+            return owner.key_span(*self._written(sub))
+        return self.document.key_span((*self.path, *self._written(sub)))
+
+    def head(self) -> Span:
+        """The first line of the entity: its `id` when it has one."""
+        document = self.document
+        id_path = (*self.path, "id")
+        found = document.exact_span(id_path)
+        if found is not None:
+            return found
+        span = self.span()
+        return Span(span.file, span.line, span.column, span.line, span.column + 1)
+
+    def defined_at(self, *sub: str | int) -> Span | None:
+        """Where the base ruleset defined ``sub``, when a variant changed or replaced it; else None."""
+        if self._owner(sub) is not None:
+            return self.document.span((*self.path, *sub))
+        if self.base is not None:
+            return self.base.span(*sub)
+        return None
+
+
+def known(value: Any) -> Any:
+    """A raw value, or an :class:`Unknown` when the data marks it `{unknown: why}`."""
+    if isinstance(value, dict) and set(value) == {"unknown"}:
+        return Unknown(str(value["unknown"]))
+    return value
+
+
+def rules_of(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule sections an entity cites (``rule:`` as a string or a list)."""
+    rule = raw.get("rule")
+    if rule is None:
+        return ()
+    return (rule,) if isinstance(rule, str) else tuple(rule)
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """Common to every collection element: id, name, citations, and where it was read."""
+
+    id: str
+    name: str | Unknown
+    origin: Origin
+    raw: Mapping[str, Any] = field(compare=False, repr=False)
+
+    @property
+    def display_name(self) -> str:
+        return self.name if isinstance(self.name, str) else self.id
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return rules_of(self.raw)
+
+
+E = TypeVar("E", bound=Entity, covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Collection(Generic[E]):
+    """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins)."""
+
+    name: str
+    items: tuple[E, ...]
+    by_id: Mapping[str, E] = field(compare=False, repr=False)
+    #: Whether each entity's id must be unique (False where entities are keyed otherwise, as a
+    #: map's borders by their pair of areas, checked by the family).
+    unique_ids: bool = True
+
+    @classmethod
+    def of(cls, name: str, items: Sequence[E], *, unique_ids: bool = True) -> Collection[E]:
+        index: dict[str, E] = {}
+        for item in items:
+            index.setdefault(item.id, item)
+        return cls(name, tuple(items), index, unique_ids)
+
+    def __iter__(self) -> Iterator[E]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self.by_id
+
+    def get(self, item_id: str) -> E | None:
+        return self.by_id.get(item_id)
+
+    def ids(self) -> list[str]:
+        return list(self.by_id)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleIndex:
+    """The sections of the ruleset's rulebook, for checking citations."""
+
+    sections: frozenset[str]
+    missing: frozenset[str]
+    origin: Origin | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset:
+    """A resolved ruleset as every family has it: what the core's checks and emitters read.
+
+    A family's model subclasses it with its typed collections (``collections()`` lists them).
+    """
+
+    id: str
+    name: str
+    #: The id of the ruleset's family (:mod:`civrules.families`).
+    family: str
+    manifest: Origin
+    extends: str | None
+    players: tuple[int, int]
+    rule_index: RuleIndex | None
+    documents: tuple[Document, ...] = field(compare=False, repr=False)
+    settings: Mapping[str, Mapping[str, Any]] = field(compare=False, repr=False)
+    removed: Mapping[str, Mapping[str, Origin]] = field(default_factory=dict, compare=False, repr=False)
+
+    def collections(self) -> tuple[Collection[Entity], ...]:
+        """Every collection of entities, in data-model order (the family's model lists them)."""
+        return ()
+
+    #: The effective manifest (a variant's own keys over its base's), for ruleset-level rules
+    #: such as `ast`, `victory`, `hand_limit`; collections are read from the typed fields above.
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    chain: tuple[str, ...] = ()  # the extends chain, base first, this ruleset last
+    #: Where each setting (a top-level fact that is not a collection) was defined and changed.
+    setting_origins: Mapping[str, Origin] = field(default_factory=dict, compare=False, repr=False)
+    #: The position in ``chain`` of the ruleset that brought each file (by display name).
+    layers: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def setting(self, key: str) -> tuple[Any, Origin] | None:
+        """A setting's resolved value (variants' changes applied) and its origin; None if absent."""
+        origin = self.setting_origins.get(key)
+        if origin is None:
+            return None
+        if key in self.data:
+            return self.data[key], origin
+        for values in self.settings.values():
+            if key in values:
+                return values[key], origin
+        return None
+
+    def changed_after(
+        self, declared: Origin, collection: str, entities: Iterable[Entity], fields: tuple[str, ...]
+    ) -> bool:
+        """True when a later ruleset of the chain changed what a declaration counts.
+
+        A declared total (`total_cards`, a stack's `calamity_cards`) is the rulebook's statement
+        about the deck of the ruleset that declares it. A variant that adds, removes or changes the
+        ``fields`` of the counted entities without restating the total changes the deck on
+        purpose: its total is the one derived from its data.
+        """
+        layer = self.layer(declared)
+        if any(self.layers.get(r.file, 0) > layer for r in self.removed.get(collection, {}).values()):
+            return True
+        return any(self.layer(e.origin, *sub) > layer for e in entities for sub in ((), *((f,) for f in fields)))
+
+    def layer(self, origin: Origin, *sub: str | int) -> int:
+        """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""
+        document, _ = origin.locate(sub)
+        return self.layers.get(document.file, 0)

@@ -1,0 +1,281 @@
+"""One ruleset through the pipeline: load → (resolve) → validate → model → check.
+
+Semantic checks run only on rulesets whose files all passed schema validation: checking a model
+built from malformed data would bury the real error under its consequences.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from civrules.checks import run_checks
+from civrules.diagnostics import Diagnostic, Related, Span, codes, has_errors
+from civrules.families import family_of
+from civrules.load.workspace import LoadedRuleset, Workspace
+from civrules.model import Ruleset
+from civrules.resolve import Resolved, Resolver, overlay_base_notes
+
+
+@dataclass(slots=True)
+class Analysis:
+    """What the pipeline learnt about one ruleset."""
+
+    loaded: LoadedRuleset
+    model: Ruleset | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    resolved: Resolved | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.model is not None and not has_errors(self.diagnostics)
+
+
+def analyse(
+    workspace: Workspace,
+    loaded: LoadedRuleset,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    *,
+    debug: bool = False,
+    resolver: Resolver | None = None,
+) -> Analysis:
+    """Validate one loaded ruleset and, when its files are well-formed, run the semantic checks.
+
+    ``resolver`` may be shared by the rulesets of one workspace: a variant then reuses the
+    resolution of a base analysed before it (resolution never changes what it resolved).
+    """
+    diagnostics = loaded.all_diagnostics()
+    if has_errors(diagnostics):
+        return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
+    resolved, problems = (resolver or Resolver(workspace)).resolve(loaded)
+    diagnostics.extend(problems)
+    if resolved is None or has_errors(problems):
+        return Analysis(loaded, None, diagnostics)
+    model = build_model(resolved)
+    diagnostics.extend(run_checks(model, select, ignore, debug=debug))
+    own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
+    diagnostics = note_base_definitions(
+        at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved),
+        resolved.base_notes,
+    )
+    return Analysis(loaded, model, diagnostics, resolved)
+
+
+def build_model(resolved: Resolved) -> Ruleset:
+    """The typed model of a resolved ruleset, built by its family (resolution checked it has one)."""
+    family = family_of(resolved.data)
+    assemble = family.hook("assemble") if family is not None else None
+    if assemble is None:
+        raise LookupError(f"ruleset `{resolved.data.get('id')}` has no family that builds its model")
+    model: Ruleset = assemble(resolved)
+    return model
+
+
+def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Point a diagnostic that a variant's change causes in a base file at the variant's line.
+
+    A check compares two facts and reports at one of them (A010 at the epoch whose requirement is
+    now lower); when that one is the base's and the other is the variant's change, the designer must
+    edit the variant: the variant's line becomes the location and the base's a note. Suppression
+    (`suppress:`) has already been applied at the base location it names.
+    """
+    if len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    moved = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        if span is not None and resolved.layers.get(span.file) != own:
+            change = next((r for r in diagnostic.related if resolved.layers.get(r.span.file) == own), None)
+            if change is not None:
+                others = tuple(r for r in diagnostic.related if r is not change)
+                diagnostic = replace(
+                    diagnostic, span=change.span, related=(Related(span, "the base fact it conflicts with"), *others)
+                )
+        moved.append(diagnostic)
+    return moved
+
+
+def note_base_definitions(diagnostics: list[Diagnostic], notes: Sequence[tuple[Span, Span]]) -> list[Diagnostic]:
+    """Give every diagnostic inside a variant's overlay entry a note at the base's definition.
+
+    The checks point at the variant's line (provenance); this adds, where the check did not, where
+    the base defined what the entry changes, so the designer sees both the change and the original.
+    Overlay entries do not overlap, so the entry of a diagnostic is found by bisection.
+    """
+    by_file: dict[str, list[tuple[tuple[int, int], Span, Span]]] = {}
+    for entry, base in notes:
+        if base.file != entry.file:
+            by_file.setdefault(entry.file, []).append(((entry.line, entry.column), entry, base))
+    if not by_file:
+        return diagnostics
+    for entries in by_file.values():
+        entries.sort(key=lambda e: e[0])
+    noted = []
+    for diagnostic in diagnostics:
+        defined = _base_of(diagnostic.span, by_file) if diagnostic.span is not None else None
+        if defined is not None and not any(r.span == defined or "base" in r.label for r in diagnostic.related):
+            diagnostic = replace(diagnostic, related=(*diagnostic.related, Related(defined, "the base definition")))
+        noted.append(diagnostic)
+    return noted
+
+
+def _base_of(span: Span, by_file: dict[str, list[tuple[tuple[int, int], Span, Span]]]) -> Span | None:
+    """The base definition of the overlay entry that contains ``span``, if any."""
+    entries = by_file.get(span.file)
+    if not entries:
+        return None
+    at = bisect.bisect_right(entries, (span.line, span.column), key=lambda e: e[0]) - 1
+    if at < 0:
+        return None
+    _, entry, base = entries[at]
+    inside = (span.end_line, span.end_column) <= (entry.end_line, entry.end_column)
+    return base if inside else None
+
+
+def _noted_at_base(
+    diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset, resolver: Resolver | None = None
+) -> list[Diagnostic]:
+    """A variant refused by its schema is not resolved; its base (when clean) still gives the notes."""
+    manifest = loaded.manifest.file.document
+    parent = manifest.data.get("extends") if manifest is not None and isinstance(manifest.data, dict) else None
+    base_manifest = workspace.manifests().get(parent) if isinstance(parent, str) else None
+    if manifest is None or base_manifest is None or base_manifest.id == loaded.id:
+        return diagnostics
+    base_loaded = workspace.load_ruleset(base_manifest)
+    if has_errors(base_loaded.all_diagnostics()):
+        return diagnostics
+    base, problems = (resolver or Resolver(workspace)).resolve(base_loaded)
+    if base is None or has_errors(problems):
+        return diagnostics
+    return note_base_definitions(diagnostics, overlay_base_notes(manifest, base))
+
+
+# `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`
+# anywhere in the file. A reason is required so that a suppression documents itself.
+_SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Z0-9, ]+)\]\s*(\S.*)?$")
+
+#: Errors that make the model unbuildable: silenced, they let `build` write a package that does not
+#: import (duplicate enum members, a name that is not an identifier, a reference to no member).
+#: Load (L) and schema (S) errors cannot be silenced either: the file was not read as written.
+UNBUILDABLE = frozenset({"I001", "I003", "X001", "V006"})
+
+
+def suppressible(code: str) -> bool:
+    return not code.startswith(("L", "S")) and code not in UNBUILDABLE
+
+
+def suppress(diagnostics: Iterable[Diagnostic], workspace: Workspace, files: Iterable[str] = ()) -> list[Diagnostic]:
+    """Drop diagnostics silenced by a suppression comment in the file they point at.
+
+    Load and schema errors, and the errors in :data:`UNBUILDABLE`, cannot be silenced: a comment
+    that tries is reported (R010) wherever it is, in the ``files`` given or in a file a diagnostic
+    points at.
+    """
+    tables: dict[str, tuple[dict[int, set[str]], set[str]]] = {}
+    refused: list[Diagnostic] = []
+
+    def table(file: str) -> tuple[dict[int, set[str]], set[str]]:
+        if file not in tables:
+            by_line, whole_file, wrong = _suppressions(file, workspace.source_lines(file))
+            tables[file] = (by_line, whole_file)
+            refused.extend(wrong)
+        return tables[file]
+
+    for file in files:
+        table(file)
+    kept = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        if span is None or not suppressible(diagnostic.code):
+            kept.append(diagnostic)
+            continue
+        by_line, whole_file = table(span.file)
+        if diagnostic.code in whole_file or diagnostic.code in by_line.get(span.line, ()):
+            continue
+        kept.append(diagnostic)
+    return kept + refused
+
+
+def suppress_in_base(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Drop the diagnostics a variant's `suppress:` list silences in the files of its base.
+
+    A variant cannot write a comment into its base's files, so it names what to silence: the code,
+    optionally the base file and the id the message names, and a reason. Only diagnostics located
+    in files the variant did not bring are silenced (its own lines take comments); an entry that
+    silences nothing is a warning (V008).
+    """
+    entries = resolved.manifest.data.get("suppress") if isinstance(resolved.manifest.data, dict) else None
+    if not isinstance(entries, list) or len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    used = [False] * len(entries)
+    kept = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        silenced = False
+        if span is not None and not diagnostic.code.startswith(("L", "S")) and resolved.layers.get(span.file) != own:
+            for i, entry in enumerate(entries):
+                if isinstance(entry, dict) and _silences(entry, diagnostic):
+                    used[i] = silenced = True
+        if not silenced:
+            kept.append(diagnostic)
+    for i, entry in enumerate(entries):
+        if not used[i]:
+            kept.append(
+                Diagnostic(
+                    codes.UNUSED_SUPPRESSION.code,
+                    codes.UNUSED_SUPPRESSION.severity,
+                    f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing",
+                    resolved.manifest.span(("suppress", i)),
+                    hint="delete the entry, or correct its `code`, `file` or `target`",
+                )
+            )
+    return kept
+
+
+def _code_of(entry: object) -> object:
+    return entry.get("code") if isinstance(entry, dict) else entry
+
+
+def _silences(entry: dict[str, object], diagnostic: Diagnostic) -> bool:
+    if entry.get("code") != diagnostic.code or diagnostic.span is None:
+        return False
+    file, target = entry.get("file"), entry.get("target")
+    if isinstance(file, str) and not (diagnostic.span.file == file or diagnostic.span.file.endswith("/" + file)):
+        return False
+    return not (isinstance(target, str) and f"`{target}`" not in diagnostic.message)
+
+
+def _suppressions(file: str, lines: Sequence[str]) -> tuple[dict[int, set[str]], set[str], list[Diagnostic]]:
+    by_line: dict[int, set[str]] = {}
+    whole_file: set[str] = set()
+    refused: list[Diagnostic] = []
+    for number, text in enumerate(lines, start=1):
+        if "civrules:" not in text:
+            continue
+        match = _SUPPRESSION.search(text)
+        if match is None:
+            continue
+        listed = {c.strip() for c in match.group(2).split(",") if c.strip()}
+        for code in sorted(c for c in listed if not suppressible(c)):
+            column = match.start(2) + match.group(2).index(code) + 1
+            refused.append(
+                Diagnostic(
+                    codes.UNSUPPRESSIBLE.code,
+                    codes.UNSUPPRESSIBLE.severity,
+                    f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
+                    Span(file, number, column, number, column + len(code)),
+                    f"fix the {code} error this comment hides, then remove `{code}` from the comment",
+                )
+            )
+        if not match.group(3):
+            continue
+        if match.group(1) == "ignore-file":
+            whole_file |= listed
+        else:
+            by_line.setdefault(number, set()).update(listed)
+    return by_line, whole_file, refused

@@ -1,0 +1,313 @@
+"""The incremental core of the language server and watch mode: a long-lived :class:`Session`.
+
+A session holds, across edits, what a full ``civrules validate`` computes from scratch:
+
+- every rule file read and schema-validated, keyed by its path and a hash of its content (the
+  text of an unsaved editor buffer, or the bytes on disk): a file is read again only when its
+  content changed, which a ``stat`` tells first and a hash confirms;
+- every ruleset's diagnostics and analysis, keyed by the content of every file the ruleset read
+  (its manifest, its data files, and those of its bases through ``extends``) and by the set of
+  ruleset ids: a ruleset is checked again only when one of those changed.
+
+Everything is held in memory, in this process: nothing is loaded from or executed out of a disk
+cache. :meth:`Session.update` returns what a full ``civrules validate`` (no ruleset named) would
+print, so an editor, ``civrules watch`` and the command line agree; ``tests/test_incremental.py``
+holds a session to a fresh full run after random edit sequences.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
+from civrules.load import Document, Limits
+from civrules.load.workspace import LoadedFile, LoadedRuleset, Workspace
+from civrules.pipeline import Analysis, analyse
+from civrules.resolve import Resolver
+from civrules.support.files import RefusedError, read_under
+
+#: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
+Signature = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    """One file as read and schema-validated, before any run appends to its diagnostics."""
+
+    signature: Signature
+    path: str
+    document: Document | None
+    kind: str | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(slots=True)
+class _Checked:
+    """One ruleset's analysis and what it depended on."""
+
+    key: tuple[object, ...]
+    depends: frozenset[str]
+    analysis: Analysis
+
+
+@dataclass(slots=True)
+class Result:
+    """What one update of a session found."""
+
+    #: Every diagnostic, as ``civrules validate`` with no ruleset named reports them (sorted).
+    diagnostics: list[Diagnostic]
+    #: The analysis of each ruleset (its model and resolved data when it got that far).
+    analyses: dict[str, Analysis]
+    #: The rule files (relative to the rules directory) each ruleset read, its bases' included.
+    depends: dict[str, frozenset[str]]
+    #: Every rule file of the tree, relative to the rules directory, and how diagnostics name it.
+    files: dict[str, str]
+    #: Files read again and rulesets checked again by this update (the rest was reused).
+    reread: list[str] = field(default_factory=list)
+    rechecked: list[str] = field(default_factory=list)
+    #: The workspace of this update: the documents of every file, as read.
+    workspace: Workspace | None = None
+
+    def by_file(self, limit: int | None = None) -> dict[str, list[Diagnostic]]:
+        """The diagnostics grouped by the file they point at (display name); every file has a list.
+
+        With a ``limit``, at most that many per file and one that counts the rest, as ``validate`` prints.
+        """
+        grouped: dict[str, list[Diagnostic]] = {display: [] for display in self.files.values()}
+        for diagnostic in self.diagnostics if limit is None else cap_per_file(self.diagnostics, limit):
+            if diagnostic.span is not None:
+                grouped.setdefault(diagnostic.span.file, []).append(diagnostic)
+        return grouped
+
+    def rulesets_using(self, relative: str) -> list[str]:
+        """The rulesets that read ``relative`` (directly or through a base), sorted."""
+        return sorted(name for name, files in self.depends.items() if relative in files)
+
+
+class Session:
+    """A rules directory kept validated across edits: see the module documentation."""
+
+    def __init__(self, root: Path, limits: Limits | None = None) -> None:
+        self.root = root
+        self.limits = limits or Limits()
+        #: Unsaved editor buffers, by path relative to the rules directory: read instead of the disk.
+        self.overlays: dict[str, str] = {}
+        self._parsed: dict[str, _Parsed] = {}
+        self._stamps: dict[str, tuple[tuple[int, ...], Signature]] = {}
+        self._checked: dict[str, _Checked] = {}
+        self.last: Result | None = None
+
+    def relative(self, path: Path) -> str | None:
+        """``path`` relative to the rules directory, or None when it lies outside.
+
+        ``..`` is taken lexically (``rules/../secret`` is outside, whatever links the path holds),
+        and a path that names the rules directory itself, or one no file system can hold, is None.
+        """
+        try:
+            os.fsencode(str(path))
+        except UnicodeError:
+            return None
+        lexical = Path(os.path.normpath(path.absolute()))
+        for root in (Path(os.path.normpath(self.root.absolute())), self.root.resolve()):
+            try:
+                relative = lexical.relative_to(root).as_posix()
+            except ValueError:
+                continue
+            return relative if relative not in ("", ".") else None
+        return None
+
+    def set_text(self, relative: str, text: str | None) -> None:
+        """Read ``relative`` from ``text`` (an editor's unsaved buffer), or from disk again when None."""
+        if text is None:
+            self.overlays.pop(relative, None)
+        else:
+            self.overlays[relative] = text
+
+    def update(self, rulesets: Sequence[str] = ()) -> Result:
+        """Bring every result up to date with the files and buffers as they are now.
+
+        With ``rulesets`` named, only those are checked and the diagnostics are those of
+        ``civrules validate RULESET…`` (names that are not rulesets are left out).
+        """
+        workspace = _SessionWorkspace(self)
+        manifests = workspace.manifests()
+        diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+        manifest_files = {name: workspace.relative_of(m.file.path) for name, m in manifests.items()}
+        names_key = tuple(sorted(manifest_files.items()))
+        analyses: dict[str, Analysis] = {}
+        depends: dict[str, frozenset[str]] = {}
+        rechecked: list[str] = []
+        loaded_rulesets: list[LoadedRuleset] = []
+        resolver = Resolver(workspace)  # shared: a base and its variant checked again resolve the base once
+        for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in manifests]:
+            previous = self._checked.get(name)
+            if previous is not None and previous.key == self._key(workspace, names_key, previous.depends):
+                loaded_rulesets.append(previous.analysis.loaded)
+                checked = previous
+            else:
+                workspace.recording = set()
+                loaded = workspace.load_ruleset(manifests[name])
+                analysis = analyse(workspace, loaded, resolver=resolver)
+                files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
+                workspace.recording = None
+                checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
+                self._checked[name] = checked
+                loaded_rulesets.append(loaded)
+                rechecked.append(name)
+            analyses[name] = checked.analysis
+            depends[name] = checked.depends
+            diagnostics.extend(checked.analysis.diagnostics)
+        for gone in set(self._checked) - set(manifests):
+            del self._checked[gone]
+        if not rulesets:
+            diagnostics.extend(unused_files(workspace, loaded_rulesets))
+        rule_files = workspace.rule_files()
+        for gone in set(self._parsed) - set(rule_files):
+            del self._parsed[gone]
+            self._stamps.pop(gone, None)
+        result = Result(
+            sort_diagnostics(diagnostics),
+            analyses,
+            depends,
+            {relative: workspace.display(self.root / relative) for relative in rule_files},
+            sorted(workspace.reread),
+            rechecked,
+            workspace,
+        )
+        self.last = result
+        return result
+
+    def _key(self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str]) -> tuple[object, ...]:
+        return (names, tuple(sorted((relative, workspace.signature(relative)) for relative in files)))
+
+    def signature(self, relative: str, overlays: Mapping[str, str], workspace: Workspace) -> Signature:
+        """What the content of ``relative`` is now.
+
+        Only a signature of kind ``text`` or ``bytes`` names a content whose reading may be reused;
+        the others (missing, refused, not a regular file, too large) say only when to look again.
+        """
+        if relative in overlays:
+            return ("text", hashlib.blake2b(overlays[relative].encode("utf-8", "surrogatepass")).hexdigest())
+        path = self.root / relative
+        try:
+            found = os.stat(path)
+        except (OSError, ValueError) as error:  # ValueError: a name no file system can hold
+            return ("missing", str(getattr(error, "errno", "")))
+        if workspace.check_path(relative) is not None:
+            return ("refused", "")
+        if not stat.S_ISREG(found.st_mode) or found.st_size > self.limits.max_bytes:
+            return ("unread", f"{found.st_mode}:{found.st_size}:{found.st_mtime_ns}")
+        stamp = (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino, found.st_dev)
+        known = self._stamps.get(relative)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        try:
+            # Through civrules.support.files, as every read: a link or a FIFO swapped in since the stat
+            # above is refused, not followed or waited on.
+            raw = read_under(self.root, relative, self.limits.max_bytes)
+        except RefusedError as refused:
+            return ("unread", refused.kind)
+        except OSError as error:
+            return ("missing", str(error.errno))
+        signature = ("bytes", hashlib.blake2b(raw).hexdigest())
+        self._stamps[relative] = (stamp, signature)
+        return signature
+
+
+class _SessionWorkspace(Workspace):
+    """A workspace for one update: files whose content did not change come from the session."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session.root, session.limits, dict(session.overlays))
+        self.session = session
+        self.recording: set[str] | None = None
+        self.reread: list[str] = []
+        self._signatures: dict[str, Signature] = {}
+        self._relative: dict[str, str] = {}
+
+    def signature(self, relative: str) -> Signature:
+        if relative not in self._signatures:
+            self._signatures[relative] = self.session.signature(relative, self.overrides, self)
+        return self._signatures[relative]
+
+    def relative_of(self, display: str) -> str:
+        return self._relative.get(display, display)
+
+    def load(self, relative: str) -> LoadedFile:
+        if self.recording is not None:
+            self.recording.add(relative)
+        loaded = self._files.get(relative)
+        if loaded is not None:
+            return loaded
+        signature = self.signature(relative)
+        reusable = signature[0] in ("text", "bytes")
+        parsed = self.session._parsed.get(relative)
+        if reusable and parsed is not None and parsed.signature == signature:
+            # A fresh list: a run appends to a file's diagnostics (a manifest's id, say).
+            loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics))
+            self._files[relative] = loaded
+        else:
+            loaded = super().load(relative)
+            self.reread.append(relative)
+            if reusable:
+                self.session._parsed[relative] = _Parsed(
+                    signature, loaded.path, loaded.document, loaded.kind, tuple(loaded.diagnostics)
+                )
+        self._relative[loaded.path] = relative
+        return loaded
+
+
+def _chain(manifests: Mapping[str, object], name: str) -> list[str]:
+    """A ruleset and its bases through ``extends``, as far as they exist (cycles stop)."""
+    chain: list[str] = []
+    current: str | None = name
+    while current is not None and current in manifests and current not in chain:
+        chain.append(current)
+        manifest = manifests[current]
+        data = getattr(manifest, "data", {})
+        parent = data.get("extends") if isinstance(data, dict) else None
+        current = parent if isinstance(parent, str) else None
+    return chain
+
+
+def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[Diagnostic]:
+    """Diagnostics of every rule file no ruleset uses: each is validated, and reported as unused.
+
+    The same as ``civrules validate`` with no ruleset named.
+    """
+    used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
+    used |= {ruleset.manifest.file.path for ruleset in loaded}
+    found: list[Diagnostic] = []
+    for relative in workspace.rule_files():
+        one = workspace.load(relative)
+        if one.path in used:
+            continue
+        found.extend(one.diagnostics)
+        if one.kind is not None and one.kind != "ruleset":
+            found.append(
+                Diagnostic(
+                    codes.UNUSED_FILE.code,
+                    codes.UNUSED_FILE.severity,
+                    f"`{relative}` is not used by any ruleset",
+                    Span.at(one.path),
+                    "list it under `files:` in a ruleset manifest, or delete it",
+                )
+            )
+    return found
+
+
+def full_run(root: Path, overlays: Mapping[str, str] | None = None, limits: Limits | None = None) -> list[Diagnostic]:
+    """A full validation from scratch (no session), as ``civrules validate`` with no ruleset named."""
+    workspace = Workspace(root, limits, dict(overlays or {}))
+    manifests = workspace.manifests()
+    diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+    loaded = [workspace.load_ruleset(manifests[name]) for name in sorted(manifests)]
+    for one in loaded:
+        diagnostics.extend(analyse(workspace, one).diagnostics)
+    diagnostics.extend(unused_files(workspace, loaded))
+    return sort_diagnostics(diagnostics)

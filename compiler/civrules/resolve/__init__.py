@@ -1,0 +1,949 @@
+"""Resolving a ruleset: `extends` chains and overlays, with provenance for every entity and field.
+
+A variant manifest names its base with ``extends:`` (any depth) and changes it with ``overlay:``,
+one block per collection::
+
+    overlay:
+      nations:
+        patch:                                  # merge into an existing entity
+          - id: africa
+            start_areas: {areas: [cirta, sahara], rule: "4.61"}
+        add: [...]                              # new entities (error if the id exists)
+        replace: [...]                          # whole entities (error if the id does not exist)
+        remove:                                 # error if absent, or still referenced
+          - {id: piracy, why: "..."}
+
+A patch follows JSON Merge Patch (RFC 7386): mappings merge key by key, any other value replaces
+(lists included), ``null`` deletes a field; ``{append: [...]}`` appends to a list instead. The
+variant's own ``files:`` add to its base's, and its other top-level keys (``players``,
+``credit_policy`` ...) replace the base's. Entities keep where they were defined and, per field,
+where they were last changed, so a diagnostic points at the file a designer must edit.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.diagnostics.suggest import closest
+from civrules.load.document import Document, NodePath
+from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+from civrules.model import Origin
+from civrules.schema import validate_entity, validate_setting
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionSpec:
+    """Where a collection lives (file slot and key path) and which field identifies its entities."""
+
+    slot: str
+    path: tuple[str, ...]
+    key: str = "id"
+
+
+COLLECTIONS: Mapping[str, CollectionSpec] = {
+    "groups": CollectionSpec("civilization_cards", ("groups",)),
+    "civilization_cards": CollectionSpec("civilization_cards", ("cards",)),
+    "commodities": CollectionSpec("commodities", ("commodities",)),
+    "calamities": CollectionSpec("calamities", ("calamities",)),
+    "nations": CollectionSpec("ruleset", ("nations",)),
+    "epochs": CollectionSpec("ruleset", ("epochs",)),
+    "ast_tracks": CollectionSpec("ruleset", ("ast", "tracks"), "nation"),
+    "phases": CollectionSpec("ruleset", ("sequence_of_play", "phases")),
+    "player_counts": CollectionSpec("ruleset", ("player_counts", "counts"), "players"),
+    "options": CollectionSpec("ruleset", ("options",)),
+    "areas": CollectionSpec("map", ("areas",)),
+    "borders": CollectionSpec("map", ("borders",), "areas"),
+    "flood_plains": CollectionSpec("map", ("flood_plains",)),
+    "volcanoes": CollectionSpec("map", ("volcanoes",)),
+}
+
+OPERATIONS = ("remove", "replace", "patch", "add")
+
+#: The settings of a ruleset (every top-level fact that is not a collection), by the file slot that
+#: holds them; a variant changes them in ``overlay: settings:``, merged key by key.
+SETTINGS: Mapping[str, str] = {
+    "players": "ruleset",
+    "credit_policy": "ruleset",
+    "components": "ruleset",
+    "not_in_sources": "ruleset",
+    "ast": "ruleset",
+    "player_counts": "ruleset",
+    "sequence_of_play": "ruleset",
+    "victory": "ruleset",
+    "hand_limit": "ruleset",
+    "taxation": "ruleset",
+    "special_rules": "ruleset",
+    "non_player_forces": "ruleset",
+    "total_cards": "commodities",
+    "set_value": "commodities",
+    "mining": "commodities",
+    "trade_stacks": "commodities",
+    "deck_compositions": "commodities",
+    "non_native_block_bonus": "commodities",
+    "declared_count": "civilization_cards",
+    "two_coast_areas": "map",
+    "excluded_borders": "map",
+}
+
+#: Keys of a variant manifest that are not rule facts of the ruleset (never merged into its base's).
+_MANIFEST_HEADER = {
+    "kind",
+    "id",
+    "name",
+    "description",
+    "status",
+    "extends",
+    "overlay",
+    "suppress",
+    "files",
+    "rulebook",
+}
+
+#: Top-level keys of data files that describe the file itself rather than state rules.
+_FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
+
+
+def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
+    """The identifying key of an entity as text (``a|b`` for a border's sorted pair)."""
+    value = raw.get(spec.key)
+    if spec.key == "nation" and isinstance(value, str) and isinstance(raw.get("level"), str):
+        return f"{value}@{raw['level']}"  # one A.S.T. track per nation and level
+    if spec.key == "areas":
+        if isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value):
+            return "|".join(sorted(value))
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    return str(value)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One entity of a collection, with where it was defined and changed."""
+
+    origin: Origin
+    raw: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Resolved:
+    """A ruleset with its base chain applied: what the model is built from."""
+
+    manifest: Document
+    data: dict[str, Any]
+    chain: tuple[str, ...]
+    collections: dict[str, list[Entry]] = field(default_factory=dict)
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    documents: list[Document] = field(default_factory=list)
+    removed: dict[str, dict[str, Origin]] = field(default_factory=dict)
+    rule_index: Document | None = None
+    #: Where each setting (a key of :data:`SETTINGS`) was defined and, per sub-key, last changed.
+    setting_origins: dict[str, Origin] = field(default_factory=dict)
+    #: The position in ``chain`` of the ruleset that brought each file (by display name).
+    layers: dict[str, int] = field(default_factory=dict)
+    #: Each overlay entry that changes something of the base (its span in the variant) and the
+    #: base's definition of what it changes: a diagnostic inside the entry gets a note there.
+    base_notes: list[tuple[Span, Span]] = field(default_factory=list)
+
+
+#: The longest `extends` chain resolved (each level costs stack; real variants are 1-3 deep).
+MAX_EXTENDS = 64
+
+
+class Resolver:
+    """Resolves rulesets of one workspace, each once."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self._done: dict[str, tuple[Resolved | None, list[Diagnostic]]] = {}
+
+    def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
+        return self._resolve(loaded, ())
+
+    def _resolve(self, loaded: LoadedRuleset, seen: tuple[str, ...]) -> tuple[Resolved | None, list[Diagnostic]]:
+        if loaded.id in self._done:
+            return self._done[loaded.id]
+        manifest = loaded.manifest.file.document
+        assert manifest is not None
+        diagnostics: list[Diagnostic] = []
+        parent_id = manifest.data.get("extends")
+        base: Resolved | None = None
+        if isinstance(parent_id, str):
+            base, problems = self._parent(loaded, parent_id, (*seen, loaded.id))
+            diagnostics.extend(problems)
+            if base is None:
+                return None, diagnostics
+        resolved = _start(manifest, loaded, base)
+        diagnostics.extend(_apply_overlay(resolved, manifest))
+        result = (resolved, diagnostics)
+        self._done[loaded.id] = result
+        return result
+
+    def _parent(
+        self, loaded: LoadedRuleset, parent_id: str, chain: tuple[str, ...]
+    ) -> tuple[Resolved | None, list[Diagnostic]]:
+        manifest = loaded.manifest.file.document
+        assert manifest is not None
+        at = manifest.span(("extends",))
+        manifests = self.workspace.manifests()
+        if parent_id in chain:
+            cycle = " → ".join((*chain[chain.index(parent_id) :], parent_id))
+            return None, [
+                _diag(
+                    codes.EXTENDS_CYCLE,
+                    f"`extends` makes a cycle: {cycle}",
+                    at,
+                    "break the cycle: a ruleset cannot extend itself or one of its own variants",
+                )
+            ]
+        if len(chain) > MAX_EXTENDS:
+            return None, [
+                _diag(
+                    codes.EXTENDS_CYCLE,
+                    f"the `extends` chain is more than {MAX_EXTENDS} rulesets long",
+                    at,
+                    "extend the base ruleset directly: a variant of a variant of ... that deep is not read",
+                )
+            ]
+        parent = manifests.get(parent_id)
+        if parent is None:
+            close = difflib.get_close_matches(parent_id, list(manifests), n=1)
+            hint = f"did you mean `{close[0]}`?" if close else "run `civrules list` to see the ruleset ids"
+            problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
+            return None, [replace(problem, suggestion=close[0] if close else None)]
+        parent_loaded = self.workspace.load_ruleset(parent)
+        problems = parent_loaded.all_diagnostics()
+        if any(d.severity == "error" for d in problems):
+            return None, [
+                *problems,
+                _diag(
+                    codes.BROKEN_BASE,
+                    f"the base ruleset `{parent_id}` has errors, so this variant was not checked",
+                    at,
+                    "fix the base ruleset first; its errors are listed above",
+                    (Related(_manifest_span(parent), "the base ruleset"),),
+                ),
+            ]
+        resolved, diagnostics = self._resolve(parent_loaded, chain)
+        if resolved is None:
+            diagnostics = [
+                *diagnostics,
+                _diag(
+                    codes.BROKEN_BASE,
+                    f"the base ruleset `{parent_id}` cannot be resolved",
+                    at,
+                    "fix the base ruleset first",
+                ),
+            ]
+        return resolved, diagnostics
+
+
+def _manifest_span(manifest: Manifest) -> Span:
+    document = manifest.file.document
+    return document.span(("id",)) if document is not None else Span.at(manifest.file.path)
+
+
+def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> Resolved:
+    """The ruleset's own data laid over a copy of its base (without its overlay yet)."""
+    own_documents = [
+        f.document
+        for slot, files in loaded.files.items()
+        if slot != "rule_index"
+        for f in files
+        if f.document is not None
+    ]
+    own_by_slot = {slot: [f.document for f in files if f.document is not None] for slot, files in loaded.files.items()}
+    if base is None:
+        data = {k: v for k, v in manifest.data.items() if k not in ("overlay", "suppress")}
+        resolved = Resolved(manifest, data, (str(manifest.data["id"]),))
+        for key in data:
+            if SETTINGS.get(key) == "ruleset":
+                resolved.setting_origins[key] = Origin(manifest, (key,))
+    else:
+        data = dict(base.data)
+        resolved = Resolved(
+            manifest,
+            data,
+            (*base.chain, str(manifest.data["id"])),
+            {name: list(entries) for name, entries in base.collections.items()},
+            {slot: dict(values) for slot, values in base.settings.items()},
+            list(base.documents),
+            {name: dict(ids) for name, ids in base.removed.items()},
+            setting_origins=dict(base.setting_origins),
+            layers=dict(base.layers),
+        )
+        resolved.base_notes = list(base.base_notes)
+        for key, value in manifest.data.items():
+            if key in ("overlay", "suppress"):
+                continue
+            here = Origin(manifest, (key,))
+            previous = resolved.setting_origins.get(key)
+            if key in _MANIFEST_HEADER or SETTINGS.get(key) != "ruleset":
+                data[key] = value
+            elif (
+                isinstance(value, dict)
+                and not is_list_operations(value)
+                and isinstance(data.get(key), dict)
+                and previous is not None
+            ):
+                # A setting the variant restates merges into its base's, key by key: what it does
+                # not name (a hand limit's `card_changes`) is kept, not silently dropped.
+                data[key] = merge_patch(data[key], value)
+                resolved.setting_origins[key] = _changed(previous, value, here)
+            else:
+                data[key] = value
+                resolved.setting_origins[key] = replace(here, base=previous)
+    layer = len(resolved.chain) - 1
+    for document in (manifest, *own_documents):
+        resolved.layers.setdefault(document.file, layer)
+    resolved.documents.extend([manifest, *own_documents])
+    own_index = own_by_slot.get("rule_index")
+    if own_index:
+        resolved.rule_index = own_index[0]
+    elif base is not None:
+        resolved.rule_index = base.rule_index
+    for name, spec in COLLECTIONS.items():
+        documents = [manifest] if spec.slot == "ruleset" else own_by_slot.get(spec.slot, [])
+        if spec.slot == "ruleset" and base is not None and _lookup(manifest.data, spec.path) is None:
+            continue  # the variant's manifest does not redefine this collection: keep the base's
+        if spec.slot == "ruleset" and base is not None:
+            resolved.collections[name] = []  # a variant that writes the whole collection replaces it
+        entries = resolved.collections.setdefault(name, [])
+        for document in documents:
+            items = _lookup(document.data, spec.path)
+            if not isinstance(items, list):
+                continue
+            for i, item in enumerate(items):
+                if isinstance(item, dict):
+                    origin = Origin(document, (*spec.path, i))
+                    if not _continue(entries, spec, origin, item):
+                        entries.append(Entry(origin, item))
+    for slot, documents in own_by_slot.items():
+        if slot == "rule_index":
+            continue
+        for document in documents:
+            for key, value in document.data.items():
+                if key not in _FILE_METADATA and not _is_collection_key(slot, key):
+                    resolved.settings.setdefault(slot, {})[key] = value
+                    resolved.setting_origins[key] = Origin(document, (key,))
+    return resolved
+
+
+def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin) -> Origin:
+    """``previous`` with each key the patch names recorded as last changed at ``at``."""
+    changes = dict(previous.changes)
+    for key in patch:
+        changes[key] = at
+    return replace(previous, changes=tuple(sorted(changes.items())))
+
+
+def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
+    """Merge a map file's continuation of a flood plain declared in another map file (`continues_from`).
+
+    The continuation's areas are added to the declared flood plain, which then records the
+    continuation as where its `areas` were last changed. False when ``item`` is no continuation
+    of an entity read before (the regions checks report those, M022).
+    """
+    if "continues_from" not in item:
+        return False
+    key = entity_key(spec, item)
+    index = _find(spec, entries, key) if key is not None else None
+    if index is None:
+        return False
+    base = entries[index]
+    areas = [*base.raw.get("areas", []), *item.get("areas", [])]
+    changes = dict(base.origin.changes)
+    changes["areas"] = origin
+    entries[index] = Entry(replace(base.origin, changes=tuple(sorted(changes.items()))), {**base.raw, "areas": areas})
+    return True
+
+
+def _is_collection_key(slot: str, key: str) -> bool:
+    return any(spec.slot == slot and spec.path[0] == key for spec in COLLECTIONS.values())
+
+
+def _lookup(data: Any, path: tuple[str, ...]) -> Any:
+    node = data
+    for part in path:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    return node
+
+
+def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnostic]:
+    overlay = manifest.data.get("overlay")
+    if not isinstance(overlay, dict):
+        return
+    for name, operations in overlay.items():
+        if name == "settings" and isinstance(operations, dict):
+            yield from _apply_settings(resolved, manifest, operations)
+            continue
+        spec = COLLECTIONS.get(name)
+        if spec is None or not isinstance(operations, dict):
+            continue  # the schema reports unknown collections
+        entries = resolved.collections.setdefault(name, [])
+        for operation in OPERATIONS:
+            items = operations.get(operation)
+            if not isinstance(items, list):
+                continue
+            for index, item in enumerate(items):
+                if isinstance(item, dict):
+                    at = Origin(manifest, ("overlay", name, operation, index))
+                    yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+
+
+#: The operations of `overlay.settings` besides patching a setting by naming it.
+SETTING_OPERATIONS = ("remove", "replace", "add")
+
+
+def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[str, Any]) -> Iterator[Diagnostic]:
+    """`overlay.settings`: remove, replace, patch (a setting named directly), add, in this order."""
+    removals = operations.get("remove")
+    for i, key in enumerate(removals if isinstance(removals, list) else ()):
+        slot = SETTINGS.get(key) if isinstance(key, str) else None
+        if slot is None:
+            continue  # the schema reports an unknown setting
+        values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
+        if key not in values:
+            yield _missing_setting(manifest, key, ("overlay", "settings", "remove", i), "remove")
+            continue
+        values.pop(key)
+        resolved.setting_origins.pop(key, None)
+    replacements = operations.get("replace")
+    for key, value in replacements.items() if isinstance(replacements, dict) else ():
+        if SETTINGS.get(key) is not None and not _has_setting(resolved, key):
+            yield _missing_setting(manifest, key, ("overlay", "settings", "replace", key), "replace")
+            continue
+        yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "replace", key), whole=True)
+    for key, patch in operations.items():
+        if key not in SETTING_OPERATIONS:
+            yield from _patch_setting(resolved, manifest, key, patch)
+    additions = operations.get("add")
+    for key, value in additions.items() if isinstance(additions, dict) else ():
+        existing = resolved.setting_origins.get(key)
+        if existing is not None and _has_setting(resolved, key):
+            yield _diag(
+                codes.OVERLAY_EXISTS,
+                f"cannot add the setting `{key}`: the base has it",
+                manifest.key_span(("overlay", "settings", "add", key)),
+                f"patch it (`overlay.settings.{key}`) or `replace` it",
+                (Related(existing.span(), "defined here"),),
+            )
+            continue
+        yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "add", key), whole=True)
+
+
+def _has_setting(resolved: Resolved, key: str) -> bool:
+    slot = SETTINGS.get(key)
+    values = resolved.data if slot == "ruleset" else resolved.settings.get(slot or "", {})
+    return key in values
+
+
+def _missing_setting(manifest: Document, key: str, at: NodePath, verb: str) -> Diagnostic:
+    return _diag(
+        codes.OVERLAY_MISSING,
+        f"cannot {verb} the setting `{key}`: the base has none",
+        manifest.key_span(at) if verb == "replace" else manifest.span(at),
+        f"use `add` to give the variant a `{key}`",
+    )
+
+
+def _patch_setting(
+    resolved: Resolved,
+    manifest: Document,
+    key: str,
+    patch: Any,
+    where: NodePath | None = None,
+    *,
+    whole: bool = False,
+) -> Iterator[Diagnostic]:
+    """Merge ``overlay.settings.<key>`` into the setting of the base, wherever the base defines it
+    (or, ``whole``, put the value in its place)."""
+    slot = SETTINGS.get(key)
+    if slot is None:
+        return  # the schema reports an unknown setting
+    values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
+    at = Origin(manifest, where or ("overlay", "settings", key))
+    previous = resolved.setting_origins.get(key)
+    if patch is None:
+        values.pop(key, None)
+        resolved.setting_origins.pop(key, None)
+        return
+    inside = [(name, spec) for name, spec in COLLECTIONS.items() if spec.slot == slot and spec.path[:1] == (key,)]
+    for name, spec in inside:
+        if isinstance(patch, dict) and len(spec.path) > 1 and spec.path[1] in patch:
+            yield _diag(
+                codes.SCHEMA_VIOLATION,
+                f"`{'.'.join(spec.path)}` is a collection: a settings patch cannot change it",
+                at.key_span(spec.path[1]),
+                f"change its entries in `overlay.{name}` (add, patch, replace, remove by `{spec.key}`)",
+            )
+            return
+    problems: list[PatchProblem] = []
+    moved: dict[NodePath, NodePath] = {}
+    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved)
+    for problem in problems:
+        yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
+    mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
+    if mergeable and previous is not None and not whole:
+        origin = _changed(previous, patch, at)
+        kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
+        origin = replace(origin, moved=(*kept, *moved.items()))
+    else:
+        origin = replace(at, base=previous, moved=tuple(moved.items()))
+    values[key] = merged
+    resolved.setting_origins[key] = origin
+    if previous is not None:
+        resolved.base_notes.append((at.span(), previous.span()))
+    base_span = previous.span() if previous is not None else None
+    yield from validate_setting(slot, key, merged, origin.locate, base_span)
+
+
+def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
+    """Each overlay entry of ``manifest`` that names something of ``base``, with the base's definition.
+
+    For a variant whose manifest the schema refused (so it is not resolved): its diagnostics still
+    get a note at the base definition of what the faulty entry changes.
+    """
+    overlay = manifest.data.get("overlay") if isinstance(manifest.data, dict) else None
+    notes: list[tuple[Span, Span]] = []
+    if not isinstance(overlay, dict):
+        return notes
+    for name, operations in overlay.items():
+        if name == "settings" and isinstance(operations, dict):
+            named: list[tuple[NodePath, str]] = [((k,), k) for k in operations if k not in SETTING_OPERATIONS]
+            for operation in ("replace", "add"):
+                block = operations.get(operation)
+                named += [((operation, k), k) for k in (block if isinstance(block, dict) else ())]
+            removals = operations.get("remove")
+            named += [(("remove", i), k) for i, k in enumerate(removals if isinstance(removals, list) else ())]
+            for sub, key in named:
+                origin = base.setting_origins.get(str(key))
+                if origin is not None:
+                    notes.append((manifest.span(("overlay", "settings", *sub)), origin.span()))
+            continue
+        spec = COLLECTIONS.get(name)
+        if spec is None or not isinstance(operations, dict):
+            continue
+        entries = base.collections.get(name, [])
+        for operation in ("patch", "replace", "remove"):
+            items = operations.get(operation)
+            for i, item in enumerate(items if isinstance(items, list) else ()):
+                target = entity_key(spec, item) if isinstance(item, dict) else None
+                found = _find(spec, entries, target) if target is not None else None
+                if found is not None:
+                    notes.append((manifest.span(("overlay", name, operation, i)), entries[found].origin.head()))
+    return notes
+
+
+def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
+    for i, entry in enumerate(entries):
+        if entity_key(spec, entry.raw) == key:
+            return i
+    return None
+
+
+def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:
+    existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
+    if spec.key == "areas":
+        # Two areas the base does not join: what each of them does border says more than the
+        # spelling of the closest pair.
+        close = None
+        hint = _borders_hint(key, existing)
+    else:
+        close = closest(key, existing)  # bounded: an overlay may name thousands of missing ids
+        hint = f"did you mean `{close}`?" if close else None
+    if hint is None:
+        hint = (
+            "the base has nothing to remove by this name: delete this entry"
+            if verb == "remove"
+            else f"use `add` to create a new {name} entry"
+        )
+    elif verb == "remove" and spec.key == "areas":
+        hint = f"nothing to remove: {hint}"
+    problem = _diag(
+        codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
+    )
+    # A border's key is its two areas and a track's its nation and level: not text to put back.
+    plain = close if close and spec.key not in ("areas", "nation") else None
+    return replace(problem, suggestion=plain)
+
+
+def _borders_hint(key: str, existing: list[str]) -> str | None:
+    """The borders the base gives each area of the pair ``key`` (``a|b``), where it gives any."""
+    parts = []
+    for area in dict.fromkeys(key.split("|")):
+        others = []
+        for pair in existing:
+            first, _, second = pair.partition("|")
+            if area in (first, second):
+                others.append(second if first == area else first)
+        others.sort()
+        if others:
+            parts.append(f"`{area}` borders {', '.join(others[:12])}{' ...' if len(others) > 12 else ''}")
+    return "; ".join(parts) if parts else None
+
+
+def _add(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    key = entity_key(spec, item)
+    if key is None:
+        return
+    existing = _find(spec, entries, key)
+    if existing is not None:
+        yield _diag(
+            codes.OVERLAY_EXISTS,
+            f"cannot add {name} `{key}`: it already exists",
+            at.span(spec.key),
+            f"use `patch` or `replace` to change the existing {name} entry",
+            (Related(entries[existing].origin.head(), "defined here"),),
+        )
+        return
+    resolved.removed.get(name, {}).pop(key, None)
+    entries.append(Entry(at, item))
+    yield from validate_entity(spec.slot, spec.path, item, at.locate)
+
+
+def _target(
+    name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin, verb: str
+) -> tuple[str, int] | Diagnostic | None:
+    """The key and index of the entity an overlay entry changes; a V005 when the base has none."""
+    key = entity_key(spec, item)
+    if key is None:
+        return None  # the schema reports an entry without its key
+    existing = _find(spec, entries, key)
+    if existing is None:
+        return _missing(name, spec, entries, key, at, verb)
+    return key, existing
+
+
+def _replace(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    target = _target(name, spec, entries, item, at, "replace")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
+        return
+    _, existing = target
+    base = entries[existing].origin.base or entries[existing].origin
+    entries[existing] = Entry(replace(at, base=base), item)
+    resolved.base_notes.append((at.span(), base.head()))
+    yield from validate_entity(spec.slot, spec.path, item, at.locate, base.head())
+
+
+def _remove(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    target = _target(name, spec, entries, item, at, "remove")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
+        return
+    key, existing = target
+    del entries[existing]
+    resolved.removed.setdefault(name, {})[key] = at
+
+
+def _patch(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+) -> Iterator[Diagnostic]:
+    target = _target(name, spec, entries, item, at, "patch")
+    if not isinstance(target, tuple):
+        yield from [target] if target is not None else []
+        return
+    _, existing = target
+    entry = entries[existing]
+    problems: list[PatchProblem] = []
+    moved: dict[NodePath, NodePath] = {}
+    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems, moved=moved)
+    for problem in problems:
+        about = f"{name} `{entity_key(spec, entry.raw)}`"
+        yield _diag(
+            codes.LIST_SELECTOR,
+            f"{problem.message} (in {about})"
+            if problem.complete
+            else f"{problem.message} `{_render(problem.path)}` of {about}",
+            at.span(*problem.path),
+            problem.hint,
+            (
+                Related(
+                    entry.origin.span(*_list_part(problem.path)),
+                    "the base's value" if problem.complete else "the base's list",
+                ),
+            ),
+        )
+    changed = dict(entry.origin.changes)
+    for field_name in item:
+        if field_name != spec.key:
+            changed[field_name] = at
+    # Elements written by this entry's list operations, over those of earlier entries for other fields.
+    kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
+    origin = replace(entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()))
+    entries[existing] = Entry(origin, merged)
+    resolved.base_notes.append((at.span(), entry.origin.head()))
+    yield from validate_entity(spec.slot, spec.path, merged, origin.locate, entry.origin.head())
+
+
+def _list_part(path: NodePath) -> NodePath:
+    """The path of the list a list operation changes (the part before the operation's name)."""
+    for i, part in enumerate(path):
+        if part in LIST_OPERATIONS:
+            return path[:i]
+    return path
+
+
+def _render(path: NodePath) -> str:
+    return ".".join(str(p) for p in _list_part(path))
+
+
+_OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
+    "add": _add,
+    "replace": _replace,
+    "remove": _remove,
+    "patch": _patch,
+}
+
+
+#: The list operations a patch may write in place of a list: ``{remove: [...], append: [...]}``.
+LIST_OPERATIONS = ("remove", "replace", "patch", "insert", "append")
+
+
+@dataclass(frozen=True, slots=True)
+class PatchProblem:
+    """A list operation of a patch that cannot be applied, at its path inside the patch."""
+
+    path: NodePath
+    message: str
+    hint: str
+    #: The message names what it is about; else the list and the entity are appended to it.
+    complete: bool = False
+
+
+def is_list_operations(value: Any) -> bool:
+    """True when ``value`` is written as list operations (``{remove: [...]}`` ...) rather than a value."""
+    return isinstance(value, dict) and bool(value) and set(value) <= set(LIST_OPERATIONS)
+
+
+def merge_patch(
+    target: Any,
+    patch: Any,
+    problems: list[PatchProblem] | None = None,
+    at: NodePath = (),
+    root: str = "the value",
+    moved: dict[NodePath, NodePath] | None = None,
+    merged_at: NodePath | None = None,
+) -> Any:
+    """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
+
+    A list is replaced by a list; written as a mapping of operations, it is changed in place
+    (applied in the order remove, replace, patch, insert, append):
+
+    - ``remove: [SELECTOR, ...]`` removes the element each selector names;
+    - ``replace: [{where: SELECTOR, with: VALUE}]`` puts ``VALUE`` in its place;
+    - ``patch: [{where: SELECTOR, with: PATCH}]`` merges ``PATCH`` into it;
+    - ``insert: [{before: SELECTOR, items: [...]}]`` (or ``after:``) inserts next to it;
+    - ``append: [...]`` adds at the end.
+
+    A selector is a value (the element equal to it: ``remove: [famine]``) or a mapping of fields
+    the element has (``{id: famine}``, ``{rule: "30.23.4"}``); it must name exactly one element.
+    What cannot be applied is appended to ``problems`` (path inside the patch) and skipped. An
+    element a list operation wrote (replaced, inserted, appended) is recorded in ``moved``: its
+    path in the result, and the path inside the patch that wrote it, so it is located there.
+
+    >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
+    {'a': 1, 'b': {'d': 3, 'e': 4}}
+    >>> merge_patch({"l": [1]}, {"l": {"append": [2, 3]}})
+    {'l': [1, 2, 3]}
+    >>> merge_patch([{"id": "a"}, {"id": "b"}], {"remove": [{"id": "a"}]})
+    [{'id': 'b'}]
+    """
+    problems = problems if problems is not None else []
+    merged_at = at if merged_at is None else merged_at
+    if is_list_operations(patch):
+        if isinstance(target, list) or target is None:
+            items = target if isinstance(target, list) else []
+            return _list_operations(items, patch, problems, at, root, moved, merged_at)
+        problems.append(_not_a_list(target, patch, at, root))
+        return copy.deepcopy(target)
+    if not isinstance(patch, dict) or set(patch) == {"unknown"}:
+        return copy.deepcopy(patch)
+    result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, (*merged_at, key))
+    return result
+
+
+def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str) -> PatchProblem:
+    """List operations written on a value of the base that is not a list (a number, a mapping, unknown).
+
+    Merged as a mapping they would replace the value with `{remove: ...}`, and the schema would then
+    report a key the designer never wrote ("missing key `unknown`").
+    """
+    name = str(at[-1]) if at and isinstance(at[-1], str) else root
+    written = ", ".join(f"`{op}`" for op in operations)
+    if isinstance(target, dict) and set(target) == {"unknown"}:
+        return PatchProblem(
+            at,
+            f"`{name}` is unknown in the base, so there is no list for the list operations ({written}) to change",
+            f"write the whole value: `{name}: [...]`",
+            complete=True,
+        )
+    if isinstance(target, dict):
+        what, hint = "a mapping", f"write the fields to change: `{name}: {{FIELD: VALUE}}`"
+    else:
+        what, hint = f"`{json.dumps(target, ensure_ascii=False)}`", f"write the new value itself: `{name}: VALUE`"
+    return PatchProblem(
+        at,
+        f"`{name}` is not a list (the base has {what}): list operations ({written}) change only lists",
+        hint,
+        complete=True,
+    )
+
+
+def _selects(selector: Any, element: Any) -> bool:
+    if isinstance(selector, dict) and isinstance(element, dict):
+        return all(key in element and element[key] == value for key, value in selector.items())
+    return bool(selector == element)
+
+
+def _select(items: list[Any], selector: Any, problems: list[PatchProblem], at: NodePath) -> int | None:
+    """The index of the one element ``selector`` names; a problem when it names none or several."""
+    found = [i for i, element in enumerate(items) if _selects(selector, element)]
+    if len(found) == 1:
+        return found[0]
+    shown = json.dumps(selector, ensure_ascii=False, sort_keys=True)
+    if not found:
+        problems.append(PatchProblem(at, f"{shown} names no element of the list", _selector_hint(items, selector)))
+    else:
+        problems.append(
+            PatchProblem(
+                at,
+                f"{shown} names {len(found)} elements of the list",
+                "add fields to the selector so that it names one element",
+            )
+        )
+    return None
+
+
+def _selector_hint(items: list[Any], selector: Any) -> str:
+    """What a selector that names no element most likely meant, or what the elements can be named by."""
+    fallback = "name an element by a value or by fields it has"
+    if isinstance(selector, dict) and len(selector) == 1:
+        ((field, wanted),) = selector.items()
+        fields = sorted({key for item in items if isinstance(item, dict) for key in item})
+        values = [str(item[field]) for item in items if isinstance(item, dict) and isinstance(item.get(field), str)]
+        if not values and fields and field not in fields:
+            return f"no element has `{field}`; they have: {', '.join(f'`{f}`' for f in fields)}"
+        close = closest(str(wanted), values) if isinstance(wanted, str) else None
+        return f"did you mean `{{{field}: {close}}}`?" if close else fallback
+    if isinstance(selector, str):
+        close = closest(selector, [item for item in items if isinstance(item, str)])
+        return f"did you mean `{close}`?" if close else fallback
+    return fallback
+
+
+def _list_operations(
+    target: list[Any],
+    operations: dict[str, Any],
+    problems: list[PatchProblem],
+    at: NodePath,
+    root: str = "the value",
+    moved: dict[NodePath, NodePath] | None = None,
+    merged_at: NodePath = (),
+) -> list[Any]:
+    items = copy.deepcopy(target)
+    # Where each element was written in the patch (None: the base's element, where it was).
+    written: list[NodePath | None] = [None] * len(items)
+    for name in LIST_OPERATIONS:
+        entries = operations.get(name)
+        if entries is None:
+            continue
+        if not isinstance(entries, list):
+            problems.append(PatchProblem((*at, name), f"`{name}` takes a list", f"write `{name}: [...]`"))
+            continue
+        for i, entry in enumerate(entries):
+            where = (*at, name, i)
+            if name == "append":
+                items.append(copy.deepcopy(entry))
+                written.append(where)
+                continue
+            if name == "remove":
+                index = _select(items, entry, problems, where)
+                if index is not None:
+                    del items[index]
+                    del written[index]
+                continue
+            if not isinstance(entry, dict):
+                problems.append(PatchProblem(where, f"a `{name}` entry is a mapping", _OPERATION_SHAPES[name]))
+                continue
+            if name == "insert":
+                side = "before" if "before" in entry else "after" if "after" in entry else None
+                new = entry.get("items")
+                if side is None or not isinstance(new, list):
+                    problems.append(
+                        PatchProblem(where, "an `insert` entry names a place and items", _OPERATION_SHAPES[name])
+                    )
+                    continue
+                index = _select(items, entry[side], problems, (*where, side))
+                if index is not None:
+                    index += 1 if side == "after" else 0
+                    items[index:index] = copy.deepcopy(new)
+                    written[index:index] = [(*where, "items", k) for k in range(len(new))]
+                continue
+            if "where" not in entry or "with" not in entry:
+                problems.append(
+                    PatchProblem(where, f"a `{name}` entry has `where` and `with`", _OPERATION_SHAPES[name])
+                )
+                continue
+            index = _select(items, entry["where"], problems, (*where, "where"))
+            if index is None:
+                continue
+            if name == "replace":
+                items[index] = copy.deepcopy(entry["with"])
+                written[index] = (*where, "with")
+            else:
+                items[index] = merge_patch(
+                    items[index], entry["with"], problems, (*where, "with"), root, moved, (*merged_at, index)
+                )
+    if moved is not None:
+        for index, path in enumerate(written):
+            if path is not None:
+                moved[(*merged_at, index)] = path
+    return items
+
+
+_OPERATION_SHAPES = {
+    "replace": "write `{where: SELECTOR, with: NEW_ELEMENT}`",
+    "patch": "write `{where: SELECTOR, with: {FIELD: VALUE}}`",
+    "insert": "write `{before: SELECTOR, items: [...]}` or `{after: SELECTOR, items: [...]}`",
+}
+
+
+def _diag(
+    code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, related)
+
+
+__all__ = [
+    "COLLECTIONS",
+    "SETTINGS",
+    "Entry",
+    "NodePath",
+    "Resolved",
+    "Resolver",
+    "entity_key",
+    "is_list_operations",
+    "merge_patch",
+    "overlay_base_notes",
+]

@@ -1,0 +1,359 @@
+"""`civrules diff A B`: what a variant changes, entity by entity and field by field.
+
+Both rulesets are resolved (extends and overlays applied) and compared collection by collection:
+entities added and removed with every field, and changed with each changed field's old and new
+value. Nested mappings are compared key by key (``start_areas.areas``); lists element by element
+(by a naming field such as ``id``, ``card`` or ``number`` when every element has one, else by
+value); other values as wholes, never truncated. Ruleset-level settings (players, credit policy,
+hand limit ...) are compared the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from civrules.diagnostics.escape import printable
+from civrules.resolve import COLLECTIONS, Resolved, entity_key
+
+#: Manifest keys that are not rules (or that hold collections, compared entity by entity).
+_NOT_SETTINGS = {"kind", "id", "name", "description", "extends", "overlay", "files", "note"}
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChange:
+    path: str
+    old: Any
+    new: Any
+
+
+@dataclass(slots=True)
+class EntityChange:
+    key: str
+    name: str
+    fields: list[FieldChange]
+    #: For an entity a variant removes: the reason it gives (`why:`).
+    why: str | None = None
+
+
+@dataclass(slots=True)
+class CollectionDiff:
+    """The entities added and removed (each with every field) and changed (field by field)."""
+
+    name: str
+    added: list[EntityChange] = field(default_factory=list)
+    removed: list[EntityChange] = field(default_factory=list)
+    changed: list[EntityChange] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+
+@dataclass(slots=True)
+class RulesetDiff:
+    old: str
+    new: str
+    settings: list[FieldChange]
+    collections: list[CollectionDiff]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "from": self.old,
+            "to": self.new,
+            "settings": [_field_json(c) for c in self.settings],
+            "collections": {
+                c.name: {
+                    kind: [
+                        {"id": e.key, "name": e.name, "fields": [_field_json(f) for f in e.fields]}
+                        | ({"why": e.why} if e.why is not None else {})
+                        for e in entities
+                    ]
+                    for kind, entities in (("added", c.added), ("removed", c.removed), ("changed", c.changed))
+                }
+                for c in self.collections
+                if c
+            },
+        }
+
+
+def _field_json(change: FieldChange) -> dict[str, Any]:
+    return {"field": change.path, "old": change.old, "new": change.new}
+
+
+def _settings(resolved: Resolved) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    collection_roots = {spec.path[0] for spec in COLLECTIONS.values() if spec.slot == "ruleset"}
+    for key, value in resolved.data.items():
+        if key in _NOT_SETTINGS:
+            continue
+        if key in collection_roots:
+            nested = (
+                {k: v for k, v in value.items() if k not in ("tracks", "phases", "counts")}
+                if isinstance(value, dict)
+                else None
+            )
+            if nested:
+                out[key] = nested
+            continue
+        out[key] = value
+    for slot, values in resolved.settings.items():
+        for key, value in values.items():
+            out[f"{slot}.{key}"] = value
+    return out
+
+
+#: Keys that say where a fact comes from rather than what it is; left out unless asked for.
+CITATION_KEYS = frozenset({"rule", "source", "note", "disagreements"})
+
+
+def strip_citations(value: Any) -> Any:
+    """``value`` as facts only: no citation keys, no reasons on unknowns, unordered where order is not a fact.
+
+    Lists of mappings without ids (credit lines, effects' entries) are sets in the rules: they are
+    put in a canonical order so that two transcriptions listing them differently compare equal.
+    """
+    if isinstance(value, dict):
+        if set(value) == {"unknown"}:
+            return {"unknown": ""}
+        return {k: strip_citations(v) for k, v in value.items() if k not in CITATION_KEYS}
+    if isinstance(value, list):
+        items = [strip_citations(v) for v in value]
+        if items and all(isinstance(v, dict) and "id" not in v for v in items):
+            items.sort(key=lambda v: json.dumps(v, sort_keys=True))
+        return items
+    return value
+
+
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> RulesetDiff:
+    """The changes that turn ``old`` into ``new``.
+
+    Without ``citations`` the comparison ignores rule sections, sources, notes and recorded
+    disagreements, so that two rulesets from different rulebooks compare by their facts.
+    """
+    clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
+    settings = list(diff_values(clean(_settings(old)), clean(_settings(new)), ""))
+    collections = []
+    for name, spec in COLLECTIONS.items():
+        before = {entity_key(spec, e.raw): clean(e.raw) for e in old.collections.get(name, [])}
+        after = {entity_key(spec, e.raw): clean(e.raw) for e in new.collections.get(name, [])}
+        result = CollectionDiff(name)
+        for key, raw in after.items():
+            if key is not None and key not in before:
+                fields = [FieldChange(k, None, v) for k, v in raw.items() if k != spec.key]
+                result.added.append(EntityChange(key, _name(raw, key), fields))
+        for key, raw in before.items():
+            if key is not None and key not in after:
+                fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
+                result.removed.append(EntityChange(key, _name(raw, key), fields, _why(new, name, key)))
+        for key, raw in after.items():
+            if key is None or key not in before:
+                continue
+            changes = list(diff_values(before[key], raw, ""))
+            if changes:
+                result.changed.append(EntityChange(key, _name(raw, key), changes))
+        collections.append(result)
+    return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
+
+
+def _why(resolved: Resolved, collection: str, key: str) -> str | None:
+    """The reason a variant of ``resolved``'s chain gives for removing ``key`` (its `why:`), if any."""
+    at = resolved.removed.get(collection, {}).get(key)
+    if at is None:
+        return None
+    node: Any = at.document.data
+    for part in at.path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    why = node.get("why") if isinstance(node, dict) else None
+    return why if isinstance(why, str) else None
+
+
+def _name(raw: Mapping[str, Any], key: str) -> str:
+    name = raw.get("name")
+    return name if isinstance(name, str) else key
+
+
+def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
+    """Field-level differences: mappings key by key, lists of entities by id, anything else whole."""
+    if old == new:
+        return
+    if _plain_mapping(old) and _plain_mapping(new):
+        for key in sorted(set(old) | set(new)):
+            sub = f"{path}.{key}" if path else key
+            yield from diff_values(old.get(key), new.get(key), sub)
+        return
+    # A list or mapping that appears or goes whole is shown element by element, like one that changes.
+    if (isinstance(old, list) and isinstance(new, list)) or (old is None and new) or (new is None and old):
+        before = old if old is not None else ([] if isinstance(new, list) else {})
+        after = new if new is not None else ([] if isinstance(old, list) else {})
+        if isinstance(before, list) and isinstance(after, list):
+            yield from _diff_lists(before, after, path)
+            return
+        if isinstance(before, dict) and isinstance(after, dict) and _plain_mapping(before) and _plain_mapping(after):
+            for key in sorted(set(before) | set(after)):
+                yield from diff_values(before.get(key), after.get(key), f"{path}.{key}")
+            return
+    yield FieldChange(path, old, new)
+
+
+#: Fields that name an element of a list of mappings, in the order they are tried.
+_ELEMENT_KEYS = (
+    "id",
+    "card",
+    "calamity",
+    "commodity",
+    "number",
+    "players",
+    "nation",
+    "group",
+    "epoch",
+    "step",
+    "space",
+)
+
+
+def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
+    """A list element by element: by a naming field when every element has one, else by value."""
+    for key in _ELEMENT_KEYS:
+        if (old or new) and (not old or _keyed(old, key)) and (not new or _keyed(new, key)):
+            yield from _diff_named(
+                {_label(item[key]): item for item in old}, {_label(item[key]): item for item in new}, path
+            )
+            return
+    # Elements named by one field or another (credits: to a `group`, or to a `card`).
+    before_named, after_named = _named_each(old), _named_each(new)
+    if (old or new) and before_named is not None and after_named is not None:
+        yield from _diff_named(before_named, after_named, path)
+        return
+    remaining = [json.dumps(v, sort_keys=True) for v in new]
+    gone = []
+    for i, value in enumerate(old):
+        text = json.dumps(value, sort_keys=True)
+        if text in remaining:
+            remaining[remaining.index(text)] = ""
+        else:
+            gone.append(i)
+    kept = [json.dumps(v, sort_keys=True) for v in old]
+    # Positions mean nothing here (unordered lists are compared in a canonical order): `[…]` is
+    # "an element of".
+    added = []
+    for value in new:
+        text = json.dumps(value, sort_keys=True)
+        if text in kept:
+            kept[kept.index(text)] = ""
+        else:
+            added.append(value)
+    if len(gone) == 1 and len(added) == 1 and _plain_mapping(old[gone[0]]) and _plain_mapping(added[0]):
+        # One element changed in place (an attribute's text): its fields, not the whole of it twice.
+        yield from diff_values(old[gone[0]], added[0], f"{path}[…]")
+        return
+    for i in gone:
+        yield FieldChange(f"{path}[…]", old[i], None)
+    for value in added:
+        yield FieldChange(f"{path}[…]", None, value)
+
+
+def _diff_named(before: dict[str, Any], after: dict[str, Any], path: str) -> Iterator[FieldChange]:
+    for name, item in after.items():
+        if name not in before:
+            yield FieldChange(f"{path}[{name}]", None, item)
+    for name, item in before.items():
+        if name not in after:
+            yield FieldChange(f"{path}[{name}]", item, None)
+        else:
+            yield from diff_values(item, after[name], f"{path}[{name}]")
+
+
+def _named_each(items: list[Any]) -> dict[str, Any] | None:
+    """Each element by the first naming field it has, when every element has one and no two share a name."""
+    named: dict[str, Any] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        key = next((k for k in _ELEMENT_KEYS if isinstance(item.get(k), (str, int, dict))), None)
+        if key is None:
+            return None
+        label = _label(item[key])
+        if label in named:
+            return None
+        named[label] = item
+    return named
+
+
+def _keyed(items: list[Any], key: str) -> bool:
+    if not items or not all(isinstance(v, dict) and isinstance(v.get(key), (str, int, dict)) for v in items):
+        return False
+    return len({_label(v[key]) for v in items}) == len(items)
+
+
+def _label(value: Any) -> str:
+    """How an element is named in a path: its id, or a band of players as `5-7`."""
+    if isinstance(value, dict):
+        if set(value) >= {"min", "max"}:
+            return f"{value['min']}-{value['max']}"
+        return json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+def _plain_mapping(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) != {"unknown"}
+
+
+def _entity_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, dict) and isinstance(v.get("id"), str) for v in value)
+
+
+def show(value: Any) -> str:
+    """A readable rendering of a value for the text diff: scalars as they are, the rest as JSON, whole."""
+    if value is None:
+        return "(absent)"
+    if isinstance(value, dict) and set(value) == {"unknown"}:
+        return "unknown"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def render_text(result: RulesetDiff) -> str:
+    lines = [f"{result.old} → {result.new}"]
+    if result.settings:
+        lines.append("settings:")
+        for change in result.settings:
+            lines.append(_change_line(change, "  "))
+    for collection in result.collections:
+        if not collection:
+            continue
+        counts = []
+        for label, items in (
+            ("added", collection.added),
+            ("removed", collection.removed),
+            ("changed", collection.changed),
+        ):
+            if items:
+                counts.append(f"{len(items)} {label}")
+        lines.append(f"{collection.name}: {', '.join(counts)}")
+        for mark, entities in (("+", collection.added), ("-", collection.removed), ("~", collection.changed)):
+            for entity in entities:
+                lines.append(f"  {mark} {entity.key}" + (f"  {entity.name}" if entity.name != entity.key else ""))
+                if entity.why is not None:
+                    lines.append(f"      why: {entity.why}")
+                lines.extend(_change_line(change, "      ") for change in entity.fields)
+    if len(lines) == 1:
+        lines.append("no differences")
+    return "\n".join(printable(line) for line in lines) + "\n"  # a field's own line breaks stay escaped
+
+
+def _change_line(change: FieldChange, indent: str) -> str:
+    if change.old is None:
+        return f"{indent}+ {change.path}: {show(change.new)}"
+    if change.new is None:
+        return f"{indent}- {change.path}: {show(change.old)}"
+    return f"{indent}~ {change.path}: {show(change.old)} → {show(change.new)}"

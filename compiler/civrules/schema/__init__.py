@@ -1,0 +1,710 @@
+"""JSON Schema validation of rule files, with every error mapped back to a line and column.
+
+Each file names its kind (``kind: calamities``); the kind selects a schema under ``schemas/``.
+jsonschema's errors are turned into diagnostics pointing at the offending key or value, with
+"did you mean" hints for misspelt keys and enum values.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped
+from civrules.diagnostics.suggest import Vocabulary, closest, did_you_mean
+from civrules.load.document import Document, NodePath
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+#: File kinds and the schema file that describes each.
+SCHEMA_FILES: Mapping[str, str] = {
+    "ruleset": "ruleset.schema.json",
+    "civilization_cards": "civilization-cards.schema.json",
+    "commodities": "commodities.schema.json",
+    "calamities": "calamities.schema.json",
+    "map": "map.schema.json",
+    "rule_index": "rule-index.schema.json",
+}
+
+
+def schema_dir() -> Path:
+    """Where the schemas are: inside the installed package, or beside it in a source checkout."""
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "_schemas"
+    return packaged if packaged.is_dir() else package.parent.parent / "schemas"
+
+
+def schema_digest(schema: Any) -> str:
+    """The SHA-256 of a schema's canonical JSON: what a shipped validator was generated from."""
+    return hashlib.sha256(json.dumps(schema, sort_keys=True, ensure_ascii=True).encode("ascii")).hexdigest()
+
+
+@functools.cache
+def load_schema(kind: str) -> dict[str, Any]:
+    with (schema_dir() / SCHEMA_FILES[kind]).open(encoding="utf-8") as handle:
+        schema: dict[str, Any] = json.load(handle)
+    return schema
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    # JSON Schema counts 1000.0 as an integer; YAML reads `1e3` as that float, and generated code
+    # typed `int` would then hold a float. An integer here is an int, as fastjsonschema has it.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _unique_key(value: Any) -> Any:
+    """A hashable stand-in equal for two values exactly when JSON Schema calls them equal."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("list", tuple(_unique_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("mapping", frozenset((key, _unique_key(item)) for key, item in value.items()))
+    return (type(value).__name__, value)
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    # jsonschema compares a list of mappings pair by pair: a 100,000-item list took minutes.
+    from jsonschema.exceptions import ValidationError
+
+    if unique and isinstance(instance, list):
+        seen: set[Any] = set()
+        for item in instance:
+            key = _unique_key(item)
+            if key in seen:
+                yield ValidationError("the list has repeated items")
+                return
+            seen.add(key)
+
+
+@functools.cache
+def _validator_class() -> Any:
+    """Draft 2020-12 with strict integers and a linear uniqueItems.
+
+    jsonschema is imported here, on the first file the compiled validators reject: importing it
+    costs more than validating every shipped file with them (~0.15 s of each run's ~0.6 s)."""
+    import jsonschema
+
+    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        jsonschema.Draft202012Validator,
+        validators={"uniqueItems": _unique_items},
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
+
+
+@functools.cache
+def _validator(kind: str) -> Any:
+    return _validator_class()(load_schema(kind))
+
+
+@functools.cache
+def _fast_validator(kind: str) -> Callable[[Any], Any] | None:
+    """The validator fastjsonschema generated from this kind's schema, shipped in the package; or None.
+
+    Most files are valid; for them this answers ~20x faster than jsonschema. An invalid file is
+    validated again by jsonschema, which reports every error with its path. Our schemas use only
+    keywords both libraries implement alike (tests/test_schemas.py holds them to that). The code
+    is generated ahead of time (``compiler/tools/validators.py``) and imported from the installed
+    package: nothing compiled is cached in, or loaded from, the working directory. It is used only
+    while it was generated from the very schema loaded here (else jsonschema alone answers).
+    """
+    import importlib
+
+    try:
+        module = importlib.import_module(f"civrules._generated.validators.{kind}")
+    except ImportError:  # pragma: no cover - shipped with the package; degrade to jsonschema alone
+        return None
+    if getattr(module, "SCHEMA_SHA256", None) != schema_digest(load_schema(kind)):
+        return None
+    validate: Callable[[Any], Any] = module.validate
+    return validate
+
+
+def is_valid_fast(kind: str, data: Any) -> bool | None:
+    """True or False from the compiled validator; None when it is unavailable."""
+    fast = _fast_validator(kind)
+    if fast is None:
+        return None
+    from fastjsonschema import JsonSchemaException
+
+    try:
+        fast(data)
+    except JsonSchemaException:
+        return False
+    return True
+
+
+def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
+    """The file kind a document declares, or a diagnostic saying why it has none."""
+    data = document.data
+    known = ", ".join(sorted(SCHEMA_FILES))
+    if not isinstance(data, dict):
+        return None, [
+            _diag(
+                codes.BAD_KIND,
+                "a rule file must be a mapping that starts with `kind:`",
+                document.span(()),
+                f"start the file with `kind:` and one of: {known}",
+            )
+        ]
+    kind = data.get("kind")
+    if kind is None:
+        return None, [
+            _diag(codes.BAD_KIND, "the file has no `kind:`", document.span(()), f"add `kind:` with one of: {known}")
+        ]
+    if not isinstance(kind, str) or kind not in SCHEMA_FILES:
+        return None, [
+            _diag(
+                codes.BAD_KIND,
+                f"unknown file kind {_show(kind)}",
+                document.span(("kind",)),
+                _did_you_mean(str(kind), SCHEMA_FILES) or f"use one of: {known}",
+                _closest(str(kind), SCHEMA_FILES),
+            )
+        ]
+    return kind, []
+
+
+def validate_document(document: Document, kind: str, limit: int | None = None) -> list[Diagnostic]:
+    """Validate a document against its kind's schema; one diagnostic per problem.
+
+    With a ``limit``, validation stops at the first problem beyond that many, and one summary
+    (R011) says so: a file of 490,000 unknown keys took minutes of "did you mean" and gigabytes of
+    output, and jsonschema's own walk through what is left of a broken file is slow.
+    """
+    data: Any = document.data
+    found: dict[Diagnostic, None] = {}
+    variant_only = [key for key in ("overlay", "suppress") if isinstance(data, dict) and key in data]
+    if kind == "ruleset" and variant_only and "extends" not in data:
+        # A variant that forgot `extends:` is one mistake, not "overlay is not allowed" and a
+        # missing key for every section a base ruleset must give: judged as the variant it is.
+        for key in variant_only:
+            diagnostic = _diag(
+                codes.SCHEMA_VIOLATION,
+                f"`{key}` changes a base ruleset, but this manifest names none (`extends:`)",
+                document.key_span((key,)),
+                "add `extends: BASE` under `name:` (`civrules list` names the rulesets)",
+            )
+            found[diagnostic] = None
+        data = {**data, "extends": "base"}
+    # fastjsonschema takes `1e3` for an integer; a document holding such a float is judged by
+    # civrules' own validator, whose integers are ints.
+    if not document.whole_floats and is_valid_fast(kind, data):
+        return list(found)
+    for error in _validator(kind).iter_errors(data):
+        if document.refused and tuple(error.absolute_path) in document.refused:
+            continue
+        for diagnostic in _translate(document, error):
+            if limit is not None and len(found) >= limit and diagnostic not in found:
+                return [*found, stopped(document.file, limit)]
+            found[diagnostic] = None
+    return list(found)
+
+
+@functools.cache
+def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
+    """A validator for one element of the list at ``list_path`` in files of ``kind``."""
+    schema = load_schema(kind)
+    node: Any = schema
+    for part in list_path:
+        node = _deref(schema, node)["properties"][part]
+    item = _deref(schema, _deref(schema, node)["items"])
+    return _validator_class()({**item, "$defs": schema.get("$defs", {})})
+
+
+def _deref(schema: dict[str, Any], node: Any) -> Any:
+    while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
+        node = schema["$defs"][node["$ref"][len("#/$defs/") :]]
+    return node
+
+
+def validate_entity(
+    kind: str,
+    list_path: tuple[str, ...],
+    data: Any,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    base: Span | None = None,
+) -> list[Diagnostic]:
+    """Validate one collection element that an overlay added, replaced or patched.
+
+    ``locate`` maps a path inside the element to the document and path where that part was
+    written (the overlay for what it set, the base for the rest); ``base`` is the base's
+    definition, named in a note of every diagnostic located in the overlay.
+    """
+    try:
+        key: tuple[str, tuple[str, ...], str] | None = (kind, list_path, json.dumps(data, sort_keys=True))
+    except (TypeError, ValueError):  # pragma: no cover - loaded data is always JSON's
+        key = None
+    if key is not None and key in _VALID_ENTITIES:
+        return []
+    found = _validate_part(_item_validator(kind, list_path), data, locate, base)
+    if not found and key is not None:
+        if len(_VALID_ENTITIES) >= 10_000:
+            _VALID_ENTITIES.clear()
+        _VALID_ENTITIES.add(key)
+    return found
+
+
+def validate_setting(
+    kind: str,
+    key: str,
+    data: Any,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    base: Span | None = None,
+) -> list[Diagnostic]:
+    """Validate one setting (a top-level value of a file of ``kind``) that a variant changed."""
+    return _validate_part(_property_validator(kind, key), data, locate, base)
+
+
+@functools.cache
+def _property_validator(kind: str, key: str) -> Any:
+    schema = load_schema(kind)
+    node = _deref(schema, schema["properties"][key])
+    return _validator_class()({**node, "$defs": schema.get("$defs", {})})
+
+
+def _validate_part(
+    validator: Any,
+    data: Any,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    base: Span | None,
+) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    # Within "a value or {unknown: why}", the branch that explains the mistake is located by its
+    # own path: a wrong value inside a patch is the variant's line, not the base's.
+    for error in (inner for top in validator.iter_errors(data) for inner in _expand(top)):
+        sub: NodePath = tuple(error.absolute_path)
+        document, prefix = locate(sub)
+        instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}
+        if error.validator == "additionalProperties" and isinstance(instance, dict):
+            # Each unknown key where it was written: a misspelt key of a patch is in the variant.
+            for key in instance:
+                owner, owner_prefix = locate((*sub, key))
+                found.extend(_unknown_key(owner, (*owner_prefix, *sub), key, schema))
+            continue
+        if error.validator == "required" and isinstance(instance, dict):
+            deleted = []
+            required: Any = error.validator_value
+            for key in required:
+                owner, owner_prefix = locate((*sub, key))
+                if key not in instance and (owner is not document or owner_prefix != prefix):
+                    deleted.append(key)
+                    found.append(
+                        _diag(
+                            codes.MISSING_KEY,
+                            f"`{key}` is required{_where((*owner_prefix, *sub))}: this patch deletes it",
+                            owner.key_span((*owner_prefix, *sub, key)),
+                            "keep the field (remove the `null`), or `replace` the whole entry",
+                        )
+                    )
+            if deleted:
+                continue
+        found.extend(_translate(document, error, prefix))
+    unique = list(dict.fromkeys(found))
+    if base is None:
+        return unique
+    note = Related(base, "the base definition")
+    return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
+
+
+#: Entities found valid, by kind, list and content: a long-lived session (`civrules lsp`) that
+#: resolves a variant again after an edit elsewhere validates only the entities that changed.
+_VALID_ENTITIES: set[tuple[str, tuple[str, ...], str]] = set()
+
+
+def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        chosen = _branch_errors(error)
+        if chosen:
+            for inner in chosen:
+                yield from _translate(document, inner, prefix)
+            return
+    path: NodePath = (*prefix, *error.absolute_path)
+    instance = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    keyword = error.validator
+    expected: Any = error.validator_value
+    if keyword == "additionalProperties" and isinstance(instance, dict):
+        for key in instance:
+            yield from _unknown_key(document, path, key, schema)
+        return
+    if keyword == "required" and isinstance(instance, dict) and MERGE_KEY in instance:
+        return  # what the merge key was meant to bring in: one diagnostic, at the `<<` (S002)
+    if keyword == "required" and isinstance(instance, dict) and _citation_missing(error):
+        yield _diag(
+            codes.MISSING_KEY,
+            f"missing a citation (`rule` or `source`){_where(path)}",
+            _head(document, path),
+            'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`',
+        )
+        return
+    if keyword == "required" and isinstance(instance, dict):
+        missing = [key for key in expected if key not in instance]
+        # A misspelt key shows up twice (unknown `cots`, missing `cost`): keep only the unknown key,
+        # whose hint names the fix. Inside a oneOf only one of the two errors is translated (the
+        # best branch's best error), so the unknown key is reported from here as well; the
+        # duplicate this makes outside a oneOf is dropped by the callers.
+        strays = Vocabulary(key for key in instance if key not in schema.get("properties", {}))
+        for key in missing:
+            close = strays.closest(key)
+            if close is not None:
+                if schema.get("additionalProperties") is False:
+                    yield from _unknown_key(document, path, close, schema)
+                continue
+            yield _diag(
+                codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
+            )
+        return
+    if keyword in ("enum", "const"):
+        allowed_values = expected if keyword == "enum" else [expected]
+        hint = (
+            _did_you_mean(str(instance), [str(v) for v in allowed_values])
+            or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
+        )
+        yield _diag(
+            codes.BAD_ENUM,
+            f"{_show(instance)} is not an allowed value{_where(path)}",
+            document.span(path),
+            hint,
+            _closest(str(instance), [str(v) for v in allowed_values]) if isinstance(instance, str) else None,
+        )
+        return
+    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
+
+
+#: YAML 1.1's merge key: read as a plain key (YAML 1.2 has none), never merged.
+MERGE_KEY = "<<"
+
+
+def _citation_missing(error: ValidationError) -> bool:
+    """True for the error of "cite `rule` or `source`" (an anyOf of the two requirements)."""
+    parent = error.parent
+    alternatives = parent.validator_value if parent is not None and parent.validator == "anyOf" else None
+    return isinstance(alternatives, list) and sorted(map(str, alternatives)) == sorted(
+        str({"required": [key]}) for key in ("rule", "source")
+    )
+
+
+def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str, Any]) -> Iterator[Diagnostic]:
+    """S002 for ``key`` of the mapping at ``path``, unless the schema allows it."""
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    if key in properties or any(_pattern(p).search(key) for p in patterns):
+        return
+    where = _where(path)
+    if key == MERGE_KEY:
+        yield _diag(
+            codes.UNKNOWN_KEY,
+            f"a YAML merge key (`<<`) is not read in rule data{where}",
+            document.key_span((*path, key)),
+            "write the merged keys out here: a mapping holds what it says, nothing it merges from elsewhere",
+        )
+        return
+    allowed = list(properties)
+    hint = (
+        _did_you_mean(key, allowed)
+        or _outdented(document, path, key)
+        or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+    )
+    yield _diag(
+        codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint, _closest(key, allowed)
+    )
+
+
+def _outdented(document: Document, path: NodePath, key: str) -> str | None:
+    """The indentation hint when the key just above ``key`` is empty: it was meant to hold ``key``.
+
+    `hand_limit:` followed by `commodity_cards: 9` at the same indentation is a `hand_limit` of
+    null (which deletes it) beside an unknown `commodity_cards`.
+    """
+    node: Any = document.data
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(node, dict) or (*path, key) not in document.key_spans:
+        return None
+    line = document.key_span((*path, key)).line
+    above: tuple[int, str] | None = None
+    for sibling in node:
+        if sibling != key and (*path, sibling) in document.key_spans:
+            at = document.key_span((*path, sibling)).line
+            if at < line and (above is None or at > above[0]):
+                above = (at, sibling)
+    if above is None or node.get(above[1]) is not None:
+        return None
+    return (
+        f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
+        f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
+    )
+
+
+@functools.cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)  # as jsonschema's `pattern` does: re.search
+
+
+#: At most this many mistakes of one shape are reported one by one; beyond it, the one that explains
+#: the value best: a list of 20,000 items of the wrong kind under "a name or a list of names" is one
+#: diagnostic, as before, and does not push the file's other errors past --max-diagnostics.
+_MISTAKES_PER_SHAPE = 10
+
+
+def _branch_errors(error: ValidationError) -> list[ValidationError]:
+    """Every error of the branch (the shape) that explains why ``error``'s value fits none: two
+    mistakes in one new card (a misspelt effect kind, a change of 0) are two diagnostics. Past
+    :data:`_MISTAKES_PER_SHAPE`, the best of them only.
+    """
+    # Prefer a branch whose declared type fits the value: for `cost: "45"` against
+    # integer-or-unknown, the integer branch explains the mistake, not the unknown-object branch;
+    # for `colour: orang`, the enum of the string branch does.
+    # Among branches that fit, prefer the one the value got furthest into: for a mapping checked
+    # against "a set-value rule or {unknown: why}", a short list inside the rule explains the
+    # mistake better than "missing key `unknown`".
+    context = list(error.context or ())
+    alternatives = error.schema.get(str(error.validator), []) if isinstance(error.schema, dict) else []
+
+    def fits(candidate: ValidationError) -> bool:
+        branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
+        schema = alternatives[branch] if isinstance(branch, int) and branch < len(alternatives) else candidate.schema
+        return candidate.validator != "type" and _fits_type(schema, error.instance)
+
+    fitting = [e for e in context if fits(e)]
+    candidates = fitting or context
+    if not candidates:
+        return []
+    branches: dict[Any, list[ValidationError]] = {}
+    for candidate in candidates:
+        branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
+        branches.setdefault(branch, []).append(candidate)
+    chosen = max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+    if len(chosen) > _MISTAKES_PER_SHAPE:
+        from jsonschema.exceptions import best_match
+
+        best: ValidationError | None = best_match(chosen)
+        return [best] if best is not None else chosen[:1]
+    return chosen
+
+
+def _best_branch(error: ValidationError) -> ValidationError | None:
+    """The one error that best explains why ``error``'s value fits none of its shapes."""
+    errors = _branch_errors(error)
+    if not errors:
+        return None
+    from jsonschema.exceptions import best_match
+
+    chosen: ValidationError | None = best_match(errors)
+    return chosen
+
+
+def _expand(error: ValidationError) -> Iterator[ValidationError]:
+    """``error``, or within "one of these shapes", the errors of the shape that explains it, each
+    located by its own path."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        chosen = _branch_errors(error)
+        if chosen:
+            for inner in chosen:
+                yield from _expand(inner)
+            return
+    yield error
+
+
+def _fits_type(schema: Any, instance: Any) -> bool:
+    if not isinstance(schema, dict) or "type" not in schema:
+        return True
+    return bool(_validator_class()({"type": schema["type"]}).is_valid(instance))
+
+
+def _head(document: Document, path: NodePath) -> Span:
+    """The first line of a node: where a designer would add a missing key."""
+    span = document.key_span(path) if path and path in document.key_spans else document.span(path)
+    if span.end_line != span.line:
+        return Span(span.file, span.line, span.column, span.line, span.column + 1)
+    return span
+
+
+def _message(error: ValidationError, path: NodePath) -> str:
+    value, rule = _show(error.instance), error.validator_value
+    where = _where(path)
+    match error.validator:
+        case "type" if isinstance(error.instance, (dict, list)):
+            wanted = _types(rule)
+            article = "an" if wanted[0] in "aeiou" else "a"
+            return f"{value} where {article} {wanted} belongs{where}"
+        case "type":
+            kind = _type_of(error.instance)
+            return f"{value} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, expected {_types(rule)}{where}"
+        case "minimum":
+            return f"{value} is less than the minimum {rule}{where}"
+        case "maximum":
+            return f"{value} is more than the maximum {rule}{where}"
+        case "exclusiveMinimum":
+            return f"{value} must be more than {rule}{where}"
+        case "pattern":
+            return f"{value} does not match the pattern `{rule}`{where}"
+        case "minItems" if isinstance(error.instance, list):
+            return f"the list has {_items(len(error.instance))}, at least {rule} needed{where}"
+        case "maxItems" if isinstance(error.instance, list):
+            return f"the list has {_items(len(error.instance))}, at most {rule} allowed{where}"
+        case "minItems":
+            return f"the list has fewer than {rule} items{where}"
+        case "maxItems":
+            return f"the list has more than {rule} items{where}"
+        case "uniqueItems":
+            return f"the list has repeated items{where}"
+        case "minLength":
+            return f"the text is shorter than {rule} characters{where}"
+        case "minProperties":
+            return f"the mapping has fewer than {rule} keys{where}"
+        case "oneOf" | "anyOf":
+            return f"{value} matches none of the allowed forms{where}"
+        case "not" if isinstance(rule, dict) and set(rule) == {"const"}:
+            reason = " (a change is signed, never 0)" if rule["const"] == 0 else ""
+            return f"{_show(rule['const'])} is not allowed{where}{reason}"
+        case "not":
+            return f"{value} is not allowed here{where}"
+    message = error.message
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+def _items(count: int) -> str:
+    return f"{count} item{'' if count == 1 else 's'}"
+
+
+def _type_hint(error: ValidationError) -> str | None:
+    expected: Any = error.validator_value
+    if error.validator == "type":
+        if (
+            "boolean" in expected
+            and isinstance(error.instance, str)
+            and error.instance.lower() in {"yes", "no", "on", "off", "y", "n"}
+        ):
+            return "civrules reads YAML 1.2: write true or false"
+        if isinstance(error.instance, float) and "integer" in expected and error.instance.is_integer():
+            return f"write the whole number `{int(error.instance)}`: YAML reads `1e3` or `1000.0` as a fraction"
+        if isinstance(error.instance, float) and "string" in expected:
+            return "quote the value: unquoted, a rule number such as 32.21 is read as a number"
+        if isinstance(error.instance, str) and ("integer" in expected or "number" in expected):
+            written = error.instance.strip()
+            if re.fullmatch(r"[+-]?[0-9]+" if "integer" in expected else r"[+-]?[0-9]+(\.[0-9]+)?", written):
+                return f"write the number without quotes: `{written}`"
+            return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
+    if error.validator == "type" and isinstance(error.instance, dict) and "array" in expected:
+        return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
+    if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
+        return "write a mapping (`{KEY: VALUE}`), not a list: drop the `- ` or the `[...]`"
+    if error.validator == "pattern" and error.validator_value == "^[A-Z][0-9]{3}$":
+        near = did_you_mean(str(error.instance), [code.code for code in codes.all_codes()])
+        return (
+            "a code is a letter and three digits, such as `A010`"
+            + (f" ({near})" if near else "")
+            + "; `civrules explain --list` lists them"
+        )
+    if error.validator == "uniqueItems" and isinstance(error.instance, list):
+        seen: set[str] = set()
+        for item in error.instance:
+            text = json.dumps(item, sort_keys=True, ensure_ascii=False)
+            if text in seen:
+                return f"{_show(item) if not isinstance(item, (dict, list)) else f'`{text}`'} is listed twice: keep one"
+            seen.add(text)
+    if error.validator in ("minItems", "maxItems", "minimum", "maximum"):
+        described = _description(error)
+        if described is not None:
+            return described
+    if (
+        error.validator == "pattern"
+        and isinstance(error.instance, str)
+        and error.validator_value == "^[a-z][a-z0-9_]*$"
+    ):
+        slug = "".join(c if c.isalnum() else "_" for c in error.instance.lower()).strip("_")
+        return f"ids are lower_snake_case, e.g. `{slug}`" if slug else "ids are lower_snake_case"
+    return None
+
+
+def _description(error: ValidationError) -> str | None:
+    """The description of the field an error is about (a oneOf branch's is on its parent)."""
+    from jsonschema.exceptions import ValidationError
+
+    current: ValidationError | None = error
+    while current is not None:
+        schema = current.schema if isinstance(current.schema, dict) else {}
+        text = schema.get("description")
+        if isinstance(text, str):
+            return text
+        parent = current.parent
+        current = parent if isinstance(parent, ValidationError) else None
+    return None
+
+
+def _field_hint(schema: dict[str, Any], key: str) -> str | None:
+    described = schema.get("properties", {}).get(key, {})
+    text = described.get("description") if isinstance(described, dict) else None
+    if isinstance(text, str):
+        return f"`{key}`: {text}"
+    return None
+
+
+def _did_you_mean(word: str, choices: Any) -> str | None:
+    return did_you_mean(word, choices)
+
+
+def _closest(word: str, choices: Any) -> str | None:
+    """The choice a misspelt word most likely meant (the suggestion of a "did you mean")."""
+    return closest(word, choices)
+
+
+def _where(path: NodePath) -> str:
+    return f" in `{_render_path(path)}`" if path else ""
+
+
+def _render_path(path: NodePath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _type_of(value: Any) -> str:
+    return {
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "list",
+        dict: "mapping",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
+
+
+def _types(rule: Any) -> str:
+    names = {"object": "mapping", "array": "list", "null": "null"}
+    listed = rule if isinstance(rule, list) else [rule]
+    return " or ".join(str(names.get(t, t)) for t in listed)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"`{value}`" if len(value) <= 60 else f"`{value[:57]}...`"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"`{value}`"
+
+
+def _diag(code: codes.Code, message: str, span: Span, hint: str | None, suggestion: str | None = None) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, suggestion=suggestion)

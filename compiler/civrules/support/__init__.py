@@ -1,0 +1,1 @@
+"""What every stage uses: guarded file access, signal handling, the user cache."""
