@@ -128,12 +128,13 @@ def test_mega_civilization_is_a_draft_that_answers_nothing_it_does_not_know() ->
     with pytest.raises(DraftRulesetError):
         mc.require_complete()
     ac.require_complete()
-    with pytest.raises(UnknownFactError, match="set of commodity cards"):
-        mc.set_value("ochre", 3)
-    # The card and calamity texts are transcribed (issue 20); how several modifiers combine is not.
+    # The rulebook transcription (issue 31): n x n x v (section 7), effects add up and no prerequisites
+    # (section 12); its worked purchases: Music toward Mysticism, Pottery toward Agriculture.
+    assert mc.set_value("ochre", 3) == 9
     assert mc.calamity_amount("famine", "famine_primary", ["pottery"], Role.PRIMARY).change == -5
-    assert mc.calamity_amount("famine", "famine_primary", ["agriculture", "pottery"], Role.PRIMARY).unknown
-    assert mc.CARDS["agriculture"].prerequisites is None
+    assert mc.calamity_amount("famine", "famine_primary", ["agriculture", "pottery"], Role.PRIMARY).change == 0
+    assert mc.CARDS["agriculture"].prerequisites == ()
+    assert (mc.purchase_cost(["music"], "mysticism"), mc.purchase_cost(["pottery"], "agriculture")) == (40, 100)
     with pytest.raises(UnknownFactError):
         ep.purchase_cost([], "agriculture")
 
@@ -188,7 +189,7 @@ def test_one_engine_runs_unchanged_on_every_ruleset(ruleset: str) -> None:
         assert unknown == set()
         assert out["cheapest_card"] == 45 and out["famine"] == 10 and out["ship_effects"] == 3
     if ruleset == "mega-civilization":
-        assert "set_of_one" in unknown  # the set-value rule is in no transcription
+        assert "set_of_one" not in unknown  # the set-value rule: the rulebook transcription, section 7
         assert out["famine"] == 10  # the calamity texts are transcribed (issue 20)
     if ruleset == "expansion-project":
         assert "cheapest_card" in unknown  # 30.x: the advancements' costs are lost
@@ -381,6 +382,7 @@ NOT_CARRIED = {
     # and each effect's, modifier's, attribute's and alternative's are carried.
     "calamities.no_effect_when.rule",
     "calamities.modifier_combination.rule",
+    "calamities.modifier_combination.source",
     "calamities.modifier_combination.overrides.rule",
     "calamities.beneficiary.rule",
     "calamities.immune.rule",

@@ -215,10 +215,23 @@ def test_every_fact_cites_a_community_source_never_a_rule(ruleset: Ruleset) -> N
 
 def test_unknown_parts_are_declared(ruleset: Ruleset) -> None:
     declared = ruleset.data["not_in_sources"]
-    assert set(declared) == {"map", "player_counts", "sequence_of_play", "victory"}
+    assert set(declared) == {"map", "player_counts", "victory"}
     assert all(set(value) == {"unknown"} for value in declared.values())
     assert "map" not in ruleset.data["files"]
-    assert "same_target" not in ruleset.credit_policy
+    # the rulebook transcription (menuan/megacivrules-flutter, section 12): the two colours of an advance
+    # are never combined, the better one counts
+    assert ruleset.credit_policy["same_target"] == "highest"
+
+
+def test_the_rulebook_transcription_gives_the_turn_and_the_purchase_rules(ruleset: Ruleset) -> None:
+    """menuan/megacivrules-flutter's chapters.json: 13 phases (sequence of play), no prerequisites (section 12),
+    tradable minor calamities (section 7), n x n x v set values (section 7)."""
+    phases = ruleset.data["sequence_of_play"]["phases"]
+    assert [p["number"] for p in phases] == list(range(1, 14))
+    assert phases[8]["order"] == "ascending_calamity_order"
+    assert all(card.raw["prerequisites"] == [] for card in ruleset.cards)
+    assert all(c.tradable is True for c in ruleset.calamities if c.severity == "minor")
+    assert ruleset.settings["commodities"]["set_value"]["formula"] == "count_squared_times_value"
 
 
 # --- Advances ------------------------------------------------------------------------------------
@@ -259,9 +272,9 @@ def test_extra_credits_add_on_top_of_group_credits(ruleset: Ruleset) -> None:
     assert matrix["agriculture"]["mining"] == 10
 
 
-def test_pairs_that_depend_on_the_unknown_same_target_policy(ruleset: Ruleset) -> None:
-    """The manifest's credit_policy note: 61 of the 1211 owned-target pairs that group credits reach
-    are reached through two groups, so their credit depends on `same_target`, which no source gives."""
+def test_pairs_reached_through_two_groups(ruleset: Ruleset) -> None:
+    """61 of the 1211 owned-target pairs that group credits reach are reached through two groups; the
+    rulebook transcription (section 12) counts only the better colour (`same_target: highest`)."""
     reached = two_routes = 0
     for owned in ruleset.cards:
         credits = group_credits(owned)
@@ -375,15 +388,14 @@ def test_calamities_per_stack(ruleset: Ruleset) -> None:
     assert all(kinds == {"non_tradable": 1, "tradable": 1, "minor": 1} for kinds in stacks.values())
 
 
-def test_minor_trade_status_is_unknown_and_every_effect_is_transcribed(ruleset: Ruleset) -> None:
+def test_every_calamity_has_a_trade_status_and_every_effect_is_transcribed(ruleset: Ruleset) -> None:
     for calamity in ruleset.calamities:
         assert "effects" not in calamity.raw, calamity.id
         assert calamity.raw["primary"], calamity.id
+        assert isinstance(calamity.tradable, bool), calamity.id
         if calamity.severity == "minor":
-            assert isinstance(calamity.tradable, Unknown), calamity.id
+            assert calamity.tradable is True, calamity.id  # section 7: only the non-tradeable ones are not
             assert calamity.modifiers == (), calamity.id  # no advance text names a minor calamity
-        else:
-            assert isinstance(calamity.tradable, bool), calamity.id
 
 
 def test_every_advance_has_its_abilities(ruleset: Ruleset) -> None:
@@ -441,14 +453,16 @@ def test_disputed_modifiers_record_their_dissent(ruleset: Ruleset) -> None:
         ("civil_disorder", "modifiers (democracy)"),
         ("corruption", "modifiers (coinage)"),
         ("corruption", "modifiers (wonder_of_the_world; provincial_empire)"),
+        ("piracy", "modifiers (cartography)"),
+        ("civil_disorder", "modifiers (naval_warfare)"),
     }
 
 
-def test_how_modifiers_combine_stays_unknown(ruleset: Ruleset) -> None:
+def test_modifiers_add_up(ruleset: Ruleset) -> None:
+    """Section 12 of the rulebook transcription: all effects of advances are cumulative."""
     for calamity in ruleset.calamities:
         if len({m.card for m in calamity.modifiers}) > 1:
-            assert calamity.modifier_combination is None, calamity.id
-            assert set(calamity.raw["modifier_combination"]["mode"]) == {"unknown"}, calamity.id
+            assert calamity.raw["modifier_combination"]["mode"] == "cumulative", calamity.id
 
 
 # --- Commodities and trade decks -----------------------------------------------------------------

@@ -90,7 +90,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "b9cc42d19f38a12182bd2701b4088b0f9f583ba35215d92cccd10e74005dd5c7"
+RULESET_FINGERPRINT: Final = "a0cae34dc8e97a761813bd1cc48db5deced1f9434198c67ecf88c5c4221dc69d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -6761,43 +6761,43 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "ast_tracks.africa": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.italy": ("10.2", "35.1"),
         "ast_tracks.illyria": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.thrace": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.crete": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.asia": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.assyria": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.babylon": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.egypt": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "phases.tax_collection": ("19",),
         "phases.population_expansion": ("20",),

@@ -90,7 +90,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "0e194574b038e7ba2c5ba1aa0064ff45d15fe69060d3ceadccb2f6a7aa2a5f7f"
+RULESET_FINGERPRINT: Final = "4d66dbffb3964318be4a1aadbb705d74af9dbc6d04ef4e0a12ea7c51e4076bad"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -7524,43 +7524,43 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "ast_tracks.africa": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.italy": ("10.2", "35.1"),
         "ast_tracks.illyria": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.thrace": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.crete": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.asia": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.assyria": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.babylon": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "ast_tracks.egypt": (
             "10.2",
             "35.1",
-            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9:src/data/ast.json, tracksByCiv)",
+            "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
         "phases.tax_collection": ("19",),
         "phases.population_expansion": ("20",),

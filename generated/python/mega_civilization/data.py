@@ -59,6 +59,7 @@ from civrules_runtime.vocab import (
     BorderKind,
     CalamityKind,
     CalamityUnit,
+    CombinationMode,
     ConflictAspect,
     GroupId,
     ImmunityAgainst,
@@ -98,7 +99,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "103ed2aa81c39a922c4ce1731c0629e27731ccefd614cefb57f72528de78e470"
+RULESET_FINGERPRINT: Final = "ad298ef0250367d4d0b3b9e373a9e1bafd72c358dfa4407b62212d553dd988a8"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -108,862 +109,498 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "not_in_sources.map",
-        "No map of Mega Civilization is in the sources: no community file gives its areas, borders, population limits, city sites or start areas, so the ruleset has no map file (files.map). The community files divide the civilizations (nations[].region) and the trade cards (commodities block, block_counts) into a western and an eastern half only.",
+        "No map of Mega Civilization is in the sources searched: no community file gives its areas, borders, population limits, city sites or start areas; menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json defines the map's markings (General rules: Map-board definitions) but its map-board set-ups (chapter 5) are pictures, not transcribed; bubba0077/MegaCiv and czvandijk/MegaCivAid hold no map. So the ruleset has no map file (files.map). The community files divide the civilizations (nations[].region) and the trade cards (commodities block, block_counts) into a western and an eastern half only.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "not_in_sources.player_counts",
-        "The rules per number of players (areas and civilizations in play, tokens per player) are not in the sources. Only the trade deck of each player count 5-18 and map region is (the commodities file, deck_compositions): West or East for 5-9 players, West for 10, East for 11, the whole map for 12-18.",
-    ),
-    UnknownFact(
-        "rulesets/mega-civilization.yaml",
-        "not_in_sources.sequence_of_play",
-        "No source gives the phases of a Mega Civilization turn.",
+        "Known in part. menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4) gives the halves played (West or East for 5-9 players, West for 10, East for 11, both for 12-18), 55 tokens, 9 cities and 4 ships per player, one credit token of 10 of each colour per player at 5 players and of 5 at 6 players, the hand limit (8 commodity cards for 5-11 players, 9 for 12-18) and the calamity limit; the community files give each count's trade deck (the commodities file, deck_compositions). Which areas and civilizations are in play at each count is in the map-board set-ups (chapter 5), pictures the transcription leaves out, and in no other source searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "not_in_sources.victory",
-        "No source gives how the game ends or how it is scored, except the victory points of each advance by its cost (community/README.md: under 100 -> 1, 100-199 -> 3, 200 and more -> 6), written on the cards.",
+        "Known in part, not expressible in the victory section: the game ends when a marker enters the final coloured A.S.T. space (at Expert, one more turn follows entering the first of the two coloured spaces), and ties are broken by A.S.T. position, the most advances of 6 and then 3 points, their total price, the highest credit total of one colour, the most credit tokens, cities, tokens on the board and A.S.T. ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b, Leaving the game); the points table of §13d is a picture the transcription leaves out. bubba0077/MegaCiv (Civilization.java getVP, Game.java) scores a city 1, each A.S.T. step 5 and each advance its 1, 3 or 6 points, plus 5 at Expert for a player alone in the Late Iron Age when it is first entered. The victory section's `tie` knows only 'tie' and 'wealth', so the tie-break list cannot be written there.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[minoa].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[minoa].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[minoa].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[saba].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[saba].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[saba].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[assyria].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[assyria].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[assyria].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[maurya].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[maurya].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[maurya].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[celt].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[celt].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[celt].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[babylon].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[babylon].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[babylon].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[carthage].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[carthage].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[carthage].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[dravidia].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[dravidia].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[dravidia].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hatti].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hatti].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hatti].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[kushan].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[kushan].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[kushan].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[rome].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[rome].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[rome].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[persia].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[persia].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[persia].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[iberia].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[iberia].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[iberia].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[nubia].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[nubia].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[nubia].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hellas].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hellas].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hellas].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[indus].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[indus].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[indus].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[egypt].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[egypt].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[egypt].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[parthia].colour",
-        "No community file gives the civilizations' colours.",
+        "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[parthia].start_areas.areas",
-        "No map of Mega Civilization is in the sources, so its start areas are unknown.",
+        "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[parthia].start_areas.fixed",
-        "No map of Mega Civilization is in the sources, so whether the start area is fixed is unknown.",
+        "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.spaces_per_track",
-        "The community files give the first space of each age from the Early Bronze Age on, not the length of the tracks.",
+        "Searched: the community files (epoch starts only), menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (the A.S.T. chapter and §13 describe the track but its pictures are not transcribed) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (lastAstStep: 15 steps from the arrow at Basic, 16 at Expert). The length differs by level, and where the arrow falls in this data's numbering (start_space 1, an assumption) is not stated, so no single length is written.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.finish_space",
-        "The community files give the first space of the Late Iron Age (15 on every track) but not where the track ends.",
-    ),
-    UnknownFact(
-        "rulesets/mega-civilization.yaml",
-        "ast.points_per_space",
-        "The community files do not say how the A.S.T. scores at the end of the game.",
+        "Searched: the community files (Late Iron Age starts on 15 on every track), menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b (the game ends when a marker enters the final coloured space; at Expert, entering the first of two coloured spaces starts one last turn) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (last step 15 at Basic, 16 at Expert, counted from the arrow). The finish differs by level, which one finish_space cannot hold, and the data's numbering of the arrow is an assumption.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[minoa].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[saba].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[assyria].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[maurya].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[celt].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[babylon].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[carthage].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[dravidia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[hatti].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[kushan].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[rome].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[persia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[iberia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[nubia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[hellas].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[indus].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[egypt].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[parthia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[minoa].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[saba].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[assyria].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[maurya].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[celt].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[babylon].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[carthage].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[dravidia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[hatti].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[kushan].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[rome].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[persia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[iberia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[nubia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[hellas].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[indus].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[egypt].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.tracks[parthia].late_iron_age_spaces",
-        "The source gives no card value for any A.S.T. space (community/megaciv_ast_by_civ.csv has epoch starts only), and whether Late Iron Age spaces carry one is not in the sources.",
+        "Known, not expressible: no A.S.T. space carries a card value of its own. A marker moves on when its player meets the requirements of the epoch of the next space, the same for every space of the epoch (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13, §13a; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java passAstRequirements), and the field needs at least one value-gated space.",
     ),
     UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[advanced_military].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
+        "rulesets/mega-civilization.yaml",
+        "sequence_of_play.phases[special_abilities].order",
+        "Known but not expressible: §10 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (the marker furthest on first, ties by ranking), for which `order` has no value.",
     ),
     UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[agriculture].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[anatomy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[architecture].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[astronavigation].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[calendar].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[cartography].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[cloth_making].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[coinage].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[cultural_ascendancy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[deism].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[democracy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[diaspora].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[diplomacy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[drama_and_poetry].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[empiricism].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[engineering].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[enlightenment].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[fundamentalism].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[law].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[library].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[literacy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[masonry].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[mathematics].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[medicine].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[metalworking].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[military].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[mining].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[monarchy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[monotheism].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[monument].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[music].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[mysticism].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[mythology].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[naval_warfare].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[philosophy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[politics].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[pottery].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[provincial_empire].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[public_works].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[rhetoric].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[roadbuilding].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[sculpture].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[theocracy].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[theology].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[trade_empire].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[trade_routes].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[universal_doctrine].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[urbanism].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[wonder_of_the_world].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization.yaml",
-        "cards[written_record].prerequisites",
-        "No prerequisite field in any of the 8 transcriptions; no source says whether advances have prerequisites.",
-    ),
-    UnknownFact(
-        "cards/mega-civilization-commodities.yaml",
-        "set_value",
-        "The community files give each good's value and count, not how a set of cards is valued (no rulebook text of Mega Civilization is in the sources).",
-    ),
-    UnknownFact(
-        "cards/mega-civilization-commodities.yaml",
-        "trade_stacks.setup",
-        "How the stacks are prepared (where the calamities go, which cards are set aside) is not in the community files.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[tempest].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[famine].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (agriculture, pottery, calendar) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[slave_revolt].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (mythology, enlightenment, mining) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[squandered_wealth].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[superstition].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (mysticism, deism, enlightenment, universal_doctrine) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[city_riots].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[civil_war].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (music, drama_and_poetry, democracy, philosophy, military) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[barbarian_hordes].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (monarchy, politics, provincial_empire) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[city_in_flames].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[cyclone].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (trade_empire, masonry, calendar) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[epidemic].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (medicine, enlightenment, anatomy, roadbuilding, trade_empire) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[tribal_conflict].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[tyranny].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (sculpture, law, monarchy, provincial_empire) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[civil_disorder].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (music, drama_and_poetry, law, democracy, advanced_military, naval_warfare) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[minor_uprising].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[corruption].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (law, coinage, wonder_of_the_world) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[iconoclasm_and_heresy].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (philosophy, theology, monotheism, theocracy) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[banditry].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[regression].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (fundamentalism, library, enlightenment) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[piracy].modifier_combination.mode",
-        "The transcriptions give each advance's change separately (cartography, naval_warfare) and say nothing of how they combine for a victim holding several.",
-    ),
-    UnknownFact(
-        "calamities/mega-civilization.yaml",
-        "calamities[coastal_migration].tradable",
-        "community/megaciv_calamities.csv: trade status not encoded for minor calamities (the source gives their type, 'minor', only).",
+        "rulesets/mega-civilization.yaml",
+        "sequence_of_play.phases[acquisition_of_civilization_cards].order",
+        "Known but not expressible: §12 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (furthest on first, ties by ranking; simultaneous if desired), for which `order` has no value.",
     ),
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing.
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType({"gemstones": "gems", "spice": "spices"})
+ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "acquisition_of_civilization_advancements": "acquisition_of_civilization_cards",
+        "gemstones": "gems",
+        "spice": "spices",
+    },
+)
 
 #: The id enum of each collection, for engines that handle ids generically.
 ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
@@ -997,7 +634,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Advanced Military",
             groups=(GroupId.CIVICS,),
             cost=240,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.CIVICS, None), Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -1030,7 +667,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Agriculture",
             groups=(GroupId.CRAFTS,),
             cost=120,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CRAFTS, None),
                 Credit(5, GroupId.SCIENCES, None),
@@ -1060,7 +697,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Anatomy",
             groups=(GroupId.SCIENCES,),
             cost=270,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(5, GroupId.CRAFTS, None), Credit(20, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -1091,7 +728,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Architecture",
             groups=(GroupId.ARTS,),
             cost=140,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.SCIENCES, None),
@@ -1114,7 +751,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Astronavigation",
             groups=(GroupId.SCIENCES,),
             cost=80,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.RELIGION, None),
                 Credit(10, GroupId.SCIENCES, None),
@@ -1137,7 +774,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Calendar",
             groups=(GroupId.SCIENCES,),
             cost=180,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CIVICS, None),
                 Credit(10, GroupId.SCIENCES, None),
@@ -1167,7 +804,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Cartography",
             groups=(GroupId.SCIENCES,),
             cost=160,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(10, GroupId.SCIENCES, None),
@@ -1187,7 +824,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.PIRACY, LinkEffect.AGGRAVATES),),
-                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
+                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
             ),
             rules=(),
@@ -1197,7 +834,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Cloth Making",
             groups=(GroupId.CRAFTS,),
             cost=50,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(10, GroupId.CRAFTS, None),
@@ -1220,7 +857,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Coinage",
             groups=(GroupId.SCIENCES,),
             cost=90,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CIVICS, None),
                 Credit(10, GroupId.SCIENCES, None),
@@ -1250,7 +887,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Cultural Ascendancy",
             groups=(GroupId.ARTS,),
             cost=280,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.ARTS, None), Credit(5, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
@@ -1289,7 +926,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Deism",
             groups=(GroupId.RELIGION,),
             cost=70,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CRAFTS, None),
                 Credit(10, GroupId.RELIGION, None),
@@ -1312,7 +949,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Democracy",
             groups=(GroupId.CIVICS,),
             cost=220,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(5, GroupId.ARTS, None), Credit(20, GroupId.CIVICS, None)),
             victory_points=6,
             attributes=(
@@ -1345,7 +982,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Diaspora",
             groups=(GroupId.RELIGION,),
             cost=270,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(5, GroupId.ARTS, None), Credit(20, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
@@ -1364,7 +1001,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Diplomacy",
             groups=(GroupId.ARTS,),
             cost=160,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.CIVICS, None),
@@ -1400,7 +1037,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Drama and Poetry",
             groups=(GroupId.ARTS,),
             cost=80,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -1430,7 +1067,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Empiricism",
             groups=(GroupId.SCIENCES,),
             cost=60,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(5, GroupId.CIVICS, None),
@@ -1448,7 +1085,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Engineering",
             groups=(GroupId.CRAFTS, GroupId.SCIENCES),
             cost=160,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CRAFTS, None),
                 Credit(10, GroupId.SCIENCES, None),
@@ -1472,7 +1109,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
                         Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
                     ),
                     calamities=(),
-                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
+                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
                 Attribute(
                     text="Earthquake: the holder's city is reduced instead of destroyed.",
@@ -1496,7 +1133,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Enlightenment",
             groups=(GroupId.RELIGION,),
             cost=160,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CRAFTS, None),
                 Credit(10, GroupId.RELIGION, None),
@@ -1540,7 +1177,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Fundamentalism",
             groups=(GroupId.RELIGION,),
             cost=150,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(10, GroupId.RELIGION, None),
@@ -1576,7 +1213,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Law",
             groups=(GroupId.CIVICS,),
             cost=150,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -1613,7 +1250,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Library",
             groups=(GroupId.SCIENCES,),
             cost=220,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(5, GroupId.ARTS, None), Credit(20, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -1642,7 +1279,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Literacy",
             groups=(GroupId.ARTS, GroupId.CIVICS),
             cost=110,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(10, GroupId.CIVICS, None),
@@ -1660,7 +1297,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Masonry",
             groups=(GroupId.CRAFTS,),
             cost=60,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CRAFTS, None),
                 Credit(5, GroupId.SCIENCES, None),
@@ -1683,7 +1320,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Mathematics",
             groups=(GroupId.ARTS, GroupId.SCIENCES),
             cost=250,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(20, GroupId.ARTS, None),
                 Credit(10, GroupId.CIVICS, None),
@@ -1700,7 +1337,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Medicine",
             groups=(GroupId.SCIENCES,),
             cost=140,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CRAFTS, None),
                 Credit(10, GroupId.SCIENCES, None),
@@ -1723,7 +1360,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Metalworking",
             groups=(GroupId.CRAFTS,),
             cost=90,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CIVICS, None),
                 Credit(10, GroupId.CRAFTS, None),
@@ -1746,7 +1383,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Military",
             groups=(GroupId.CIVICS,),
             cost=170,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.CRAFTS, None),
@@ -1783,7 +1420,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Mining",
             groups=(GroupId.CRAFTS,),
             cost=230,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -1799,7 +1436,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
                     rules=(),
                     effects=(Treasury(token_value=2, spent_on="civilization_cards"),),
                     calamities=(),
-                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
+                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
                 Attribute(
                     text="Slave Revolt: the holder's city support rate is one higher while it is resolved.",
@@ -1816,7 +1453,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Monarchy",
             groups=(GroupId.CIVICS,),
             cost=60,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -1853,7 +1490,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Monotheism",
             groups=(GroupId.RELIGION,),
             cost=240,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(5, GroupId.CIVICS, None), Credit(20, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
@@ -1885,7 +1522,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Monument",
             groups=(GroupId.CRAFTS, GroupId.RELIGION),
             cost=180,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CRAFTS, None),
                 Credit(10, GroupId.RELIGION, None),
@@ -1911,7 +1548,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Music",
             groups=(GroupId.ARTS,),
             cost=80,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -1941,7 +1578,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Mysticism",
             groups=(GroupId.ARTS, GroupId.RELIGION),
             cost=50,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -1964,7 +1601,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Mythology",
             groups=(GroupId.RELIGION,),
             cost=60,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(10, GroupId.RELIGION, None),
@@ -1987,7 +1624,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Naval Warfare",
             groups=(GroupId.CIVICS,),
             cost=160,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.CRAFTS, None),
@@ -2031,7 +1668,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Philosophy",
             groups=(GroupId.RELIGION, GroupId.SCIENCES),
             cost=220,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.RELIGION, None), Credit(20, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -2064,7 +1701,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Politics",
             groups=(GroupId.ARTS,),
             cost=230,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.ARTS, None), Credit(5, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
@@ -2086,7 +1723,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
-                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
+                    source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py, Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml ('Barbarian Hordes 5') and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
             ),
             rules=(),
@@ -2096,7 +1733,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Pottery",
             groups=(GroupId.CRAFTS,),
             cost=60,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(10, GroupId.CRAFTS, None),
@@ -2119,7 +1756,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Provincial Empire",
             groups=(GroupId.CIVICS,),
             cost=260,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.CIVICS, None), Credit(5, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
@@ -2159,7 +1796,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Public Works",
             groups=(GroupId.CIVICS,),
             cost=230,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.CIVICS, None), Credit(5, GroupId.CRAFTS, None)),
             victory_points=6,
             attributes=(
@@ -2185,7 +1822,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Rhetoric",
             groups=(GroupId.ARTS,),
             cost=130,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.CIVICS, None),
@@ -2208,7 +1845,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Roadbuilding",
             groups=(GroupId.CRAFTS,),
             cost=220,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -2241,7 +1878,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Sculpture",
             groups=(GroupId.ARTS,),
             cost=50,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.CIVICS, None),
@@ -2264,7 +1901,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Theocracy",
             groups=(GroupId.CIVICS, GroupId.RELIGION),
             cost=80,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CIVICS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -2287,7 +1924,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Theology",
             groups=(GroupId.RELIGION,),
             cost=250,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.RELIGION, None), Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
@@ -2313,7 +1950,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Trade Empire",
             groups=(GroupId.CRAFTS,),
             cost=260,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(5, GroupId.CIVICS, None), Credit(20, GroupId.CRAFTS, None)),
             victory_points=6,
             attributes=(
@@ -2346,7 +1983,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Trade Routes",
             groups=(GroupId.CRAFTS,),
             cost=180,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CRAFTS, None),
                 Credit(5, GroupId.RELIGION, None),
@@ -2369,7 +2006,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Universal Doctrine",
             groups=(GroupId.RELIGION,),
             cost=160,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CIVICS, None),
                 Credit(10, GroupId.RELIGION, None),
@@ -2405,7 +2042,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Urbanism",
             groups=(GroupId.CIVICS,),
             cost=50,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.SCIENCES, None),
@@ -2428,7 +2065,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Wonder of the World",
             groups=(GroupId.ARTS, GroupId.CRAFTS),
             cost=290,
-            prerequisites=None,
+            prerequisites=(),
             credits=(Credit(20, GroupId.ARTS, None), Credit(20, GroupId.CRAFTS, None)),
             victory_points=6,
             attributes=(
@@ -2461,7 +2098,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
             name="Written Record",
             groups=(GroupId.CIVICS, GroupId.SCIENCES),
             cost=60,
-            prerequisites=None,
+            prerequisites=(),
             credits=(
                 Credit(5, GroupId.CIVICS, None),
                 Credit(5, GroupId.SCIENCES, None),
@@ -3915,7 +3552,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
 )
 
 #: How the ruleset values a set of commodity cards (None: not in the sources).
-SET_VALUE_FORMULA: Final[str | None] = None
+SET_VALUE_FORMULA: Final[str | None] = "count_squared_times_value"
 
 #: How many cards Mining adds to one set (0: none).
 MINING_EXTRA_CARDS: Final[int] = 0
@@ -3996,10 +3633,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.TEMPEST,
             "Tempest",
             2,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.FAMINE: Calamity(
@@ -4026,10 +3663,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.SQUANDERED_WEALTH,
             "Squandered Wealth",
             3,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.FLOOD: Calamity(
@@ -4056,10 +3693,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.CITY_RIOTS,
             "City Riots",
             4,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.CIVIL_WAR: Calamity(
@@ -4086,10 +3723,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.CITY_IN_FLAMES,
             "City In Flames",
             5,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.CYCLONE: Calamity(
@@ -4116,10 +3753,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.TRIBAL_CONFLICT,
             "Tribal Conflict",
             6,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.TYRANNY: Calamity(
@@ -4146,10 +3783,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.MINOR_UPRISING,
             "Minor Uprising",
             7,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.CORRUPTION: Calamity(
@@ -4176,10 +3813,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.BANDITRY,
             "Banditry",
             8,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
         CalamityId.REGRESSION: Calamity(
@@ -4206,10 +3843,10 @@ CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
             CalamityId.COASTAL_MIGRATION,
             "Coastal Migration",
             9,
-            None,
+            True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
             ),
         ),
     },
@@ -5306,7 +4943,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = M
                 adds_kind=None,
                 text="Politics: 5 barbarian tokens more.",
                 rules=(
-                    "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
+                    "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml agree (czvandijk's advance page, pages/2_advance_help.py, has no Barbarian Hordes line for Politics)",
                 ),
             ),
             CalamityModifier(
@@ -5928,7 +5565,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = M
                 adds_kind=None,
                 text="Cartography: as primary victim, one more coastal city.",
                 rules=(
-                    "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
+                    "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees (its advance page, pages/2_advance_help.py, has no Piracy line for Cartography)",
                 ),
             ),
             CalamityModifier(
@@ -5982,26 +5619,26 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
         CalamityId.VOLCANO_EARTHQUAKE: Combination(None, (), (), mode_unknown=False),
         CalamityId.TREACHERY: Combination(None, (), (), mode_unknown=False),
         CalamityId.TEMPEST: Combination(None, (), (), mode_unknown=False),
-        CalamityId.FAMINE: Combination(None, (), (), mode_unknown=True),
-        CalamityId.SLAVE_REVOLT: Combination(None, (), (), mode_unknown=True),
+        CalamityId.FAMINE: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.SLAVE_REVOLT: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.SQUANDERED_WEALTH: Combination(None, (), (), mode_unknown=False),
         CalamityId.FLOOD: Combination(None, (), (), mode_unknown=False),
-        CalamityId.SUPERSTITION: Combination(None, (), (), mode_unknown=True),
+        CalamityId.SUPERSTITION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.CITY_RIOTS: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CIVIL_WAR: Combination(None, (), (), mode_unknown=True),
-        CalamityId.BARBARIAN_HORDES: Combination(None, (), (), mode_unknown=True),
+        CalamityId.CIVIL_WAR: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.BARBARIAN_HORDES: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.CITY_IN_FLAMES: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CYCLONE: Combination(None, (), (), mode_unknown=True),
-        CalamityId.EPIDEMIC: Combination(None, (), (), mode_unknown=True),
+        CalamityId.CYCLONE: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.EPIDEMIC: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.TRIBAL_CONFLICT: Combination(None, (), (), mode_unknown=False),
-        CalamityId.TYRANNY: Combination(None, (), (), mode_unknown=True),
-        CalamityId.CIVIL_DISORDER: Combination(None, (), (), mode_unknown=True),
+        CalamityId.TYRANNY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CIVIL_DISORDER: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.MINOR_UPRISING: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CORRUPTION: Combination(None, (), (), mode_unknown=True),
-        CalamityId.ICONOCLASM_AND_HERESY: Combination(None, (), (), mode_unknown=True),
+        CalamityId.CORRUPTION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.ICONOCLASM_AND_HERESY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.BANDITRY: Combination(None, (), (), mode_unknown=False),
-        CalamityId.REGRESSION: Combination(None, (), (), mode_unknown=True),
-        CalamityId.PIRACY: Combination(None, (), (), mode_unknown=True),
+        CalamityId.REGRESSION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.PIRACY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
         CalamityId.COASTAL_MIGRATION: Combination(None, (), (), mode_unknown=False),
     },
 )
@@ -6112,7 +5749,22 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
 )
 
 #: How the trade stacks are prepared before play, step by step.
-STACK_SETUP: Final[tuple[StackSetupStep, ...]] = ()
+STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
+    StackSetupStep("sort_commodities_by_stack", "Sort the trade cards of the game into nine stacks by number.", ()),
+    StackSetupStep("shuffle_each_stack", "Shuffle each stack's two goods together, without its calamities.", ()),
+    StackSetupStep("set_aside_commodities", "From each stack, put aside as many cards as there are players.", ()),
+    StackSetupStep(
+        "shuffle_in_tradable_calamities",
+        "Shuffle the stack's tradable major calamity into its remaining cards; stack 1 has none.",
+        (),
+    ),
+    StackSetupStep(
+        "place_non_tradable_calamities_at_bottom",
+        "Put the stack's non-tradable calamity at its bottom.",
+        (),
+    ),
+    StackSetupStep("place_set_aside_on_top", "Put the cards set aside back on top of their stack.", ()),
+)
 
 #: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
 DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
@@ -7215,9 +6867,75 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
     },
 )
 
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType({})
+PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+    {
+        PhaseId.TAX_COLLECTION: Phase(PhaseId.TAX_COLLECTION, "Tax Collection", 1, "always", "simultaneous"),
+        PhaseId.POPULATION_EXPANSION: Phase(
+            PhaseId.POPULATION_EXPANSION,
+            "Population Expansion",
+            2,
+            "always",
+            "simultaneous",
+        ),
+        PhaseId.MOVEMENT: Phase(PhaseId.MOVEMENT, "Movement", 3, "always", "census_order"),
+        PhaseId.CONFLICT: Phase(PhaseId.CONFLICT, "Conflict", 4, "if_necessary", "simultaneous"),
+        PhaseId.CITY_CONSTRUCTION: Phase(PhaseId.CITY_CONSTRUCTION, "City Construction", 5, "always", "simultaneous"),
+        PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
+            PhaseId.ACQUISITION_OF_TRADE_CARDS,
+            "Trade Cards Acquisition",
+            6,
+            "always",
+            "ascending_city_count",
+        ),
+        PhaseId.TRADE: Phase(PhaseId.TRADE, "Trade", 7, "min_trade_cards", "simultaneous"),
+        PhaseId.CALAMITY_SELECTION: Phase(
+            PhaseId.CALAMITY_SELECTION,
+            "Calamity Selection",
+            8,
+            "if_necessary",
+            "simultaneous",
+        ),
+        PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
+            PhaseId.RESOLUTION_OF_CALAMITIES,
+            "Calamity Resolution",
+            9,
+            "if_necessary",
+            "ascending_calamity_order",
+        ),
+        PhaseId.SPECIAL_ABILITIES: Phase(PhaseId.SPECIAL_ABILITIES, "Special Abilities", 10, "if_desired", None),
+        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
+            PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
+            "Remove Surplus Population",
+            11,
+            "always",
+            "simultaneous",
+        ),
+        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
+            PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS,
+            "Civilization Advances Acquisition",
+            12,
+            "always",
+            None,
+        ),
+        PhaseId.AST_ALTERATION: Phase(PhaseId.AST_ALTERATION, "A.S.T. Alteration", 13, "always", "ast_order"),
+    },
+)
 
-PHASE_ORDER: Final[tuple[str, ...]] = ()
+PHASE_ORDER: Final[tuple[str, ...]] = (
+    PhaseId.TAX_COLLECTION,
+    PhaseId.POPULATION_EXPANSION,
+    PhaseId.MOVEMENT,
+    PhaseId.CONFLICT,
+    PhaseId.CITY_CONSTRUCTION,
+    PhaseId.ACQUISITION_OF_TRADE_CARDS,
+    PhaseId.TRADE,
+    PhaseId.CALAMITY_SELECTION,
+    PhaseId.RESOLUTION_OF_CALAMITIES,
+    PhaseId.SPECIAL_ABILITIES,
+    PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
+    PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS,
+    PhaseId.AST_ALTERATION,
+)
 
 PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType({})
 
@@ -7269,15 +6987,15 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "note": "Space numbers are the source's. Its columns start with the Early Bronze Age; the Stone Age, with which every track begins, is taken to start on space 1 (start_space), the numbering of the community A.S.T. file of Advanced Civilization (community/advciv_ast.csv, stone_start 1): an assumption about the source's numbering, which it does not state. The Expert tracks repeat the nations of the Basic ones; I001 keys tracks by nation only, so each Expert track carries a suppression (A009 checks one track per nation and level).",
                 "order": MappingProxyType(
                     {
-                        "source": "community/megaciv_ast_by_civ.csv (ast_rank)",
-                        "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last (nations[].ast_position). How the order is used (ties, order of play) is not in the sources.",
+                        "source": "community/megaciv_ast_by_civ.csv (ast_rank); menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (A.S.T.-ranking / A.S.T.-position)",
+                        "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last (nations[].ast_position). 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, General rules: A.S.T.-ranking / A.S.T.-position).",
                     },
                 ),
-                "points_per_space": None,
-                "source": "community/megaciv_ast_by_civ.csv; community/megaciv_ast_requirements.csv",
+                "points_per_space": 5,
+                "source": "community/megaciv_ast_by_civ.csv; community/megaciv_ast_requirements.csv; points_per_space: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (VP_PER_AST_STEP) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java (getVP: the steps moved from the start arrow times 5)",
                 "spaces_per_track": None,
                 "start_space": 1,
-                "text": "One track per civilization, with an epoch start space for each age; Basic and Expert tracks differ for some civilizations in the starts of the Early and Middle Bronze Ages. The number of spaces, the finish and the points per space are not in the sources.",
+                "text": "One track per civilization, with an epoch start space for each age; Basic and Expert tracks differ for some civilizations in the starts of the Early and Middle Bronze Ages. Each step a marker has moved from the start arrow scores 5 points at the end (bubba0077/MegaCiv); the number of spaces and the finish in this numbering are not settled by the sources.",
             },
         ),
         "commodities": MappingProxyType(
@@ -7615,7 +7333,15 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         },
                     ),
                 ),
-                "set_value": None,
+                "set_value": MappingProxyType(
+                    {
+                        "formula": "count_squared_times_value",
+                        "max_set_size": "count_of_good",
+                        "note": "§7: a set of n identical cards of a good is worth n x n times its face value (the boxes at the bottom of the card print the value of one, two, three ... cards); goods of the same face value but different names count only their face values; there are exactly as many cards of a good as boxes on it, so a set holds at most the good's count. A 'water' card, taken when a stack is empty, is a trade card worth 0 (§6a). No worked example with numbers is in the transcription.",
+                        "same_good_only": True,
+                        "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: the value of commodity cards)",
+                    },
+                ),
                 "total_cards": MappingProxyType(
                     {
                         "count": 296,
@@ -7626,7 +7352,62 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     {
                         "count": 9,
                         "numbered_by_value": True,
-                        "setup": None,
+                        "setup": MappingProxyType(
+                            {
+                                "note": "The transcription gives the preparation under 'Setting up the game for 5-8 players', where no minor calamity is used (§8); its sections for 9-11, 12-14 and 15-18 players are empty headings, so where the minor calamities go (used with 9-11 and 15-18 players), and whether the cards set aside are counted per player of the game or of the block when two blocks are used (12-18 players), are not in any source searched (the transcription, the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid). During play (§13c) each discard pile but its non-tradable calamity is shuffled and put under the rest of its stack, the non-tradable calamities under them; with two blocks, each block separately.",
+                                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Setting up the game: Preshuffling trade cards; Setting up the game for 5-8 players)",
+                                "steps": (
+                                    MappingProxyType(
+                                        {
+                                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players)",
+                                            "step": "sort_commodities_by_stack",
+                                            "text": "Sort the trade cards of the game into nine stacks by number.",
+                                        },
+                                    ),
+                                    MappingProxyType(
+                                        {
+                                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 1)",
+                                            "step": "shuffle_each_stack",
+                                            "text": "Shuffle each stack's two goods together, without its calamities.",
+                                        },
+                                    ),
+                                    MappingProxyType(
+                                        {
+                                            "count_per_stack": "players",
+                                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 2)",
+                                            "stacks": MappingProxyType({"from": 1, "to": 9}),
+                                            "step": "set_aside_commodities",
+                                            "text": "From each stack, put aside as many cards as there are players.",
+                                        },
+                                    ),
+                                    MappingProxyType(
+                                        {
+                                            "severities": ("major",),
+                                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 3)",
+                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "step": "shuffle_in_tradable_calamities",
+                                            "text": "Shuffle the stack's tradable major calamity into its remaining cards; stack 1 has none.",
+                                        },
+                                    ),
+                                    MappingProxyType(
+                                        {
+                                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 4)",
+                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "step": "place_non_tradable_calamities_at_bottom",
+                                            "text": "Put the stack's non-tradable calamity at its bottom.",
+                                        },
+                                    ),
+                                    MappingProxyType(
+                                        {
+                                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 5)",
+                                            "stacks": MappingProxyType({"from": 1, "to": 9}),
+                                            "step": "place_set_aside_on_top",
+                                            "text": "Put the cards set aside back on top of their stack.",
+                                        },
+                                    ),
+                                ),
+                            },
+                        ),
                         "source": "community/megaciv_commodities.csv (stack and value columns: value = stack); community/megaciv_trade_deck_by_playercount.csv",
                         "stacks": (
                             MappingProxyType(
@@ -7764,22 +7545,47 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
         "credit_policy": MappingProxyType(
             {
                 "across_owned_cards": "sum",
-                "group_credits": "other_cards_in_group",
-                "note": "same_target is left out: no source says how two credits of one advance toward the same target combine. A target of two groups credited through both (e.g. Mathematics, arts 20 and sciences 20, toward Philosophy, religion and sciences) may count the higher or the sum; 61 of the 1211 owned-target pairs that group credits reach depend on it, and the compiler derives them as under highest, the lower bound. The transcriptions give each advance's credits per group (megaciv_advances.csv, group_credits): credits toward every advance of that group, which for an advance of two groups means either group. Credits of different held advances add up: the transcriptions are purchase calculators (megaciv_disagreements.md) that total them. The extra credits (extra: true on the cards) come on top of the group credits.",
-                "source": "community/megaciv_advances.csv (group_credits and extra credit columns); community/megaciv_disagreements.md (extra credits)",
+                "excess_lost": True,
+                "extra_credits": "added_once",
+                "free_when_covered": True,
+                "group_credits": "credit_tokens_of_group",
+                "note": "§12: an advance's group credits are credit tokens of its colours, kept for the rest of the game and counted toward every later advance of that colour (not in the turn they are received, but for each advance of the colour bought in one later turn); an advance of two colours takes the discount of the colour whose credit tokens are worth most, never both (example 1: Music's arts 10 and religion 5 give 10 toward Mysticism); the additional credits printed on an advance toward one named advance come on top (example 2: 20 crafts tokens and Pottery's 10 toward Agriculture give 30); the price never falls below zero, and no change is given. Credits of different held advances add up (across_owned_cards). The matrix is pairwise, so for a two-colour target credited through different colours by different held advances (one arts, another religion toward Mysticism) it adds them where §12 takes the larger colour total: the matrix can then exceed the rule's discount (a limit of the pairwise form, not of the sources).",
+                "same_target": "highest",
+                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition: credit tokens, two colours, examples 1-3); community/megaciv_advances.csv (group_credits and extra credit columns); community/megaciv_disagreements.md (extra credits)",
                 "two_group_cards": "both_groups",
             },
         ),
         "description": "The published Mega Civilization for five to eighteen players, successor of the fan-made Expansion Project: 18 civilizations on a map divided into a western and an eastern half, 51 civilization advances in five groups, 45 goods and 24 calamities in nine trade stacks, and an A.S.T. with Basic and Expert entry requirements. Known here from community transcriptions only.",
-        "not_in_sources": MappingProxyType(
-            {"map": None, "player_counts": None, "sequence_of_play": None, "victory": None},
-        ),
-        "note": "Not in the sources, so not in this ruleset: the rulebook text; the map, the rules per player count, the sequence of play and victory (not_in_sources); hand limit, taxation, components and game options; the set value rule and the stack preparation (commodities file); advance prerequisites (cards file); how several advances' changes to one calamity combine (calamities file). Advance abilities and calamity effects are paraphrased from the card texts of two transcriptions (bubba0077/MegaCiv, czvandijk/MegaCivAid), each citing its file and commit. Each advance's victory points are written on the cards, by the cost bands of community/README.md (under 100 -> 1, 100-199 -> 3, 200 and more -> 6). Civilizations, epochs and A.S.T. tracks come from a single source (bubba0077/MegaCiv), advances from eight transcriptions (per-field majority), calamities from three.",
+        "not_in_sources": MappingProxyType({"map": None, "player_counts": None, "victory": None}),
+        "note": "The rulebook is known from one public transcription, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (2018, the app text of the rules; its pictures, the map-board set-ups, the victory points table and the card chapters are not transcribed): the sequence of play, the set value rule, the stack preparation, that advances have no prerequisites, that the minor calamities are tradable, that advances' effects add up and how credit tokens work come from it (cited as §N for the phase paragraphs, by chapter and heading otherwise). Not in the sources, so not in this ruleset: the map and the rules per player count (not_in_sources), the typed victory section (known in part, see not_in_sources.victory), game options. Hand limit and taxation are stated in the transcription (§12: 8 commodity cards for 5-11 players, 9 for 12-18; §1a: a tax rate of 2 per city) but have no typed field that varies with the player count here. Advance abilities and calamity effects are paraphrased from the card texts of two transcriptions (bubba0077/MegaCiv, czvandijk/MegaCivAid), each citing its file and commit. Each advance's victory points are written on the cards, by the cost bands of community/README.md (under 100 -> 1, 100-199 -> 3, 200 and more -> 6). Civilizations, epochs and A.S.T. tracks come from a single source (bubba0077/MegaCiv), advances from eight transcriptions (per-field majority), calamities from three.",
         "rulebook": MappingProxyType(
             {
                 "note": "No text of the Mega Civilization rulebook is in the sources. The rule index is empty (text_in_sources: false): every fact cites a community transcription (source:), and a rule: citation would be reported as an unknown section (Q001).",
                 "rule_index": "rulebooks/mega-civilization.yaml",
                 "title": "Mega Civilization",
+            },
+        ),
+        "sequence_of_play": MappingProxyType(
+            {
+                "general_rules": (
+                    MappingProxyType(
+                        {
+                            "id": "ast_order_breaks_ties",
+                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure; A.S.T.-ranking / A.S.T.-position)",
+                            "text": "A tie between players' actions that no rule breaks otherwise is broken in A.S.T. order (the ranking printed on the table).",
+                        },
+                    ),
+                    MappingProxyType(
+                        {
+                            "id": "order_on_request",
+                            "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure)",
+                            "text": "Players may act before their turn to speed up play, but any player may insist on waiting for his turn; nobody goes on to a new phase before his turn.",
+                        },
+                    ),
+                ),
+                "note": "The transcription numbers the phases 1-13 and describes each in a paragraph of the same number (§1-§13); it states no 'when' condition for most phases, so `condition` paraphrases what each paragraph requires. Phases 10 and 12 go in A.S.T.-position order (the marker furthest on first, ties by ranking), which the vocabulary of `order` has no value for.",
+                "phase_count": 13,
+                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Sequence of Play: The order of phases)",
             },
         ),
         "status": "draft",
@@ -7805,157 +7611,157 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_advances.csv (groups and group_credits columns); colour: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java (enum Type); Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml (groups named by colour) and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py (GROUP_COLORS) agree",
         ),
         "civilization_cards.advanced_military": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.agriculture": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.anatomy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.architecture": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.astronavigation": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.calendar": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.cartography": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.cloth_making": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.coinage": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.cultural_ascendancy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.deism": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.democracy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.diaspora": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.diplomacy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.drama_and_poetry": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.empiricism": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); no attributes: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java gives its text as '—' and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py as 'None' (ability and calamity effects)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); no attributes: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java gives its text as '—' and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py as 'None' (ability and calamity effects); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.engineering": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.enlightenment": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.fundamentalism": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.law": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.library": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.literacy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); no attributes: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java gives its text as '—' and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py as 'None' (ability and calamity effects)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); no attributes: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java gives its text as '—' and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py as 'None' (ability and calamity effects); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.masonry": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.mathematics": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); no attributes: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java gives its text as '—' and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py as 'None' (ability and calamity effects)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); no attributes: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java gives its text as '—' and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py as 'None' (ability and calamity effects); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.medicine": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.metalworking": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.military": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.mining": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.monarchy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.monotheism": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.monument": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.music": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.mysticism": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.mythology": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.naval_warfare": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.philosophy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.politics": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.pottery": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.provincial_empire": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.public_works": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.rhetoric": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.roadbuilding": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.sculpture": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.theocracy": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.theology": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.trade_empire": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.trade_routes": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.universal_doctrine": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.urbanism": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.wonder_of_the_world": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "civilization_cards.written_record": (
-            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each)",
+            "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "commodities.ochre": (
             "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
@@ -8099,7 +7905,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
         ),
         "calamities.tempest": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.famine": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
@@ -8108,7 +7914,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
         ),
         "calamities.squandered_wealth": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.flood": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
@@ -8117,7 +7923,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
         ),
         "calamities.city_riots": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.civil_war": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
@@ -8126,7 +7932,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
         ),
         "calamities.city_in_flames": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.cyclone": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
@@ -8135,7 +7941,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
         ),
         "calamities.tribal_conflict": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.tyranny": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
@@ -8144,7 +7950,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
         ),
         "calamities.minor_uprising": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.corruption": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
@@ -8153,7 +7959,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
         ),
         "calamities.banditry": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "calamities.regression": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
@@ -8162,7 +7968,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
         ),
         "calamities.coastal_migration": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
         ),
         "nations.minoa": (
             "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
@@ -8343,6 +8149,45 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         ),
         "ast_tracks.parthia.expert": (
             "community/megaciv_ast_by_civ.csv (Parthia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+        ),
+        "phases.tax_collection": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §1 (1a Tax Collection, 1b Tax Revolts)",
+        ),
+        "phases.population_expansion": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §2 (2a Population Expansion, 2b Census)",
+        ),
+        "phases.movement": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §3",
+        ),
+        "phases.conflict": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §4 (4a token conflicts, 4b city attacks)",
+        ),
+        "phases.city_construction": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §5 (5a-5c)",
+        ),
+        "phases.acquisition_of_trade_cards": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §6 (6a drawing, 6b additional purchases)",
+        ),
+        "phases.trade": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7",
+        ),
+        "phases.calamity_selection": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8",
+        ),
+        "phases.resolution_of_calamities": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §9 (9a minor, 9b major calamities)",
+        ),
+        "phases.special_abilities": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §10",
+        ),
+        "phases.removal_of_surplus_population": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §11",
+        ),
+        "phases.acquisition_of_civilization_cards": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12",
+        ),
+        "phases.ast_alteration": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13 (13a-13d)",
         ),
     },
 )

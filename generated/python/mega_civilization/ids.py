@@ -193,6 +193,20 @@ class EpochId(StrEnum):
 class PhaseId(StrEnum):
     """Phases of a turn, in order."""
 
+    TAX_COLLECTION = "tax_collection"
+    POPULATION_EXPANSION = "population_expansion"
+    MOVEMENT = "movement"
+    CONFLICT = "conflict"
+    CITY_CONSTRUCTION = "city_construction"
+    ACQUISITION_OF_TRADE_CARDS = "acquisition_of_trade_cards"
+    TRADE = "trade"
+    CALAMITY_SELECTION = "calamity_selection"
+    RESOLUTION_OF_CALAMITIES = "resolution_of_calamities"
+    SPECIAL_ABILITIES = "special_abilities"
+    REMOVAL_OF_SURPLUS_POPULATION = "removal_of_surplus_population"
+    ACQUISITION_OF_CIVILIZATION_CARDS = "acquisition_of_civilization_cards"
+    AST_ALTERATION = "ast_alteration"
+
 
 class AreaId(StrEnum):
     """Areas of the map."""
