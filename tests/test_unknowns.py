@@ -7,6 +7,7 @@ of info codes are checked here.
 from __future__ import annotations
 
 import functools
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -215,3 +216,17 @@ def test_the_readme_unknown_count_is_the_tools(ruleset: str) -> None:
     assert README_COUNTS[ruleset] == found, (
         f"README says {README_COUNTS[ruleset]} unknown facts for {ruleset}, the tool {found}"
     )
+
+
+@pytest.mark.parametrize("ruleset", ["advanced-civilization", "expansion-project"])
+def test_the_command_the_summary_names_lists_every_unknown_fact(ruleset: str) -> None:
+    """Q007's hint is a command that lists every unknown fact, whatever the per-file cap hides."""
+    summary = next(d for d in shipped(ruleset) if d.code == "Q007")
+    total = int(summary.message.split(" has ", 1)[1].split(" ", 1)[0])
+    assert summary.hint is not None
+    command = summary.hint.split("`")[1].split()
+    assert command[0] == "civrules"
+    result = CliRunner().invoke(main, ["--rules", str(RULES), *command[1:], "--format", "json"])
+    assert result.exit_code == 0, result.output
+    listed = [d for d in json.loads(result.stdout) if d["code"] == "Q006"]
+    assert len(listed) == total

@@ -10,8 +10,12 @@ from typing import Any
 from civrules.checks import check, diagnostic
 from civrules.checks.citations import walked
 from civrules.diagnostics import Diagnostic, Severity
+from civrules.load import Limits
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
+
+#: How many diagnostics per file the output lists unless told otherwise (`--max-diagnostics`).
+DEFAULT_PER_FILE = Limits().max_diagnostics
 
 #: Keys that name a list element better than its index, in order of preference.
 _NAMING_KEYS = ("id", "nation", "players", "number", "section", "epoch", "card", "calamity", "level", "space")
@@ -141,9 +145,12 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if not total:
         return
     files = ", ".join(f"{n} in {name}" for name, n in by_file.items())
+    # Output lists at most --max-diagnostics per file (100 by default): name the bound that lists all.
+    most = max(by_file.values())
+    bound = f"--max-diagnostics {most} " if most > DEFAULT_PER_FILE else ""
     yield diagnostic(
         "Q007",
         f"ruleset `{ruleset.id}` has {total} unknown fact{'s' if total != 1 else ''}: {files}",
         ruleset.manifest.span("id"),
-        "`civrules validate --select Q006` lists each one with its reason",
+        f"`civrules {bound}validate {ruleset.id} --select Q006` lists each one with its reason",
     )

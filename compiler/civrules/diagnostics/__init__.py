@@ -110,7 +110,7 @@ def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
         f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
         f"not listed (at most {limit:,} per file)",
         Span.at(file) if file else None,
-        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+        f"fix the listed ones first, or list them all with `civrules --max-diagnostics {limit + hidden}`",
     )
 
 
@@ -121,7 +121,7 @@ def stopped(file: str, limit: int) -> Diagnostic:
         Severity.INFO,
         f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
         Span.at(file),
-        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+        f"fix the listed ones first, or list them all with `civrules --max-diagnostics {limit + hidden}`",
     )
 
 
