@@ -121,7 +121,7 @@ def stopped(file: str, limit: int) -> Diagnostic:
         Severity.INFO,
         f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
         Span.at(file),
-        f"fix the listed ones first, or list them all with `civrules --max-diagnostics {limit + hidden}`",
+        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
     )
 
 
