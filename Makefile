@@ -35,8 +35,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check compiler tests bench generated/python
 	$(BIN)/ruff format --check compiler tests bench generated/python
 
+# The example family (tests/families/example) is a distribution of its own: checked as one.
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	cd tests/families/example && ../../../$(BIN)/mypy --strict civrules_example_family
 
 # The fast suite: no test asserts on time; the sheet tests skip, saying why, where no Chromium is
 # installed (`make setup-browser`, as root, installs Debian's).

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from civrules.resolve import COLLECTIONS, SETTINGS
+from civrules.families import default_family
 from civrules.schema import load_schema
 from tests.conftest import REPO
 from tools.reference import render_reference
+
+COLLECTIONS = default_family().collections
+SETTINGS = default_family().settings
 
 
 def test_the_committed_reference_is_the_generated_one() -> None:

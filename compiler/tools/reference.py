@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from civrules.resolve import COLLECTIONS, SETTINGS
+from civrules.families import default_family
 from civrules.schema import SCHEMA_FILES, load_schema
 
 #: The file kinds in the order a designer meets them, with a heading for each.
@@ -83,7 +83,7 @@ def _variants() -> Iterator[str]:
     yield ""
     yield "| collection | entities named by | where the base defines them |"
     yield "| --- | --- | --- |"
-    for name, spec in COLLECTIONS.items():
+    for name, spec in default_family().collections.items():
         files = "manifest" if spec.slot == "ruleset" else "files"
         where = f"`{'.'.join(spec.path)}` of the {spec.slot.replace('_', ' ')} {files}"
         yield f"| `overlay.{name}` | `{spec.key}` | {where} |"
@@ -102,7 +102,7 @@ def _variants() -> Iterator[str]:
     yield ""
     yield "| setting | file | what a patch does |"
     yield "| --- | --- | --- |"
-    for key, slot in SETTINGS.items():
+    for key, slot in default_family().settings.items():
         yield f"| `{key}` | {slot.replace('_', ' ')} | {settings['properties'][key]['description']} |"
     yield ""
     operations = schema["$defs"]["list_operations"]
@@ -344,7 +344,7 @@ def overlay_patch_defs() -> dict[str, dict[str, Any]]:
     schemas/ruleset.schema.json equal to this.
     """
     defs: dict[str, dict[str, Any]] = {}
-    for name, spec in COLLECTIONS.items():
+    for name, spec in default_family().collections.items():
         schema = load_schema(spec.slot)
         node: Any = schema
         for part in spec.path:

@@ -82,29 +82,17 @@ def diagnostic(
     return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related), suggestion)
 
 
-#: An entity of each collection, in words.
-_ENTITY_WORDS = {
-    "groups": "card group",
-    "civilization_cards": "civilization card",
-    "commodities": "commodity",
-    "calamities": "calamity",
-    "nations": "nation",
-    "epochs": "epoch",
-    "ast_tracks": "A.S.T. track",
-    "phases": "phase",
-    "player_counts": "player count",
-    "options": "option",
-    "areas": "area",
-    "borders": "border",
-    "flood_plains": "flood plain",
-    "volcanoes": "volcano",
-    "rulesets": "ruleset",
-}
-
-
-def entity_word(collection: str) -> str:
-    """One entity of ``collection`` in words (``calamities`` → ``calamity``)."""
-    return _ENTITY_WORDS.get(collection, collection)
+def entity_word(collection: str, family: str | None = None) -> str:
+    """One entity of ``collection`` in words (``calamities`` → ``calamity``), as ``family`` (or the
+    first family that has such a collection) words it."""
+    if collection == "rulesets":
+        return "ruleset"
+    known = families()
+    candidates = [known[family]] if family is not None and family in known else list(known.values())
+    for candidate in candidates:
+        if collection in candidate.collections:
+            return candidate.entity_word(collection)
+    return collection
 
 
 def all_checks() -> list[Check]:
@@ -153,15 +141,15 @@ def run_checks(
         yield from found
 
 
-_imported = False
+#: The packages of checks imported so far (a family registered later is imported when first asked for).
+_imported: set[str] = set()
 
 
 def _import_all() -> None:
-    global _imported
-    if _imported:
-        return
-    _imported = True
     packages = [__name__, *(package for family in families().values() for package in family.checks)]
     for package in packages:
+        if package in _imported:
+            continue
+        _imported.add(package)
         for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
             importlib.import_module(f"{package}.{module.name}")

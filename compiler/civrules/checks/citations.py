@@ -9,9 +9,9 @@ from typing import Any
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
+from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
-from civrules.resolve import COLLECTIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,9 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
     found: set[tuple[int, NodePath]] = set()
     later: set[str] = set()
     later_settings: dict[str, set[str]] = {}
-    collection_keys = {(spec.slot, spec.path[0]) for spec in COLLECTIONS.values()}
+    family = family_named(ruleset.family)
+    specs = family.collections.values() if family is not None else ()
+    collection_keys = {(spec.slot, spec.path[0]) for spec in specs}
     for document in reversed(ruleset.documents):
         data = document.data
         if not isinstance(data, dict):

@@ -44,7 +44,7 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 # A variant's own data file adds entities: restating one of the base's is not a change.
                 key = "nation" if collection.name == "ast_tracks" else "id"
                 hint = (
-                    f"the base already has {entity_word(collection.name)} `{entity.id}`: to change "
+                    f"the base already has {entity_word(collection.name, ruleset.family)} `{entity.id}`: to change "
                     f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{{{key}: "
                     f"{entity.id}, ...}}]}}}}`) and delete it here; or give this one a new id"
                 )

@@ -69,12 +69,12 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         removal = ruleset.removed[name][target]
         referrers = [related for related, _ in found]
         entities = list(dict.fromkeys(owners[key] for _, key in found if key in owners))
-        named = ", ".join(f"{entity_word(kind)} `{key}`" for kind, key in entities[:5])
+        named = ", ".join(f"{entity_word(kind, ruleset.family)} `{key}`" for kind, key in entities[:5])
         named += f" and {len(entities) - 5} more" if len(entities) > 5 else ""
         count = len(referrers)
         yield diagnostic(
             "V006",
-            f"{entity_word(name)} `{target}` is removed, but {count} "
+            f"{entity_word(name, ruleset.family)} `{target}` is removed, but {count} "
             f"{'references to it remain' if count > 1 else 'reference to it remains'}"
             + (f": {named}" if named else ""),
             removal.span(),

@@ -389,9 +389,16 @@ def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, 
 @main.command("list")
 @_global_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--families", is_flag=True, help="List the installed game families instead, with their code prefixes.")
 @click.pass_obj
-def list_command(obj: Context, fmt: str) -> None:
-    """List the rulesets found under the rules directory."""
+def list_command(obj: Context, fmt: str, families: bool) -> None:
+    """List the rulesets under the rules directory and their game families.
+
+    Each ruleset is listed with its family; `--families` lists the installed families instead.
+    """
+    if families:
+        _list_families(fmt)
+        return
     workspace = obj.workspace()
     manifests = workspace.manifests()
     if not manifests:
@@ -408,6 +415,7 @@ def list_command(obj: Context, fmt: str) -> None:
                 "extends": data.get("extends"),
                 "players": {"min": players.get("min"), "max": players.get("max")},
                 "file": manifests[ruleset_id].file.path,
+                "family": manifests[ruleset_id].family.id,
             }
         )
     if fmt == "json":
@@ -416,7 +424,31 @@ def list_command(obj: Context, fmt: str) -> None:
     for row in rows:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         # A manifest that fails validation is still listed: its fields may be anything.
-        line = f"{row['id']:<36} {row['name']}, {_players(row['players'])}{extends}"
+        line = f"{row['id']:<36} {row['name']}, {_players(row['players'])}{extends}  [{row['family']}]"
+        click.echo(safe_line_start(printable(line)))
+
+
+def _list_families(fmt: str) -> None:
+    """`civrules list --families`: every game family civrules finds, with its code prefixes."""
+    from civrules.families import families
+
+    found = list(families().values())
+    if fmt == "json":
+        rows = [
+            {
+                "id": family.id,
+                "name": family.name,
+                "code_prefixes": list(family.code_prefixes),
+                "default": family.default,
+                "package": family.package,
+            }
+            for family in found
+        ]
+        click.echo(dumps_json(rows, indent=2, sort_keys=True))
+        return
+    for family in found:
+        default = "  (the default: a manifest without `family:`)" if family.default else ""
+        line = f"{family.id:<36} {family.name}; codes {' '.join(family.code_prefixes)}{default}"
         click.echo(safe_line_start(printable(line)))
 
 
@@ -457,13 +489,22 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
                 hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
                 raise click.BadParameter(
                     f"no diagnostic code starts with `{printable(part.strip())}`{'; ' + hint if hint else ''} "
-                    "(`civrules explain --list` prints every code)",
+                    f"(the codes begin with {_prefixes_by_family()}; `civrules explain --list` prints every code)",
                     ctx=ctx,
                     param=param,
                 )
             if item not in chosen:
                 chosen.append(item)
     return tuple(chosen)
+
+
+def _prefixes_by_family() -> str:
+    """The code prefixes in use, by who owns them: ``I L Q R S V X (core); A C D K M P (advanced-civilization)``."""
+    from civrules.families import CORE_PREFIXES, families
+
+    owners = [f"{' '.join(CORE_PREFIXES)} (core)"]
+    owners += [f"{' '.join(family.code_prefixes)} ({family.id})" for family in families().values()]
+    return "; ".join(owners)
 
 
 @main.command()
@@ -533,18 +574,42 @@ def validate(
 @main.command()
 @_global_options
 @click.argument("code", required=False)
-@click.option("--list", "list_all", is_flag=True, help="List every code with its severity and what it reports.")
-def explain(code: str | None, list_all: bool) -> None:
+@click.option(
+    "--list", "list_all", is_flag=True, help="List every code with its severity, what it reports and its family."
+)
+@click.option(
+    "--family",
+    "family_id",
+    metavar="FAMILY",
+    help="With --list: only the core's codes and those of this game family (`civrules list --families`).",
+)
+def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     """Explain a diagnostic code: what, why and how to fix.
 
-    `civrules explain L002` prints one code's documentation; `civrules explain --list` lists them all.
+    `civrules explain L002` prints one code's documentation; `civrules explain --list` lists them all,
+    each with the family whose rulesets it is reported on (`core`: every ruleset).
     """
     from civrules.checks import catalogue
+    from civrules.families import families, family_of_code
 
     known = catalogue()
+    if family_id is not None and family_id not in families():
+        import difflib
+
+        close = difflib.get_close_matches(family_id, list(families()), n=1)
+        hint = f"did you mean `{close[0]}`? " if close else ""
+        raise click.BadParameter(
+            f"no game family `{printable(family_id)}`; {hint}`civrules list --families` names them",
+            param_hint="--family",
+        )
     if list_all:
         for one in known.values():
-            click.echo(f"{one.code}  {one.severity.value:<7}  {one.name}: {one.summary()}")
+            owner = family_of_code(one.code)
+            if family_id is not None and owner is not None and owner.id != family_id:
+                continue
+            click.echo(
+                f"{one.code}  {one.severity.value:<7}  {one.name}: {one.summary()}  [{owner.id if owner else 'core'}]"
+            )
         return
     if code is None:
         raise click.UsageError("name a code (`civrules explain L002`), or list them all with `--list`")
@@ -561,65 +626,28 @@ def explain(code: str | None, list_all: bool) -> None:
     click.echo(entry.explain(), nl=False)
 
 
-_SCAFFOLD = """\
-# yaml-language-server: $schema=../../schemas/ruleset.schema.json
-# {name}: a variant of {base}. Everything not changed here is inherited from {base};
-# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
-# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
-# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
-kind: ruleset
-id: {id}
-name: "{name}"
-extends: {base}
-
-# Data files this variant adds to its base's (paths relative to rules/), e.g. a map panel:
-#   files: {{map: [maps/my-panel.yaml]}}
-
-# Changes to the base: one block per collection (entities named by id; players for
-# player_counts, nation for ast_tracks, areas for borders) and `settings` for everything else.
-# overlay:
-#   civilization_cards:
-#     patch:                 # merge fields into an existing entity; what is not named is kept
-#       - id: {card}
-#         cost: {cost}
-#         source: "house rule: {card_name} costs {cost}"
-#     # add: [...]           # whole new entities, written as in a data file
-#     # replace: [...]       # whole entities in place of the base's
-#     # A list inside a patch is replaced, or changed element by element:
-#     #   attributes: {{remove: [{{rule: "..."}}], append: [...]}}
-#   # calamities:
-#   #   remove:              # `civrules validate` names whatever still refers to a removed entity
-#   #     - {{id: {calamity}, why: "house rule: ..."}}
-{settings}"""
-
-
-def _scaffold_examples(obj: Context, base: str) -> dict[str, str]:
-    """Examples for the scaffold taken from the base's own data, so that they validate for it."""
+def _scaffold(workspace: Workspace, base: Manifest, name: str, title: str) -> str:
+    """A new variant's manifest: the base's family writes its examples (its hook ``scaffold``);
+    a family without one gets a manifest that changes nothing, with the overlay's shape."""
     from civrules.resolve import Resolver
 
-    workspace = obj.workspace()
-    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[base]))
-    cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
-    card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
-    cost = card.get("cost")
-    calamities = resolved.collections.get("calamities", []) if resolved is not None else []
-    hand_limit = resolved.data.get("hand_limit") if resolved is not None else None
-    settings = ""
-    if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
-        keep = hand_limit["commodity_cards"] + 1
-        settings = (
-            "#   settings:               # merged key by key: what is not named is kept\n"
-            "#     hand_limit:\n"
-            f"#       commodity_cards: {keep}\n"
-            f'#       source: "house rule: a hand of {keep} commodity cards"\n'
-        )
-    return {
-        "card": str(card.get("id")),
-        "card_name": str(card.get("name", card.get("id"))),
-        "cost": str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
-        "calamity": str(calamities[0].raw.get("id")) if calamities else "famine",
-        "settings": settings,
-    }
+    family = base.family
+    write = family.hook("scaffold")
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(base))
+    if write is not None and resolved is not None:
+        text: str = write(resolved, id=name, name=title, base=base.id)
+        return text
+    folder = "" if family.default else f"{family.id}/"
+    collections = ", ".join(family.collections) or "none"
+    return (
+        f"# yaml-language-server: $schema=../../schemas/{folder}ruleset.schema.json\n"
+        f"# {title}: a variant of {base.id}. Everything not changed here is inherited from {base.id};\n"
+        f"# `civrules diff {base.id} {name}` shows what this variant changes.\n"
+        f'kind: ruleset\nid: {name}\nname: "{title}"\nextends: {base.id}\n\n'
+        f"# Changes to the base: one block per collection ({collections}), entities named by their key,\n"
+        "# each with add / replace / patch / remove; and `settings` for everything else.\n"
+        "# overlay:\n"
+    )
 
 
 @main.command("new-variant")
@@ -648,8 +676,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     if name in manifests:
         raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
     title = " ".join(part.capitalize() for part in name.split("-"))
-    text = _SCAFFOLD.format(id=name, name=title, base=base, **_scaffold_examples(obj, base))
-    scaffold = text.encode("utf-8")
+    scaffold = _scaffold(workspace, manifests[base], name, title).encode("utf-8")
     try:  # a new file only: never over an existing one, never through a link
         files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
     except files.RefusedError as refused:

@@ -321,6 +321,33 @@ UNUSED_FILE = define(
     Fix: add it to the `files:` of the ruleset that should use it, or delete it.
     """,
 )
+UNKNOWN_FAMILY = define(
+    "R012",
+    "unknown-family",
+    E,
+    """
+    What: a manifest's `family:` names no game family civrules knows.
+    Why: the family says which file kinds, collections, checks and outputs the ruleset has; without
+    it nothing of the ruleset can be read.
+    Fix: correct the name (`civrules list --families` shows the installed families; the hint names
+    the closest), or install the distribution that provides the family. Omit `family:` for the
+    default family (advanced-civilization).
+
+        family: advanced-civilisation   # FAIL: did you mean `advanced-civilization`?
+    """,
+)
+FAMILY_MISMATCH = define(
+    "V009",
+    "variant-of-another-family",
+    E,
+    """
+    What: a variant names a family (`family:`) other than its base's.
+    Why: a variant changes its base's facts; the facts of one game are not the facts of another, so
+    there is nothing the overlay could mean.
+    Fix: drop `family:` (a variant belongs to its base's family), or extend a ruleset of the family
+    you meant.
+    """,
+)
 UNKNOWN_BASE = define(
     "V001",
     "unknown-base",

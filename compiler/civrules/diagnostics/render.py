@@ -189,6 +189,13 @@ def render_github(diagnostics: Sequence[Diagnostic]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def _family_of(code: str) -> str:
+    from civrules.families import family_of_code
+
+    owner = family_of_code(code)
+    return owner.id if owner is not None else "core"
+
+
 def sarif_uri(file: str) -> str:
     """The URI reference of a file named in a diagnostic (SARIF's ``artifactLocation.uri``).
 
@@ -242,6 +249,8 @@ def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
                 "shortDescription": {"text": entry.summary() if entry else code},
                 "fullDescription": {"text": doc},
                 "defaultConfiguration": {"level": _sarif_level(entry.severity if entry else Severity.ERROR)},
+                # The game family whose rulesets the code is reported on (`core`: every ruleset's).
+                "properties": {"family": _family_of(code)},
                 # No helpUri: civrules has no published site, and a link that does not resolve is
                 # worse than none (`civrules explain CODE` prints the same text as fullDescription).
             }

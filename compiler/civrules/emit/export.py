@@ -18,7 +18,7 @@ from typing import Any
 
 from civrules.families import family_named
 from civrules.model import Ruleset
-from civrules.resolve import COLLECTIONS, Resolved, entity_key
+from civrules.resolve import Resolved, entity_key
 
 _HEADER = ("id", "name", "extends", "players")
 _NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
@@ -29,7 +29,8 @@ def export_ruleset(resolved: Resolved, model: Ruleset) -> dict[str, Any]:
     out: dict[str, Any] = {"ruleset": {key: data.get(key) for key in _HEADER}}
     out["ruleset"]["family"] = model.family
     out["ruleset"]["chain"] = list(resolved.chain)
-    for name, spec in COLLECTIONS.items():
+    collections = resolved.family.collections
+    for name, spec in collections.items():
         items = []
         for entry in resolved.collections.get(name, []):
             key = entity_key(spec, entry.raw)
@@ -43,22 +44,19 @@ def export_ruleset(resolved: Resolved, model: Ruleset) -> dict[str, Any]:
     if derive is not None:
         out.update(derive(model))
     settings: dict[str, Any] = {}
-    collection_roots = {spec.path[0] for spec in COLLECTIONS.values() if spec.slot == "ruleset"}
+    collection_roots = {spec.path[0] for spec in collections.values() if spec.slot == "ruleset"}
+    nested_lists = {spec.path[1] for spec in collections.values() if spec.slot == "ruleset" and len(spec.path) > 1}
     for key, value in data.items():
         if key in _NOT_SETTINGS:
             continue
         if key in collection_roots and isinstance(value, dict):
-            nested = {k: v for k, v in value.items() if not (isinstance(v, list) and k in _nested_lists())}
+            nested = {k: v for k, v in value.items() if not (isinstance(v, list) and k in nested_lists)}
             settings[key] = nested
         elif key not in collection_roots:
             settings[key] = value
     settings.update({f"{slot}": values for slot, values in resolved.settings.items()})
     out["settings"] = settings
     return out
-
-
-def _nested_lists() -> set[str]:
-    return {spec.path[1] for spec in COLLECTIONS.values() if spec.slot == "ruleset" and len(spec.path) > 1}
 
 
 def fingerprint(exported: Mapping[str, Any]) -> str:

@@ -15,17 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.families import Family, default_family, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.lines import decode, split_lines
 from civrules.support import files
-
-#: Manifest slots that name data files, and the kind each file must declare.
-FILE_SLOTS: dict[str, str] = {
-    "civilization_cards": "civilization_cards",
-    "commodities": "commodities",
-    "calamities": "calamities",
-    "map": "map",
-}
 
 
 @dataclass(slots=True)
@@ -34,8 +27,11 @@ class LoadedFile:
 
     path: str
     document: Document | None
+    #: The qualified kind (:func:`civrules.schema.qualify`): ``map``, ``<family>/cards`` ...
     kind: str | None
     diagnostics: list[Diagnostic]
+    #: How many of ``diagnostics`` come from reading the file (the rest: from judging its kind).
+    read: int = 0
 
     @property
     def valid(self) -> bool:
@@ -52,6 +48,8 @@ class Manifest:
 
     id: str
     file: LoadedFile
+    #: The ruleset's family: its own `family:`, else its base's (through `extends`), else the default.
+    family: Family = field(default_factory=default_family)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -72,6 +70,10 @@ class LoadedRuleset:
     def id(self) -> str:
         return self.manifest.id
 
+    @property
+    def family(self) -> Family:
+        return self.manifest.family
+
     def all_diagnostics(self) -> list[Diagnostic]:
         found = list(self.manifest.file.diagnostics) + list(self.diagnostics)
         for loaded in self.files.values():
@@ -90,6 +92,8 @@ class Workspace:
         self.real_root = root.resolve()
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
+        #: Files read as a kind of a family other than the one they declare on their own.
+        self._family_files: dict[tuple[str, str], LoadedFile] = {}
         self._manifests: dict[str, Manifest] | None = None
         self.discovery_diagnostics: list[Diagnostic] = []
         self._rule_files: set[str] | None = None
@@ -127,13 +131,42 @@ class Workspace:
             # or a no-op `build` never validate anything.
             from civrules.schema import document_kind, validate_document
 
+            read = len(diagnostics)
             kind, kind_diagnostics = document_kind(document)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:
                 diagnostics.extend(validate_document(document, kind, self.limits.max_diagnostics))
-        loaded = LoadedFile(display, document, kind, diagnostics)
+        else:
+            read = len(diagnostics)
+        loaded = LoadedFile(display, document, kind, diagnostics, read)
         self._files[relative] = loaded
         return loaded
+
+    def load_as(self, relative: str, family: Family) -> LoadedFile:
+        """``rules/<relative>`` read as a file of ``family`` (the family of a ruleset that uses it).
+
+        A file is judged on its own first (:meth:`load`); where that reads its kind as another
+        family's, it is judged again as ``family``'s kind, its reading reused.
+        """
+        from civrules.schema import document_kind, qualify, validate_document
+
+        loaded = self.load(relative)
+        document = loaded.document
+        declared = document.data.get("kind") if document is not None and isinstance(document.data, dict) else None
+        if document is None or not isinstance(declared, str) or loaded.kind == qualify(family, declared):
+            return loaded
+        key = (relative, family.id)
+        cached = self._family_files.get(key)
+        if cached is not None:
+            return cached
+        diagnostics = loaded.diagnostics[: loaded.read]
+        kind, kind_diagnostics = document_kind(document, family)
+        diagnostics.extend(kind_diagnostics)
+        if kind is not None:
+            diagnostics.extend(validate_document(document, kind, self.limits.max_diagnostics))
+        judged = LoadedFile(loaded.path, document, kind, diagnostics, loaded.read)
+        self._family_files[key] = judged
+        return judged
 
     def _read(self, relative: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
         """Read ``rules/<relative>`` without following links, within the size bound."""
@@ -168,7 +201,7 @@ class Workspace:
             document = loaded.document
             if document is None or not isinstance(document.data, dict):
                 continue
-            if loaded.kind not in (None, "ruleset"):
+            if loaded.kind is not None and loaded.kind.rpartition("/")[2] != "ruleset":
                 loaded.diagnostics.append(
                     _diag(
                         codes.BAD_KIND,
@@ -203,19 +236,35 @@ class Workspace:
                     )
                 )
                 continue
-            found[ruleset_id] = Manifest(ruleset_id, loaded)
+            found[ruleset_id] = Manifest(ruleset_id, loaded, family_of(document.data) or default_family())
+        for manifest in found.values():
+            family = _inherited_family(found, manifest)
+            if family is not None and family is not manifest.family:
+                # A variant that names no family is its base's: judged by that family's schema.
+                manifest.family = family
+                manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
         self._manifests = found
         return found
 
+    def _relative_of(self, display: str) -> str:
+        """The path relative to the rules folder of a file read before, by its display name."""
+        for relative, loaded in self._files.items():
+            if loaded.path == display:
+                return relative
+        raise KeyError(display)
+
     def load_ruleset(self, manifest: Manifest) -> LoadedRuleset:
         """Load the data files a manifest names, each checked against the kind of its slot."""
+        from civrules.schema import qualify
+
         result = LoadedRuleset(manifest)
         document = manifest.file.document
         assert document is not None
         files = manifest.data.get("files")
+        family = manifest.family
         slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
         if isinstance(files, dict):
-            for slot, expected in FILE_SLOTS.items():
+            for slot, expected in family.slots.items():
                 paths = files.get(slot) or []
                 if isinstance(paths, list):
                     slots.append((slot, expected, [(("files", slot, i), p) for i, p in enumerate(paths)]))
@@ -240,7 +289,7 @@ class Workspace:
                         )
                     )
                     continue
-                loaded = self.load(relative)
+                loaded = self.load_as(relative, family)
                 if loaded.document is None and not loaded.diagnostics:
                     continue
                 unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
@@ -263,12 +312,12 @@ class Workspace:
                         )
                     )
                     continue
-                if loaded.kind is not None and loaded.kind != expected:
+                if loaded.kind is not None and loaded.kind != qualify(family, expected):
                     assert loaded.document is not None
                     result.diagnostics.append(
                         _diag(
                             codes.BAD_KIND,
-                            f"`{relative}` is `kind: {loaded.kind}`, but `{_render(at)}` takes `{expected}`",
+                            f"`{relative}` is `kind: {_plain(loaded.kind)}`, but `{_render(at)}` takes `{expected}`",
                             document.span(at),
                             "move the path to the slot of its kind",
                             (Related(loaded.document.span(("kind",)), "kind declared here"),),
@@ -373,6 +422,27 @@ def _diag(
     code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
 ) -> Diagnostic:
     return Diagnostic(code.code, code.severity, message, span, hint, related)
+
+
+def _plain(kind: str) -> str:
+    """A qualified kind as a file writes it (``<family>/cards`` → ``cards``)."""
+    return kind.rpartition("/")[2]
+
+
+def _inherited_family(manifests: dict[str, Manifest], manifest: Manifest) -> Family | None:
+    """The family of a variant: its base's, which is its nearest base's that names one (None: no
+    base does, so the default stands). A variant that names another family is read as its base's
+    (what it changes are the base's facts) and told so (V009, when it is resolved)."""
+    seen = {manifest.id}
+    current = manifest
+    while True:
+        parent = current.data.get("extends")
+        if not isinstance(parent, str) or parent in seen or parent not in manifests:
+            return None
+        seen.add(parent)
+        current = manifests[parent]
+        if "family" in current.data:
+            return current.family
 
 
 def _render(path: NodePath) -> str:

@@ -16,13 +16,24 @@ from typing import Any
 
 from civrules.checks import entity_word
 from civrules.diagnostics import Diagnostic, Span, codes
+from civrules.families import CollectionSpec, families
 from civrules.load import Document, NodePath
 from civrules.pipeline.incremental import Result
-from civrules.resolve import COLLECTIONS, entity_key
+from civrules.resolve import entity_key
+
 
 #: Collections whose entities are defined by an `id` (a border is named by its two areas, an
 #: A.S.T. track by its nation, a player count by its number: those are references, not names).
-_NAMED = {name: spec for name, spec in COLLECTIONS.items() if spec.key == "id"}
+def _all_collections() -> dict[str, CollectionSpec]:
+    """Every family's collections by name (the first family's where two share a name)."""
+    found: dict[str, CollectionSpec] = {}
+    for family in families().values():
+        for name, spec in family.collections.items():
+            found.setdefault(name, spec)
+    return found
+
+
+_NAMED = {name: spec for name, spec in _all_collections().items() if spec.key == "id"}
 
 #: Keys whose values are prose or citations, never ids.
 _PROSE = frozenset(
@@ -156,7 +167,7 @@ class Index:
         return "\n\n".join(lines)
 
     def _resolved(self, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
-        spec = COLLECTIONS.get(symbol.collection)
+        spec = _all_collections().get(symbol.collection)
         if spec is None:
             return None, []
         chosen: dict[str, Any] | None = None

@@ -31,69 +31,18 @@ from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
 from civrules.diagnostics.suggest import closest
+from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.model import Origin
 from civrules.schema import validate_entity, validate_setting
 
-
-@dataclass(frozen=True, slots=True)
-class CollectionSpec:
-    """Where a collection lives (file slot and key path) and which field identifies its entities."""
-
-    slot: str
-    path: tuple[str, ...]
-    key: str = "id"
-
-
-COLLECTIONS: Mapping[str, CollectionSpec] = {
-    "groups": CollectionSpec("civilization_cards", ("groups",)),
-    "civilization_cards": CollectionSpec("civilization_cards", ("cards",)),
-    "commodities": CollectionSpec("commodities", ("commodities",)),
-    "calamities": CollectionSpec("calamities", ("calamities",)),
-    "nations": CollectionSpec("ruleset", ("nations",)),
-    "epochs": CollectionSpec("ruleset", ("epochs",)),
-    "ast_tracks": CollectionSpec("ruleset", ("ast", "tracks"), "nation"),
-    "phases": CollectionSpec("ruleset", ("sequence_of_play", "phases")),
-    "player_counts": CollectionSpec("ruleset", ("player_counts", "counts"), "players"),
-    "options": CollectionSpec("ruleset", ("options",)),
-    "areas": CollectionSpec("map", ("areas",)),
-    "borders": CollectionSpec("map", ("borders",), "areas"),
-    "flood_plains": CollectionSpec("map", ("flood_plains",)),
-    "volcanoes": CollectionSpec("map", ("volcanoes",)),
-}
-
 OPERATIONS = ("remove", "replace", "patch", "add")
-
-#: The settings of a ruleset (every top-level fact that is not a collection), by the file slot that
-#: holds them; a variant changes them in ``overlay: settings:``, merged key by key.
-SETTINGS: Mapping[str, str] = {
-    "players": "ruleset",
-    "credit_policy": "ruleset",
-    "components": "ruleset",
-    "not_in_sources": "ruleset",
-    "ast": "ruleset",
-    "player_counts": "ruleset",
-    "sequence_of_play": "ruleset",
-    "victory": "ruleset",
-    "hand_limit": "ruleset",
-    "taxation": "ruleset",
-    "special_rules": "ruleset",
-    "non_player_forces": "ruleset",
-    "total_cards": "commodities",
-    "set_value": "commodities",
-    "mining": "commodities",
-    "trade_stacks": "commodities",
-    "deck_compositions": "commodities",
-    "non_native_block_bonus": "commodities",
-    "declared_count": "civilization_cards",
-    "two_coast_areas": "map",
-    "excluded_borders": "map",
-}
 
 #: Keys of a variant manifest that are not rule facts of the ruleset (never merged into its base's).
 _MANIFEST_HEADER = {
     "kind",
+    "family",
     "id",
     "name",
     "description",
@@ -110,11 +59,12 @@ _FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "
 
 
 def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
-    """The identifying key of an entity as text (``a|b`` for a border's sorted pair)."""
+    """The identifying key of an entity as text: ``key@qualifier`` where the collection is keyed
+    by a qualifier too, ``a|b`` (sorted) where it is keyed by a pair."""
     value = raw.get(spec.key)
-    if spec.key == "nation" and isinstance(value, str) and isinstance(raw.get("level"), str):
-        return f"{value}@{raw['level']}"  # one A.S.T. track per nation and level
-    if spec.key == "areas":
+    if spec.qualifier is not None and isinstance(value, str) and isinstance(raw.get(spec.qualifier), str):
+        return f"{value}@{raw[spec.qualifier]}"
+    if spec.pair:
         if isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value):
             return "|".join(sorted(value))
         return None
@@ -135,6 +85,8 @@ class Entry:
 class Resolved:
     """A ruleset with its base chain applied: what the model is built from."""
 
+    #: The ruleset's family: its collections and settings are what resolution knows.
+    family: Family
     manifest: Document
     data: dict[str, Any]
     chain: tuple[str, ...]
@@ -143,7 +95,7 @@ class Resolved:
     documents: list[Document] = field(default_factory=list)
     removed: dict[str, dict[str, Origin]] = field(default_factory=dict)
     rule_index: Document | None = None
-    #: Where each setting (a key of :data:`SETTINGS`) was defined and, per sub-key, last changed.
+    #: Where each setting (a key of the family's ``settings``) was defined and, per sub-key, last changed.
     setting_origins: dict[str, Origin] = field(default_factory=dict)
     #: The position in ``chain`` of the ruleset that brought each file (by display name).
     layers: dict[str, int] = field(default_factory=dict)
@@ -217,6 +169,17 @@ class Resolver:
             hint = f"did you mean `{close[0]}`?" if close else "run `civrules list` to see the ruleset ids"
             problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
             return None, [replace(problem, suggestion=close[0] if close else None)]
+        named = manifest.data.get("family")
+        if isinstance(named, str) and named != parent.family.id:
+            return None, [
+                _diag(
+                    codes.FAMILY_MISMATCH,
+                    f"this variant names the family `{named}`, but its base `{parent_id}` is of `{parent.family.id}`",
+                    manifest.span(("family",)),
+                    f"drop `family:` (a variant belongs to its base's family), or extend a ruleset of `{named}`",
+                    (Related(_manifest_span(parent), "the base ruleset"),),
+                )
+            ]
         parent_loaded = self.workspace.load_ruleset(parent)
         problems = parent_loaded.all_diagnostics()
         if any(d.severity == "error" for d in problems):
@@ -261,13 +224,14 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
     own_by_slot = {slot: [f.document for f in files if f.document is not None] for slot, files in loaded.files.items()}
     if base is None:
         data = {k: v for k, v in manifest.data.items() if k not in ("overlay", "suppress")}
-        resolved = Resolved(manifest, data, (str(manifest.data["id"]),))
+        resolved = Resolved(loaded.family, manifest, data, (str(manifest.data["id"]),))
         for key in data:
-            if SETTINGS.get(key) == "ruleset":
+            if loaded.family.settings.get(key) == "ruleset":
                 resolved.setting_origins[key] = Origin(manifest, (key,))
     else:
         data = dict(base.data)
         resolved = Resolved(
+            loaded.family,
             manifest,
             data,
             (*base.chain, str(manifest.data["id"])),
@@ -284,7 +248,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 continue
             here = Origin(manifest, (key,))
             previous = resolved.setting_origins.get(key)
-            if key in _MANIFEST_HEADER or SETTINGS.get(key) != "ruleset":
+            if key in _MANIFEST_HEADER or loaded.family.settings.get(key) != "ruleset":
                 data[key] = value
             elif (
                 isinstance(value, dict)
@@ -308,7 +272,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
         resolved.rule_index = own_index[0]
     elif base is not None:
         resolved.rule_index = base.rule_index
-    for name, spec in COLLECTIONS.items():
+    for name, spec in loaded.family.collections.items():
         documents = [manifest] if spec.slot == "ruleset" else own_by_slot.get(spec.slot, [])
         if spec.slot == "ruleset" and base is not None and _lookup(manifest.data, spec.path) is None:
             continue  # the variant's manifest does not redefine this collection: keep the base's
@@ -329,7 +293,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             continue
         for document in documents:
             for key, value in document.data.items():
-                if key not in _FILE_METADATA and not _is_collection_key(slot, key):
+                if key not in _FILE_METADATA and not _is_collection_key(loaded.family, slot, key):
                     resolved.settings.setdefault(slot, {})[key] = value
                     resolved.setting_origins[key] = Origin(document, (key,))
     return resolved
@@ -364,8 +328,8 @@ def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: 
     return True
 
 
-def _is_collection_key(slot: str, key: str) -> bool:
-    return any(spec.slot == slot and spec.path[0] == key for spec in COLLECTIONS.values())
+def _is_collection_key(family: Family, slot: str, key: str) -> bool:
+    return any(spec.slot == slot and spec.path[0] == key for spec in family.collections.values())
 
 
 def _lookup(data: Any, path: tuple[str, ...]) -> Any:
@@ -385,7 +349,7 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
         if name == "settings" and isinstance(operations, dict):
             yield from _apply_settings(resolved, manifest, operations)
             continue
-        spec = COLLECTIONS.get(name)
+        spec = resolved.family.collections.get(name)
         if spec is None or not isinstance(operations, dict):
             continue  # the schema reports unknown collections
         entries = resolved.collections.setdefault(name, [])
@@ -407,7 +371,7 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
     """`overlay.settings`: remove, replace, patch (a setting named directly), add, in this order."""
     removals = operations.get("remove")
     for i, key in enumerate(removals if isinstance(removals, list) else ()):
-        slot = SETTINGS.get(key) if isinstance(key, str) else None
+        slot = resolved.family.settings.get(key) if isinstance(key, str) else None
         if slot is None:
             continue  # the schema reports an unknown setting
         values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
@@ -418,7 +382,7 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
         resolved.setting_origins.pop(key, None)
     replacements = operations.get("replace")
     for key, value in replacements.items() if isinstance(replacements, dict) else ():
-        if SETTINGS.get(key) is not None and not _has_setting(resolved, key):
+        if resolved.family.settings.get(key) is not None and not _has_setting(resolved, key):
             yield _missing_setting(manifest, key, ("overlay", "settings", "replace", key), "replace")
             continue
         yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "replace", key), whole=True)
@@ -441,7 +405,7 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
 
 
 def _has_setting(resolved: Resolved, key: str) -> bool:
-    slot = SETTINGS.get(key)
+    slot = resolved.family.settings.get(key)
     values = resolved.data if slot == "ruleset" else resolved.settings.get(slot or "", {})
     return key in values
 
@@ -466,7 +430,7 @@ def _patch_setting(
 ) -> Iterator[Diagnostic]:
     """Merge ``overlay.settings.<key>`` into the setting of the base, wherever the base defines it
     (or, ``whole``, put the value in its place)."""
-    slot = SETTINGS.get(key)
+    slot = resolved.family.settings.get(key)
     if slot is None:
         return  # the schema reports an unknown setting
     values = resolved.data if slot == "ruleset" else resolved.settings.setdefault(slot, {})
@@ -476,7 +440,11 @@ def _patch_setting(
         values.pop(key, None)
         resolved.setting_origins.pop(key, None)
         return
-    inside = [(name, spec) for name, spec in COLLECTIONS.items() if spec.slot == slot and spec.path[:1] == (key,)]
+    inside = [
+        (name, spec)
+        for name, spec in resolved.family.collections.items()
+        if spec.slot == slot and spec.path[:1] == (key,)
+    ]
     for name, spec in inside:
         if isinstance(patch, dict) and len(spec.path) > 1 and spec.path[1] in patch:
             yield _diag(
@@ -503,7 +471,7 @@ def _patch_setting(
     if previous is not None:
         resolved.base_notes.append((at.span(), previous.span()))
     base_span = previous.span() if previous is not None else None
-    yield from validate_setting(slot, key, merged, origin.locate, base_span)
+    yield from validate_setting(resolved.family.slot_kind(slot), key, merged, origin.locate, base_span)
 
 
 def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
@@ -529,7 +497,7 @@ def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, S
                 if origin is not None:
                     notes.append((manifest.span(("overlay", "settings", *sub)), origin.span()))
             continue
-        spec = COLLECTIONS.get(name)
+        spec = base.family.collections.get(name)
         if spec is None or not isinstance(operations, dict):
             continue
         entries = base.collections.get(name, [])
@@ -552,7 +520,7 @@ def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
 
 def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:
     existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
-    if spec.key == "areas":
+    if spec.pair:
         # Two areas the base does not join: what each of them does border says more than the
         # spelling of the closest pair.
         close = None
@@ -566,13 +534,13 @@ def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at
             if verb == "remove"
             else f"use `add` to create a new {name} entry"
         )
-    elif verb == "remove" and spec.key == "areas":
+    elif verb == "remove" and spec.pair:
         hint = f"nothing to remove: {hint}"
     problem = _diag(
         codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
     )
     # A border's key is its two areas and a track's its nation and level: not text to put back.
-    plain = close if close and spec.key not in ("areas", "nation") else None
+    plain = close if close and not spec.pair and spec.qualifier is None else None
     return replace(problem, suggestion=plain)
 
 
@@ -609,7 +577,7 @@ def _add(
         return
     resolved.removed.get(name, {}).pop(key, None)
     entries.append(Entry(at, item))
-    yield from validate_entity(spec.slot, spec.path, item, at.locate)
+    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.locate)
 
 
 def _target(
@@ -636,7 +604,7 @@ def _replace(
     base = entries[existing].origin.base or entries[existing].origin
     entries[existing] = Entry(replace(at, base=base), item)
     resolved.base_notes.append((at.span(), base.head()))
-    yield from validate_entity(spec.slot, spec.path, item, at.locate, base.head())
+    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.locate, base.head())
 
 
 def _remove(
@@ -688,7 +656,9 @@ def _patch(
     origin = replace(entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()))
     entries[existing] = Entry(origin, merged)
     resolved.base_notes.append((at.span(), entry.origin.head()))
-    yield from validate_entity(spec.slot, spec.path, merged, origin.locate, entry.origin.head())
+    yield from validate_entity(
+        resolved.family.slot_kind(spec.slot), spec.path, merged, origin.locate, entry.origin.head()
+    )
 
 
 def _list_part(path: NodePath) -> NodePath:
@@ -936,8 +906,7 @@ def _diag(
 
 
 __all__ = [
-    "COLLECTIONS",
-    "SETTINGS",
+    "CollectionSpec",
     "Entry",
     "NodePath",
     "Resolved",

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from civrules.diagnostics.escape import printable
-from civrules.resolve import COLLECTIONS, Resolved, entity_key
+from civrules.families import CollectionSpec
+from civrules.resolve import Resolved, entity_key
 
 #: Manifest keys that are not rules (or that hold collections, compared entity by entity).
-_NOT_SETTINGS = {"kind", "id", "name", "description", "extends", "overlay", "files", "note"}
+_NOT_SETTINGS = {"kind", "family", "id", "name", "description", "extends", "overlay", "files", "note"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,16 +85,14 @@ def _field_json(change: FieldChange) -> dict[str, Any]:
 
 def _settings(resolved: Resolved) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    collection_roots = {spec.path[0] for spec in COLLECTIONS.values() if spec.slot == "ruleset"}
+    specs = resolved.family.collections.values()
+    collection_roots = {spec.path[0] for spec in specs if spec.slot == "ruleset"}
+    nested_lists = {spec.path[1] for spec in specs if spec.slot == "ruleset" and len(spec.path) > 1}
     for key, value in resolved.data.items():
         if key in _NOT_SETTINGS:
             continue
         if key in collection_roots:
-            nested = (
-                {k: v for k, v in value.items() if k not in ("tracks", "phases", "counts")}
-                if isinstance(value, dict)
-                else None
-            )
+            nested = {k: v for k, v in value.items() if k not in nested_lists} if isinstance(value, dict) else None
             if nested:
                 out[key] = nested
             continue
@@ -130,6 +129,11 @@ def _unchanged(value: Any) -> Any:
     return value
 
 
+def _collections(old: Resolved, new: Resolved) -> dict[str, CollectionSpec]:
+    """The collections the two rulesets' families know (one family's, unless they differ)."""
+    return {**old.family.collections, **new.family.collections}
+
+
 def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> RulesetDiff:
     """The changes that turn ``old`` into ``new``.
 
@@ -139,7 +143,7 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
     clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
     settings = list(diff_values(clean(_settings(old)), clean(_settings(new)), ""))
     collections = []
-    for name, spec in COLLECTIONS.items():
+    for name, spec in _collections(old, new).items():
         before = {entity_key(spec, e.raw): clean(e.raw) for e in old.collections.get(name, [])}
         after = {entity_key(spec, e.raw): clean(e.raw) for e in new.collections.get(name, [])}
         result = CollectionDiff(name)

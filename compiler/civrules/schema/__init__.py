@@ -1,6 +1,11 @@
 """JSON Schema validation of rule files, with every error mapped back to a line and column.
 
-Each file names its kind (``kind: calamities``); the kind selects a schema under ``schemas/``.
+Each file names its kind (``kind: calamities``); the kind, read as a kind of the family of the
+ruleset that uses the file, selects a schema: the core's (``rule_index``) or the family's. The
+register knows a kind by its *qualified* name: the default family's kinds by their own names
+(their schemas are the top-level ``schemas/*.schema.json`` they have always been), any other
+family's as ``<family>/<kind>`` (``schemas/<family>/...``, or the schemas its distribution ships),
+so two families may each have a kind called ``cards``.
 jsonschema's errors are turned into diagnostics pointing at the offending key or value, with
 "did you mean" hints for misspelt keys and enum values.
 """
@@ -13,25 +18,68 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped
 from civrules.diagnostics.suggest import Vocabulary, closest, did_you_mean
+from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-#: File kinds and the schema file that describes each.
-SCHEMA_FILES: Mapping[str, str] = {
-    "ruleset": "ruleset.schema.json",
-    "civilization_cards": "civilization-cards.schema.json",
-    "commodities": "commodities.schema.json",
-    "calamities": "calamities.schema.json",
-    "map": "map.schema.json",
-    "rule_index": "rule-index.schema.json",
-}
+#: The kinds every family shares, and the schema file of each.
+CORE_KINDS: Mapping[str, str] = {"rule_index": "rule-index.schema.json"}
+
+
+def qualify(family: Family, kind: str) -> str:
+    """The qualified name of ``kind`` read as a kind of ``family``."""
+    return kind if kind in CORE_KINDS else family.qualified_kind(kind)
+
+
+@functools.cache
+def _register() -> dict[str, tuple[Family | None, str]]:
+    """Every qualified kind: the family that declares it (None: the core's) and its schema file."""
+    found: dict[str, tuple[Family | None, str]] = {kind: (None, file) for kind, file in CORE_KINDS.items()}
+    for family in families().values():
+        for kind, file in family.kinds.items():
+            found.setdefault(qualify(family, kind), (family, file))
+    return found
+
+
+class _SchemaFiles(Mapping[str, str]):
+    """The qualified kinds whose schemas civrules ships, and each one's file under ``schemas/``."""
+
+    def _files(self) -> dict[str, str]:
+        return {kind: file for kind, (family, file) in _register().items() if family is None or family.schemas is None}
+
+    def __getitem__(self, kind: str) -> str:
+        return self._files()[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files())
+
+    def __len__(self) -> int:
+        return len(self._files())
+
+
+#: The qualified kinds whose schemas civrules ships, and the schema file of each under ``schemas/``.
+SCHEMA_FILES: Mapping[str, str] = _SchemaFiles()
+
+
+def schema_path(kind: str) -> Path:
+    """Where the schema of a qualified kind is: under ``schemas/``, or in its family's distribution."""
+    family, file = _register()[kind]
+    if family is not None and family.schemas is not None:
+        return Path(str(resources.files(family.schemas).joinpath(file)))
+    return schema_dir() / file
+
+
+def validator_module(kind: str) -> str:
+    """The name of the shipped fast validator of a qualified kind (``sid-meiers/map`` → ``sid_meiers__map``)."""
+    return kind.replace("/", "__").replace("-", "_")
 
 
 def schema_dir() -> Path:
@@ -48,7 +96,8 @@ def schema_digest(schema: Any) -> str:
 
 @functools.cache
 def load_schema(kind: str) -> dict[str, Any]:
-    with (schema_dir() / SCHEMA_FILES[kind]).open(encoding="utf-8") as handle:
+    """The schema of a qualified kind."""
+    with schema_path(kind).open(encoding="utf-8") as handle:
         schema: dict[str, Any] = json.load(handle)
     return schema
 
@@ -120,7 +169,7 @@ def _fast_validator(kind: str) -> Callable[[Any], Any] | None:
     import importlib
 
     try:
-        module = importlib.import_module(f"civrules._generated.validators.{kind}")
+        module = importlib.import_module(f"civrules._generated.validators.{validator_module(kind)}")
     except ImportError:  # pragma: no cover - shipped with the package; degrade to jsonschema alone
         return None
     if getattr(module, "SCHEMA_SHA256", None) != schema_digest(load_schema(kind)):
@@ -143,10 +192,21 @@ def is_valid_fast(kind: str, data: Any) -> bool | None:
     return True
 
 
-def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
-    """The file kind a document declares, or a diagnostic saying why it has none."""
+def document_kind(document: Document, family: Family | None = None) -> tuple[str | None, list[Diagnostic]]:
+    """The qualified kind of a document, read as a file of ``family``; or a diagnostic saying why it
+    has none.
+
+    Without a family (a file no ruleset has claimed yet), a manifest's own ``family:`` decides, and
+    any other file's kind is the default family's where it has one, else the one family's that
+    has it.
+    """
     data = document.data
-    known = ", ".join(sorted(SCHEMA_FILES))
+    if family is None:
+        family, problems = _family_of_file(document)
+        if problems:
+            return None, problems
+    known_kinds = sorted({*CORE_KINDS, *(family.kinds if family is not None else ())})
+    known = ", ".join(known_kinds)
     if not isinstance(data, dict):
         return None, [
             _diag(
@@ -161,17 +221,46 @@ def document_kind(document: Document) -> tuple[str | None, list[Diagnostic]]:
         return None, [
             _diag(codes.BAD_KIND, "the file has no `kind:`", document.span(()), f"add `kind:` with one of: {known}")
         ]
-    if not isinstance(kind, str) or kind not in SCHEMA_FILES:
+    if not isinstance(kind, str) or kind not in known_kinds or (family is None and kind not in CORE_KINDS):
         return None, [
             _diag(
                 codes.BAD_KIND,
                 f"unknown file kind {_show(kind)}",
                 document.span(("kind",)),
-                _did_you_mean(str(kind), SCHEMA_FILES) or f"use one of: {known}",
-                _closest(str(kind), SCHEMA_FILES),
+                _did_you_mean(str(kind), known_kinds) or f"use one of: {known}",
+                _closest(str(kind), known_kinds),
             )
         ]
-    return kind, []
+    return (qualify(family, kind) if family is not None else kind), []
+
+
+def _family_of_file(document: Document) -> tuple[Family | None, list[Diagnostic]]:
+    """The family a file read on its own belongs to (see :func:`document_kind`)."""
+    data = document.data
+    if not isinstance(data, dict):
+        return default_family(), []
+    named = data.get("family")
+    if data.get("kind") == "ruleset" and isinstance(named, str):
+        found = family_named(named)
+        if found is not None:
+            return found, []
+        return None, [unknown_family(document, named)]
+    kind = data.get("kind")
+    fallback = default_family()
+    if isinstance(kind, str) and kind not in fallback.kinds:
+        owners = [f for f in families().values() if kind in f.kinds]
+        if len(owners) == 1:
+            return owners[0], []
+    return fallback, []
+
+
+def unknown_family(document: Document, named: str) -> Diagnostic:
+    """R012 at a manifest's ``family:`` that names no installed family."""
+    ids = sorted(families())
+    close = closest(named, ids)
+    hint = f"did you mean `{close}`?" if close else f"the installed families: {', '.join(ids)}"
+    problem = _diag(codes.UNKNOWN_FAMILY, f"unknown game family `{named}`", document.span(("family",)), hint)
+    return replace(problem, suggestion=close)
 
 
 def validate_document(document: Document, kind: str, limit: int | None = None) -> list[Diagnostic]:
@@ -184,7 +273,7 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     data: Any = document.data
     found: dict[Diagnostic, None] = {}
     variant_only = [key for key in ("overlay", "suppress") if isinstance(data, dict) and key in data]
-    if kind == "ruleset" and variant_only and "extends" not in data:
+    if kind.rpartition("/")[2] == "ruleset" and variant_only and "extends" not in data:
         # A variant that forgot `extends:` is one mistake, not "overlay is not allowed" and a
         # missing key for every section a base ruleset must give: judged as the variant it is.
         for key in variant_only:

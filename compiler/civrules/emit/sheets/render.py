@@ -8,6 +8,7 @@ from typing import Any
 
 from civrules.emit.sheets.common import Paper, environment, page_for, paper_named, source_files
 from civrules.emit.sheets.registry import Sheet, Source, all_sheets
+from civrules.families import family_named
 from civrules.model import Ruleset
 from civrules.resolve.diff import RulesetDiff
 
@@ -21,7 +22,11 @@ CHANGES: Sheet = next(s for s in _REGISTERED if s.variant_only)
 
 INDEX = Sheet("index.html", "Player aids", "The sheets of this ruleset.", False, ())
 
-_ALL_KINDS = ("civilization_cards", "calamities", "commodities", "map")
+
+def _all_kinds(ruleset: Ruleset) -> tuple[str, ...]:
+    """The kinds of every data file of the ruleset's family (what the index is made from)."""
+    family = family_named(ruleset.family)
+    return tuple(family.slots.values()) if family is not None else ()
 
 
 def _sheets(ruleset: Ruleset, changes: RulesetDiff | None) -> list[Sheet]:
@@ -35,7 +40,7 @@ def _render(
     ruleset: Ruleset, fingerprint: str, paper: Paper, sheet: Sheet, context: Mapping[str, Any], listed: Sequence[Sheet]
 ) -> str:
     page = page_for(paper, sheet.landscape)
-    sources = source_files(ruleset, sheet.sources if sheet is not INDEX else _ALL_KINDS)
+    sources = source_files(ruleset, sheet.sources if sheet is not INDEX else _all_kinds(ruleset))
     template = environment().get_template(sheet.file.replace(".html", ".html.j2"))
     return template.render(
         ruleset=ruleset,

@@ -1,7 +1,7 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
-from civrules.families import Family
+from civrules.families import CollectionSpec, Family
 
 #: The family's register entry (also declared under the `civrules.families` entry points).
 FAMILY = Family(
@@ -15,7 +15,52 @@ FAMILY = Family(
         "commodities": "commodities.schema.json",
         "calamities": "calamities.schema.json",
         "map": "map.schema.json",
-        "rule_index": "rule-index.schema.json",
+    },
+    slots={
+        "civilization_cards": "civilization_cards",
+        "commodities": "commodities",
+        "calamities": "calamities",
+        "map": "map",
+    },
+    collections={
+        "groups": CollectionSpec("civilization_cards", ("groups",), word="card group"),
+        "civilization_cards": CollectionSpec("civilization_cards", ("cards",), word="civilization card"),
+        "commodities": CollectionSpec("commodities", ("commodities",), word="commodity"),
+        "calamities": CollectionSpec("calamities", ("calamities",), word="calamity"),
+        "nations": CollectionSpec("ruleset", ("nations",), word="nation"),
+        "epochs": CollectionSpec("ruleset", ("epochs",), word="epoch"),
+        # One A.S.T. track per nation and level (Basic, Expert).
+        "ast_tracks": CollectionSpec("ruleset", ("ast", "tracks"), "nation", qualifier="level", word="A.S.T. track"),
+        "phases": CollectionSpec("ruleset", ("sequence_of_play", "phases"), word="phase"),
+        "player_counts": CollectionSpec("ruleset", ("player_counts", "counts"), "players", word="player count"),
+        "options": CollectionSpec("ruleset", ("options",), word="option"),
+        "areas": CollectionSpec("map", ("areas",), word="area"),
+        "borders": CollectionSpec("map", ("borders",), "areas", pair=True, word="border"),
+        "flood_plains": CollectionSpec("map", ("flood_plains",), word="flood plain"),
+        "volcanoes": CollectionSpec("map", ("volcanoes",), word="volcano"),
+    },
+    settings={
+        "players": "ruleset",
+        "credit_policy": "ruleset",
+        "components": "ruleset",
+        "not_in_sources": "ruleset",
+        "ast": "ruleset",
+        "player_counts": "ruleset",
+        "sequence_of_play": "ruleset",
+        "victory": "ruleset",
+        "hand_limit": "ruleset",
+        "taxation": "ruleset",
+        "special_rules": "ruleset",
+        "non_player_forces": "ruleset",
+        "total_cards": "commodities",
+        "set_value": "commodities",
+        "mining": "commodities",
+        "trade_stacks": "commodities",
+        "deck_compositions": "commodities",
+        "non_native_block_bonus": "commodities",
+        "declared_count": "civilization_cards",
+        "two_coast_areas": "map",
+        "excluded_borders": "map",
     },
     checks=(f"{__name__}.checks",),
     sheets=(f"{__name__}.sheets",),
@@ -25,6 +70,7 @@ FAMILY = Family(
         "export": f"{__name__}.export:derived_facts",
         "package": f"{__name__}.package:render_package",
         "runtime": f"{__name__}.package:render_runtime",
+        "scaffold": f"{__name__}.scaffold:scaffold",
     },
     default=True,
 )

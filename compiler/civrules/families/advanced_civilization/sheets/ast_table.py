@@ -8,6 +8,7 @@ from typing import Any
 
 from civrules.emit.sheets.common import known, rules_text
 from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.families.advanced_civilization.succession import (
     ast_settings,
@@ -18,7 +19,7 @@ from civrules.families.advanced_civilization.succession import (
     space_value,
 )
 from civrules.model import Unknown
-from civrules.resolve import COLLECTIONS, entity_key
+from civrules.resolve import entity_key
 
 
 def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
@@ -52,7 +53,7 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             "unknown": "",
             "caveat": str(track.raw.get("caveat", "")),
             "checked": track.raw.get("checked_against_second_source"),
-            "mark": _changed(source, "ast_tracks", entity_key(COLLECTIONS["ast_tracks"], track.raw) or track.id),
+            "mark": _changed(source, "ast_tracks", entity_key(FAMILY.collections["ast_tracks"], track.raw) or track.id),
         }
         if isinstance(spans, Unknown) or spans is None:
             row["unknown"] = spans.reason if isinstance(spans, Unknown) else "the epochs of this track are not usable"

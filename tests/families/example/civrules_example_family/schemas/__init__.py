@@ -1,0 +1,1 @@
+"""The JSON Schemas of the example-dice family's file kinds."""
