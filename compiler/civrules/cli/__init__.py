@@ -392,7 +392,7 @@ def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, 
 @click.option("--families", is_flag=True, help="List the installed game families instead, with their code prefixes.")
 @click.pass_obj
 def list_command(obj: Context, fmt: str, families: bool) -> None:
-    """List the rulesets under the rules directory and their game families.
+    """List the rulesets and their game families.
 
     Each ruleset is listed with its family; `--families` lists the installed families instead.
     """
