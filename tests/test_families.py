@@ -275,3 +275,34 @@ def test_the_example_family_installed_as_a_distribution_is_found(tmp_path: Path)
     assert (tmp_path / "out" / "python" / "dice_game" / "__init__.py").is_file()
     explained = run("explain", "E001")
     assert explained.returncode == 0 and "die-with-too-few-faces" in explained.stdout
+
+
+# --- Rulebooks cited by page and heading ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cited", "hint"),
+    [
+        ("p2/dados-de-seis-face", "did you mean `p2/dados-de-seis-faces`?"),
+        ("p2/dados-de-oito-faces", "the nearest enclosing section is `p2`"),
+        ("p7", "no section of the rulebook is near this number"),
+    ],
+)
+def test_a_citation_by_page_and_heading_is_checked_as_a_section_is(
+    example: Path, tmp_path: Path, cited: str, hint: str
+) -> None:
+    """The example rulebook numbers no sections: its index lists pages and the headings on them."""
+    rules = _rules(tmp_path)
+    dice = rules / "dice" / "dice.yaml"
+    dice.write_text(dice.read_text().replace("p2/dados-de-seis-faces", cited))
+    code, found = _validate(rules)
+    assert code == 1
+    assert [(d["code"], d["line"], d["hint"]) for d in found] == [("Q001", 3, hint)]
+
+
+def test_a_heading_not_under_a_page_is_refused_by_the_schema(example: Path, tmp_path: Path) -> None:
+    rules = _rules(tmp_path)
+    index = rules / "rulebooks" / "dice-game.yaml"
+    index.write_text(index.read_text().replace('section: "p2/dados-de-seis-faces"', 'section: "dados-de-seis-faces"'))
+    code, found = _validate(rules)
+    assert code == 1 and found[0]["code"] == "S001", found

@@ -27,6 +27,9 @@ class Index:
     def enclosing(self, number: str) -> str | None:
         """The nearest section that contains ``number`` (by the rulebook's numbering)."""
         current = number
+        if self.numbering == "pages_and_headings":
+            page, _, heading = number.partition("/")
+            return page if heading and (page in self.sections or page in self.missing) else None
         while True:
             if self.numbering == "dotted_components" or "." not in current or current.endswith("."):
                 head, _, _ = current.rpartition(".")
@@ -262,20 +265,29 @@ class _Closest:
 
     def __init__(self, index: Index) -> None:
         self.known = index.sections | set(index.missing)
+        #: Where sections are pages and headings, a heading is looked up among its page's, by its words.
+        self.separator = "/" if index.numbering == "pages_and_headings" else "."
+        self.longest = 120 if self.separator == "/" else self.LONGEST
         chapters: dict[str, list[str]] = {}
         for known in sorted(self.known):
-            chapters.setdefault(known.split(".", 1)[0], []).append(known)
-        self.chapters = {chapter: Vocabulary(numbers, cutoff=0.75) for chapter, numbers in chapters.items()}
+            chapters.setdefault(known.split(self.separator, 1)[0], []).append(known)
+        # A heading's words are long and share much with the page's other headings: only a near-exact
+        # spelling is a slip (`dados-de-oito-faces` is not `dados-de-seis-faces`).
+        cutoff = 0.9 if self.separator == "/" else 0.75
+        self.chapters = {chapter: Vocabulary(numbers, cutoff=cutoff) for chapter, numbers in chapters.items()}
         self.answers: dict[str, str | None] = {}
 
     def __call__(self, number: str) -> str | None:
         if number not in self.answers:
-            if len(number) > self.LONGEST or len(self.answers) >= QUERIES:
+            if len(number) > self.longest or len(self.answers) >= QUERIES:
                 return None
             self.answers[number] = self._find(number)
         return self.answers[number]
 
     def _find(self, number: str) -> str | None:
+        if self.separator == "/":
+            page = self.chapters.get(number.split("/", 1)[0])
+            return page.closest(number) if page is not None else None
         digits = "0123456789"
         variants: list[str] = []
         for i in range(len(number) - 1):

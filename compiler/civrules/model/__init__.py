@@ -195,6 +195,27 @@ class RuleIndex:
     origin: Origin | None
 
 
+def rule_index_of(document: Document | None) -> RuleIndex | None:
+    """The sections a ruleset may cite: the rulebook's own (`sections`), plus the `missing` ones.
+
+    Entries of an index other than these (Advanced Civilization's online help pages, whose
+    paragraphs have a numbering of their own that clashes with the rulebook's) are not citable.
+    """
+    if document is None or not isinstance(document.data, dict):
+        return None
+    sections = {
+        item["section"]
+        for item in document.data.get("sections") or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
+    missing = {
+        item["section"]
+        for item in document.data.get("missing") or ()
+        if isinstance(item, dict) and isinstance(item.get("section"), str)
+    }
+    return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruleset:
     """A resolved ruleset as every family has it: what the core's checks and emitters read.

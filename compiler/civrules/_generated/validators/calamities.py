@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a1196e27f66bed1a11b2a86a10775b54028a7d196f710c71ebda8521ce91e4c1"
+SCHEMA_SHA256 = "aef39506e1ad75fdf1cee2776caddac03af0ceb8d180d08fffdcafaaf2feb1b2"
 
 from decimal import Decimal
 import re
@@ -15,7 +15,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
-    '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z')
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z')
 }
 
 NoneType = type(None)
@@ -1552,7 +1552,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_sect
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "0f7103495410d5b337ddd9bdb04e20118fd7388abf44e66b2e41cc7dba2e50e2"
+SCHEMA_SHA256 = "094de15040d05ff3cb982081a28c43142d64d7e4e2abbbc46b88430e70847957"
 
 from decimal import Decimal
 import re
@@ -14,7 +14,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z'),
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
 
@@ -173,7 +173,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "aac50483d3399ee2afa8c04cddb716ad963c93f22ece6032b40646c898857c28"
+SCHEMA_SHA256 = "14e6d5a619580975be123362c1a4dc3af59c115c3630795bb3711dcb19a69588"
 
 from decimal import Decimal
 import re
@@ -15,7 +15,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
-    '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z')
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z')
 }
 
 NoneType = type(None)
@@ -1580,7 +1580,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_sec
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2e5c4f7d76f2a2157012984300c380586947cd649285bbfaeb5fc83666191dd4"
+SCHEMA_SHA256 = "1447b5468c220fcd07c108979b3534f9dd94e7a88e48ee6a7ff715b3bd34a2d0"
 
 from decimal import Decimal
 import re
@@ -14,7 +14,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z'),
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
 
@@ -924,7 +924,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_section(dat
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 

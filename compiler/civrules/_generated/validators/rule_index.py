@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/rule-index.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "4c8913998da15574c0e7fc23f60b2f43bc40f9cb52235c05808223148adb10ae"
+SCHEMA_SHA256 = "f89d54ea68945bb3573fdbc25219370c1a4ad0f0e4e7f523101e8ad1c9e7cdec"
 
 from decimal import Decimal
 import re
@@ -14,7 +14,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
 REGEX_PATTERNS = {
-    '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z'),
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
 
@@ -77,7 +77,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                     data__rulebook__numbering = data__rulebook["numbering"]
                     if not isinstance(data__rulebook__numbering, (str)):
                         raise JsonSchemaValueException("invalid")
-                    if not (isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'decimal_digits' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'dotted_components' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'mixed'):
+                    if not (isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'decimal_digits' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'dotted_components' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'mixed' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'pages_and_headings'):
                         raise JsonSchemaValueException("invalid")
                 if "part" in data__rulebook_keys:
                     data__rulebook_keys.remove("part")
@@ -772,7 +772,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_sect
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "b73032b1d00a777dbd26839ac1b631f0d772c10f9284e54432fa1072572858d7"
+SCHEMA_SHA256 = "344ceed502917682e5c0aa8e70e9c5579d4f3f530af81f4be464293601df3dcf"
 
 from decimal import Decimal
 import re
@@ -16,7 +16,7 @@ from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z'),
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
-    '^[0-9]+(\\.[0-9]+)*$': re.compile('^[0-9]+(\\.[0-9]+)*\\Z'),
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
     '^[a-z][a-z0-9-]*$': re.compile('^[a-z][a-z0-9-]*\\Z')
@@ -4400,7 +4400,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 
@@ -4606,7 +4606,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[0-9]+(\\.[0-9]+)*$'].search(data):
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
 

@@ -31,7 +31,7 @@ from civrules.families.advanced_civilization.model import (
     Ruleset,
 )
 from civrules.load.document import Document
-from civrules.model import Collection, Origin, RuleIndex, Unknown, known, rules_of
+from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of
 from civrules.resolve import Resolved
 
 
@@ -312,27 +312,6 @@ def build_map(
     )
 
 
-def build_rule_index(document: Document | None) -> RuleIndex | None:
-    """The sections a ruleset may cite: the rulebook's own (`sections`), plus the `missing` ones.
-
-    The online help pages' paragraphs (`online_help`) have a numbering of their own that clashes
-    with the rulebook's, so they are not citable as rule sections.
-    """
-    if document is None or not isinstance(document.data, dict):
-        return None
-    sections = {
-        item["section"]
-        for item in document.data.get("sections") or ()
-        if isinstance(item, dict) and isinstance(item.get("section"), str)
-    }
-    missing = {
-        item["section"]
-        for item in document.data.get("missing") or ()
-        if isinstance(item, dict) and isinstance(item.get("section"), str)
-    }
-    return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
-
-
 def build_ruleset(resolved: Resolved) -> Ruleset:
     """The model of one resolved ruleset."""
     data = resolved.data
@@ -361,7 +340,7 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
         borders=borders,
         flood_plains=plains,
         volcanoes=volcanoes,
-        rule_index=build_rule_index(resolved.rule_index),
+        rule_index=rule_index_of(resolved.rule_index),
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known
+from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
 from civrules.resolve import Resolved
 
 
@@ -46,7 +46,7 @@ def build_model(resolved: Resolved) -> DiceRuleset:
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
-        rule_index=None,
+        rule_index=rule_index_of(resolved.rule_index),
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
