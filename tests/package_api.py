@@ -8,6 +8,11 @@ change to the packages' API, rewrite the snapshot and review its diff::
 
     .venv/bin/python -m tests.package_api --write
 
+It was recorded from the packages of 0f58774 (before the split)::
+
+    git archive 0f58774 generated/python | tar -x -C /tmp/api-before
+    .venv/bin/python -m tests.package_api --write --generated /tmp/api-before/generated/python
+
 A value is recorded by its structure (records by their class and fields, enum members by their
 class and value, mappings as pairs in their order), never by where a class is defined: the records
 and vocabularies may move from one runtime module to another without changing the API. Values
@@ -82,14 +87,17 @@ def _class(cls: type) -> Any:
     if issubclass(cls, enum.Enum):
         described["members"] = [[m.name, structure(m.value)] for m in cls]
         return described
-    own = {k: v for k, v in vars(cls).items() if not k.startswith("_")}
+    # Inherited members count: a class's API does not depend on which of its bases declares a name.
+    bases = [k for k in reversed(cls.__mro__) if k.__module__ not in ("builtins", "typing", "abc")]
+    own = {k: v for base in bases for k, v in vars(base).items() if not k.startswith("_")}
+    annotations = {k: v for base in bases for k, v in vars(base).get("__annotations__", {}).items()}
     described["slots"] = list(getattr(cls, "__slots__", ()))
     described["match_args"] = list(getattr(cls, "__match_args__", ()))
-    described["annotations"] = sorted(vars(cls).get("__annotations__", {}).items())
+    described["annotations"] = sorted(annotations.items())
     described["attributes"] = sorted(
-        (k, str(inspect.signature(v)) if callable(v) and hasattr(v, "__code__") else type(v).__qualname__)
+        (k, str(inspect.signature(v)) if isinstance(v, types.FunctionType) else type(v).__qualname__)
         for k, v in own.items()
-        if k not in described["annotations"]
+        if k not in annotations
     )
     described["init"] = str(inspect.signature(cls)) if "__init__" in vars(cls) else None
     described["doc"] = cls.__doc__
@@ -116,10 +124,10 @@ def public_names(module: types.ModuleType) -> list[str]:
     return sorted(name for name in vars(module) if not name.startswith("_"))
 
 
-def snapshot() -> dict[str, Any]:
-    """The API of every package (and the names the runtime exported), read from ``generated/python``."""
-    if str(GENERATED) not in sys.path:
-        sys.path.insert(0, str(GENERATED))
+def snapshot(generated: Path = GENERATED) -> dict[str, Any]:
+    """The API of every package (and the names the runtime exported), read from ``generated``."""
+    if str(generated) not in sys.path:
+        sys.path.insert(0, str(generated))
     api: dict[str, Any] = {}
     for package in PACKAGES:
         for suffix in MODULES:
@@ -135,7 +143,10 @@ def render(api: Mapping[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render(snapshot())
+    """``--write``: rewrite the snapshot; ``--generated DIR``: read the packages from DIR (an older
+    commit's ``generated/python``, extracted with ``git archive``)."""
+    generated = Path(argv[argv.index("--generated") + 1]).resolve() if "--generated" in argv else GENERATED
+    text = render(snapshot(generated))
     if "--write" in argv:
         SNAPSHOT.write_text(text, encoding="utf-8")
     else:
