@@ -99,7 +99,7 @@ def _class(cls: type) -> Any:
         for k, v in own.items()
         if k not in annotations
     )
-    described["init"] = str(inspect.signature(cls)) if "__init__" in vars(cls) else None
+    described["init"] = str(inspect.signature(cls)) if any("__init__" in vars(base) for base in bases) else None
     described["doc"] = cls.__doc__
     return described
 

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "726ef1bb167b520faa63df7d5f46cf41c60e29f9dcf6c5165dbfd443f8660569"
+SOURCE_SHA256 = "c7bf62e0339554f78e6482a072864d04a4d4d037840fc16dac74f9583ced3eb3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -18,6 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_ruleset = resolve('ruleset')
+    l_0_family_runtime = resolve('family_runtime')
     l_0_draft = resolve('draft')
     l_0_runtime = resolve('runtime')
     l_0_data_names = resolve('data_names')
@@ -46,11 +47,15 @@ def root(context, missing=missing):
         yield ' (a variant of `'
         yield str(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'extends'))
         yield '`)'
-    yield '; do not edit: change the\nrule data under rules/ and run `civrules build`. Needs the standard library and civrules_runtime.\n'
+    yield '; do not edit: change the\nrule data under rules/ and run `civrules build`. Needs the standard library, civrules_runtime\nand '
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield '.\n'
     if (undefined(name='draft') if l_0_draft is missing else l_0_draft):
         pass
         yield '\nThis ruleset is a DRAFT: facts a game needs are not in the sources (UNKNOWN_FACTS lists them); an\nengine that needs a complete ruleset calls require_complete().\n'
-    yield '\nFacts the sources do not give are None in the records; a helper that needs one raises\nUnknownFactError. The package satisfies civrules_runtime.RulesetPackage: an engine typed against\nthat protocol runs on every ruleset package.\n"""\n\nfrom __future__ import annotations\n\nfrom '
+    yield '\nFacts the sources do not give are None in the records; a helper that needs one raises\nUnknownFactError. The package satisfies '
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
     yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError\n\nfrom .ids import (\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
@@ -95,4 +100,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=30&3=32&5=40&18=44&35=46&36=50&40=54&41=58&61=62&62=66&68=70&69=74&75=78&76=82'
+debug_info = '1=31&3=33&5=41&6=43&13=47&19=49&36=51&37=55&41=59&42=63&62=67&63=71&69=75&70=79&76=83&77=87'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "68ca1527efcafcc205948e2ad72dd1721c20ec65ab0c29a5df3cf1e84ae3fb82"
+SOURCE_SHA256 = "6eaed0e0a4fd2560081f37f5337581d1d174ada8db923b23d4ae3f4080e282f3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'pyproject.toml.j2'
@@ -18,6 +18,8 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_package = resolve('package')
+    l_0_runtime = resolve('runtime')
+    l_0_family_runtime = resolve('family_runtime')
     l_0_distribution = resolve('distribution')
     l_0_version = resolve('version')
     l_0_description = resolve('description')
@@ -32,7 +34,11 @@ def root(context, missing=missing):
     pass
     yield '# The distribution of the generated package `'
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
-    yield '` (written by `civrules build`; do not edit).\n# Install: pip install generated/python/civrules_runtime generated/python/'
+    yield '` (written by `civrules build`; do not edit).\n# Install: pip install generated/python/'
+    yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
+    yield ' generated/python/'
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield ' generated/python/'
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
     yield '\n# The build backend writes nothing beside these files, so installing leaves generated/ as built.\n\n[build-system]\nrequires = ["hatchling>=1.21"]\nbuild-backend = "hatchling.build"\n\n[project]\nname = "'
     yield str((undefined(name='distribution') if l_0_distribution is missing else l_0_distribution))
@@ -49,4 +55,4 @@ def root(context, missing=missing):
     yield '"\n'
 
 blocks = {}
-debug_info = '1=24&2=26&10=28&11=30&12=32&14=34&17=36&20=38'
+debug_info = '1=26&2=28&10=34&11=36&12=38&14=40&17=42&20=44'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "6e9723711b08878e39da56279cc871ccb84545d5cb1d5c602ca3228076993c20"
+SOURCE_SHA256 = "51e3d1b97516dd5235e817e7d76d00bd12b30b26fe37bcfee37921b0a7b1009a"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'runtime-pyproject.toml.j2'
@@ -17,17 +17,32 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
+    l_0_what = resolve('what')
+    l_0_install = resolve('install')
     l_0_distribution = resolve('distribution')
+    l_0_version = resolve('version')
+    l_0_description = resolve('description')
+    l_0_dependencies = resolve('dependencies')
     l_0_files = resolve('files')
     l_0_package = resolve('package')
     pass
-    yield '# The distribution of civrules\' shared runtime (written by `civrules build`; do not edit).\n# Install: pip install generated/python/civrules_runtime\n# The build backend writes nothing beside these files, so installing leaves generated/ as built.\n\n[build-system]\nrequires = ["hatchling>=1.21"]\nbuild-backend = "hatchling.build"\n\n[project]\nname = "'
+    yield '# The distribution of '
+    yield str((undefined(name='what') if l_0_what is missing else l_0_what))
+    yield ' (written by `civrules build`; do not edit).\n# Install: pip install '
+    yield str((undefined(name='install') if l_0_install is missing else l_0_install))
+    yield '\n# The build backend writes nothing beside these files, so installing leaves generated/ as built.\n\n[build-system]\nrequires = ["hatchling>=1.21"]\nbuild-backend = "hatchling.build"\n\n[project]\nname = "'
     yield str((undefined(name='distribution') if l_0_distribution is missing else l_0_distribution))
-    yield '"\nversion = "2.0.0"\ndescription = "The shared runtime of civrules\' generated ruleset packages: records, vocabularies, errors, rule logic, protocol."\nrequires-python = ">=3.11"\ndependencies = []\n\n[tool.hatch.build.targets.wheel]\nonly-include = ['
+    yield '"\nversion = "'
+    yield str((undefined(name='version') if l_0_version is missing else l_0_version))
+    yield '"\ndescription = '
+    yield str((undefined(name='description') if l_0_description is missing else l_0_description))
+    yield '\nrequires-python = ">=3.11"\ndependencies = ['
+    yield str((undefined(name='dependencies') if l_0_dependencies is missing else l_0_dependencies))
+    yield ']\n\n[tool.hatch.build.targets.wheel]\nonly-include = ['
     yield str((undefined(name='files') if l_0_files is missing else l_0_files))
     yield ']\n\n[tool.hatch.build.targets.wheel.sources]\n"" = "'
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
     yield '"\n'
 
 blocks = {}
-debug_info = '10=15&17=17&20=19'
+debug_info = '1=20&2=22&10=24&11=26&12=28&14=30&17=32&20=34'

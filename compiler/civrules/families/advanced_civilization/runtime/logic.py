@@ -4,7 +4,8 @@ Each generated package binds these to its own data (``helpers.py``); engines cal
 helpers, not these.
 """
 
-from .errors import UnknownFactError, UnknownIdError
+from civrules_runtime.errors import UnknownFactError, UnknownIdError
+
 from .records import (
     Addition,
     AstTrack,
