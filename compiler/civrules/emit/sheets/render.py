@@ -8,6 +8,7 @@ from typing import Any
 
 from civrules.emit.sheets.common import Paper, environment, page_for, paper_named, source_files
 from civrules.emit.sheets.registry import Sheet, Source, all_sheets
+from civrules.families import family_named
 from civrules.model import Ruleset
 from civrules.resolve.diff import RulesetDiff
 
@@ -36,7 +37,10 @@ def _render(
 ) -> str:
     page = page_for(paper, sheet.landscape)
     sources = source_files(ruleset, sheet.sources if sheet is not INDEX else _ALL_KINDS)
-    template = environment().get_template(sheet.file.replace(".html", ".html.j2"))
+    family = family_named(ruleset.family)
+    template = environment(family.package if family is not None else None).get_template(
+        sheet.file.replace(".html", ".html.j2")
+    )
     return template.render(
         ruleset=ruleset,
         fingerprint=fingerprint,

@@ -60,7 +60,7 @@ def vocabularies() -> frozenset[str]:
 
 def environment() -> jinja2.Environment:
     # Python source, not HTML: every data value goes through `lit` (or `doc` in docstrings).
-    env = template_environment("python", autoescape=False)
+    env = template_environment("python", autoescape=False, family=FAMILY.package)
     env.filters["lit"] = lit
     env.filters["doc"] = doc
     return env
