@@ -652,17 +652,9 @@ ID_ENUMS = {
 }
 
 
-def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
-    w = _Writer(ruleset)
-    for annotation in ANNOTATED:
-        w.rt(annotation)
-    levels = _levels(ruleset)
-    graph = map_graph(ruleset)
-    calamities = _calamity_effects(ruleset)
-    rule = set_value_rule(ruleset)
+def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
+    """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
     status = ruleset.data.get("status")
-
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
     w.add(
@@ -704,6 +696,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The civilization cards: GROUPS, CARDS and the derived CREDIT_MATRIX."""
     w.add(
         None,
         "GROUPS: Final[Mapping[str, Group]]",
@@ -745,6 +741,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The commodities and how a set is valued: SET_VALUE_FORMULA, MINING_EXTRA_CARDS, COMMODITIES."""
+    rule = set_value_rule(ruleset)
     w.add(
         "How the ruleset values a set of commodity cards (None: not in the sources).",
         "SET_VALUE_FORMULA: Final[str | None]",
@@ -778,6 +779,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The calamities, their order, effects, the cards that change them and who is immune."""
+    calamities = _calamity_effects(ruleset)
     w.add(
         None,
         "CALAMITIES: Final[Mapping[str, Calamity]]",
@@ -923,6 +929,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _trade_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The trade: TRADE_STACKS, STACK_SETUP, DECK_COMPOSITIONS, BLOCK_BONUSES."""
     w.add(
         None,
         "TRADE_STACKS: Final[tuple[TradeStack, ...]]",
@@ -985,6 +995,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             ]
         ),
     )
+
+
+def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The nations and the A.S.T.: NATIONS, AST_LEVELS, EPOCHS, AST_TRACKS."""
+    levels = _levels(ruleset)
     w.add(
         None,
         "NATIONS: Final[Mapping[str, Nation]]",
@@ -1070,6 +1085,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             )
         tracks.append((ref("NationId", nation), mapping(entries, w)))
     w.add(None, "AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]]", mapping(tracks, w))
+
+
+def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The turn and the players: PHASES, PHASE_ORDER, PLAYER_COUNTS."""
     w.add(
         None,
         "PHASES: Final[Mapping[str, Phase]]",
@@ -1112,6 +1131,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The map: AREAS, BORDERS, ADJACENCY, FLOOD_PLAINS, VOLCANOES."""
+    graph = map_graph(ruleset)
     w.add(
         None,
         "AREAS: Final[Mapping[str, Area]]",
@@ -1188,6 +1212,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                 w,
             ),
         )
+
+
+def _settings_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
+    """The ruleset-level rules: HAND_LIMIT, TAXATION, SCORING, SETTINGS, ENTITY_SOURCES."""
     w.add(
         "The commodity cards a player may keep, and the cards that change it.",
         "HAND_LIMIT: Final[HandLimit | None]",
@@ -1214,6 +1242,22 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _entity_sources(ruleset),
     )
+
+
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+    w = _Writer(ruleset)
+    for annotation in ANNOTATED:
+        w.rt(annotation)
+    _identity_tables(ruleset, exported, w)
+    _card_tables(ruleset, w)
+    _commodity_tables(ruleset, w)
+    _calamity_tables(ruleset, w)
+    _trade_tables(ruleset, w)
+    _succession_tables(ruleset, w)
+    _turn_tables(ruleset, w)
+    _map_tables(ruleset, w)
+    _settings_tables(ruleset, exported, w)
     body = "\n".join(w.statements)
     ids = [i for i in ID_ENUMS if f"{i}." in body or f"Code({i})" in body or f" {i})" in body or f"{i}," in body]
     enums = sorted(w.runtime & vocabularies())
