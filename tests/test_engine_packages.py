@@ -206,7 +206,12 @@ def test_pip_installs_a_package_that_imports_and_type_checks(tmp_path: Path) -> 
     pytest.importorskip("hatchling")
     pytest.importorskip("mypy")
     dist = tmp_path / "dist"
-    for name in ("civrules_runtime", "advanced_civilization", "mega_civilization"):
+    for name in (
+        "civrules_runtime",
+        "civrules_runtime_advanced_civilization",
+        "advanced_civilization",
+        "mega_civilization",
+    ):
         source = shutil.copytree(GENERATED / name, tmp_path / "src" / name)
         before = sorted(p.name for p in source.iterdir())
         built = subprocess.run(
@@ -249,6 +254,9 @@ def test_each_package_declares_its_distribution_and_the_runtime() -> None:
         assert '"civrules-runtime>=2,<3"' in text
         assert f'"" = "{package_name(ruleset)}"' in text
     assert 'name = "civrules-runtime"' in (GENERATED / "civrules_runtime" / "pyproject.toml").read_text()
+    family_runtime = (GENERATED / "civrules_runtime_advanced_civilization" / "pyproject.toml").read_text()
+    assert 'name = "civrules-runtime-advanced-civilization"' in family_runtime
+    assert '"civrules-runtime>=2.1,<3"' in family_runtime
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

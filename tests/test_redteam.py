@@ -253,6 +253,19 @@ def test_the_reserved_names_are_those_the_emitter_writes() -> None:
     assert RUNTIME_DISTRIBUTION in RESERVED_DISTRIBUTIONS
 
 
+def test_no_ruleset_can_take_the_name_of_a_family_runtime() -> None:
+    """A ruleset `runtime-advanced-civilization` would be distributed as the family runtime's
+    `civrules-runtime-advanced-civilization`; one `civrules-runtime-advanced-civilization` would
+    import as its package."""
+    from civrules.checks.identity import RESERVED_DISTRIBUTIONS, RESERVED_PACKAGES
+    from civrules.emit.packaging import family_runtime_distribution, family_runtime_package
+    from civrules.families import families
+
+    for family in families():
+        assert family_runtime_package(family) in RESERVED_PACKAGES
+        assert family_runtime_distribution(family) in RESERVED_DISTRIBUTIONS
+
+
 def test_a_deleted_working_directory_is_said_with_a_hint(tmp_path: Path) -> None:
     """A run from a folder deleted meanwhile said only `cannot access: no such file or directory`."""
     gone = tmp_path / "gone"

@@ -5,6 +5,10 @@ after changing a template (`make templates`; tests/test_templates.py fails until
 
     cd compiler && python -m tools.templates          # rewrite civrules/_generated/templates/
     cd compiler && python -m tools.templates --check  # exit 1 if a shipped module differs
+
+The code of each owner's templates goes to its own folder, ``<owner>/<folder>/`` (``core``, or the
+last part of a family's package), generated in the environment that loads them: the core's
+templates in the core's, a family's in the family's (with the filters its emitters add).
 """
 
 from __future__ import annotations
@@ -14,28 +18,56 @@ from pathlib import Path
 
 import jinja2
 
-from civrules.emit.templating import _HEADER, FOLDERS, TARGET, module_name, source_digest
+from civrules.emit.templating import (
+    _HEADER,
+    CORE,
+    TARGET,
+    _ShippedLoader,
+    module_name,
+    own_loaders,
+    source_digest,
+)
 
 
-def _environments() -> dict[str, jinja2.Environment]:
-    """Each folder's environment with the filters its emitters add (compiling checks filter names)."""
+def environments() -> dict[tuple[str, str], jinja2.Environment]:
+    """The environment of each owner's folder, ``(owner, folder)``, with the filters its emitters add
+    (compiling checks filter names)."""
     from civrules.emit.sheets import common
+    from civrules.emit.templating import template_environment
     from civrules.families.advanced_civilization import package as python
     from civrules.families.advanced_civilization.sheets import svgmap
 
-    sheets = common.environment()
-    svgmap.environment()
-    return {"python": python.environment(), "sheets": sheets}
+    found = {(CORE, "python"): template_environment("python", autoescape=False), (CORE, "sheets"): common.environment()}
+    for folder, environment in {"python": python.environment(), "sheets": svgmap.environment()}.items():
+        for loader in own_loaders(environment):
+            if loader.key != CORE:
+                found[(loader.key, folder)] = environment
+    return found
 
 
-def render_module(folder: str, name: str) -> str:
-    """The source of the shipped module of the template ``folder/name``."""
-    environment = _environments()[folder]
-    assert environment.loader is not None
-    source, filename, _ = environment.loader.get_source(environment, name)
+def _loader(environment: jinja2.Environment, key: str) -> _ShippedLoader:
+    (loader,) = [each for each in own_loaders(environment) if each.key == key]
+    return loader
+
+
+def shipped() -> list[tuple[str, str, str]]:
+    """Every ``(owner, folder, template)`` whose code is shipped."""
+    return sorted(
+        (key, folder, name)
+        for (key, folder), environment in environments().items()
+        for name in _loader(environment, key).list_templates()
+    )
+
+
+def render_module(key: str, folder: str, name: str) -> str:
+    """The source of the shipped module of the template ``key/folder/name``."""
+    environment = environments()[(key, folder)]
+    source, filename, _ = _loader(environment, key).get_source(environment, name)
     # defer_init: the code finds `environment` among the module's globals when it runs, not when it is imported.
     code = environment.compile(source, name, filename, raw=True, defer_init=True)
-    header = _HEADER.format(folder=folder, name=name, version=jinja2.__version__, digest=source_digest(folder, source))
+    header = _HEADER.format(
+        owner=key, folder=folder, name=name, version=jinja2.__version__, digest=source_digest(folder, source)
+    )
     return header + code.strip() + "\n"
 
 
@@ -43,11 +75,13 @@ def _expected() -> dict[Path, str]:
     modules = {
         TARGET / "__init__.py": '"""Compiled templates, generated ahead of time (see compiler/tools/templates.py)."""\n'
     }
-    for folder in FOLDERS:
-        environment = _environments()[folder]
-        modules[TARGET / folder / "__init__.py"] = f'"""The compiled templates of templates/{folder}."""\n'
-        for name in environment.list_templates():
-            modules[TARGET / folder / f"{module_name(name)}.py"] = render_module(folder, name)
+    for key, folder in environments():
+        modules[TARGET / key / "__init__.py"] = f'"""The compiled templates of `{key}`."""\n'
+        modules[TARGET / key / folder / "__init__.py"] = (
+            f'"""The compiled templates of `{key}`: templates/{folder}."""\n'
+        )
+    for key, folder, name in shipped():
+        modules[TARGET / key / folder / f"{module_name(name)}.py"] = render_module(key, folder, name)
     return modules
 
 

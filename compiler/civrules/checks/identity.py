@@ -9,6 +9,13 @@ from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.emit.packaging import (
+    RUNTIME,
+    RUNTIME_DISTRIBUTION,
+    family_runtime_distribution,
+    family_runtime_package,
+)
+from civrules.families import families
 from civrules.model import Collection, Entity, Ruleset
 
 
@@ -97,12 +104,12 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-#: Package names civrules itself takes: the shared runtime beside the generated packages
-#: (``RUNTIME`` of the family's package emitter) and the compiler, which a package of that name would
-#: shadow.
-RESERVED_PACKAGES = frozenset({"civrules_runtime", "civrules"})
-#: Distribution names civrules itself takes (``civrules-<id>`` is a ruleset's): the runtime's.
-RESERVED_DISTRIBUTIONS = frozenset({"civrules-runtime"})
+#: Package names civrules itself takes: the shared runtime beside the generated packages, each
+#: registered family's runtime (:mod:`civrules.emit.packaging`), and the compiler, which a package of
+#: that name would shadow. (Check modules are imported once the families are registered.)
+RESERVED_PACKAGES = frozenset({RUNTIME, "civrules", *(family_runtime_package(f) for f in families())})
+#: Distribution names civrules itself takes (``civrules-<id>`` is a ruleset's): the runtimes'.
+RESERVED_DISTRIBUTIONS = frozenset({RUNTIME_DISTRIBUTION, *(family_runtime_distribution(f) for f in families())})
 
 #: The longest ruleset id (in UTF-8 bytes): it names generated/python/<id>/, generated/sheets/<id>/
 #: and rules/rulesets/<id>.yaml, and common file systems allow 255 bytes per name.
@@ -116,8 +123,8 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
     or a ruleset id whose package name (hyphens as underscores) is a keyword, the name of a
     standard-library module (`enum`, `typing`) or a name civrules takes itself (`civrules`, the
-    shared runtime `civrules-runtime`, whose distribution a ruleset `runtime` would take); or a
-    ruleset id longer than 100 characters.
+    shared runtime `civrules-runtime`, whose distribution a ruleset `runtime` would take, or a
+    family's runtime `civrules-runtime-<family>`); or a ruleset id longer than 100 characters.
 
     Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
     name of a package under generated/python/; a keyword would not compile or import, a dunder
@@ -141,7 +148,8 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
         else None
     )
     if why is None and distribution in RESERVED_DISTRIBUTIONS:
-        why = f"its distribution would be `{distribution}`, the shared runtime's"
+        owner = "the shared runtime's" if distribution == RUNTIME_DISTRIBUTION else "a family runtime's"
+        why = f"its distribution would be `{distribution}`, {owner}"
     elif why is not None:
         why = f"`{package}` is {why}"
     if why is not None:

@@ -22,7 +22,8 @@ from civrules.emit.output import (
     stale_files,
     write_tree,
 )
-from civrules.emit.packaging import RUNTIME, package_name
+from civrules.emit.packaging import RUNTIME, family_runtime_package, package_name
+from civrules.emit.runtimes import render_core_runtime
 from civrules.emit.sheets import render_sheets
 from civrules.families import family_named
 from civrules.load.workspace import LoadedRuleset, Workspace
@@ -37,14 +38,16 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: The rulesets that have errors: nothing of theirs is rendered, their previous output is kept.
     failed_ids: list[str] = field(default_factory=list)
+    #: The folders of the runtimes rendered (under python/): the shared one and each family's.
+    runtimes: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
         return bool(self.failed_ids)
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
-        runtime = [f"python/{RUNTIME}/"] if ruleset_ids else []
-        return runtime + [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
+        runtimes = [f"python/{folder}/" for folder in self.runtimes] if ruleset_ids else []
+        return runtimes + [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
 
 
 def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
@@ -67,9 +70,13 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         changes = variant_changes(workspace, loaded, analysis.resolved)
         for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
-    for runtime in runtimes.values():  # the runtime the packages of each family built import
+    if runtimes:  # the runtimes the packages built import: the shared one, rendered by the core, and each family's
+        result.tree.update({f"python/{relative}": content for relative, content in render_core_runtime().items()})
+        result.runtimes.append(RUNTIME)
+    for family_id, runtime in sorted(runtimes.items()):
         if runtime is not None:
             result.tree.update({f"python/{relative}": content for relative, content in runtime().items()})
+            result.runtimes.append(family_runtime_package(family_id))
     return result
 
 

@@ -7,8 +7,8 @@ depends on a fact the sources do not give.
 
 from __future__ import annotations
 
-from civrules_runtime import logic
 from civrules_runtime.errors import DraftRulesetError
+from civrules_runtime_advanced_civilization import logic
 
 from . import data
 
@@ -16,8 +16,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from civrules_runtime.records import CalamityAmount, Deck, Effect
-    from civrules_runtime.vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
+    from civrules_runtime_advanced_civilization.records import CalamityAmount, Deck, Effect
+    from civrules_runtime_advanced_civilization.vocab import (
+        AdjacencyName,
+        BlockName,
+        EffectKindName,
+        MapRegionName,
+        RoleName,
+    )
 
 
 def require_complete() -> None:

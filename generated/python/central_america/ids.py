@@ -6,7 +6,7 @@ is, and by the helpers of any ruleset that has the same id.
 
 from enum import StrEnum
 
-from civrules_runtime.vocab import BorderKind, GroupId
+from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
 
 __all__ = [
     "AreaId",

@@ -1,9 +1,10 @@
 # ruff: noqa: N802 - the protocol names the packages' constants, which are upper case
-"""The public names every generated ruleset package has, as a protocol.
+"""The public names every generated ruleset package has, whatever its family, as a protocol.
 
-A module satisfies a protocol (PEP 544): an engine function typed ``def f(rules: RulesetPackage)``
-accepts ``advanced_civilization``, ``expansion_project`` or any other generated package, with full
-static typing, and runs unchanged on each; where a ruleset lacks a fact it raises UnknownFactError.
+A module satisfies a protocol (PEP 544). Each family's runtime extends :class:`RulesetPackageBase`
+with the tables and helpers of its games (``civrules_runtime_advanced_civilization.RulesetPackage``);
+an engine typed against the base reads what every package has: its identity, how complete it is,
+its ids, settings and sources.
 """
 
 from __future__ import annotations
@@ -12,43 +13,14 @@ from typing import Protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Mapping
     from enum import StrEnum
 
-    from .records import Area as AreaRecord
-    from .records import (
-        AstTrack,
-        BlockBonus,
-        Border,
-        Calamity,
-        CalamityAmount,
-        CalamityEffect,
-        CalamityImmunity,
-        CalamityModifier,
-        Card,
-        Combination,
-        Commodity,
-        Deck,
-        DeckBand,
-        Effect,
-        Epoch,
-        Group,
-        HandLimit,
-        Nation,
-        Phase,
-        PlayerCount,
-        Region,
-        ScoringItem,
-        StackSetupStep,
-        Taxation,
-        TradeStack,
-        UnknownFact,
-    )
-    from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
+    from .records import UnknownFact
 
 
-class RulesetPackage(Protocol):
-    """What an engine may rely on in every generated package (its `__all__`)."""
+class RulesetPackageBase(Protocol):
+    """What an engine may rely on in every generated package, of any family."""
 
     @property
     def RULESET_ID(self) -> str: ...
@@ -65,109 +37,17 @@ class RulesetPackage(Protocol):
     @property
     def ID_ENUMS(self) -> Mapping[str, type[StrEnum]]: ...
     @property
-    def GROUPS(self) -> Mapping[str, Group]: ...
-    @property
-    def CARDS(self) -> Mapping[str, Card]: ...
-    @property
-    def CREDIT_MATRIX(self) -> Mapping[str, Mapping[str, int]]: ...
-    @property
-    def COMMODITIES(self) -> Mapping[str, Commodity]: ...
-    @property
-    def SET_VALUE_FORMULA(self) -> str | None: ...
-    @property
-    def MINING_EXTRA_CARDS(self) -> int: ...
-    @property
-    def CALAMITIES(self) -> Mapping[str, Calamity]: ...
-    @property
-    def CALAMITY_ORDER(self) -> tuple[str, ...]: ...
-    @property
-    def CALAMITY_EFFECTS(self) -> Mapping[str, tuple[CalamityEffect, ...] | None]: ...
-    @property
-    def CALAMITY_MODIFIERS(self) -> Mapping[str, tuple[CalamityModifier, ...] | None]: ...
-    @property
-    def CALAMITY_COMBINATIONS(self) -> Mapping[str, Combination]: ...
-    @property
-    def CALAMITY_IMMUNITIES(self) -> Mapping[str, tuple[CalamityImmunity, ...] | None]: ...
-    @property
-    def TRADE_STACKS(self) -> tuple[TradeStack, ...]: ...
-    @property
-    def STACK_SETUP(self) -> tuple[StackSetupStep, ...]: ...
-    @property
-    def DECK_COMPOSITIONS(self) -> tuple[DeckBand, ...]: ...
-    @property
-    def BLOCK_BONUSES(self) -> tuple[BlockBonus, ...]: ...
-    @property
-    def NATIONS(self) -> Mapping[str, Nation]: ...
-    @property
-    def AST_LEVELS(self) -> tuple[str, ...]: ...
-    @property
-    def EPOCHS(self) -> Mapping[str, Epoch]: ...
-    @property
-    def AST_TRACKS(self) -> Mapping[str, Mapping[str, AstTrack]]: ...
-    @property
-    def PHASES(self) -> Mapping[str, Phase]: ...
-    @property
-    def PHASE_ORDER(self) -> tuple[str, ...]: ...
-    @property
-    def PLAYER_COUNTS(self) -> Mapping[int, PlayerCount]: ...
-    @property
-    def AREAS(self) -> Mapping[str, AreaRecord]: ...
-    @property
-    def BORDERS(self) -> tuple[Border, ...]: ...
-    @property
-    def ADJACENCY(self) -> Mapping[str, Mapping[str, frozenset[str]]]: ...
-    @property
-    def FLOOD_PLAINS(self) -> Mapping[str, Region]: ...
-    @property
-    def VOLCANOES(self) -> Mapping[str, Region]: ...
-    @property
-    def HAND_LIMIT(self) -> HandLimit | None: ...
-    @property
-    def TAXATION(self) -> Taxation | None: ...
-    @property
-    def SCORING(self) -> tuple[ScoringItem, ...] | None: ...
-    @property
     def SETTINGS(self) -> Mapping[str, object]: ...
     @property
     def ENTITY_SOURCES(self) -> Mapping[str, tuple[str, ...]]: ...
 
     def require_complete(self) -> None: ...
     def canonical_id(self, name: str) -> str: ...
-    def credit_toward(self, owned: Iterable[str], target: str) -> int: ...
-    def purchase_cost(self, owned: Iterable[str], target: str) -> int: ...
-    def set_value(
-        self,
-        good: str,
-        n: int,
-        *,
-        mining: bool = False,
-        players: int | None = None,
-        redeemed_in: BlockName | None = None,
-        drawn_in: BlockName | None = None,
-    ) -> int: ...
-    def decks_for(self, players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]: ...
-    def calamity_resolution_order(self, calamities: Iterable[str]) -> tuple[str, ...]: ...
-    def neighbours(self, area: str, kind: AdjacencyName = "all") -> frozenset[str]: ...
-    def calamity_amount(
-        self,
-        calamity: str,
-        effect: str,
-        held: Iterable[str],
-        role: RoleName,
-        commodities: Mapping[str, int] | None = None,
-        nation: str | None = None,
-    ) -> CalamityAmount: ...
-    def effects_held(self, held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]: ...
-    def hand_limit(self, held: Iterable[str]) -> int: ...
-    def tax_rates(self, held: Iterable[str]) -> tuple[int, ...]: ...
-    def can_enter_epoch(
-        self,
-        epoch: str,
-        cities: int,
-        held: Iterable[str],
-        nation: str | None = None,
-        level: str | None = None,
-    ) -> bool: ...
-    def can_enter_space(
-        self, nation: str, space: int, cities: int, held: Iterable[str], level: str | None = None
-    ) -> bool: ...
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        from . import _moved
+
+        return _moved.attribute(__name__, name, "protocol")

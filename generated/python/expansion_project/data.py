@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from civrules_runtime.records import (
+from civrules_runtime_advanced_civilization.records import (
     Area,
     AstTrack,
     Attribute,
@@ -52,7 +52,7 @@ from civrules_runtime.records import (
     TurnOrder,
     UnknownFact,
 )
-from civrules_runtime.vocab import (
+from civrules_runtime_advanced_civilization.vocab import (
     AbilityAction,
     AbilityPhase,
     Activity,

@@ -1,175 +1,209 @@
-"""civrules_runtime: what every generated civrules ruleset package shares (standard library only).
+"""civrules_runtime: what the generated packages of every game family share (standard library only).
 
-The records (frozen dataclasses), the vocabularies (string enums), the errors, the rule logic of
-the helpers, and :class:`RulesetPackage`, the protocol every generated package satisfies: an engine
-function typed ``def f(rules: RulesetPackage)`` accepts any ruleset's package.
+The errors every package raises, the record base each family's records are built on
+(:class:`Record`), :class:`UnknownFact`, and :class:`RulesetPackageBase`, the protocol of the
+names every package has whatever its family. Each family has a runtime of its own with its
+records, vocabularies, rule logic and ``RulesetPackage`` protocol: the Advanced Civilization
+family's is ``civrules_runtime_advanced_civilization``.
 
-Facts the sources do not give are None in the records; a helper that needs one raises
-:class:`UnknownFactError`. Names are loaded on first use (the records and the protocol cost import
-time an engine that only needs the errors or the vocabularies should not pay).
+Those names lived here until the runtime was split by family; for this round they are still
+importable from here (loaded from the family's runtime on first use: import them from there).
+Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
 from .errors import DraftRulesetError, UnknownFactError, UnknownIdError
-from .vocab import (
-    AbilityAction,
-    AbilityPhase,
-    Activity,
-    Adjacency,
-    AppliesTo,
-    Block,
-    BorderKind,
-    CalamityKind,
-    CalamityUnit,
-    CombinationMode,
-    ConflictAspect,
-    EffectKind,
-    Goods,
-    GroupId,
-    ImmunityAgainst,
-    LinkEffect,
-    MapRegion,
-    ModifierEffect,
-    MovementUnits,
-    PopulationWhere,
-    PurchaseKind,
-    Role,
-    Severity,
-    Targets,
-    TokenColours,
-    TreasuryShare,
-    TurnPosition,
-)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .protocol import RulesetPackage
-    from .records import (
+    from civrules_runtime_advanced_civilization import (
+        AbilityAction,
+        AbilityPhase,
+        Activity,
         Addition,
+        Adjacency,
+        AppliesTo,
         Area,
         AstTrack,
         Attribute,
+        Block,
         BlockBonus,
         Border,
+        BorderKind,
         Calamity,
         CalamityAlternative,
         CalamityAmount,
         CalamityEffect,
         CalamityFallback,
         CalamityImmunity,
+        CalamityKind,
         CalamityLink,
         CalamityModifier,
+        CalamityUnit,
         Card,
         CityBuild,
         CitySupport,
         Combination,
+        CombinationMode,
         Commodity,
         CommodityExchange,
         CommodityValue,
         Conflict,
+        ConflictAspect,
         Credit,
         CreditTokens,
         Deck,
         DeckBand,
         Effect,
+        EffectKind,
         Epoch,
+        Goods,
         Group,
+        GroupId,
         HandLimit,
         HandLimitChange,
         Immunity,
+        ImmunityAgainst,
+        LinkEffect,
+        MapRegion,
+        ModifierEffect,
         Movement,
+        MovementUnits,
         Nation,
         Phase,
         PlayerCount,
         PopulationLimit,
+        PopulationWhere,
         PurchaseEffect,
+        PurchaseKind,
         RateChange,
         Region,
         Requirements,
+        Role,
+        RulesetPackage,
         ScoringItem,
+        Severity,
         SpecialAbility,
         StackSetupStep,
+        Targets,
         Tax,
         Taxation,
+        TokenColours,
         TradeCardPurchase,
         TradeStack,
         Treasury,
+        TreasuryShare,
         TurnOrder,
-        UnknownFact,
+        TurnPosition,
         VictoryPoints,
     )
+
+    from .protocol import RulesetPackageBase
+    from .records import Record, UnknownFact
 else:
 
     def __getattr__(name: str) -> object:
-        """The records and the protocol, imported on first use."""
-        if name == "RulesetPackage":
+        """The bases, imported on first use; a name that moved, from its family's runtime."""
+        if name == "RulesetPackageBase":
             from . import protocol
 
-            return protocol.RulesetPackage
-        if name in _RECORDS:
+            return protocol.RulesetPackageBase
+        if name in ("Record", "UnknownFact"):
             from . import records
 
             return getattr(records, name)
+        if name in _MOVED:
+            from . import _moved
+
+            return _moved.attribute(__name__, name, "")
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_RECORDS = frozenset(
+#: The names of the Advanced Civilization family that lived here before the split.
+_MOVED = frozenset(
     (
+        "AbilityAction",
+        "AbilityPhase",
+        "Activity",
         "Addition",
+        "Adjacency",
+        "AppliesTo",
         "Area",
         "AstTrack",
         "Attribute",
+        "Block",
         "BlockBonus",
         "Border",
+        "BorderKind",
         "Calamity",
         "CalamityAlternative",
         "CalamityAmount",
         "CalamityEffect",
         "CalamityFallback",
         "CalamityImmunity",
+        "CalamityKind",
         "CalamityLink",
         "CalamityModifier",
+        "CalamityUnit",
         "Card",
         "CityBuild",
         "CitySupport",
         "Combination",
+        "CombinationMode",
         "Commodity",
         "CommodityExchange",
         "CommodityValue",
         "Conflict",
+        "ConflictAspect",
         "Credit",
         "CreditTokens",
         "Deck",
         "DeckBand",
         "Effect",
+        "EffectKind",
         "Epoch",
+        "Goods",
         "Group",
+        "GroupId",
         "HandLimit",
         "HandLimitChange",
         "Immunity",
+        "ImmunityAgainst",
+        "LinkEffect",
+        "MapRegion",
+        "ModifierEffect",
         "Movement",
+        "MovementUnits",
         "Nation",
         "Phase",
         "PlayerCount",
         "PopulationLimit",
+        "PopulationWhere",
         "PurchaseEffect",
+        "PurchaseKind",
         "RateChange",
         "Region",
         "Requirements",
+        "Role",
+        "RulesetPackage",
         "ScoringItem",
+        "Severity",
         "SpecialAbility",
         "StackSetupStep",
+        "Targets",
         "Tax",
         "Taxation",
+        "TokenColours",
         "TradeCardPurchase",
         "TradeStack",
         "Treasury",
+        "TreasuryShare",
         "TurnOrder",
-        "UnknownFact",
+        "TurnPosition",
         "VictoryPoints",
     )
 )
 
-__version__ = "2.0.0"
+__version__ = "2.1.0"
 
 __all__ = [
     "AbilityAction",
@@ -233,10 +267,12 @@ __all__ = [
     "PurchaseEffect",
     "PurchaseKind",
     "RateChange",
+    "Record",
     "Region",
     "Requirements",
     "Role",
     "RulesetPackage",
+    "RulesetPackageBase",
     "ScoringItem",
     "Severity",
     "SpecialAbility",

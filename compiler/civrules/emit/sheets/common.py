@@ -197,9 +197,10 @@ class Notes:
 # --- Templates and sources ---------------------------------------------------------------------
 
 
-def environment() -> jinja2.Environment:
-    """The sheets' jinja2 environment (autoescape on) with the ``css_string`` and ``mm`` filters."""
-    env = template_environment("sheets", autoescape=True)
+def environment(family: str | None = None) -> jinja2.Environment:
+    """The sheets' jinja2 environment (autoescape on) with the ``css_string`` and ``mm`` filters: of
+    the family whose package is ``family`` (its templates, then the core's), or the core's alone."""
+    env = template_environment("sheets", autoescape=True, family=family)
     env.filters["css_string"] = css_string
     env.filters["mm"] = _mm
     return env

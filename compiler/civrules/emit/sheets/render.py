@@ -41,7 +41,10 @@ def _render(
 ) -> str:
     page = page_for(paper, sheet.landscape)
     sources = source_files(ruleset, sheet.sources if sheet is not INDEX else _all_kinds(ruleset))
-    template = environment().get_template(sheet.file.replace(".html", ".html.j2"))
+    family = family_named(ruleset.family)
+    template = environment(family.package if family is not None else None).get_template(
+        sheet.file.replace(".html", ".html.j2")
+    )
     return template.render(
         ruleset=ruleset,
         fingerprint=fingerprint,

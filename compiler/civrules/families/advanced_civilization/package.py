@@ -1,15 +1,19 @@
 """`civrules build`: typed, installable Python engine packages for a resolved ruleset.
 
 ``generated/python/<package>/`` is a distribution (``pip install generated/python/<package>``) of
-one import package that needs only the standard library and the shared runtime
-``civrules_runtime`` (``generated/python/civrules_runtime/``: the records, vocabularies, errors,
-rule logic and the :class:`RulesetPackage` protocol every package satisfies). The data module is
+one import package that needs only the standard library, the shared runtime ``civrules_runtime``
+(its errors and the record base) and the family's runtime ``civrules_runtime_advanced_civilization``
+(``generated/python/civrules_runtime_advanced_civilization/``, from ``runtime/`` beside this module:
+the records, vocabularies, rule logic and the :class:`RulesetPackage` protocol every package of the
+family satisfies). The data module is
 written by :mod:`civrules.emit.pyfmt`, already laid out as ``ruff format`` lays it out; every
 string from the data is a quoted literal, so no name can break the code.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,9 +22,19 @@ import jinja2
 
 from civrules import __version__
 from civrules.emit.export import fingerprint
-from civrules.emit.packaging import RUNTIME, RUNTIME_DISTRIBUTION, distribution_name, package_name
+from civrules.emit.packaging import (
+    RUNTIME,
+    RUNTIME_DISTRIBUTION,
+    distribution_name,
+    family_runtime_distribution,
+    family_runtime_package,
+    package_name,
+)
 from civrules.emit.pyfmt import Code, Node, call, dct, frozen, statement, string, tup
+from civrules.emit.runtimes import VERSION as RUNTIME_VERSION
+from civrules.emit.runtimes import quoted, runtime_distribution
 from civrules.emit.templating import template_environment
+from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.calamities import modified_effects, resolution_order
 from civrules.families.advanced_civilization.commodities import block_bonuses, deck_compositions, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
@@ -28,14 +42,25 @@ from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Attribute, Card, Effect, Epoch, Ruleset
 from civrules.model import Unknown
 
-#: The shared runtime: its import name, distribution name, and the folder its sources are in.
-RUNTIME_SOURCES = Path(__file__).resolve().parents[2] / "emit" / "runtime"
-RUNTIME_FILES = ("__init__.py", "errors.py", "vocab.py", "records.py", "logic.py", "protocol.py")
+#: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
+FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
+FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
+FAMILY_RUNTIME_VERSION = "1.0.0"
+FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
+FAMILY_RUNTIME_FILES = ("__init__.py", "logic.py", "protocol.py", "records.py", "vocab.py")
+
+
+@functools.cache
+def vocabularies() -> frozenset[str]:
+    """The names the family runtime's ``vocab`` module defines (read, not imported: the runtime
+    imports ``civrules_runtime``, which the compiler does not install)."""
+    tree = ast.parse((FAMILY_RUNTIME_SOURCES / "vocab.py").read_text(encoding="utf-8"))
+    return frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
 
 
 def environment() -> jinja2.Environment:
     # Python source, not HTML: every data value goes through `lit` (or `doc` in docstrings).
-    env = template_environment("python", autoescape=False)
+    env = template_environment("python", autoescape=False, family=FAMILY.package)
     env.filters["lit"] = lit
     env.filters["doc"] = doc
     return env
@@ -627,17 +652,9 @@ ID_ENUMS = {
 }
 
 
-def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
-    w = _Writer(ruleset)
-    for annotation in ANNOTATED:
-        w.rt(annotation)
-    levels = _levels(ruleset)
-    graph = map_graph(ruleset)
-    calamities = _calamity_effects(ruleset)
-    rule = set_value_rule(ruleset)
+def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
+    """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
     status = ruleset.data.get("status")
-
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
     w.add(
@@ -679,6 +696,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The civilization cards: GROUPS, CARDS and the derived CREDIT_MATRIX."""
     w.add(
         None,
         "GROUPS: Final[Mapping[str, Group]]",
@@ -720,6 +741,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The commodities and how a set is valued: SET_VALUE_FORMULA, MINING_EXTRA_CARDS, COMMODITIES."""
+    rule = set_value_rule(ruleset)
     w.add(
         "How the ruleset values a set of commodity cards (None: not in the sources).",
         "SET_VALUE_FORMULA: Final[str | None]",
@@ -753,6 +779,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The calamities, their order, effects, the cards that change them and who is immune."""
+    calamities = _calamity_effects(ruleset)
     w.add(
         None,
         "CALAMITIES: Final[Mapping[str, Calamity]]",
@@ -898,6 +929,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _trade_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The trade: TRADE_STACKS, STACK_SETUP, DECK_COMPOSITIONS, BLOCK_BONUSES."""
     w.add(
         None,
         "TRADE_STACKS: Final[tuple[TradeStack, ...]]",
@@ -960,6 +995,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             ]
         ),
     )
+
+
+def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The nations and the A.S.T.: NATIONS, AST_LEVELS, EPOCHS, AST_TRACKS."""
+    levels = _levels(ruleset)
     w.add(
         None,
         "NATIONS: Final[Mapping[str, Nation]]",
@@ -1045,6 +1085,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             )
         tracks.append((ref("NationId", nation), mapping(entries, w)))
     w.add(None, "AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]]", mapping(tracks, w))
+
+
+def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The turn and the players: PHASES, PHASE_ORDER, PLAYER_COUNTS."""
     w.add(
         None,
         "PHASES: Final[Mapping[str, Phase]]",
@@ -1087,6 +1131,11 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
             w,
         ),
     )
+
+
+def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
+    """The map: AREAS, BORDERS, ADJACENCY, FLOOD_PLAINS, VOLCANOES."""
+    graph = map_graph(ruleset)
     w.add(
         None,
         "AREAS: Final[Mapping[str, Area]]",
@@ -1163,6 +1212,10 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
                 w,
             ),
         )
+
+
+def _settings_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
+    """The ruleset-level rules: HAND_LIMIT, TAXATION, SCORING, SETTINGS, ENTITY_SOURCES."""
     w.add(
         "The commodity cards a player may keep, and the cards that change it.",
         "HAND_LIMIT: Final[HandLimit | None]",
@@ -1189,19 +1242,33 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _entity_sources(ruleset),
     )
+
+
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+    w = _Writer(ruleset)
+    for annotation in ANNOTATED:
+        w.rt(annotation)
+    _identity_tables(ruleset, exported, w)
+    _card_tables(ruleset, w)
+    _commodity_tables(ruleset, w)
+    _calamity_tables(ruleset, w)
+    _trade_tables(ruleset, w)
+    _succession_tables(ruleset, w)
+    _turn_tables(ruleset, w)
+    _map_tables(ruleset, w)
+    _settings_tables(ruleset, exported, w)
     body = "\n".join(w.statements)
     ids = [i for i in ID_ENUMS if f"{i}." in body or f"Code({i})" in body or f" {i})" in body or f"{i}," in body]
-    from civrules.emit.runtime import vocab
-
-    enums = sorted(n for n in w.runtime if hasattr(vocab, n))
+    enums = sorted(w.runtime & vocabularies())
     records = sorted(w.runtime - {"MappingProxyType", *enums})
     head = [
         f'"""The data of `{ruleset.id}` as read-only tables (generated by civrules; do not edit)."""\n',
         "from __future__ import annotations\n",
         "from types import MappingProxyType\n",
-        f"from {RUNTIME}.records import (\n"
+        f"from {FAMILY_RUNTIME}.records import (\n"
         + "".join(f"    {r},\n" for r in records)
-        + f")\nfrom {RUNTIME}.vocab import (\n"
+        + f")\nfrom {FAMILY_RUNTIME}.vocab import (\n"
         + "".join(f"    {e},\n" for e in enums)
         + ")\n",
         "from .ids import (\n" + "".join(f"    {i},\n" for i in ids) + ")\n",
@@ -1308,10 +1375,6 @@ ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
 PACKAGE_FILES = ("__init__.py", "data.py", "helpers.py", "ids.py", "py.typed")
 
 
-def _quoted(names: Iterable[str]) -> str:
-    return ", ".join(f'"{name}"' for name in names)
-
-
 def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     name = package_name(ruleset.id)
@@ -1324,6 +1387,7 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         "ruleset": ruleset,
         "package": name,
         "runtime": RUNTIME,
+        "family_runtime": FAMILY_RUNTIME,
         "fingerprint": fingerprint(exported),
         "member": member,
         "draft": draft,
@@ -1334,8 +1398,8 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         "distribution": distribution_name(ruleset.id),
         "version": f"{__version__}+{fingerprint(exported)[:12]}",
         "description": f"{ruleset.name}: the rules as typed data (generated by civrules)",
-        "dependencies": f'"{RUNTIME_DISTRIBUTION}>=2,<3"',
-        "files": _quoted(PACKAGE_FILES),
+        "dependencies": quoted((f"{RUNTIME_DISTRIBUTION}>=2,<3", f"{FAMILY_RUNTIME_DISTRIBUTION}>=1,<2")),
+        "files": quoted(PACKAGE_FILES),
     }
     files = {}
     env = environment()
@@ -1348,18 +1412,22 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
 
 
 def render_runtime() -> dict[str, bytes]:
-    """The shared runtime's distribution, by path relative to ``generated/python/``."""
-    files = {f"{RUNTIME}/{n}": (RUNTIME_SOURCES / n).read_bytes() for n in RUNTIME_FILES}
-    files[f"{RUNTIME}/py.typed"] = b""
-    text = (
-        environment()
-        .get_template("runtime-pyproject.toml.j2")
-        .render(
-            {"package": RUNTIME, "distribution": RUNTIME_DISTRIBUTION, "files": _quoted((*RUNTIME_FILES, "py.typed"))}
-        )
+    """The family's runtime distribution, by path relative to ``generated/python/``."""
+    major = RUNTIME_VERSION.partition(".")[0]
+    return runtime_distribution(
+        FAMILY_RUNTIME,
+        FAMILY_RUNTIME_DISTRIBUTION,
+        FAMILY_RUNTIME_SOURCES,
+        FAMILY_RUNTIME_FILES,
+        what="the runtime of the Advanced Civilization family's packages",
+        version=FAMILY_RUNTIME_VERSION,
+        description=(
+            "The runtime the Advanced Civilization family's generated packages share: "
+            "records, vocabularies, rule logic, protocol."
+        ),
+        dependencies=(f"{RUNTIME_DISTRIBUTION}>={RUNTIME_VERSION.rpartition('.')[0]},<{int(major) + 1}",),
+        install=(RUNTIME,),
     )
-    files[f"{RUNTIME}/pyproject.toml"] = text.encode("utf-8")
-    return files
 
 
 def _examples(ruleset: Ruleset) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from civrules.emit.sheets.common import Notes, Page, environment, name_of, rules_text
 from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Card, Ruleset
 from civrules.families.advanced_civilization.sheets.marks import Symbol, drawn_note, group_marks, group_symbols, symbols
@@ -89,7 +90,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         )
         previous = first
         label = (
-            environment()
+            environment(FAMILY.package)
             .get_template("_column-label.svg.j2")
             .render(card=head, width=column, height=label_height, font=label_font, symbol=min(3.2, column * 0.36))
         )

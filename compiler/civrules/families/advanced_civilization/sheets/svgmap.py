@@ -31,7 +31,8 @@ import jinja2
 import networkx as nx
 from markupsafe import Markup
 
-from civrules.emit.templating import template_environment
+from civrules.emit.sheets.common import environment as common_environment
+from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Area, Ruleset
 from civrules.model import Unknown
@@ -49,7 +50,7 @@ LEGEND = 92.0
 
 
 def environment() -> jinja2.Environment:
-    env = template_environment("sheets", autoescape=True)
+    env = common_environment(FAMILY.package)
     env.filters["n"] = number
     return env
 

@@ -1,0 +1,1 @@
+"""The compiled templates of `advanced_civilization`: templates/python."""

@@ -1,0 +1,1695 @@
+# ruff: noqa: RUF023 - __slots__ list the fields in their order, which repr and comparison follow
+"""The records of every package of the Advanced Civilization family: frozen, slotted, compared by their fields.
+
+Ids of a ruleset's own collections (cards, goods, calamities, nations, areas ...) are plain ``str``
+here: each package's id enums (``CardId`` ...) are ``StrEnum``s, so their members are those
+strings, and one engine function can read any ruleset's records. A field that is None holds a
+fact the sources do not give.
+"""
+
+from __future__ import annotations
+
+from civrules_runtime.records import Record
+from civrules_runtime.records import UnknownFact as UnknownFact
+
+from .vocab import (
+    AbilityAction,
+    AbilityPhase,
+    Activity,
+    AppliesTo,
+    Block,
+    BorderKind,
+    CalamityKind,
+    CalamityUnit,
+    CombinationMode,
+    ConflictAspect,
+    EffectKind,
+    Goods,
+    GroupId,
+    ImmunityAgainst,
+    LinkEffect,
+    MapRegion,
+    ModifierEffect,
+    MovementUnits,
+    PopulationWhere,
+    PurchaseKind,
+    Role,
+    Severity,
+    Targets,
+    TokenColours,
+    TreasuryShare,
+    TurnPosition,
+)
+
+# Typing names are needed only by type checkers: importing `typing` costs import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import ClassVar, TypeAlias
+
+
+_set = object.__setattr__
+
+
+# --- Card abilities ----------------------------------------------------------------------------
+
+
+class Immunity(Record):
+    """The holder is not affected by tax revolts, by attacks of players without ``unless_holding``,
+    or by the ability of the card ``card``."""
+
+    kind: ClassVar[EffectKind] = EffectKind.IMMUNITY
+    __slots__ = ("against", "card", "targets", "unless_holding")
+    __match_args__ = ("against", "card", "targets", "unless_holding")
+
+    against: ImmunityAgainst
+    card: str | None
+    targets: Targets | None
+    unless_holding: tuple[str, ...]
+
+    def __init__(
+        self,
+        against: ImmunityAgainst = ImmunityAgainst.CARD_ABILITY,
+        card: str | None = None,
+        targets: Targets | None = None,
+        unless_holding: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "against", against)
+        _set(self, "card", card)
+        _set(self, "targets", targets)
+        _set(self, "unless_holding", unless_holding)
+
+
+class Movement(Record):
+    """The holder's ships' or tokens' range (absolute or a change), open sea, ship capacity."""
+
+    kind: ClassVar[EffectKind] = EffectKind.MOVEMENT
+    __slots__ = ("units", "range", "range_change", "open_sea", "capacity_change")
+    __match_args__ = ("units", "range", "range_change", "open_sea", "capacity_change")
+
+    units: MovementUnits
+    range: int | None
+    range_change: int | None
+    open_sea: bool
+    capacity_change: int | None
+
+    def __init__(
+        self,
+        units: MovementUnits = MovementUnits.SHIPS,
+        range: int | None = None,
+        range_change: int | None = None,
+        open_sea: bool = False,
+        capacity_change: int | None = None,
+    ) -> None:
+        _set(self, "units", units)
+        _set(self, "range", range)
+        _set(self, "range_change", range_change)
+        _set(self, "open_sea", open_sea)
+        _set(self, "capacity_change", capacity_change)
+
+
+class PopulationLimit(Record):
+    kind: ClassVar[EffectKind] = EffectKind.POPULATION_LIMIT
+    __slots__ = ("change", "where")
+    __match_args__ = ("change", "where")
+
+    change: int
+    where: PopulationWhere
+
+    def __init__(self, change: int = 0, where: PopulationWhere = PopulationWhere.SOLE_OCCUPANT) -> None:
+        _set(self, "change", change)
+        _set(self, "where", where)
+
+
+class CityBuild(Record):
+    """``per_turn`` None: no limit stated; -1 is never used (``unlimited`` is True instead)."""
+
+    kind: ClassVar[EffectKind] = EffectKind.CITY_BUILD
+    __slots__ = ("cost_change", "from_treasury", "per_turn", "unlimited", "without_city_site", "tokens_from_adjacent")
+    __match_args__ = (
+        "cost_change",
+        "from_treasury",
+        "per_turn",
+        "unlimited",
+        "without_city_site",
+        "tokens_from_adjacent",
+    )
+
+    cost_change: int | None
+    from_treasury: TreasuryShare | None
+    per_turn: int | None
+    unlimited: bool
+    without_city_site: bool
+    tokens_from_adjacent: int | None
+
+    def __init__(
+        self,
+        cost_change: int | None = None,
+        from_treasury: TreasuryShare | None = None,
+        per_turn: int | None = None,
+        unlimited: bool = False,
+        without_city_site: bool = False,
+        tokens_from_adjacent: int | None = None,
+    ) -> None:
+        _set(self, "cost_change", cost_change)
+        _set(self, "from_treasury", from_treasury)
+        _set(self, "per_turn", per_turn)
+        _set(self, "unlimited", unlimited)
+        _set(self, "without_city_site", without_city_site)
+        _set(self, "tokens_from_adjacent", tokens_from_adjacent)
+
+
+class CitySupport(Record):
+    kind: ClassVar[EffectKind] = EffectKind.CITY_SUPPORT
+    __slots__ = ("change",)
+    __match_args__ = ("change",)
+
+    change: int
+
+    def __init__(self, change: int = 0) -> None:
+        _set(self, "change", change)
+
+
+class Conflict(Record):
+    kind: ClassVar[EffectKind] = EffectKind.CONFLICT
+    __slots__ = ("aspect", "before_holders_of", "tokens", "replaced_by", "cancelled_by_both")
+    __match_args__ = ("aspect", "before_holders_of", "tokens", "replaced_by", "cancelled_by_both")
+
+    aspect: ConflictAspect
+    before_holders_of: tuple[str, ...]
+    tokens: int | None
+    replaced_by: int | None
+    cancelled_by_both: bool
+
+    def __init__(
+        self,
+        aspect: ConflictAspect = ConflictAspect.REMOVAL_ORDER,
+        before_holders_of: tuple[str, ...] = (),
+        tokens: int | None = None,
+        replaced_by: int | None = None,
+        cancelled_by_both: bool = False,
+    ) -> None:
+        _set(self, "aspect", aspect)
+        _set(self, "before_holders_of", before_holders_of)
+        _set(self, "tokens", tokens)
+        _set(self, "replaced_by", replaced_by)
+        _set(self, "cancelled_by_both", cancelled_by_both)
+
+
+class TurnOrder(Record):
+    kind: ClassVar[EffectKind] = EffectKind.TURN_ORDER
+    __slots__ = ("activities", "position")
+    __match_args__ = ("activities", "position")
+
+    activities: tuple[Activity, ...]
+    position: TurnPosition
+
+    def __init__(
+        self, activities: tuple[Activity, ...] = (), position: TurnPosition = TurnPosition.AFTER_NON_HOLDERS
+    ) -> None:
+        _set(self, "activities", activities)
+        _set(self, "position", position)
+
+
+class Tax(Record):
+    kind: ClassVar[EffectKind] = EffectKind.TAX
+    __slots__ = ("rate_changes", "no_revolt")
+    __match_args__ = ("rate_changes", "no_revolt")
+
+    rate_changes: tuple[int, ...]
+    no_revolt: bool
+
+    def __init__(self, rate_changes: tuple[int, ...] = (), no_revolt: bool = False) -> None:
+        _set(self, "rate_changes", rate_changes)
+        _set(self, "no_revolt", no_revolt)
+
+
+class Treasury(Record):
+    kind: ClassVar[EffectKind] = EffectKind.TREASURY
+    __slots__ = ("token_value", "spent_on")
+    __match_args__ = ("token_value", "spent_on")
+
+    token_value: int
+    spent_on: str
+
+    def __init__(self, token_value: int = 1, spent_on: str = "civilization_cards") -> None:
+        _set(self, "token_value", token_value)
+        _set(self, "spent_on", spent_on)
+
+
+class CommodityExchange(Record):
+    kind: ClassVar[EffectKind] = EffectKind.COMMODITY_EXCHANGE
+    __slots__ = ("tokens_per_point", "phase")
+    __match_args__ = ("tokens_per_point", "phase")
+
+    tokens_per_point: int
+    phase: str
+
+    def __init__(self, tokens_per_point: int = 1, phase: str = "return_of_excess_commodity_cards") -> None:
+        _set(self, "tokens_per_point", tokens_per_point)
+        _set(self, "phase", phase)
+
+
+class TradeCardPurchase(Record):
+    kind: ClassVar[EffectKind] = EffectKind.TRADE_CARD_PURCHASE
+    __slots__ = ("stack", "price")
+    __match_args__ = ("stack", "price")
+
+    stack: int
+    price: int
+
+    def __init__(self, stack: int = 0, price: int = 0) -> None:
+        _set(self, "stack", stack)
+        _set(self, "price", price)
+
+
+class HandLimitChange(Record):
+    kind: ClassVar[EffectKind] = EffectKind.HAND_LIMIT
+    __slots__ = ("change",)
+    __match_args__ = ("change",)
+
+    change: int
+
+    def __init__(self, change: int = 0) -> None:
+        _set(self, "change", change)
+
+
+class CommodityValue(Record):
+    kind: ClassVar[EffectKind] = EffectKind.COMMODITY_VALUE
+    __slots__ = ("set_size_change", "goods", "per_turn")
+    __match_args__ = ("set_size_change", "goods", "per_turn")
+
+    set_size_change: int
+    goods: Goods
+    per_turn: int | None
+
+    def __init__(self, set_size_change: int = 0, goods: Goods = Goods.MINING, per_turn: int | None = None) -> None:
+        _set(self, "set_size_change", set_size_change)
+        _set(self, "goods", goods)
+        _set(self, "per_turn", per_turn)
+
+
+class SpecialAbility(Record):
+    kind: ClassVar[EffectKind] = EffectKind.SPECIAL_ABILITY
+    __slots__ = ("action", "phase", "exempt_holders", "max_units", "max_cards")
+    __match_args__ = ("action", "phase", "exempt_holders", "max_units", "max_cards")
+
+    action: AbilityAction
+    phase: AbilityPhase
+    exempt_holders: tuple[str, ...]
+    max_units: int | None
+    max_cards: int | None
+
+    def __init__(
+        self,
+        action: AbilityAction = AbilityAction.CONVERT,
+        phase: AbilityPhase = AbilityPhase.SPECIAL_ABILITIES,
+        exempt_holders: tuple[str, ...] = (),
+        max_units: int | None = None,
+        max_cards: int | None = None,
+    ) -> None:
+        _set(self, "action", action)
+        _set(self, "phase", phase)
+        _set(self, "exempt_holders", exempt_holders)
+        _set(self, "max_units", max_units)
+        _set(self, "max_cards", max_cards)
+
+
+class CreditTokens(Record):
+    kind: ClassVar[EffectKind] = EffectKind.CREDIT_TOKENS
+    __slots__ = ("points", "colours")
+    __match_args__ = ("points", "colours")
+
+    points: int
+    colours: TokenColours | None
+
+    def __init__(self, points: int = 0, colours: TokenColours | None = None) -> None:
+        _set(self, "points", points)
+        _set(self, "colours", colours)
+
+
+class VictoryPoints(Record):
+    kind: ClassVar[EffectKind] = EffectKind.VICTORY_POINTS
+    __slots__ = ("points",)
+    __match_args__ = ("points",)
+
+    points: int
+
+    def __init__(self, points: int = 0) -> None:
+        _set(self, "points", points)
+
+
+Effect: TypeAlias = (
+    Immunity
+    | Movement
+    | PopulationLimit
+    | CityBuild
+    | CitySupport
+    | Conflict
+    | TurnOrder
+    | Tax
+    | Treasury
+    | CommodityExchange
+    | TradeCardPurchase
+    | HandLimitChange
+    | CommodityValue
+    | SpecialAbility
+    | CreditTokens
+    | VictoryPoints
+)
+
+
+class CalamityLink(Record):
+    """A card attribute's claim that it changes a calamity (the amounts are in CALAMITY_MODIFIERS)."""
+
+    __slots__ = ("calamity", "effect")
+    __match_args__ = ("calamity", "effect")
+
+    calamity: str
+    effect: LinkEffect
+
+    def __init__(self, calamity: str, effect: LinkEffect) -> None:
+        _set(self, "calamity", calamity)
+        _set(self, "effect", effect)
+
+
+class Attribute(Record):
+    """One ability of a card: its wording, cited sections, effects and calamity links.
+
+    ``effects`` is empty for a text-only attribute (no effect kind fits it): read ``text``.
+    """
+
+    __slots__ = ("text", "rules", "effects", "calamities", "source")
+    __match_args__ = ("text", "rules", "effects", "calamities", "source")
+
+    text: str
+    rules: tuple[str, ...]
+    effects: tuple[Effect, ...]
+    calamities: tuple[CalamityLink, ...]
+    source: str | None
+
+    def __init__(
+        self,
+        text: str,
+        rules: tuple[str, ...],
+        effects: tuple[Effect, ...],
+        calamities: tuple[CalamityLink, ...],
+        source: str | None = None,
+    ) -> None:
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+        _set(self, "effects", effects)
+        _set(self, "calamities", calamities)
+        _set(self, "source", source)
+
+
+class PurchaseEffect(Record):
+    """A one-time effect on acquiring the card (Expansion Project)."""
+
+    __slots__ = (
+        "kind",
+        "text",
+        "rules",
+        "points",
+        "colours",
+        "next_turn",
+        "max_cards",
+        "max_face_value_below",
+        "groups",
+    )
+    __match_args__ = (
+        "kind",
+        "text",
+        "rules",
+        "points",
+        "colours",
+        "next_turn",
+        "max_cards",
+        "max_face_value_below",
+        "groups",
+    )
+
+    kind: PurchaseKind | None
+    text: str
+    rules: tuple[str, ...]
+    points: int | None
+    colours: TokenColours | None
+    next_turn: bool
+    max_cards: int | None
+    max_face_value_below: int | None
+    groups: tuple[GroupId, ...]
+
+    def __init__(
+        self,
+        kind: PurchaseKind | None,
+        text: str,
+        rules: tuple[str, ...],
+        points: int | None = None,
+        colours: TokenColours | None = None,
+        next_turn: bool = False,
+        max_cards: int | None = None,
+        max_face_value_below: int | None = None,
+        groups: tuple[GroupId, ...] = (),
+    ) -> None:
+        _set(self, "kind", kind)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+        _set(self, "points", points)
+        _set(self, "colours", colours)
+        _set(self, "next_turn", next_turn)
+        _set(self, "max_cards", max_cards)
+        _set(self, "max_face_value_below", max_face_value_below)
+        _set(self, "groups", groups)
+
+
+# --- Cards, goods, calamities ------------------------------------------------------------------
+
+
+class Group(Record):
+    __slots__ = ("id", "name", "colour", "shape")
+    __match_args__ = ("id", "name", "colour", "shape")
+
+    id: GroupId
+    name: str
+    colour: str | None
+    shape: str | None
+
+    def __init__(self, id: GroupId, name: str, colour: str | None, shape: str | None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "colour", colour)
+        _set(self, "shape", shape)
+
+
+class Credit(Record):
+    """A credit as written on the giving card: toward every other card of a group, or one card."""
+
+    __slots__ = ("points", "group", "card", "extra")
+    __match_args__ = ("points", "group", "card", "extra")
+
+    points: int | None
+    group: GroupId | None
+    card: str | None
+    extra: bool
+
+    def __init__(self, points: int | None, group: GroupId | None, card: str | None, extra: bool = False) -> None:
+        _set(self, "points", points)
+        _set(self, "group", group)
+        _set(self, "card", card)
+        _set(self, "extra", extra)
+
+
+class Card(Record):
+    """A civilization card (advancement). ``attributes`` None: its abilities are not in the sources."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "groups",
+        "cost",
+        "prerequisites",
+        "credits",
+        "victory_points",
+        "attributes",
+        "purchase_effects",
+        "rules",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "groups",
+        "cost",
+        "prerequisites",
+        "credits",
+        "victory_points",
+        "attributes",
+        "purchase_effects",
+        "rules",
+    )
+
+    id: str
+    name: str | None
+    groups: tuple[GroupId, ...] | None
+    cost: int | None
+    prerequisites: tuple[str, ...] | None
+    credits: tuple[Credit, ...] | None
+    victory_points: int | None
+    attributes: tuple[Attribute, ...] | None
+    purchase_effects: tuple[PurchaseEffect, ...]
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        groups: tuple[GroupId, ...] | None,
+        cost: int | None,
+        prerequisites: tuple[str, ...] | None,
+        credits: tuple[Credit, ...] | None,
+        victory_points: int | None,
+        attributes: tuple[Attribute, ...] | None = (),
+        purchase_effects: tuple[PurchaseEffect, ...] = (),
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "groups", groups)
+        _set(self, "cost", cost)
+        _set(self, "prerequisites", prerequisites)
+        _set(self, "credits", credits)
+        _set(self, "victory_points", victory_points)
+        _set(self, "attributes", attributes)
+        _set(self, "purchase_effects", purchase_effects)
+        _set(self, "rules", rules)
+
+
+class Commodity(Record):
+    """A trade good; ``block`` is its native trade block where the game has blocks."""
+
+    __slots__ = ("id", "name", "value", "count", "stack", "mining", "block")
+    __match_args__ = ("id", "name", "value", "count", "stack", "mining", "block")
+
+    id: str
+    name: str | None
+    value: int | None
+    count: int | None
+    stack: int | None
+    mining: bool
+    block: Block | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        value: int | None,
+        count: int | None,
+        stack: int | None,
+        mining: bool,
+        block: Block | None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "value", value)
+        _set(self, "count", count)
+        _set(self, "stack", stack)
+        _set(self, "mining", mining)
+        _set(self, "block", block)
+
+
+class Deck(Record):
+    """One trade deck: its block, its goods with how many of their cards it holds, its calamity sets."""
+
+    __slots__ = ("block", "commodities", "calamity_sets", "calamity_severities")
+    __match_args__ = ("block", "commodities", "calamity_sets", "calamity_severities")
+
+    block: Block
+    commodities: tuple[tuple[str, int | None], ...]
+    calamity_sets: int | None
+    calamity_severities: tuple[Severity, ...] | None
+
+    def __init__(
+        self,
+        block: Block,
+        commodities: tuple[tuple[str, int | None], ...],
+        calamity_sets: int | None,
+        calamity_severities: tuple[Severity, ...] | None,
+    ) -> None:
+        _set(self, "block", block)
+        _set(self, "commodities", commodities)
+        _set(self, "calamity_sets", calamity_sets)
+        _set(self, "calamity_severities", calamity_severities)
+
+
+class DeckBand(Record):
+    """The trade decks used for a band of player counts (and a map region where the map is split)."""
+
+    __slots__ = ("players_min", "players_max", "region", "decks")
+    __match_args__ = ("players_min", "players_max", "region", "decks")
+
+    players_min: int
+    players_max: int
+    region: MapRegion | None
+    decks: tuple[Deck, ...]
+
+    def __init__(self, players_min: int, players_max: int, region: MapRegion | None, decks: tuple[Deck, ...]) -> None:
+        _set(self, "players_min", players_min)
+        _set(self, "players_max", players_max)
+        _set(self, "region", region)
+        _set(self, "decks", decks)
+
+
+class BlockBonus(Record):
+    """Player counts in which a set redeemed outside its native block gains its face value per card."""
+
+    __slots__ = ("players_min", "players_max", "shared_goods")
+    __match_args__ = ("players_min", "players_max", "shared_goods")
+
+    players_min: int
+    players_max: int
+    shared_goods: bool
+
+    def __init__(self, players_min: int, players_max: int, shared_goods: bool) -> None:
+        _set(self, "players_min", players_min)
+        _set(self, "players_max", players_max)
+        _set(self, "shared_goods", shared_goods)
+
+
+class Calamity(Record):
+    __slots__ = (
+        "id",
+        "name",
+        "stack",
+        "tradable",
+        "severity",
+        "rules",
+        "copies",
+        "beneficiary",
+        "no_effect_when",
+        "beneficiary_overflow",
+        "beneficiary_unit_points",
+        "beneficiary_eligibility",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "stack",
+        "tradable",
+        "severity",
+        "rules",
+        "copies",
+        "beneficiary",
+        "no_effect_when",
+        "beneficiary_overflow",
+        "beneficiary_unit_points",
+        "beneficiary_eligibility",
+    )
+
+    id: str
+    name: str | None
+    stack: int
+    tradable: bool | None
+    severity: Severity | None
+    #: The rule sections (or sources) the calamity cites.
+    rules: tuple[str, ...]
+    #: How many cards of it the game has, where the rules say (Expansion Project).
+    copies: int | None
+    #: How its beneficiary is chosen (e.g. "most_unit_points_in_stock"), where it has one.
+    beneficiary: str | None
+    #: Conditions under which it has no effect.
+    no_effect_when: tuple[str, ...]
+    #: Who takes over what the beneficiary cannot (e.g. "next_most_unit_points_in_stock").
+    beneficiary_overflow: str | None
+    #: How units in stock are counted to choose the beneficiary: (a city's, a token's) unit points.
+    beneficiary_unit_points: tuple[int, int] | None
+    #: Which players may be the beneficiary, as the rules say it.
+    beneficiary_eligibility: str | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        stack: int,
+        tradable: bool | None,
+        severity: Severity | None,
+        rules: tuple[str, ...] = (),
+        copies: int | None = None,
+        beneficiary: str | None = None,
+        no_effect_when: tuple[str, ...] = (),
+        beneficiary_overflow: str | None = None,
+        beneficiary_unit_points: tuple[int, int] | None = None,
+        beneficiary_eligibility: str | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "stack", stack)
+        _set(self, "tradable", tradable)
+        _set(self, "severity", severity)
+        _set(self, "rules", rules)
+        _set(self, "copies", copies)
+        _set(self, "beneficiary", beneficiary)
+        _set(self, "no_effect_when", no_effect_when)
+        _set(self, "beneficiary_overflow", beneficiary_overflow)
+        _set(self, "beneficiary_unit_points", beneficiary_unit_points)
+        _set(self, "beneficiary_eligibility", beneficiary_eligibility)
+
+
+class CalamityAlternative(Record):
+    """A payment the victim may make instead of suffering an effect (Expansion Project City in
+    Flames, 29.4.3.2: ten treasury tokens instead of losing the city).
+
+    ``amount`` of ``unit`` (``kind`` says what is given up, e.g. lose_treasury) buys off the whole
+    effect, or with ``per_unit`` one unit of the effect's amount (Mega Civilization Banditry: four
+    treasury tokens per commodity card kept), the victim suffering the rest. ``required_in_full``:
+    he may choose it only if he can pay all of it.
+    """
+
+    __slots__ = ("kind", "amount", "unit", "per_unit", "required_in_full", "text", "rules")
+    __match_args__ = ("kind", "amount", "unit", "per_unit", "required_in_full", "text", "rules")
+
+    kind: CalamityKind
+    amount: int
+    unit: CalamityUnit
+    per_unit: bool
+    required_in_full: bool
+    #: The alternative in concise English.
+    text: str | None
+    #: The rule sections (or public sources) it comes from.
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        kind: CalamityKind,
+        amount: int,
+        unit: CalamityUnit,
+        per_unit: bool = False,
+        required_in_full: bool = False,
+        text: str | None = None,
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "kind", kind)
+        _set(self, "amount", amount)
+        _set(self, "unit", unit)
+        _set(self, "per_unit", per_unit)
+        _set(self, "required_in_full", required_in_full)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+
+    def cost(self, units: int) -> int:
+        """What buying off ``units`` units of the effect costs (the whole effect when not per unit)."""
+        if units <= 0:
+            return 0
+        return self.amount * units if self.per_unit else self.amount
+
+
+class CalamityFallback(Record):
+    """What happens instead when the player who should gain the units has none (30.221)."""
+
+    __slots__ = ("kind", "text", "rules")
+    __match_args__ = ("kind", "text", "rules")
+
+    kind: CalamityKind
+    text: str | None
+    rules: tuple[str, ...]
+
+    def __init__(self, kind: CalamityKind, text: str | None = None, rules: tuple[str, ...] = ()) -> None:
+        _set(self, "kind", kind)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+
+
+class CalamityEffect(Record):
+    """One effect of a calamity on the primary or the secondary victims.
+
+    ``amount`` is the number written (None if unknown or not a number); ``all_but`` the number
+    spared by an "all but N" effect; ``per_city`` the amount per city the victim owns (Tyranny);
+    ``max_per_victim`` the most one secondary victim can be made to lose. ``unknown`` is True when
+    the amount is not in the sources.
+    """
+
+    __slots__ = (
+        "id",
+        "side",
+        "kind",
+        "amount",
+        "all_but",
+        "max_per_victim",
+        "unknown",
+        "per_city",
+        "unit",
+        "where",
+        "condition",
+        "chosen_by",
+        "allocated_by",
+        "replaced_by",
+        "victim_count",
+        "constraints",
+        "text",
+        "rules",
+        "alternative",
+        "fallback",
+        "chosen_by_if_not_traded",
+        "site",
+        "site_tie_broken_by",
+    )
+    __match_args__ = (
+        "id",
+        "side",
+        "kind",
+        "amount",
+        "all_but",
+        "max_per_victim",
+        "unknown",
+        "per_city",
+        "unit",
+        "where",
+        "condition",
+        "chosen_by",
+        "allocated_by",
+        "replaced_by",
+        "victim_count",
+        "constraints",
+        "text",
+        "rules",
+        "alternative",
+        "fallback",
+        "chosen_by_if_not_traded",
+        "site",
+        "site_tie_broken_by",
+    )
+
+    id: str
+    side: Role
+    kind: CalamityKind | None
+    amount: int | None
+    all_but: int | None
+    max_per_victim: int | None
+    unknown: bool
+    per_city: int | None
+    #: What the amount counts (unit_points, cities, tokens ...).
+    unit: CalamityUnit | None
+    #: Where it strikes, where the rules restrict it (coastal, flood_plain ...).
+    where: str | None
+    #: When the effect applies, where it is conditional.
+    condition: str | None
+    #: Who chooses the units lost (None: not said, or not applicable).
+    chosen_by: str | None
+    #: Who shares the total out among the secondary victims.
+    allocated_by: str | None
+    #: Who (or what) replaces the units lost.
+    replaced_by: str | None
+    #: How many secondary victims, where the rules fix it.
+    victim_count: int | None
+    #: Further rules of the effect, by name.
+    constraints: tuple[str, ...]
+    #: The rule in concise English.
+    text: str | None
+    #: The rule sections (or public sources) it comes from.
+    rules: tuple[str, ...]
+    #: A payment the victim may make instead of suffering the effect.
+    alternative: CalamityAlternative | None
+    #: What happens instead when the player who should gain the units has none.
+    fallback: CalamityFallback | None
+    #: Who chooses instead when the card was drawn, not traded, where the rules name someone else.
+    chosen_by_if_not_traded: str | None
+    #: How the place of the effect is chosen by damage (e.g. greatest_total_damage).
+    site: str | None
+    #: Who picks among equally damaging sites, where the rules say.
+    site_tie_broken_by: str | None
+
+    def __init__(
+        self,
+        id: str,
+        side: Role,
+        kind: CalamityKind | None,
+        amount: int | None,
+        all_but: int | None,
+        max_per_victim: int | None,
+        unknown: bool,
+        per_city: int | None = None,
+        unit: CalamityUnit | None = None,
+        where: str | None = None,
+        condition: str | None = None,
+        chosen_by: str | None = None,
+        allocated_by: str | None = None,
+        replaced_by: str | None = None,
+        victim_count: int | None = None,
+        constraints: tuple[str, ...] = (),
+        text: str | None = None,
+        rules: tuple[str, ...] = (),
+        alternative: CalamityAlternative | None = None,
+        fallback: CalamityFallback | None = None,
+        chosen_by_if_not_traded: str | None = None,
+        site: str | None = None,
+        site_tie_broken_by: str | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "side", side)
+        _set(self, "kind", kind)
+        _set(self, "amount", amount)
+        _set(self, "all_but", all_but)
+        _set(self, "max_per_victim", max_per_victim)
+        _set(self, "unknown", unknown)
+        _set(self, "per_city", per_city)
+        _set(self, "unit", unit)
+        _set(self, "where", where)
+        _set(self, "condition", condition)
+        _set(self, "chosen_by", chosen_by)
+        _set(self, "allocated_by", allocated_by)
+        _set(self, "replaced_by", replaced_by)
+        _set(self, "victim_count", victim_count)
+        _set(self, "constraints", constraints)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+        _set(self, "alternative", alternative)
+        _set(self, "fallback", fallback)
+        _set(self, "chosen_by_if_not_traded", chosen_by_if_not_traded)
+        _set(self, "site", site)
+        _set(self, "site_tie_broken_by", site_tie_broken_by)
+
+
+class CalamityModifier(Record):
+    """A civilization card's change to calamity effects, as the calamity's rules state it.
+
+    ``stated`` is an amount the modifier sets outright (it wins over ``amount``, the signed
+    change); ``per_commodity`` multiplies the change by the holder's cards of that good; ``adds``
+    marks a separate loss rather than a change of this one (Military in Civil War, 30.414).
+    """
+
+    __slots__ = (
+        "card",
+        "applies_to",
+        "effect",
+        "effects",
+        "amount",
+        "amount_unknown",
+        "stated",
+        "cap",
+        "per_commodity",
+        "adds",
+        "becomes_kind",
+        "per_any_commodity",
+        "per",
+        "adds_kind",
+        "optional",
+        "text",
+        "rules",
+        "adds_unit",
+    )
+    __match_args__ = (
+        "card",
+        "applies_to",
+        "effect",
+        "effects",
+        "amount",
+        "amount_unknown",
+        "stated",
+        "cap",
+        "per_commodity",
+        "adds",
+        "becomes_kind",
+        "per_any_commodity",
+        "per",
+        "adds_kind",
+        "optional",
+        "text",
+        "rules",
+        "adds_unit",
+    )
+
+    card: str
+    applies_to: AppliesTo
+    effect: ModifierEffect
+    effects: tuple[str, ...]
+    amount: int | None
+    amount_unknown: bool
+    stated: int | None
+    cap: int | None
+    per_commodity: str | None
+    adds: bool
+    becomes_kind: CalamityKind | None
+    per_any_commodity: bool
+    #: For an addition: what the amount is counted per (e.g. "faction": once for each faction).
+    per: str | None
+    #: For an addition: the kind of the separate loss (e.g. "lose_unit_points").
+    adds_kind: CalamityKind | None
+    #: The holder may choose not to use it (Pottery's Grain against Famine).
+    optional: bool
+    #: The rule in concise English.
+    text: str | None
+    #: The rule sections it comes from.
+    rules: tuple[str, ...]
+    #: For an addition: the unit of its amount (e.g. "tokens").
+    adds_unit: CalamityUnit | None
+
+    def __init__(
+        self,
+        card: str,
+        applies_to: AppliesTo,
+        effect: ModifierEffect,
+        effects: tuple[str, ...],
+        amount: int | None,
+        amount_unknown: bool,
+        stated: int | None,
+        cap: int | None,
+        per_commodity: str | None,
+        adds: bool,
+        becomes_kind: CalamityKind | None,
+        per_any_commodity: bool = False,
+        per: str | None = None,
+        adds_kind: CalamityKind | None = None,
+        optional: bool = False,
+        text: str | None = None,
+        rules: tuple[str, ...] = (),
+        adds_unit: CalamityUnit | None = None,
+    ) -> None:
+        _set(self, "card", card)
+        _set(self, "applies_to", applies_to)
+        _set(self, "effect", effect)
+        _set(self, "effects", effects)
+        _set(self, "amount", amount)
+        _set(self, "amount_unknown", amount_unknown)
+        _set(self, "stated", stated)
+        _set(self, "cap", cap)
+        _set(self, "per_commodity", per_commodity)
+        _set(self, "adds", adds)
+        _set(self, "becomes_kind", becomes_kind)
+        _set(self, "per_any_commodity", per_any_commodity)
+        _set(self, "per", per)
+        _set(self, "adds_kind", adds_kind)
+        _set(self, "optional", optional)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+        _set(self, "adds_unit", adds_unit)
+
+
+class CalamityImmunity(Record):
+    """Who cannot be a victim of a calamity: a nation, a card holder, or the player who traded it.
+
+    ``side`` is the victims' side the immunity is from (None: from every side). A card holder's
+    immunity is also the card's `immunity` modifier, which calamity_amount applies.
+    """
+
+    __slots__ = ("who", "side", "nation", "card", "text", "effects")
+    __match_args__ = ("who", "side", "nation", "card", "text", "effects")
+
+    who: str
+    side: Role | None
+    nation: str | None
+    card: str | None
+    text: str | None
+    #: The effects the immunity is from (empty: every effect of ``side``).
+    effects: tuple[str, ...]
+
+    def __init__(
+        self,
+        who: str,
+        side: Role | None,
+        nation: str | None,
+        card: str | None,
+        text: str | None,
+        effects: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "who", who)
+        _set(self, "side", side)
+        _set(self, "nation", nation)
+        _set(self, "card", card)
+        _set(self, "text", text)
+        _set(self, "effects", effects)
+
+
+class Combination(Record):
+    """How modifiers of different cards combine: cumulative, or only the highest of ``precedence``."""
+
+    __slots__ = ("mode", "precedence", "overrides", "mode_unknown")
+    __match_args__ = ("mode", "precedence", "overrides", "mode_unknown")
+
+    mode: CombinationMode | None
+    precedence: tuple[str, ...]
+    overrides: tuple[tuple[str, tuple[str, ...]], ...]
+    #: The rules do not say how modifiers of different cards combine: an amount for a holder of two
+    #: or more of the cards is unknown.
+    mode_unknown: bool
+
+    def __init__(
+        self,
+        mode: CombinationMode | None,
+        precedence: tuple[str, ...],
+        overrides: tuple[tuple[str, tuple[str, ...]], ...],
+        mode_unknown: bool = False,
+    ) -> None:
+        _set(self, "mode", mode)
+        _set(self, "precedence", precedence)
+        _set(self, "overrides", overrides)
+        _set(self, "mode_unknown", mode_unknown)
+
+
+class Addition(Record):
+    """A separate loss a held card adds to a calamity (Military in Civil War: five unit points
+    from each faction, 30.414): ``amount`` of ``kind``, counted once per ``per`` where given."""
+
+    __slots__ = ("card", "amount", "per", "kind", "unit")
+    __match_args__ = ("card", "amount", "per", "kind", "unit")
+
+    card: str
+    amount: int | None
+    per: str | None
+    kind: CalamityKind | None
+    unit: CalamityUnit | None
+
+    def __init__(
+        self,
+        card: str,
+        amount: int | None,
+        per: str | None,
+        kind: CalamityKind | None,
+        unit: CalamityUnit | None = None,
+    ) -> None:
+        _set(self, "card", card)
+        _set(self, "amount", amount)
+        _set(self, "per", per)
+        _set(self, "kind", kind)
+        _set(self, "unit", unit)
+
+
+class CalamityAmount(Record):
+    """What one calamity effect takes from one holder, after his cards' modifiers.
+
+    ``base`` is the amount as written, or for a secondary victim the most one victim can be made
+    to lose (``max_per_victim``); ``per_city`` an amount per city owned; ``change`` the signed sum
+    of the modifiers; ``set_to`` an amount a modifier states outright; ``cap`` the most he loses;
+    ``additions`` separate losses his cards add (Military in Civil War, 30.414).
+    """
+
+    __slots__ = (
+        "calamity",
+        "effect",
+        "role",
+        "base",
+        "all_but",
+        "change",
+        "set_to",
+        "cap",
+        "immune",
+        "kind",
+        "unknown",
+        "per_city",
+        "limit",
+        "additions",
+        "alternative",
+    )
+    __match_args__ = (
+        "calamity",
+        "effect",
+        "role",
+        "base",
+        "all_but",
+        "change",
+        "set_to",
+        "cap",
+        "immune",
+        "kind",
+        "unknown",
+        "per_city",
+        "limit",
+        "additions",
+        "alternative",
+    )
+
+    calamity: str
+    effect: str
+    role: Role
+    base: int | None
+    all_but: int | None
+    change: int
+    set_to: int | None
+    cap: int | None
+    immune: bool
+    kind: CalamityKind | None
+    unknown: bool
+    per_city: int | None
+    limit: int | None
+    additions: tuple[Addition, ...]
+    #: A payment the holder may make instead of suffering the effect (see CalamityAlternative):
+    #: ``value`` and ``loss`` are what he loses if he does not pay.
+    alternative: CalamityAlternative | None
+
+    def __init__(
+        self,
+        calamity: str,
+        effect: str,
+        role: Role,
+        base: int | None,
+        all_but: int | None,
+        change: int,
+        set_to: int | None,
+        cap: int | None,
+        immune: bool,
+        kind: CalamityKind | None,
+        unknown: bool,
+        per_city: int | None = None,
+        limit: int | None = None,
+        additions: tuple[Addition, ...] = (),
+        alternative: CalamityAlternative | None = None,
+    ) -> None:
+        _set(self, "calamity", calamity)
+        _set(self, "effect", effect)
+        _set(self, "role", role)
+        _set(self, "base", base)
+        _set(self, "all_but", all_but)
+        _set(self, "change", change)
+        _set(self, "set_to", set_to)
+        _set(self, "cap", cap)
+        _set(self, "immune", immune)
+        _set(self, "kind", kind)
+        _set(self, "unknown", unknown)
+        _set(self, "per_city", per_city)
+        _set(self, "limit", limit)
+        _set(self, "additions", additions)
+        _set(self, "alternative", alternative)
+
+    @property
+    def value(self) -> int | None:
+        """The amount for this holder; None when it depends on his units or cities, or is unknown."""
+        if self.immune:
+            return 0
+        if self.unknown or self.base is None:
+            return None if self.set_to is None or self.unknown else self._capped(self.set_to)
+        return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
+
+    def loss(self, units: int, *, cities: int | None = None) -> int:
+        """What the holder loses.
+
+        ``units`` is, for an effect on the primary victim, what he has of the effect's unit (his
+        cities for Civil Disorder); for a secondary victim, the share of the total the primary
+        victim allotted him, never more than the per-victim limit (Famine: 8, 30.311; Piracy: one
+        city, 30.912), which his own cards then change. ``cities`` is the cities he owns, for an
+        amount per city (Expansion Project Tyranny, 29.8.1.3).
+
+        Raises UnknownFactError when the amount is not in the sources, ValueError when ``cities``
+        is needed and not given.
+        """
+        from civrules_runtime.errors import UnknownFactError
+
+        if self.immune:
+            return 0
+        if self.unknown:
+            raise UnknownFactError(f"{self.calamity}.{self.effect}: the amount is not in the sources")
+        if self.per_city is not None and self.set_to is None:
+            if cities is None:
+                raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+            return min(units, self._capped(self.per_city * cities + self.change))
+        if self.all_but is not None and self.base is None:
+            reduced = max(0, units - self.all_but)
+            changed = self.set_to if self.set_to is not None else reduced + self.change
+            return min(units, self._capped(changed))
+        if self.role == Role.SECONDARY:
+            share = units if self.limit is None else min(units, self.limit)
+            return self._capped(self.set_to if self.set_to is not None else share + self.change)
+        value = self.value
+        if value is None:
+            raise UnknownFactError(f"{self.calamity}.{self.effect}: the sources give no amount")
+        return min(units, value)
+
+    def _capped(self, amount: int) -> int:
+        amount = max(0, amount)
+        return amount if self.cap is None else min(amount, self.cap)
+
+
+# --- Nations, A.S.T., turn, map ----------------------------------------------------------------
+
+
+class Nation(Record):
+    """A nation (civilization); ``region`` is its half of a split map (Mega Civilization)."""
+
+    __slots__ = ("id", "name", "start_areas", "ast_position", "region")
+    __match_args__ = ("id", "name", "start_areas", "ast_position", "region")
+
+    id: str
+    name: str | None
+    start_areas: tuple[str, ...] | None
+    ast_position: int | None
+    region: MapRegion | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        start_areas: tuple[str, ...] | None,
+        ast_position: int | None,
+        region: MapRegion | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "start_areas", start_areas)
+        _set(self, "ast_position", ast_position)
+        _set(self, "region", region)
+
+
+class Requirements(Record):
+    """What entering an epoch requires at one A.S.T. level (None: no such requirement).
+
+    ``known`` is False when the sources do not give the epoch's requirements at all.
+    ``min_cards_of_value`` holds (count, lowest cost, cost below) triples.
+    """
+
+    __slots__ = (
+        "min_cities",
+        "min_card_groups",
+        "min_cards",
+        "all_card_groups",
+        "two_group_cards_count_twice",
+        "card_value_per_space",
+        "min_victory_points",
+        "min_cards_of_value",
+        "known",
+    )
+    __match_args__ = (
+        "min_cities",
+        "min_card_groups",
+        "min_cards",
+        "all_card_groups",
+        "two_group_cards_count_twice",
+        "card_value_per_space",
+        "min_victory_points",
+        "min_cards_of_value",
+        "known",
+    )
+
+    min_cities: int | None
+    min_card_groups: int | None
+    min_cards: int | None
+    all_card_groups: bool
+    two_group_cards_count_twice: bool
+    card_value_per_space: bool
+    min_victory_points: int | None
+    min_cards_of_value: tuple[tuple[int, int, int | None], ...]
+    known: bool
+
+    def __init__(
+        self,
+        min_cities: int | None,
+        min_card_groups: int | None,
+        min_cards: int | None,
+        all_card_groups: bool,
+        two_group_cards_count_twice: bool,
+        card_value_per_space: bool,
+        min_victory_points: int | None,
+        min_cards_of_value: tuple[tuple[int, int, int | None], ...],
+        known: bool,
+    ) -> None:
+        _set(self, "min_cities", min_cities)
+        _set(self, "min_card_groups", min_card_groups)
+        _set(self, "min_cards", min_cards)
+        _set(self, "all_card_groups", all_card_groups)
+        _set(self, "two_group_cards_count_twice", two_group_cards_count_twice)
+        _set(self, "card_value_per_space", card_value_per_space)
+        _set(self, "min_victory_points", min_victory_points)
+        _set(self, "min_cards_of_value", min_cards_of_value)
+        _set(self, "known", known)
+
+
+class Epoch(Record):
+    """An epoch of the A.S.T. and its entry requirements by A.S.T. level (see AST_LEVELS)."""
+
+    __slots__ = ("id", "name", "order", "requirements")
+    __match_args__ = ("id", "name", "order", "requirements")
+
+    id: str
+    name: str | None
+    order: int
+    requirements: Mapping[str, Requirements]
+
+    def __init__(self, id: str, name: str | None, order: int, requirements: Mapping[str, Requirements]) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "order", order)
+        _set(self, "requirements", requirements)
+
+
+class AstTrack(Record):
+    """A nation's A.S.T. track at one level: where each epoch starts, and the values by space."""
+
+    __slots__ = ("nation", "level", "spaces", "epoch_starts", "space_values")
+    __match_args__ = ("nation", "level", "spaces", "epoch_starts", "space_values")
+
+    nation: str
+    level: str
+    spaces: int | None
+    epoch_starts: tuple[tuple[str, int], ...] | None
+    space_values: tuple[tuple[int, int | None], ...] | None
+
+    def __init__(
+        self,
+        nation: str,
+        level: str,
+        spaces: int | None,
+        epoch_starts: tuple[tuple[str, int], ...] | None,
+        space_values: tuple[tuple[int, int | None], ...] | None,
+    ) -> None:
+        _set(self, "nation", nation)
+        _set(self, "level", level)
+        _set(self, "spaces", spaces)
+        _set(self, "epoch_starts", epoch_starts)
+        _set(self, "space_values", space_values)
+
+
+class Phase(Record):
+    __slots__ = ("id", "name", "number", "condition", "order")
+    __match_args__ = ("id", "name", "number", "condition", "order")
+
+    id: str
+    name: str | None
+    number: int | None
+    condition: str | None
+    order: str | None
+
+    def __init__(self, id: str, name: str | None, number: int | None, condition: str | None, order: str | None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "number", number)
+        _set(self, "condition", condition)
+        _set(self, "order", order)
+
+
+class PlayerCount(Record):
+    __slots__ = ("players", "given", "tokens_per_player", "nations")
+    __match_args__ = ("players", "given", "tokens_per_player", "nations")
+
+    players: int
+    given: bool
+    tokens_per_player: int | None
+    nations: tuple[tuple[str, ...], ...]
+
+    def __init__(
+        self, players: int, given: bool, tokens_per_player: int | None, nations: tuple[tuple[str, ...], ...]
+    ) -> None:
+        _set(self, "players", players)
+        _set(self, "given", given)
+        _set(self, "tokens_per_player", tokens_per_player)
+        _set(self, "nations", nations)
+
+
+class Area(Record):
+    __slots__ = (
+        "id",
+        "name",
+        "land",
+        "water",
+        "open_sea",
+        "coastal",
+        "population_limit",
+        "city_site",
+        "flood_plain",
+        "panel",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "land",
+        "water",
+        "open_sea",
+        "coastal",
+        "population_limit",
+        "city_site",
+        "flood_plain",
+        "panel",
+    )
+
+    id: str
+    name: str | None
+    land: bool
+    water: bool
+    open_sea: bool
+    coastal: bool | None
+    population_limit: int | None
+    city_site: str | None
+    flood_plain: str | None
+    panel: str | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        land: bool,
+        water: bool,
+        open_sea: bool,
+        coastal: bool | None,
+        population_limit: int | None,
+        city_site: str | None,
+        flood_plain: str | None,
+        panel: str | None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "land", land)
+        _set(self, "water", water)
+        _set(self, "open_sea", open_sea)
+        _set(self, "coastal", coastal)
+        _set(self, "population_limit", population_limit)
+        _set(self, "city_site", city_site)
+        _set(self, "flood_plain", flood_plain)
+        _set(self, "panel", panel)
+
+
+class Border(Record):
+    __slots__ = ("a", "b", "kind")
+    __match_args__ = ("a", "b", "kind")
+
+    a: str
+    b: str
+    kind: BorderKind | None
+
+    def __init__(self, a: str, b: str, kind: BorderKind | None) -> None:
+        _set(self, "a", a)
+        _set(self, "b", b)
+        _set(self, "kind", kind)
+
+
+class Region(Record):
+    """A named set of areas: a flood plain, or the areas a volcano touches."""
+
+    __slots__ = ("id", "name", "areas")
+    __match_args__ = ("id", "name", "areas")
+
+    id: str
+    name: str | None
+    areas: tuple[str, ...]
+
+    def __init__(self, id: str, name: str | None, areas: tuple[str, ...]) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "areas", areas)
+
+
+class TradeStack(Record):
+    __slots__ = ("number", "commodities", "calamities", "purchases")
+    __match_args__ = ("number", "commodities", "calamities", "purchases")
+
+    number: int
+    commodities: tuple[str, ...]
+    calamities: tuple[str, ...]
+    #: Cards of the stack that may be bought: (treasury tokens per card, the card a buyer must hold).
+    purchases: tuple[tuple[int, str | None], ...]
+
+    def __init__(
+        self,
+        number: int,
+        commodities: tuple[str, ...],
+        calamities: tuple[str, ...],
+        purchases: tuple[tuple[int, str | None], ...] = (),
+    ) -> None:
+        _set(self, "number", number)
+        _set(self, "commodities", commodities)
+        _set(self, "calamities", calamities)
+        _set(self, "purchases", purchases)
+
+
+class StackSetupStep(Record):
+    """One step of preparing the trade stacks before play, as the rules list them."""
+
+    __slots__ = ("step", "text", "rules")
+    __match_args__ = ("step", "text", "rules")
+
+    step: str
+    text: str | None
+    rules: tuple[str, ...]
+
+    def __init__(self, step: str, text: str | None, rules: tuple[str, ...]) -> None:
+        _set(self, "step", step)
+        _set(self, "text", text)
+        _set(self, "rules", rules)
+
+
+# --- Settings ----------------------------------------------------------------------------------
+
+
+class HandLimit(Record):
+    """The commodity cards a player may keep, and the cards that change it (cumulative or not)."""
+
+    __slots__ = ("commodity_cards", "card_changes", "cumulative", "rules")
+    __match_args__ = ("commodity_cards", "card_changes", "cumulative", "rules")
+
+    commodity_cards: int | None
+    card_changes: tuple[tuple[str, int], ...]
+    cumulative: bool
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        commodity_cards: int | None,
+        card_changes: tuple[tuple[str, int], ...],
+        cumulative: bool,
+        rules: tuple[str, ...],
+    ) -> None:
+        _set(self, "commodity_cards", commodity_cards)
+        _set(self, "card_changes", card_changes)
+        _set(self, "cumulative", cumulative)
+        _set(self, "rules", rules)
+
+
+class RateChange(Record):
+    """A card that lets its holder raise or lower the tax rate, in tokens per city."""
+
+    __slots__ = ("card", "raise_by", "lower_by")
+    __match_args__ = ("card", "raise_by", "lower_by")
+
+    card: str
+    raise_by: int
+    lower_by: int
+
+    def __init__(self, card: str, raise_by: int, lower_by: int) -> None:
+        _set(self, "card", card)
+        _set(self, "raise_by", raise_by)
+        _set(self, "lower_by", lower_by)
+
+
+class Taxation(Record):
+    """The tax rate in tokens per city, the cards that change it, and those that prevent revolts."""
+
+    __slots__ = ("tokens_per_city", "rate_changes", "cumulative", "revolt_immune_cards", "rules")
+    __match_args__ = ("tokens_per_city", "rate_changes", "cumulative", "revolt_immune_cards", "rules")
+
+    tokens_per_city: int | None
+    rate_changes: tuple[RateChange, ...]
+    cumulative: bool
+    revolt_immune_cards: tuple[str, ...]
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        tokens_per_city: int | None,
+        rate_changes: tuple[RateChange, ...],
+        cumulative: bool,
+        revolt_immune_cards: tuple[str, ...],
+        rules: tuple[str, ...],
+    ) -> None:
+        _set(self, "tokens_per_city", tokens_per_city)
+        _set(self, "rate_changes", rate_changes)
+        _set(self, "cumulative", cumulative)
+        _set(self, "revolt_immune_cards", revolt_immune_cards)
+        _set(self, "rules", rules)
+
+
+class ScoringItem(Record):
+    """One item of the final score: what it is counted per, and its points (None: as the rules say
+    in ``text``, e.g. a card's face value)."""
+
+    __slots__ = ("id", "name", "per", "points", "text", "rules")
+    __match_args__ = ("id", "name", "per", "points", "text", "rules")
+
+    id: str
+    name: str | None
+    per: str | None
+    points: int | None
+    text: str | None
+    rules: tuple[str, ...]
+
+    def __init__(
+        self, id: str, name: str | None, per: str | None, points: int | None, text: str | None, rules: tuple[str, ...]
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "per", per)
+        _set(self, "points", points)
+        _set(self, "text", text)
+        _set(self, "rules", rules)

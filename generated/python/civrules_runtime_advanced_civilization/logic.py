@@ -1,0 +1,400 @@
+"""The rule logic behind every package's helpers, over a package's tables (passed in).
+
+Each generated package binds these to its own data (``helpers.py``); engines call the package's
+helpers, not these.
+"""
+
+from civrules_runtime.errors import UnknownFactError, UnknownIdError
+
+from .records import (
+    Addition,
+    AstTrack,
+    BlockBonus,
+    CalamityAmount,
+    CalamityEffect,
+    CalamityImmunity,
+    CalamityModifier,
+    Card,
+    Combination,
+    Commodity,
+    Deck,
+    DeckBand,
+    Effect,
+    Epoch,
+    HandLimit,
+    Taxation,
+)
+from .vocab import (
+    Adjacency,
+    AppliesTo,
+    Block,
+    CombinationMode,
+    EffectKind,
+    MapRegion,
+    ModifierEffect,
+    Role,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from enum import StrEnum
+    from typing import TypeVar
+
+    E = TypeVar("E", bound=StrEnum)
+
+#: The set value formula of the rulebooks: n cards of face value v are worth n x n x v.
+COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
+
+
+def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
+    """``value`` as a member of ``enum``; UnknownIdError (naming the allowed values) otherwise."""
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = ", ".join(repr(m.value) for m in enum)
+        raise UnknownIdError(f"{value!r} is not a {what}: one of {allowed}") from None
+
+
+def known_id(table: "Mapping[str, object]", value: str, what: str) -> str:
+    """``value`` when ``table`` has it; UnknownIdError otherwise."""
+    if value not in table:
+        raise UnknownIdError(f"{value!r} is not a {what} of this ruleset")
+    return value
+
+
+def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str) -> int:
+    known_id(matrix, target, "civilization card")
+    return sum(
+        matrix[known_id(matrix, card, "civilization card")].get(target, 0) for card in set(owned) if card != target
+    )
+
+
+def purchase_cost(
+    cards: "Mapping[str, Card]", matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str
+) -> int:
+    cost = cards[known_id(cards, target, "civilization card")].cost
+    if cost is None:
+        raise UnknownFactError(f"the cost of {target} is not in the sources")
+    return max(0, cost - credit_toward(matrix, owned, target))
+
+
+def set_value(
+    commodities: "Mapping[str, Commodity]",
+    bonuses: "tuple[BlockBonus, ...]",
+    formula: str | None,
+    mining_extra_cards: int,
+    good: str,
+    n: int,
+    mining: bool,
+    players: int | None,
+    redeemed_in: str | None,
+    drawn_in: str | None,
+) -> int:
+    commodity = commodities[known_id(commodities, good, "commodity")]
+    redeemed = None if redeemed_in is None else vocabulary(Block, redeemed_in, "trade block")
+    drawn = None if drawn_in is None else vocabulary(Block, drawn_in, "trade block")
+    if formula is None:
+        raise UnknownFactError("how a set of commodity cards is valued is not in the sources")
+    if formula != COUNT_SQUARED_TIMES_VALUE:
+        raise UnknownFactError(f"the set value formula {formula!r} is not one these helpers know")
+    if commodity.value is None or commodity.count is None:
+        raise UnknownFactError(f"the value or count of {good} is not in the sources")
+    if not 0 <= n <= commodity.count:
+        raise ValueError(f"a set of {good} has 0 to {commodity.count} cards, not {n}")
+    cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
+    value = cards * cards * commodity.value
+    if (redeemed is None) != (players is None) and bonuses:
+        raise ValueError("give both players= and redeemed_in= for a set redeemed in a trade block")
+    if players is None or redeemed is None or commodity.block is None or n == 0:
+        return value
+    band = next((b for b in bonuses if b.players_min <= players <= b.players_max), None)
+    if band is None:
+        return value
+    if commodity.block == Block.SHARED:
+        outside = band.shared_goods and drawn is not None and drawn != redeemed
+    else:
+        outside = commodity.block != redeemed
+    return value + n * commodity.value if outside else value
+
+
+def decks_for(bands: "tuple[DeckBand, ...]", players: int, region: str | None) -> "tuple[Deck, ...]":
+    wanted = None if region is None else vocabulary(MapRegion, region, "map region")
+    matching = [b for b in bands if b.players_min <= players <= b.players_max]
+    if not matching:
+        return ()
+    whole = [b for b in matching if b.region in (None, MapRegion.WHOLE)]
+    if whole:
+        return whole[0].decks
+    if wanted is None:
+        regions = ", ".join(sorted(str(b.region) for b in matching))
+        raise ValueError(f"with {players} players the map is split: give region= (one of {regions})")
+    for band in matching:
+        if band.region == wanted:
+            return band.decks
+    regions = ", ".join(sorted(str(b.region) for b in matching))
+    raise ValueError(f"no trade decks for region {region!r} with {players} players (only {regions})")
+
+
+def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: str, kind: str) -> frozenset[str]:
+    by_kind = adjacency[vocabulary(Adjacency, kind, "kind of adjacency")]
+    return by_kind[known_id(by_kind, area, "area")]
+
+
+def resolution_order(order: "tuple[str, ...]", calamities: "Iterable[str]") -> "tuple[str, ...]":
+    rank = {calamity: index for index, calamity in enumerate(order)}
+    return tuple(sorted({known_id(rank, c, "calamity") for c in calamities}, key=rank.__getitem__))
+
+
+def calamity_amount(
+    effects: "Mapping[str, tuple[CalamityEffect, ...] | None]",
+    modifiers: "Mapping[str, tuple[CalamityModifier, ...] | None]",
+    combinations: "Mapping[str, Combination]",
+    immunities: "Mapping[str, tuple[CalamityImmunity, ...] | None]",
+    cards: "Mapping[str, Card]",
+    calamity: str,
+    effect: str,
+    held: "Iterable[str]",
+    role: str,
+    commodities: "Mapping[str, int] | None",
+    nation: str | None,
+) -> CalamityAmount:
+    side = vocabulary(Role, role, "calamity role")
+    held_cards = {known_id(cards, card, "civilization card") for card in held}
+    listed = effects[known_id(effects, calamity, "calamity")]
+    if listed is None:
+        raise UnknownFactError(f"the effects of {calamity} are not in the sources")
+    found = next((e for e in listed if e.id == effect), None)
+    if found is None:
+        ids = ", ".join(repr(e.id) for e in listed) or "none"
+        raise UnknownIdError(f"{calamity} has no effect {effect!r} (its effects: {ids})")
+    held_modifiers, held_immunities = modifiers[calamity], immunities[calamity]
+    if held_modifiers is None:
+        raise UnknownFactError(f"the civilization cards that change {calamity} are not in the sources")
+    if held_immunities is None:
+        raise UnknownFactError(f"who is immune to {calamity} is not in the sources")
+    if found.side != side:
+        raise ValueError(f"{calamity}.{effect} is an effect on the {found.side} victim, not the {side}")
+    base, all_but, limit = found.amount, found.all_but, None
+    if side == Role.SECONDARY and found.max_per_victim is not None:
+        base, all_but, limit = found.max_per_victim, None, found.max_per_victim
+    unknown = found.unknown and base is None and found.per_city is None
+    # A card holder's immunity is also an `immunity` modifier of the card (check K007): counted below.
+    immune = nation is not None and any(
+        i.who == "nation" and i.nation == nation and i.side in (None, side) and (not i.effects or effect in i.effects)
+        for i in held_immunities
+    )
+    relevant = [
+        m
+        for m in held_modifiers
+        if m.card in held_cards and m.applies_to in (side, AppliesTo.BOTH) and effect in m.effects
+    ]
+    if combinations[calamity].mode_unknown and len({m.card for m in relevant}) > 1:
+        unknown = True  # the rules do not say how these cards' modifiers combine
+    additions = tuple(Addition(m.card, m.amount, m.per, m.adds_kind, m.adds_unit) for m in relevant if m.adds)
+    change, set_to, cap, kind = 0, None, None, found.kind
+    for modifier in _counted(combinations[calamity], [m for m in relevant if not m.adds], held_cards):
+        if modifier.effect == ModifierEffect.IMMUNITY:
+            immune = True
+        kind = modifier.becomes_kind or kind
+        if modifier.stated is not None:
+            set_to = modifier.stated if set_to is None else min(set_to, modifier.stated)
+        elif modifier.amount_unknown:
+            unknown = True
+        elif modifier.amount is not None:
+            times = 1 if modifier.per_commodity is None else (commodities or {}).get(modifier.per_commodity, 0)
+            if modifier.per_any_commodity:
+                times = sum((commodities or {}).values())
+            change += modifier.amount * times
+        if modifier.cap is not None:
+            cap = modifier.cap if cap is None else min(cap, modifier.cap)
+    return CalamityAmount(
+        calamity, effect, side, base, all_but, change, set_to, cap, immune, kind, unknown,
+        found.per_city, limit, additions, found.alternative,
+    )  # fmt: skip
+
+
+def _counted(
+    combination: Combination, applying: "list[CalamityModifier]", held: "set[str]"
+) -> "list[CalamityModifier]":
+    dropped: set[str] = set()
+    for card, overridden in combination.overrides:
+        if card in held:
+            dropped.update(overridden)
+    if combination.mode == CombinationMode.HIGHEST:
+        ranked = [m.card for m in applying if m.card in combination.precedence and m.card not in dropped]
+        if ranked:
+            top = max(ranked, key=combination.precedence.index)
+            dropped.update(card for card in ranked if card != top)
+    return [m for m in applying if m.card not in dropped]
+
+
+def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str | None) -> "tuple[Effect, ...]":
+    wanted = None if kind is None else vocabulary(EffectKind, kind, "effect kind")
+    out: list[Effect] = []
+    for card in dict.fromkeys(held):
+        attributes = cards[known_id(cards, card, "civilization card")].attributes
+        if attributes is None:
+            raise UnknownFactError(f"the abilities of {card} are not in the sources")
+        out.extend(e for a in attributes for e in a.effects if wanted is None or e.kind == wanted)
+    return tuple(out)
+
+
+def hand_limit(limit: HandLimit | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
+    if limit is None or limit.commodity_cards is None:
+        raise UnknownFactError("the hand limit is not in the sources")
+    owned = {known_id(cards, card, "civilization card") for card in held}
+    changes = [change for card, change in limit.card_changes if card in owned]
+    if len(changes) > 1 and not limit.cumulative:
+        raise UnknownFactError("how the hand-limit changes of several cards combine is not in the sources")
+    return max(0, limit.commodity_cards + sum(changes))
+
+
+def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":
+    if taxation is None or taxation.tokens_per_city is None:
+        raise UnknownFactError("the tax rate is not in the sources")
+    owned = {known_id(cards, card, "civilization card") for card in held}
+    changes = [c for c in taxation.rate_changes if c.card in owned]
+    if len(changes) > 1 and not taxation.cumulative:
+        raise UnknownFactError("how the tax-rate changes of several cards combine is not in the sources")
+    low = taxation.tokens_per_city - sum(c.lower_by for c in changes)
+    high = taxation.tokens_per_city + sum(c.raise_by for c in changes)
+    return tuple(range(max(0, low), high + 1))
+
+
+def _groups_covered(cards: "Mapping[str, Card]", held: "list[str]", count_both: bool) -> int:
+    if count_both:
+        return len({group for card in held for group in _groups(cards, card)})
+    matched: dict[str, str] = {}
+
+    def assign(card: str, seen: set[str]) -> bool:
+        for group in _groups(cards, card):
+            if group in seen:
+                continue
+            seen.add(group)
+            if group not in matched or assign(matched[group], seen):
+                matched[group] = card
+                return True
+        return False
+
+    return sum(1 for card in held if assign(card, set()))
+
+
+def _groups(cards: "Mapping[str, Card]", card: str) -> "tuple[str, ...]":
+    groups = cards[card].groups
+    if groups is None:
+        raise UnknownFactError(f"the groups of {card} are not in the sources")
+    return groups
+
+
+def _cost(cards: "Mapping[str, Card]", card: str) -> int:
+    cost = cards[card].cost
+    if cost is None:
+        raise UnknownFactError(f"the cost of {card} is not in the sources")
+    return cost
+
+
+def _requirements_met(
+    epochs: "Mapping[str, Epoch]", cards: "Mapping[str, Card]", group_count: int,
+    epoch: str, level: str, cities: int, held: "list[str]",
+) -> bool:  # fmt: skip
+    need = epochs[epoch].requirements[level]
+    if not need.known:
+        raise UnknownFactError(f"the entry requirements of {epoch} are not in the sources")
+    if need.min_cities is not None and cities < need.min_cities:
+        return False
+    if need.min_card_groups is not None or need.all_card_groups:
+        groups = _groups_covered(cards, held, need.two_group_cards_count_twice)
+        if need.min_card_groups is not None and groups < need.min_card_groups:
+            return False
+        if need.all_card_groups and groups < group_count:
+            return False
+    if need.min_cards is not None and len(held) < need.min_cards:
+        return False
+    for count, lowest, below in need.min_cards_of_value:
+        costs = [_cost(cards, card) for card in held]
+        if sum(1 for cost in costs if cost >= lowest and (below is None or cost < below)) < count:
+            return False
+    if need.min_victory_points is not None:
+        points = 0
+        for card in held:
+            worth = cards[card].victory_points
+            if worth is None:
+                raise UnknownFactError(f"the victory points of {card} are not in the sources")
+            points += worth
+        if points < need.min_victory_points:
+            return False
+    return True
+
+
+def _track(tracks: "Mapping[str, Mapping[str, AstTrack]]", nation: str, level: str) -> AstTrack:
+    by_level = tracks.get(nation)
+    if by_level is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
+    track = by_level.get(level)
+    if track is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation} at level {level!r} is not in the sources")
+    return track
+
+
+def _space_value(track: AstTrack, space: int) -> int:
+    if track.space_values is None:
+        raise UnknownFactError(f"the A.S.T. values of {track.nation} are not in the sources")
+    for listed, value in track.space_values:
+        if listed == space:
+            if value is None:
+                raise UnknownFactError(f"the value of space {space} of {track.nation} is not in the sources")
+            return value
+    raise UnknownFactError(f"no card value is given for space {space} of {track.nation}")
+
+
+def can_enter_epoch(
+    epochs: "Mapping[str, Epoch]", cards: "Mapping[str, Card]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
+    nations: "Mapping[str, object]", group_count: int, levels: "tuple[str, ...]",
+    epoch: str, cities: int, held: "Iterable[str]", nation: str | None, level: str | None,
+) -> bool:  # fmt: skip
+    known_id(epochs, epoch, "epoch")
+    at = levels[0] if level is None else _level(levels, level)
+    owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
+    if nation is not None:
+        known_id(nations, nation, "nation")
+    if not _requirements_met(epochs, cards, group_count, epoch, at, cities, owned):
+        return False
+    if nation is None or not epochs[epoch].requirements[at].card_value_per_space:
+        return True
+    track = _track(tracks, nation, at)
+    if track.epoch_starts is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
+    first = next(space for listed, space in track.epoch_starts if listed == epoch)
+    return sum(_cost(cards, card) for card in owned) >= _space_value(track, first)
+
+
+def can_enter_space(
+    epochs: "Mapping[str, Epoch]", cards: "Mapping[str, Card]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
+    nations: "Mapping[str, object]", group_count: int, levels: "tuple[str, ...]",
+    nation: str, space: int, cities: int, held: "Iterable[str]", level: str | None,
+) -> bool:  # fmt: skip
+    known_id(nations, nation, "nation")
+    at = levels[0] if level is None else _level(levels, level)
+    track = _track(tracks, nation, at)
+    if track.epoch_starts is None or track.spaces is None:
+        raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
+    starts = sorted(track.epoch_starts, key=lambda item: item[1])
+    if not starts[0][1] <= space <= starts[0][1] + track.spaces - 1:
+        raise ValueError(f"space {space} is not on the A.S.T. track of {nation}")
+    epoch = starts[0][0]
+    for listed, first in starts:
+        if first <= space:
+            epoch = listed
+    owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
+    if not _requirements_met(epochs, cards, group_count, epoch, at, cities, owned):
+        return False
+    if not epochs[epoch].requirements[at].card_value_per_space:
+        return True
+    return sum(_cost(cards, card) for card in owned) >= _space_value(track, space)
+
+
+def _level(levels: "tuple[str, ...]", level: str) -> str:
+    if level not in levels:
+        raise UnknownIdError(f"{level!r} is not an A.S.T. level of this ruleset: one of {', '.join(levels)}")
+    return level

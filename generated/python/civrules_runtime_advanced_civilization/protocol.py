@@ -1,0 +1,155 @@
+# ruff: noqa: N802 - the protocol names the packages' constants, which are upper case
+"""The public names every generated package of the Advanced Civilization family has, as a protocol.
+
+A module satisfies a protocol (PEP 544): an engine function typed ``def f(rules: RulesetPackage)``
+accepts ``advanced_civilization``, ``expansion_project`` or any other package of the family, with
+full static typing, and runs unchanged on each; where a ruleset lacks a fact it raises
+UnknownFactError. It extends the protocol every family's packages share
+(``civrules_runtime.protocol.RulesetPackageBase``: identity, completeness, ids, settings, sources).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from civrules_runtime.protocol import RulesetPackageBase
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from .records import Area as AreaRecord
+    from .records import (
+        AstTrack,
+        BlockBonus,
+        Border,
+        Calamity,
+        CalamityAmount,
+        CalamityEffect,
+        CalamityImmunity,
+        CalamityModifier,
+        Card,
+        Combination,
+        Commodity,
+        Deck,
+        DeckBand,
+        Effect,
+        Epoch,
+        Group,
+        HandLimit,
+        Nation,
+        Phase,
+        PlayerCount,
+        Region,
+        ScoringItem,
+        StackSetupStep,
+        Taxation,
+        TradeStack,
+    )
+    from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
+
+
+class RulesetPackage(RulesetPackageBase, Protocol):
+    """What an engine may rely on in every generated package (its `__all__`)."""
+
+    @property
+    def GROUPS(self) -> Mapping[str, Group]: ...
+    @property
+    def CARDS(self) -> Mapping[str, Card]: ...
+    @property
+    def CREDIT_MATRIX(self) -> Mapping[str, Mapping[str, int]]: ...
+    @property
+    def COMMODITIES(self) -> Mapping[str, Commodity]: ...
+    @property
+    def SET_VALUE_FORMULA(self) -> str | None: ...
+    @property
+    def MINING_EXTRA_CARDS(self) -> int: ...
+    @property
+    def CALAMITIES(self) -> Mapping[str, Calamity]: ...
+    @property
+    def CALAMITY_ORDER(self) -> tuple[str, ...]: ...
+    @property
+    def CALAMITY_EFFECTS(self) -> Mapping[str, tuple[CalamityEffect, ...] | None]: ...
+    @property
+    def CALAMITY_MODIFIERS(self) -> Mapping[str, tuple[CalamityModifier, ...] | None]: ...
+    @property
+    def CALAMITY_COMBINATIONS(self) -> Mapping[str, Combination]: ...
+    @property
+    def CALAMITY_IMMUNITIES(self) -> Mapping[str, tuple[CalamityImmunity, ...] | None]: ...
+    @property
+    def TRADE_STACKS(self) -> tuple[TradeStack, ...]: ...
+    @property
+    def STACK_SETUP(self) -> tuple[StackSetupStep, ...]: ...
+    @property
+    def DECK_COMPOSITIONS(self) -> tuple[DeckBand, ...]: ...
+    @property
+    def BLOCK_BONUSES(self) -> tuple[BlockBonus, ...]: ...
+    @property
+    def NATIONS(self) -> Mapping[str, Nation]: ...
+    @property
+    def AST_LEVELS(self) -> tuple[str, ...]: ...
+    @property
+    def EPOCHS(self) -> Mapping[str, Epoch]: ...
+    @property
+    def AST_TRACKS(self) -> Mapping[str, Mapping[str, AstTrack]]: ...
+    @property
+    def PHASES(self) -> Mapping[str, Phase]: ...
+    @property
+    def PHASE_ORDER(self) -> tuple[str, ...]: ...
+    @property
+    def PLAYER_COUNTS(self) -> Mapping[int, PlayerCount]: ...
+    @property
+    def AREAS(self) -> Mapping[str, AreaRecord]: ...
+    @property
+    def BORDERS(self) -> tuple[Border, ...]: ...
+    @property
+    def ADJACENCY(self) -> Mapping[str, Mapping[str, frozenset[str]]]: ...
+    @property
+    def FLOOD_PLAINS(self) -> Mapping[str, Region]: ...
+    @property
+    def VOLCANOES(self) -> Mapping[str, Region]: ...
+    @property
+    def HAND_LIMIT(self) -> HandLimit | None: ...
+    @property
+    def TAXATION(self) -> Taxation | None: ...
+    @property
+    def SCORING(self) -> tuple[ScoringItem, ...] | None: ...
+
+    def credit_toward(self, owned: Iterable[str], target: str) -> int: ...
+    def purchase_cost(self, owned: Iterable[str], target: str) -> int: ...
+    def set_value(
+        self,
+        good: str,
+        n: int,
+        *,
+        mining: bool = False,
+        players: int | None = None,
+        redeemed_in: BlockName | None = None,
+        drawn_in: BlockName | None = None,
+    ) -> int: ...
+    def decks_for(self, players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]: ...
+    def calamity_resolution_order(self, calamities: Iterable[str]) -> tuple[str, ...]: ...
+    def neighbours(self, area: str, kind: AdjacencyName = "all") -> frozenset[str]: ...
+    def calamity_amount(
+        self,
+        calamity: str,
+        effect: str,
+        held: Iterable[str],
+        role: RoleName,
+        commodities: Mapping[str, int] | None = None,
+        nation: str | None = None,
+    ) -> CalamityAmount: ...
+    def effects_held(self, held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]: ...
+    def hand_limit(self, held: Iterable[str]) -> int: ...
+    def tax_rates(self, held: Iterable[str]) -> tuple[int, ...]: ...
+    def can_enter_epoch(
+        self,
+        epoch: str,
+        cities: int,
+        held: Iterable[str],
+        nation: str | None = None,
+        level: str | None = None,
+    ) -> bool: ...
+    def can_enter_space(
+        self, nation: str, space: int, cities: int, held: Iterable[str], level: str | None = None
+    ) -> bool: ...
