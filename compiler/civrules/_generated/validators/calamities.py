@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a1196e27f66bed1a11b2a86a10775b54028a7d196f710c71ebda8521ce91e4c1"
+SCHEMA_SHA256 = "b0b00c89f748226875ab7474ca5b8b10ea6da0ac83c8c61d8991119b667a6eda"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "0f7103495410d5b337ddd9bdb04e20118fd7388abf44e66b2e41cc7dba2e50e2"
+SCHEMA_SHA256 = "534a0a4cb3eb6d3a5ed8b1459780077216146ae00450a33ae57ab96a16d8c263"
 
 from decimal import Decimal
 import re

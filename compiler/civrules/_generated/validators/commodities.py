@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "aac50483d3399ee2afa8c04cddb716ad963c93f22ece6032b40646c898857c28"
+SCHEMA_SHA256 = "25fa58e0365e1436cd1d2f3efbf1dbefee6c04a4199c4ffdc9910ffdf7eca0b0"
 
 from decimal import Decimal
 import re

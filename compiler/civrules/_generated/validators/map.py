@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2e5c4f7d76f2a2157012984300c380586947cd649285bbfaeb5fc83666191dd4"
+SCHEMA_SHA256 = "c42d20167ebf54336a9ee8a78c813eaa85214db6d902a122b38abe31fa4fdaa6"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "b73032b1d00a777dbd26839ac1b631f0d772c10f9284e54432fa1072572858d7"
+SCHEMA_SHA256 = "bd2bbdf6cfd63d48a816bca1142a51cbd9211314fe2ea6d24a8423e11cd037ab"
 
 from decimal import Decimal
 import re
