@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "534a0a4cb3eb6d3a5ed8b1459780077216146ae00450a33ae57ab96a16d8c263"
+SCHEMA_SHA256 = "d90401d8708f4e4462af026959e0aa019e07d9d9ee78f9f7ae12663c4f025263"
 
 from decimal import Decimal
 import re
