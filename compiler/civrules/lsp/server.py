@@ -293,7 +293,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         span = positions.range(params.text_document.uri, _inside_quotes(ls, symbol, positions))
         return types.PrepareRenamePlaceholder(range=span, placeholder=symbol.id)
 
-    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: CivrulesServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         positions = ls.positions()
         symbol = _symbol(ls, params.text_document.uri, params.position, positions)
