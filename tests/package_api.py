@@ -2,7 +2,8 @@
 its modules, with its type and a structural value.
 
 tests/test_package_api.py holds today's packages to the snapshot committed in
-``tests/data/package-api.json`` (recorded before the runtime was split by family, at 53eba5c: 0f58774 with the Mega Civilization data of issue 31), so a
+``tests/data/package-api.json`` (recorded before the runtime was split by family, at 53eba5c:
+0f58774 with the Mega Civilization data of issue 31), so a
 change to how the packages are generated cannot change what an engine sees. After a deliberate
 change to the packages' API, rewrite the snapshot and review its diff::
 

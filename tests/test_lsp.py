@@ -203,7 +203,8 @@ def test_the_server_answers_an_editor_session(client: Client, rules: Path) -> No
     )
     assert len(references) > 3
 
-    # Completion: keys of a card from the schema, ids in a value.
+    # Completion: keys of a card from the schema; in a value, the ids of the collection the schema
+    # says it refers to (a card's groups: groups, not cards or calamities).
     lines = typo.splitlines()
     at_key = {"line": lines.index("    cots: 45"), "character": 4}
     completion = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": at_key})
@@ -212,7 +213,7 @@ def test_the_server_answers_an_editor_session(client: Client, rules: Path) -> No
     in_value = position(typo, "groups: [crafts]", len("groups: ["))
     completion = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": in_value})
     labels = {item["label"] for item in completion["items"]}
-    assert {"crafts", "pottery", "famine"} <= labels
+    assert {"crafts", "sciences"} <= labels and not {"pottery", "famine"} & labels
 
     assert client.close() == 0
 
@@ -476,3 +477,138 @@ def test_a_client_offering_utf8_gets_utf8_positions_read_from_disk(rules: Path) 
         assert found["range"] == {"start": start, "end": {**start, "character": start["character"] + 12}}
 
     asyncio.run(session())
+
+
+# --- references declared in the schemas: definition, references, completion by kind, rename -----
+
+CALAMITIES = "calamities/advanced-civilization.yaml"
+MAP = "maps/mediterranean.yaml"
+
+
+def test_a_field_goes_to_the_collection_its_schema_declares(index: Index) -> None:
+    """`flood_plain: mesopotamia` names the flood plain, not the area of the same id."""
+    text = (RULES / MAP).read_text(encoding="utf-8")
+    at = position(text, "flood_plain: mesopotamia", len("flood_plain: m"))
+    symbol = index.at(MAP, at["line"] + 1, at["character"] + 1)
+    assert symbol is not None and symbol.collection == "flood_plains" and not symbol.definition
+    (definition,) = index.definitions(symbol)
+    assert definition.path[0] == "flood_plains" and definition.path[-1] == "id"
+    # A value the schema declares no reference is none, even where it spells an id (the activity
+    # `movement` of a turn-order effect, and the phase `movement`).
+    cards = (RULES / CARDS).read_text(encoding="utf-8")
+    at = position(cards, "activities: [movement", len("activities: [m"))
+    assert index.at(CARDS, at["line"] + 1, at["character"] + 1) is None
+
+
+def test_references_include_what_a_variant_writes_in_its_overlay(index: Index) -> None:
+    variant = "rulesets/advanced-civilization-western.yaml"
+    (cirta,) = [s for s in index.by_id["cirta"] if s.definition]
+    found = index.references(cirta, include_definition=False)
+    assert any(s.relative == variant and s.path[:2] == ("overlay", "nations") for s in found)
+    assert all(s.collection == "areas" for s in found)
+
+
+def _edit(editor: Editor, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a request, error included (:meth:`Editor.request` asserts there is none)."""
+    editor.next_id += 1
+    editor._handle({"id": editor.next_id, "method": method, "params": params})
+    (answer,) = [m for m in editor.sent if m.get("id") == editor.next_id and "method" not in m]
+    return answer
+
+
+def test_completion_offers_the_ids_of_the_collection_the_field_refers_to(rules: Path) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    calamities_uri = (rules / CALAMITIES).absolute().as_uri()
+    calamities = (rules / CALAMITIES).read_text(encoding="utf-8")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+
+        def labels(at_uri: str, at: dict[str, int]) -> set[str]:
+            found = editor.request("textDocument/completion", {"textDocument": {"uri": at_uri}, "position": at})
+            return {item["label"] for item in found["items"]}
+
+        # A credit's card (in a flow mapping): cards only.
+        credit = labels(uri, position(text, "{card: democracy", len("{card: ")))
+        assert {"democracy", "pottery"} <= credit and not {"crafts", "famine", "egypt"} & credit
+        # A calamity link: calamities only.
+        link = labels(uri, position(text, "calamity: ", len("calamity: ")))
+        assert "famine" in link and not {"pottery", "crafts"} & link
+        # A calamity modifier's card, in the calamities file: cards only.
+        modifier = labels(calamities_uri, position(calamities, "- card: democracy", len("- card: ")))
+        assert "democracy" in modifier and "famine" not in modifier
+        # A value that refers to nothing (a cost): no ids at all.
+        cost = labels(uri, position(text, "cost: 45", len("cost: ")))
+        assert not {"pottery", "crafts", "famine"} & cost
+
+    asyncio.run(session())
+
+
+def test_rename_rewrites_the_definition_and_every_reference(rules: Path) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    calamities_uri = (rules / CALAMITIES).absolute().as_uri()
+
+    async def session() -> None:
+        editor = Editor(rules)
+        capabilities = editor.initialize(rules, {"textDocument": {"rename": {"prepareSupport": True}}})
+        assert capabilities["renameProvider"] == {"prepareProvider": True}
+        await editor.settle()
+        at = position(text, "{card: democracy", len("{card: d"))  # from a reference
+        prepared = editor.request("textDocument/prepareRename", {"textDocument": {"uri": uri}, "position": at})
+        assert prepared["placeholder"] == "democracy"
+        assert prepared["range"]["start"] == position(text, "{card: democracy", len("{card: "))
+        edit = editor.request(
+            "textDocument/rename", {"textDocument": {"uri": uri}, "position": at, "newName": "people_s_rule"}
+        )
+        changes = edit["changes"]
+        assert {uri, calamities_uri} <= set(changes)  # and the manifest, where its rules name the card
+        for changed, edits in changes.items():
+            lines = Path(changed.removeprefix("file://")).read_text(encoding="utf-8").splitlines()
+            for each in edits:
+                start, end = each["range"]["start"], each["range"]["end"]
+                assert lines[start["line"]][start["character"] : end["character"]] == "democracy"
+                assert each["newText"] == "people_s_rule"
+        definition = position(text, "id: democracy", len("id: "))
+        assert any(e["range"]["start"] == definition for e in changes[uri])
+        assert len(changes[uri]) == text.count("democracy")  # the file names it only as an id
+        assert len(changes[calamities_uri]) >= 2
+
+        # Refused, saying why: not an id, an id taken, a group (its ids are fixed), a ruleset.
+        for new, said in (("People's Rule", "not a valid civilization card id"), ("pottery", "already exists")):
+            answer = _edit(
+                editor, "textDocument/rename", {"textDocument": {"uri": uri}, "position": at, "newName": new}
+            )
+            assert said in answer["error"]["message"], answer
+        group = position(text, "groups: [crafts]", len("groups: [c"))
+        answer = _edit(
+            editor, "textDocument/rename", {"textDocument": {"uri": uri}, "position": group, "newName": "craft"}
+        )
+        assert "the schema fixes these ids" in answer["error"]["message"]
+        cost = position(text, "cost: 45", len("cost: 4"))
+        answer = _edit(editor, "textDocument/prepareRename", {"textDocument": {"uri": uri}, "position": cost})
+        assert "no id of a collection here" in answer["error"]["message"]
+        variant = rules / "rulesets/advanced-civilization-western.yaml"
+        written = variant.read_text(encoding="utf-8")
+        extends = position(written, "extends: advanced-civilization", len("extends: a"))
+        answer = _edit(
+            editor,
+            "textDocument/prepareRename",
+            {"textDocument": {"uri": variant.absolute().as_uri()}, "position": extends},
+        )
+        assert "rename the file" in answer["error"]["message"]
+
+    asyncio.run(session())
+
+
+def test_rename_stays_in_the_rulesets_that_read_the_definition() -> None:
+    """Advanced Civilization's `pottery` is not the Expansion Project's: renaming one leaves the other."""
+    index = Index(Session(RULES).update())
+    (pottery,) = [s for s in index.by_id["pottery"] if s.definition and s.relative == CARDS]
+    found = index.rename(pottery, "earthenware")
+    assert {s.relative for s in found} <= index.scope(CARDS)
+    assert "cards/expansion-project.yaml" not in {s.relative for s in found}
+    assert sum(s.definition for s in found) == 1

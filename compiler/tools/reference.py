@@ -17,6 +17,7 @@ from typing import Any
 
 from civrules.families import default_family
 from civrules.schema import SCHEMA_FILES, load_schema
+from civrules.schema.references import declared
 
 #: The file kinds in the order a designer meets them, with a heading for each.
 KINDS = (
@@ -218,6 +219,12 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
         yield ""
         if description:
             yield description
+            yield ""
+        ref = declared(child)
+        if ref is not None:
+            ids = "ruleset ids" if ref.collection == "rulesets" else f"ids of `{ref.collection}`"
+            checked = "; X001 checks it" if ref.check else ""
+            yield f"Refers to {ids} (named *{ref.what}* in diagnostics{checked})."
             yield ""
         example = _example(schema, child, inner, 0)
         yield f"Example: `{key}: {_flow(example)}`"

@@ -10,17 +10,44 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import Vocabulary
 from civrules.families import family_named
 from civrules.model import Collection, Entity, Origin, Ruleset
+from civrules.schema.references import find_references, node_at, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
 Reference = tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]
 
 
 def references(ruleset: Ruleset) -> Iterator[Reference]:
-    """Every reference of the ruleset, as its family enumerates them (its hook ``references``)."""
+    """Every reference of the ruleset the schemas declare (``x-civrules-ref``) for X001 to check.
+
+    Each entity is walked with the schema of its collection's elements, each setting with the
+    schema of its key (the collections inside a setting, as `ast.tracks`, are walked as entities);
+    a reference declared with ``"check": false`` is the editor's only.
+    """
     family = family_named(ruleset.family)
-    found = family.hook("references") if family is not None else None
-    if found is not None:
-        yield from found(ruleset)
+    if family is None:
+        return
+    collections = {collection.name: collection for collection in ruleset.collections()}
+    for collection in ruleset.collections():
+        spec = family.collections.get(collection.name)
+        schema = schema_of(family.slot_kind(spec.slot)) if spec is not None else None
+        if spec is None or schema is None:
+            continue
+        nodes = node_at(schema, spec.path, item=True)
+        for entity in collection:
+            for sub, target, ref in find_references(schema, nodes, entity.raw):
+                if ref.check and ref.collection in collections:
+                    yield entity.origin, sub, target, collections[ref.collection], ref.what
+    for key in ruleset.setting_origins:
+        slot = family.settings.get(key)
+        schema = schema_of(family.slot_kind(slot)) if slot is not None else None
+        found = ruleset.setting(key)
+        if schema is None or found is None:
+            continue
+        value, origin = found
+        inside = {spec.path[1:] for spec in family.collections.values() if spec.slot == slot and spec.path[0] == key}
+        for sub, target, ref in find_references(schema, node_at(schema, (key,)), value):
+            if ref.check and ref.collection in collections and not any(sub[: len(p)] == p for p in inside):
+                yield origin, sub, target, collections[ref.collection], ref.what
 
 
 def closest(name: str, collection: Collection[Entity]) -> str | None:

@@ -19,30 +19,45 @@ from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.families import CollectionSpec, families
 from civrules.load import Document, NodePath
 from civrules.pipeline.incremental import Result
-from civrules.resolve import entity_key
+from civrules.resolve import SETTING_OPERATIONS, entity_key
+from civrules.schema.references import LIST_OPERATIONS, Ref, find_references, node_at, ref_at, schema_of
 
 
 #: Collections whose entities are defined by an `id` (a border is named by its two areas, an
 #: A.S.T. track by its nation, a player count by its number: those are references, not names).
-def _all_collections() -> dict[str, CollectionSpec]:
-    """Every family's collections by name (the first family's where two share a name)."""
-    found: dict[str, CollectionSpec] = {}
+def _collections() -> dict[str, tuple[str, CollectionSpec]]:
+    """Every family's collections by name, each with the qualified kind of its files (a file read
+    on its own is its family's: where two families share a collection's name, the first's)."""
+    found: dict[str, tuple[str, CollectionSpec]] = {}
     for family in families().values():
         for name, spec in family.collections.items():
-            found.setdefault(name, spec)
+            found.setdefault(name, (family.slot_kind(spec.slot), spec))
     return found
 
 
-_NAMED = {name: spec for name, spec in _all_collections().items() if spec.key == "id"}
+def _settings() -> dict[str, str]:
+    """Every family's settings by key, each with the qualified kind of the file that holds it."""
+    found: dict[str, str] = {}
+    for family in families().values():
+        for key, slot in family.settings.items():
+            found.setdefault(key, family.slot_kind(slot))
+    return found
+
+
+COLLECTIONS = {name: spec for name, (_, spec) in _collections().items()}
+_KINDS = {name: kind for name, (kind, _) in _collections().items()}
+SETTINGS = _settings()
+_NAMED = {name: spec for name, spec in COLLECTIONS.items() if spec.key == "id"}
 
 #: Keys whose values are prose or citations, never ids.
 _PROSE = frozenset(
     {"name", "text", "note", "why", "source", "rule", "kind", "unknown", "description", "title", "reason"}
 )
 
-#: The file kind each collection slot is written in.
-_SLOT_KIND = {"civilization_cards": "civilization_cards", "commodities": "commodities", "calamities": "calamities"}
-_SLOT_KIND |= {"map": "map", "ruleset": "ruleset"}
+
+def _is_manifest(kind: str | None) -> bool:
+    """Whether a file of the qualified kind ``kind`` is a ruleset manifest (of any family)."""
+    return kind is not None and kind.rpartition("/")[2] == "ruleset"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +71,33 @@ class Symbol:
     definition: bool
     document: Document = field(compare=False, repr=False)
     path: NodePath = ()
+
+
+class RenameRefusedError(Exception):
+    """A rename that cannot be done; the message says why, in the editor's words."""
+
+
+def _invalid_id(collection: str, new: str) -> str | None:
+    """Why ``new`` cannot be the id of an entity of ``collection`` (its schema's `id`), or None."""
+    spec = COLLECTIONS.get(collection)
+    schema = schema_of(_KINDS[collection]) if spec is not None else None
+    if spec is None or schema is None:
+        return "this collection has no id of its own"
+    nodes = node_at(schema, (*spec.path, spec.key))
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator({"$defs": schema.get("$defs", {}), "anyOf": list(nodes)})
+    error = jsonschema.exceptions.best_match(validator.iter_errors(new))
+    if error is None:
+        return None
+    shapes = list(_branches(dict(schema), {"anyOf": list(nodes)}))
+    pattern = next((n["pattern"] for n in shapes if "pattern" in n), None)
+    allowed = next((n["enum"] for n in shapes if "enum" in n), None)
+    if allowed is not None:
+        return "the schema fixes these ids: " + ", ".join(f"`{a}`" for a in allowed)
+    if pattern is not None:
+        return f"an id matches `{pattern}` (lower_snake_case: a letter, then letters, digits and `_`)"
+    return str(error.message)
 
 
 class Index:
@@ -83,7 +125,7 @@ class Index:
         defined_at = {(s.relative, s.path) for s in definitions}
         symbols = list(definitions)
         for relative, document in documents.items():
-            symbols.extend(_references(relative, document, known, defined_at))
+            symbols.extend(_references(relative, document, kinds[relative], known, defined_at))
         for symbol in symbols:
             self.by_file.setdefault(symbol.relative, []).append(symbol)
             self.by_id.setdefault(symbol.id, []).append(symbol)
@@ -110,8 +152,6 @@ class Index:
     def definitions(self, symbol: Symbol) -> list[Symbol]:
         """Where the id of ``symbol`` is defined, in the rulesets that use its file (else anywhere)."""
         found = [s for s in self.by_id.get(symbol.id, ()) if s.definition and s.collection == symbol.collection]
-        if not found:
-            found = [s for s in self.by_id.get(symbol.id, ()) if s.definition]
         scope = self.scope(symbol.relative)
         scoped = [s for s in found if s.relative in scope]
         return scoped or found
@@ -123,6 +163,44 @@ class Index:
             for s in self.by_id.get(symbol.id, ())
             if s.collection == symbol.collection and (include_definition or not s.definition)
         ]
+
+    def renamable(self, symbol: Symbol) -> list[Symbol]:
+        """The definitions of the id of ``symbol`` a rename starts from; :class:`RenameRefusedError`
+        says why there is none to rename."""
+        if symbol.collection == "rulesets":
+            raise RenameRefusedError(
+                f"`{symbol.id}` is a ruleset's id, which is its manifest's file name: rename the file "
+                f"(rulesets/{symbol.id}.yaml) and its `id:` together, and each `extends: {symbol.id}`"
+            )
+        defined = self.definitions(symbol)
+        if not defined:
+            raise RenameRefusedError(
+                f"no {entity_word(symbol.collection)} `{symbol.id}` is defined where this file is used: "
+                "nothing to rename"
+            )
+        return defined
+
+    def rename(self, symbol: Symbol, new: str) -> list[Symbol]:
+        """Every occurrence to rewrite to rename the id of ``symbol`` to ``new``: its definitions
+        and every reference to them, in every file of the rulesets that read those definitions.
+
+        Raises :class:`RenameRefusedError` where ``new`` is not an id the collection's schema allows,
+        or an entity of the collection already has it there.
+        """
+        defined = self.renamable(symbol)
+        word = entity_word(symbol.collection)
+        problem = _invalid_id(symbol.collection, new)
+        if problem is not None:
+            raise RenameRefusedError(f"`{new}` is not a valid {word} id: {problem}")
+        scope: set[str] = set()
+        for definition in defined:
+            scope |= self.scope(definition.relative) or {definition.relative}
+        same = [s for s in self.by_id.get(new, ()) if s.definition and s.collection == symbol.collection]
+        taken = [s for s in same if s.relative in scope]
+        if taken and new != symbol.id:
+            where = f"{taken[0].span.file}:{taken[0].span.line}"
+            raise RenameRefusedError(f"a {word} `{new}` already exists ({where}): choose another id")
+        return [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
 
     def ids(self, relative: str) -> list[tuple[str, str]]:
         """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted."""
@@ -167,7 +245,7 @@ class Index:
         return "\n\n".join(lines)
 
     def _resolved(self, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
-        spec = _all_collections().get(symbol.collection)
+        spec = COLLECTIONS.get(symbol.collection)
         if spec is None:
             return None, []
         chosen: dict[str, Any] | None = None
@@ -188,10 +266,10 @@ def _definitions(relative: str, document: Document, kind: str | None) -> Iterato
     data = document.data
     if not isinstance(data, dict):
         return
-    if kind == "ruleset" and isinstance(data.get("id"), str):
+    if _is_manifest(kind) and isinstance(data.get("id"), str):
         yield Symbol("rulesets", data["id"], relative, document.span(("id",)), True, document, ("id",))
     for name, spec in _NAMED.items():
-        if _SLOT_KIND.get(spec.slot) != kind:
+        if _KINDS[name] != kind:
             continue
         items = _node(data, spec.path)
         if not isinstance(items, list):
@@ -200,7 +278,7 @@ def _definitions(relative: str, document: Document, kind: str | None) -> Iterato
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 path: NodePath = (*spec.path, i, "id")
                 yield Symbol(name, item["id"], relative, document.span(path), True, document, path)
-    overlay = data.get("overlay") if kind == "ruleset" else None
+    overlay = data.get("overlay") if _is_manifest(kind) else None
     if isinstance(overlay, dict):
         for name, operations in overlay.items():
             if name not in _NAMED or not isinstance(operations, dict) or not isinstance(operations.get("add"), list):
@@ -212,76 +290,95 @@ def _definitions(relative: str, document: Document, kind: str | None) -> Iterato
 
 
 def _references(
-    relative: str, document: Document, known: dict[str, set[str]], defined_at: set[tuple[str, NodePath]]
+    relative: str,
+    document: Document,
+    kind: str | None,
+    known: dict[str, set[str]],
+    defined_at: set[tuple[str, NodePath]],
 ) -> Iterator[Symbol]:
-    """Every string of the document that names a defined id (prose and citations aside)."""
-    for path, node in _strings(document):
-        if node in known and (relative, path) not in defined_at:
-            collection = _collection_at(path, known[node])
-            if collection is not None:
-                yield Symbol(collection, node, relative, document.span(path), False, document, path)
+    """Every reference the schemas declare in the document (``x-civrules-ref``) to an id defined
+    in that collection; in a manifest, also what its overlay names and writes."""
+    data = document.data
+    schema = schema_of(kind) if kind is not None else None
+    if schema is None or not isinstance(data, dict):
+        return
+    found = [(path, target, ref.collection) for path, target, ref in find_references(schema, (schema,), data)]
+    if _is_manifest(kind) and isinstance(data.get("overlay"), dict):
+        found.extend(_overlay_references(data["overlay"]))
+    for path, target, collection in found:
+        if collection in known.get(target, ()) and (relative, path) not in defined_at:
+            yield Symbol(collection, target, relative, document.span(path), False, document, path)
 
 
-#: The strings of each document, kept with it: after an edit only the edited file is walked again.
-#: Bounded; each entry keeps its document alive, so ids stay unique.
-_walked: dict[int, tuple[Document, list[tuple[NodePath, str]]]] = {}
-_WALKED_KEPT = 256
+def _overlay_references(overlay: dict[str, Any]) -> Iterator[tuple[NodePath, str, str]]:
+    """The references of a variant's overlay: the key of each entity it patches, replaces or
+    removes, and what the entities and settings it writes refer to (read with the schema of the
+    collection or setting they change, list operations included)."""
+    for name, operations in overlay.items():
+        if not isinstance(operations, dict):
+            continue
+        if name == "settings":
+            for key, value in operations.items():
+                written = value.items() if key in SETTING_OPERATIONS and isinstance(value, dict) else ()
+                at: NodePath = ("overlay", "settings", key)
+                for setting, whole in written:
+                    yield from _setting_references((*at, setting), str(setting), whole)
+                if key not in SETTING_OPERATIONS:
+                    yield from _setting_references(at, str(key), value, patches=True)
+            continue
+        spec = COLLECTIONS.get(str(name))
+        schema = schema_of(_KINDS[str(name)]) if spec is not None else None
+        if spec is None or schema is None:
+            continue
+        items = node_at(schema, spec.path, item=True)
+        for operation, entries in operations.items():
+            for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+                if not isinstance(entry, dict):
+                    continue
+                here: NodePath = ("overlay", str(name), str(operation), i)
+                if operation != "add" and spec.key == "id" and isinstance(entry.get("id"), str):
+                    yield (*here, "id"), entry["id"], str(name)
+                if operation != "remove":
+                    for path, target, ref in find_references(schema, items, entry, patches=operation == "patch"):
+                        yield (*here, *path), target, ref.collection
 
 
-def _strings(document: Document) -> list[tuple[NodePath, str]]:
-    found = _walked.pop(id(document), None)
-    if found is None or found[0] is not document:
-        strings: list[tuple[NodePath, str]] = []
-        stack: list[tuple[NodePath, Any]] = [((), document.data)]
-        while stack:
-            path, node = stack.pop()
-            if isinstance(node, dict):
-                stack.extend(((*path, k), v) for k, v in node.items() if k not in _PROSE)
-            elif isinstance(node, list):
-                stack.extend(((*path, i), v) for i, v in enumerate(node))
-            elif isinstance(node, str):
-                strings.append((path, node))
-        found = (document, strings)
-    _walked[id(document)] = found
-    while len(_walked) > _WALKED_KEPT:
-        del _walked[next(iter(_walked))]
-    return found[1]
+def _setting_references(
+    at: NodePath, key: str, value: Any, *, patches: bool = False
+) -> Iterator[tuple[NodePath, str, str]]:
+    slot = SETTINGS.get(key)
+    schema = schema_of(slot) if slot is not None else None
+    if schema is not None:
+        for path, target, ref in find_references(schema, node_at(schema, (key,)), value, patches=patches):
+            yield (*at, *path), target, ref.collection
 
 
-def _collection_at(path: NodePath, candidates: set[str]) -> str | None:
-    """Which collection a reference at ``path`` names, among those defining the id."""
-    keys = [p for p in path if isinstance(p, str)]
-    if path and path[0] == "overlay" and len(path) >= 2 and path[-1] == "id":
-        collection = str(path[1])
-        return collection if collection in candidates else None
-    if keys and keys[-1] == "id":
-        return None  # a nested entry's own name (a configuration, an effect)
-    if keys and keys[-1] == "extends":
-        return "rulesets" if "rulesets" in candidates else None
-    candidates = candidates - {"rulesets"}
-    if len(candidates) == 1:
-        return next(iter(candidates))
-    hints = {
-        "card": "civilization_cards",
-        "cards": "civilization_cards",
-        "prerequisites": "civilization_cards",
-        "group": "groups",
-        "groups": "groups",
-        "calamity": "calamities",
-        "calamities": "calamities",
-        "commodity": "commodities",
-        "commodities": "commodities",
-        "areas": "areas",
-        "area": "areas",
-        "nation": "nations",
-        "nations": "nations",
-        "epoch": "epochs",
-        "epochs": "epochs",
-    }
-    for key in reversed(keys):
-        if hints.get(key) in candidates:
-            return hints[key]
-    return sorted(candidates)[0] if candidates else None
+def reference_at(kind: str | None, keys: list[str]) -> Ref | None:
+    """What the value at the key path ``keys`` of a file of ``kind`` refers to, as its schema
+    declares (in a manifest's overlay: the collection or setting the overlay changes)."""
+    schema = schema_of(kind) if kind is not None else None
+    if schema is None:
+        return None
+    if _is_manifest(kind) and keys[:1] == ["overlay"] and len(keys) >= 3:
+        # What an overlay writes is read with the schema of what it changes; the list operations
+        # and their `where`/`with` are steps of the patch, not fields.
+        steps = LIST_OPERATIONS | {"with", "where", "before", "after"}
+        if keys[1] == "settings":
+            named = keys[3:] if keys[2] in SETTING_OPERATIONS else keys[2:]
+            slot = SETTINGS.get(named[0]) if named else None
+            setting = schema_of(slot) if slot is not None else None
+            if setting is None:
+                return None
+            return ref_at(setting, node_at(setting, tuple(k for k in named if k not in steps)))
+        spec = COLLECTIONS.get(keys[1])
+        collection = schema_of(_KINDS[keys[1]]) if spec is not None else None
+        if spec is None or collection is None:
+            return None
+        rest = tuple(k for k in keys[3:] if k not in steps)
+        if rest == ("id",) and spec.key == "id" and keys[2] != "add":
+            return Ref(keys[1], "overlay target")
+        return ref_at(collection, node_at(collection, (*spec.path, *rest)))
+    return ref_at(schema, node_at(schema, tuple(keys)))
 
 
 def _node(data: Any, path: tuple[str | int, ...]) -> Any:
@@ -353,6 +450,7 @@ def covers(span: Span, line: int, column: int) -> bool:
 
 _ITEM = re.compile(r"^(\s*(?:-\s+)*)(.*)$")
 _KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s|$)")
+_FLOW_KEY = re.compile(r"\{(?:[^{}]*,)?\s*([A-Za-z_][\w-]*)\s*:\s*(?:\[[^\]]*)?[^,{}\[\]:]*$")
 
 
 def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], bool]:
@@ -370,6 +468,10 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
     own = _KEY.match(match.group(2))
     if own:
         keys.append(own.group(1))
+    # In a flow mapping (`- {card: dem`, `prerequisites: [{card: `): the key being given a value.
+    flow = _FLOW_KEY.search(match.group(2))
+    if flow is not None:
+        keys.append(flow.group(1))
     for number in range(line - 2, -1, -1):
         found = _ITEM.match(lines[number].rstrip())
         assert found is not None
@@ -383,7 +485,7 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
             limit = start
             if limit == 0:
                 break
-    return keys, own is not None
+    return keys, own is not None or flow is not None
 
 
 def schema_keys(schema: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], list[Any]]:

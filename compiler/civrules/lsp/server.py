@@ -5,8 +5,10 @@ read from the editor's text, the rest from disk, and after each change the sessi
 re-checks only what the change can affect. Diagnostics are those of ``civrules validate`` (codes,
 ranges, hints as part of the message, related locations), published for every file they point at,
 so an edit of a base ruleset shows what it breaks in its variants. Hover explains diagnostics and
-codes and describes ids; go-to-definition and find-references work for every id; completion
-offers schema keys, enum values and ids; a quick fix applies each "did you mean".
+codes and describes ids; go-to-definition, find-references and rename work for every id the
+schemas declare a reference to (``x-civrules-ref``); completion offers schema keys, enum values
+and, where a value refers to a collection, that collection's ids; a quick fix applies each
+"did you mean".
 
 Every position that crosses the protocol goes through :mod:`civrules.lsp.positions`, which converts
 civrules' code-point columns to and from the encoding agreed with the client (UTF-16 by default).
@@ -23,20 +25,23 @@ from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from civrules import __version__
-from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.lsp.index import (
     Index,
+    RenameRefusedError,
     Symbol,
     code_at,
     covers,
     description,
     explain,
+    reference_at,
     schema_keys,
     suggestion,
     yaml_key_path,
@@ -275,6 +280,38 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     def completion(ls: CivrulesServer, params: types.CompletionParams) -> types.CompletionList:
         return _completion(ls, params.text_document.uri, params.position)
 
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(ls: CivrulesServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
+        positions = ls.positions()
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
+        if symbol is None:
+            raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
+        try:
+            ls.index().renamable(symbol)
+        except RenameRefusedError as refused:
+            raise _Refused(str(refused)) from None
+        span = positions.range(params.text_document.uri, _inside_quotes(ls, symbol, positions))
+        return types.PrepareRenamePlaceholder(range=span, placeholder=symbol.id)
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
+    def rename(ls: CivrulesServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        positions = ls.positions()
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
+        if symbol is None:
+            raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
+        try:
+            found = ls.index().rename(symbol, params.new_name)
+        except RenameRefusedError as refused:
+            raise _Refused(str(refused)) from None
+        changes: dict[str, list[types.TextEdit]] = {}
+        for occurrence in found:
+            uri = ls.uri(occurrence.relative)
+            span = _inside_quotes(ls, occurrence, positions)
+            changes.setdefault(uri, []).append(
+                types.TextEdit(range=positions.range(uri, span), new_text=params.new_name)
+            )
+        return types.WorkspaceEdit(changes=changes) if changes else None
+
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
     )
@@ -282,6 +319,24 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         return _code_actions(ls, params) or None
 
     return server
+
+
+class _Refused(JsonRpcException):
+    """A rename the server declines, with why: LSP's RequestFailed, shown by the editor."""
+
+    CODE = -32803
+    MESSAGE = "rename refused"
+
+
+def _inside_quotes(ls: CivrulesServer, symbol: Symbol, positions: Positions) -> Span:
+    """The span of an id without the quotes it may be written in (a rename keeps them)."""
+    span = symbol.span
+    lines = positions.lines(ls.uri(symbol.relative))
+    if span.line == span.end_line and 0 < span.line <= len(lines):
+        written = lines[span.line - 1][span.column - 1 : span.end_column - 1]
+        if len(written) >= 2 and written[0] == written[-1] and written[0] in "\"'":
+            return Span(span.file, span.line, span.column + 1, span.end_line, span.end_column - 1)
+    return span
 
 
 def _symbol(ls: CivrulesServer, uri: str, position: types.Position, positions: Positions) -> Symbol | None:
@@ -353,12 +408,16 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
         for value in values:
             if isinstance(value, str):
                 items.append(types.CompletionItem(label=value, kind=types.CompletionItemKind.EnumMember))
-        for identifier, collection in ls.index().ids(relative):
-            items.append(
-                types.CompletionItem(
-                    label=identifier, kind=types.CompletionItemKind.Reference, detail=collection.replace("_", " ")
+        # Ids only where the schema says the value refers to a collection, and only that one's.
+        ref = reference_at(kind, keys) if is_value else None
+        wanted = ref.collection if ref is not None else None
+        for identifier, collection in ls.index().ids(relative) if wanted is not None else ():
+            if collection == wanted:
+                items.append(
+                    types.CompletionItem(
+                        label=identifier, kind=types.CompletionItemKind.Reference, detail=collection.replace("_", " ")
+                    )
                 )
-            )
     else:
         for name, sub in sorted(properties.items()):
             text = description(sub)

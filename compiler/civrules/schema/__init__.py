@@ -69,6 +69,11 @@ class _SchemaFiles(Mapping[str, str]):
 SCHEMA_FILES: Mapping[str, str] = _SchemaFiles()
 
 
+def known_kind(kind: str) -> bool:
+    """Whether ``kind`` is a qualified kind of the core or of an installed family."""
+    return kind in _register()
+
+
 def schema_path(kind: str) -> Path:
     """Where the schema of a qualified kind is: under ``schemas/``, or in its family's distribution."""
     family, file = _register()[kind]

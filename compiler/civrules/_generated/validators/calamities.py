@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "aef39506e1ad75fdf1cee2776caddac03af0ceb8d180d08fffdcafaaf2feb1b2"
+SCHEMA_SHA256 = "d818f811a80b0f53140c0249d66210999e741e1cf60481675d82724dfe6a4e05"
 
 from decimal import Decimal
 import re

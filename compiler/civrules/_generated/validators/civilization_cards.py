@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "094de15040d05ff3cb982081a28c43142d64d7e4e2abbbc46b88430e70847957"
+SCHEMA_SHA256 = "fe82b8a211ac6aea9303249c5a7d84af535cc13323fd30f9775d0f722c44df5e"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "14e6d5a619580975be123362c1a4dc3af59c115c3630795bb3711dcb19a69588"
+SCHEMA_SHA256 = "a9aa89875f5df67f1cb94f15c29cc77de12b323e79996f767bd3c5f2e595f619"
 
 from decimal import Decimal
 import re

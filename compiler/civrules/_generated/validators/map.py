@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "1447b5468c220fcd07c108979b3534f9dd94e7a88e48ee6a7ff715b3bd34a2d0"
+SCHEMA_SHA256 = "a4219980bd45d8941c77ada394bb37b472421a0d79b7139e176943489aa30b5c"
 
 from decimal import Decimal
 import re

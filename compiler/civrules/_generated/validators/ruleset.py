@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "344ceed502917682e5c0aa8e70e9c5579d4f3f530af81f4be464293601df3dcf"
+SCHEMA_SHA256 = "23771ed6bc6f11b5bf59abd670c5fe7b9e71649bd18ba797fb6e86dd412a52fb"
 
 from decimal import Decimal
 import re

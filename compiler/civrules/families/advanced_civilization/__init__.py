@@ -66,7 +66,6 @@ FAMILY = Family(
     sheets=(f"{__name__}.sheets",),
     hooks={
         "assemble": f"{__name__}.assemble:build_ruleset",
-        "references": f"{__name__}.references:references",
         "export": f"{__name__}.export:derived_facts",
         "package": f"{__name__}.package:render_package",
         "runtime": f"{__name__}.package:render_runtime",

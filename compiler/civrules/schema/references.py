@@ -1,0 +1,404 @@
+"""References declared in the schemas: which field names an entity of which collection.
+
+A property of a schema that holds ids of another collection says so with the vendor keyword
+``x-civrules-ref`` (JSON Schema 2020-12 ignores keywords it does not know, as do fastjsonschema
+and editors' yaml-language-server)::
+
+    "card": {
+      "x-civrules-ref": {"collection": "civilization_cards", "what": "prerequisite"},
+      "$ref": "#/$defs/id"
+    }
+
+``collection`` is the collection the id must be in (a collection of the file's family,
+or ``rulesets`` for a manifest id); ``what`` names the reference in diagnostics ("prerequisite
+`x` does not exist in civilization_cards"). A property holding a list of ids (``unless_holding``,
+a border's ``areas``) carries the annotation once: each id of the list is a reference.
+``"check": false`` declares a reference for the editor only (go to definition, find references,
+completion, rename) that the reference check X001 leaves to another check.
+
+This one declaration drives the reference check (:mod:`civrules.checks.references`) and the
+language server (:mod:`civrules.lsp.index`); no table of reference edges is written anywhere else.
+:func:`find_references` walks a value with the schema node that describes it and yields every
+reference in it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from civrules.load.document import NodePath
+
+#: The vendor keyword of a reference annotation.
+KEYWORD = "x-civrules-ref"
+
+#: The operations a variant may write in place of a list (:mod:`civrules.resolve`).
+LIST_OPERATIONS = frozenset({"remove", "replace", "patch", "insert", "append"})
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """What an annotated field refers to: a collection, the reference in words, whether X001 checks it."""
+
+    collection: str
+    what: str
+    check: bool = True
+
+
+def declared(node: Any) -> Ref | None:
+    """The reference a schema node declares (its own ``x-civrules-ref``), if any."""
+    note = node.get(KEYWORD) if isinstance(node, dict) else None
+    if not isinstance(note, dict):
+        return None
+    return Ref(str(note["collection"]), str(note["what"]), bool(note.get("check", True)))
+
+
+def find_references(
+    schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any, *, patches: bool = False
+) -> Iterator[tuple[NodePath, str, Ref]]:
+    """Every id in ``value`` that the schema nodes ``nodes`` (of the schema document ``schema``;
+    several where a path leads to several, see :func:`node_at`) declare a reference: its path
+    under ``value``, the id, and what it refers to.
+
+    Only string ids are yielded (a value of another type is the schema's to report). Where the
+    schema offers alternatives (``oneOf``, ``anyOf``), those the value plainly contradicts (by its
+    type, or the ``const`` of one of its fields, as an effect's ``kind``) are left out.
+    With ``patches``, a mapping of list operations where a list is expected (a variant's
+    ``{append: [...]}``) is walked as the elements it writes.
+
+    >>> schema = {"$defs": {"id": {"type": "string"}}}
+    >>> node = {"type": "object", "properties": {"card": {"x-civrules-ref": {
+    ...     "collection": "civilization_cards", "what": "prerequisite"}, "$ref": "#/$defs/id"}}}
+    >>> [(path, target) for path, target, _ in find_references(schema, (node,), {"card": "astronomy"})]
+    [(('card',), 'astronomy')]
+    """
+    yield from _walk(_Schema(schema), nodes, value, (), patches)
+
+
+class _Schema:
+    """A schema document with what the walk asks of its nodes remembered (schemas are loaded once)."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+
+    def branches(self, node: Any) -> list[dict[str, Any]]:
+        return _branches_of(_Frozen(self.schema), _Frozen(node))
+
+
+class _Frozen:
+    """A schema node hashed by identity, for the caches below (schema nodes are never changed)."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+    def __hash__(self) -> int:
+        return id(self.node)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Frozen) and other.node is self.node
+
+
+@functools.lru_cache(maxsize=4096)
+def _branches_of(schema: _Frozen, node: _Frozen) -> list[dict[str, Any]]:
+    """``node`` with its local ``$ref`` followed and ``allOf``/``anyOf``/``oneOf`` opened, each
+    branch a node of its own (itself first)."""
+    found: list[dict[str, Any]] = []
+    seen: set[int] = set()
+
+    def visit(current: Any, depth: int) -> None:
+        if not isinstance(current, dict) or depth > 16 or id(current) in seen:
+            return
+        seen.add(id(current))
+        found.append(current)
+        target = current.get("$ref")
+        if isinstance(target, str) and target.startswith("#/$defs/"):
+            visit(schema.node.get("$defs", {}).get(target[len("#/$defs/") :]), depth + 1)
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            for branch in current.get(keyword, ()):
+                visit(branch, depth + 1)
+
+    visit(node.node, 0)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _may_refer(schema: _Frozen, node: _Frozen) -> bool:
+    """Whether any reference is declared at or below ``node`` (a walk stops where none is)."""
+    pending = [node.node]
+    seen: set[int] = set()
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, dict) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        for branch in _branches_of(schema, _Frozen(current)):
+            if KEYWORD in branch:
+                return True
+            pending.extend(branch.get("properties", {}).values())
+            for keyword in ("items", "additionalProperties"):
+                if isinstance(branch.get(keyword), dict):
+                    pending.append(branch[keyword])
+    return False
+
+
+_TYPES: Mapping[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+def _admits(schema: _Schema, node: dict[str, Any], value: Any) -> bool:
+    """False where ``node`` alone plainly refuses ``value`` (its type or const; an enum is the
+    schema's to report, and a misspelt value must still be a reference)."""
+    kinds = node.get("type")
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    if isinstance(kinds, list):
+        allowed = tuple(t for k in kinds for t in _TYPES.get(k, ()))
+        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+            return False
+    return not ("const" in node and node["const"] != value)
+
+
+def _applies(schema: _Schema, branch: dict[str, Any], value: Any) -> bool:
+    """Whether a branch may describe ``value``: it and the fields it fixes (an effect's `kind`) agree."""
+    if not _admits(schema, branch, value):
+        return False
+    if isinstance(value, dict):
+        for key, sub in branch.get("properties", {}).items():
+            if key in value and not _fixed(schema, sub, value[key]):
+                return False
+    return True
+
+
+def _fixed(schema: _Schema, node: Any, value: Any) -> bool:
+    """Whether a field's value agrees with the ``const`` its node (through ``$ref``) fixes."""
+    for _ in range(16):
+        if not isinstance(node, dict):
+            return True
+        if "const" in node and node["const"] != value:
+            return False
+        target = node.get("$ref")
+        if not (isinstance(target, str) and target.startswith("#/$defs/")):
+            return True
+        node = schema.schema.get("$defs", {}).get(target[len("#/$defs/") :])
+    return True
+
+
+def _alternatives(schema: _Schema, nodes: tuple[Any, ...], value: Any) -> list[dict[str, Any]]:
+    """The branches of ``nodes`` that may describe ``value``.
+
+    A branch whose alternative (of a ``oneOf``/``anyOf``) refuses the value is dropped with all it
+    brings: an effect of kind `immunity` is described by `effect_immunity` only.
+    """
+    found: list[dict[str, Any]] = []
+    for node in nodes:
+        found.extend(_open(schema, node, value, 0))
+    return found
+
+
+def _open(schema: _Schema, node: Any, value: Any, depth: int) -> Iterator[dict[str, Any]]:
+    if not isinstance(node, dict) or depth > 16 or not _applies(schema, node, value):
+        return
+    yield node
+    target = node.get("$ref")
+    if isinstance(target, str) and target.startswith("#/$defs/"):
+        yield from _open(schema, schema.schema.get("$defs", {}).get(target[len("#/$defs/") :]), value, depth + 1)
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        for branch in node.get(keyword, ()):
+            yield from _open(schema, branch, value, depth + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """What the walk needs of the nodes describing a value of one shape: the reference they
+    declare, or the nodes of its fields and elements (computed once per nodes and shape)."""
+
+    refers: bool
+    ref: Ref | None
+    branches: tuple[dict[str, Any], ...]
+    #: What keeps the ids of the key of this step unique: the schema and nodes it was made for.
+    held: tuple[Any, ...]
+    #: The nodes of each field seen (empty: nothing is declared below it), filled as met.
+    fields: dict[str, tuple[Any, ...]]
+    items: tuple[Any, ...]
+
+
+#: Steps by schema, nodes and the shape of a value (its type, and the fields a branch fixes).
+_steps: dict[tuple[Any, ...], _Step] = {}
+_fixing: dict[tuple[int, ...], tuple[tuple[str, ...], tuple[Any, ...]]] = {}
+
+
+def _fixed_keys(schema: _Schema, nodes: tuple[Any, ...]) -> tuple[str, ...]:
+    """The fields whose ``const`` (in some branch of ``nodes``) decides which branches apply."""
+    key = (id(schema.schema), *map(id, nodes))
+    found = _fixing.get(key)
+    if found is None:
+        keys: set[str] = set()
+        for node in nodes:
+            for branch in schema.branches(node):
+                for name, sub in branch.get("properties", {}).items():
+                    if any("const" in b for b in schema.branches(sub)):
+                        keys.add(name)
+        found = _fixing[key] = (tuple(sorted(keys)), (schema.schema, *nodes))
+    return found[0]
+
+
+def _step(schema: _Schema, nodes: tuple[Any, ...], value: Any) -> _Step:
+    shape: tuple[Any, ...] = (type(value).__name__,)
+    if isinstance(value, dict):
+        shape += tuple(repr(value.get(k)) for k in _fixed_keys(schema, nodes))
+    key = (id(schema.schema), *map(id, nodes), shape)
+    found = _steps.get(key)
+    if found is None:
+        frozen = _Frozen(schema.schema)
+        held = (schema.schema, *nodes)
+        if not any(_may_refer(frozen, _Frozen(node)) for node in nodes):
+            found = _Step(False, None, (), held, {}, ())
+        else:
+            branches = tuple(_alternatives(schema, nodes, value))
+            ref = next((r for r in map(declared, branches) if r is not None), None)
+            items = tuple(b["items"] for b in branches if isinstance(b.get("items"), dict))
+            found = _Step(True, ref, branches, held, {}, items)
+        _steps[key] = found
+    return found
+
+
+def _following(schema: _Schema, step: _Step, key: str) -> tuple[Any, ...]:
+    """The nodes of the field ``key`` (none where nothing is declared below it)."""
+    found = step.fields.get(key)
+    if found is None:
+        branches = step.branches
+        found = tuple(b["properties"][key] for b in branches if key in b.get("properties", {}))
+        if not found:
+            found = tuple(
+                b["additionalProperties"] for b in branches if isinstance(b.get("additionalProperties"), dict)
+            )
+        frozen = _Frozen(schema.schema)
+        if not any(_may_refer(frozen, _Frozen(node)) for node in found):
+            found = ()
+        step.fields[key] = found
+    return found
+
+
+def _walk(
+    schema: _Schema, nodes: tuple[Any, ...], value: Any, path: NodePath, patches: bool
+) -> Iterator[tuple[NodePath, str, Ref]]:
+    step = _step(schema, nodes, value)
+    if not step.refers:
+        return
+    if patches and _is_list_operations(value):
+        yield from _walk_operations(schema, nodes, value, path)
+        return
+    ref = step.ref
+    if ref is not None:
+        if isinstance(value, str):
+            yield path, value, ref
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    yield (*path, i), item, ref
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            following = _following(schema, step, key)
+            if following and isinstance(item, (dict, list, str)):
+                yield from _walk(schema, following, item, (*path, key), patches)
+    elif isinstance(value, list) and step.items:
+        for i, item in enumerate(value):
+            if isinstance(item, (dict, list, str)):
+                yield from _walk(schema, step.items, item, (*path, i), patches)
+
+
+def _is_list_operations(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(key in LIST_OPERATIONS for key in value)
+
+
+def _walk_operations(
+    schema: _Schema, nodes: tuple[Any, ...], value: dict[str, Any], path: NodePath
+) -> Iterator[tuple[NodePath, str, Ref]]:
+    """A variant's list operations on a list described by ``nodes``: the elements they write, and
+    the selectors that name elements by value or by fields."""
+    items = tuple(b["items"] for b in _alternatives(schema, nodes, []) if isinstance(b.get("items"), dict))
+    if not items:
+        return
+    for operation, entries in value.items():
+        for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+            at: NodePath = (*path, operation, i)
+            if operation in ("append", "remove"):
+                yield from _walk(schema, items, entry, at, True)
+            elif isinstance(entry, dict):
+                for key in ("where", "with", "before", "after"):
+                    if key in entry:
+                        yield from _walk(schema, items, entry[key], (*at, key), True)
+                for k, element in enumerate(entry.get("items") or () if operation == "insert" else ()):
+                    yield from _walk(schema, items, element, (*at, "items", k), True)
+
+
+def node_at(schema: Mapping[str, Any], path: tuple[str, ...], *, item: bool = False) -> tuple[Any, ...]:
+    """The schema nodes describing the value at the key path ``path`` of a document (lists
+    entered where the schema has them); with ``item``, the nodes of that value's list elements."""
+    frozen = _Frozen(schema)
+    nodes: tuple[Any, ...] = (schema,)
+    for key in path:
+        following: list[Any] = []
+        for node in nodes:
+            for branch in _branches_of(frozen, _Frozen(node)):
+                if key in branch.get("properties", {}):
+                    following.append(branch["properties"][key])
+                elif isinstance(branch.get("items"), dict):
+                    following.extend(
+                        b["properties"][key]
+                        for b in _branches_of(frozen, _Frozen(branch["items"]))
+                        if key in b.get("properties", {})
+                    )
+        nodes = tuple(following)
+    if item:
+        nodes = tuple(
+            b["items"]
+            for node in nodes
+            for b in _branches_of(frozen, _Frozen(node))
+            if isinstance(b.get("items"), dict)
+        )
+    return nodes
+
+
+def ref_at(schema: Mapping[str, Any], nodes: tuple[Any, ...]) -> Ref | None:
+    """The reference the schema nodes ``nodes`` declare (the first of their branches that does)."""
+    frozen = _Frozen(schema)
+    for node in nodes:
+        for branch in _branches_of(frozen, _Frozen(node)):
+            found = declared(branch)
+            if found is not None:
+                return found
+    return None
+
+
+def declared_references(schema: Mapping[str, Any]) -> Iterator[tuple[str, Ref]]:
+    """Every annotation of a schema document, with its JSON pointer (for tests and the reference)."""
+    stack: list[tuple[str, Any]] = [("", schema)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            found = declared(node)
+            if found is not None:
+                yield pointer, found
+            stack.extend((f"{pointer}/{key}", sub) for key, sub in reversed(list(node.items())) if key != KEYWORD)
+        elif isinstance(node, list):
+            stack.extend((f"{pointer}/{i}", sub) for i, sub in reversed(list(enumerate(node))))
+
+
+def schema_of(kind: str) -> Mapping[str, Any] | None:
+    """The schema of a qualified file kind (:func:`civrules.schema.qualify`), if there is one."""
+    from civrules.schema import known_kind, load_schema
+
+    return load_schema(kind) if known_kind(kind) else None
