@@ -15,6 +15,7 @@ import pytest
 
 from civrules.diagnostics import Diagnostic
 from civrules.emit.export import export_ruleset
+from civrules.families import derived_facts
 from civrules.families.advanced_civilization.calamities import calamity_amount, resolution_order
 from civrules.families.advanced_civilization.commodities import commodity_total
 from civrules.families.advanced_civilization.credits import (
@@ -45,7 +46,9 @@ def load(ruleset_id: str) -> Loaded:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
     assert analysis.model is not None and analysis.resolved is not None
-    exported = json.loads(json.dumps(export_ruleset(analysis.resolved, analysis.model), sort_keys=True))
+    exported = json.loads(
+        json.dumps(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)), sort_keys=True)
+    )
     return Loaded(of_family(analysis.model), exported, analysis.diagnostics)
 
 

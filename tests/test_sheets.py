@@ -33,6 +33,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.export import export_ruleset
 from civrules.emit.export import fingerprint as fingerprint_of
 from civrules.emit.sheets import CHANGES, SHEETS, css_string, render_pdf, render_sheets
+from civrules.families import derived_facts
 from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
@@ -67,7 +68,7 @@ def _analyse(workspace: Workspace, ruleset_id: str) -> Any:
 
 
 def _fingerprint(analysis: Any) -> str:
-    return fingerprint_of(export_ruleset(analysis.resolved, analysis.model))
+    return fingerprint_of(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
 
 
 @pytest.fixture(scope="module")

@@ -442,7 +442,7 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
     """
     import difflib
 
-    from civrules.checks import catalogue
+    from civrules.checks.catalogue import catalogue
 
     known = sorted(catalogue())
     prefixes = sorted({code[:n] for code in known for n in range(1, len(code) + 1)})
@@ -539,7 +539,7 @@ def explain(code: str | None, list_all: bool) -> None:
 
     `civrules explain L002` prints one code's documentation; `civrules explain --list` lists them all.
     """
-    from civrules.checks import catalogue
+    from civrules.checks.catalogue import catalogue
 
     known = catalogue()
     if list_all:
@@ -820,6 +820,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.emit import build as builder
     from civrules.emit.export import export_ruleset, fingerprint
     from civrules.emit.sheets import render_pdf, render_sheets
+    from civrules.families import derived_facts
     from civrules.pipeline import analyse
 
     if pdf:
@@ -830,7 +831,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
         _emit(analysis.diagnostics, "text")
         sys.exit(_failure_code(analysis.diagnostics))
-    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model))
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
     changes = builder.variant_changes(workspace, loaded, analysis.resolved)
     target = out or Path("dist") / "sheets" / f"{ruleset}-{paper}"
     files = render_sheets(analysis.model, stamp, paper, changes)
@@ -856,6 +857,7 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
     Sorted keys, the same bytes on every run.
     """
     from civrules.emit.export import export_ruleset
+    from civrules.families import derived_facts
     from civrules.pipeline import analyse
 
     workspace = obj.workspace()
@@ -864,7 +866,7 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
         _emit(analysis.diagnostics, "text")
         sys.exit(_failure_code(analysis.diagnostics))
-    exported = export_ruleset(analysis.resolved, analysis.model)
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     click.echo(dumps_json(exported, indent=2, sort_keys=True))
 
 

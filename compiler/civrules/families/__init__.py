@@ -24,80 +24,34 @@ from __future__ import annotations
 
 import functools
 import importlib
-import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
+
+from civrules.families.family import CORE_PREFIXES, FAMILY_ID, PREFIX, Family, FamilyError
 
 #: The entry-point group a family distribution registers its :class:`Family` object under.
 ENTRY_POINT_GROUP = "civrules.families"
 
 #: The families shipped inside civrules itself, registered even where no metadata is installed.
+#: The register imports them (by name, when first read); they import only
+#: :mod:`civrules.families.family`, never the register, so there is no cycle.
 BUILTIN = ("civrules.families.advanced_civilization:FAMILY",)
 
-#: The letters of the codes the core's own diagnostics use (loading, schema, resolution, identity,
-#: references, citations and unknown facts, variants); no family may take them.
-CORE_PREFIXES = ("I", "L", "Q", "R", "S", "V", "X")
-
-_FAMILY_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
-_PREFIX = re.compile(r"^[A-Z]$")
-
-
-class FamilyError(Exception):
-    """A family that cannot be registered (a bad id, a prefix another family or the core holds)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Family:
-    """What one game family adds to the core.
-
-    Parameters
-    ----------
-    id:
-        The value of a manifest's ``family:`` (``advanced-civilization``).
-    name:
-        The family in words, for listings (``Advanced Civilization``).
-    package:
-        The import package of the family's room; its checks and sheets are modules under it.
-    code_prefixes:
-        The letters that begin the codes of the family's checks. One letter each, so that
-        ``--select``/``--ignore``, which match by prefix, never select two families at once.
-    kinds:
-        The file kinds the family reads, each with its schema file (relative to ``schemas/``).
-    checks:
-        Packages whose every module registers checks of this family.
-    sheets:
-        Packages whose every module registers sheets of this family.
-    hooks:
-        ``name → "module:attribute"`` of the family's functions, imported when first asked for:
-        ``assemble`` (resolved ruleset → typed model), ``export`` (the derived facts ``export``
-        adds), ``package`` (the engine package's files) and ``runtime`` (the runtime's files).
-    default:
-        Whether a manifest without ``family:`` belongs to this family (one family at most).
-    """
-
-    id: str
-    name: str
-    package: str
-    code_prefixes: tuple[str, ...]
-    kinds: Mapping[str, str] = field(default_factory=dict)
-    checks: tuple[str, ...] = ()
-    sheets: tuple[str, ...] = ()
-    hooks: Mapping[str, str] = field(default_factory=dict)
-    default: bool = False
-
-    def hook(self, name: str) -> Callable[..., Any] | None:
-        """The family's function ``name`` (imported now), or None where the family has none."""
-        target = self.hooks.get(name)
-        if target is None:
-            return None
-        module, _, attribute = target.partition(":")
-        found: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
-        return found
-
-    def owns_code(self, code: str) -> bool:
-        return code[:1] in self.code_prefixes
+__all__ = [
+    "BUILTIN",
+    "CORE_PREFIXES",
+    "ENTRY_POINT_GROUP",
+    "Family",
+    "FamilyError",
+    "default_family",
+    "derived_facts",
+    "families",
+    "family_named",
+    "family_of",
+    "family_of_code",
+    "family_of_module",
+]
 
 
 @functools.cache
@@ -137,12 +91,12 @@ def _load(target: str) -> Family:
 def _register(found: dict[str, Family], sources: dict[str, str], family: object, where: str) -> None:
     if not isinstance(family, Family):
         raise FamilyError(f"{where} is not a civrules Family object")
-    if not _FAMILY_ID.match(family.id):
+    if not FAMILY_ID.match(family.id):
         raise FamilyError(f"{where}: family id `{family.id}` is not lower-case words joined by '-'")
     if family.id in found:
         raise FamilyError(f"two families take the id `{family.id}`: {sources[family.id]} and {where}")
     for prefix in family.code_prefixes:
-        if not _PREFIX.match(prefix):
+        if not PREFIX.match(prefix):
             raise FamilyError(f"{where}: code prefix `{prefix}` is not one capital letter")
         if prefix in CORE_PREFIXES:
             raise FamilyError(f"{where}: code prefix `{prefix}` is the core's")
@@ -187,3 +141,12 @@ def family_of_module(module: str) -> Family | None:
         if module == family.package or module.startswith(family.package + "."):
             return family
     return None
+
+
+def derived_facts(model: Any) -> Mapping[str, Any]:
+    """The facts the family of ``model`` (a resolved ruleset's model) derives for ``civrules
+    export`` (its hook ``export``); empty where the family derives none."""
+    family = family_named(model.family)
+    derive = family.hook("export") if family is not None else None
+    found: Mapping[str, Any] = derive(model) if derive is not None else {}
+    return found

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from civrules.checks import run_checks
+from civrules.checks.catalogue import run_checks
 from civrules.diagnostics import Diagnostic, Related, Span, codes, has_errors
 from civrules.families import family_of
 from civrules.load.workspace import LoadedRuleset, Workspace

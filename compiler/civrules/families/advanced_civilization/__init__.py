@@ -1,11 +1,12 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
-from civrules.families import Family
+from civrules.families.advanced_civilization.model import FAMILY_ID
+from civrules.families.family import Family
 
 #: The family's register entry (also declared under the `civrules.families` entry points).
 FAMILY = Family(
-    id="advanced-civilization",
+    id=FAMILY_ID,
     name="Advanced Civilization",
     package=__name__,
     code_prefixes=("A", "C", "D", "K", "M", "P"),

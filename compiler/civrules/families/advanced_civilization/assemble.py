@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.model import (
+    FAMILY_ID,
     Area,
     AstTrack,
     Attribute,
@@ -343,7 +343,7 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
     return Ruleset(
         id=data["id"],
         name=data["name"],
-        family=FAMILY.id,
+        family=FAMILY_ID,
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),

@@ -12,6 +12,11 @@ from civrules.load.document import NodePath
 from civrules.model import Collection, Entity, Unknown
 from civrules.model import Ruleset as CoreRuleset
 
+#: The family's id (a manifest's ``family:``), which every ruleset of this model carries. It lives
+#: here, not beside the family's register entry, so that the modules the entry names (assembly,
+#: checks, sheets) never import the entry back.
+FAMILY_ID = "advanced-civilization"
+
 # --- Cards -------------------------------------------------------------------------------------
 
 
