@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
 from civrules.load.document import Document, NodePath
@@ -140,9 +140,23 @@ class Entity:
     origin: Origin
     raw: Mapping[str, Any] = field(compare=False, repr=False)
 
+    #: The field a variant's overlay names the entity by (`patch: [{id: ...}]`).
+    KEY_FIELD: ClassVar[str] = "id"
+
     @property
     def display_name(self) -> str:
         return self.name if isinstance(self.name, str) else self.id
+
+    @property
+    def key(self) -> str:
+        """What must be unique in the entity's collection: its id (a family's entity may add to it,
+        as a game that prints one A.S.T. track per nation and level)."""
+        return self.id
+
+    @property
+    def names_itself(self) -> bool:
+        """Whether the source writes the entity's `name` (else ``name`` falls back to its id)."""
+        return "name" in self.raw
 
     @property
     def rules(self) -> tuple[str, ...]:

@@ -16,15 +16,25 @@ from civrules.families.advanced_civilization.model import (
     Attribute,
     Border,
     Calamity,
+    CalamityEffect,
     CalamityLink,
     Card,
+    Coast,
+    Combination,
     Commodity,
+    Configuration,
     CreditLine,
     Effect,
     Epoch,
+    ExcludedBorder,
+    FloodPlainEntry,
     Group,
+    Immunity,
+    LevelRequirements,
+    MapFile,
     Modifier,
     Nation,
+    Override,
     Phase,
     PlayerCount,
     Region,
@@ -121,6 +131,7 @@ def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]
                 tuple(links),
                 known(raw.get("victory_points")),
                 attributes,
+                "attributes" in raw,
             )
         )
     return Collection.of("groups", groups), Collection.of("civilization_cards", cards)
@@ -156,6 +167,9 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
                 known(m.get("amount")),
                 tuple(m.get("modifies", ())),
                 i,
+                known(m.get("set_to")),
+                "per" in m,
+                "adds" in m,
             )
             for i, m in enumerate(raw.get("modifiers", ()))
         )
@@ -167,6 +181,26 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
         )
         combination = raw.get("modifier_combination")
         mode = combination.get("mode") if isinstance(combination, dict) else combination
+        effects = tuple(
+            CalamityEffect(
+                side,
+                i,
+                e.get("id"),
+                e.get("amount"),
+                e.get("condition"),
+                e.get("chosen_by"),
+                e.get("allocated_by"),
+                e.get("replaced_by"),
+            )
+            for side in ("primary", "secondary")
+            for i, e in enumerate(raw.get(side) or ())
+            if isinstance(e, dict)
+        )
+        immune = tuple(
+            Immunity(i, e.get("who"), e.get("card"), e.get("from", "both"), tuple(e.get("effects") or ()))
+            for i, e in enumerate(raw.get("immune") or ())
+            if isinstance(e, dict)
+        )
         calamities.append(
             Calamity(
                 raw["id"],
@@ -179,9 +213,23 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
                 modifiers,
                 mode if isinstance(mode, str) else None,
                 effect_ids,
+                effects,
+                immune,
+                _combination(combination) if "modifier_combination" in raw else None,
             )
         )
     return Collection.of("calamities", calamities)
+
+
+def _combination(written: Any) -> Combination:
+    if not isinstance(written, dict):
+        return Combination(written if isinstance(written, str) else None, False)
+    overrides = tuple(
+        Override(o, entry["card"], tuple(entry.get("overrides") or ()))
+        for o, entry in enumerate(written.get("overrides") or ())
+    )
+    mode = written.get("mode")
+    return Combination(mode if isinstance(mode, str) else None, True, tuple(written.get("precedence") or ()), overrides)
 
 
 def build_structure(
@@ -203,7 +251,23 @@ def build_structure(
             )
         )
     epochs = [
-        Epoch(raw["id"], _name(raw, raw["id"]), origin, raw, raw.get("requirements") or {})
+        Epoch(
+            raw["id"],
+            _name(raw, raw["id"]),
+            origin,
+            raw,
+            raw.get("requirements") or {},
+            raw["order"] if isinstance(raw.get("order"), int) else None,
+            tuple(
+                LevelRequirements(
+                    i,
+                    str(entry["level"]) if entry.get("level") is not None else None,
+                    entry["requirements"] if isinstance(entry.get("requirements"), dict) else None,
+                )
+                for i, entry in enumerate(raw.get("requirements_by_level") or ())
+                if isinstance(entry, dict)
+            ),
+        )
         for origin, raw in collection(resolved, "epochs")
     ]
     tracks = []
@@ -221,6 +285,8 @@ def build_structure(
                 spaces
                 if isinstance(spaces, Unknown)
                 else tuple((s["space"], known(s["min_card_value"])) for s in spaces or ()),
+                raw.get("level"),
+                raw.get("points_per_space"),
             )
         )
     phases = [
@@ -250,6 +316,7 @@ def build_structure(
                 raw["players"],
                 raw.get("status", "given") == "given",
                 nation_sets,
+                tuple(_configuration(c, entry) for c, entry in enumerate(configurations) if isinstance(entry, dict)),
             )
         )
     return (
@@ -258,6 +325,20 @@ def build_structure(
         Collection.of("ast_tracks", tracks),
         Collection.of("phases", phases),
         Collection.of("player_counts", counts),
+    )
+
+
+def _configuration(index: int, raw: Mapping[str, Any]) -> Configuration:
+    board = raw.get("map")
+    nations = raw.get("nations")
+    in_play = known(board.get("areas_in_play")) if isinstance(board, dict) else None
+    return Configuration(
+        index,
+        raw.get("id"),
+        tuple(nations) if isinstance(nations, list) else None,
+        isinstance(board, dict),
+        tuple(a for a in in_play if isinstance(a, str)) if isinstance(in_play, list) else in_play,
+        board.get("boundary") if isinstance(board, dict) else None,
     )
 
 
@@ -278,6 +359,8 @@ def build_map(
             raw.get("city_site"),
             raw.get("flood_plain"),
             raw.get("panel"),
+            raw.get("start_nation"),
+            _coasts(raw.get("coasts")),
         )
         for origin, raw in collection(resolved, "areas")
     ]
@@ -294,14 +377,20 @@ def build_map(
         previous = plains.get(raw["id"])
         if previous is not None and raw.get("continues_from"):
             plains[raw["id"]] = Region(
-                previous.id, previous.name, previous.origin, previous.raw, previous.areas + tuple(raw.get("areas", ()))
+                previous.id,
+                previous.name,
+                previous.origin,
+                previous.raw,
+                previous.areas + tuple(raw.get("areas", ())),
+                previous.listed,
             )
             continue
         if previous is None:
             order.append(raw["id"])
-        plains.setdefault(raw["id"], Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ()))))
+        listed = tuple(raw.get("areas") or ())
+        plains.setdefault(raw["id"], Region(raw["id"], _name(raw, raw["id"]), origin, raw, listed, listed))
     volcanoes = [
-        Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())))
+        Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())), tuple(raw.get("areas", ())))
         for origin, raw in collection(resolved, "volcanoes")
     ]
     return (
@@ -310,6 +399,50 @@ def build_map(
         Collection.of("flood_plains", [plains[i] for i in order]),
         Collection.of("volcanoes", volcanoes),
     )
+
+
+def _coasts(written: Any) -> tuple[Coast, ...] | None:
+    if not isinstance(written, list):
+        return None
+    return tuple(
+        Coast(
+            c, tuple(coast["touches"]) if isinstance(coast, dict) and isinstance(coast.get("touches"), list) else None
+        )
+        for c, coast in enumerate(written)
+    )
+
+
+def _panels(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(p for p in value if isinstance(p, str)) if isinstance(value, list) else ()
+
+
+def build_map_files(documents: Sequence[Document]) -> tuple[MapFile, ...]:
+    """The map files among ``documents`` (in their order), as written."""
+    found = []
+    for document in documents:
+        data = document.data
+        if not isinstance(data, dict) or data.get("kind") != "map":
+            continue
+        listed = known(data.get("two_coast_areas"))
+        found.append(
+            MapFile(
+                data.get("id"),
+                _panels(data.get("panel")),
+                tuple(listed) if isinstance(listed, list) else listed,
+                tuple(
+                    FloodPlainEntry(raw["id"], tuple(raw.get("areas") or ()), raw.get("continues_from"), origin)
+                    for origin, raw in entries((document,), "flood_plains")
+                ),
+                tuple(
+                    ExcludedBorder(tuple(raw["areas"]) if isinstance(raw.get("areas"), list) else (), origin)
+                    for origin, raw in entries((document,), "excluded_borders")
+                ),
+                Origin(document, ()),
+            )
+        )
+    return tuple(found)
 
 
 def build_rule_index(document: Document | None) -> RuleIndex | None:
@@ -340,6 +473,7 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
     nations, epochs, tracks, phases, counts = build_structure(resolved)
     areas, borders, plains, volcanoes = build_map(resolved)
     players = data.get("players") or {}
+    documents = tuple({id(d): d for d in resolved.documents}.values())
     return Ruleset(
         id=data["id"],
         name=data["name"],
@@ -361,8 +495,9 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
         borders=borders,
         flood_plains=plains,
         volcanoes=volcanoes,
+        map_files=build_map_files(documents),
         rule_index=build_rule_index(resolved.rule_index),
-        documents=tuple({id(d): d for d in resolved.documents}.values()),
+        documents=documents,
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
         chain=resolved.chain,

@@ -97,8 +97,7 @@ def epoch_order(ruleset: Ruleset) -> tuple[Epoch, ...]:
     position = {epoch.id: i for i, epoch in enumerate(ruleset.epochs)}
 
     def key(epoch: Epoch) -> tuple[int, int]:
-        order = epoch.raw.get("order")
-        return (order if isinstance(order, int) else len(position) + 1, position[epoch.id])
+        return (epoch.order if epoch.order is not None else len(position) + 1, position[epoch.id])
 
     return tuple(sorted(ruleset.epochs.by_id.values(), key=key))
 
@@ -106,19 +105,18 @@ def epoch_order(ruleset: Ruleset) -> tuple[Epoch, ...]:
 def requirement_sets(epoch: Epoch) -> list[tuple[tuple[str | int, ...], Mapping[str, Any]]]:
     """Every requirements mapping of an epoch with its path under the epoch (one per level, if any)."""
     found: list[tuple[tuple[str | int, ...], Mapping[str, Any]]] = [(("requirements",), epoch.requirements)]
-    for i, entry in enumerate(epoch.raw.get("requirements_by_level") or ()):
-        if isinstance(entry, dict) and isinstance(entry.get("requirements"), dict):
-            found.append((("requirements_by_level", i, "requirements"), entry["requirements"]))
+    for entry in epoch.by_level:
+        if entry.requirements is not None:
+            found.append((("requirements_by_level", entry.index, "requirements"), entry.requirements))
     return found
 
 
 def requirements_of(epoch: Epoch, level: str | None = None) -> Mapping[str, Any]:
     """The requirements of an epoch, at ``level`` when the epoch prints one set per level."""
     if level is not None:
-        for entry in epoch.raw.get("requirements_by_level") or ():
-            if isinstance(entry, dict) and entry.get("level") == level:
-                requirements = entry.get("requirements")
-                return requirements if isinstance(requirements, dict) else {}
+        for entry in epoch.by_level:
+            if entry.level == level:
+                return entry.requirements if entry.requirements is not None else {}
     return epoch.requirements
 
 
@@ -152,7 +150,7 @@ def epoch_spans(ruleset: Ruleset, track: AstTrack) -> tuple[EpochSpan, ...] | Un
 def track_of(ruleset: Ruleset, nation: str, level: str | None = None) -> AstTrack:
     """The A.S.T. track of a nation (at ``level`` when the game prints several)."""
     for track in ruleset.ast_tracks:
-        if track.id == nation and (level is None or track.raw.get("level") == level):
+        if track.id == nation and (level is None or track.level == level):
             return track
     raise ValueError(f"no A.S.T. track for nation `{nation}`" + (f" at level `{level}`" if level else ""))
 

@@ -27,13 +27,11 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
               nations: [egypt, babylon, assyria]   # FAIL: 3 nations for 4 players
     """
     for count in ruleset.player_counts:
-        for c, configuration in enumerate(count.raw.get("configurations") or ()):
-            if not isinstance(configuration, dict) or not isinstance(configuration.get("nations"), list):
+        for configuration in count.configurations:
+            nations, c = configuration.nations, configuration.index
+            if nations is None or len(nations) >= count.players:
                 continue
-            nations = configuration["nations"]
-            if len(nations) >= count.players:
-                continue
-            name = configuration.get("id", c)
+            name = configuration.id if configuration.id is not None else c
             yield diagnostic(
                 "P001",
                 f"the {count.players}-player set-up `{name}` offers {len(nations)} "

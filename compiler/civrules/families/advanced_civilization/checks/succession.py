@@ -45,11 +45,11 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     by_order: dict[int, list[Epoch]] = {}
     for epoch in ruleset.epochs:
-        if isinstance(epoch.raw.get("order"), int):
-            by_order.setdefault(epoch.raw["order"], []).append(epoch)
+        if epoch.order is not None:
+            by_order.setdefault(epoch.order, []).append(epoch)
     for place, epoch in enumerate(ruleset.epochs, start=1):
-        order = epoch.raw.get("order")
-        if not isinstance(order, int) or order == place:
+        order = epoch.order
+        if order is None or order == place:
             continue
         same = [other for other in by_order[order] if other is not epoch]
         yield diagnostic(
@@ -208,7 +208,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
             ("spaces", declared.spaces_per_track, "spaces_per_track"),
             ("points_per_space", declared.points_per_space, "points_per_space"),
         ):
-            value = track.raw.get(field)
+            value = track.spaces if field == "spaces" else track.points_per_space
             if declared_value is None or not isinstance(value, int) or value == declared_value:
                 continue
             yield diagnostic(
@@ -542,11 +542,8 @@ _Requirement = tuple[int, Epoch, tuple[str | int, ...]]
 
 
 def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
-    entries = epoch.raw.get("requirements_by_level") or ()
     index = path[1]
-    entry = entries[index] if isinstance(index, int) and index < len(entries) else None
-    level = entry.get("level") if isinstance(entry, dict) else None
-    return str(level) if level is not None else None
+    return next((entry.level for entry in epoch.by_level if entry.index == index), None)
 
 
 @check("A009", "nation-without-track", Severity.ERROR)
@@ -568,7 +565,7 @@ def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if not ast:
         return  # inherited from the base ruleset
     levels = [level["id"] for level in ast.get("levels") or () if isinstance(level, dict) and "id" in level]
-    have = {(track.id, track.raw.get("level")) for track in ruleset.ast_tracks}
+    have = {(track.id, track.level) for track in ruleset.ast_tracks}
     for nation in ruleset.nations:
         for level in levels or [None]:
             if (nation.id, level) in have:
