@@ -200,6 +200,26 @@ class Collection(Generic[E]):
         return list(self.by_id)
 
 
+def setting_of(
+    data: Mapping[str, Any],
+    settings: Mapping[str, Mapping[str, Any]],
+    origins: Mapping[str, Origin],
+    key: str,
+) -> tuple[Any, Origin] | None:
+    """A setting's resolved value and origin, from the effective manifest ``data`` and the
+    data-file ``settings`` (the manifest first); None if absent. A family's assembly reads its
+    typed settings through this, as :meth:`Ruleset.setting` does."""
+    origin = origins.get(key)
+    if origin is None:
+        return None
+    if key in data:
+        return data[key], origin
+    for values in settings.values():
+        if key in values:
+            return values[key], origin
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class RuleIndex:
     """The sections of the ruleset's rulebook, for checking citations."""
@@ -243,15 +263,7 @@ class Ruleset:
 
     def setting(self, key: str) -> tuple[Any, Origin] | None:
         """A setting's resolved value (variants' changes applied) and its origin; None if absent."""
-        origin = self.setting_origins.get(key)
-        if origin is None:
-            return None
-        if key in self.data:
-            return self.data[key], origin
-        for values in self.settings.values():
-            if key in values:
-                return values[key], origin
-        return None
+        return setting_of(self.data, self.settings, self.setting_origins, key)
 
     def changed_after(
         self, declared: Origin, collection: str, entities: Iterable[Entity], fields: tuple[str, ...]

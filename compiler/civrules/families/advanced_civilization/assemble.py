@@ -10,8 +10,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from civrules.families.advanced_civilization.model import (
+    CALAMITY_KINDS,
     FAMILY_ID,
     Area,
+    AstSetting,
     AstTrack,
     Attribute,
     Border,
@@ -22,6 +24,7 @@ from civrules.families.advanced_civilization.model import (
     Coast,
     Combination,
     Commodity,
+    Components,
     Configuration,
     CreditLine,
     Effect,
@@ -32,6 +35,7 @@ from civrules.families.advanced_civilization.model import (
     Immunity,
     LevelRequirements,
     MapFile,
+    MiningSetting,
     Modifier,
     Nation,
     Override,
@@ -39,9 +43,15 @@ from civrules.families.advanced_civilization.model import (
     PlayerCount,
     Region,
     Ruleset,
+    SetupStep,
+    SetValueExample,
+    SetValueSetting,
+    TotalCards,
+    TradeStack,
+    TradeStacks,
 )
 from civrules.load.document import Document
-from civrules.model import Collection, Origin, RuleIndex, Unknown, known, rules_of
+from civrules.model import Collection, Origin, RuleIndex, Unknown, known, rules_of, setting_of
 from civrules.resolve import Resolved
 
 
@@ -287,6 +297,8 @@ def build_structure(
                 else tuple((s["space"], known(s["min_card_value"])) for s in spaces or ()),
                 raw.get("level"),
                 raw.get("points_per_space"),
+                str(raw.get("caveat", "")),
+                raw.get("checked_against_second_source"),
             )
         )
     phases = [
@@ -445,6 +457,72 @@ def build_map_files(documents: Sequence[Document]) -> tuple[MapFile, ...]:
     return tuple(found)
 
 
+def build_trade_stacks(value: Any, origin: Origin) -> TradeStacks:
+    written = value if isinstance(value, dict) else {}
+    stacks = []
+    for i, raw in enumerate(written.get("stacks") or ()):
+        if not isinstance(raw, dict) or not isinstance(raw.get("number"), int):
+            continue
+        declared = raw.get("calamity_cards")
+        cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
+        stacks.append(TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i)))
+    setup = written.get("setup")
+    steps = []
+    for i, step in enumerate((setup.get("steps") if isinstance(setup, dict) else None) or ()):
+        if not isinstance(step, dict):
+            continue
+        span = step.get("stacks")
+        low, high = (span.get("from"), span.get("to")) if isinstance(span, dict) else (None, None)
+        numbers = (low, high) if isinstance(low, int) and isinstance(high, int) else None
+        steps.append(SetupStep(i, step.get("step"), numbers, step.get("count_per_stack")))
+    return TradeStacks(
+        origin, written.get("count"), written.get("numbered_by_value") is True, tuple(stacks), tuple(steps)
+    )
+
+
+def build_set_value(value: Any, origin: Origin) -> SetValueSetting:
+    written = value if isinstance(value, dict) else {}
+    examples = tuple(
+        SetValueExample(i, example.get("commodity", ""), example.get("cards"), example.get("set_value"))
+        for i, example in enumerate(written.get("examples") or ())
+    )
+    return SetValueSetting(
+        origin,
+        isinstance(value, dict),
+        isinstance(known(value), Unknown),
+        "formula" in written,
+        written.get("formula"),
+        written.get("max_set_size"),
+        examples,
+    )
+
+
+def build_mining(value: Any, origin: Origin) -> MiningSetting:
+    bonus = value.get("set_bonus") if isinstance(value, dict) else None
+    extra = bonus.get("extra_cards", 0) if isinstance(bonus, dict) else 0
+    return MiningSetting(origin, isinstance(bonus, dict), extra if isinstance(extra, int) else 0)
+
+
+def build_ast(value: Any, origin: Origin) -> AstSetting:
+    written = value if isinstance(value, dict) else {}
+    levels = tuple(level["id"] for level in written.get("levels") or () if isinstance(level, dict) and "id" in level)
+    return AstSetting(
+        origin,
+        frozenset(written),
+        written.get("spaces_per_track"),
+        written.get("start_space"),
+        written.get("finish_space"),
+        written.get("points_per_space"),
+        known(written.get("finish_space_min_card_value")),
+        levels,
+        tuple(
+            (str(entry["text"]), entry.get("rule"))
+            for entry in (written.get(key) for key in ("epoch_entry", "frozen", "regression", "order"))
+            if isinstance(entry, dict) and entry.get("text")
+        ),
+    )
+
+
 def build_rule_index(document: Document | None) -> RuleIndex | None:
     """The sections a ruleset may cite: the rulebook's own (`sections`), plus the `missing` ones.
 
@@ -474,6 +552,13 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
     areas, borders, plains, volcanoes = build_map(resolved)
     players = data.get("players") or {}
     documents = tuple({id(d): d for d in resolved.documents}.values())
+
+    def setting(key: str) -> tuple[Any, Origin] | None:
+        return setting_of(resolved.data, resolved.settings, resolved.setting_origins, key)
+
+    stacks, total, set_value, mining, ast, components = (
+        setting(key) for key in ("trade_stacks", "total_cards", "set_value", "mining", "ast", "components")
+    )
     return Ruleset(
         id=data["id"],
         name=data["name"],
@@ -496,6 +581,18 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
         flood_plains=plains,
         volcanoes=volcanoes,
         map_files=build_map_files(documents),
+        trade_stacks=build_trade_stacks(*stacks) if stacks is not None else None,
+        total_cards=TotalCards(total[1], total[0].get("count") if isinstance(total[0], dict) else None)
+        if total is not None
+        else None,
+        set_value=build_set_value(*set_value) if set_value is not None else None,
+        mining=build_mining(*mining) if mining is not None else None,
+        ast=build_ast(*ast) if ast is not None else None,
+        components=Components(
+            components[1], components[0].get("cities_per_set") if isinstance(components[0], dict) else None
+        )
+        if components is not None
+        else None,
         rule_index=build_rule_index(resolved.rule_index),
         documents=documents,
         settings=resolved.settings,

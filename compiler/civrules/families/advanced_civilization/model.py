@@ -224,6 +224,9 @@ class AstTrack(Entity):
     #: The level of the game the track is for, where the A.S.T. prints one track per level.
     level: str | None = None
     points_per_space: Any = None
+    #: What a reader of the track should know (`caveat`), and whether a second source confirms it.
+    caveat: str = ""
+    checked: bool | None = None
 
     KEY_FIELD: ClassVar[str] = "nation"
 
@@ -346,6 +349,114 @@ class MapFile:
     origin: Origin
 
 
+# --- Settings (ruleset-level facts), each with the origin of its mapping ----------------------
+
+
+#: The calamity kinds a stack's `calamity_cards` counts.
+CALAMITY_KINDS = ("non_tradable", "tradable", "minor")
+
+
+@dataclass(frozen=True, slots=True)
+class TradeStack:
+    """One numbered trade card stack as the commodities file declares it."""
+
+    number: int
+    calamities: bool
+    #: Declared calamity cards by kind (`non_tradable`, `tradable`, `minor`); None if not declared.
+    calamity_cards: Mapping[str, int] | None
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class SetupStep:
+    """A step of the trade stacks' set-up (`trade_stacks.setup.steps`, at ``index``)."""
+
+    index: int
+    step: Any
+    #: The stacks it deals from (`stacks: {from, to}`) where both are numbers.
+    stacks: tuple[int, int] | None
+    count_per_stack: Any
+
+
+@dataclass(frozen=True, slots=True)
+class TradeStacks:
+    """`trade_stacks`: how many stacks, the stacks declared, whether numbered by value, the set-up."""
+
+    origin: Origin
+    count: Any
+    numbered_by_value: bool
+    stacks: tuple[TradeStack, ...]
+    setup: tuple[SetupStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TotalCards:
+    """`total_cards`: the rulebook's count of commodity cards."""
+
+    origin: Origin
+    count: Any
+
+
+@dataclass(frozen=True, slots=True)
+class SetValueExample:
+    """A worked example of the set value rule (`set_value.examples`, at ``index``)."""
+
+    index: int
+    commodity: str
+    cards: Any
+    set_value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class SetValueSetting:
+    """`set_value`: the formula, the largest set, worked examples (as written)."""
+
+    origin: Origin
+    #: Whether it is written as a mapping (an `{unknown: why}` is one too).
+    mapping: bool
+    #: Whether the sources do not say how a set is valued (`{unknown: why}`).
+    unknown: bool
+    formula_written: bool
+    formula: Any
+    max_set_size: Any
+    examples: tuple[SetValueExample, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MiningSetting:
+    """`mining`: whether it declares Mining's set bonus (`set_bonus`), and the cards it adds."""
+
+    origin: Origin
+    set_bonus: bool
+    extra_cards: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AstSetting:
+    """`ast`: the A.S.T.'s declared layout, its levels, and which of its keys are written."""
+
+    origin: Origin
+    written: frozenset[str]
+    spaces_per_track: Any = None
+    start_space: Any = None
+    finish_space: Any = None
+    points_per_space: Any = None
+    #: The card value the finish box needs: a number, Unknown, or None where not written.
+    finish_space_min_card_value: Any = None
+    levels: tuple[str, ...] = ()
+    #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
+    #: `order`, in that order, where they have a text): each text and its citation as written.
+    notes: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    """`components`: the playing pieces (a nation's city pieces, `cities_per_set`)."""
+
+    origin: Origin
+    cities_per_set: Any
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruleset(CoreRuleset):
     """A resolved ruleset of the Advanced Civilization family: everything its checks and emitters read."""
@@ -366,6 +477,13 @@ class Ruleset(CoreRuleset):
     volcanoes: Collection[Region]
     #: The ruleset's map files, in the order it reads them.
     map_files: tuple[MapFile, ...] = ()
+    #: The settings its checks and rule logic read, typed; None where no file of the chain has one.
+    trade_stacks: TradeStacks | None = None
+    total_cards: TotalCards | None = None
+    set_value: SetValueSetting | None = None
+    mining: MiningSetting | None = None
+    ast: AstSetting | None = None
+    components: Components | None = None
 
     def collections(self) -> tuple[Collection[Entity], ...]:
         """Every collection of entities, in data-model order (borders included)."""

@@ -58,6 +58,10 @@ class EpochSpan:
 def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Origin, Any] | None:
     """A ruleset setting (`ast`, `player_counts`, `components` ...) as resolved, with its origin.
 
+    Raw: the checks and rule logic read the typed settings of the model (``ruleset.ast``,
+    ``ruleset.trade_stacks`` ...) instead; kept for the references walker
+    (:mod:`civrules.families.advanced_civilization.references`), which another change rewrites.
+
     A variant's changes are applied (merged key by key); the origin's spans point at the variant
     for what it changed and at the base for the rest. None when no ruleset of the chain has it.
     """
@@ -67,28 +71,26 @@ def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Origin, Any] | None:
     return found[1], found[0]
 
 
-def ast_settings(ruleset: Ruleset) -> Mapping[str, Any]:
-    """The ruleset's `ast` mapping (empty when no manifest of its chain has one)."""
-    found = manifest_setting(ruleset, "ast")
-    return found[1] if found is not None and isinstance(found[1], dict) else {}
-
-
 def ast_span(ruleset: Ruleset, *sub: str | int) -> Span:
     """The span of a value under the ruleset's `ast` (in the manifest that wrote it)."""
-    found = manifest_setting(ruleset, "ast")
-    return found[0].span(*sub) if found is not None else ruleset.manifest.document.span(("ast", *sub))
+    found = ruleset.ast
+    return found.origin.span(*sub) if found is not None else ruleset.manifest.document.span(("ast", *sub))
 
 
 def layout(ruleset: Ruleset) -> Layout:
     """The declared layout of the ruleset's A.S.T."""
-    ast = ast_settings(ruleset)
+    ast = ruleset.ast
 
-    def number(key: str) -> int | None:
-        value = ast.get(key)
+    def number(value: Any) -> int | None:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
+    if ast is None:
+        return Layout(None, 1, None, None)
     return Layout(
-        number("spaces_per_track"), number("start_space") or 1, number("finish_space"), number("points_per_space")
+        number(ast.spaces_per_track),
+        number(ast.start_space) or 1,
+        number(ast.finish_space),
+        number(ast.points_per_space),
     )
 
 
@@ -244,10 +246,8 @@ def space_value(ruleset: Ruleset, track: AstTrack, space: int) -> int | Unknown 
             return value
     last = layout(ruleset).last_space(track)
     if space == last:
-        finish = ast_settings(ruleset).get("finish_space_min_card_value")
-        if isinstance(finish, dict) and "unknown" in finish:
-            return Unknown(str(finish["unknown"]))
-        return finish if isinstance(finish, int) else None
+        finish = ruleset.ast.finish_space_min_card_value if ruleset.ast is not None else None
+        return finish if isinstance(finish, (int, Unknown)) else None
     return None
 
 

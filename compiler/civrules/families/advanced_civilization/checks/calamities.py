@@ -26,8 +26,8 @@ from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.commodities import CALAMITY_KINDS, TradeStack, declared_stacks
-from civrules.families.advanced_civilization.model import Calamity, Modifier, Ruleset
+from civrules.families.advanced_civilization.commodities import declared_stacks
+from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -80,10 +80,9 @@ def _closest(name: str, choices: Sequence[str]) -> str | None:
 
 
 def _stacks_key(ruleset: Ruleset) -> Related | None:
-    found = ruleset.setting("trade_stacks")
-    if found is None:
+    if ruleset.trade_stacks is None:
         return None
-    return Related(found[1].key_span("stacks"), "the trade stacks are declared here")
+    return Related(ruleset.trade_stacks.origin.key_span("stacks"), "the trade stacks are declared here")
 
 
 # --- Stacks ------------------------------------------------------------------------------------
