@@ -98,7 +98,7 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
         if not isinstance(data, dict):
             continue
         kind = data.get("kind")
-        if kind in ("civilization_cards", "commodities", "calamities", "map"):
+        if isinstance(kind, str) and kind != "ruleset":  # a data file (the rule index is no document of it)
             settings = {key for key in data if key not in _FILE_METADATA and (kind, key) not in collection_keys}
             seen = later_settings.setdefault(str(kind), set())
             found.update((id(document), (key,)) for key in settings if key in seen)

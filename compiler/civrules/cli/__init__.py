@@ -575,51 +575,20 @@ extends: {base}
 # Data files this variant adds to its base's (paths relative to rules/), e.g. a map panel:
 #   files: {{map: [maps/my-panel.yaml]}}
 
-# Changes to the base: one block per collection (entities named by id; players for
-# player_counts, nation for ast_tracks, areas for borders) and `settings` for everything else.
-# overlay:
-#   civilization_cards:
-#     patch:                 # merge fields into an existing entity; what is not named is kept
-#       - id: {card}
-#         cost: {cost}
-#         source: "house rule: {card_name} costs {cost}"
-#     # add: [...]           # whole new entities, written as in a data file
-#     # replace: [...]       # whole entities in place of the base's
-#     # A list inside a patch is replaced, or changed element by element:
-#     #   attributes: {{remove: [{{rule: "..."}}], append: [...]}}
-#   # calamities:
-#   #   remove:              # `civrules validate` names whatever still refers to a removed entity
-#   #     - {{id: {calamity}, why: "house rule: ..."}}
-{settings}"""
+{changes}"""
 
 
 def _scaffold_examples(obj: Context, base: str) -> dict[str, str]:
-    """Examples for the scaffold taken from the base's own data, so that they validate for it."""
+    """The changes a variant of ``base`` may make, as commented examples from the base's own data
+    (so that they validate for it): its family's hook ``variant_example``."""
+    from civrules.families import family_of
     from civrules.resolve import Resolver
 
     workspace = obj.workspace()
     resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[base]))
-    cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
-    card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
-    cost = card.get("cost")
-    calamities = resolved.collections.get("calamities", []) if resolved is not None else []
-    hand_limit = resolved.data.get("hand_limit") if resolved is not None else None
-    settings = ""
-    if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
-        keep = hand_limit["commodity_cards"] + 1
-        settings = (
-            "#   settings:               # merged key by key: what is not named is kept\n"
-            "#     hand_limit:\n"
-            f"#       commodity_cards: {keep}\n"
-            f'#       source: "house rule: a hand of {keep} commodity cards"\n'
-        )
-    return {
-        "card": str(card.get("id")),
-        "card_name": str(card.get("name", card.get("id"))),
-        "cost": str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
-        "calamity": str(calamities[0].raw.get("id")) if calamities else "famine",
-        "settings": settings,
-    }
+    family = family_of(resolved.data if resolved is not None else {})
+    example = family.hook("variant_example") if family is not None else None
+    return {"changes": example(resolved) if example is not None else ""}
 
 
 @main.command("new-variant")

@@ -48,8 +48,11 @@ class Family:
         Packages whose every module registers sheets of this family.
     hooks:
         ``name → "module:attribute"`` of the family's functions, imported when first asked for:
-        ``assemble`` (resolved ruleset → typed model), ``export`` (the derived facts ``export``
-        adds), ``package`` (the engine package's files) and ``runtime`` (the runtime's files).
+        ``assemble`` (resolved ruleset → typed model), ``references`` (the references its
+        entities make), ``export`` (the derived facts ``export`` adds), ``package`` (the engine
+        package's files), ``runtime`` (the runtime's files) and ``variant_example`` (resolved base
+        → the commented overlay examples ``civrules new-variant`` writes: what a variant of this
+        family may change, taken from the base's own data).
     default:
         Whether a manifest without ``family:`` belongs to this family (one family at most).
     """

@@ -48,7 +48,10 @@ CHANGES: Sheet = next(s for s in _REGISTERED if s.variant_only)
 
 INDEX = Sheet("index.html", "Player aids", "The sheets of this ruleset.", False, ())
 
-_ALL_KINDS = ("civilization_cards", "calamities", "commodities", "map")
+
+def _all_kinds(ruleset: Ruleset) -> set[str]:
+    """The kinds of every file of the ruleset (the index sheet is made from them all)."""
+    return {str(d.data["kind"]) for d in ruleset.documents if isinstance(d.data, dict) and "kind" in d.data}
 
 
 def _sheets(ruleset: Ruleset, changes: RulesetDiff | None) -> list[Sheet]:
@@ -62,7 +65,7 @@ def _render(
     ruleset: Ruleset, fingerprint: str, paper: Paper, sheet: Sheet, context: Mapping[str, Any], listed: Sequence[Sheet]
 ) -> str:
     page = page_for(paper, sheet.landscape)
-    sources = source_files(ruleset, sheet.sources if sheet is not INDEX else _ALL_KINDS)
+    sources = source_files(ruleset, sheet.sources if sheet is not INDEX else _all_kinds(ruleset))
     template = environment().get_template(sheet.file.replace(".html", ".html.j2"))
     return template.render(
         ruleset=ruleset,

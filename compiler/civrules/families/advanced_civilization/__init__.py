@@ -26,6 +26,7 @@ FAMILY = Family(
         "export": f"{__name__}.export:derived_facts",
         "package": f"{__name__}.package:render_package",
         "runtime": f"{__name__}.package:render_runtime",
+        "variant_example": f"{__name__}.scaffold:variant_example",
     },
     default=True,
 )

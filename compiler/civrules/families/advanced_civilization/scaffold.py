@@ -1,0 +1,49 @@
+"""The examples ``civrules new-variant`` writes into a new variant of a ruleset of this family."""
+
+from __future__ import annotations
+
+from civrules.resolve import Resolved
+
+_CHANGES = """\
+# Changes to the base: one block per collection (entities named by id; players for
+# player_counts, nation for ast_tracks, areas for borders) and `settings` for everything else.
+# overlay:
+#   civilization_cards:
+#     patch:                 # merge fields into an existing entity; what is not named is kept
+#       - id: {card}
+#         cost: {cost}
+#         source: "house rule: {card_name} costs {cost}"
+#     # add: [...]           # whole new entities, written as in a data file
+#     # replace: [...]       # whole entities in place of the base's
+#     # A list inside a patch is replaced, or changed element by element:
+#     #   attributes: {{remove: [{{rule: "..."}}], append: [...]}}
+#   # calamities:
+#   #   remove:              # `civrules validate` names whatever still refers to a removed entity
+#   #     - {{id: {calamity}, why: "house rule: ..."}}
+{settings}"""
+
+
+def variant_example(resolved: Resolved | None) -> str:
+    """The commented overlay examples for a variant of ``resolved`` (taken from its own data, so
+    that they validate for it): a card's cost patched, a calamity removed, the hand limit raised."""
+    cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
+    card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
+    cost = card.get("cost")
+    calamities = resolved.collections.get("calamities", []) if resolved is not None else []
+    hand_limit = resolved.data.get("hand_limit") if resolved is not None else None
+    settings = ""
+    if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
+        keep = hand_limit["commodity_cards"] + 1
+        settings = (
+            "#   settings:               # merged key by key: what is not named is kept\n"
+            "#     hand_limit:\n"
+            f"#       commodity_cards: {keep}\n"
+            f'#       source: "house rule: a hand of {keep} commodity cards"\n'
+        )
+    return _CHANGES.format(
+        card=str(card.get("id")),
+        card_name=str(card.get("name", card.get("id"))),
+        cost=str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
+        calamity=str(calamities[0].raw.get("id")) if calamities else "famine",
+        settings=settings,
+    )
