@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from civrules.checks import all_checks
+from civrules.checks.catalogue import all_checks
 from civrules.diagnostics import Severity, codes
 from civrules.pipeline import analyse
 from tests.conftest import FIXTURES, RULES

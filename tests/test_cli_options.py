@@ -14,7 +14,7 @@ import yaml
 from click.testing import CliRunner
 
 from civrules import cli
-from civrules.checks import catalogue
+from civrules.checks.catalogue import catalogue
 from civrules.diagnostics import Diagnostic, Span
 from civrules.diagnostics.render import render_sarif
 from tests.conftest import REPO

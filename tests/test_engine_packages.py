@@ -451,13 +451,15 @@ def test_every_exported_field_reaches_the_package(ruleset: str) -> None:
     from civrules.emit.export import export_ruleset
     from civrules.families.advanced_civilization.assemble import build_ruleset
     from civrules.load.workspace import Workspace
+    from civrules.pipeline import derived_facts
     from civrules.resolve import Resolver
     from tests.conftest import RULES
 
     workspace = Workspace(RULES)
     resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
     assert resolved is not None
-    exported = export_ruleset(resolved, build_ruleset(resolved))
+    model = build_ruleset(resolved)
+    exported = export_ruleset(resolved, model, derived_facts(model))
     package = PACKAGES[ruleset]
     reasons = {" ".join(u.reason.split()) for u in package.UNKNOWN_FACTS}
     missing: list[str] = []

@@ -30,7 +30,7 @@ from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.package import render_package
 from civrules.load.workspace import Workspace
 from civrules.model import Unknown
-from civrules.pipeline import analyse
+from civrules.pipeline import analyse, derived_facts
 from tests.conftest import RULES
 
 
@@ -45,7 +45,9 @@ def load(ruleset_id: str) -> Loaded:
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
     assert analysis.model is not None and analysis.resolved is not None
-    exported = json.loads(json.dumps(export_ruleset(analysis.resolved, analysis.model), sort_keys=True))
+    exported = json.loads(
+        json.dumps(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)), sort_keys=True)
+    )
     return Loaded(of_family(analysis.model), exported, analysis.diagnostics)
 
 

@@ -16,12 +16,14 @@ import pytest
 from click.testing import CliRunner
 
 import civrules.families as register
-from civrules import schema
+from civrules import checks, schema
+from civrules.checks import catalogue
 from civrules.cli import main
+from civrules.diagnostics import codes
 from civrules.emit.export import export_ruleset, fingerprint
 from civrules.families import Family, FamilyError, default_family, families
 from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
+from civrules.pipeline import analyse, derived_facts
 from tests.conftest import REPO, RULES
 
 EXAMPLE = REPO / "tests" / "families" / "example"
@@ -51,6 +53,18 @@ def example(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield EXAMPLE / "rules"
     monkeypatch.undo()
     _forget()
+    _unload("civrules_example_family")
+
+
+def _unload(package: str) -> None:
+    """Forget a family's checks, codes and modules, so that the tests after it see civrules as installed."""
+    gone = [c for c in checks._CHECKS if c.run.__module__.startswith(package)]
+    for entry in gone:
+        checks._CHECKS.remove(entry)
+        codes._REGISTRY.pop(entry.code.code, None)
+    catalogue._imported.discard(f"{package}.checks")
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[name]
 
 
 def _rules(tmp_path: Path, **files: str) -> Path:
@@ -103,15 +117,20 @@ def test_a_family_that_would_make_codes_or_ids_ambiguous_is_refused(
         )
 
 
-def test_a_check_of_a_family_must_use_its_prefix() -> None:
-    from civrules.checks import check
+def test_a_check_of_a_family_must_use_its_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check in Advanced Civilization's room under a letter that is not the family's is refused
+    when the catalogue is read (so `--select E` could never select it by mistake)."""
     from civrules.diagnostics import Severity
 
-    def fake() -> None: ...
+    def fake(ruleset: object) -> list[object]:
+        return []
 
     fake.__module__ = "civrules.families.advanced_civilization.checks.fake"
+    catalogue.all_checks()  # every check registered first, into the list the patch below replaces
+    entry = checks.Check(codes.Code("E999", "fake", Severity.ERROR, ""), fake)  # type: ignore[arg-type]
+    monkeypatch.setattr(checks, "_CHECKS", [*checks._CHECKS, entry])
     with pytest.raises(FamilyError, match="not of the family `advanced-civilization`'s prefixes"):
-        check("E999", "fake", Severity.ERROR)(fake)  # type: ignore[arg-type]
+        catalogue.all_checks()
 
 
 def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -242,7 +261,7 @@ def test_export_names_the_family_and_the_fingerprint_does_not_count_it() -> None
     workspace = Workspace(RULES)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.resolved is not None and analysis.model is not None
-    exported = export_ruleset(analysis.resolved, analysis.model)
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     assert exported["ruleset"]["family"] == "advanced-civilization"
     without = {**exported, "ruleset": {k: v for k, v in exported["ruleset"].items() if k != "family"}}
     assert fingerprint(exported) == fingerprint(without)

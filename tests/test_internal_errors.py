@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 import civrules.checks
-from civrules.checks import Check, all_checks
+from civrules.checks import Check
+from civrules.checks.catalogue import all_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Severity, codes
 from civrules.families.advanced_civilization.model import Ruleset
@@ -92,7 +93,8 @@ def test_a_crash_in_a_real_process_exits_2_without_a_traceback() -> None:
         "import civrules.checks as checks\n"
         "from civrules.diagnostics import codes\n"
         "from civrules.diagnostics import Severity\n"
-        "checks.all_checks()\n"
+        "from civrules.checks.catalogue import all_checks\n"
+        "all_checks()\n"
         "def crash(ruleset):\n"
         "    raise ZeroDivisionError('division by zero')\n"
         "checks._CHECKS.append(checks.Check(codes.Code('Z999', 'crash', Severity.ERROR, ''), crash))\n"

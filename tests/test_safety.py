@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from civrules.checks import all_checks
+from civrules.checks.catalogue import all_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.render import SourceLines, diagnostic_record, render_json, render_text
@@ -25,7 +25,7 @@ from civrules.families.advanced_civilization.model import of_family
 from civrules.families.advanced_civilization.package import doc, lit, render_package
 from civrules.load import Limits, read_yaml_file, read_yaml_text
 from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
+from civrules.pipeline import analyse, derived_facts
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace, shipped_text
 
@@ -160,7 +160,9 @@ def test_a_ruleset_name_cannot_end_the_generated_docstring() -> None:
     workspace = CachedWorkspace({"rulesets/advanced-civilization.yaml": manifest})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.model is not None and analysis.resolved is not None and analysis.model.name == hostile
-    files = render_package(of_family(analysis.model), export_ruleset(analysis.resolved, analysis.model))
+    files = render_package(
+        of_family(analysis.model), export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    )
     init = files["advanced_civilization/__init__.py"].decode("utf-8")
     module = compile(init, "__init__.py", "exec")  # raised SyntaxError, or compiled the injected code
     assert "system" not in module.co_names

@@ -85,7 +85,9 @@ def test_common_definitions_are_identical_in_every_schema() -> None:
 
 
 def test_every_schema_file_is_registered() -> None:
-    assert sorted(p.name for p in SCHEMAS.glob("*.schema.json")) == sorted(SCHEMA_FILES.values())
+    assert sorted(p.relative_to(SCHEMAS).as_posix() for p in SCHEMAS.rglob("*.schema.json")) == sorted(
+        SCHEMA_FILES.values()
+    )
 
 
 @pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())

@@ -38,7 +38,7 @@ from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.sheets.svgmap import map_svg
 from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
+from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
@@ -67,7 +67,7 @@ def _analyse(workspace: Workspace, ruleset_id: str) -> Any:
 
 
 def _fingerprint(analysis: Any) -> str:
-    return fingerprint_of(export_ruleset(analysis.resolved, analysis.model))
+    return fingerprint_of(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
 
 
 @pytest.fixture(scope="module")

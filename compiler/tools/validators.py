@@ -67,9 +67,9 @@ def render_validator(kind: str) -> str:
 
 
 def _expected() -> dict[Path, str]:
-    from civrules.schema import SCHEMA_FILES
+    from civrules.schema import SCHEMA_FILES, validator_module
 
-    modules = {TARGET / f"{kind}.py": render_validator(kind) for kind in SCHEMA_FILES}
+    modules = {TARGET / f"{validator_module(kind)}.py": render_validator(kind) for kind in SCHEMA_FILES}
     modules[TARGET / "__init__.py"] = '"""Fast schema validators, generated ahead of time (see tools.validators)."""\n'
     return modules
 

@@ -10,19 +10,21 @@ never touches the others. A family's checks run only on that family's rulesets.
 The core's codes: ``I`` identity, ``X`` references, ``Q`` rule citations and unknown facts (and,
 outside the checks, ``L`` loading, ``S`` schema, ``R`` rulesets, ``V`` variants). Each family owns
 the prefixes it declares (:attr:`civrules.families.Family.code_prefixes`); a check whose code is
-not of its room's prefixes is refused when it is registered.
+not of its room's prefixes is refused when the catalogue is first read.
+
+This module is the register checks write into, and it imports none of them nor the register of
+families: :mod:`civrules.checks.catalogue` imports every check (the core's and each family's) and
+runs them. A check module imports this one; nothing here imports a check, so there is no cycle.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes
-from civrules.families import CORE_PREFIXES, FamilyError, families, family_of_module
+from civrules.families import families
 
 if TYPE_CHECKING:
     from civrules.model import Ruleset
@@ -37,6 +39,7 @@ class Check:
     code: codes.Code
     run: CheckFunction
     #: The id of the family whose rulesets the check runs on; None: every ruleset (the core's).
+    #: Set by the catalogue, from the room of the check's module.
     family: str | None = None
 
 
@@ -49,16 +52,8 @@ def check(
     """Register a check; its docstring becomes the documentation of ``code``."""
 
     def register(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterable[Diagnostic]]:
-        owner = family_of_module(function.__module__)
-        if owner is not None and not owner.owns_code(code):
-            raise FamilyError(
-                f"{function.__module__}: check {code} is not of the family `{owner.id}`'s prefixes "
-                f"({', '.join(owner.code_prefixes)})"
-            )
-        if owner is None and code[:1] not in CORE_PREFIXES:
-            raise FamilyError(f"{function.__module__}: check {code} is not of the core's prefixes")
         entry = codes.define(code, name, severity, function.__doc__ or "")
-        _CHECKS.append(Check(entry, function, owner.id if owner is not None else None))
+        _CHECKS.append(Check(entry, function))
         return function
 
     return register
@@ -93,63 +88,3 @@ def entity_word(collection: str, family: str | None = None) -> str:
         if collection in candidate.collections:
             return candidate.entity_word(collection)
     return collection
-
-
-def all_checks() -> list[Check]:
-    _import_all()
-    return sorted(_CHECKS, key=lambda c: c.code.code)
-
-
-def catalogue() -> dict[str, codes.Code]:
-    """Every diagnostic code by code: the registry's own and every check's (imported here, so
-    registered). The registry (:mod:`civrules.diagnostics.codes`) does not import its users; this does."""
-    _import_all()
-    return {entry.code: entry for entry in codes.all_codes()}
-
-
-def run_checks(
-    ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = (), *, debug: bool = False
-) -> Iterator[Diagnostic]:
-    """Run every registered check (or the selected ones) over a ruleset.
-
-    A check that crashes is a bug in civrules: it becomes an internal-error diagnostic (R900) and
-    the other checks still run, so one bug does not hide every other finding.
-    """
-    selected = {c.upper() for c in select}
-    ignored = {c.upper() for c in ignore}
-    for entry in all_checks():
-        code = entry.code.code
-        if entry.family is not None and entry.family != ruleset.family:
-            continue
-        if (selected and not any(code.startswith(s) for s in selected)) or any(code.startswith(i) for i in ignored):
-            continue
-        try:
-            found = list(entry.run(ruleset))
-        except Exception as error:  # reported as R900, never swallowed
-            if debug:
-                raise
-            found = [
-                Diagnostic(
-                    codes.INTERNAL_ERROR.code,
-                    codes.INTERNAL_ERROR.severity,
-                    f"check {code} ({entry.code.name}) crashed on ruleset `{ruleset.id}`: "
-                    f"{type(error).__name__}: {error}",
-                    None,
-                    "this is a bug in civrules, not in your rules: please report it with the output of --debug",
-                )
-            ]
-        yield from found
-
-
-#: The packages of checks imported so far (a family registered later is imported when first asked for).
-_imported: set[str] = set()
-
-
-def _import_all() -> None:
-    packages = [__name__, *(package for family in families().values() for package in family.checks)]
-    for package in packages:
-        if package in _imported:
-            continue
-        _imported.add(package)
-        for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
-            importlib.import_module(f"{package}.{module.name}")

@@ -1,4 +1,11 @@
-"""Rule citations: every `rule:` names a section of the ruleset's rulebook, and the index is sound."""
+"""Rule citations: every `rule:` names a section of the ruleset's rulebook, and the index is sound.
+
+Raw reads, on purpose: a citation may sit on any node of any document (an entity, a setting, an
+attribute's effect, an overlay entry), so these checks walk every document's data whatever its
+family, as the unknown-facts walker does, and name no game; and the rule index's own entries (its
+`sections`, `missing`, `online_help`, each with the path a diagnostic points at) are read from its
+document, the model's :class:`~civrules.model.RuleIndex` keeping only the citable numbers.
+"""
 
 from __future__ import annotations
 
@@ -103,7 +110,7 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
         if not isinstance(data, dict):
             continue
         kind = data.get("kind")
-        if kind in ("civilization_cards", "commodities", "calamities", "map"):
+        if isinstance(kind, str) and kind != "ruleset":  # a data file (the rule index is no document of it)
             settings = {key for key in data if key not in _FILE_METADATA and (kind, key) not in collection_keys}
             seen = later_settings.setdefault(str(kind), set())
             found.update((id(document), (key,)) for key in settings if key in seen)

@@ -41,15 +41,13 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for collection in collections(ruleset):
         first: dict[str, Entity] = {}
         for entity in collection:
-            # A.S.T. tracks are one per nation and level (Mega Civilization's basic and expert).
-            key = f"{entity.id}@{entity.raw.get('level', '')}" if collection.name == "ast_tracks" else entity.id
-            previous = first.setdefault(key, entity)
+            previous = first.setdefault(entity.key, entity)
             if previous is entity:
                 continue
             hint = "rename one of the two, or delete the copy"
             if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
                 # A variant's own data file adds entities: restating one of the base's is not a change.
-                key = "nation" if collection.name == "ast_tracks" else "id"
+                key = entity.KEY_FIELD
                 hint = (
                     f"the base already has {entity_word(collection.name, ruleset.family)} `{entity.id}`: to change "
                     f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{{{key}: "
@@ -98,7 +96,7 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             yield diagnostic(
                 "I002",
                 f"{collection.name}: `{entity.display_name}` reads the same as `{clash.display_name}` (`{clash.id}`)",
-                entity.origin.span("name") if "name" in entity.raw else entity.origin.head(),
+                entity.origin.span("name") if entity.names_itself else entity.origin.head(),
                 "give each entity a distinct name",
                 [Related(clash.origin.head(), "the other one")],
             )

@@ -1,4 +1,8 @@
-"""Unknown facts: every `{unknown: why}` in a ruleset's data, so what the sources lack stays visible."""
+"""Unknown facts: every `{unknown: why}` in a ruleset's data, so what the sources lack stays visible.
+
+Raw reads, on purpose: an unknown fact may be any value of any document, so the check walks every
+node of every document (with :func:`civrules.checks.citations.walked`) instead of a family's model.
+"""
 
 from __future__ import annotations
 

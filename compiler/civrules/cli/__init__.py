@@ -474,7 +474,7 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
     """
     import difflib
 
-    from civrules.checks import catalogue
+    from civrules.checks.catalogue import catalogue
 
     known = sorted(catalogue())
     prefixes = sorted({code[:n] for code in known for n in range(1, len(code) + 1)})
@@ -589,7 +589,7 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     `civrules explain L002` prints one code's documentation; `civrules explain --list` lists them all,
     each with the family whose rulesets it is reported on (`core`: every ruleset).
     """
-    from civrules.checks import catalogue
+    from civrules.checks.catalogue import catalogue
     from civrules.families import families, family_of_code
 
     known = catalogue()
@@ -626,28 +626,39 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     click.echo(entry.explain(), nl=False)
 
 
+_SCAFFOLD = """\
+# yaml-language-server: $schema=../../schemas/{folder}ruleset.schema.json
+# {name}: a variant of {base}. Everything not changed here is inherited from {base};
+# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
+# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
+# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
+kind: ruleset
+id: {id}
+name: "{name}"
+extends: {base}
+
+{changes}"""
+
+
 def _scaffold(workspace: Workspace, base: Manifest, name: str, title: str) -> str:
-    """A new variant's manifest: the base's family writes its examples (its hook ``scaffold``);
-    a family without one gets a manifest that changes nothing, with the overlay's shape."""
+    """A new variant's manifest: the header is the core's, the examples of what it may change are
+    its family's (the hook ``variant_example``, from the base's own data, so that they validate)."""
     from civrules.resolve import Resolver
 
     family = base.family
-    write = family.hook("scaffold")
     resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(base))
-    if write is not None and resolved is not None:
-        text: str = write(resolved, id=name, name=title, base=base.id)
-        return text
+    example = family.hook("variant_example")
+    if example is not None:
+        changes: str = example(resolved)
+    else:
+        collections = ", ".join(family.collections) or "none"
+        changes = (
+            f"# Changes to the base: one block per collection ({collections}), entities named by their\n"
+            "# key, each with add / replace / patch / remove; and `settings` for everything else.\n"
+            "# overlay:\n"
+        )
     folder = "" if family.default else f"{family.id}/"
-    collections = ", ".join(family.collections) or "none"
-    return (
-        f"# yaml-language-server: $schema=../../schemas/{folder}ruleset.schema.json\n"
-        f"# {title}: a variant of {base.id}. Everything not changed here is inherited from {base.id};\n"
-        f"# `civrules diff {base.id} {name}` shows what this variant changes.\n"
-        f'kind: ruleset\nid: {name}\nname: "{title}"\nextends: {base.id}\n\n'
-        f"# Changes to the base: one block per collection ({collections}), entities named by their key,\n"
-        "# each with add / replace / patch / remove; and `settings` for everything else.\n"
-        "# overlay:\n"
-    )
+    return _SCAFFOLD.format(folder=folder, id=name, name=title, base=base.id, changes=changes)
 
 
 @main.command("new-variant")
@@ -847,7 +858,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.emit import build as builder
     from civrules.emit.export import export_ruleset, fingerprint
     from civrules.emit.sheets import render_pdf, render_sheets
-    from civrules.pipeline import analyse
+    from civrules.pipeline import analyse, derived_facts
 
     if pdf:
         _require_weasyprint()
@@ -857,7 +868,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
         _emit(analysis.diagnostics, "text")
         sys.exit(_failure_code(analysis.diagnostics))
-    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model))
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
     changes = builder.variant_changes(workspace, loaded, analysis.resolved)
     target = out or Path("dist") / "sheets" / f"{ruleset}-{paper}"
     files = render_sheets(analysis.model, stamp, paper, changes)
@@ -883,7 +894,7 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
     Sorted keys, the same bytes on every run.
     """
     from civrules.emit.export import export_ruleset
-    from civrules.pipeline import analyse
+    from civrules.pipeline import analyse, derived_facts
 
     workspace = obj.workspace()
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
@@ -891,7 +902,7 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
         _emit(analysis.diagnostics, "text")
         sys.exit(_failure_code(analysis.diagnostics))
-    exported = export_ruleset(analysis.resolved, analysis.model)
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     click.echo(dumps_json(exported, indent=2, sort_keys=True))
 
 

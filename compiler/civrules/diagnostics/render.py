@@ -233,7 +233,7 @@ def _sarif_location(span: Span) -> dict[str, Any]:
 
 def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
     """A SARIF 2.1.0 log with one run, the codes used as rules."""
-    from civrules.checks import catalogue
+    from civrules.checks.catalogue import catalogue
 
     known = catalogue()
     used = sorted({d.code for d in diagnostics})

@@ -27,7 +27,7 @@ from civrules.emit.runtimes import render_core_runtime
 from civrules.emit.sheets import render_sheets
 from civrules.families import family_named
 from civrules.load.workspace import LoadedRuleset, Workspace
-from civrules.pipeline import analyse
+from civrules.pipeline import analyse, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 
@@ -60,7 +60,7 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         if not analysis.ok or analysis.model is None or analysis.resolved is None:
             result.failed_ids.append(loaded.id)
             continue
-        exported = export_ruleset(analysis.resolved, analysis.model)
+        exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
         family = family_named(analysis.model.family)
         package = family.hook("package") if family is not None else None
         if family is not None and package is not None:

@@ -2,11 +2,14 @@
 
 The shape is a contract other tools rely on (DESIGN.md): ``ruleset`` (id, name, family, extends,
 players, chain), then one array per collection, each element with at least ``id`` and ``name`` and
-its fields as written, in data order; the facts the ruleset's family derives (its hook ``export``:
-for Advanced Civilization, ``credit_matrix`` {owned: {target: points}} by the ruleset's credit
-policy and ``calamity_resolution_order``); and ``settings``: the ruleset-level rules (manifest
+its fields as written, in data order; the facts the ruleset's family derives (its hook ``export``,
+which :func:`civrules.pipeline.derived_facts` calls for the caller); and ``settings``: the ruleset-level rules (manifest
 sections that are not collections, and data-file settings by file kind). Keys are sorted by the
 caller.
+
+This module does not ask the register of families (a family's engine package imports
+:func:`fingerprint` from here, and the register imports the family): the caller passes the facts
+the family derives.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.families import family_named
 from civrules.model import Ruleset
 from civrules.resolve import Resolved, entity_key
 
@@ -24,7 +26,9 @@ _HEADER = ("id", "name", "extends", "players")
 _NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
 
 
-def export_ruleset(resolved: Resolved, model: Ruleset) -> dict[str, Any]:
+def export_ruleset(resolved: Resolved, model: Ruleset, derived: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical JSON object of a resolved ruleset; ``derived``: its family's derived facts
+    (:func:`civrules.pipeline.derived_facts`)."""
     data = resolved.data
     out: dict[str, Any] = {"ruleset": {key: data.get(key) for key in _HEADER}}
     out["ruleset"]["family"] = model.family
@@ -39,10 +43,7 @@ def export_ruleset(resolved: Resolved, model: Ruleset) -> dict[str, Any]:
             item.setdefault("name", key)
             items.append(item)
         out[name] = items
-    family = family_named(model.family)
-    derive = family.hook("export") if family is not None else None
-    if derive is not None:
-        out.update(derive(model))
+    out.update(derived)
     settings: dict[str, Any] = {}
     collection_roots = {spec.path[0] for spec in collections.values() if spec.slot == "ruleset"}
     nested_lists = {spec.path[1] for spec in collections.values() if spec.slot == "ruleset" and len(spec.path) > 1}

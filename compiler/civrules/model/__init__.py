@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
 from civrules.load.document import Document, NodePath
@@ -140,9 +140,23 @@ class Entity:
     origin: Origin
     raw: Mapping[str, Any] = field(compare=False, repr=False)
 
+    #: The field a variant's overlay names the entity by (`patch: [{id: ...}]`).
+    KEY_FIELD: ClassVar[str] = "id"
+
     @property
     def display_name(self) -> str:
         return self.name if isinstance(self.name, str) else self.id
+
+    @property
+    def key(self) -> str:
+        """What must be unique in the entity's collection: its id (a family's entity may add to it,
+        as a game that prints one A.S.T. track per nation and level)."""
+        return self.id
+
+    @property
+    def names_itself(self) -> bool:
+        """Whether the source writes the entity's `name` (else ``name`` falls back to its id)."""
+        return "name" in self.raw
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -184,6 +198,26 @@ class Collection(Generic[E]):
 
     def ids(self) -> list[str]:
         return list(self.by_id)
+
+
+def setting_of(
+    data: Mapping[str, Any],
+    settings: Mapping[str, Mapping[str, Any]],
+    origins: Mapping[str, Origin],
+    key: str,
+) -> tuple[Any, Origin] | None:
+    """A setting's resolved value and origin, from the effective manifest ``data`` and the
+    data-file ``settings`` (the manifest first); None if absent. A family's assembly reads its
+    typed settings through this, as :meth:`Ruleset.setting` does."""
+    origin = origins.get(key)
+    if origin is None:
+        return None
+    if key in data:
+        return data[key], origin
+    for values in settings.values():
+        if key in values:
+            return values[key], origin
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,15 +284,7 @@ class Ruleset:
 
     def setting(self, key: str) -> tuple[Any, Origin] | None:
         """A setting's resolved value (variants' changes applied) and its origin; None if absent."""
-        origin = self.setting_origins.get(key)
-        if origin is None:
-            return None
-        if key in self.data:
-            return self.data[key], origin
-        for values in self.settings.values():
-            if key in values:
-                return values[key], origin
-        return None
+        return setting_of(self.data, self.settings, self.setting_origins, key)
 
     def changed_after(
         self, declared: Origin, collection: str, entities: Iterable[Entity], fields: tuple[str, ...]

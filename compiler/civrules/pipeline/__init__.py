@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from civrules.checks import run_checks
+from civrules.checks.catalogue import run_checks
 from civrules.diagnostics import Diagnostic, Related, Span, codes, has_errors
-from civrules.families import family_of
+from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Ruleset
 from civrules.resolve import Resolved, Resolver, overlay_base_notes
@@ -279,3 +280,12 @@ def _suppressions(file: str, lines: Sequence[str]) -> tuple[dict[int, set[str]],
         else:
             by_line.setdefault(number, set()).update(listed)
     return by_line, whole_file, refused
+
+
+def derived_facts(model: Any) -> Mapping[str, Any]:
+    """The facts the family of ``model`` (a resolved ruleset's model) derives for ``civrules
+    export`` (its hook ``export``); empty where the family derives none."""
+    family = family_named(model.family)
+    derive = family.hook("export") if family is not None else None
+    found: Mapping[str, Any] = derive(model) if derive is not None else {}
+    return found

@@ -41,8 +41,8 @@ they share and ``render.py`` typesets them. Adding a sheet is one module, one te
 from __future__ import annotations
 
 from civrules.emit.sheets.common import PAPERS, Page, Paper, css_string
-from civrules.emit.sheets.registry import Sheet, Source, all_sheets
-from civrules.emit.sheets.render import CHANGES, INDEX, SHEETS, render_pdf, render_sheets
+from civrules.emit.sheets.registry import Sheet, Source
+from civrules.emit.sheets.render import CHANGES, INDEX, SHEETS, all_sheets, render_pdf, render_sheets
 
 __all__ = [
     "CHANGES",

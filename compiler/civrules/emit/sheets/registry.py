@@ -1,21 +1,22 @@
 """The register of sheets: each sheet module registers itself, the renderer asks for them all.
 
-A sheet is a module of this package with one function decorated with :func:`sheet`: the
-function turns a :class:`Source` (the ruleset, the page box, a variant's changes) into the
-context of its template, ``templates/sheets/<file>.j2``. Adding a sheet is one module, one
-template and one test; nothing else lists the sheets.
+A sheet is a module of this package (or of a family's sheets package) with one function decorated
+with :func:`sheet`: the function turns a :class:`Source` (the ruleset, the page box, a variant's
+changes) into the context of its template, ``templates/sheets/<file>.j2``. Adding a sheet is one
+module, one template and one test; nothing else lists the sheets.
+
+This module imports no sheet and not the register of families: the renderer
+(:func:`civrules.emit.sheets.render.all_sheets`) imports the sheets and says which family each
+belongs to, so a sheet module that imports this one makes no cycle.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from civrules.emit.sheets.common import Page
-from civrules.families import families, family_of_module
 from civrules.model import Ruleset
 from civrules.resolve.diff import RulesetDiff
 
@@ -78,13 +79,11 @@ class Sheet:
     variant_only: bool = False
     build: Builder = field(default=_no_context, compare=False, repr=False)
     #: The id of the family whose rulesets have the sheet; None: every ruleset's (the core's).
+    #: Set by the renderer, from the room of the builder's module.
     family: str | None = None
 
 
 _SHEETS: dict[str, Sheet] = {}
-
-#: Modules of the package that are not sheets.
-_NOT_SHEETS = frozenset({"common", "registry", "render", "svgmap", "marks"})
 
 
 def sheet(
@@ -102,19 +101,7 @@ def sheet(
     def register(build: Builder) -> Builder:
         if file in _SHEETS:
             raise ValueError(f"two sheets write {file}")
-        owner = family_of_module(build.__module__)
-        family = owner.id if owner is not None else None
-        _SHEETS[file] = Sheet(file, title, summary, landscape, sources, position, variant_only, build, family)
+        _SHEETS[file] = Sheet(file, title, summary, landscape, sources, position, variant_only, build)
         return build
 
     return register
-
-
-def all_sheets() -> tuple[Sheet, ...]:
-    """Every registered sheet, in order of position: the shared ones and each family's."""
-    packages = ["civrules.emit.sheets", *(package for family in families().values() for package in family.sheets)]
-    for package in packages:
-        for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
-            if module.name not in _NOT_SHEETS:
-                importlib.import_module(f"{package}.{module.name}")
-    return tuple(sorted(_SHEETS.values(), key=lambda s: (s.position, s.file)))

@@ -2,15 +2,41 @@
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import logging
+import pkgutil
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from civrules.emit.sheets import registry, variant_changes
 from civrules.emit.sheets.common import Paper, environment, page_for, paper_named, source_files
-from civrules.emit.sheets.registry import Sheet, Source, all_sheets
-from civrules.families import family_named
+from civrules.emit.sheets.registry import Sheet, Source
+from civrules.families import families, family_named, family_of_module
 from civrules.model import Ruleset
 from civrules.resolve.diff import RulesetDiff
+
+#: The core's sheet modules (every ruleset's sheets): imported for the sheets they register.
+SHARED = (variant_changes,)
+
+
+def all_sheets() -> tuple[Sheet, ...]:
+    """Every registered sheet, in order of position: the shared ones and each family's.
+
+    The shared sheets are imported by name (:data:`SHARED`), each family's from the packages its
+    register entry lists (:attr:`civrules.families.Family.sheets`), every module of them (the
+    modules that are not sheets register nothing).
+    """
+    for family in families().values():
+        for package in family.sheets:
+            for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
+                importlib.import_module(f"{package}.{module.name}")
+    found = []
+    for sheet in registry._SHEETS.values():
+        owner = family_of_module(sheet.build.__module__)
+        found.append(dataclasses.replace(sheet, family=owner.id) if owner is not None else sheet)
+    return tuple(sorted(found, key=lambda s: (s.position, s.file)))
+
 
 _REGISTERED = all_sheets()
 
@@ -23,10 +49,9 @@ CHANGES: Sheet = next(s for s in _REGISTERED if s.variant_only)
 INDEX = Sheet("index.html", "Player aids", "The sheets of this ruleset.", False, ())
 
 
-def _all_kinds(ruleset: Ruleset) -> tuple[str, ...]:
-    """The kinds of every data file of the ruleset's family (what the index is made from)."""
-    family = family_named(ruleset.family)
-    return tuple(family.slots.values()) if family is not None else ()
+def _all_kinds(ruleset: Ruleset) -> set[str]:
+    """The kinds of every file of the ruleset (the index sheet is made from them all)."""
+    return {str(d.data["kind"]) for d in ruleset.documents if isinstance(d.data, dict) and "kind" in d.data}
 
 
 def _sheets(ruleset: Ruleset, changes: RulesetDiff | None) -> list[Sheet]:

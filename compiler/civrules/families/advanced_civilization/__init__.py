@@ -1,11 +1,12 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
-from civrules.families import CollectionSpec, Family
+from civrules.families.advanced_civilization.model import FAMILY_ID
+from civrules.families.family import CollectionSpec, Family
 
 #: The family's register entry (also declared under the `civrules.families` entry points).
 FAMILY = Family(
-    id="advanced-civilization",
+    id=FAMILY_ID,
     name="Advanced Civilization",
     package=__name__,
     code_prefixes=("A", "C", "D", "K", "M", "P"),
@@ -69,7 +70,7 @@ FAMILY = Family(
         "export": f"{__name__}.export:derived_facts",
         "package": f"{__name__}.package:render_package",
         "runtime": f"{__name__}.package:render_runtime",
-        "scaffold": f"{__name__}.scaffold:scaffold",
+        "variant_example": f"{__name__}.scaffold:variant_example",
     },
     default=True,
 )

@@ -9,29 +9,49 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.model import (
+    CALAMITY_KINDS,
+    FAMILY_ID,
     Area,
+    AstSetting,
     AstTrack,
     Attribute,
     Border,
     Calamity,
+    CalamityEffect,
     CalamityLink,
     Card,
+    Coast,
+    Combination,
     Commodity,
+    Components,
+    Configuration,
     CreditLine,
     Effect,
     Epoch,
+    ExcludedBorder,
+    FloodPlainEntry,
     Group,
+    Immunity,
+    LevelRequirements,
+    MapFile,
+    MiningSetting,
     Modifier,
     Nation,
+    Override,
     Phase,
     PlayerCount,
     Region,
     Ruleset,
+    SetupStep,
+    SetValueExample,
+    SetValueSetting,
+    TotalCards,
+    TradeStack,
+    TradeStacks,
 )
 from civrules.load.document import Document
-from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of
+from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of
 from civrules.resolve import Resolved
 
 
@@ -121,6 +141,7 @@ def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]
                 tuple(links),
                 known(raw.get("victory_points")),
                 attributes,
+                "attributes" in raw,
             )
         )
     return Collection.of("groups", groups), Collection.of("civilization_cards", cards)
@@ -156,6 +177,9 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
                 known(m.get("amount")),
                 tuple(m.get("modifies", ())),
                 i,
+                known(m.get("set_to")),
+                "per" in m,
+                "adds" in m,
             )
             for i, m in enumerate(raw.get("modifiers", ()))
         )
@@ -167,6 +191,26 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
         )
         combination = raw.get("modifier_combination")
         mode = combination.get("mode") if isinstance(combination, dict) else combination
+        effects = tuple(
+            CalamityEffect(
+                side,
+                i,
+                e.get("id"),
+                e.get("amount"),
+                e.get("condition"),
+                e.get("chosen_by"),
+                e.get("allocated_by"),
+                e.get("replaced_by"),
+            )
+            for side in ("primary", "secondary")
+            for i, e in enumerate(raw.get(side) or ())
+            if isinstance(e, dict)
+        )
+        immune = tuple(
+            Immunity(i, e.get("who"), e.get("card"), e.get("from", "both"), tuple(e.get("effects") or ()))
+            for i, e in enumerate(raw.get("immune") or ())
+            if isinstance(e, dict)
+        )
         calamities.append(
             Calamity(
                 raw["id"],
@@ -179,9 +223,23 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
                 modifiers,
                 mode if isinstance(mode, str) else None,
                 effect_ids,
+                effects,
+                immune,
+                _combination(combination) if "modifier_combination" in raw else None,
             )
         )
     return Collection.of("calamities", calamities)
+
+
+def _combination(written: Any) -> Combination:
+    if not isinstance(written, dict):
+        return Combination(written if isinstance(written, str) else None, False)
+    overrides = tuple(
+        Override(o, entry["card"], tuple(entry.get("overrides") or ()))
+        for o, entry in enumerate(written.get("overrides") or ())
+    )
+    mode = written.get("mode")
+    return Combination(mode if isinstance(mode, str) else None, True, tuple(written.get("precedence") or ()), overrides)
 
 
 def build_structure(
@@ -203,7 +261,23 @@ def build_structure(
             )
         )
     epochs = [
-        Epoch(raw["id"], _name(raw, raw["id"]), origin, raw, raw.get("requirements") or {})
+        Epoch(
+            raw["id"],
+            _name(raw, raw["id"]),
+            origin,
+            raw,
+            raw.get("requirements") or {},
+            raw["order"] if isinstance(raw.get("order"), int) else None,
+            tuple(
+                LevelRequirements(
+                    i,
+                    str(entry["level"]) if entry.get("level") is not None else None,
+                    entry["requirements"] if isinstance(entry.get("requirements"), dict) else None,
+                )
+                for i, entry in enumerate(raw.get("requirements_by_level") or ())
+                if isinstance(entry, dict)
+            ),
+        )
         for origin, raw in collection(resolved, "epochs")
     ]
     tracks = []
@@ -221,6 +295,10 @@ def build_structure(
                 spaces
                 if isinstance(spaces, Unknown)
                 else tuple((s["space"], known(s["min_card_value"])) for s in spaces or ()),
+                raw.get("level"),
+                raw.get("points_per_space"),
+                str(raw.get("caveat", "")),
+                raw.get("checked_against_second_source"),
             )
         )
     phases = [
@@ -250,6 +328,7 @@ def build_structure(
                 raw["players"],
                 raw.get("status", "given") == "given",
                 nation_sets,
+                tuple(_configuration(c, entry) for c, entry in enumerate(configurations) if isinstance(entry, dict)),
             )
         )
     return (
@@ -258,6 +337,20 @@ def build_structure(
         Collection.of("ast_tracks", tracks),
         Collection.of("phases", phases),
         Collection.of("player_counts", counts),
+    )
+
+
+def _configuration(index: int, raw: Mapping[str, Any]) -> Configuration:
+    board = raw.get("map")
+    nations = raw.get("nations")
+    in_play = known(board.get("areas_in_play")) if isinstance(board, dict) else None
+    return Configuration(
+        index,
+        raw.get("id"),
+        tuple(nations) if isinstance(nations, list) else None,
+        isinstance(board, dict),
+        tuple(a for a in in_play if isinstance(a, str)) if isinstance(in_play, list) else in_play,
+        board.get("boundary") if isinstance(board, dict) else None,
     )
 
 
@@ -278,6 +371,8 @@ def build_map(
             raw.get("city_site"),
             raw.get("flood_plain"),
             raw.get("panel"),
+            raw.get("start_nation"),
+            _coasts(raw.get("coasts")),
         )
         for origin, raw in collection(resolved, "areas")
     ]
@@ -294,14 +389,20 @@ def build_map(
         previous = plains.get(raw["id"])
         if previous is not None and raw.get("continues_from"):
             plains[raw["id"]] = Region(
-                previous.id, previous.name, previous.origin, previous.raw, previous.areas + tuple(raw.get("areas", ()))
+                previous.id,
+                previous.name,
+                previous.origin,
+                previous.raw,
+                previous.areas + tuple(raw.get("areas", ())),
+                previous.listed,
             )
             continue
         if previous is None:
             order.append(raw["id"])
-        plains.setdefault(raw["id"], Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ()))))
+        listed = tuple(raw.get("areas") or ())
+        plains.setdefault(raw["id"], Region(raw["id"], _name(raw, raw["id"]), origin, raw, listed, listed))
     volcanoes = [
-        Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())))
+        Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())), tuple(raw.get("areas", ())))
         for origin, raw in collection(resolved, "volcanoes")
     ]
     return (
@@ -312,6 +413,116 @@ def build_map(
     )
 
 
+def _coasts(written: Any) -> tuple[Coast, ...] | None:
+    if not isinstance(written, list):
+        return None
+    return tuple(
+        Coast(
+            c, tuple(coast["touches"]) if isinstance(coast, dict) and isinstance(coast.get("touches"), list) else None
+        )
+        for c, coast in enumerate(written)
+    )
+
+
+def _panels(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(p for p in value if isinstance(p, str)) if isinstance(value, list) else ()
+
+
+def build_map_files(documents: Sequence[Document]) -> tuple[MapFile, ...]:
+    """The map files among ``documents`` (in their order), as written."""
+    found = []
+    for document in documents:
+        data = document.data
+        if not isinstance(data, dict) or data.get("kind") != "map":
+            continue
+        listed = known(data.get("two_coast_areas"))
+        found.append(
+            MapFile(
+                data.get("id"),
+                _panels(data.get("panel")),
+                tuple(listed) if isinstance(listed, list) else listed,
+                tuple(
+                    FloodPlainEntry(raw["id"], tuple(raw.get("areas") or ()), raw.get("continues_from"), origin)
+                    for origin, raw in entries((document,), "flood_plains")
+                ),
+                tuple(
+                    ExcludedBorder(tuple(raw["areas"]) if isinstance(raw.get("areas"), list) else (), origin)
+                    for origin, raw in entries((document,), "excluded_borders")
+                ),
+                Origin(document, ()),
+            )
+        )
+    return tuple(found)
+
+
+def build_trade_stacks(value: Any, origin: Origin) -> TradeStacks:
+    written = value if isinstance(value, dict) else {}
+    stacks = []
+    for i, raw in enumerate(written.get("stacks") or ()):
+        if not isinstance(raw, dict) or not isinstance(raw.get("number"), int):
+            continue
+        declared = raw.get("calamity_cards")
+        cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
+        stacks.append(TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i)))
+    setup = written.get("setup")
+    steps = []
+    for i, step in enumerate((setup.get("steps") if isinstance(setup, dict) else None) or ()):
+        if not isinstance(step, dict):
+            continue
+        span = step.get("stacks")
+        low, high = (span.get("from"), span.get("to")) if isinstance(span, dict) else (None, None)
+        numbers = (low, high) if isinstance(low, int) and isinstance(high, int) else None
+        steps.append(SetupStep(i, step.get("step"), numbers, step.get("count_per_stack")))
+    return TradeStacks(
+        origin, written.get("count"), written.get("numbered_by_value") is True, tuple(stacks), tuple(steps)
+    )
+
+
+def build_set_value(value: Any, origin: Origin) -> SetValueSetting:
+    written = value if isinstance(value, dict) else {}
+    examples = tuple(
+        SetValueExample(i, example.get("commodity", ""), example.get("cards"), example.get("set_value"))
+        for i, example in enumerate(written.get("examples") or ())
+    )
+    return SetValueSetting(
+        origin,
+        isinstance(value, dict),
+        isinstance(known(value), Unknown),
+        "formula" in written,
+        written.get("formula"),
+        written.get("max_set_size"),
+        examples,
+    )
+
+
+def build_mining(value: Any, origin: Origin) -> MiningSetting:
+    bonus = value.get("set_bonus") if isinstance(value, dict) else None
+    extra = bonus.get("extra_cards", 0) if isinstance(bonus, dict) else 0
+    return MiningSetting(origin, isinstance(bonus, dict), extra if isinstance(extra, int) else 0)
+
+
+def build_ast(value: Any, origin: Origin) -> AstSetting:
+    written = value if isinstance(value, dict) else {}
+    levels = tuple(level["id"] for level in written.get("levels") or () if isinstance(level, dict) and "id" in level)
+    return AstSetting(
+        origin,
+        frozenset(written),
+        written.get("spaces_per_track"),
+        written.get("start_space"),
+        written.get("finish_space"),
+        written.get("points_per_space"),
+        known(written.get("finish_space_min_card_value")),
+        levels,
+        tuple(
+            (str(entry["text"]), entry.get("rule"))
+            for entry in (written.get(key) for key in ("epoch_entry", "frozen", "regression", "order"))
+            if isinstance(entry, dict) and entry.get("text")
+        ),
+    )
+
+
 def build_ruleset(resolved: Resolved) -> Ruleset:
     """The model of one resolved ruleset."""
     data = resolved.data
@@ -319,10 +530,18 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
     nations, epochs, tracks, phases, counts = build_structure(resolved)
     areas, borders, plains, volcanoes = build_map(resolved)
     players = data.get("players") or {}
+    documents = tuple({id(d): d for d in resolved.documents}.values())
+
+    def setting(key: str) -> tuple[Any, Origin] | None:
+        return setting_of(resolved.data, resolved.settings, resolved.setting_origins, key)
+
+    stacks, total, set_value, mining, ast, components = (
+        setting(key) for key in ("trade_stacks", "total_cards", "set_value", "mining", "ast", "components")
+    )
     return Ruleset(
         id=data["id"],
         name=data["name"],
-        family=FAMILY.id,
+        family=FAMILY_ID,
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
@@ -340,8 +559,21 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
         borders=borders,
         flood_plains=plains,
         volcanoes=volcanoes,
+        map_files=build_map_files(documents),
+        trade_stacks=build_trade_stacks(*stacks) if stacks is not None else None,
+        total_cards=TotalCards(total[1], total[0].get("count") if isinstance(total[0], dict) else None)
+        if total is not None
+        else None,
+        set_value=build_set_value(*set_value) if set_value is not None else None,
+        mining=build_mining(*mining) if mining is not None else None,
+        ast=build_ast(*ast) if ast is not None else None,
+        components=Components(
+            components[1], components[0].get("cities_per_set") if isinstance(components[0], dict) else None
+        )
+        if components is not None
+        else None,
         rule_index=rule_index_of(resolved.rule_index),
-        documents=tuple({id(d): d for d in resolved.documents}.values()),
+        documents=documents,
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
         chain=resolved.chain,

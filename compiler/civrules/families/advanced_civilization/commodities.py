@@ -1,19 +1,17 @@
 """Commodity cards as the rules value them: set values with Mining, and the declared trade stacks.
 
 Pure functions over the model. The set value rule and Mining's bonus are data of the commodities
-file (`set_value`, `mining.set_bonus`); :func:`set_value_rule` reads them, :func:`set_value` applies
-them to one set. :func:`declared_stacks` reads the numbered trade card stacks (`trade_stacks`) with
-the place each was declared, for the checks.
+file (`set_value`, `mining.set_bonus`), typed in the model; :func:`set_value_rule` reads them,
+:func:`set_value` applies them to one set. :func:`declared_stacks` gives the numbered trade card
+stacks (`trade_stacks`) with the place each was declared, for the checks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from civrules.families.advanced_civilization.model import Commodity, Ruleset
-from civrules.load.document import Document
-from civrules.model import Origin, Unknown, known
+from civrules.families.advanced_civilization.model import Commodity, Ruleset, TradeStack
+from civrules.model import Unknown
 
 #: The only set value formula the rulebooks use: n cards of face value v are worth n x n x v.
 COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
@@ -38,17 +36,13 @@ def set_value_rule(ruleset: Ruleset) -> SetValueRule:
     Mining adds no card when the file declares no `mining.set_bonus` (the Expansion Project's Mining
     changes treasury instead).
     """
-    settings = ruleset.settings.get("commodities", {})
-    rule = known(settings.get("set_value"))
+    rule = ruleset.set_value
     formula: str | None = COUNT_SQUARED_TIMES_VALUE
-    if isinstance(rule, Unknown):
+    if rule is not None and rule.unknown:
         formula = None
-    elif isinstance(rule, dict):
-        formula = rule.get("formula", COUNT_SQUARED_TIMES_VALUE)
-    mining = settings.get("mining")
-    bonus = mining.get("set_bonus") if isinstance(mining, dict) else None
-    extra = bonus.get("extra_cards", 0) if isinstance(bonus, dict) else 0
-    return SetValueRule(formula, extra if isinstance(extra, int) else 0)
+    elif rule is not None and rule.mapping and rule.formula_written:
+        formula = rule.formula
+    return SetValueRule(formula, ruleset.mining.extra_cards if ruleset.mining is not None else 0)
 
 
 def set_value(commodity: Commodity, n: int, mining: bool = False, rule: SetValueRule = ADVANCED_CIVILIZATION) -> int:
@@ -80,30 +74,6 @@ def set_value(commodity: Commodity, n: int, mining: bool = False, rule: SetValue
     return cards * cards * value
 
 
-@dataclass(frozen=True, slots=True)
-class TradeStack:
-    """One numbered trade card stack as the commodities file declares it."""
-
-    number: int
-    calamities: bool
-    #: Declared calamity cards by kind (`non_tradable`, `tradable`, `minor`); None if not declared.
-    calamity_cards: Mapping[str, int] | None
-    origin: Origin
-
-
-#: The calamity kinds a stack's `calamity_cards` counts.
-CALAMITY_KINDS = ("non_tradable", "tradable", "minor")
-
-
-def commodities_document(ruleset: Ruleset, key: str) -> Document | None:
-    """The commodities document whose top-level ``key`` the ruleset uses (the last one that has it)."""
-    for document in reversed(ruleset.documents):
-        data = document.data
-        if isinstance(data, dict) and data.get("kind") == "commodities" and key in data:
-            return document
-    return None
-
-
 def commodity_total(ruleset: Ruleset) -> int | Unknown:
     """How many commodity cards the deck holds: the sum of the goods' counts.
 
@@ -113,25 +83,13 @@ def commodity_total(ruleset: Ruleset) -> int | Unknown:
     counts = [c.count for c in ruleset.commodities]
     if all(isinstance(n, int) for n in counts):
         return sum(n for n in counts if isinstance(n, int))
-    found = ruleset.setting("total_cards")
-    declared = found[0].get("count") if found is not None and isinstance(found[0], dict) else None
+    declared = ruleset.total_cards.count if ruleset.total_cards is not None else None
     return declared if isinstance(declared, int) else Unknown("a good's count is unknown")
 
 
 def declared_stacks(ruleset: Ruleset) -> list[TradeStack]:
     """The trade stacks of `trade_stacks.stacks`, in data order (empty when none are declared)."""
-    found = ruleset.setting("trade_stacks")
-    if found is None or not isinstance(found[0], dict):
-        return []
-    data, origin = found
-    stacks = []
-    for i, raw in enumerate(data.get("stacks") or ()):
-        if not isinstance(raw, dict) or not isinstance(raw.get("number"), int):
-            continue
-        declared = raw.get("calamity_cards")
-        cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
-        stacks.append(TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i)))
-    return stacks
+    return list(ruleset.trade_stacks.stacks) if ruleset.trade_stacks is not None else []
 
 
 @dataclass(frozen=True, slots=True)

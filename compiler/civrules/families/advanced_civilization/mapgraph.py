@@ -30,7 +30,6 @@ from typing import Any, Literal
 import networkx as nx
 
 from civrules.families.advanced_civilization.model import Border, Ruleset
-from civrules.load.document import Document
 
 #: Border kinds that count as land borders (4.33: a border crossing land and sea is both).
 LAND_KINDS = frozenset({"land", "both"})
@@ -151,8 +150,3 @@ def derived_coastal(ruleset: Ruleset) -> dict[str, bool]:
     """
     sea = map_graph(ruleset).sea
     return {area.id: area.land and sea.degree(area.id) > 0 for area in ruleset.areas.by_id.values()}
-
-
-def map_documents(ruleset: Ruleset) -> list[Document]:
-    """The ruleset's map files (``kind: map``), in the order the ruleset reads them."""
-    return [d for d in ruleset.documents if isinstance(d.data, dict) and d.data.get("kind") == "map"]

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from civrules.load.document import NodePath
-from civrules.model import Collection, Entity, Unknown
+from civrules.model import Collection, Entity, Origin, Unknown
 from civrules.model import Ruleset as CoreRuleset
+
+#: The family's id (a manifest's ``family:``), which every ruleset of this model carries. It lives
+#: here, not beside the family's register entry, so that the modules the entry names (assembly,
+#: checks, sheets) never import the entry back.
+FAMILY_ID = "advanced-civilization"
 
 # --- Cards -------------------------------------------------------------------------------------
 
@@ -74,6 +79,8 @@ class Card(Entity):
     calamity_links: tuple[CalamityLink, ...]
     victory_points: int | Unknown | None
     attributes: tuple[Attribute, ...] | Unknown = ()
+    #: Whether the card writes `attributes` at all (an empty list included).
+    writes_attributes: bool = False
 
     def group_list(self) -> tuple[str, ...]:
         return self.groups if isinstance(self.groups, tuple) else ()
@@ -106,6 +113,60 @@ class Modifier:
     amount: int | Unknown | None
     modifies: tuple[str, ...]
     index: int
+    #: The value the modified amount becomes (`set_to`), as written; None where not given.
+    set_to: int | Unknown | None = None
+    #: Whether the change is counted per something (`per`): its total is not one number.
+    per: bool = False
+    #: Whether the modifier adds an effect of its own (`adds`) instead of changing one.
+    adds: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityEffect:
+    """One effect of a calamity on one side (``primary`` or ``secondary``), at ``index`` in it."""
+
+    side: str
+    index: int
+    id: str | None
+    #: The base amount as written (a number, `{unknown: why}`, or None where there is none).
+    amount: Any
+    condition: str | None = None
+    #: Who chooses (`chosen_by`), allocates (`allocated_by`) or replaces (`replaced_by`) the losses.
+    chosen_by: str | None = None
+    allocated_by: str | None = None
+    replaced_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Immunity:
+    """An entry of a calamity's `immune`: who is immune, from which side, to which effects."""
+
+    index: int
+    who: str | None
+    card: str | None
+    #: The side the immunity protects from (`from`): primary, secondary, or both (when not written).
+    side: str
+    effects: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """A card of a `modifier_combination` that overrides others (`overrides`), at ``index``."""
+
+    index: int
+    card: str
+    overrides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """How a calamity's card modifiers combine (`modifier_combination`), as written."""
+
+    mode: str | None
+    #: Whether it is written as a mapping (mode, precedence, overrides) rather than a bare mode.
+    detailed: bool
+    precedence: tuple[str, ...] = ()
+    overrides: tuple[Override, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +177,14 @@ class Calamity(Entity):
     modifiers: tuple[Modifier, ...]
     modifier_combination: str | None
     effect_ids: tuple[str, ...]
+    #: The effects of each side in data order (`primary`, then `secondary`).
+    effects: tuple[CalamityEffect, ...] = ()
+    immune: tuple[Immunity, ...] = ()
+    #: The written `modifier_combination`; None where the calamity has none.
+    combination: Combination | None = None
+
+    def effects_of(self, side: str) -> tuple[CalamityEffect, ...]:
+        return tuple(e for e in self.effects if e.side == side)
 
 
 # --- Nations, A.S.T., game structure -----------------------------------------------------------
@@ -128,8 +197,21 @@ class Nation(Entity):
 
 
 @dataclass(frozen=True, slots=True)
+class LevelRequirements:
+    """An epoch's requirements at one level of the game (`requirements_by_level`, at ``index``)."""
+
+    index: int
+    level: str | None
+    #: None where the entry writes no mapping of requirements.
+    requirements: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
 class Epoch(Entity):
     requirements: Mapping[str, Any]
+    #: The epoch's place from left to right on the A.S.T. (`order`); None where not written.
+    order: int | None = None
+    by_level: tuple[LevelRequirements, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +221,19 @@ class AstTrack(Entity):
     spaces: int | None
     epoch_starts: tuple[tuple[str, int], ...] | Unknown
     late_iron_age: tuple[tuple[int, int | Unknown], ...] | Unknown
+    #: The level of the game the track is for, where the A.S.T. prints one track per level.
+    level: str | None = None
+    points_per_space: Any = None
+    #: What a reader of the track should know (`caveat`), and whether a second source confirms it.
+    caveat: str = ""
+    checked: bool | None = None
+
+    KEY_FIELD: ClassVar[str] = "nation"
+
+    @property
+    def key(self) -> str:
+        """A track is one per nation and level."""
+        return f"{self.id}@{self.level or ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,15 +244,40 @@ class Phase(Entity):
 
 
 @dataclass(frozen=True, slots=True)
+class Configuration:
+    """One set-up of a player count (`configurations`, at ``index``): its nations and map in play."""
+
+    index: int
+    id: str | None
+    #: The nations offered, None where the entry lists none.
+    nations: tuple[str, ...] | None
+    #: Whether the configuration writes a `map` mapping.
+    has_map: bool = False
+    #: `map.areas_in_play`: the areas listed, Unknown, or None where not written.
+    areas_in_play: tuple[str, ...] | Unknown | None = None
+    #: `map.boundary` as written.
+    boundary: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerCount(Entity):
     """The rules for one number of players (``id`` is the count as text)."""
 
     players: int
     given: bool
     nations: tuple[tuple[str, ...], ...]
+    configurations: tuple[Configuration, ...] = ()
 
 
 # --- Map ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Coast:
+    """One coast of a two-coast area: the areas it touches (None where not written as a list)."""
+
+    index: int
+    touches: tuple[str, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +290,10 @@ class Area(Entity):
     city_site: str | None
     flood_plain: str | None
     panel: str | None
+    #: The nation whose start area this is (`start_nation`); None where not written.
+    start_nation: str | None = None
+    #: The coasts of a two-coast area (23.57): each the areas it touches; None where not written.
+    coasts: tuple[Coast, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +310,151 @@ class Region(Entity):
     """A named set of areas: a flood plain, or the areas a volcano touches."""
 
     areas: tuple[str, ...]
+    #: The areas its declaring entry lists (a flood plain's continuing entries add to ``areas``).
+    listed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FloodPlainEntry:
+    """An entry of a map file's `flood_plains` as written (declaring or continuing a flood plain)."""
+
+    id: str
+    areas: tuple[str, ...]
+    continues_from: str | None
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class ExcludedBorder:
+    """An entry of a map file's `excluded_borders`: two areas the sources say share no border."""
+
+    areas: tuple[str, ...]
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class MapFile:
+    """One map file of the ruleset as written: what it says of itself, and its file-level lists.
+
+    ``origin`` is the file's root, for spans of its top-level keys.
+    """
+
+    id: str | None
+    #: The board panels the file declares (`panel`: one or a list).
+    panels: tuple[str, ...]
+    #: `two_coast_areas`: the areas listed, Unknown, or None where not written.
+    two_coast_areas: tuple[str, ...] | Unknown | None
+    flood_plains: tuple[FloodPlainEntry, ...]
+    excluded_borders: tuple[ExcludedBorder, ...]
+    origin: Origin
+
+
+# --- Settings (ruleset-level facts), each with the origin of its mapping ----------------------
+
+
+#: The calamity kinds a stack's `calamity_cards` counts.
+CALAMITY_KINDS = ("non_tradable", "tradable", "minor")
+
+
+@dataclass(frozen=True, slots=True)
+class TradeStack:
+    """One numbered trade card stack as the commodities file declares it."""
+
+    number: int
+    calamities: bool
+    #: Declared calamity cards by kind (`non_tradable`, `tradable`, `minor`); None if not declared.
+    calamity_cards: Mapping[str, int] | None
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class SetupStep:
+    """A step of the trade stacks' set-up (`trade_stacks.setup.steps`, at ``index``)."""
+
+    index: int
+    step: Any
+    #: The stacks it deals from (`stacks: {from, to}`) where both are numbers.
+    stacks: tuple[int, int] | None
+    count_per_stack: Any
+
+
+@dataclass(frozen=True, slots=True)
+class TradeStacks:
+    """`trade_stacks`: how many stacks, the stacks declared, whether numbered by value, the set-up."""
+
+    origin: Origin
+    count: Any
+    numbered_by_value: bool
+    stacks: tuple[TradeStack, ...]
+    setup: tuple[SetupStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TotalCards:
+    """`total_cards`: the rulebook's count of commodity cards."""
+
+    origin: Origin
+    count: Any
+
+
+@dataclass(frozen=True, slots=True)
+class SetValueExample:
+    """A worked example of the set value rule (`set_value.examples`, at ``index``)."""
+
+    index: int
+    commodity: str
+    cards: Any
+    set_value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class SetValueSetting:
+    """`set_value`: the formula, the largest set, worked examples (as written)."""
+
+    origin: Origin
+    #: Whether it is written as a mapping (an `{unknown: why}` is one too).
+    mapping: bool
+    #: Whether the sources do not say how a set is valued (`{unknown: why}`).
+    unknown: bool
+    formula_written: bool
+    formula: Any
+    max_set_size: Any
+    examples: tuple[SetValueExample, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MiningSetting:
+    """`mining`: whether it declares Mining's set bonus (`set_bonus`), and the cards it adds."""
+
+    origin: Origin
+    set_bonus: bool
+    extra_cards: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AstSetting:
+    """`ast`: the A.S.T.'s declared layout, its levels, and which of its keys are written."""
+
+    origin: Origin
+    written: frozenset[str]
+    spaces_per_track: Any = None
+    start_space: Any = None
+    finish_space: Any = None
+    points_per_space: Any = None
+    #: The card value the finish box needs: a number, Unknown, or None where not written.
+    finish_space_min_card_value: Any = None
+    levels: tuple[str, ...] = ()
+    #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
+    #: `order`, in that order, where they have a text): each text and its citation as written.
+    notes: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    """`components`: the playing pieces (a nation's city pieces, `cities_per_set`)."""
+
+    origin: Origin
+    cities_per_set: Any
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,6 +475,15 @@ class Ruleset(CoreRuleset):
     borders: Collection[Border]
     flood_plains: Collection[Region]
     volcanoes: Collection[Region]
+    #: The ruleset's map files, in the order it reads them.
+    map_files: tuple[MapFile, ...] = ()
+    #: The settings its checks and rule logic read, typed; None where no file of the chain has one.
+    trade_stacks: TradeStacks | None = None
+    total_cards: TotalCards | None = None
+    set_value: SetValueSetting | None = None
+    mining: MiningSetting | None = None
+    ast: AstSetting | None = None
+    components: Components | None = None
 
     def collections(self) -> tuple[Collection[Entity], ...]:
         """Every collection of entities, in data-model order (borders included)."""

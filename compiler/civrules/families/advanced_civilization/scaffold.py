@@ -1,23 +1,10 @@
-"""The manifest `civrules new-variant` writes for a variant of an Advanced Civilization ruleset.
-
-Its examples are taken from the base's own data, so that uncommented they validate for it.
-"""
+"""The examples ``civrules new-variant`` writes into a new variant of a ruleset of this family."""
 
 from __future__ import annotations
 
 from civrules.resolve import Resolved
 
-_SCAFFOLD = """\
-# yaml-language-server: $schema=../../schemas/ruleset.schema.json
-# {name}: a variant of {base}. Everything not changed here is inherited from {base};
-# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
-# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
-# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
-kind: ruleset
-id: {id}
-name: "{name}"
-extends: {base}
-
+_CHANGES = """\
 # Data files this variant adds to its base's (paths relative to rules/), e.g. a map panel:
 #   files: {{map: [maps/my-panel.yaml]}}
 
@@ -39,13 +26,15 @@ extends: {base}
 {settings}"""
 
 
-def _examples(resolved: Resolved) -> dict[str, str]:
-    """Examples for the scaffold taken from the base's own data, so that they validate for it."""
-    cards = resolved.collections.get("civilization_cards", [])
+def variant_example(resolved: Resolved | None) -> str:
+    """What follows the header of a new variant of ``resolved``, commented out (examples taken from
+    its own data, so that they validate for it): a map panel added, a card's cost patched, a
+    calamity removed, the hand limit raised (the family's ``variant_example`` hook)."""
+    cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
     card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
     cost = card.get("cost")
-    calamities = resolved.collections.get("calamities", [])
-    hand_limit = resolved.data.get("hand_limit")
+    calamities = resolved.collections.get("calamities", []) if resolved is not None else []
+    hand_limit = resolved.data.get("hand_limit") if resolved is not None else None
     settings = ""
     if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
         keep = hand_limit["commodity_cards"] + 1
@@ -55,15 +44,10 @@ def _examples(resolved: Resolved) -> dict[str, str]:
             f"#       commodity_cards: {keep}\n"
             f'#       source: "house rule: a hand of {keep} commodity cards"\n'
         )
-    return {
-        "card": str(card.get("id")),
-        "card_name": str(card.get("name", card.get("id"))),
-        "cost": str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
-        "calamity": str(calamities[0].raw.get("id")) if calamities else "famine",
-        "settings": settings,
-    }
-
-
-def scaffold(resolved: Resolved, *, id: str, name: str, base: str) -> str:
-    """The new variant's manifest (the family's ``scaffold`` hook)."""
-    return _SCAFFOLD.format(id=id, name=name, base=base, **_examples(resolved))
+    return _CHANGES.format(
+        card=str(card.get("id")),
+        card_name=str(card.get("name", card.get("id"))),
+        cost=str(cost + 10 if isinstance(cost, int) and not isinstance(cost, bool) else 100),
+        calamity=str(calamities[0].raw.get("id")) if calamities else "famine",
+        settings=settings,
+    )

@@ -58,6 +58,10 @@ class EpochSpan:
 def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Origin, Any] | None:
     """A ruleset setting (`ast`, `player_counts`, `components` ...) as resolved, with its origin.
 
+    Raw: the checks and rule logic read the typed settings of the model (``ruleset.ast``,
+    ``ruleset.trade_stacks`` ...) instead; kept for the references walker
+    (:mod:`civrules.families.advanced_civilization.references`), which another change rewrites.
+
     A variant's changes are applied (merged key by key); the origin's spans point at the variant
     for what it changed and at the base for the rest. None when no ruleset of the chain has it.
     """
@@ -67,28 +71,26 @@ def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Origin, Any] | None:
     return found[1], found[0]
 
 
-def ast_settings(ruleset: Ruleset) -> Mapping[str, Any]:
-    """The ruleset's `ast` mapping (empty when no manifest of its chain has one)."""
-    found = manifest_setting(ruleset, "ast")
-    return found[1] if found is not None and isinstance(found[1], dict) else {}
-
-
 def ast_span(ruleset: Ruleset, *sub: str | int) -> Span:
     """The span of a value under the ruleset's `ast` (in the manifest that wrote it)."""
-    found = manifest_setting(ruleset, "ast")
-    return found[0].span(*sub) if found is not None else ruleset.manifest.document.span(("ast", *sub))
+    found = ruleset.ast
+    return found.origin.span(*sub) if found is not None else ruleset.manifest.document.span(("ast", *sub))
 
 
 def layout(ruleset: Ruleset) -> Layout:
     """The declared layout of the ruleset's A.S.T."""
-    ast = ast_settings(ruleset)
+    ast = ruleset.ast
 
-    def number(key: str) -> int | None:
-        value = ast.get(key)
+    def number(value: Any) -> int | None:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
+    if ast is None:
+        return Layout(None, 1, None, None)
     return Layout(
-        number("spaces_per_track"), number("start_space") or 1, number("finish_space"), number("points_per_space")
+        number(ast.spaces_per_track),
+        number(ast.start_space) or 1,
+        number(ast.finish_space),
+        number(ast.points_per_space),
     )
 
 
@@ -97,8 +99,7 @@ def epoch_order(ruleset: Ruleset) -> tuple[Epoch, ...]:
     position = {epoch.id: i for i, epoch in enumerate(ruleset.epochs)}
 
     def key(epoch: Epoch) -> tuple[int, int]:
-        order = epoch.raw.get("order")
-        return (order if isinstance(order, int) else len(position) + 1, position[epoch.id])
+        return (epoch.order if epoch.order is not None else len(position) + 1, position[epoch.id])
 
     return tuple(sorted(ruleset.epochs.by_id.values(), key=key))
 
@@ -106,19 +107,18 @@ def epoch_order(ruleset: Ruleset) -> tuple[Epoch, ...]:
 def requirement_sets(epoch: Epoch) -> list[tuple[tuple[str | int, ...], Mapping[str, Any]]]:
     """Every requirements mapping of an epoch with its path under the epoch (one per level, if any)."""
     found: list[tuple[tuple[str | int, ...], Mapping[str, Any]]] = [(("requirements",), epoch.requirements)]
-    for i, entry in enumerate(epoch.raw.get("requirements_by_level") or ()):
-        if isinstance(entry, dict) and isinstance(entry.get("requirements"), dict):
-            found.append((("requirements_by_level", i, "requirements"), entry["requirements"]))
+    for entry in epoch.by_level:
+        if entry.requirements is not None:
+            found.append((("requirements_by_level", entry.index, "requirements"), entry.requirements))
     return found
 
 
 def requirements_of(epoch: Epoch, level: str | None = None) -> Mapping[str, Any]:
     """The requirements of an epoch, at ``level`` when the epoch prints one set per level."""
     if level is not None:
-        for entry in epoch.raw.get("requirements_by_level") or ():
-            if isinstance(entry, dict) and entry.get("level") == level:
-                requirements = entry.get("requirements")
-                return requirements if isinstance(requirements, dict) else {}
+        for entry in epoch.by_level:
+            if entry.level == level:
+                return entry.requirements if entry.requirements is not None else {}
     return epoch.requirements
 
 
@@ -152,7 +152,7 @@ def epoch_spans(ruleset: Ruleset, track: AstTrack) -> tuple[EpochSpan, ...] | Un
 def track_of(ruleset: Ruleset, nation: str, level: str | None = None) -> AstTrack:
     """The A.S.T. track of a nation (at ``level`` when the game prints several)."""
     for track in ruleset.ast_tracks:
-        if track.id == nation and (level is None or track.raw.get("level") == level):
+        if track.id == nation and (level is None or track.level == level):
             return track
     raise ValueError(f"no A.S.T. track for nation `{nation}`" + (f" at level `{level}`" if level else ""))
 
@@ -246,10 +246,8 @@ def space_value(ruleset: Ruleset, track: AstTrack, space: int) -> int | Unknown 
             return value
     last = layout(ruleset).last_space(track)
     if space == last:
-        finish = ast_settings(ruleset).get("finish_space_min_card_value")
-        if isinstance(finish, dict) and "unknown" in finish:
-            return Unknown(str(finish["unknown"]))
-        return finish if isinstance(finish, int) else None
+        finish = ruleset.ast.finish_space_min_card_value if ruleset.ast is not None else None
+        return finish if isinstance(finish, (int, Unknown)) else None
     return None
 
 

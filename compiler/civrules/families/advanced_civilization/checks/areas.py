@@ -9,13 +9,11 @@ the map.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity
-from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_documents, map_graph
+from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_graph
 from civrules.families.advanced_civilization.model import Ruleset
-from civrules.model import Origin, known
 
 
 @check("M010", "coastal-mismatch", Severity.ERROR)
@@ -66,12 +64,6 @@ def _listing(ids: list[str], one: str, verb: str, many: str, verbs: str) -> str:
     return f"{one} {names} {verb}" if len(ids) == 1 else f"{many} {names} {verbs}"
 
 
-def _panels(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    return [p for p in value if isinstance(p, str)] if isinstance(value, list) else []
-
-
 @check("M011", "area-panel-undeclared", Severity.ERROR)
 def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -88,10 +80,11 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
         areas:
           - {id: cirta, panel: western, ...}   # FAIL: this file is the main board
     """
+    files = {id(f.origin.document): f for f in ruleset.map_files}
     for area in ruleset.areas:
-        data = area.origin.document.data
-        declared = _panels(data.get("panel")) if isinstance(data, dict) else []
-        if not declared or area.panel is None or area.panel in declared:
+        map_file = files.get(id(area.origin.document))
+        declared = map_file.panels if map_file is not None else ()
+        if map_file is None or not declared or area.panel is None or area.panel in declared:
             continue
         file_panels = ", ".join(f"`{p}`" for p in declared)
         yield diagnostic(
@@ -99,7 +92,7 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"`{area.id}` is on panel `{area.panel}`, but its map file declares only {file_panels}",
             area.origin.span("panel"),
             "correct the panel, or move the area to the map file of its panel",
-            [Related(Origin(area.origin.document, ()).span("panel"), "the file's panels")],
+            [Related(map_file.origin.span("panel"), "the file's panels")],
         )
 
 
@@ -122,14 +115,13 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     graph = map_graph(ruleset)
     for area in ruleset.areas.by_id.values():
-        coasts = area.raw.get("coasts")
-        if not isinstance(coasts, list):
+        if area.coasts is None:
             continue
         sea = set(graph.neighbours(area.id, "sea"))
         seen: dict[str, int] = {}
-        for c, coast in enumerate(coasts):
-            touches = coast.get("touches") if isinstance(coast, dict) else None
-            for t, other in enumerate(touches if isinstance(touches, list) else ()):
+        for coast in area.coasts:
+            c = coast.index
+            for t, other in enumerate(coast.touches or ()):
                 span = area.origin.span("coasts", c, "touches", t)
                 if other not in ruleset.areas:
                     yield diagnostic(
@@ -174,15 +166,9 @@ def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     graph = map_graph(ruleset)
     for area in ruleset.areas.by_id.values():
-        coasts = area.raw.get("coasts")
-        if not isinstance(coasts, list):
+        if area.coasts is None:
             continue
-        named = {
-            t
-            for coast in coasts
-            if isinstance(coast, dict) and isinstance(coast.get("touches"), list)
-            for t in coast["touches"]
-        }
+        named = {t for coast in area.coasts for t in coast.touches or ()}
         missing = [n for n in graph.neighbours(area.id, "sea") if n not in named]
         if missing:
             which = _listing(missing, "its sea neighbour", "is", "its sea neighbours", "are")
@@ -192,15 +178,15 @@ def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 area.origin.key_span("coasts"),
                 "add each to the coast its sea border lies on",
             )
-    for document in map_documents(ruleset):
-        listed = known(document.data.get("two_coast_areas"))
-        if not isinstance(listed, list):
+    for map_file in ruleset.map_files:
+        listed = map_file.two_coast_areas
+        if not isinstance(listed, tuple):
             continue
-        file_origin = Origin(document, ())
+        file_origin = map_file.origin
         with_coasts = {
             area.id: area
             for area in ruleset.areas.by_id.values()
-            if area.origin.document is document and isinstance(area.raw.get("coasts"), list)
+            if area.origin.document is map_file.origin.document and area.coasts is not None
         }
         for i, area_id in enumerate(listed):
             if area_id not in with_coasts:

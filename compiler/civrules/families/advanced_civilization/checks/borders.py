@@ -8,8 +8,7 @@ import networkx as nx
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity
-from civrules.families.advanced_civilization.assemble import entries
-from civrules.families.advanced_civilization.mapgraph import map_documents, map_graph, pair
+from civrules.families.advanced_civilization.mapgraph import map_graph, pair
 from civrules.families.advanced_civilization.model import Area, Border, Ruleset
 
 
@@ -159,9 +158,9 @@ def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {areas: [midian, ptolemais], source: ..., why: ...}
     """
     graph = map_graph(ruleset)
-    for origin, raw in entries(map_documents(ruleset), "excluded_borders"):
-        linked = raw.get("areas")
-        if not isinstance(linked, list) or len(linked) != 2:
+    for excluded in (entry for map_file in ruleset.map_files for entry in map_file.excluded_borders):
+        linked, origin = excluded.areas, excluded.origin
+        if len(linked) != 2:
             continue
         border = graph.border(str(linked[0]), str(linked[1]))
         if border is None:

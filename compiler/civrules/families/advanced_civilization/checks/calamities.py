@@ -26,8 +26,8 @@ from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.commodities import CALAMITY_KINDS, TradeStack, declared_stacks
-from civrules.families.advanced_civilization.model import Calamity, Modifier, Ruleset
+from civrules.families.advanced_civilization.commodities import declared_stacks
+from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -51,9 +51,7 @@ def modifiers_by_calamity(ruleset: Ruleset) -> dict[str, list[tuple[Calamity, Mo
 
 def effects_by_side(calamity: Calamity) -> dict[str, list[str]]:
     """The effect ids of each side, in data order."""
-    return {
-        side: [e["id"] for e in calamity.raw.get(side) or () if isinstance(e, dict) and "id" in e] for side in SIDES
-    }
+    return {side: [e.id for e in calamity.effects_of(side) if e.id is not None] for side in SIDES}
 
 
 def sides_of(applies_to: str) -> tuple[str, ...]:
@@ -82,10 +80,9 @@ def _closest(name: str, choices: Sequence[str]) -> str | None:
 
 
 def _stacks_key(ruleset: Ruleset) -> Related | None:
-    found = ruleset.setting("trade_stacks")
-    if found is None:
+    if ruleset.trade_stacks is None:
         return None
-    return Related(found[1].key_span("stacks"), "the trade stacks are declared here")
+    return Related(ruleset.trade_stacks.origin.key_span("stacks"), "the trade stacks are declared here")
 
 
 # --- Stacks ------------------------------------------------------------------------------------
@@ -268,7 +265,7 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - {card: roadbuilding, ...}
     """
     for calamity in calamities_of(ruleset):
-        if "modifier_combination" in calamity.raw:
+        if calamity.combination is not None:
             continue
         first: dict[str, Modifier] = {}
         for modifier in calamity.modifiers:
@@ -306,18 +303,19 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
           precedence: [mysticism, deism]    # FAIL: Enlightenment modifies Superstition too
     """
     for calamity in calamities_of(ruleset):
-        combination = calamity.raw.get("modifier_combination")
-        if not isinstance(combination, dict):
+        combination = calamity.combination
+        if combination is None or not combination.detailed:
             continue
         cards = list(dict.fromkeys(m.card for m in calamity.modifiers))
         named: list[tuple[tuple[str | int, ...], str]] = []
-        precedence = combination.get("precedence") or []
+        precedence = combination.precedence
         named.extend((("modifier_combination", "precedence", i), card) for i, card in enumerate(precedence))
-        for o, override in enumerate(combination.get("overrides") or ()):
-            named.append((("modifier_combination", "overrides", o, "card"), override.get("card")))
+        for override in combination.overrides:
+            o = override.index
+            named.append((("modifier_combination", "overrides", o, "card"), override.card))
             named.extend(
                 (("modifier_combination", "overrides", o, "overrides", i), card)
-                for i, card in enumerate(override.get("overrides") or ())
+                for i, card in enumerate(override.overrides)
             )
         unranked = (
             [card for card in cards if card not in precedence] if calamity.modifier_combination == "highest" else []
@@ -364,8 +362,8 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
         places: list[tuple[tuple[str | int, ...], Any]] = []
         for modifier in calamity.modifiers:
             places.extend((("modifiers", modifier.index, "modifies", i), e) for i, e in enumerate(modifier.modifies))
-        for i, entry in enumerate(calamity.raw.get("immune") or ()):
-            places.extend((("immune", i, "effects", j), e) for j, e in enumerate(entry.get("effects") or ()))
+        for entry in calamity.immune:
+            places.extend((("immune", entry.index, "effects", j), e) for j, e in enumerate(entry.effects))
         for path, effect in places:
             if effect in effects:
                 continue
@@ -420,17 +418,17 @@ def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         f"set `applies_to: {side}` (or `both`), or name an effect on the {modifier.applies_to} side",
                         [Related(calamity.origin.span("modifiers", modifier.index, "applies_to"), "applies to")],
                     )
-        for n, entry in enumerate(calamity.raw.get("immune") or ()):
-            allowed = sides_of(entry.get("from", "both"))
-            for i, effect in enumerate(entry.get("effects") or ()):
+        for entry in calamity.immune:
+            allowed = sides_of(entry.side)
+            for i, effect in enumerate(entry.effects):
                 side = side_of.get(effect)
                 if side is not None and side not in allowed:
                     yield diagnostic(
                         "K006",
-                        f"`{calamity.id}`: an immunity from the {entry.get('from')} side names `{effect}`, "
+                        f"`{calamity.id}`: an immunity from the {entry.side} side names `{effect}`, "
                         f"an effect on the {side} victim",
-                        calamity.origin.span("immune", n, "effects", i),
-                        f"set `from: {side}` (or `both`), or name an effect on the {entry.get('from')} side",
+                        calamity.origin.span("immune", entry.index, "effects", i),
+                        f"set `from: {side}` (or `both`), or name an effect on the {entry.side} side",
                     )
 
 
@@ -460,12 +458,12 @@ def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
         modifiers: []       # FAIL: no `immunity` modifier of theology
     """
     for calamity in calamities_of(ruleset):
-        for n, entry in enumerate(calamity.raw.get("immune") or ()):
-            card = entry.get("card")
-            if entry.get("who") != "card_holder" or not isinstance(card, str):
+        for entry in calamity.immune:
+            card, n = entry.card, entry.index
+            if entry.who != "card_holder" or not isinstance(card, str):
                 continue
             immunities = [m for m in calamity.modifiers if m.card == card and m.effect == "immunity"]
-            covers = _covered(calamity, sides_of(entry.get("from", "both")), entry.get("effects") or ())
+            covers = _covered(calamity, sides_of(entry.side), entry.effects)
             if not immunities:
                 yield diagnostic(
                     "K007",
@@ -508,7 +506,7 @@ def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {card: theology, effect: immunity, ...}
     """
     for calamity in calamities_of(ruleset):
-        entries = {entry.get("card") for entry in calamity.raw.get("immune") or () if entry.get("who") == "card_holder"}
+        entries = {entry.card for entry in calamity.immune if entry.who == "card_holder"}
         reported: set[str] = set()
         for modifier in calamity.modifiers:
             if modifier.effect != "immunity" or modifier.card in entries or modifier.card in reported:
@@ -590,7 +588,7 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             seen.add(modifier.card)
             if any(link.calamity == calamity.id for link in card.calamity_links):
                 continue
-            place = card.origin.key_span("attributes") if "attributes" in card.raw else card.origin.head()
+            place = card.origin.key_span("attributes") if card.writes_attributes else card.origin.head()
             yield diagnostic(
                 "K010",
                 f"`{calamity.id}` has a `{card.id}` modifier, but no attribute of `{card.id}` links to it",
@@ -663,16 +661,10 @@ def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {card: mysticism, amount: -1, set_to: 1, ...}   # FAIL: 3 - 1 is 2
     """
     for calamity in calamities_of(ruleset):
-        amounts = {
-            e["id"]: e.get("amount")
-            for side in SIDES
-            for e in calamity.raw.get(side) or ()
-            if isinstance(e, dict) and "id" in e
-        }
+        amounts = {e.id: e.amount for e in calamity.effects if e.id is not None}
         for modifier in calamity.modifiers:
-            raw = calamity.raw["modifiers"][modifier.index]
-            set_to, change = raw.get("set_to"), modifier.amount
-            if not isinstance(set_to, int) or not isinstance(change, int) or "per" in raw:
+            set_to, change = modifier.set_to, modifier.amount
+            if not isinstance(set_to, int) or not isinstance(change, int) or modifier.per:
                 continue
             for effect in modified_effects(calamity, modifier):
                 base = amounts.get(effect)
@@ -689,18 +681,20 @@ def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 def _trading_player_uses(calamity: Calamity) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    for side in SIDES:
-        for i, effect in enumerate(calamity.raw.get(side) or ()):
-            if not isinstance(effect, dict):
-                continue
-            if effect.get("condition") == "card_traded":
-                yield (side, i, "condition"), "applies only when the card was traded"
-            for key in ("chosen_by", "allocated_by", "replaced_by"):
-                if effect.get(key) == "trading_player":
-                    yield (side, i, key), f"has `{key}: trading_player`"
-    for i, entry in enumerate(calamity.raw.get("immune") or ()):
-        if isinstance(entry, dict) and entry.get("who") == "trading_player":
-            yield ("immune", i, "who"), "makes the trading player immune"
+    for effect in calamity.effects:
+        side, i = effect.side, effect.index
+        if effect.condition == "card_traded":
+            yield (side, i, "condition"), "applies only when the card was traded"
+        for key, who in (
+            ("chosen_by", effect.chosen_by),
+            ("allocated_by", effect.allocated_by),
+            ("replaced_by", effect.replaced_by),
+        ):
+            if who == "trading_player":
+                yield (side, i, key), f"has `{key}: trading_player`"
+    for entry in calamity.immune:
+        if entry.who == "trading_player":
+            yield ("immune", entry.index, "who"), "makes the trading player immune"
 
 
 @check("K013", "trading-player-on-non-tradable", Severity.WARNING)
@@ -750,20 +744,20 @@ def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     for calamity in calamities_of(ruleset):
         first: dict[str, tuple[str, int]] = {}
-        for side in SIDES:
-            for i, effect in enumerate(calamity.raw.get(side) or ()):
-                if not isinstance(effect, dict) or "id" not in effect:
-                    continue
-                previous = first.setdefault(effect["id"], (side, i))
-                if previous == (side, i):
-                    continue
-                yield diagnostic(
-                    "K014",
-                    f"`{calamity.id}` has two effects with id `{effect['id']}`",
-                    calamity.origin.span(side, i, "id"),
-                    "rename one of them, and the modifiers or immunities that mean it",
-                    [Related(calamity.origin.span(*previous, "id"), "first defined here")],
-                )
+        for effect in calamity.effects:
+            side, i = effect.side, effect.index
+            if effect.id is None:
+                continue
+            previous = first.setdefault(effect.id, (side, i))
+            if previous == (side, i):
+                continue
+            yield diagnostic(
+                "K014",
+                f"`{calamity.id}` has two effects with id `{effect.id}`",
+                calamity.origin.span(side, i, "id"),
+                "rename one of them, and the modifiers or immunities that mean it",
+                [Related(calamity.origin.span(*previous, "id"), "first defined here")],
+            )
 
 
 @check("K015", "duplicate-modifier", Severity.WARNING)
@@ -784,7 +778,7 @@ def check_duplicate_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for calamity in calamities_of(ruleset):
         seen: dict[tuple[str, str, str], Modifier] = {}
         for modifier in calamity.modifiers:
-            if "adds" in calamity.raw["modifiers"][modifier.index]:
+            if modifier.adds:
                 continue
             keys = [
                 (modifier.card, side, effect)

@@ -15,7 +15,6 @@ Not checked here, on purpose:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
@@ -27,11 +26,6 @@ from civrules.model import Origin, Unknown
 def commodities_of(ruleset: Ruleset) -> list[Commodity]:
     """Each commodity once (the first of a duplicated id; I001 reports the copy), in data order."""
     return list(ruleset.commodities.by_id.values())
-
-
-def _setting(ruleset: Ruleset, key: str) -> tuple[Any, Origin] | None:
-    """A top-level value of the commodities file, with an origin for spans below it."""
-    return ruleset.setting(key)
 
 
 def _stack_cards(ruleset: Ruleset) -> dict[int, list[Commodity]]:
@@ -61,10 +55,10 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         commodities:
           - {id: ochre, count: 8, ...}     # FAIL: the counts now add up to 115
     """
-    found = _setting(ruleset, "total_cards")
-    if found is None or not isinstance(found[0], dict):
+    found = ruleset.total_cards
+    if found is None:
         return
-    declared, origin = found[0].get("count"), found[1]
+    declared, origin = found.count, found.origin
     goods = commodities_of(ruleset)
     counts = [c.count for c in goods]
     if not isinstance(declared, int) or any(not isinstance(n, int) for n in counts):
@@ -98,8 +92,8 @@ def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
           value: 1
           stack: 2          # FAIL: ochre's face value is 1
     """
-    found = _setting(ruleset, "trade_stacks")
-    if found is None or not isinstance(found[0], dict) or found[0].get("numbered_by_value") is not True:
+    found = ruleset.trade_stacks
+    if found is None or not found.numbered_by_value:
         return
     for commodity in commodities_of(ruleset):
         if isinstance(commodity.value, Unknown) or commodity.stack is None or commodity.stack == commodity.value:
@@ -111,7 +105,7 @@ def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"stacks are numbered by face value here: `stack: {commodity.value}`, or correct `value`",
             [
                 Related(commodity.origin.span("value"), "the face value"),
-                Related(found[1].span("numbered_by_value"), "stacks numbered by face value"),
+                Related(found.origin.span("numbered_by_value"), "stacks numbered by face value"),
             ],
         )
 
@@ -162,10 +156,10 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
         trade_stacks:
           count: 8            # FAIL: stacks 1-9 are declared
     """
-    found = _setting(ruleset, "trade_stacks")
-    if found is None or not isinstance(found[0], dict):
+    found = ruleset.trade_stacks
+    if found is None:
         return
-    data, origin = found
+    origin = found.origin
     stacks = declared_stacks(ruleset)
     first: dict[int, Origin] = {}
     for stack in stacks:
@@ -178,7 +172,7 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "merge the two declarations",
                 [Related(previous.span("number"), "first declared here")],
             )
-    count = data.get("count")
+    count = found.count
     used = set(_stack_cards(ruleset))
     numbers = set(first)
     if isinstance(count, int):
@@ -194,20 +188,17 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 origin.span("count"),
                 f"set `count: {max(numbers, default=0)}`, or declare the stacks 1 to {count}",
             )
-    steps = data.get("setup", {}).get("steps") if isinstance(data.get("setup"), dict) else None
-    for i, step in enumerate(steps or ()):
-        span_range = step.get("stacks") if isinstance(step, dict) else None
-        if not isinstance(span_range, dict) or not numbers:
+    for step in found.setup:
+        i = step.index
+        if step.stacks is None or not numbers:
             continue
-        low, high = span_range.get("from"), span_range.get("to")
-        if not isinstance(low, int) or not isinstance(high, int):
-            continue
+        low, high = step.stacks
         outside = [n for n in range(low, high + 1) if n not in numbers]
         if low > high or outside:
             what = f"runs from {low} down to {high}" if low > high else f"names undeclared stack(s) {outside}"
             yield diagnostic(
                 "D004",
-                f"set-up step `{step.get('step')}` {what}",
+                f"set-up step `{step.step}` {what}",
                 origin.span("setup", "steps", i, "stacks"),
                 f"name a range of declared stacks, lowest first ({min(numbers)}-{max(numbers)})",
             )
@@ -233,9 +224,8 @@ def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     low, high = ruleset.players
     if high < 1:
         return
-    found = _setting(ruleset, "trade_stacks")
-    steps = found[0].get("setup", {}).get("steps") if found and isinstance(found[0].get("setup"), dict) else None
-    if any(isinstance(s, dict) and s.get("count_per_stack") == "players_in_block" for s in steps or ()):
+    steps = ruleset.trade_stacks.setup if ruleset.trade_stacks is not None else ()
+    if any(s.count_per_stack == "players_in_block" for s in steps):
         return
     by_stack = _stack_cards(ruleset)
     for stack in declared_stacks(ruleset):
@@ -262,8 +252,8 @@ def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 def _players_span(ruleset: Ruleset) -> Span:
     """Where the ruleset's most players are stated: the base's manifest, unless a variant restated them."""
-    found = ruleset.setting("players")
-    return found[1].span("max") if found is not None else ruleset.manifest.span("players", "max")
+    found = ruleset.setting_origins.get("players")
+    return found.span("max") if found is not None else ruleset.manifest.span("players", "max")
 
 
 @check("D006", "set-value-example-mismatch", Severity.ERROR)
@@ -283,24 +273,25 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
         examples:
           - {commodity: iron, cards: 3, set_value: 19, rule: "32.261"}   # FAIL: 3 x 3 x 2 is 18
     """
-    found = _setting(ruleset, "set_value")
-    if found is None or not isinstance(found[0], dict):
+    rule = ruleset.set_value
+    if rule is None or not rule.mapping:
         return
-    rule, origin = found
-    if rule.get("formula") != "count_squared_times_value":
+    origin = rule.origin
+    if rule.formula != "count_squared_times_value":
         return
-    for i, example in enumerate(rule.get("examples") or ()):
-        commodity = ruleset.commodities.get(example.get("commodity", ""))
+    for example in rule.examples:
+        i = example.index
+        commodity = ruleset.commodities.get(example.commodity)
         if commodity is None or isinstance(commodity.value, Unknown):
             continue
         # An example is its rulebook's statement about the values of the ruleset that declares it: a
         # variant that changes the good's value or count later is held to its own examples only.
         if ruleset.changed_after(origin.child("examples", i), "commodities", [commodity], ("value", "count")):
             continue
-        n, stated = example.get("cards"), example.get("set_value")
+        n, stated = example.cards, example.set_value
         if not isinstance(n, int) or not isinstance(stated, int):
             continue
-        if isinstance(commodity.count, int) and n > commodity.count and rule.get("max_set_size") == "count_of_good":
+        if isinstance(commodity.count, int) and n > commodity.count and rule.max_set_size == "count_of_good":
             yield diagnostic(
                 "D006",
                 f"a set of {n} `{commodity.id}` cannot exist: there are {commodity.count} cards of it",
@@ -338,16 +329,16 @@ def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {id: iron, ...}        # FAIL: no good has `mining: true`
     """
     goods = [c for c in commodities_of(ruleset) if c.mining]
-    found = _setting(ruleset, "mining")
-    bonus = found[0].get("set_bonus") if found and isinstance(found[0], dict) else None
-    if isinstance(bonus, dict) and not goods and found is not None:
+    found = ruleset.mining
+    bonus = found is not None and found.set_bonus
+    if bonus and not goods and found is not None:
         yield diagnostic(
             "D007",
             "Mining's set bonus is declared, but no good is marked `mining: true`",
-            found[1].key_span("set_bonus"),
+            found.origin.key_span("set_bonus"),
             "mark the goods Mining applies to (Advanced Civilization: Iron, Bronze, Silver, Gems, Gold)",
         )
-    elif goods and not isinstance(bonus, dict):
+    elif goods and not bonus:
         names = ", ".join(f"`{c.id}`" for c in goods)
         yield diagnostic(
             "D007",
@@ -355,5 +346,5 @@ def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
             goods[0].origin.span("mining"),
             "declare `mining.set_bonus`, or remove the marks",
             [Related(c.origin.span("mining"), f"`{c.id}` is marked too") for c in goods[1:]]
-            + ([Related(found[1].span(), "Mining is declared here")] if found else []),
+            + ([Related(found.origin.span(), "Mining is declared here")] if found else []),
         )

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families.advanced_civilization.model import Nation, Ruleset
-from civrules.families.advanced_civilization.succession import manifest_setting
 
 
 @check("P001", "too-few-nations", Severity.ERROR)
@@ -27,13 +26,11 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
               nations: [egypt, babylon, assyria]   # FAIL: 3 nations for 4 players
     """
     for count in ruleset.player_counts:
-        for c, configuration in enumerate(count.raw.get("configurations") or ()):
-            if not isinstance(configuration, dict) or not isinstance(configuration.get("nations"), list):
+        for configuration in count.configurations:
+            nations, c = configuration.nations, configuration.index
+            if nations is None or len(nations) >= count.players:
                 continue
-            nations = configuration["nations"]
-            if len(nations) >= count.players:
-                continue
-            name = configuration.get("id", c)
+            name = configuration.id if configuration.id is not None else c
             yield diagnostic(
                 "P001",
                 f"the {count.players}-player set-up `{name}` offers {len(nations)} "
@@ -59,8 +56,8 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         player_counts:
           counts: [{players: 8}, {players: 7}, {players: 4}, ...]   # FAIL: no 6 or 5
     """
-    found = manifest_setting(ruleset, "player_counts")
-    players = manifest_setting(ruleset, "players")
+    found = ruleset.setting_origins.get("player_counts")
+    players = ruleset.setting_origins.get("players")
     if found is None or players is None:
         return
     low, high = ruleset.players
@@ -73,9 +70,9 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "P002",
         f"no rules for {numbers} player{'s' if absent != [1] else ''}, although the ruleset supports "
         f"{low}-{high} players",
-        found[0].key_span("counts"),
+        found.key_span("counts"),
         "add each count to `player_counts.counts`, with `status: missing` if its rules are lost",
-        [Related(players[0].span(), "supported players declared here")],
+        [Related(players.span(), "supported players declared here")],
     )
 
 
@@ -96,7 +93,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - players: 9        # FAIL: more than players.max
     """
     low, high = ruleset.players
-    players = manifest_setting(ruleset, "players")
+    players = ruleset.setting_origins.get("players")
     for count in ruleset.player_counts:
         if low <= count.players <= high:
             continue
@@ -105,7 +102,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"rules for {count.players} players, but the ruleset supports {low}-{high} players",
             count.origin.span("players"),
             "widen `players.min` / `players.max`, or remove this count",
-            [Related(players[0].span(), "supported players declared here")] if players else [],
+            [Related(players.span(), "supported players declared here")] if players else [],
         )
 
 

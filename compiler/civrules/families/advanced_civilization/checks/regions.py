@@ -8,8 +8,7 @@ import networkx as nx
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.families.advanced_civilization.assemble import entries
-from civrules.families.advanced_civilization.mapgraph import map_documents, map_graph
+from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Ruleset
 
 
@@ -18,22 +17,21 @@ def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Span]]]:
 
     The model keeps a flood plain's declaring entry (as a variant left it) and merges the members of
     the entries that continue it; the continuing entries, and any repeated entry the model drops
-    (M022), are read from the map files.
+    (M022), are the model's map files' entries.
     """
     members: dict[str, list[tuple[str, Span]]] = {}
     declaring: set[tuple[int, tuple[str | int, ...]]] = set()
     for plain in ruleset.flood_plains:
-        listed = plain.raw.get("areas")
-        members[plain.id] = [(a, plain.origin.span("areas", i)) for i, a in enumerate(listed or ())]
+        members[plain.id] = [(a, plain.origin.span("areas", i)) for i, a in enumerate(plain.listed)]
         for origin in (plain.origin, plain.origin.base):
             if origin is not None:
                 declaring.add((id(origin.document), origin.path))
-    for origin, raw in entries(map_documents(ruleset), "flood_plains"):
-        if raw["id"] not in members or (id(origin.document), origin.path) in declaring:
+    for entry in (entry for map_file in ruleset.map_files for entry in map_file.flood_plains):
+        origin = entry.origin
+        if entry.id not in members or (id(origin.document), origin.path) in declaring:
             continue
-        listed = raw.get("areas")
-        for i, area_id in enumerate(listed if isinstance(listed, list) else ()):
-            members[raw["id"]].append((area_id, origin.span("areas", i)))
+        for i, area_id in enumerate(entry.areas):
+            members[entry.id].append((area_id, origin.span("areas", i)))
     return members
 
 
@@ -182,18 +180,12 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {id: nile, areas: [alexandria, fayum]}
           - {id: nile, areas: [tanis]}   # FAIL: a second nile
     """
-    documents = map_documents(ruleset)
-    position = {d.data.get("id"): n for n, d in enumerate(documents)}
-    index = {id(d): n for n, d in enumerate(documents)}
+    files = ruleset.map_files
+    position = {f.id: n for n, f in enumerate(files)}
     declared: dict[str, tuple[int, Span]] = {}
-    declares = {
-        (origin.document.data.get("id"), raw["id"])
-        for origin, raw in entries(documents, "flood_plains")
-        if "continues_from" not in raw
-    }
-    for origin, raw in entries(documents, "flood_plains"):
-        plain_id, source = raw["id"], raw.get("continues_from")
-        here = index[id(origin.document)]
+    declares = {(f.id, entry.id) for f in files for entry in f.flood_plains if entry.continues_from is None}
+    for here, entry in ((n, entry) for n, f in enumerate(files) for entry in f.flood_plains):
+        plain_id, source, origin = entry.id, entry.continues_from, entry.origin
         if source is None:
             previous = declared.get(plain_id)
             if previous is None:

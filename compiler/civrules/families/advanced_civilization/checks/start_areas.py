@@ -8,13 +8,12 @@ Q checks report the unknown).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.families.advanced_civilization.model import Nation, Ruleset
-from civrules.model import Unknown, known
+from civrules.families.advanced_civilization.model import Configuration, Nation, Ruleset
+from civrules.model import Unknown
 
 
 def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
@@ -71,7 +70,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for nation, area_id, span in _listings(ruleset):
         listed_by.setdefault(area_id, []).append((nation, span))
     for area in ruleset.areas.by_id.values():
-        owner = ruleset.nations.get(area.raw.get("start_nation", ""))
+        owner = ruleset.nations.get(area.start_nation or "")
         if owner is None or not isinstance(owner.start_areas, tuple) or area.id in owner.start_areas:
             continue
         others = [(n, span) for n, span in listed_by.get(area.id, ()) if n.id != owner.id]
@@ -87,9 +86,9 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
     for nation, area_id, span in _listings(ruleset):
         listed = ruleset.areas.get(area_id)
-        if listed is None or "start_nation" not in listed.raw or listed.raw["start_nation"] == nation.id:
+        if listed is None or listed.start_nation is None or listed.start_nation == nation.id:
             continue
-        owner = ruleset.nations.get(listed.raw["start_nation"])
+        owner = ruleset.nations.get(listed.start_nation)
         if owner is None or (isinstance(owner.start_areas, tuple) and area_id not in owner.start_areas):
             continue  # X001, or reported at the area above
         yield diagnostic(
@@ -102,20 +101,19 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-def areas_in_play(ruleset: Ruleset, configuration: Mapping[str, Any]) -> frozenset[str] | None:
+def areas_in_play(ruleset: Ruleset, configuration: Configuration) -> frozenset[str] | None:
     """The areas a player-count configuration plays on, or None where the data does not say.
 
     A configuration's `map.areas_in_play` lists them; a map with no boundary (`boundary: none`) is
     the whole map of the ruleset. Anything else (a part of the map whose areas are not listed, or
     listed as unknown) is unknown.
     """
-    board = configuration.get("map")
-    if not isinstance(board, dict):
+    if not configuration.has_map:
         return None
-    listed = known(board.get("areas_in_play"))
-    if isinstance(listed, list):
-        return frozenset(a for a in listed if isinstance(a, str))
-    if isinstance(listed, Unknown) or board.get("boundary") != "none":
+    listed = configuration.areas_in_play
+    if isinstance(listed, tuple):
+        return frozenset(listed)
+    if isinstance(listed, Unknown) or configuration.boundary != "none":
         return None
     return frozenset(ruleset.areas.by_id)
 
@@ -124,15 +122,13 @@ def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[st
     """For each nation a configuration makes available on a known map: its start areas that exist,
     those of them out of play, where the nation is named, and the places that explain it."""
     for count in ruleset.player_counts:
-        configurations = count.raw.get("configurations")
-        for c, configuration in enumerate(configurations if isinstance(configurations, list) else ()):
-            nations = configuration.get("nations") if isinstance(configuration, dict) else None
-            if not isinstance(nations, list):
+        for configuration in count.configurations:
+            c, nations = configuration.index, configuration.nations
+            if nations is None:
                 continue
             in_play = areas_in_play(ruleset, configuration)
             if in_play is None:
                 continue
-            board = configuration["map"]
             for i, nation_id in enumerate(nations):
                 nation = ruleset.nations.get(nation_id)
                 if nation is None or not isinstance(nation.start_areas, tuple):
@@ -141,7 +137,7 @@ def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[st
                 if nation.start_areas and not existing:
                     continue  # X001
                 related = [Related(nation.origin.span("start_areas", "areas"), f"{nation.display_name}'s start areas")]
-                if "areas_in_play" in board:
+                if isinstance(configuration.areas_in_play, tuple):
                     related.append(Related(count.origin.span("configurations", c, "map", "areas_in_play"), "in play"))
                 outside = [a for a in existing if a not in in_play]
                 yield nation, existing, outside, count.origin.span("configurations", c, "nations", i), related

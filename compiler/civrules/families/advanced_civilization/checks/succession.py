@@ -9,14 +9,12 @@ from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.advanced_civilization.model import Epoch, Ruleset
 from civrules.families.advanced_civilization.succession import (
-    ast_settings,
     ast_span,
     epoch_order,
     epoch_spans,
     groups_covered,
     is_value_gated,
     layout,
-    manifest_setting,
     requirement_sets,
 )
 from civrules.model import Unknown
@@ -45,11 +43,11 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     by_order: dict[int, list[Epoch]] = {}
     for epoch in ruleset.epochs:
-        if isinstance(epoch.raw.get("order"), int):
-            by_order.setdefault(epoch.raw["order"], []).append(epoch)
+        if epoch.order is not None:
+            by_order.setdefault(epoch.order, []).append(epoch)
     for place, epoch in enumerate(ruleset.epochs, start=1):
-        order = epoch.raw.get("order")
-        if not isinstance(order, int) or order == place:
+        order = epoch.order
+        if order is None or order == place:
             continue
         same = [other for other in by_order[order] if other is not epoch]
         yield diagnostic(
@@ -190,7 +188,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - nation: africa
               spaces: 15        # FAIL: the A.S.T. declares 16 spaces per track
     """
-    ast = ast_settings(ruleset)
+    written = ruleset.ast.written if ruleset.ast is not None else frozenset()
     declared = layout(ruleset)
     if declared.spaces_per_track is not None and declared.finish_space is not None:
         last = declared.start_space + declared.spaces_per_track - 1
@@ -208,7 +206,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
             ("spaces", declared.spaces_per_track, "spaces_per_track"),
             ("points_per_space", declared.points_per_space, "points_per_space"),
         ):
-            value = track.raw.get(field)
+            value = track.spaces if field == "spaces" else track.points_per_space
             if declared_value is None or not isinstance(value, int) or value == declared_value:
                 continue
             yield diagnostic(
@@ -217,7 +215,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"but the A.S.T. declares {declared_value}",
                 track.origin.span(field),
                 f"every track has `ast.{key}` = {declared_value}",
-                [Related(ast_span(ruleset, key), "declared here")] if key in ast else [],
+                [Related(ast_span(ruleset, key), "declared here")] if key in written else [],
             )
 
 
@@ -373,7 +371,7 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     track.origin.span("late_iron_age_spaces", i, "min_card_value"),
                     hint,
                 )
-    finish = ast_settings(ruleset).get("finish_space_min_card_value")
+    finish = ruleset.ast.finish_space_min_card_value if ruleset.ast is not None else None
     if isinstance(finish, int) and finish > total:
         yield diagnostic(
             "A007",
@@ -400,8 +398,8 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     cards = list(ruleset.cards)
     with_groups = {group for card in cards for group in card.group_list() if group in ruleset.groups}
-    components = manifest_setting(ruleset, "components")
-    cities = components[1].get("cities_per_set") if components is not None and isinstance(components[1], dict) else None
+    components = ruleset.components
+    cities = components.cities_per_set if components is not None else None
     coverage: dict[bool, int] = {}
     for epoch in ruleset.epochs:
         for path, requirements in requirement_sets(epoch):
@@ -458,7 +456,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"epoch `{epoch.id}` needs {wanted} cities in play, but a nation has {cities} city pieces",
                     epoch.origin.span(*path, "min_cities"),
                     "correct the number, or `components.cities_per_set`",
-                    [Related(components[0].span("cities_per_set"), "city pieces declared here")]
+                    [Related(components.origin.span("cities_per_set"), "city pieces declared here")]
                     if components is not None
                     else [],
                 )
@@ -542,11 +540,8 @@ _Requirement = tuple[int, Epoch, tuple[str | int, ...]]
 
 
 def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
-    entries = epoch.raw.get("requirements_by_level") or ()
     index = path[1]
-    entry = entries[index] if isinstance(index, int) and index < len(entries) else None
-    level = entry.get("level") if isinstance(entry, dict) else None
-    return str(level) if level is not None else None
+    return next((entry.level for entry in epoch.by_level if entry.index == index), None)
 
 
 @check("A009", "nation-without-track", Severity.ERROR)
@@ -564,11 +559,11 @@ def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
         ast:
           tracks: []        # FAIL: no track for italy
     """
-    ast = ast_settings(ruleset)
-    if not ast:
+    ast = ruleset.ast
+    if ast is None or not ast.written:
         return  # inherited from the base ruleset
-    levels = [level["id"] for level in ast.get("levels") or () if isinstance(level, dict) and "id" in level]
-    have = {(track.id, track.raw.get("level")) for track in ruleset.ast_tracks}
+    levels: list[str | None] = list(ast.levels)
+    have = {(track.id, track.level) for track in ruleset.ast_tracks}
     for nation in ruleset.nations:
         for level in levels or [None]:
             if (nation.id, level) in have:

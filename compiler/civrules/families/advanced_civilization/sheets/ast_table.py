@@ -11,7 +11,6 @@ from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.families.advanced_civilization.succession import (
-    ast_settings,
     epoch_order,
     epoch_spans,
     is_value_gated,
@@ -51,8 +50,8 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             "position": known(nation.ast_position) if nation is not None else "unknown",
             "cells": [],
             "unknown": "",
-            "caveat": str(track.raw.get("caveat", "")),
-            "checked": track.raw.get("checked_against_second_source"),
+            "caveat": track.caveat,
+            "checked": track.checked,
             "mark": _changed(source, "ast_tracks", entity_key(FAMILY.collections["ast_tracks"], track.raw) or track.id),
         }
         if isinstance(spans, Unknown) or spans is None:
@@ -110,15 +109,7 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                 "rule": rules_text(found.get("rule") or list(epoch.rules)),
             }
         )
-    settings = ast_settings(ruleset)
-    notes = []
-    for key in ("epoch_entry", "frozen", "regression"):
-        entry = settings.get(key)
-        if isinstance(entry, dict) and entry.get("text"):
-            notes.append({"text": str(entry["text"]), "rule": rules_text(entry.get("rule"))})
-    order = settings.get("order")
-    if isinstance(order, dict) and order.get("text"):
-        notes.append({"text": str(order["text"]), "rule": rules_text(order.get("rule"))})
+    notes = [{"text": text, "rule": rules_text(rule)} for text, rule in (ruleset.ast.notes if ruleset.ast else ())]
     return {
         "columns": columns,
         "start": shape.start_space,

@@ -1,0 +1,106 @@
+"""The catalogue of checks: every registered check (the core's and each family's), and running them.
+
+The checks register themselves into :mod:`civrules.checks` when their module is imported; this
+module imports them all — the core's by name, each family's from the packages its register entry
+lists (:attr:`civrules.families.Family.checks`) — and says which family each belongs to. It is the
+only module that imports the checks, and no check imports it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from civrules import checks as register
+from civrules.diagnostics import Diagnostic, codes
+from civrules.families import CORE_PREFIXES, FamilyError, families, family_of_module
+
+if TYPE_CHECKING:
+    from civrules.model import Ruleset
+
+#: The package of the core's checks: each of its modules is a check module.
+CORE = "civrules.checks"
+
+
+def all_checks() -> list[register.Check]:
+    """Every registered check, by code, each with the id of the family whose rulesets it runs on.
+
+    Raises :class:`~civrules.families.FamilyError` for a check whose code is not of its room's
+    prefixes (a family's check under the core's letters or another family's, a check of civrules
+    outside a family under a family's). A check registered from outside civrules and every family
+    (a test's double) runs on every ruleset, unchecked.
+    """
+    _import_all()
+    found = []
+    for entry in register._CHECKS:
+        module = entry.run.__module__
+        owner = family_of_module(module)
+        code = entry.code.code
+        if owner is not None and not owner.owns_code(code):
+            raise FamilyError(
+                f"{module}: check {code} is not of the family `{owner.id}`'s prefixes "
+                f"({', '.join(owner.code_prefixes)})"
+            )
+        if owner is None and module.startswith("civrules.") and code[:1] not in CORE_PREFIXES:
+            raise FamilyError(f"{module}: check {code} is not of the core's prefixes")
+        found.append(dataclasses.replace(entry, family=owner.id) if owner is not None else entry)
+    return sorted(found, key=lambda c: c.code.code)
+
+
+def catalogue() -> dict[str, codes.Code]:
+    """Every diagnostic code by code: the registry's own and every check's (imported here, so
+    registered). The registry (:mod:`civrules.diagnostics.codes`) does not import its users; this does."""
+    all_checks()
+    return {entry.code: entry for entry in codes.all_codes()}
+
+
+def run_checks(
+    ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = (), *, debug: bool = False
+) -> Iterator[Diagnostic]:
+    """Run every registered check (or the selected ones) over a ruleset.
+
+    A check that crashes is a bug in civrules: it becomes an internal-error diagnostic (R900) and
+    the other checks still run, so one bug does not hide every other finding.
+    """
+    selected = {c.upper() for c in select}
+    ignored = {c.upper() for c in ignore}
+    for entry in all_checks():
+        code = entry.code.code
+        if entry.family is not None and entry.family != ruleset.family:
+            continue
+        if (selected and not any(code.startswith(s) for s in selected)) or any(code.startswith(i) for i in ignored):
+            continue
+        try:
+            found = list(entry.run(ruleset))
+        except Exception as error:  # reported as R900, never swallowed
+            if debug:
+                raise
+            found = [
+                Diagnostic(
+                    codes.INTERNAL_ERROR.code,
+                    codes.INTERNAL_ERROR.severity,
+                    f"check {code} ({entry.code.name}) crashed on ruleset `{ruleset.id}`: "
+                    f"{type(error).__name__}: {error}",
+                    None,
+                    "this is a bug in civrules, not in your rules: please report it with the output of --debug",
+                )
+            ]
+        yield from found
+
+
+#: The packages of checks imported so far (a family registered later is imported when first asked for).
+_imported: set[str] = set()
+
+
+def _import_all() -> None:
+    packages = [CORE, *(package for family in families().values() for package in family.checks)]
+    for package in packages:
+        if package in _imported:
+            continue
+        _imported.add(package)
+        for module in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            if f"{package}.{module.name}" != __name__:
+                importlib.import_module(f"{package}.{module.name}")

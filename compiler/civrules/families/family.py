@@ -1,0 +1,132 @@
+"""What a game family is: the :class:`Family` object a family's room declares.
+
+This module is the contract between the core and a family, and it imports nothing of either: a
+family's room imports it to declare itself, the register (:mod:`civrules.families`) imports the
+rooms to find them, and neither depends on the other's module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The letters of the codes the core's own diagnostics use (loading, schema, resolution, identity,
+#: references, citations and unknown facts, variants); no family may take them.
+CORE_PREFIXES = ("I", "L", "Q", "R", "S", "V", "X")
+
+FAMILY_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+PREFIX = re.compile(r"^[A-Z]$")
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionSpec:
+    """Where a collection of a family lives and how its entities are keyed.
+
+    ``slot`` is the manifest's file slot that holds it (``ruleset``: the manifest itself), ``path``
+    the keys down to its list in such a file, ``key`` the field that identifies an entity. Two
+    ways of keying besides one field: ``qualifier`` (an entity per key *and* qualifier, written
+    ``key@qualifier``), and ``pair`` (the key is a pair of ids in either order, written ``a|b``).
+    """
+
+    slot: str
+    path: tuple[str, ...]
+    key: str = "id"
+    qualifier: str | None = None
+    pair: bool = False
+    #: One entity in words (``card group``), for messages.
+    word: str = ""
+
+
+class FamilyError(Exception):
+    """A family that cannot be registered (a bad id, a prefix another family or the core holds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """What one game family adds to the core.
+
+    Parameters
+    ----------
+    id:
+        The value of a manifest's ``family:`` (``advanced-civilization``).
+    name:
+        The family in words, for listings (``Advanced Civilization``).
+    package:
+        The import package of the family's room; its checks and sheets are modules under it.
+    code_prefixes:
+        The letters that begin the codes of the family's checks. One letter each, so that
+        ``--select``/``--ignore``, which match by prefix, never select two families at once.
+    kinds:
+        The file kinds the family reads, each with its schema file (relative to ``schemas/``).
+        ``ruleset`` (its manifests) is required. Two families may use the same kind names: a
+        file is read as a kind of the family of the ruleset that uses it.
+    slots:
+        The manifest's file slots (``files: {slot: [paths]}``), each with the kind its files
+        must declare.
+    collections:
+        The family's collections of entities by name: where each lives and how it is keyed
+        (:class:`CollectionSpec`); a variant's ``overlay:`` changes them by name.
+    settings:
+        The family's settings (every top-level fact that is not a collection) by the slot of
+        the file that holds them; a variant changes them in ``overlay: settings:``.
+    checks:
+        Packages whose every module registers checks of this family.
+    sheets:
+        Packages whose every module registers sheets of this family.
+    hooks:
+        ``name → "module:attribute"`` of the family's functions, imported when first asked for:
+        ``assemble`` (resolved ruleset → typed model; required), ``export`` (the derived facts
+        ``export`` adds), ``package`` (the engine package's files), ``runtime`` (the runtime's
+        files) and ``scaffold`` (resolved base → the manifest ``civrules new-variant`` writes,
+        with examples of what a variant of this family may change, taken from the base's data).
+    default:
+        Whether a manifest without ``family:`` belongs to this family (one family at most).
+    schemas:
+        The import package whose files are the schemas named in ``kinds`` (for a family that is a
+        distribution of its own); None for the families shipped with civrules (``schemas/``).
+    """
+
+    id: str
+    name: str
+    package: str
+    code_prefixes: tuple[str, ...]
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    slots: Mapping[str, str] = field(default_factory=dict)
+    collections: Mapping[str, CollectionSpec] = field(default_factory=dict)
+    settings: Mapping[str, str] = field(default_factory=dict)
+    checks: tuple[str, ...] = ()
+    sheets: tuple[str, ...] = ()
+    hooks: Mapping[str, str] = field(default_factory=dict)
+    default: bool = False
+    #: The import package that holds the family's schema files (a family from a distribution of
+    #: its own ships them there); None: they are civrules' own, under ``schemas/``.
+    schemas: str | None = None
+
+    def hook(self, name: str) -> Callable[..., Any] | None:
+        """The family's function ``name`` (imported now), or None where the family has none."""
+        target = self.hooks.get(name)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        found: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
+        return found
+
+    def owns_code(self, code: str) -> bool:
+        return code[:1] in self.code_prefixes
+
+    def qualified_kind(self, kind: str) -> str:
+        """The kind as the schema register knows it: the default family's kinds by their own
+        names (their schemas are at the top of ``schemas/``), another family's as ``<id>/<kind>``."""
+        return kind if self.default else f"{self.id}/{kind}"
+
+    def slot_kind(self, slot: str) -> str:
+        """The qualified kind of the files of a manifest's slot (``ruleset``: the manifest itself)."""
+        return self.qualified_kind(self.slots.get(slot, slot))
+
+    def entity_word(self, collection: str) -> str:
+        """One entity of ``collection`` in words (``calamities`` → ``calamity``)."""
+        spec = self.collections.get(collection)
+        return spec.word if spec is not None and spec.word else collection
