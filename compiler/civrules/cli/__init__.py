@@ -126,7 +126,7 @@ _DEBUG_HELP = "Show tracebacks of internal errors."
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="civrules")
+@click.version_option(__version__, "-V", "--version", prog_name="civrules")
 @click.option(
     "--rules",
     "rules",
