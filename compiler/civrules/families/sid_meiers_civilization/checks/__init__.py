@@ -1,0 +1,1 @@
+"""Checks of the Sid Meier's Civilization family (code prefix T)."""
