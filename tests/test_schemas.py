@@ -32,10 +32,29 @@ def read(path: Path) -> Any:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+@functools.cache
+def _families_of_files() -> dict[Path, str]:
+    """Each rule file of a family other than the default, with that family (from the manifests)."""
+    found: dict[Path, str] = {}
+    manifests = {p: read(p) for p in sorted((RULES / "rulesets").glob("*.yaml"))}
+    family_of = {d["id"]: d.get("family") for d in manifests.values() if isinstance(d, dict)}
+    for path, data in manifests.items():
+        family = data.get("family") or family_of.get(data.get("extends"))
+        if not family or family == "advanced-civilization":
+            continue
+        found[path.resolve()] = family
+        for files in (data.get("files") or {}).values():
+            for file in files:
+                found[(RULES / file).resolve()] = family
+    return found
+
+
 def kind_of(path: Path) -> str:
+    """The qualified kind of a rule file: a family's own kinds are `<family>/<kind>`."""
     data = read(path)
     assert isinstance(data, dict)
-    return str(data["kind"])
+    family = _families_of_files().get(path.resolve())
+    return f"{family}/{data['kind']}" if family else str(data["kind"])
 
 
 @pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))

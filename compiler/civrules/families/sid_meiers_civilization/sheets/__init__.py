@@ -1,0 +1,1 @@
+"""Player aids of the Sid Meier's Civilization family."""
