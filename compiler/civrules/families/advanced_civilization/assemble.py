@@ -794,7 +794,7 @@ def build_deck_compositions(value: Any) -> tuple[DeckComposition, ...]:
                 DeckSpec(
                     _str(deck.get("block")),
                     tuple(
-                        DeckGood(_str(entry.get("commodity")), known(entry.get("count")), _str(entry.get("share")))
+                        DeckGood(str(entry.get("commodity")), known(entry.get("count")), _str(entry.get("share")))
                         for entry in deck.get("commodities") or ()
                         if isinstance(entry, dict)
                     ),

@@ -627,7 +627,7 @@ class BlockBonusBand:
 class DeckGood:
     """A good of a trade deck (`deck_compositions[].decks[].commodities`): a count, or a share."""
 
-    commodity: str | None
+    commodity: str
     count: int | Unknown | None
     #: `share` as written (`all`, `half`); None where a count is given instead.
     share: str | None
