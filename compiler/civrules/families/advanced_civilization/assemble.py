@@ -789,7 +789,7 @@ def build_deck_compositions(value: Any) -> tuple[DeckComposition, ...]:
         for deck in raw.get("decks") or ():
             if not isinstance(deck, dict):
                 continue
-            severities = deck.get("calamity_severities")
+            severities = known(deck.get("calamity_severities"))
             decks.append(
                 DeckSpec(
                     _str(deck.get("block")),
@@ -799,7 +799,7 @@ def build_deck_compositions(value: Any) -> tuple[DeckComposition, ...]:
                         if isinstance(entry, dict)
                     ),
                     known(deck.get("calamity_sets")),
-                    tuple(severities) if isinstance(severities, list) else None,
+                    tuple(severities) if isinstance(severities, list) else severities,
                 )
             )
         found.append(

@@ -192,7 +192,7 @@ def deck_compositions(ruleset: Ruleset) -> tuple[DeckBand, ...]:
                     str(deck.block),
                     tuple(goods),
                     deck.calamity_sets if isinstance(deck.calamity_sets, int) else None,
-                    deck.calamity_severities,
+                    deck.calamity_severities if isinstance(deck.calamity_severities, tuple) else None,
                 )
             )
         bands.append(DeckBand(low, high, composition.region, tuple(decks)))

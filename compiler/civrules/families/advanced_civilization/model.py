@@ -640,7 +640,8 @@ class DeckSpec:
     block: str | None
     goods: tuple[DeckGood, ...]
     calamity_sets: int | Unknown | None
-    calamity_severities: tuple[str, ...] | None
+    #: The severities of its calamities: listed, Unknown, or None where not written.
+    calamity_severities: tuple[str, ...] | Unknown | None
 
 
 @dataclass(frozen=True, slots=True)
