@@ -2,7 +2,9 @@
 Games, 2010), its base game from the rulebook, and a community transcription of its cards."""
 
 from civrules.families.family import CollectionSpec, Family
-from civrules.families.sid_meiers_civilization.model import FAMILY_ID
+
+#: The value of a manifest's `family:` for this family.
+FAMILY_ID = "sid-meiers-civilization"
 
 _MANIFEST = ("players", "turn_order", "cities", "trade", "production", "research", "pyramid", "movement")
 _MORE = ("villages", "culture_hand", "combat", "coins", "tie_break", "not_in_sources")

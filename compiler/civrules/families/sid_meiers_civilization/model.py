@@ -14,9 +14,6 @@ from typing import Any, TypeVar
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
 from civrules.resolve import Resolved
 
-#: The family's id (a manifest's ``family:``).
-FAMILY_ID = "sid-meiers-civilization"
-
 
 @dataclass(frozen=True, slots=True)
 class UnitRef:
@@ -42,6 +39,8 @@ class Unlocks:
     units: tuple[UnitRef, ...] = ()
     governments: tuple[str, ...] = ()
     wonders: tuple[str, ...] = ()
+    #: False where the technology states no unlocks at all (the data is silent, not empty).
+    stated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +273,7 @@ def _unlocks(value: Any) -> Unlocks | Unknown:
     if isinstance(value, Unknown):
         return value
     if not isinstance(value, Mapping):
-        return Unlocks()
+        return Unlocks(stated=False)
     units = tuple(
         UnitRef(u["type"], u["rank"])
         for u in value.get("units") or ()

@@ -30,7 +30,7 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             yield diagnostic(
                 "T015",
                 f"the {kind} victory is missing",
-                ruleset.manifest.span("victories") if "victories" in ruleset.data else ruleset.manifest.span("id"),
+                ruleset.manifest.span("victories") if len(ruleset.victories) else ruleset.manifest.span("id"),
                 f"add a victory of kind {kind}",
             )
     coins = ruleset.rule("coins").get("victory")

@@ -52,7 +52,7 @@ def check_everything_unlocked(ruleset: CivilizationRuleset) -> Iterator[Diagnost
           - {id: porto, ...}   # FAIL when no technology lists porto in its unlocks
     """
     unknown = [t.id for t in ruleset.technologies if isinstance(t.unlocks, Unknown)]
-    silent = [t.id for t in ruleset.technologies if "unlocks" not in t.raw]
+    silent = [t.id for t in ruleset.technologies if isinstance(t.unlocks, Unlocks) and not t.unlocks.stated]
     if unknown or silent:
         yield cannot_judge(
             "T007",
