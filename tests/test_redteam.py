@@ -25,9 +25,9 @@ from civrules.load import Limits
 from civrules.load.workspace import Workspace
 from civrules.pipeline.incremental import Session
 from civrules.support import files
-from tests.test_incremental import copy_subset
-from tests.test_lsp import Client
-from tests.test_watch import Watcher
+from tests.core.test_incremental import copy_subset
+from tests.core.test_lsp import Client
+from tests.core.test_watch import Watcher
 
 SECRET = "CIVRULES-REDTEAM-SECRET S001"
 ESC_NAME = "e\x1b]0;PWNED\x07.yaml"

@@ -32,7 +32,7 @@ from tests.adversarial import measure
 from tests.adversarial.generate import generate
 from tests.conftest import REPO, copy_rulesets
 
-HERE = Path(__file__).resolve().parent / "adversarial"
+HERE = Path(__file__).resolve().parent.parent / "adversarial"
 DATA = HERE / "data"
 SECRET = "CIVRULES-ADVERSARIAL-SECRET"
 CPU_SECONDS = 2.0  # the default speed goal of a case (bench/adversarial.py measures it)
