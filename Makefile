@@ -112,14 +112,14 @@ release: check
 	git diff --quiet HEAD || { echo "commit your changes first: a release tags a commit" >&2; exit 1; }; \
 	git tag -a "v$$version" -m "civrules $$version" && echo "tagged v$$version: git push origin v$$version"
 
-# Headless Chromium for the sheet tests (tests/test_sheets.py): Debian's package, installed only
-# where no `chromium` is on the PATH. Needs root (CI runs it); `make test` never does.
+# Headless Chromium for the sheet tests (tests/families/advanced_civilization/test_sheets.py): Debian's
+# package, installed only where no `chromium` is on the PATH. Needs root (CI runs it); `make test` never does.
 setup-browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)
 
-# A larger, random fuzzing run than the one `make test` holds (tests/test_fuzz.py): new examples
-# every run, failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
+# A larger, random fuzzing run than the one `make test` holds (tests/security/test_hostile_yaml.py): new
+# examples every run, failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
 FUZZ_EXAMPLES ?= 2000
 .PHONY: fuzz
 fuzz: $(STAMP)
-	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/test_fuzz.py
+	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/security/test_hostile_yaml.py

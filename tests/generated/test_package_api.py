@@ -1,5 +1,5 @@
 """The public API of the five generated ruleset packages is the one recorded before the runtime was
-split by family (tests/data/package-api.json, written by tests/package_api.py at 0f58774): every
+split by family (tests/data/package-api.json, written by tests/generated/package_api.py at 0f58774): every
 public name of each package and of its modules, its type and its value. The names the shared
 runtime exported before the split are still importable from it, unchanged."""
 
@@ -9,14 +9,19 @@ import json
 import subprocess
 import sys
 
-from tests import package_api
 from tests.conftest import REPO
+from tests.generated import package_api
 
 
 def _current() -> dict[str, dict[str, object]]:
     # A fresh interpreter: the packages and runtimes are imported from generated/python alone.
     ran = subprocess.run(
-        [sys.executable, "-m", "tests.package_api"], cwd=REPO, capture_output=True, text=True, check=True, timeout=300
+        [sys.executable, "-m", "tests.generated.package_api"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
     )
     current: dict[str, dict[str, object]] = json.loads(ran.stdout)
     return current

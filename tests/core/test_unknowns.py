@@ -1,6 +1,6 @@
 """Unknown facts and other notes (INFO): reported once each, at the right place, never failing a run.
 
-`tests/test_checks.py` pins errors and warnings only; the `infos` / `no_infos` anchors of the fixtures
+`tests/core/test_checks.py` pins errors and warnings only; the `infos` / `no_infos` anchors of the fixtures
 of info codes are checked here.
 """
 
@@ -21,8 +21,8 @@ from civrules.diagnostics import Diagnostic, Severity
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.conftest import FIXTURES, RULES
+from tests.core.test_checks import RULESET, apply_edits, locate
 from tests.rulefiles import CachedWorkspace
-from tests.test_checks import RULESET, apply_edits, locate
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -1,22 +1,26 @@
-"""Issue 14 (1, 2, 3, 7): civrules replaces only trees it wrote, executes nothing from the working
-tree, follows no link, and fails with the right exit code and a plain message.
+"""Threat: civrules reading or writing where it must not, on the user's file system.
 
-The adversarial corpus (tests/adversarial/cases.yaml) shows each class end to end in a
+civrules replaces only trees it wrote (the marker), never the working directory, the rules or their
+ancestors; it writes atomically (the previous tree stays when the file system fails: full,
+read-only, a file-size limit); it follows no symbolic link and waits on no FIFO or device, in rules/,
+in output trees, for the stamp, the editor (the language server) or the watcher; it reads nothing
+outside rules/; when the file system fails under it, it exits 2 with the cause; and what it writes
+does not depend on the order the file system lists files in.
+
+From issue 14 (1, 3, 7) and the attacker's re-trial. The adversarial corpus
+(tests/adversarial/cases.yaml, run by test_resource_limits.py) shows each class end to end in a
 subprocess; these tests hold the mechanisms in place, in-process and fast.
 """
 
 from __future__ import annotations
 
-import ast
 import errno
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,23 +28,22 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
+from civrules.cli.watcher import snapshot
+from civrules.diagnostics import Span
 from civrules.emit import output, stamp
 from civrules.emit.output import MARKER, MARKER_TEXT, OutputError, check_replaceable, read_tree, write_tree
 from civrules.load.workspace import Workspace
-from civrules.support import cache, files
-from tests.conftest import REPO, RULES
+from civrules.pipeline.incremental import Session
+from civrules.support import files
+from tests.conftest import RULES
+from tests.core.test_incremental import copy_subset
+from tests.core.test_lsp import Client
+from tests.security.helpers import make, start_civrules, tree_of
 
-PACKAGE = REPO / "civrules"
-
-
-def tree_of(root: Path) -> dict[str, bytes]:
-    return read_tree(root)
-
-
-def make(root: Path, content: dict[str, bytes]) -> None:
-    for relative, data in content.items():
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_bytes(data)
+SECRET = "CIVRULES-REDTEAM-SECRET S001"
+#: Generous: each step takes well under a second; this only keeps a broken civrules from hanging.
+HANG_GUARD = 20.0
+RULESET = "advanced-civilization"
 
 
 # --- 1. Output folders: one mechanism decides what civrules may replace -------------------------
@@ -231,81 +234,6 @@ def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.Monke
     assert "input/output error" in result.output and "bug in civrules" not in result.output
 
 
-def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    from civrules.load import workspace
-
-    def interrupted(self: Workspace) -> Any:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(workspace.Workspace, "manifests", interrupted)
-    result = CliRunner().invoke(main, ["--rules", str(RULES), "list"])
-    assert result.exit_code == 130
-    assert "interrupted" in result.output
-
-
-def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: Path) -> None:
-    out = tmp_path / "generated"
-    write_tree(out, {"old.txt": b"old"})
-    env = {**os.environ, "CIVRULES_TEST_WRITE_DELAY": "0.05", "CIVRULES_CACHE_DIR": ""}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "civrules", "--rules", str(RULES), "build", "advanced-civilization", "--out", str(out)],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 120
-    while process.poll() is None and time.monotonic() < deadline:
-        if any(p.name.startswith(".generated.new-") for p in tmp_path.iterdir()):
-            break
-        time.sleep(0.01)
-    process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=120)
-    assert process.returncode == 130, stderr.decode()
-    assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
-
-
-def _interrupt_right_after(make: Any) -> Any:
-    """``make`` (tempfile.mkdtemp or mkstemp) that sends this process Ctrl-C the moment it returns:
-    the signal lands where it once left the temporary folder or file behind."""
-
-    def made(*args: Any, **kwargs: Any) -> Any:
-        result = make(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGINT)
-        return result
-
-    return made
-
-
-def test_ctrl_c_just_after_the_staging_folder_is_made_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    out = tmp_path / "generated"
-    write_tree(out, {"old.txt": b"old"})
-    monkeypatch.setattr("civrules.emit.output.tempfile.mkdtemp", _interrupt_right_after(tempfile.mkdtemp))
-    with pytest.raises(KeyboardInterrupt):
-        write_tree(out, {"new.txt": b"new"})
-    assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
-
-
-def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("civrules.support.cache.tempfile.mkstemp", _interrupt_right_after(tempfile.mkstemp))
-    with pytest.raises(KeyboardInterrupt):
-        cache.write("entry", b"data")
-    assert list((tmp_path / "cache").iterdir()) == []
-
-
-def test_option_values_too_large_to_use_are_usage_errors() -> None:
-    result = CliRunner().invoke(main, ["--max-file-size", "1" + "0" * 30, "list"])
-    assert result.exit_code == 2
-    assert "--max-file-size" in result.output
-
-
 # --- 3. Links are never followed; one reader for rules/, output trees and the stamp -----------
 
 
@@ -380,105 +308,7 @@ def test_the_stamp_hashes_links_not_their_targets_and_vouches_for_nothing_odd(tm
     assert stamp.output_digest(out) is None
 
 
-def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
-    rules = tmp_path / "rules"
-    make(rules, {"a.yaml": b"kind: map\n"})
-    out = tmp_path / "out"
-    write_tree(out, {"a.txt": b"x"})
-    stamp.record(rules, out, ["x"])
-    assert stamp.is_up_to_date(rules, out, ["x"])
-    (out / "a.txt").write_bytes(b"changed")
-    assert not stamp.is_up_to_date(rules, out, ["x"])
-    (out / "a.txt").write_bytes(b"x")
-    (rules / "a.yaml").write_bytes(b"kind: map\n# changed\n")
-    assert not stamp.is_up_to_date(rules, out, ["x"])
-    (entry,) = (tmp_path / "cache").iterdir()
-    for forged in (b"", b"[]", b"{", b'{"version": 2, "inputs": 1, "outputs": 2}', b"[" * 100_000, b"\xff"):
-        entry.write_bytes(forged)
-        assert not stamp.is_up_to_date(rules, out, ["x"])
-
-
-# --- 2. Nothing from the working tree is executed; caches hold data, in the user's cache -------
-
-
-def test_no_module_of_civrules_executes_or_unmarshals_code() -> None:
-    """The root of the old hole: compiled code read from a cache and passed to exec()."""
-    forbidden = {"exec", "eval", "compile", "loads"}
-    found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if "_validators" in path.parts:
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call):
-                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                owner = getattr(getattr(node.func, "value", None), "id", None)
-                if name in forbidden and not (name == "loads" and owner == "json") and name != "compile":
-                    found.append(f"{path.relative_to(REPO)}:{node.lineno} {name}")
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
-                if any(n in ("marshal", "pickle") for n in names):
-                    found.append(f"{path.relative_to(REPO)}:{node.lineno} imports {names}")
-    assert not found
-
-
-def test_the_cache_lives_in_the_users_cache_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CIVRULES_CACHE_DIR", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert cache.cache_dir() == tmp_path / "xdg" / "civrules"
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # invalid by the XDG spec: ignored
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "civrules"
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "mine"))
-    assert cache.cache_dir() == tmp_path / "mine"
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", "")
-    assert cache.cache_dir() is None
-
-
-def test_a_cache_entry_that_is_a_link_or_a_fifo_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path))
-    (tmp_path / "secret").write_text("SECRET", encoding="utf-8")
-    (tmp_path / "layout-a.json").symlink_to(tmp_path / "secret")
-    os.mkfifo(tmp_path / "layout-b.json")
-    assert cache.read("layout-a.json") is None
-    assert cache.read("layout-b.json") is None
-    cache.write("layout-a.json", b"{}")  # replaces the link, never writes through it
-    assert (tmp_path / "secret").read_text(encoding="utf-8") == "SECRET"
-    assert cache.read("layout-a.json") == b"{}"
-
-
-def test_a_forged_map_layout_is_recomputed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import networkx as nx
-
-    from civrules.families.advanced_civilization.sheets import svgmap
-
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path))
-    graph = nx.path_graph(["a", "b", "c"])
-    clean = svgmap.spring_positions(graph)
-    (entry,) = tmp_path.glob("layout-*.json")
-    for forged in ({"a": [0, 0], "b": [1, 1], "c": ["nan", 0]}, {"a": [5, 0], "b": [0, 0], "c": [0, 0]}, [1, 2]):
-        entry.write_text(json.dumps(forged), encoding="utf-8")
-        assert svgmap.spring_positions(graph) == clean
-
-
-def test_validation_does_not_read_a_planted_cache_in_the_working_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("CIVRULES_CACHE_DIR", raising=False)
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    planted = tmp_path / ".civrules_cache"
-    planted.mkdir()
-    result = CliRunner().invoke(main, ["--rules", str(RULES), "validate", "advanced-civilization"])
-    assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in planted.iterdir()) == []  # nothing read or written there
-    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "civrules"
-
-
-# --- 7. Rule data mistakes are located diagnostics, exit 1 -------------------------------------
+# --- 7. Links inside rules/, and folders too deep, are located diagnostics ----------------------
 
 
 def test_new_variant_never_writes_through_a_link(tmp_path: Path) -> None:
@@ -524,28 +354,231 @@ def test_folders_nested_too_deep_and_folder_links_are_reported_when_scanning(tmp
     assert len(workspace.discovery_diagnostics) == 2  # scanned once per run
 
 
-def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
-    from civrules.pipeline import analyse
-    from civrules.resolve import MAX_EXTENDS
-
-    overrides, previous = {}, "advanced-civilization"
-    for i in range(MAX_EXTENDS + 10):
-        overrides[f"rulesets/c{i}.yaml"] = f"kind: ruleset\nid: c{i}\nname: C{i}\nextends: {previous}\n"
-        previous = f"c{i}"
-    workspace = Workspace(RULES, overrides=overrides)
-    deep = analyse(workspace, workspace.load_ruleset(workspace.manifests()[previous]))
-    assert [d.code for d in deep.diagnostics if d.severity == "error"] == ["V002"]
-    fine = analyse(workspace, workspace.load_ruleset(workspace.manifests()[f"c{MAX_EXTENDS - 2}"]))
-    assert fine.ok
+# --- Files outside rules/: the editor, the watcher and the scan read nothing there ----------------
 
 
-def test_a_ruleset_id_too_long_to_name_a_folder_is_i003() -> None:
-    from civrules.pipeline import analyse
+def test_the_language_server_reads_nothing_outside_and_waits_on_nothing(tmp_path: Path) -> None:
+    """A request about `rules/../secret`, a FIFO and a link to /dev/zero: answered, nothing read.
 
-    long_id = "a" * 101
-    text = f"kind: ruleset\nid: {long_id}\nname: Long\nextends: advanced-civilization\n"
-    workspace = Workspace(RULES, overrides={f"rulesets/{long_id}.yaml": text})
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[long_id]))
-    assert [(d.code, d.span.line if d.span else 0) for d in analysis.diagnostics if d.severity == "error"] == [
-        ("I003", 2)
-    ]
+    The server read a file an editor asked about with `Path.read_text`: through `..` out of the
+    workspace, through links, without a bound (a link to /dev/zero ran out of memory) and
+    blocking on a FIFO (the server never answered again).
+    """
+    rules = copy_subset(tmp_path / "rules")
+    (tmp_path / "secret.yaml").write_text(f"# {SECRET}\n", encoding="utf-8")
+    os.mkfifo(rules / "cards" / "fifo.yaml")
+    (rules / "cards" / "zero.yaml").symlink_to("/dev/zero")
+    client = Client(rules)
+    try:
+        client.request("initialize", {"processId": None, "rootUri": rules.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        outside = rules.as_uri() + "/../secret.yaml"
+        for uri in (outside, (rules / "cards/fifo.yaml").as_uri(), (rules / "cards/zero.yaml").as_uri()):
+            at = {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4}}
+            hover = client.request("textDocument/hover", at)
+            assert hover is None or SECRET not in json.dumps(hover), uri
+            completion = client.request("textDocument/completion", at)
+            assert completion is not None
+        # The file outside is no document of the workspace: its text is not taken, nor checked.
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": outside, "languageId": "yaml", "version": 1, "text": "kind: nonsense\n"}},
+        )
+        assert (
+            client.request(
+                "textDocument/hover", {"textDocument": {"uri": outside}, "position": {"line": 0, "character": 1}}
+            )
+            is None
+        )
+        assert client.close() == 0
+    finally:
+        client.process.kill()
+    assert not any("secret.yaml" in json.dumps(n) for n in client.notifications)
+
+
+def test_a_path_through_dotdot_is_outside_the_session(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    session = Session(rules)
+    assert session.relative(rules / ".." / "secret.yaml") is None
+    assert session.relative(rules / "cards" / ".." / ".." / "rules" / "cards" / "x.yaml") == "cards/x.yaml"
+    assert session.relative(rules) is None
+    assert session.relative(rules / "cards" / "x.yaml") == "cards/x.yaml"
+
+
+def test_a_file_turned_into_a_fifo_after_its_stat_is_not_waited_on(tmp_path: Path) -> None:
+    """The session's signature read with `open()`: a FIFO swapped in after `stat` blocked it."""
+    rules = copy_subset(tmp_path / "rules")
+    session = Session(rules)
+    workspace = Workspace(rules)
+    target = rules / "cards" / "swapped.yaml"
+    os.mkfifo(target)
+    real_stat = os.stat
+
+    def regular_stat(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        found = real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+        if Path(str(path)) == target:  # as if the FIFO came just after this stat
+            values = list(found)
+            values[0] = 0o100644
+            return os.stat_result(values)
+        return found
+
+    found: list[tuple[str, str]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "stat", regular_stat)
+        reader = threading.Thread(
+            target=lambda: found.append(session.signature("cards/swapped.yaml", {}, workspace)), daemon=True
+        )
+        reader.start()
+        reader.join(HANG_GUARD)
+    if reader.is_alive():  # let the blocked open() return, so that the thread ends
+        with open(target, "wb"):
+            pass
+    assert found and found[0][0] == "unread"
+
+
+def test_watch_snapshot_follows_no_link_and_sees_a_file_become_a_fifo(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    (rules / "cards").mkdir(parents=True)
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.yaml").write_text("x: 1\n", encoding="utf-8")
+    (rules / "cards" / "up").symlink_to(tmp_path / "outside")
+    (rules / "cards" / "a.yaml").write_text("kind: map\n", encoding="utf-8")
+    before = snapshot(rules)
+    assert sorted(before) == ["cards/a.yaml"]
+    (rules / "cards" / "a.yaml").unlink()
+    os.mkfifo(rules / "cards" / "a.yaml")
+    after = snapshot(rules)
+    assert sorted(after) == ["cards/a.yaml"] and after != before
+
+
+def test_watch_build_never_replaces_a_folder_that_holds_the_rules(tmp_path: Path) -> None:
+    """`build` refused `--out` holding the rules folder; `watch --build` did not pass the guard on."""
+    out = tmp_path / "work"
+    rules = copy_subset(out / "rules")
+    (out / ".civrules-output").write_bytes(
+        (Path(__file__).parent.parent.parent / "generated" / ".civrules-output").read_bytes()
+    )
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    process = subprocess.run(
+        [sys.executable, "-m", "civrules", "--rules", str(rules), "watch", "--build", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert process.returncode == 2, process.stderr
+    assert "holds the rules folder" in process.stderr
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["new-variant", "mine", "--extends", "advanced-civilization"], ["validate"], ["list"], ["diff", "a", "b"]],
+)
+def test_every_command_says_why_a_linked_rules_folder_has_no_rulesets(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "real" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules").symlink_to(tmp_path / "real")
+    result = CliRunner().invoke(main, ["--rules", str(tmp_path / "rules"), *command])
+    assert result.exit_code == 2, result.output
+    assert "R003" in result.output and "symbolic link" in result.output, result.output
+    assert not (tmp_path / "real" / "rulesets" / "mine.yaml").exists()
+
+
+def test_a_symbolic_link_out_of_rules_found_by_scanning_is_refused_unread(tmp_path: Path) -> None:
+    """`validate` reads every file under rules/ and every manifest: a link out was read (and its
+    content shown in diagnostics) unless a manifest named it."""
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "a.yaml").write_text((RULES / "rulesets" / "advanced-civilization.yaml").read_text())
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("token: [SECRET\n", encoding="utf-8")
+    os.symlink(secret, rules / "rulesets" / "evil.yaml")
+    os.symlink(secret, rules / "evil.yaml")
+    workspace = Workspace(rules)
+    for relative in ("rulesets/evil.yaml", "evil.yaml"):
+        loaded = workspace.load(relative)
+        assert loaded.document is None
+        assert [(d.code, d.span) for d in loaded.diagnostics] == [("R003", Span.at(loaded.path))]
+
+
+# --- The environment failing under a run: exit 2 with the cause -----------------------------------
+
+
+def test_a_deleted_working_directory_is_said_with_a_hint(tmp_path: Path) -> None:
+    """A run from a folder deleted meanwhile said only `cannot access: no such file or directory`."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    process = subprocess.run(
+        [
+            "sh",
+            "-c",
+            'cd "$1" && rmdir "$1" && exec "$2" -m civrules --rules "$3" list',
+            "sh",
+            str(gone),
+            sys.executable,
+            str(copy_subset(tmp_path / "rules")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert process.returncode == 2, process.stderr
+    assert "the working directory no longer exists" in process.stderr
+    assert "hint: cd into an existing folder" in process.stderr
+    assert "Traceback" not in process.stderr
+
+
+@pytest.mark.parametrize("command", [["export", "advanced-civilization"], ["explain", "--list"]])
+def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command: list[str]) -> None:
+    """With RLIMIT_FSIZE, Python's buffered stdout took part of a write and dropped the rest:
+    `export > file` left 1,024 bytes of JSON and exited 0."""
+    import resource
+
+    rules = copy_subset(tmp_path / "rules")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+    with (tmp_path / "out.json").open("wb") as out:
+        process = subprocess.run(
+            [sys.executable, "-m", "civrules", "--rules", str(rules), *command],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            preexec_fn=limit,
+            check=False,
+        )
+    assert process.returncode == 2, process.stderr
+    assert "file-size limit" in process.stderr
+    assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
+
+
+# --- Output that does not depend on the order the file system lists files in ----------------------
+
+
+def build(rules: Path, out: Path, *rulesets: str, seed: str = "0", cache: bool = True) -> dict[str, bytes]:
+    """A build in a fresh interpreter with the given hash seed."""
+    process = start_civrules(rules, "build", *rulesets, "--out", str(out), seed=seed, cache=cache)
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr.decode()
+    return read_tree(out)
+
+
+def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp_path: Path) -> None:
+    """The rules tree copied file by file in two opposite orders (directory listings follow
+    creation order on some file systems) to the same place, each built with another PYTHONHASHSEED."""
+    files = sorted(p.relative_to(RULES) for p in RULES.rglob("*") if p.is_file())
+    rules = tmp_path / "rules"
+    built = []
+    for n, order in enumerate((files, list(reversed(files)))):
+        shutil.rmtree(rules, ignore_errors=True)
+        for relative in order:
+            (rules / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(RULES / relative, rules / relative)
+        built.append(
+            build(rules, tmp_path / f"out{n}", RULESET, f"{RULESET}-western", seed=("1", "31337")[n], cache=False)
+        )
+    assert built[0] == built[1]
+    assert any(path.startswith("python/") for path in built[0])

@@ -22,8 +22,8 @@ from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve.diff import diff_rulesets, render_text
 from tests.conftest import RULES
+from tests.core.test_incremental import copy_subset
 from tests.rulefiles import CachedWorkspace
-from tests.test_incremental import copy_subset
 
 HEAD = """\
 kind: ruleset

@@ -26,7 +26,7 @@ from civrules.pipeline import analyse
 from tests.conftest import RULES
 
 #: The community transcriptions live beside the repository (``../shared`` in CI).
-COMMUNITY = Path(__file__).resolve().parents[2] / "shared" / "sources" / "community"
+COMMUNITY = Path(__file__).resolve().parents[4] / "shared" / "sources" / "community"
 needs_community = pytest.mark.skipif(
     not (COMMUNITY / "advciv_civ_card_credits.csv").is_file(),
     reason=f"community transcriptions not found at {COMMUNITY} (shared/ is checked out beside the repository in CI)",

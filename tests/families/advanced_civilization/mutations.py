@@ -5,10 +5,10 @@ every card a calamity modifier names ...): one single-point change of one file, 
 it must produce (code, file, line). A mutation is *caught* when that diagnostic is reported at that
 place; the catch rate per kind is the measure of how well the checks guard the data.
 
-    python -m tests.mutations            # every instance of every kind, with the table
-    python -m tests.mutations --sample 5 # what CI runs: up to 5 instances per kind, spread evenly
+    python -m tests.families.advanced_civilization.mutations             # every instance of every kind, with the table
+    python -m tests.families.advanced_civilization.mutations --sample 5  # what CI runs: up to 5 per kind, spread evenly
 
-tests/test_mutations.py runs the sample and asserts a catch rate of 100% for every kind.
+test_mutations.py beside this module runs the sample and asserts a catch rate of 100% for every kind.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from civrules.diagnostics.escape import dumps_json, printable, printable_lines, 
 from civrules.diagnostics.render import SourceLines, render, render_github, render_json, render_sarif, render_text
 
 SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
-SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-rtm.5.json"
+SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
 
 UNKNOWN_KEY = Diagnostic(
     "S002",

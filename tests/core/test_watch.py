@@ -12,7 +12,7 @@ from typing import IO
 
 import pytest
 
-from tests.test_incremental import copy_subset
+from tests.core.test_incremental import copy_subset
 
 #: Generous: a round takes well under a second; this only keeps a broken watcher from hanging.
 HANG_GUARD = 60.0

@@ -1,18 +1,18 @@
 """The public API of the generated ruleset packages as JSON: every public name of each package and of
 its modules, with its type and a structural value.
 
-tests/test_package_api.py holds today's packages to the snapshot committed in
+tests/generated/test_package_api.py holds today's packages to the snapshot committed in
 ``tests/data/package-api.json`` (recorded before the runtime was split by family, at 53eba5c:
 0f58774 with the Mega Civilization data of issue 31), so a
 change to how the packages are generated cannot change what an engine sees. After a deliberate
 change to the packages' API, rewrite the snapshot and review its diff::
 
-    .venv/bin/python -m tests.package_api --write
+    .venv/bin/python -m tests.generated.package_api --write
 
 It was recorded from the packages of 53eba5c (before the split)::
 
     git archive 53eba5c generated/python | tar -x -C /tmp/api-before
-    .venv/bin/python -m tests.package_api --write --generated /tmp/api-before/generated/python
+    .venv/bin/python -m tests.generated.package_api --write --generated /tmp/api-before/generated/python
 
 A value is recorded by its structure (records by their class and fields, enum members by their
 class and value, mappings as pairs in their order), never by where a class is defined: the records
@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 GENERATED = REPO / "generated" / "python"
 SNAPSHOT = REPO / "tests" / "data" / "package-api.json"
 #: The import packages of the rulesets whose API the snapshot holds, and their modules.

@@ -1,4 +1,11 @@
-"""The adversarial corpus (tests/adversarial/cases.yaml): whatever arrives, a located diagnostic.
+"""Threat: input that makes civrules work, wait or use memory without bound; and the adversarial corpus.
+
+Every bound civrules keeps is held here: file sizes (of a file, an editor's buffer, a quoted line),
+entries in a tree, the extends chain, checks and suggestions that were quadratic, the diagnostics
+listed per file, output that grows with the problems and not with the input, option values too large
+to use. The corpus below runs every hostile case end to end and measures each run's memory.
+
+The adversarial corpus (tests/adversarial/cases.yaml): whatever arrives, a located diagnostic.
 
 Each case is a rules tree built in a temporary directory (the shipped rules with one hostile
 change), checked by `civrules` in a subprocess (tests/adversarial/measure.py), whose exit code,
@@ -25,14 +32,26 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from civrules.checks.catalogue import all_checks
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.escape import UNSAFE
-from civrules.load import read_yaml_file
+from civrules.diagnostics.render import SourceLines, diagnostic_record, render_json, render_text
+from civrules.diagnostics.suggest import COMPARISONS, QUERIES, Vocabulary
+from civrules.families.advanced_civilization.model import of_family
+from civrules.load import Limits, read_yaml_file
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from civrules.support import files
 from tests.adversarial import measure
 from tests.adversarial.generate import generate
-from tests.conftest import REPO, copy_rulesets
+from tests.conftest import REPO, RULES, copy_rulesets
+from tests.core.test_incremental import copy_subset
+from tests.rulefiles import CachedWorkspace, shipped_text
 
-HERE = Path(__file__).resolve().parent / "adversarial"
+HERE = Path(__file__).resolve().parent.parent / "adversarial"
 DATA = HERE / "data"
 SECRET = "CIVRULES-ADVERSARIAL-SECRET"
 CPU_SECONDS = 2.0  # the default speed goal of a case (bench/adversarial.py measures it)
@@ -519,3 +538,219 @@ def test_built_packages_pass_mypy_strict(case: Case, tmp_path: Path) -> None:
     env = {**os.environ, "MYPYPATH": str(out)}
     done = subprocess.run(command, capture_output=True, text=True, cwd=out, env=env, check=False, timeout=600)
     assert done.returncode == 0, done.stdout[-5000:]
+
+
+# --- Reading bounded: file size, entries in a tree, the extends chain -----------------------------
+
+
+def test_a_file_is_read_only_up_to_the_bound_whatever_its_size_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that grows after stat (or a /proc file that says 0 bytes) is not read unbounded."""
+    path = tmp_path / "growing.yaml"
+    path.write_bytes(b"a: " + b"x" * 5000 + b"\n")
+    real = os.stat_result(os.stat(path))
+    small = os.stat_result((real.st_mode, *real[1:6], 10, *real[7:]))
+    monkeypatch.setattr(Path, "stat", lambda self, **_: small if self == path else os.stat(self))
+    _, diagnostics = read_yaml_file(path, "growing.yaml", Limits(max_bytes=1000))
+    assert [d.code for d in diagnostics] == ["L007"]
+
+
+def test_an_editor_buffer_is_held_to_the_file_size_bound(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    workspace = Workspace(rules, Limits(max_bytes=1000), overrides={"cards/big.yaml": "kind: map\n# " + "x" * 2000})
+    loaded = workspace.load("cards/big.yaml")
+    assert loaded.document is None
+    assert [d.code for d in loaded.diagnostics] == ["L007"]
+    # Characters are not bytes: 600 two-byte letters are 1,200 bytes.
+    workspace = Workspace(rules, Limits(max_bytes=1000), overrides={"cards/big.yaml": "kind: map\n# " + "é" * 600})
+    assert [d.code for d in workspace.load("cards/big.yaml").diagnostics] == ["L007"]
+
+
+def test_a_walk_of_a_huge_tree_stops_with_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--rules /` (or a home folder) walked the whole file system: 21 s and every link reported."""
+    rules = copy_subset(tmp_path / "rules")
+    (rules / "junk").mkdir()
+    for number in range(60):
+        (rules / "junk" / f"{number:02}.txt").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(files, "MAX_ENTRIES", 40)
+    assert [e.kind for e in files.walk(rules)][-1] == "many"
+    assert len(list(files.walk(rules))) == 41
+    workspace = Workspace(rules)
+    workspace.rule_files()
+    (found,) = [d for d in workspace.discovery_diagnostics if "more than 40 files and folders" in d.message]
+    assert found.code == "L012" and found.hint is not None and "--rules" in found.hint
+
+
+def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
+    from civrules.pipeline import analyse
+    from civrules.resolve import MAX_EXTENDS
+
+    overrides, previous = {}, "advanced-civilization"
+    for i in range(MAX_EXTENDS + 10):
+        overrides[f"rulesets/c{i}.yaml"] = f"kind: ruleset\nid: c{i}\nname: C{i}\nextends: {previous}\n"
+        previous = f"c{i}"
+    workspace = Workspace(RULES, overrides=overrides)
+    deep = analyse(workspace, workspace.load_ruleset(workspace.manifests()[previous]))
+    assert [d.code for d in deep.diagnostics if d.severity == "error"] == ["V002"]
+    fine = analyse(workspace, workspace.load_ruleset(workspace.manifests()[f"c{MAX_EXTENDS - 2}"]))
+    assert fine.ok
+
+
+# --- Work bounded: checks and suggestions that were quadratic -------------------------------------
+
+
+def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C007 asked networkx for a path per (giver, target) pair and rescanned every credit line per
+    target: 5,000 cheap Craft cards took 111 s. Now both are done once per giver, which this counts
+    (the work, not the time: the verdict does not depend on the machine's load)."""
+    import networkx
+
+    from civrules.families.advanced_civilization.checks import cards as module
+
+    calls = {"ancestors": 0, "counting_lines": 0}
+
+    def counted(name: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    added = "".join(
+        f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: 10, prerequisites: [], '
+        "credits: [], attributes: []}\n"
+        for i in range(2000)
+    )
+    workspace = CachedWorkspace(
+        {"cards/advanced-civilization.yaml": cards.replace("\ncards:\n", "\ncards:\n" + added, 1)}
+    )
+    analysis = analyse(
+        workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["C006"]
+    )
+    assert analysis.model is not None
+    (check,) = [c for c in all_checks() if c.code.code == "C007"]
+    monkeypatch.setattr(networkx, "ancestors", counted("ancestors", networkx.ancestors))
+    monkeypatch.setattr(module, "counting_lines", counted("counting_lines", module.counting_lines))
+    found = list(check.run(analysis.model))
+    assert len(found) == 7  # one per Craft card's group credit, each covering the 2,000 cards
+    assert all(len(d.related) == 2000 for d in found)
+    givers = len(of_family(analysis.model).cards)
+    assert 0 < calls["ancestors"] <= givers, calls  # per (giver, target) pair it was 14,000
+    assert 0 < calls["counting_lines"] <= givers, calls
+
+
+def test_unique_items_is_linear_and_means_what_json_schema_means() -> None:
+    from civrules.schema import _validator_class
+
+    unique = _validator_class()({"uniqueItems": True})
+    assert unique.is_valid([1, True, "1", [1], {"a": 1}, {"a": True}, None, 0, False])
+    for repeated in ([1, 1.0], [{"a": [1, {"b": 2}]}, {"a": [1, {"b": 2}]}], [[1, "x"], [1, "x"]]):
+        assert not unique.is_valid(repeated), repeated
+    mixed = [n if n % 2 else f"s{n}" for n in range(200_000)]  # unsortable: jsonschema compared all pairs
+    assert unique.is_valid(mixed) and not unique.is_valid([*mixed, 7])
+
+
+def test_did_you_mean_compares_a_bounded_number_of_candidates() -> None:
+    """X001 asked difflib for every missing id against every id: 10,000 of each took 255 s."""
+    words = [f"card_{n:05d}" for n in range(20_000)] + ["astronomy", "agriculture"]
+    assert (Vocabulary(words).comparisons, Vocabulary(words).queries) == (COMPARISONS, QUERIES)  # the defaults
+    vocabulary = Vocabulary(words)
+    assert vocabulary.closest("astronmy") == "astronomy"
+    assert len(vocabulary._candidates(len("card_00000"))) == COMPARISONS
+    # The bound on distinct words, with a smaller one than QUERIES: each answer costs COMPARISONS ratios.
+    bounded = Vocabulary(words, queries=40)
+    assert bounded.closest("astronmy") == "astronomy"
+    for n in range(40 + 10):
+        bounded.closest(f"missing_{n}")
+    assert len(bounded.answers) == 40  # later misspellings get no suggestion
+    assert bounded.closest("astronmy") == "astronomy"  # answered before the bound: kept
+    assert bounded.closest("agricultur") is None  # a new word after the bound
+
+
+# --- Output bounded by the problems, not by the size of a file or the length of a line ------------
+
+
+def test_quoting_a_line_reads_no_huge_file_and_follows_no_link(tmp_path: Path) -> None:
+    """Text output quoted the line of a 100 MB file by reading all of it (374 MB of memory)."""
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"kind: map\n" + b"# padding\n" * 2000)
+    link = tmp_path / "link.yaml"
+    os.symlink(big, link)
+    sources = SourceLines(root=tmp_path, max_bytes=1000)
+    assert sources.line("big.yaml", 1) is None
+    assert SourceLines(root=tmp_path).line("big.yaml", 1) == "kind: map"
+    assert SourceLines(root=tmp_path).line("link.yaml", 1) is None
+    text = render_text([Diagnostic("L007", Severity.ERROR, "too large", Span.at("big.yaml"))], sources)
+    assert "kind: map" not in text
+
+
+def test_json_output_is_written_record_by_record_in_the_same_format() -> None:
+    """`--format json` for the 90,000 diagnostics of a file at the node bound held 526 MB: the
+    indenting encoder keeps every piece of the output. Record by record, the text is the same."""
+    related = (Related(Span("g.yaml", 1, 1, 1, 2), "note"),)
+    found = [
+        Diagnostic("X001", Severity.ERROR, 'a "quoted"\nmessage é', Span("f.yaml", 1, 2, 3, 4), "hint", related),
+        Diagnostic("R004", Severity.ERROR, "no span", None),
+    ]
+    for diagnostics in (found, found[:1], []):
+        expected = json.dumps([diagnostic_record(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
+        assert render_json(diagnostics) == expected
+
+
+def test_the_cli_lists_at_most_max_diagnostics_per_file(family_copy: Path) -> None:
+    (family_copy / "rulesets" / "hostile.yaml").write_text(
+        "kind: ruleset\nid: hostile\nname: H\nextends: advanced-civilization\n"
+        + "".join(f"k{n}: 1\n" for n in range(5)),
+        encoding="utf-8",
+    )
+    for limit, listed in ((None, 5), ("3", 3)):
+        options = ["--max-diagnostics", limit] if limit else []
+        result = CliRunner().invoke(
+            main, ["--rules", str(family_copy), *options, "validate", "hostile", "--format", "json"]
+        )
+        found = json.loads(result.stdout)
+        assert result.exit_code == 1
+        assert sum(d["code"] == "S002" for d in found) == listed
+        assert [d["message"] for d in found if d["code"] == "R011"] == (
+            ["civrules stopped checking this file after 3 diagnostics; it has more"] if limit else []
+        )
+
+
+def test_a_long_line_is_quoted_as_a_window_around_the_caret() -> None:
+    """One 4 MB line with 100 unknown keys printed the whole line under each: 450 MB of text."""
+    from civrules.diagnostics.render import QUOTE_WIDTH, SourceLines, render_text
+
+    line = "extra: {" + ", ".join(f"k{i}: {'x' * 10_000}" for i in range(100)) + "}"
+    columns = [line.index(f"k{i}:") + 1 for i in range(100)]
+    diagnostics = [
+        Diagnostic("S002", Severity.ERROR, f"unknown key `k{i}`", Span("f.yaml", 1, c, 1, c + len(f"k{i}")))
+        for i, c in enumerate(columns)
+    ]
+    out = render_text(diagnostics, SourceLines(texts={"f.yaml": line}))
+    assert len(out) < 100 * (QUOTE_WIDTH + 200)
+    quoted = out.splitlines()
+    for i in (0, 57, 99):
+        at = quoted.index(f"f.yaml:1:{columns[i]}: error[S002]: unknown key `k{i}`")
+        source, caret = quoted[at + 1], quoted[at + 2]
+        where = caret.index("^")
+        assert source[where : where + len(f"k{i}")] == f"k{i}"
+        assert caret.count("^") == len(f"k{i}")
+
+
+# --- Option values too large to use are usage errors ----------------------------------------------
+
+
+def test_option_values_too_large_to_use_are_usage_errors() -> None:
+    result = CliRunner().invoke(main, ["--max-file-size", "1" + "0" * 30, "list"])
+    assert result.exit_code == 2
+    assert "--max-file-size" in result.output
+
+
+@pytest.mark.parametrize("interval", ["nan", "inf", "-inf", "1e308"])
+def test_watch_interval_must_be_a_number_of_seconds(interval: str) -> None:
+    result = CliRunner().invoke(main, ["watch", "--interval", interval])
+    assert result.exit_code == 2, result.output
+    assert "--interval" in result.output
+    assert "internal error" not in result.output

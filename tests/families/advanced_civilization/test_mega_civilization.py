@@ -23,7 +23,7 @@ from civrules.pipeline import analyse
 from tests.conftest import RULES
 
 RULESET = "mega-civilization"
-COMMUNITY = Path(__file__).resolve().parents[2] / "shared" / "sources" / "community"
+COMMUNITY = Path(__file__).resolve().parents[4] / "shared" / "sources" / "community"
 needs_community = pytest.mark.skipif(
     not (COMMUNITY / "megaciv_advances_by_source.csv").is_file(),
     reason=f"community transcriptions not found at {COMMUNITY} (shared/ is checked out beside the repository in CI)",

@@ -1,10 +1,10 @@
 """Single-point mutations of the shipped rulesets are each caught at the right file and line.
 
-The mutations are generated from the data (tests/mutations.py): every border, prerequisite, credit,
+The mutations are generated from the data (mutations.py beside it): every border, prerequisite, credit,
 modifier card, calamity, commodity, epoch, nation, citation and overlay entry gives one mutation of
 its kind. `make test` runs a sample of each kind (spread over the data); the full sweep of every
-instance is marked slow (`make test-slow`, which CI runs too); `python -m tests.mutations` runs it
-and prints the catch rate per kind as a table.
+instance is marked slow (`make test-slow`, which CI runs too);
+`python -m tests.families.advanced_civilization.mutations` runs it and prints the catch rate per kind as a table.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from civrules.diagnostics import Severity
 from civrules.pipeline import analyse
-from tests.mutations import KINDS, Mutation, data_of, run, spread
+from tests.families.advanced_civilization.mutations import KINDS, Mutation, data_of, run, spread
 from tests.rulefiles import CachedWorkspace, dump
 
 #: Mutations per kind in `make test`: enough to show each kind caught, spread over the data.

@@ -1,4 +1,12 @@
-"""Fuzzing: random YAML, random bytes and random mutations of the shipped rule files never make
+"""Threat: hostile or malformed rule files (parser bombs, tags, encodings, numbers, broken documents).
+
+Whatever a rule file holds, civrules answers with located diagnostics, never a crash. The last
+section pins each fix the fuzzers and the adversarial corpus called for in the reader and the schema
+(aliases nesting data too deep, forbidden tags, control characters written as escapes, numbers too
+long to print, whole floats, a misspelt key in a oneOf branch); the reader's own bounds and
+diagnostics (billion laughs, nesting, invalid UTF-8, duplicate keys) are in tests/core/test_loader.py.
+
+Fuzzing: random YAML, random bytes and random mutations of the shipped rule files never make
 civrules raise. Every run ends in a list of diagnostics and exit 0 or 1: never 2 (an internal
 error), never a traceback, and every error is located in a file.
 
@@ -17,15 +25,20 @@ import io
 import json
 import os
 import string
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from civrules import cli
-from civrules.load import read_yaml_bytes, read_yaml_text
+from civrules.cli import main
+from civrules.diagnostics import Severity
+from civrules.load import Limits, read_yaml_bytes, read_yaml_text
+from civrules.pipeline import analyse
 from tests.rulefiles import (
     CachedWorkspace,
     dump,
@@ -301,3 +314,91 @@ def test_the_pristine_dump_of_every_file_reads_back_the_same() -> None:
 def test_the_shipped_files_are_all_fuzz_targets() -> None:
     assert "cards/advanced-civilization.yaml" in fuzzed_files()
     assert shipped_text("rulesets/advanced-civilization.yaml")
+
+
+# --- The fixes the fuzzers and the corpus called for, pinned in the reader and the schema ---------
+
+
+def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:
+    _, diagnostics = read_yaml_text(text, "f.yaml", limits or Limits())
+    return [(d.code, d.span.line, d.span.column) for d in diagnostics if d.span is not None]
+
+
+@pytest.mark.parametrize("prefix", ["0x", "0o"])
+def test_hex_and_octal_integers_too_long_to_print_are_refused(prefix: str) -> None:
+    """Python reads any number of hex digits, but every later stage prints numbers in decimal,
+    which has a limit (4300 digits): jsonschema's error message raised ValueError (exit 2)."""
+    digit = "f" if prefix == "0x" else "7"
+    assert codes_of(f"n: {prefix}{digit * 10_000}\n") == [("L011", 1, 4)]
+    document, diagnostics = read_yaml_text(f"n: {prefix}{digit * 100}\n", "f.yaml")
+    assert (
+        diagnostics == [] and document is not None and document.data["n"] == int(digit * 100, 16 if digit == "f" else 8)
+    )
+
+
+def test_aliases_cannot_nest_data_deeper_than_the_bound() -> None:
+    """Each anchor a list holding the alias of the one before: flat text, data 900 levels deep;
+    the resolver's merge patch (copy.deepcopy) raised RecursionError (exit 2)."""
+    ladder = "l0: &l0 [x]\n" + "".join(f"l{k}: &l{k} [*l{k - 1}, x]\n" for k in range(1, 900))
+    assert codes_of(ladder) == [("L006", 100, 12)]
+    assert codes_of(ladder, Limits(max_depth=1000)) == []  # the bound, not the shape, refuses it
+    assert codes_of("a: &a [[[x]]]\nb: [[*a]]\n") == []  # modest nesting through an alias is fine
+
+
+def test_a_collection_with_a_forbidden_tag_is_reported_once() -> None:
+    """Like a refused scalar, a refused collection becomes a null the schema does not judge again."""
+    document, diagnostics = read_yaml_text("a: !!python/object:x {b: 1}\nc: !custom [1]\n", "f.yaml")
+    assert [d.code for d in diagnostics] == ["L004", "L004"]
+    assert document is not None and document.data == {"a": None, "c": None}
+    assert document.refused == {("a",), ("c",)}
+
+
+def test_control_characters_written_as_escapes_are_refused_where_they_are() -> None:
+    """A NUL in a name validated and built, and the generated package did not import."""
+    text = 'a: "x\\0y"\n"k\\e": 1\nb: ["ok\\ttab\\nline", "\\x85"]\nc: "\\u202e"\n'
+    document, diagnostics = read_yaml_text(text, "f.yaml")
+    assert [(d.code, d.span.line, d.span.column) for d in diagnostics if d.span] == [
+        ("L008", 1, 4),
+        ("L008", 2, 1),
+        ("L008", 3, 22),
+        ("L008", 4, 4),
+    ]
+    assert document is not None and document.data == {"a": None, "b": ["ok\ttab\nline", None], "c": None}
+    assert document.refused == {("a",), ("b", 1), ("c",)}  # judged once: not again by the schema
+
+
+@pytest.mark.parametrize("written", ["1e3", "1000.0", "!!float 1000"])
+def test_a_whole_float_is_not_an_integer(written: str) -> None:
+    """jsonschema and fastjsonschema both took 1000.0 for an integer; the package got a float."""
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    broken = cards.replace("    cost: 45\n", f"    cost: {written}\n", 1)
+    workspace = CachedWorkspace({"cards/advanced-civilization.yaml": broken})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    (error,) = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    line = broken[: broken.index(f"cost: {written}")].count("\n") + 1
+    assert (error.code, error.span is not None and error.span.line) == ("S001", line)
+    assert error.hint == "write the whole number `1000`: YAML reads `1e3` or `1000.0` as a fraction"
+
+
+def test_a_misspelt_key_inside_a_one_of_branch_is_reported() -> None:
+    """Found by the fuzzer: a credit line with `0points` for `points` fails both branches of its
+    oneOf; the best branch's best error was "missing `points`", dropped as the echo of an unknown
+    key that was never reported. The file passed as valid and assembling it raised KeyError."""
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    broken = cards.replace("{group: crafts, points: 10", "{group: crafts, poinst: 10", 1)
+    workspace = CachedWorkspace({"cards/advanced-civilization.yaml": broken})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    assert [(d.code, d.hint) for d in errors] == [("S002", "did you mean `points`?")]
+    line = broken[: broken.index("poinst")].count("\n") + 1
+    assert errors[0].span is not None and errors[0].span.line == line
+
+
+def test_a_broken_manifest_named_on_the_command_line_shows_its_errors(family_copy: Path) -> None:
+    """`validate NAME` with NAME's manifest unreadable said "no ruleset NAME" (exit 2)."""
+    (family_copy / "rulesets" / "broken.yaml").write_text("kind: ruleset\nid: broken\nname: [\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(family_copy), "validate", "broken"])
+    assert result.exit_code == 1
+    assert "broken.yaml:4:1: error[L001]" in result.stdout
+    result = CliRunner().invoke(main, ["--rules", str(family_copy), "validate", "nowhere"])
+    assert result.exit_code == 2 and "no ruleset `nowhere`" in result.stdout

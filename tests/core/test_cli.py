@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from tests.conftest import REPO
-from tests.test_loader import billion_laughs
+from tests.core.test_loader import billion_laughs
 
-SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-2.1.0-rtm.5.json"
+SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
 CARDS = "cards/advanced-civilization.yaml"
 
 
