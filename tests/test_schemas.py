@@ -38,6 +38,31 @@ def kind_of(path: Path) -> str:
     return str(data["kind"])
 
 
+@functools.cache
+def _families_of_files() -> dict[Path, str]:
+    """Each data file's family: the family of the manifests that list it (a manifest's own `family:`)."""
+    found: dict[Path, str] = {}
+    for manifest in sorted((RULES / "rulesets").glob("*.yaml")):
+        data = read(manifest)
+        family = str(data.get("family", "advanced-civilization"))
+        found[manifest] = family
+        for paths in (data.get("files") or {}).values():
+            for relative in paths:
+                found[(RULES / relative).resolve()] = family
+    return found
+
+
+def qualified_kind_of(path: Path) -> str:
+    """The kind as the schema register knows it: another family's kinds are `<family>/<kind>`."""
+    from civrules.families import family_named
+
+    kind = kind_of(path)
+    family = family_named(_families_of_files().get(path.resolve(), _families_of_files().get(path, "")))
+    if kind == "rule_index" or family is None:
+        return kind
+    return family.qualified_kind(kind)
+
+
 @pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
 def test_schema_is_valid_draft_2020_12(kind: str) -> None:
     schema = load_schema(kind)
@@ -96,7 +121,7 @@ def test_rule_file_names_its_schema_in_a_modeline(path: Path) -> None:
     match = MODELINE.match(first)
     assert match, f"{path.name}: first line is not a yaml-language-server modeline"
     target = (path.parent / match.group(1)).resolve()
-    assert target == (SCHEMAS / SCHEMA_FILES[kind_of(path)]).resolve()
+    assert target == (SCHEMAS / SCHEMA_FILES[qualified_kind_of(path)]).resolve()
 
 
 def test_check_jsonschema_accepts_a_card_file_and_rejects_what_civrules_rejects(tmp_path: Path) -> None:
@@ -123,7 +148,7 @@ def test_check_jsonschema_accepts_a_card_file_and_rejects_what_civrules_rejects(
 def test_check_jsonschema_accepts_every_rule_file() -> None:
     by_kind: dict[str, list[Path]] = {}
     for path in rule_files():
-        by_kind.setdefault(kind_of(path), []).append(path)
+        by_kind.setdefault(qualified_kind_of(path), []).append(path)
     for kind, paths in sorted(by_kind.items()):
         done = run_check_jsonschema(kind, paths)
         assert done.returncode == 0, done.stdout + done.stderr
@@ -194,7 +219,7 @@ def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
     jsonschema walk it again for each. Fifty mutations of the whole file in `make test-slow`."""
     from civrules.schema import is_valid_fast
 
-    kind = kind_of(path)
+    kind = qualified_kind_of(path)
     data = read(path)
     validator = jsonschema.Draft202012Validator(load_schema(kind))
     assert is_valid_fast(kind, data) == validator.is_valid(data)
@@ -209,7 +234,7 @@ def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
 def test_the_compiled_fast_path_agrees_with_jsonschema_on_fifty_mutations(path: Path) -> None:
     from civrules.schema import is_valid_fast
 
-    kind = kind_of(path)
+    kind = qualified_kind_of(path)
     data = read(path)
     validator = jsonschema.Draft202012Validator(load_schema(kind))
     for candidate in [data, *_mutations(data, 50)]:
