@@ -36,7 +36,9 @@ class Case:
 
 def load_cases() -> list[Case]:
     cases = []
-    for path in sorted((FIXTURES / "checks").glob("*.yaml")):
+    # Each family's fixtures beside its tests (tests/families/<family>/fixtures/checks.yaml).
+    family_fixtures = sorted((FIXTURES.parent / "families").glob("*/fixtures/checks.yaml"))
+    for path in [*sorted((FIXTURES / "checks").glob("*.yaml")), *family_fixtures]:
         for entry in yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) or []:
             code = entry["code"]
             ruleset = entry.get("ruleset", RULESET)
