@@ -50,5 +50,6 @@ FAMILY = Family(
     checks=(f"{__name__}.checks",),
     hooks={
         "assemble": f"{__name__}.model:build_model",
+        "export": f"{__name__}.export:derived_facts",
     },
 )
