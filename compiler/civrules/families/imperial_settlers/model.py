@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
-from civrules.resolve import Entry, Resolved
+
+if TYPE_CHECKING:  # the register imports this room; resolution imports the register
+    from civrules.resolve import Entry, Resolved
 
 FAMILY_ID = "imperial-settlers"
 
