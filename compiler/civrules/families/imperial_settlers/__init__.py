@@ -2,7 +2,9 @@
 rulebook's variants, and faction decks a designer builds by the rulebook's deck-building rule."""
 
 from civrules.families.family import CollectionSpec, Family
-from civrules.families.imperial_settlers.model import FAMILY_ID
+
+#: The family's id (what a manifest writes: `family: imperial-settlers`); the room's model repeats it.
+FAMILY_ID = "imperial-settlers"
 
 #: The family's register entry (also declared under the `civrules.families` entry points).
 FAMILY = Family(
