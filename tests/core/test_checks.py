@@ -36,9 +36,15 @@ class Case:
 
 def load_cases() -> list[Case]:
     cases = []
-    # Each family's fixtures beside its tests (tests/families/<family>/fixtures/checks/).
-    family_fixtures = (FIXTURES.parent / "families").glob("*/fixtures/checks/*.yaml")
-    for path in sorted([*(FIXTURES / "checks").glob("*.yaml"), *family_fixtures]):
+    # Each family's fixtures beside its tests (tests/families/<family>/fixtures/checks.yaml, or
+    # several files in tests/families/<family>/fixtures/checks/).
+    family_fixtures = sorted(
+        [
+            *(FIXTURES.parent / "families").glob("*/fixtures/checks.yaml"),
+            *(FIXTURES.parent / "families").glob("*/fixtures/checks/*.yaml"),
+        ]
+    )
+    for path in [*sorted((FIXTURES / "checks").glob("*.yaml")), *family_fixtures]:
         for entry in yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) or []:
             code = entry["code"]
             ruleset = entry.get("ruleset", RULESET)

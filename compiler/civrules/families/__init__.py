@@ -39,6 +39,7 @@ ENTRY_POINT_GROUP = "civrules.families"
 BUILTIN = (
     "civrules.families.advanced_civilization:FAMILY",
     "civrules.families.sid_meiers_civilization:FAMILY",
+    "civrules.families.imperial_settlers:FAMILY",
 )
 
 __all__ = [
