@@ -524,7 +524,10 @@ def _prefixes_by_family() -> str:
     multiple=True,
     metavar="CODE[,CODE...]",
     callback=_code_prefixes,
-    help="Run only checks whose code starts with CODE (repeat it, or separate codes with commas).",
+    help=(
+        "Run only checks whose code starts with CODE (repeat it, or separate codes with commas); "
+        "`civrules explain --list` names each code's family."
+    ),
 )
 @click.option(
     "--ignore",
