@@ -2,7 +2,10 @@
 Games, 2010), its base game from the rulebook, and a community transcription of its cards."""
 
 from civrules.families.family import CollectionSpec, Family
-from civrules.families.sid_meiers_civilization.model import FAMILY_ID
+
+#: The family's id (a manifest's ``family:``). Here, not in the model, so that reading the register
+#: imports no stage of the pipeline (the model imports the resolver, which reads the register).
+FAMILY_ID = "sid-meiers-civilization"
 
 _MANIFEST = ("players", "turn_order", "cities", "trade", "production", "research", "pyramid", "movement")
 _MORE = ("villages", "culture_hand", "combat", "coins", "tie_break", "not_in_sources")
@@ -57,5 +60,7 @@ FAMILY = Family(
     sheets=(f"{__name__}.sheets",),
     hooks={
         "assemble": f"{__name__}.model:build_ruleset",
+        "package": f"{__name__}.package:render_package",
+        "runtime": f"{__name__}.package:render_runtime",
     },
 )

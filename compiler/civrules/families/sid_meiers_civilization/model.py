@@ -11,11 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from civrules.families.sid_meiers_civilization import FAMILY_ID as FAMILY_ID
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
 from civrules.resolve import Resolved
-
-#: The family's id (a manifest's ``family:``).
-FAMILY_ID = "sid-meiers-civilization"
 
 
 @dataclass(frozen=True, slots=True)
