@@ -163,6 +163,10 @@ def test_what_the_sources_do_not_give_is_refused_never_guessed() -> None:
     assert base.unlocks_of("pottery").buildings == ("celeiro",)
     assert base.unlocked_by("aqueduto") == ("engineering",)
     assert base.unlocked_by("cavalaria") == ("chivalry",)
+    with pytest.raises(UnknownFactError):
+        base.unlocks_of("horseback_riding")  # the rulebook names it for its abilities, never its unlocks
+    with pytest.raises(UnknownFactError):
+        base.unlocked_by("biblioteca")  # no technology the rulebook names unlocks it; others may
 
 
 def test_a_misspelt_id_is_an_error_naming_the_ids() -> None:
@@ -241,7 +245,7 @@ def test_every_entity_of_every_collection_reaches_the_package(ruleset: str) -> N
         record = pkg.TECHNOLOGIES[tech.id]
         assert record.name == tech.name
         assert record.level == (tech.level if isinstance(tech.level, int) else None)
-        assert (record.unlocks is None) == (not hasattr(tech.unlocks, "buildings"))
+        assert (record.unlocks is None) == (rules.known_unlocks(tech) is None)
     assert len(pkg.UNKNOWN_FACTS) > 0
     assert ruleset == pkg.RULESET_ID
 

@@ -179,8 +179,8 @@ def _strs(items: Iterable[str] | Unknown) -> Node:
 
 def _technology(tech: Technology, w: _Writer) -> Node:
     unlocks: Node = Code("None")
-    if not isinstance(tech.unlocks, Unknown):
-        u = tech.unlocks
+    u = rules.known_unlocks(tech)
+    if u is not None:
         unlocks = call(
             w.rt("Unlocks"),
             buildings=_strs(u.buildings),

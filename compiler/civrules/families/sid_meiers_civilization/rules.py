@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, Technology
+from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, Technology, Unlocks
 from civrules.model import Unknown
 
 
@@ -244,14 +244,23 @@ def victories_met(
     return tuple(met)
 
 
+def known_unlocks(tech: Technology) -> Unlocks | None:
+    """What ``tech`` unlocks, or None where the sources do not say: an unknown, or a technology whose
+    entry gives no unlocks at all (the text names it for another reason; that it unlocks nothing is
+    not said)."""
+    if isinstance(tech.unlocks, Unknown) or "unlocks" not in tech.raw:
+        return None
+    return tech.unlocks
+
+
 def unlocked_by(ruleset: CivilizationRuleset, item: str) -> tuple[str, ...]:
     """The technologies that unlock ``item``; CannotJudgeError when none known does and some are silent."""
     found, silent = [], []
     for tech in ruleset.technologies:
-        if isinstance(tech.unlocks, Unknown):
+        u = known_unlocks(tech)
+        if u is None:
             silent.append(tech.id)
             continue
-        u = tech.unlocks
         if item in (*u.buildings, *u.governments, *u.wonders) or any(unit.type == item for unit in u.units):
             found.append(tech.id)
     if not found and silent:
