@@ -77,7 +77,7 @@ RULESET_ID: Final = "sid-meiers-civilization"
 RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "a7ea4452b940a25b3640e09f9bffade26c79f48570bc232231e4c8991f27fa49"
+RULESET_FINGERPRINT: Final = "af5fff447655c6eb0ef1595583a66a53406ed0be2559718bba8ac35315f766f9"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -79,7 +79,7 @@ RULESET_NAME: Final = (
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "43350962f2cebfcd3748bfc849a946b5e46089494568fa054df800e9b9639d01"
+RULESET_FINGERPRINT: Final = "139e6c08fd3cdb362756b827ad6f9ad7629cf231cab03c2fda117586e00a31d8"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -62,5 +62,7 @@ FAMILY = Family(
         "assemble": f"{__name__}.model:build_ruleset",
         "package": f"{__name__}.package:render_package",
         "runtime": f"{__name__}.package:render_runtime",
+        "export": f"{__name__}.export:derived_facts",
+        "variant_example": f"{__name__}.scaffold:variant_example",
     },
 )
