@@ -130,3 +130,19 @@ def test_new_variant_scaffolds_a_variant_valid_as_is_and_with_its_examples(tmp_p
     diff = runner.invoke(main, ["--rules", str(rules), "diff", base, "mine"]).stdout
     for change in ("victories: 1 changed", "wonders: 1 changed", "technologies: 1 added", "coins.victory"):
         assert change in diff, (change, diff)
+
+
+def test_the_reference_documents_every_kind_collection_and_setting_of_the_family() -> None:
+    from civrules.families import family_named
+    from tests.conftest import REPO
+
+    family = family_named("sid-meiers-civilization")
+    assert family is not None
+    text = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    for kind in family.kinds:
+        assert f"`kind: {kind}`" in text, kind
+    for name in family.collections:
+        assert f"| `overlay.{name}` |" in text, name
+    for key in family.settings:
+        assert f"| `{key}` |" in text, key
+    assert "### `technologies[].unlocks`" in text
