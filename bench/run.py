@@ -68,7 +68,8 @@ def ruleset_files(rules: Path, ruleset: str) -> list[tuple[str, Path]]:
     """(kind, path) of every file a ruleset reads, its manifest and rule index included."""
     workspace = Workspace(rules)
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset])
-    found = [("ruleset", rules / "rulesets" / Path(loaded.manifest.file.path).name)]
+    manifest_kind = "ruleset" if loaded.family.default else f"{loaded.family.id}/ruleset"
+    found = [(manifest_kind, rules / "rulesets" / Path(loaded.manifest.file.path).name)]
     for files in loaded.files.values():
         for one in files:
             assert one.kind is not None
@@ -76,10 +77,25 @@ def ruleset_files(rules: Path, ruleset: str) -> list[tuple[str, Path]]:
     return found
 
 
-def largest_ruleset(rules: Path) -> str:
+def largest_ruleset(rules: Path, family: str | None = None) -> str:
+    """The shipped ruleset that reads the most bytes (of ``family``, when given)."""
     workspace = Workspace(rules)
-    sizes = {name: sum(path.stat().st_size for _, path in ruleset_files(rules, name)) for name in workspace.manifests()}
+    names = [
+        name
+        for name, manifest in workspace.manifests().items()
+        if family is None or workspace.load_ruleset(manifest).family.id == family
+    ]
+    sizes = {name: sum(path.stat().st_size for _, path in ruleset_files(rules, name)) for name in names}
     return max(sorted(sizes), key=lambda name: sizes[name])
+
+
+def other_families(rules: Path, ruleset: str) -> dict[str, str]:
+    """Each family but ``ruleset``'s, with its largest shipped ruleset: measured with the same targets."""
+    workspace = Workspace(rules)
+    manifests = workspace.manifests()
+    owner = workspace.load_ruleset(manifests[ruleset]).family.id
+    found = sorted({workspace.load_ruleset(m).family.id for m in manifests.values()} - {owner})
+    return {family: largest_ruleset(rules, family) for family in found}
 
 
 def peak_rss(command: list[str]) -> float:
@@ -123,6 +139,7 @@ def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, A
 
 
 def whole_process(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str, Any]:
+    tmp.mkdir(parents=True, exist_ok=True)
     files = ruleset_files(rules, ruleset)
     env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}
     floor_script = "import sys, yaml\nfor f in sys.argv[1:]:\n    yaml.load(open(f, 'rb'), Loader=yaml.CSafeLoader)\n"
@@ -259,6 +276,13 @@ def print_table(results: dict[str, Any]) -> None:
     print(f"  validate / check-jsonschema       {whole['ratios']['validate_vs_check_jsonschema']:5.2f}x")
     print(f"  generated package import (net)    {whole['import_generated_net'] * 1000:8.1f} ms")
     print("growth (synthetic rulesets)        validate+build   vs 1x   peak RSS")
+    for family, row in results.get("families", {}).items():
+        ratio = row["in_process"]["ratios"]["validate"]
+        print(
+            f"family {family} ({row['ruleset']}): validate {row['in_process']['validate']['median'] * 1000:.1f} ms"
+            f" ({ratio:.2f}x its parse floor), build {row['whole_process']['build']['median'] * 1000:.1f} ms,"
+            f" package import {row['whole_process']['import_generated_net'] * 1000:.1f} ms net"
+        )
     for scale, row in results["scaling"].items():
         size, median = row["size"], row["validate_build"]["median"] * 1000
         print(
@@ -277,7 +301,14 @@ def check() -> int:
     now = figures["ratios"]["validate"]
     before = recorded["in_process"]["ratios"]["validate"]
     print(f"validate / parse floor on {ruleset}: {now:.2f}x now, {before:.2f}x recorded (limit {before * 1.5:.2f}x)")
-    return 1 if now > before * 1.5 else 0
+    failed = now > before * 1.5
+    for family, row in (recorded.get("families") or {}).items():  # each other family, the same guard
+        with tempfile.TemporaryDirectory() as tmp:
+            ratio = in_process(rules, row["ruleset"], Path(tmp) / "generated", repeat=5)["ratios"]["validate"]
+        limit = row["in_process"]["ratios"]["validate"] * 1.5
+        print(f"validate / parse floor on {row['ruleset']} ({family}): {ratio:.2f}x now (limit {limit:.2f}x)")
+        failed = failed or ratio > limit
+    return 1 if failed else 0
 
 
 def main() -> int:
@@ -304,6 +335,14 @@ def main() -> int:
             "whole_process": whole_process(rules, ruleset, tmp, args.repeat),
             "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
             "edit_latency": edit_latency(rules, ruleset, tmp, args.repeat),
+            "families": {
+                family: {
+                    "ruleset": other,
+                    "in_process": in_process(rules, other, tmp / f"in-process-{family}", args.repeat),
+                    "whole_process": whole_process(rules, other, tmp / family, args.repeat),
+                }
+                for family, other in other_families(rules, ruleset).items()
+            },
         }
     target = RESULTS if args.record else OUT
     target.parent.mkdir(parents=True, exist_ok=True)

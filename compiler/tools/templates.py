@@ -13,6 +13,8 @@ templates in the core's, a family's in the family's (with the filters its emitte
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import sys
 from pathlib import Path
 
@@ -34,14 +36,26 @@ def environments() -> dict[tuple[str, str], jinja2.Environment]:
     (compiling checks filter names)."""
     from civrules.emit.sheets import common
     from civrules.emit.templating import template_environment
+    from civrules.families import families
     from civrules.families.advanced_civilization import package as python
     from civrules.families.advanced_civilization.sheets import svgmap
 
     found = {(CORE, "python"): template_environment("python", autoescape=False), (CORE, "sheets"): common.environment()}
-    for folder, environment in {"python": python.environment(), "sheets": svgmap.environment()}.items():
-        for loader in own_loaders(environment):
-            if loader.key != CORE:
-                found[(loader.key, folder)] = environment
+    rooms: list[dict[str, jinja2.Environment]] = [{"python": python.environment(), "sheets": svgmap.environment()}]
+    for family in families().values():
+        # Every other family's: its package emitter's environment and its sheets package's (or the
+        # sheets' common one), where its room has templates of that folder.
+        room: dict[str, jinja2.Environment] = {}
+        for folder, module in (("python", f"{family.package}.package"), ("sheets", f"{family.package}.sheets")):
+            with contextlib.suppress(ImportError):
+                make = getattr(importlib.import_module(module), "environment", None)
+                room[folder] = make() if make is not None else common.environment(family.package)
+        rooms.append(room)
+    for room in rooms:
+        for folder, environment in room.items():
+            for loader in own_loaders(environment):
+                if loader.key != CORE:
+                    found.setdefault((loader.key, folder), environment)
     return found
 
 

@@ -11,15 +11,13 @@ from typing import Any
 import pytest
 
 from civrules.checks.references import references
-from civrules.families import default_family, families
+from civrules.families import default_family, family_named
 from civrules.pipeline import analyse
 from civrules.schema import SCHEMA_FILES, load_schema
 from civrules.schema.references import KEYWORD, Ref, declared_references, find_references, node_at, ref_at
 from tests.rulefiles import CachedWorkspace
 
 COLLECTIONS = default_family().collections
-#: Every family's collections: a schema's declarations name those of its own family.
-ALL_COLLECTIONS = {name for family in families().values() for name in family.collections}
 
 CARDS = "civilization_cards"
 
@@ -79,8 +77,10 @@ def test_each_effect_names_its_cards_after_its_kind() -> None:
 
 @pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
 def test_every_declaration_names_a_collection_and_says_what(kind: str) -> None:
+    family = family_named(kind.partition("/")[0]) if "/" in kind else default_family()  # a family's own kinds
+    assert family is not None, kind
     for pointer, ref in declared_references(load_schema(kind)):
-        assert ref.collection in ALL_COLLECTIONS or (ref.collection == "rulesets" and not ref.check), pointer
+        assert ref.collection in family.collections or (ref.collection == "rulesets" and not ref.check), pointer
         assert ref.what.strip() == ref.what and ref.what, pointer
         assert "/overlay_patch_" not in pointer, "a patch is read with its collection's own schema"
 

@@ -458,6 +458,112 @@ def commodity_stack_changed() -> Iterator[Mutation]:
         yield Mutation("commodity-stack-changed", good["id"], BASE, file, "D002", edit)
 
 
+# --- Sid Meier's Civilization (the second family) ----------------------------------------------
+
+SMC = "sid-meiers-civilization"
+SMC_COMMUNITY = "sid-meiers-civilization-community"
+
+
+def research_cost_flattened() -> Iterator[Mutation]:
+    """A level's research cost drops to the level below's (T004 at its trade)."""
+    file = f"rulesets/{SMC}.yaml"
+    costs = data_of(file)["research"]["costs"]
+    for j in range(1, len(costs)):
+
+        def edit(data: Any, j: int = j) -> tuple[str | None, NodePath, bool]:
+            data["research"]["costs"][j]["trade"] = data["research"]["costs"][j - 1]["trade"]
+            return None, ("research", "costs", j, "trade"), False
+
+        yield Mutation("research-cost-flattened", f"level {costs[j]['level']}", SMC, file, "T004", edit)
+
+
+def unit_rank_cheapened() -> Iterator[Mutation]:
+    """A unit rank costs what the rank below costs (T010 at its cost)."""
+    for file in files_of(SMC, "units"):
+        for i, unit in enumerate(data_of(file).get("unit_types") or []):
+            for j in range(1, len(unit.get("ranks") or [])):
+
+                def edit(data: Any, i: int = i, j: int = j) -> tuple[str | None, NodePath, bool]:
+                    ranks = data["unit_types"][i]["ranks"]
+                    ranks[j]["cost"] = ranks[j - 1]["cost"]
+                    return None, ("unit_types", i, "ranks", j, "cost"), False
+
+                yield Mutation("unit-rank-cheapened", f"{unit['id']} rank {j + 1}", SMC, file, "T010", edit)
+
+
+def upgrade_cheapened() -> Iterator[Mutation]:
+    """An upgraded building costs what the building it upgrades costs (T008 at its cost)."""
+    for file in files_of(SMC, "buildings"):
+        buildings = data_of(file).get("buildings") or []
+        costs = {b["id"]: b.get("cost") for b in buildings}
+        for i, building in enumerate(buildings):
+            if not isinstance(building.get("cost"), int) or not isinstance(costs.get(building.get("upgrade_of")), int):
+                continue
+
+            def edit(
+                data: Any, i: int = i, base: int = costs[building["upgrade_of"]]
+            ) -> tuple[str | None, NodePath, bool]:
+                data["buildings"][i]["cost"] = base
+                return None, ("buildings", i, "cost"), False
+
+            yield Mutation("upgrade-cheapened", building["id"], SMC, file, "T008", edit)
+
+
+def limited_building_on_water() -> Iterator[Mutation]:
+    """A limited building's terrains gain water (T009 at its terrains)."""
+    for file in files_of(SMC, "buildings"):
+        for i, building in enumerate(data_of(file).get("buildings") or []):
+            if building.get("limited") is not True or not isinstance(building.get("terrains"), list):
+                continue
+
+            def edit(data: Any, i: int = i) -> tuple[str | None, NodePath, bool]:
+                data["buildings"][i]["terrains"].insert(0, "agua")
+                return None, ("buildings", i, "terrains"), False
+
+            yield Mutation("limited-building-on-water", building["id"], SMC, file, "T009", edit)
+
+
+def wonder_discount_lost() -> Iterator[Mutation]:
+    """A wonder's discounted cost rises to its cost (T012 at the discounted cost)."""
+    for file in files_of(SMC, "wonders"):
+        for i, wonder in enumerate(data_of(file).get("wonders") or []):
+            if not isinstance(wonder.get("cost"), int) or not isinstance(wonder.get("discount"), dict):
+                continue
+
+            def edit(data: Any, i: int = i) -> tuple[str | None, NodePath, bool]:
+                data["wonders"][i]["discount"]["cost"] = data["wonders"][i]["cost"]
+                return None, ("wonders", i, "discount", "cost"), False
+
+            yield Mutation("wonder-discount-lost", wonder["id"], SMC, file, "T012", edit)
+
+
+def tile_row_shortened() -> Iterator[Mutation]:
+    """A map tile loses a square of its last row (T016 at its squares)."""
+    for file in files_of(SMC_COMMUNITY, "map"):
+        for i, tile in enumerate(data_of(file).get("tiles") or []):
+
+            def edit(data: Any, i: int = i) -> tuple[str | None, NodePath, bool]:
+                data["tiles"][i]["squares"][-1].pop()
+                return None, ("tiles", i, "squares"), False
+
+            yield Mutation("tile-row-shortened", tile["id"], SMC_COMMUNITY, file, "T016", edit)
+
+
+def culture_cost_lowered() -> Iterator[Mutation]:
+    """A culture track space costs less culture than the space before it (T013 at its cost)."""
+    for file in files_of(SMC_COMMUNITY, "culture"):
+        spaces = data_of(file).get("spaces") or []
+        for i in range(1, len(spaces)):
+            if spaces[i]["cost"]["culture"] == 0:
+                continue
+
+            def edit(data: Any, i: int = i) -> tuple[str | None, NodePath, bool]:
+                data["spaces"][i]["cost"]["culture"] = data["spaces"][i - 1]["cost"]["culture"] - 1
+                return None, ("spaces", i, "cost"), False
+
+            yield Mutation("culture-cost-lowered", spaces[i]["id"], SMC_COMMUNITY, file, "T013", edit)
+
+
 KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "border-side-removed": border_side_removed,
     "area-cut-off": area_cut_off,
@@ -481,6 +587,13 @@ KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "modifier-removed": modifier_removed,
     "set-example-broken": set_example_broken,
     "commodity-stack-changed": commodity_stack_changed,
+    "research-cost-flattened": research_cost_flattened,
+    "unit-rank-cheapened": unit_rank_cheapened,
+    "upgrade-cheapened": upgrade_cheapened,
+    "limited-building-on-water": limited_building_on_water,
+    "wonder-discount-lost": wonder_discount_lost,
+    "tile-row-shortened": tile_row_shortened,
+    "culture-cost-lowered": culture_cost_lowered,
 }
 
 

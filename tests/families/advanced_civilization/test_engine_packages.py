@@ -211,6 +211,9 @@ def test_pip_installs_a_package_that_imports_and_type_checks(tmp_path: Path) -> 
         "civrules_runtime_advanced_civilization",
         "advanced_civilization",
         "mega_civilization",
+        "civrules_runtime_sid_meiers_civilization",  # the second family's runtime and packages
+        "sid_meiers_civilization",
+        "sid_meiers_civilization_community",
     ):
         source = shutil.copytree(GENERATED / name, tmp_path / "src" / name)
         before = sorted(p.name for p in source.iterdir())
@@ -232,14 +235,19 @@ def test_pip_installs_a_package_that_imports_and_type_checks(tmp_path: Path) -> 
     engine = tmp_path / "engine.py"
     engine.write_text(
         (REPO / "tests" / "engine" / "summary.py").read_text(encoding="utf-8")
-        + "\n\nimport advanced_civilization\nimport mega_civilization\n\n"
-        "print(summary(advanced_civilization)['cheapest_card'], summary(mega_civilization)['famine'])\n",
+        + "\n\n"
+        + (REPO / "tests" / "families" / "sid_meiers_civilization" / "engine.py").read_text(encoding="utf-8")
+        + "\n\nimport advanced_civilization\nimport mega_civilization\n"
+        "import sid_meiers_civilization\nimport sid_meiers_civilization_community\n\n"
+        "print(summary(advanced_civilization)['cheapest_card'], summary(mega_civilization)['famine'])\n"
+        "print(civilization_summary(sid_meiers_civilization)['culture_win'])\n"
+        "print(civilization_summary(sid_meiers_civilization_community)['first_level_2'])\n",
         encoding="utf-8",
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     ran = subprocess.run([str(python), str(engine)], capture_output=True, text=True, env=env, check=False, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.split() == ["45", "10"]
+    assert ran.stdout.split() == ["45", "10", "unknown", "agriculture"]
     checked = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--python-executable", str(python), "--no-incremental", str(engine)],
         capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=600,

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5b7058cc73bbf7801b4607845701099d085dbc1b3ef607b87b29253c2fb45a14"
+SCHEMA_SHA256 = "2c0418dab694a119e763a969d8a2b9ba06cef276b5629b0bed7a0d635da3569a"
 
 from decimal import Decimal
 import re
@@ -188,7 +188,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
                                     raise JsonSchemaValueException("invalid")
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
-                                    if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'credit_policy' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'components' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'ast' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'player_counts' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'sequence_of_play' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'victory' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'hand_limit' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'taxation' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'special_rules' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_player_forces' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'total_cards' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'set_value' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'mining' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade_stacks' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'deck_compositions' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_native_block_bonus' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'two_coast_areas' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'excluded_borders'):
+                                    if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'turn_order' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'cities' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'production' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'research' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'pyramid' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'movement' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'villages' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'culture_hand' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'combat' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'coins' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'tie_break' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count'):
                                         raise JsonSchemaValueException("invalid")
                         if "replace" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("replace")
@@ -204,7 +204,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__overlay__settings__replace_property_names = True
                                     for data__overlay__settings__replace_key in data__overlay__settings__replace:
                                         try:
-                                            if not (isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'players' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'credit_policy' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'components' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'not_in_sources' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'ast' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'player_counts' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'sequence_of_play' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'victory' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'hand_limit' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'taxation' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'special_rules' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'non_player_forces' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'total_cards' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'set_value' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'mining' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'trade_stacks' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'deck_compositions' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'non_native_block_bonus' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'declared_count' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'two_coast_areas' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'excluded_borders'):
+                                            if not (isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'players' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'turn_order' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'cities' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'trade' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'production' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'research' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'pyramid' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'movement' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'villages' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'culture_hand' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'combat' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'coins' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'tie_break' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'not_in_sources' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'declared_count'):
                                                 raise JsonSchemaValueException("invalid")
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__replace_property_names = False
@@ -224,7 +224,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__overlay__settings__add_property_names = True
                                     for data__overlay__settings__add_key in data__overlay__settings__add:
                                         try:
-                                            if not (isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'players' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'credit_policy' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'components' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'not_in_sources' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'ast' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'player_counts' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'sequence_of_play' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'victory' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'hand_limit' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'taxation' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'special_rules' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'non_player_forces' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'total_cards' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'set_value' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'mining' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'trade_stacks' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'deck_compositions' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'non_native_block_bonus' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'declared_count' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'two_coast_areas' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'excluded_borders'):
+                                            if not (isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'players' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'turn_order' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'cities' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'trade' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'production' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'research' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'pyramid' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'movement' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'villages' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'culture_hand' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'combat' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'coins' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'tie_break' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'not_in_sources' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'declared_count'):
                                                 raise JsonSchemaValueException("invalid")
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__add_property_names = False
@@ -234,86 +234,62 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, (name_prefix or "data") + ".overlay.settings.players")
-                        if "credit_policy" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("credit_policy")
-                            data__overlay__settings__creditpolicy = data__overlay__settings["credit_policy"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__creditpolicy, custom_formats, (name_prefix or "data") + ".overlay.settings.credit_policy")
-                        if "components" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("components")
-                            data__overlay__settings__components = data__overlay__settings["components"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__components, custom_formats, (name_prefix or "data") + ".overlay.settings.components")
+                        if "turn_order" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("turn_order")
+                            data__overlay__settings__turnorder = data__overlay__settings["turn_order"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__turnorder, custom_formats, (name_prefix or "data") + ".overlay.settings.turn_order")
+                        if "cities" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("cities")
+                            data__overlay__settings__cities = data__overlay__settings["cities"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__cities, custom_formats, (name_prefix or "data") + ".overlay.settings.cities")
+                        if "trade" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("trade")
+                            data__overlay__settings__trade = data__overlay__settings["trade"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__trade, custom_formats, (name_prefix or "data") + ".overlay.settings.trade")
+                        if "production" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("production")
+                            data__overlay__settings__production = data__overlay__settings["production"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__production, custom_formats, (name_prefix or "data") + ".overlay.settings.production")
+                        if "research" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("research")
+                            data__overlay__settings__research = data__overlay__settings["research"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__research, custom_formats, (name_prefix or "data") + ".overlay.settings.research")
+                        if "pyramid" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("pyramid")
+                            data__overlay__settings__pyramid = data__overlay__settings["pyramid"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__pyramid, custom_formats, (name_prefix or "data") + ".overlay.settings.pyramid")
+                        if "movement" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("movement")
+                            data__overlay__settings__movement = data__overlay__settings["movement"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__movement, custom_formats, (name_prefix or "data") + ".overlay.settings.movement")
+                        if "villages" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("villages")
+                            data__overlay__settings__villages = data__overlay__settings["villages"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__villages, custom_formats, (name_prefix or "data") + ".overlay.settings.villages")
+                        if "culture_hand" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("culture_hand")
+                            data__overlay__settings__culturehand = data__overlay__settings["culture_hand"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__culturehand, custom_formats, (name_prefix or "data") + ".overlay.settings.culture_hand")
+                        if "combat" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("combat")
+                            data__overlay__settings__combat = data__overlay__settings["combat"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__combat, custom_formats, (name_prefix or "data") + ".overlay.settings.combat")
+                        if "coins" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("coins")
+                            data__overlay__settings__coins = data__overlay__settings["coins"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__coins, custom_formats, (name_prefix or "data") + ".overlay.settings.coins")
+                        if "tie_break" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("tie_break")
+                            data__overlay__settings__tiebreak = data__overlay__settings["tie_break"]
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tiebreak, custom_formats, (name_prefix or "data") + ".overlay.settings.tie_break")
                         if "not_in_sources" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("not_in_sources")
                             data__overlay__settings__notinsources = data__overlay__settings["not_in_sources"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__notinsources, custom_formats, (name_prefix or "data") + ".overlay.settings.not_in_sources")
-                        if "ast" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("ast")
-                            data__overlay__settings__ast = data__overlay__settings["ast"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__ast, custom_formats, (name_prefix or "data") + ".overlay.settings.ast")
-                        if "player_counts" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("player_counts")
-                            data__overlay__settings__playercounts = data__overlay__settings["player_counts"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__playercounts, custom_formats, (name_prefix or "data") + ".overlay.settings.player_counts")
-                        if "sequence_of_play" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("sequence_of_play")
-                            data__overlay__settings__sequenceofplay = data__overlay__settings["sequence_of_play"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__sequenceofplay, custom_formats, (name_prefix or "data") + ".overlay.settings.sequence_of_play")
-                        if "victory" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("victory")
-                            data__overlay__settings__victory = data__overlay__settings["victory"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__victory, custom_formats, (name_prefix or "data") + ".overlay.settings.victory")
-                        if "hand_limit" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("hand_limit")
-                            data__overlay__settings__handlimit = data__overlay__settings["hand_limit"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__handlimit, custom_formats, (name_prefix or "data") + ".overlay.settings.hand_limit")
-                        if "taxation" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("taxation")
-                            data__overlay__settings__taxation = data__overlay__settings["taxation"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__taxation, custom_formats, (name_prefix or "data") + ".overlay.settings.taxation")
-                        if "special_rules" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("special_rules")
-                            data__overlay__settings__specialrules = data__overlay__settings["special_rules"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__specialrules, custom_formats, (name_prefix or "data") + ".overlay.settings.special_rules")
-                        if "non_player_forces" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("non_player_forces")
-                            data__overlay__settings__nonplayerforces = data__overlay__settings["non_player_forces"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonplayerforces, custom_formats, (name_prefix or "data") + ".overlay.settings.non_player_forces")
-                        if "total_cards" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("total_cards")
-                            data__overlay__settings__totalcards = data__overlay__settings["total_cards"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__totalcards, custom_formats, (name_prefix or "data") + ".overlay.settings.total_cards")
-                        if "set_value" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("set_value")
-                            data__overlay__settings__setvalue = data__overlay__settings["set_value"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__setvalue, custom_formats, (name_prefix or "data") + ".overlay.settings.set_value")
-                        if "mining" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("mining")
-                            data__overlay__settings__mining = data__overlay__settings["mining"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__mining, custom_formats, (name_prefix or "data") + ".overlay.settings.mining")
-                        if "trade_stacks" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("trade_stacks")
-                            data__overlay__settings__tradestacks = data__overlay__settings["trade_stacks"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tradestacks, custom_formats, (name_prefix or "data") + ".overlay.settings.trade_stacks")
-                        if "deck_compositions" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("deck_compositions")
-                            data__overlay__settings__deckcompositions = data__overlay__settings["deck_compositions"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__deckcompositions, custom_formats, (name_prefix or "data") + ".overlay.settings.deck_compositions")
-                        if "non_native_block_bonus" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("non_native_block_bonus")
-                            data__overlay__settings__nonnativeblockbonus = data__overlay__settings["non_native_block_bonus"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonnativeblockbonus, custom_formats, (name_prefix or "data") + ".overlay.settings.non_native_block_bonus")
                         if "declared_count" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("declared_count")
                             data__overlay__settings__declaredcount = data__overlay__settings["declared_count"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, (name_prefix or "data") + ".overlay.settings.declared_count")
-                        if "two_coast_areas" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("two_coast_areas")
-                            data__overlay__settings__twocoastareas = data__overlay__settings["two_coast_areas"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__twocoastareas, custom_formats, (name_prefix or "data") + ".overlay.settings.two_coast_areas")
-                        if "excluded_borders" in data__overlay__settings_keys:
-                            data__overlay__settings_keys.remove("excluded_borders")
-                            data__overlay__settings__excludedborders = data__overlay__settings["excluded_borders"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__excludedborders, custom_formats, (name_prefix or "data") + ".overlay.settings.excluded_borders")
                         if data__overlay__settings_keys:
                             raise JsonSchemaValueException("invalid")
                 if data__overlay_keys:

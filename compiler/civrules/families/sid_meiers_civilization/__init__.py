@@ -3,7 +3,8 @@ Games, 2010), its base game from the rulebook, and a community transcription of 
 
 from civrules.families.family import CollectionSpec, Family
 
-#: The value of a manifest's `family:` for this family.
+#: The family's id (a manifest's ``family:``). Here, not in the model, so that reading the register
+#: imports no stage of the pipeline (the model imports the resolver, which reads the register).
 FAMILY_ID = "sid-meiers-civilization"
 
 _MANIFEST = ("players", "turn_order", "cities", "trade", "production", "research", "pyramid", "movement")
@@ -59,5 +60,9 @@ FAMILY = Family(
     sheets=(f"{__name__}.sheets",),
     hooks={
         "assemble": f"{__name__}.model:build_ruleset",
+        "package": f"{__name__}.package:render_package",
+        "runtime": f"{__name__}.package:render_runtime",
+        "export": f"{__name__}.export:derived_facts",
+        "variant_example": f"{__name__}.scaffold:variant_example",
     },
 )

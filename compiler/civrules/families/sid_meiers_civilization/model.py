@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from civrules.families.sid_meiers_civilization import FAMILY_ID as FAMILY_ID
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
 from civrules.resolve import Resolved
 
@@ -191,6 +192,8 @@ class Marker(Entity):
 class CivilizationRuleset(Ruleset):
     """A ruleset of Sid Meier's Civilization: The Board Game."""
 
+    #: Whether the manifest declares the ruleset a draft (`status: draft`): facts a game needs are missing.
+    draft: bool
     technologies: Collection[Technology]
     terrains: Collection[Terrain]
     buildings: Collection[Building]
@@ -458,6 +461,7 @@ def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
         rule_index=rule_index_of(resolved.rule_index),
+        draft=data.get("status") == "draft",
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
