@@ -564,6 +564,58 @@ def culture_cost_lowered() -> Iterator[Mutation]:
             yield Mutation("culture-cost-lowered", spaces[i]["id"], SMC_COMMUNITY, file, "T013", edit)
 
 
+def pyramid_total_off() -> Iterator[Mutation]:
+    """The pyramid's declared total is one more than its minimums add up to (T003 at the total)."""
+    file = f"rulesets/{SMC}.yaml"
+
+    def edit(data: Any) -> tuple[str | None, NodePath, bool]:
+        data["pyramid"]["total"] += 1
+        return None, ("pyramid", "total"), False
+
+    yield Mutation("pyramid-total-off", "total", SMC, file, "T003", edit)
+
+
+def research_above_dial() -> Iterator[Mutation]:
+    """The top level's research costs more trade than the dial holds (T005 at its trade)."""
+    file = f"rulesets/{SMC}.yaml"
+    costs = data_of(file)["research"]["costs"]
+    n = len(costs) - 1
+
+    def edit(data: Any) -> tuple[str | None, NodePath, bool]:
+        data["research"]["costs"][n]["trade"] = data["trade"]["dial_max"] + 1
+        return None, ("research", "costs", n, "trade"), False
+
+    yield Mutation("research-above-dial", f"level {costs[n]['level']}", SMC, file, "T005", edit)
+
+
+def victory_coins_changed() -> Iterator[Mutation]:
+    """The economic victory asks for other coins than the coin rule (T015 at its coins)."""
+    file = f"rulesets/{SMC}.yaml"
+    for i, victory in enumerate(data_of(file)["victories"]):
+        if victory.get("kind") != "economy":
+            continue
+
+        def edit(data: Any, i: int = i) -> tuple[str | None, NodePath, bool]:
+            data["victories"][i]["coins"] += 1
+            return None, ("victories", i, "coins"), False
+
+        yield Mutation("victory-coins-changed", victory["id"], SMC, file, "T015", edit)
+
+
+def second_top_technology() -> Iterator[Mutation]:
+    """A level-4 technology of the transcription is raised to the top level (T002 at its level)."""
+    (file,) = files_of(SMC_COMMUNITY, "technologies")
+    for i, tech in enumerate(data_of(file)["technologies"]):
+        if tech.get("level") != 4:
+            continue
+
+        def edit(data: Any, i: int = i) -> tuple[str | None, NodePath, bool]:
+            data["technologies"][i]["level"] = 5
+            return None, ("technologies", i, "level"), False
+
+        yield Mutation("second-top-technology", tech["id"], SMC_COMMUNITY, file, "T002", edit)
+
+
 KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "border-side-removed": border_side_removed,
     "area-cut-off": area_cut_off,
@@ -594,6 +646,10 @@ KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "wonder-discount-lost": wonder_discount_lost,
     "tile-row-shortened": tile_row_shortened,
     "culture-cost-lowered": culture_cost_lowered,
+    "pyramid-total-off": pyramid_total_off,
+    "research-above-dial": research_above_dial,
+    "victory-coins-changed": victory_coins_changed,
+    "second-top-technology": second_top_technology,
 }
 
 
