@@ -29,6 +29,8 @@ if str(GENERATED) not in sys.path:
 
 import imperial_settlers  # noqa: E402 - the committed packages, kept current by `civrules build --check`
 import imperial_settlers.helpers  # noqa: E402
+import imperial_settlers_advanced_lookout  # noqa: E402
+import imperial_settlers_alternative_lookout  # noqa: E402
 import imperial_settlers_peaceful  # noqa: E402
 from civrules_runtime_imperial_settlers import (  # noqa: E402
     RazeTarget,
@@ -44,6 +46,8 @@ IS = imperial_settlers
 PACKAGES: dict[str, RulesetPackage] = {
     "imperial-settlers": imperial_settlers,
     "imperial-settlers-peaceful": imperial_settlers_peaceful,
+    "imperial-settlers-alternative-lookout": imperial_settlers_alternative_lookout,
+    "imperial-settlers-advanced-lookout": imperial_settlers_advanced_lookout,
 }
 
 

@@ -54,8 +54,23 @@ def deck_table(source: Source[ImperialSettlersRuleset], deck: Deck, notes: Notes
     cards = ruleset.deck_cards(deck)
     faction = ruleset.factions.get(deck.faction) if deck.faction is not None else None
     custom = ruleset.custom_deck(deck.faction) if deck.faction is not None else None
+    traded: dict[str, list[str]] = {"out": [], "in": []}
+    if custom is not None:
+        printed = {
+            card.id: card.copies
+            for card in ruleset.cards
+            if card.deck == deck.id and source.changed("cards", card.id) != "added"
+        }
+        used = {card.id: copies for card, copies in cards}
+        for card in ruleset.cards:
+            label = card.printed_ids[0] if card.printed_ids else card.id
+            if printed.get(card.id, 0) > used.get(card.id, 0):
+                traded["out"].append(f"{label} ({printed[card.id] - used.get(card.id, 0)})")
+            if used.get(card.id, 0) > printed.get(card.id, 0):
+                traded["in"].append(f"{label} ({used[card.id] - printed.get(card.id, 0)})")
     return {
         "name": deck.display_name,
+        "traded": traded,
         "faction": faction.display_name if faction is not None else None,
         "custom": custom.display_name if custom is not None else None,
         "custom_mark": source.changed("faction_decks", custom.id) if custom is not None else "",

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "f33969dabe105d126e42bc07ddf27a8f7c076b89460d1f82411edf19f14caf45"
+SOURCE_SHA256 = "e7e203fd358283cf705943d911921e69423addd3c17edc991015a2dd87c56741"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'faction-cards.html.j2'
@@ -62,6 +62,12 @@ def block_content(context, missing=missing):
     l_0_decks = resolve('decks')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
+    try:
+        t_1 = environment.filters['join']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'join' found.")
     pass
     for l_1_deck in (undefined(name='decks') if l_0_decks is missing else l_0_decks):
         l_1_changed = resolve('changed')
@@ -81,6 +87,18 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_deck, 'custom'))
             yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_deck, 'custom_mark'), _loop_vars=_loop_vars))
         yield '</h2>\n'
+        if environment.getattr(l_1_deck, 'custom'):
+            pass
+            yield '<p class="lead">In place of the printed deck'
+            if environment.getattr(environment.getattr(l_1_deck, 'traded'), 'out'):
+                pass
+                yield ', without '
+                yield escape(t_1(context.eval_ctx, environment.getattr(environment.getattr(l_1_deck, 'traded'), 'out'), ', '))
+            if environment.getitem(environment.getattr(l_1_deck, 'traded'), 'in'):
+                pass
+                yield ', with '
+                yield escape(t_1(context.eval_ctx, environment.getitem(environment.getattr(l_1_deck, 'traded'), 'in'), ', '))
+            yield ' (copies in brackets).</p>'
         yield escape(context.call((undefined(name='card_table') if l_1_card_table is missing else l_1_card_table), l_1_deck, True, _loop_vars=_loop_vars))
         yield '\n</section>\n'
     l_1_deck = l_1_changed = l_1_card_table = missing
@@ -88,4 +106,4 @@ def block_content(context, missing=missing):
     yield '\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&4=38&6=45&7=56&9=62&10=74&13=77'
+debug_info = '1=13&2=16&3=30&4=38&6=45&7=62&9=68&10=80&11=92&14=95'
