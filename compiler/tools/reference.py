@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from civrules.families import default_family
+from civrules.families import default_family, families
+from civrules.families.family import Family
 from civrules.schema import SCHEMA_FILES, load_schema
 from civrules.schema.references import declared
 
@@ -65,14 +66,53 @@ def render_reference() -> str:
     ]
     for kind, title in KINDS:
         lines.append(f"- [{title.split(' (')[0]}](#{_anchor(kind)})")
+    others = _other_families()
+    for family in others:
+        lines.append(f"- [{family.name}](#family-{family.id})")
     lines += ["", *_variants(), ""]
     for kind, title in KINDS:
         lines += [*_kind(kind, title), ""]
+    for family in others:
+        lines += [*_family(family), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _anchor(kind: str) -> str:
-    return f"kind-{kind.replace('_', '-')}"
+    return f"kind-{kind.replace('_', '-').replace('/', '-')}"
+
+
+def _other_families() -> list[Family]:
+    """Every registered family but the default one (whose kinds are above), by id."""
+    return sorted((f for f in families().values() if not f.default), key=lambda f: f.id)
+
+
+def _family(family: Family) -> Iterator[str]:
+    """A family's file kinds (its manifests first), and what a variant of it can change."""
+    yield f'<a id="family-{family.id}"></a>'
+    yield ""
+    yield f"## {family.name} (`family: {family.id}`)"
+    yield ""
+    yield (
+        f"A manifest of this family writes `family: {family.id}`; its files are read as the family's kinds "
+        "below. A variant changes the collections and settings listed here as the overlay above describes."
+    )
+    yield ""
+    yield "| collection | entities named by | where the base defines them |"
+    yield "| --- | --- | --- |"
+    for name, spec in family.collections.items():
+        files = "manifest" if spec.slot == "ruleset" else "files"
+        where = f"`{'.'.join(spec.path)}` of the {spec.slot.replace('_', ' ')} {files}"
+        yield f"| `overlay.{name}` | `{spec.key}` | {where} |"
+    yield ""
+    if family.settings:
+        yield "Settings (`overlay.settings`): " + ", ".join(f"`{key}`" for key in family.settings) + "."
+        yield ""
+    slots = {kind: slot for slot, kind in family.slots.items()}
+    for kind in sorted(family.kinds, key=lambda k: (k != "ruleset", k)):
+        where = "`files: {" + slots[kind] + ": [...]}`" if kind in slots else "the manifest"
+        title = f"{family.name}: `kind: {kind}` ({where})"
+        yield from _kind(family.qualified_kind(kind), title)
+        yield ""
 
 
 def _variants() -> Iterator[str]:
