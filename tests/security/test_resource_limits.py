@@ -85,6 +85,8 @@ class Case:
     stderr: str | None = None  # a text the command's standard error must hold
     fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
     slow: bool = False
+    #: Rulesets of other families the case's tree holds besides FAMILY (its variants extend them).
+    rulesets: tuple[str, ...] = ()
 
 
 def load_cases() -> list[Case]:
@@ -107,6 +109,7 @@ def load_cases() -> list[Case]:
             stderr=entry.get("stderr"),
             fsize_kib=entry.get("fsize_kib"),
             slow=bool(entry.get("slow", False)),
+            rulesets=tuple(entry.get("rulesets", ())),
         )
         for entry in entries
     ]
@@ -155,7 +158,7 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
     rules = tmp / "rules"
     # The Advanced Civilization family and the files it reads: every case's variant extends it, and
     # a whole-tree run (validate, build) costs two rulesets' work, not every shipped ruleset's.
-    copy_rulesets(rules, *FAMILY)
+    copy_rulesets(rules, *FAMILY, *case.rulesets)
     written: set[str] = set()
     for step in case.setup:
         if "copy" in step:
