@@ -41,7 +41,7 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
         "solo": {
             "setup": [step.text for step in solo.setup],
             "lookout": [step.text for step in solo.lookout],
-            "phases": words(ruleset, "phases", solo.phases)
+            "phases": words(ruleset, "phases", [p for p in solo.phases if ruleset.phases.get(p) is not None])
             + (", then the virtual player's attack" if "attack" in solo.phases else ""),
             "attacks": solo.attacks_per_round,
             "razed": solo.locations_razed_per_attack,
