@@ -13,8 +13,6 @@ templates in the core's, a family's in the family's (with the filters its emitte
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import sys
 from pathlib import Path
 
@@ -33,29 +31,32 @@ from civrules.emit.templating import (
 
 def environments() -> dict[tuple[str, str], jinja2.Environment]:
     """The environment of each owner's folder, ``(owner, folder)``, with the filters its emitters add
-    (compiling checks filter names)."""
+    (compiling checks filter names): every registered family's, from its ``package`` hook's module
+    (``environment()``, Python) and the sheets' environment of its package, with the filters any
+    module of its sheets packages adds (an ``environment()`` of its own)."""
+    import importlib
+    import pkgutil
+
     from civrules.emit.sheets import common
     from civrules.emit.templating import template_environment
     from civrules.families import families
-    from civrules.families.advanced_civilization import package as python
-    from civrules.families.advanced_civilization.sheets import svgmap
 
     found = {(CORE, "python"): template_environment("python", autoescape=False), (CORE, "sheets"): common.environment()}
-    rooms: list[dict[str, jinja2.Environment]] = [{"python": python.environment(), "sheets": svgmap.environment()}]
     for family in families().values():
-        # Every other family's: its package emitter's environment and its sheets package's (or the
-        # sheets' common one), where its room has templates of that folder.
-        room: dict[str, jinja2.Environment] = {}
-        for folder, module in (("python", f"{family.package}.package"), ("sheets", f"{family.package}.sheets")):
-            with contextlib.suppress(ImportError):
-                make = getattr(importlib.import_module(module), "environment", None)
-                room[folder] = make() if make is not None else common.environment(family.package)
-        rooms.append(room)
-    for room in rooms:
-        for folder, environment in room.items():
+        by_folder = {"sheets": common.environment(family.package)}
+        hook = family.hooks.get("package")
+        emitter = importlib.import_module(hook.partition(":")[0]) if hook else None
+        if emitter is not None and hasattr(emitter, "environment"):
+            by_folder["python"] = emitter.environment()
+        for package in family.sheets:
+            for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+                module = importlib.import_module(f"{package}.{info.name}")
+                if callable(getattr(module, "environment", None)):
+                    module.environment()  # adds its filters to the family's (cached) sheets environment
+        for folder, environment in by_folder.items():
             for loader in own_loaders(environment):
                 if loader.key != CORE:
-                    found.setdefault((loader.key, folder), environment)
+                    found[(loader.key, folder)] = environment
     return found
 
 

@@ -85,7 +85,8 @@ class Case:
     stderr: str | None = None  # a text the command's standard error must hold
     fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
     slow: bool = False
-    rulesets: tuple[str, ...] = ()  # shipped rulesets the tree holds besides FAMILY (another family's)
+    #: Rulesets of other families the case's tree holds besides FAMILY (its variants extend them).
+    rulesets: tuple[str, ...] = ()
 
 
 def load_cases() -> list[Case]:

@@ -32,7 +32,8 @@ from PIL import Image
 from civrules.emit.build import variant_changes
 from civrules.emit.export import export_ruleset
 from civrules.emit.export import fingerprint as fingerprint_of
-from civrules.emit.sheets import CHANGES, SHEETS, css_string, render_pdf, render_sheets
+from civrules.emit.sheets import CHANGES, css_string, render_pdf, render_sheets
+from civrules.emit.sheets import SHEETS as EVERY_FAMILYS_SHEETS
 from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
@@ -47,6 +48,8 @@ BASE = "advanced-civilization"
 VARIANT = "advanced-civilization-western"
 SCREENSHOT = REPO / "docs" / "sheets-credit-table.png"
 CHART_SCREENSHOT = REPO / "docs" / "sheets-credit-chart.png"
+#: The sheets of this family's rulesets (the core's and its own; other families register theirs).
+SHEETS = tuple(s for s in EVERY_FAMILYS_SHEETS if s.family in (None, "advanced-civilization"))
 #: CSS pixels per millimetre (96 dpi).
 PX = 96 / 25.4
 

@@ -50,8 +50,12 @@ FAMILY = Family(
         "named_cards_not_identified": "ruleset",
     },
     checks=(f"{__name__}.checks",),
+    sheets=(f"{__name__}.sheets",),
     hooks={
         "assemble": f"{__name__}.model:build_model",
         "export": f"{__name__}.export:derived_facts",
+        "package": f"{__name__}.package:render_package",
+        "runtime": f"{__name__}.package:render_runtime",
+        "variant_example": f"{__name__}.scaffold:variant_example",
     },
 )

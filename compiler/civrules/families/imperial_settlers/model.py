@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
+from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
+from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of, rules_of
 
 if TYPE_CHECKING:  # the register imports this room; resolution imports the register
     from civrules.resolve import Entry, Resolved
@@ -122,20 +123,73 @@ class Component(Entity):
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One numbered step of a procedure (a phase, the setup, the solo game), in the data's words."""
+
+    number: int | None
+    text: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Phase(Entity):
     order: int
     steps: tuple[Mapping[str, Any], ...]
+    #: The steps in words, in order.
+    phase_steps: tuple[Step, ...] = ()
+    note: str | None = None
+    skipped_in_last_round: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Action(Entity):
     price: Mapping[str, int]
     allowed: bool
+    #: Raze tokens added per defence token, and per Samurai, on the razed location (p7, p11).
+    extra_per_defence: int = 0
+    extra_per_samurai: int = 0
+    #: What one payment of the price gives, at the player's choice (the worker exchange, p10).
+    gives_one_of: tuple[str, ...] = ()
+    #: What the owner of a razed location gains (p9).
+    owner_gains: tuple[str, ...] = ()
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Fact(Entity):
-    """An entity the model keeps by id and name only (a colour, a kind of location, a part of a card)."""
+    """An entity the model keeps by id and name (a colour, a kind of location, a part of a card, a
+    general rule), with its text where it has one."""
+
+    text: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SoloRules:
+    """The solo game (p13-p14) as far as the ruleset gives it."""
+
+    setup: tuple[Step, ...]
+    lookout: tuple[Step, ...]
+    phases: tuple[str, ...]
+    attacks_per_round: int | None
+    locations_razed_per_attack: int | None
+    attack_cards: int | None
+    #: The kinds of location the virtual player razes first, in order, then the tie-breaks.
+    priority_by_kind: tuple[str, ...]
+    priority_then: tuple[str, ...]
+    #: Against the Japanese: the deal goods whose faction locations are razed first, in order.
+    japanese_target_order: tuple[str, ...]
+    defence_protects: bool | None
+    samurai_protects: bool | None
+    #: What the player's empire is compared with the virtual player's collection by.
+    winning_compare: str | None
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +208,7 @@ class SoloLevel:
     id: str | None
     at_least: int | None
     below: int | None
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +256,12 @@ class ImperialSettlersRuleset(Ruleset):
             self.general_rules,
         )
 
+    @property
+    def status(self) -> str | None:
+        """The manifest's `status` (``draft``, ``official_variant`` ...), where it writes one."""
+        found = self.data.get("status")
+        return found if isinstance(found, str) else None
+
     def fact(self, name: str) -> Any:
         """A setting's resolved value (None where the ruleset has none)."""
         found = self.setting(name)
@@ -235,12 +296,110 @@ class ImperialSettlersRuleset(Ruleset):
                 level.get("id") if isinstance(level.get("id"), str) else None,
                 _int_or_none(level.get("at_least")),
                 _int_or_none(level.get("below")),
+                level.get("name") if isinstance(level.get("name"), str) else None,
             )
             if isinstance(level, Mapping)
             else None
             for level in (written if isinstance(written, list) else [])
         )
         return SoloTable(levels, origin)
+
+    def rounds(self) -> int | None:
+        """How many rounds a game lasts (p6), where the ruleset gives it."""
+        found = self.fact("rounds")
+        return _int_or_none(found.get("count")) if isinstance(found, Mapping) else None
+
+    def starting_hand(self) -> Mapping[str, int]:
+        """The cards each player draws before the first round, by deck kind (p5)."""
+        found = self.fact("starting_hand")
+        if not isinstance(found, Mapping):
+            return {}
+        return {key: amount for key in ("common", "faction") if (amount := _int_or_none(found.get(key))) is not None}
+
+    def setup_steps(self) -> tuple[Step, ...]:
+        """The setup (p5), step by step."""
+        return _steps(self.fact("setup"))
+
+    def tie_breaks(self) -> tuple[TieBreak, ...]:
+        """How a tie for the most VP is broken (p7), in order."""
+        scoring = self.fact("scoring")
+        written = scoring.get("tie_breaks") if isinstance(scoring, Mapping) else None
+        return tuple(
+            TieBreak(str(item.get("id")), " ".join(str(item.get("text", "")).split()))
+            for item in (written if isinstance(written, list) else ())
+            if isinstance(item, Mapping)
+        )
+
+    def solo_rules(self) -> SoloRules | None:
+        """The solo game (p13-p14), where the ruleset gives it."""
+        solo = self.fact("solo")
+        if not isinstance(solo, Mapping):
+            return None
+        written = solo.get("attack_priority")
+        priority: Mapping[str, Any] = written if isinstance(written, Mapping) else {}
+        japanese = solo.get("japanese_target_order")
+        attack_cards = solo.get("attack_cards")
+        winning = solo.get("winning")
+        return SoloRules(
+            setup=_steps(solo.get("setup")),
+            lookout=_steps(solo.get("lookout_steps")),
+            phases=_names(solo.get("phases")),
+            attacks_per_round=_int_or_none(solo.get("attacks_per_round")),
+            locations_razed_per_attack=_int_or_none(solo.get("locations_razed_per_attack")),
+            attack_cards=_int_or_none(attack_cards.get("count")) if isinstance(attack_cards, Mapping) else None,
+            priority_by_kind=_names(priority.get("by_kind")),
+            priority_then=_names(priority.get("then")),
+            japanese_target_order=_names(japanese.get("order")) if isinstance(japanese, Mapping) else (),
+            defence_protects=_bool_or_none(solo.get("defence_protects")),
+            samurai_protects=_bool_or_none(solo.get("samurai_protects")),
+            winning_compare=str(winning["compare"])
+            if isinstance(winning, Mapping) and isinstance(winning.get("compare"), str)
+            else None,
+            rules=rules_of(solo),
+        )
+
+    def deck_building(self) -> DeckRule | None:
+        """The deck-building rule (p12) as the checks, the sheets and the package read it."""
+        return deck_rule(self.fact("deck_building"))
+
+    def deck_building_rules(self) -> tuple[str, ...]:
+        """The rule sections the deck-building rule cites."""
+        found = self.fact("deck_building")
+        return rules_of(found) if isinstance(found, Mapping) else ()
+
+    def colourless_cards(self) -> frozenset[str]:
+        """The cards the ruleset says have no colour (p12)."""
+        found = self.fact("colourless_cards")
+        return frozenset(
+            str(item.get("card")) for item in (found if isinstance(found, list) else ()) if isinstance(item, Mapping)
+        )
+
+    def raze_spoils_decks(self) -> tuple[str, ...]:
+        """The decks whose cards carry spoils (can be razed, p4)."""
+        uses = self.fact("card_uses")
+        raze = uses.get("raze") if isinstance(uses, Mapping) else None
+        return _names(raze.get("spoils_on")) if isinstance(raze, Mapping) else ()
+
+    def deal_decks(self) -> tuple[str, ...]:
+        """The decks whose cards carry a deal area (p4)."""
+        uses = self.fact("card_uses")
+        deal = uses.get("deal") if isinstance(uses, Mapping) else None
+        return _names(deal.get("deal_on")) if isinstance(deal, Mapping) else ()
+
+    def defence_raze_added(self) -> int | None:
+        """The raze tokens a defence token adds to razing its location (p7)."""
+        found = self.fact("defence")
+        return _int_or_none(found.get("raze_added")) if isinstance(found, Mapping) else None
+
+    def unknown_fact_list(self) -> tuple[tuple[str, str, str], ...]:
+        """Every fact the sources do not give: the data file (relative to the rules folder), the
+        field's path in it as written, and why (as check Q006 names them)."""
+        from civrules.checks.unknowns import _relative, field_path, unknown_facts
+
+        return tuple(
+            (_relative(self, document), field_path(document.data, path), " ".join(reason.split()))
+            for document, path, reason in unknown_facts(self)
+        )
 
     def deck_of_prefix(self, prefix: str) -> Deck | None:
         for deck in self.decks:
@@ -263,6 +422,27 @@ class ImperialSettlersRuleset(Ruleset):
             found = [(self.cards.get(e.card), e.copies) for e in custom.entries]
             return [(card, copies) for card, copies in found if card is not None]
         return [(card, card.copies) for card in self.cards if card.deck == deck.id]
+
+
+def _bool_or_none(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _steps(value: Any) -> tuple[Step, ...]:
+    return tuple(
+        Step(_int_or_none(item.get("step")), " ".join(str(item.get("text", "")).split()), rules_of(item))
+        for item in (value if isinstance(value, list) else ())
+        if isinstance(item, Mapping) and isinstance(item.get("text"), str)
+    )
+
+
+def _note(raw: Mapping[str, Any]) -> str | None:
+    note = raw.get("note")
+    return " ".join(note.split()) if isinstance(note, str) else None
 
 
 def _goods(value: Any) -> Goods | None:
@@ -424,7 +604,14 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         phases=Collection.of(
             "phases",
             [
-                Phase(**_base(e), order=int(e.raw.get("order", 0)), steps=tuple(e.raw.get("steps") or ()))
+                Phase(
+                    **_base(e),
+                    order=int(e.raw.get("order", 0)),
+                    steps=tuple(e.raw.get("steps") or ()),
+                    phase_steps=_steps(e.raw.get("steps")),
+                    note=_note(e.raw),
+                    skipped_in_last_round=e.raw.get("skipped_in_last_round") is True,
+                )
                 for e in entries.get("phases", [])
             ],
         ),
@@ -432,10 +619,27 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
             "actions",
             [
                 Action(
-                    **_base(e), price=dict(e.raw.get("price") or {}), allowed=e.raw.get("allowed", True) is not False
+                    **_base(e),
+                    price=dict(e.raw.get("price") or {}),
+                    allowed=e.raw.get("allowed", True) is not False,
+                    extra_per_defence=_int_or_none(e.raw.get("extra_per_defence")) or 0,
+                    extra_per_samurai=_int_or_none(e.raw.get("extra_per_samurai")) or 0,
+                    gives_one_of=_names(e.raw.get("gives_one_of")),
+                    owner_gains=_names(e.raw.get("owner_gains")),
+                    note=_note(e.raw),
                 )
                 for e in entries.get("actions", [])
             ],
         ),
-        general_rules=Collection.of("general_rules", [Fact(**_base(e)) for e in entries.get("general_rules", [])]),
+        general_rules=Collection.of(
+            "general_rules",
+            [
+                Fact(
+                    **_base(e),
+                    text=" ".join(e.raw["text"].split()) if isinstance(e.raw.get("text"), str) else None,
+                    note=_note(e.raw),
+                )
+                for e in entries.get("general_rules", [])
+            ],
+        ),
     )
