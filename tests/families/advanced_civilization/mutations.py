@@ -616,6 +616,68 @@ def second_top_technology() -> Iterator[Mutation]:
         yield Mutation("second-top-technology", tech["id"], SMC_COMMUNITY, file, "T002", edit)
 
 
+def pyramid_minimum_raised() -> Iterator[Mutation]:
+    """A level of the pyramid needs more technologies than the transcription holds (T001 at the minimums)."""
+    file = f"rulesets/{SMC}.yaml"
+    minimums = data_of(file)["pyramid"]["minimums"]
+    for j, minimum in enumerate(minimums):
+
+        def edit(data: Any, j: int = j) -> tuple[str | None, NodePath, bool]:
+            data["pyramid"]["minimums"][j]["count"] = 99
+            return None, ("pyramid", "minimums"), False
+
+        yield Mutation("pyramid-minimum-raised", f"level {minimum['level']}", SMC_COMMUNITY, file, "T001", edit)
+
+
+def unlocked_rank_missing() -> Iterator[Mutation]:
+    """A technology unlocks a rank its unit type does not have, one above its highest (T006 at the
+    rank; only where that rank is one the schema allows, 1 to 4)."""
+    (units_file,) = files_of(SMC, "units")
+    highest = {u["id"]: max(r["rank"] for r in u["ranks"]) for u in data_of(units_file)["unit_types"]}
+    (file,) = files_of(SMC, "technologies")
+    for i, tech in enumerate(data_of(file)["technologies"]):
+        units = (tech.get("unlocks") or {}).get("units") if isinstance(tech.get("unlocks"), dict) else None
+        for n, unit in enumerate(units or ()):
+            missing = highest.get(unit["type"], 4) + 1
+            if missing > 4:
+                continue
+
+            def edit(data: Any, i: int = i, n: int = n, missing: int = missing) -> tuple[str | None, NodePath, bool]:
+                data["technologies"][i]["unlocks"]["units"][n]["rank"] = missing
+                return None, ("technologies", i, "unlocks", "units", n, "rank"), False
+
+            yield Mutation("unlocked-rank-missing", f"{tech['id']} unit {n}", SMC, file, "T006", edit)
+
+
+def trump_cycle_broken() -> Iterator[Mutation]:
+    """The first basic unit type trumps itself: the three no longer form one cycle (T011 at its trumps)."""
+    (file,) = files_of(SMC, "units")
+    units = data_of(file)["unit_types"]
+    first = next((i for i, u in enumerate(units) if u.get("available_at_start")), None)
+    if first is None:
+        return
+
+    def edit(data: Any) -> tuple[str | None, NodePath, bool]:
+        data["unit_types"][first]["trumps"] = data["unit_types"][first]["id"]
+        return None, ("unit_types", first, "trumps"), False
+
+    yield Mutation("trump-cycle-broken", units[first]["id"], SMC, file, "T011", edit)
+
+
+def culture_victory_moved() -> Iterator[Mutation]:
+    """The culture track's last space is no longer the culture victory (T014 at its kind)."""
+    (file,) = [f for f in files_of(SMC_COMMUNITY, "culture") if "community" in f]
+    spaces = data_of(file)["spaces"]
+    last = max(range(len(spaces)), key=lambda i: spaces[i]["position"])
+    other = next(s["kind"] for s in spaces if s["kind"] != "culture_victory")
+
+    def edit(data: Any) -> tuple[str | None, NodePath, bool]:
+        data["spaces"][last]["kind"] = other
+        return None, ("spaces", last, "kind"), False
+
+    yield Mutation("culture-victory-moved", spaces[last]["id"], SMC_COMMUNITY, file, "T014", edit)
+
+
 KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "border-side-removed": border_side_removed,
     "area-cut-off": area_cut_off,
@@ -650,6 +712,10 @@ KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "research-above-dial": research_above_dial,
     "victory-coins-changed": victory_coins_changed,
     "second-top-technology": second_top_technology,
+    "pyramid-minimum-raised": pyramid_minimum_raised,
+    "unlocked-rank-missing": unlocked_rank_missing,
+    "trump-cycle-broken": trump_cycle_broken,
+    "culture-victory-moved": culture_victory_moved,
 }
 
 
