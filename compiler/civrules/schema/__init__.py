@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped
-from civrules.diagnostics.suggest import Vocabulary, closest, did_you_mean
+from civrules.diagnostics.suggest import Vocabulary, closest, did_you_mean, mean
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 
@@ -263,7 +263,7 @@ def unknown_family(document: Document, named: str) -> Diagnostic:
     """R012 at a manifest's ``family:`` that names no installed family."""
     ids = sorted(families())
     close = closest(named, ids)
-    hint = f"did you mean `{close}`?" if close else f"the installed families: {', '.join(ids)}"
+    hint = mean(named, close) if close else f"the installed families: {', '.join(ids)}"
     problem = _diag(codes.UNKNOWN_FAMILY, f"unknown game family `{named}`", document.span(("family",)), hint)
     return replace(problem, suggestion=close)
 
