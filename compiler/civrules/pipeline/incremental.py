@@ -17,6 +17,7 @@ holds a session to a fresh full run after random edit sequences.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -113,7 +114,10 @@ class Session:
         except UnicodeError:
             return None
         lexical = Path(os.path.normpath(path.absolute()))
-        for root in (Path(os.path.normpath(self.root.absolute())), self.root.resolve()):
+        roots = [Path(os.path.normpath(self.root.absolute()))]
+        with contextlib.suppress(OSError, RuntimeError):  # a link loop: only the lexical root names it
+            roots.append(self.root.resolve())
+        for root in roots:
             try:
                 relative = lexical.relative_to(root).as_posix()
             except ValueError:
