@@ -1082,7 +1082,9 @@ def lsp(obj: Context) -> None:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
         raise click.ClickException(f"`civrules lsp` needs pygls ({error}); pip install 'pygls>=2'") from error
-    serve(obj.rules, obj.limits)
+    code = serve(obj.rules, obj.limits)
+    if code:
+        sys.exit(code)  # `exit` without `shutdown` first, or the input ended: 1, as LSP says
 
 
 @main.command()

@@ -54,6 +54,8 @@ def _parts(relative: str) -> list[str]:
         os.fsencode(relative)
     except UnicodeError as error:  # a lone surrogate: a name no file system can hold
         raise RefusedError("missing", f"{relative!a} cannot name a file") from error
+    if "\x00" in relative:  # no file system holds it (os.open would raise ValueError)
+        raise RefusedError("missing", f"{relative!a} cannot name a file (it holds a NUL character)")
     parts = [p for p in PurePosixPath(relative.replace("\\", "/")).parts if p not in ("", ".")]
     if not parts or ".." in parts or relative.startswith("/"):
         raise RefusedError("unreadable", f"`{relative}` is not a path below the folder")
