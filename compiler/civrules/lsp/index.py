@@ -468,7 +468,8 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
     flow = _FLOW_KEY.search(match.group(2))
     if flow is not None:
         keys.append(flow.group(1))
-    for number in range(line - 2, -1, -1):
+    # A position past the last line (the client's text is ahead of ours) looks up from the last line.
+    for number in range(min(line - 2, len(lines) - 1), -1, -1):
         found = _ITEM.match(lines[number].rstrip())
         assert found is not None
         content = found.group(2)

@@ -305,10 +305,14 @@ def _envelope_problem(data: Any) -> str | None:
 
 
 def _first_error(error: BaseException) -> str:
-    """The innermost reason cattrs gives, on one line (its exception groups nest)."""
-    while isinstance(error, BaseExceptionGroup) and error.exceptions:
-        error = error.exceptions[0]
-    return " ".join(f"{type(error).__name__}: {error}".split())[:200]
+    """Where the params do not fit, as cattrs says it (``required field missing @ $.params.position``)."""
+    try:
+        import cattrs
+
+        said = "; ".join(cattrs.transform_error(error))
+    except Exception:  # noqa: BLE001 - not one of cattrs' errors
+        said = f"{type(error).__name__}: {error}"
+    return " ".join(said.split())[:300]
 
 
 class OneLine(logging.Handler):
@@ -319,6 +323,8 @@ class OneLine(logging.Handler):
         self.stream = stream
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and isinstance(record.exc_info[1], JsonRpcException):
+            return  # an answer the server gave on purpose (a rename refused): the client has it
         try:
             first = record.getMessage().split("\n", 1)[0]
         except Exception:  # noqa: BLE001 - a record that cannot be formatted is dropped
