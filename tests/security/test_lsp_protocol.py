@@ -9,6 +9,7 @@ after each the server still answers a request. Nothing it writes carries a trace
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import queue
@@ -119,10 +120,8 @@ class RawClient:
 
     def finish(self) -> tuple[int, str]:
         assert self.process.stdin is not None
-        try:
+        with contextlib.suppress(BrokenPipeError):
             self.process.stdin.close()
-        except BrokenPipeError:
-            pass
         code = self.process.wait(timeout=HANG_GUARD)
         assert self.process.stderr is not None
         return code, self.process.stderr.read().decode("utf-8", "replace")
@@ -257,7 +256,7 @@ def _frames(data: bytes, max_message: int = 1000) -> list[Frame]:
 
 
 def test_the_reader_bounds_what_it_reads_and_finds_the_next_message() -> None:
-    good = b'Content-Length: 2\r\n\r\n{}'
+    good = b"Content-Length: 2\r\n\r\n{}"
     frames = _frames(b"Content-Length: 5000\r\n\r\n" + b"x" * 5000 + good)
     assert [f.error is not None for f in frames] == [True, False] and frames[1].body == b"{}"
     assert "larger than the 1,000 bytes" in (frames[0].error or "")
