@@ -95,6 +95,23 @@ def _named(char: str) -> str:
     return f"U+{ord(char):04X} {unicodedata.name(char, 'an unnamed character')}"
 
 
+def non_ascii(text: str) -> str | None:
+    """The characters of ``text`` outside ASCII, named (``U+043E CYRILLIC SMALL LETTER O``), or None."""
+    found = dict.fromkeys(_named(c) for c in text if not c.isascii())
+    return ", ".join(found) if found else None
+
+
+def ascii_slug(text: str) -> str | None:
+    """``text`` as a lower_snake_case ASCII id (accents dropped: `Émile` → `emile`), or None when a
+    character has no ASCII form (a Cyrillic `о` is no Latin `o`, whatever it looks like)."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if not kept.isascii():
+        return None
+    slug = "".join(c if c.isalnum() else "_" for c in kept).strip("_")
+    return slug or None
+
+
 def lookalike_differences(written: str, meant: str) -> str | None:
     """What sets apart two words that read alike, or None when they differ visibly.
 
