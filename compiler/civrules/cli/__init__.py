@@ -1117,6 +1117,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
 
     if not math.isfinite(interval):
         raise click.BadParameter(f"{interval} is not a number of seconds", param_hint="'--interval'")
+    obj.require_rules()
     if rebuild:
         try:  # the folder is judged as `build` judges it, before the first round
             check_replaceable(out, protected=(obj.rules,))

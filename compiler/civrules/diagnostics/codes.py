@@ -151,8 +151,8 @@ BAD_ENCODING = define(
     "invalid-encoding",
     E,
     """
-    What: the file is not UTF-8 text (invalid bytes, a UTF-16 byte order mark, or control
-    characters such as NUL).
+    What: the file is not UTF-8 text (invalid bytes, a UTF-16 or UTF-32 byte order mark, or
+    control characters such as NUL).
     Why: positions and names would be garbled; YAML files are read as UTF-8.
     Fix: save the file as UTF-8 and remove control characters.
     """,
