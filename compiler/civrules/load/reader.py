@@ -190,7 +190,7 @@ def _decode(raw: bytes, display: str) -> tuple[str | None, Diagnostic | None]:
             return None, _file_diag(
                 codes.BAD_ENCODING,
                 display,
-                f"the file is {encoding} (it starts with {encoding}'s byte order mark); civrules reads UTF-8",
+                f"the file is {encoding}; civrules reads UTF-8",
                 hint="save the file as UTF-8",
             )
     if raw.startswith(b"\xef\xbb\xbf"):
