@@ -9,12 +9,28 @@ STAMP := $(VENV)/.installed
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates
+	bench-record bench-check clean validators templates release
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
 
+# A .venv whose interpreter no longer runs civrules (a Python removed or upgraded under it, an
+# interrupted install) is made again: its stamp goes, so the rule below runs.
+ifneq ($(wildcard $(STAMP)),)
+ifneq ($(shell $(BIN)/python -c 'import civrules' >/dev/null 2>&1 && echo ok),ok)
+$(info $(VENV) is broken (its python cannot import civrules): making it again)
+$(shell rm -f $(STAMP))
+endif
+endif
+
 $(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
+		found=$$(command -v $(PYTHON) >/dev/null 2>&1 && $(PYTHON) --version 2>&1 | head -n 1 || echo "not found"); \
+		echo "civrules needs Python 3.11 or newer; PYTHON=$(PYTHON) is: $$found." >&2; \
+		echo "Point make at another interpreter, e.g. 'make PYTHON=python3.12' (see 'ls /usr/bin/python3*')." >&2; \
+		exit 2; }
+	@if [ -d $(VENV) ] && ! $(BIN)/python -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then \
+		echo "$(VENV) cannot run Python 3.11 or newer: making it again with $(PYTHON)" >&2; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -87,14 +103,23 @@ bench-check: $(STAMP)
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
 
-# Headless Chromium for the sheet tests (tests/test_sheets.py): Debian's package, installed only
-# where no `chromium` is on the PATH. Needs root (CI runs it); `make test` never does.
+# A release: the version in compiler/civrules/__init__.py (the wheel and `civrules --version` read it
+# there) must have its section in CHANGELOG.md, the tree must be committed and `make check` pass;
+# then the tag `v<version>` that the pre-commit and GitHub Actions examples name is made.
+release: check
+	@version=$$($(BIN)/python -c 'import civrules; print(civrules.__version__)'); \
+	grep -q "^## $$version " CHANGELOG.md || { echo "CHANGELOG.md has no section '## $$version (date)'" >&2; exit 1; }; \
+	git diff --quiet HEAD || { echo "commit your changes first: a release tags a commit" >&2; exit 1; }; \
+	git tag -a "v$$version" -m "civrules $$version" && echo "tagged v$$version: git push origin v$$version"
+
+# Headless Chromium for the sheet tests (tests/families/advanced_civilization/test_sheets.py): Debian's
+# package, installed only where no `chromium` is on the PATH. Needs root (CI runs it); `make test` never does.
 setup-browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)
 
-# A larger, random fuzzing run than the one `make test` holds (tests/test_fuzz.py): new examples
-# every run, failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
+# A larger, random fuzzing run than the one `make test` holds (tests/security/test_hostile_yaml.py): new
+# examples every run, failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
 FUZZ_EXAMPLES ?= 2000
 .PHONY: fuzz
 fuzz: $(STAMP)
-	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/test_fuzz.py
+	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/security/test_hostile_yaml.py

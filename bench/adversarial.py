@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.test_adversarial import CASES, remove_tree, run_case  # noqa: E402
+from tests.security.test_resource_limits import CASES, remove_tree, run_case  # noqa: E402
 
 OUT = REPO / "bench" / "out" / "adversarial.json"
 

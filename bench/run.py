@@ -68,7 +68,8 @@ def ruleset_files(rules: Path, ruleset: str) -> list[tuple[str, Path]]:
     """(kind, path) of every file a ruleset reads, its manifest and rule index included."""
     workspace = Workspace(rules)
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset])
-    found = [("ruleset", rules / "rulesets" / Path(loaded.manifest.file.path).name)]
+    manifest_kind = "ruleset" if loaded.family.default else f"{loaded.family.id}/ruleset"
+    found = [(manifest_kind, rules / "rulesets" / Path(loaded.manifest.file.path).name)]
     for files in loaded.files.values():
         for one in files:
             assert one.kind is not None
@@ -76,10 +77,27 @@ def ruleset_files(rules: Path, ruleset: str) -> list[tuple[str, Path]]:
     return found
 
 
-def largest_ruleset(rules: Path) -> str:
+def largest_ruleset(rules: Path, family: str | None = None) -> str:
+    """The ruleset whose files are largest (of ``family`` only, where one is given)."""
     workspace = Workspace(rules)
-    sizes = {name: sum(path.stat().st_size for _, path in ruleset_files(rules, name)) for name in workspace.manifests()}
+    manifests = workspace.manifests()
+    sizes = {
+        name: sum(path.stat().st_size for _, path in ruleset_files(rules, name))
+        for name, manifest in manifests.items()
+        if family is None or manifest.family.id == family
+    }
     return max(sorted(sizes), key=lambda name: sizes[name])
+
+
+def per_family(rules: Path, tmp: Path, repeat: int) -> dict[str, Any]:
+    """The in-process figures of each family's largest ruleset: every family's checks, model and
+    outputs are measured, not only the largest ruleset's family's."""
+    families = sorted({manifest.family.id for manifest in Workspace(rules).manifests().values()})
+    found: dict[str, Any] = {}
+    for family in families:
+        ruleset = largest_ruleset(rules, family)
+        found[family] = {"ruleset": ruleset, "in_process": in_process(rules, ruleset, tmp / family, repeat)}
+    return found
 
 
 def peak_rss(command: list[str]) -> float:
@@ -123,6 +141,7 @@ def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, A
 
 
 def whole_process(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str, Any]:
+    tmp.mkdir(parents=True, exist_ok=True)
     files = ruleset_files(rules, ruleset)
     env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}
     floor_script = "import sys, yaml\nfor f in sys.argv[1:]:\n    yaml.load(open(f, 'rb'), Loader=yaml.CSafeLoader)\n"
@@ -258,7 +277,21 @@ def print_table(results: dict[str, Any]) -> None:
         print(f"  {key:<32}{whole[key]['median'] * 1000:8.1f} ms")
     print(f"  validate / check-jsonschema       {whole['ratios']['validate_vs_check_jsonschema']:5.2f}x")
     print(f"  generated package import (net)    {whole['import_generated_net'] * 1000:8.1f} ms")
+    if "families" in results:
+        print("per family (largest ruleset)        validate   validate+build   ratio to parse floor")
+        for family, row in results["families"].items():
+            figures = row["in_process"]
+            validate, build = figures["validate"]["median"] * 1000, figures["validate_build"]["median"] * 1000
+            ratio = figures["ratios"]["validate"]
+            print(f"  {family:<24}{validate:8.1f} ms {build:10.1f} ms   {ratio:5.2f}x  ({row['ruleset']})")
     print("growth (synthetic rulesets)        validate+build   vs 1x   peak RSS")
+    for family, row in results.get("families", {}).items():
+        ratio = row["in_process"]["ratios"]["validate"]
+        print(
+            f"family {family} ({row['ruleset']}): validate {row['in_process']['validate']['median'] * 1000:.1f} ms"
+            f" ({ratio:.2f}x its parse floor), build {row['whole_process']['build']['median'] * 1000:.1f} ms,"
+            f" package import {row['whole_process']['import_generated_net'] * 1000:.1f} ms net"
+        )
     for scale, row in results["scaling"].items():
         size, median = row["size"], row["validate_build"]["median"] * 1000
         print(
@@ -277,7 +310,14 @@ def check() -> int:
     now = figures["ratios"]["validate"]
     before = recorded["in_process"]["ratios"]["validate"]
     print(f"validate / parse floor on {ruleset}: {now:.2f}x now, {before:.2f}x recorded (limit {before * 1.5:.2f}x)")
-    return 1 if now > before * 1.5 else 0
+    failed = now > before * 1.5
+    for family, row in (recorded.get("families") or {}).items():  # each other family, the same guard
+        with tempfile.TemporaryDirectory() as tmp:
+            ratio = in_process(rules, row["ruleset"], Path(tmp) / "generated", repeat=5)["ratios"]["validate"]
+        limit = row["in_process"]["ratios"]["validate"] * 1.5
+        print(f"validate / parse floor on {row['ruleset']} ({family}): {ratio:.2f}x now (limit {limit:.2f}x)")
+        failed = failed or ratio > limit
+    return 1 if failed else 0
 
 
 def main() -> int:
@@ -304,6 +344,7 @@ def main() -> int:
             "whole_process": whole_process(rules, ruleset, tmp, args.repeat),
             "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
             "edit_latency": edit_latency(rules, ruleset, tmp, args.repeat),
+            "families": per_family(rules, tmp / "families", args.repeat),
             # The language server under editor traffic: bench/lsp.py (issue 27).
             "lsp": lsp.measure(rules, tmp),
         }

@@ -13,7 +13,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TESTS = Path(__file__).resolve().parent
+FIXTURES = TESTS / "fixtures"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -35,28 +36,37 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 _SCRATCH = pytest.StashKey[str]()
 
-#: The modules that take longest, in that order (CPU seconds on one core, measured with
-#: `pytest --durations=0`). `make test` runs modules whole on two workers (`--dist loadfile
-#: --no-loadscope-reorder`) in collection order: started first, the long ones leave the short
-#: ones to fill the end, and neither worker waits for the other with a long module to go.
+#: The modules that take longest, in that order (seconds per module, summed from
+#: `pytest --durations=0`), by their path under tests/. `make test` runs modules whole on two workers
+#: (`--dist loadfile --no-loadscope-reorder`) in collection order: started first, the long ones leave
+#: the short ones to fill the end, and neither worker waits for the other with a long module to go.
 LONGEST_FIRST = (
-    "test_adversarial.py",
-    "test_sheets.py",
-    "test_codegen.py",
-    "test_checks.py",
-    "test_build_faults.py",
-    "test_fuzz.py",
-    "test_cli.py",
-    "test_schemas.py",
-    "test_trust_fs.py",
-    "test_incremental.py",
+    "security/test_resource_limits.py",
+    "families/advanced_civilization/test_sheets.py",
+    "security/test_filesystem.py",
+    "families/advanced_civilization/test_codegen.py",
+    "security/test_interrupts.py",
+    "core/test_checks.py",
+    "security/test_hostile_yaml.py",
+    "core/test_import_graph.py",
+    "families/advanced_civilization/test_mutations.py",
+    "core/test_schemas.py",
 )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the longest modules first (see :data:`LONGEST_FIRST`); each module's tests keep their order."""
-    rank = {name: position for position, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    """Run the longest modules first (see :data:`LONGEST_FIRST`); each module's tests keep their order.
+
+    A name in :data:`LONGEST_FIRST` that is no test module (one moved or renamed) is a usage error:
+    the ranking would silently stop applying to it."""
+    missing = [name for name in LONGEST_FIRST if not (TESTS / name).is_file()]
+    if missing:
+        raise pytest.UsageError(f"tests/conftest.py LONGEST_FIRST names no test module at {', '.join(missing)}")
+    rank = {(TESTS / name): position for position, name in enumerate(LONGEST_FIRST)}
+    resolved: dict[Path, Path] = {}
+    for item in items:
+        resolved.setdefault(item.path, item.path.resolve())
+    items.sort(key=lambda item: rank.get(resolved[item.path], len(rank)))
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from civrules.families import default_family
+from civrules.families import Family, default_family, families
 from civrules.schema import SCHEMA_FILES, load_schema
 from civrules.schema.references import declared
 
@@ -65,14 +65,52 @@ def render_reference() -> str:
     ]
     for kind, title in KINDS:
         lines.append(f"- [{title.split(' (')[0]}](#{_anchor(kind)})")
+    others = [f for f in families().values() if not f.default]
+    for family in others:
+        lines.append(f"- [{family.name}](#{_anchor(family.id)}): its file kinds")
     lines += ["", *_variants(), ""]
     for kind, title in KINDS:
         lines += [*_kind(kind, title), ""]
+    for family in others:
+        lines += [*_family(family), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _family(family: Family) -> Iterator[str]:
+    """Every file kind of a family other than the default one, and what its variants can change."""
+    yield f'<a id="{_anchor(family.id)}"></a>'
+    yield ""
+    yield f"## {family.name} (`family: {family.id}`)"
+    yield ""
+    kinds = list(family.kinds)
+    yield "File kinds: " + ", ".join(f"[`{kind}`](#{_anchor(f'{family.id}-{kind}')})" for kind in kinds) + "."
+    yield ""
+    yield "A variant (`extends:` a ruleset of this family) changes these collections in `overlay:`, with the"
+    yield "operations above:"
+    yield ""
+    yield "| collection | entities named by | where the base defines them |"
+    yield "| --- | --- | --- |"
+    for name, spec in family.collections.items():
+        files = "manifest" if spec.slot == "ruleset" else "files"
+        where = f"`{'.'.join(spec.path)}` of the {spec.slot.replace('_', ' ')} {files}"
+        yield f"| `overlay.{name}` | `{spec.key}` | {where} |"
+    yield ""
+    settings = load_schema(f"{family.id}/ruleset")["properties"]["overlay"]["properties"]["settings"]["properties"]
+    yield "| setting | file | what a patch does |"
+    yield "| --- | --- | --- |"
+    for key, slot in family.settings.items():
+        described = settings.get(key, {}).get("description", "")
+        yield f"| `{key}` | {slot.replace('_', ' ')} | {described} |"
+    yield ""
+    for kind in kinds:
+        qualified = f"{family.id}/{kind}"
+        title = f"{family.name}: `kind: {kind}`"
+        yield from _kind(qualified, title, _anchor(f"{family.id}-{kind}"))
+        yield ""
+
+
 def _anchor(kind: str) -> str:
-    return f"kind-{kind.replace('_', '-')}"
+    return f"kind-{kind.replace('_', '-').replace('/', '-')}"
 
 
 def _variants() -> Iterator[str]:
@@ -145,11 +183,11 @@ overlay:
 """
 
 
-def _kind(kind: str, title: str) -> Iterator[str]:
+def _kind(kind: str, title: str, anchor: str | None = None) -> Iterator[str]:
     schema = load_schema(kind)
-    yield f'<a id="{_anchor(kind)}"></a>'
+    yield f'<a id="{anchor or _anchor(kind)}"></a>'
     yield ""
-    yield f"## {title}"
+    yield f"{'###' if anchor else '##'} {title}"
     yield ""
     yield f"Schema: `schemas/{SCHEMA_FILES[kind]}`. {schema.get('description', '')}".rstrip()
     yield ""

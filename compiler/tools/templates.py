@@ -31,17 +31,32 @@ from civrules.emit.templating import (
 
 def environments() -> dict[tuple[str, str], jinja2.Environment]:
     """The environment of each owner's folder, ``(owner, folder)``, with the filters its emitters add
-    (compiling checks filter names)."""
+    (compiling checks filter names): every registered family's, from its ``package`` hook's module
+    (``environment()``, Python) and the sheets' environment of its package, with the filters any
+    module of its sheets packages adds (an ``environment()`` of its own)."""
+    import importlib
+    import pkgutil
+
     from civrules.emit.sheets import common
     from civrules.emit.templating import template_environment
-    from civrules.families.advanced_civilization import package as python
-    from civrules.families.advanced_civilization.sheets import svgmap
+    from civrules.families import families
 
     found = {(CORE, "python"): template_environment("python", autoescape=False), (CORE, "sheets"): common.environment()}
-    for folder, environment in {"python": python.environment(), "sheets": svgmap.environment()}.items():
-        for loader in own_loaders(environment):
-            if loader.key != CORE:
-                found[(loader.key, folder)] = environment
+    for family in families().values():
+        by_folder = {"sheets": common.environment(family.package)}
+        hook = family.hooks.get("package")
+        emitter = importlib.import_module(hook.partition(":")[0]) if hook else None
+        if emitter is not None and hasattr(emitter, "environment"):
+            by_folder["python"] = emitter.environment()
+        for package in family.sheets:
+            for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+                module = importlib.import_module(f"{package}.{info.name}")
+                if callable(getattr(module, "environment", None)):
+                    module.environment()  # adds its filters to the family's (cached) sheets environment
+        for folder, environment in by_folder.items():
+            for loader in own_loaders(environment):
+                if loader.key != CORE:
+                    found[(loader.key, folder)] = environment
     return found
 
 

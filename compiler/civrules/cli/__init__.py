@@ -233,7 +233,7 @@ _DEBUG_HELP = "Show tracebacks of internal errors."
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="civrules")
+@click.version_option(__version__, "-V", "--version", prog_name="civrules")
 @click.option(
     "--rules",
     "rules",
@@ -673,7 +673,10 @@ def _prefixes_by_family() -> str:
     multiple=True,
     metavar="CODE[,CODE...]",
     callback=_code_prefixes,
-    help="Run only checks whose code starts with CODE (repeat it, or separate codes with commas).",
+    help=(
+        "Run only checks whose code starts with CODE (repeat it, or separate codes with commas); "
+        "`civrules explain --list` names each code's family."
+    ),
 )
 @click.option(
     "--ignore",

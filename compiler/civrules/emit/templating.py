@@ -90,6 +90,8 @@ class _ShippedLoader(jinja2.PackageLoader):
         self.key = owner_key(package)
         #: The environment the shipped code was generated for (its options): the only one it serves.
         self.owner: jinja2.Environment | None = None
+        #: The further module instances this loader imported for its environment (see :func:`_instance`).
+        self.instances: list[MutableMapping[str, Any]] = []
 
     def load(
         self, environment: jinja2.Environment, name: str, globals: MutableMapping[str, Any] | None = None
@@ -98,10 +100,12 @@ class _ShippedLoader(jinja2.PackageLoader):
         if environment is self.owner:
             namespace = _shipped(self.key, self.folder, name, source_digest(self.folder, source))
             # A module's functions find the environment among its globals: one module, one environment.
-            # A core template several families' environments load runs its module's code once more
-            # for each further environment, in a namespace of its own.
+            # A core template that a further family's environment loads is imported once more, from
+            # the same shipped file, as a module of its own for that environment.
             if namespace is not None and namespace.get("environment", environment) is not environment:
-                namespace = _fresh(namespace)
+                namespace = _instance(namespace, len(self.instances) + 1)
+                if namespace is not None:
+                    self.instances.append(namespace)
             if namespace is not None:
                 shipped: jinja2.Template = environment.template_class.from_module_dict(
                     environment, namespace, globals or {}
@@ -122,16 +126,18 @@ def _shipped(key: str, folder: str, name: str, digest: str) -> MutableMapping[st
     return module.__dict__
 
 
-def _fresh(namespace: MutableMapping[str, Any]) -> MutableMapping[str, Any] | None:
-    """The module's code run again in a new namespace (None: its code cannot be had)."""
-    name = str(namespace.get("__name__"))
-    get_code = getattr(getattr(namespace.get("__spec__"), "loader", None), "get_code", None)
-    code = get_code(name) if get_code is not None else None
-    if code is None:
+def _instance(namespace: MutableMapping[str, Any], number: int) -> MutableMapping[str, Any] | None:
+    """Another instance of a shipped module (its file in the installed package, imported by the
+    import system under a name of its own), for a further environment; None where it has no file."""
+    import importlib.util
+
+    path = namespace.get("__file__")
+    spec = importlib.util.spec_from_file_location(f"{namespace['__name__']}__{number}", path) if path else None
+    if spec is None or spec.loader is None:
         return None
-    fresh: dict[str, Any] = {"__name__": name, "__file__": namespace.get("__file__")}
-    exec(code, fresh)
-    return fresh
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.__dict__
 
 
 def own_loaders(environment: jinja2.Environment) -> list[_ShippedLoader]:

@@ -36,7 +36,11 @@ ENTRY_POINT_GROUP = "civrules.families"
 #: The families shipped inside civrules itself, registered even where no metadata is installed.
 #: The register imports them (by name, when first read); they import only
 #: :mod:`civrules.families.family`, never the register, so there is no cycle.
-BUILTIN = ("civrules.families.advanced_civilization:FAMILY",)
+BUILTIN = (
+    "civrules.families.advanced_civilization:FAMILY",
+    "civrules.families.sid_meiers_civilization:FAMILY",
+    "civrules.families.imperial_settlers:FAMILY",
+)
 
 __all__ = [
     "BUILTIN",

@@ -131,6 +131,12 @@ def rules_of(raw: Mapping[str, Any]) -> tuple[str, ...]:
     return (rule,) if isinstance(rule, str) else tuple(rule)
 
 
+def source_of(raw: Mapping[str, Any]) -> str | None:
+    """The secondary source an entry cites (``source:``), None where it writes none."""
+    source = raw.get("source")
+    return source if isinstance(source, str) else None
+
+
 @dataclass(frozen=True, slots=True)
 class Entity:
     """Common to every collection element: id, name, citations, and where it was read."""
@@ -161,6 +167,11 @@ class Entity:
     @property
     def rules(self) -> tuple[str, ...]:
         return rules_of(self.raw)
+
+    @property
+    def source(self) -> str | None:
+        """The public secondary source the entity cites (`source:`), where it writes one."""
+        return source_of(self.raw)
 
 
 E = TypeVar("E", bound=Entity, covariant=True)

@@ -40,9 +40,26 @@ they share and ``render.py`` typesets them. Adding a sheet is one module, one te
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from civrules.emit.sheets.common import PAPERS, Page, Paper, css_string
 from civrules.emit.sheets.registry import Sheet, Source
-from civrules.emit.sheets.render import CHANGES, INDEX, SHEETS, all_sheets, render_pdf, render_sheets
+
+if TYPE_CHECKING:
+    from civrules.emit.sheets.render import CHANGES, INDEX, SHEETS, all_sheets, render_pdf, render_sheets
+
+#: What :mod:`civrules.emit.sheets.render` offers, imported when first asked for: a sheet module
+#: imports this package's `common` and `registry`, and must not set the renderer importing it back.
+_RENDER = frozenset({"CHANGES", "INDEX", "SHEETS", "all_sheets", "render_pdf", "render_sheets"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RENDER:
+        from civrules.emit.sheets import render
+
+        return getattr(render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CHANGES",

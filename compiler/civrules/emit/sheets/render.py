@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import logging
 import pkgutil
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from civrules.emit.sheets import registry, variant_changes
 from civrules.emit.sheets.common import Paper, environment, page_for, paper_named, source_files
@@ -38,13 +39,27 @@ def all_sheets() -> tuple[Sheet, ...]:
     return tuple(sorted(found, key=lambda s: (s.position, s.file)))
 
 
-_REGISTERED = all_sheets()
+@functools.cache
+def registered() -> tuple[Sheet, ...]:
+    """Every sheet, found once, when first asked for: importing this module imports no sheet (a
+    sheet module may import what imports this one)."""
+    return all_sheets()
 
-#: The sheets of every ruleset, in order.
-SHEETS: tuple[Sheet, ...] = tuple(s for s in _REGISTERED if not s.variant_only)
 
-#: The sheet of what a variant changes (the first sheet only a variant has).
-CHANGES: Sheet = next(s for s in _REGISTERED if s.variant_only)
+if TYPE_CHECKING:
+    #: The sheets of every ruleset, in order.
+    SHEETS: tuple[Sheet, ...]
+    #: The sheet of what a variant changes (the first sheet only a variant has).
+    CHANGES: Sheet
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SHEETS":
+        return tuple(s for s in registered() if not s.variant_only)
+    if name == "CHANGES":
+        return next(s for s in registered() if s.variant_only)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 INDEX = Sheet("index.html", "Player aids", "The sheets of this ruleset.", False, ())
 
@@ -57,7 +72,7 @@ def _all_kinds(ruleset: Ruleset) -> set[str]:
 def _sheets(ruleset: Ruleset, changes: RulesetDiff | None) -> list[Sheet]:
     """The sheets of ``ruleset``: the core's and its family's (a variant's changes only for a variant)."""
     return [
-        s for s in _REGISTERED if (changes is not None or not s.variant_only) and s.family in (None, ruleset.family)
+        s for s in registered() if (changes is not None or not s.variant_only) and s.family in (None, ruleset.family)
     ]
 
 

@@ -16,42 +16,59 @@ from civrules.families.advanced_civilization.model import (
     AstSetting,
     AstTrack,
     Attribute,
+    Beneficiary,
+    BlockBonusBand,
     Border,
     Calamity,
+    CalamityAlternative,
     CalamityEffect,
+    CalamityFallback,
     CalamityLink,
     Card,
+    CardChange,
     Coast,
     Combination,
     Commodity,
     Components,
     Configuration,
     CreditLine,
+    DeckComposition,
+    DeckGood,
+    DeckSpec,
     Effect,
     Epoch,
     ExcludedBorder,
     FloodPlainEntry,
+    GeneralRule,
     Group,
+    HandLimit,
     Immunity,
     LevelRequirements,
     MapFile,
     MiningSetting,
     Modifier,
     Nation,
+    NoEffect,
     Override,
     Phase,
     PlayerCount,
+    Purchase,
+    PurchaseEffect,
+    RateChange,
     Region,
     Ruleset,
+    ScoringItem,
     SetupStep,
     SetValueExample,
     SetValueSetting,
+    SubActivity,
+    Taxation,
     TotalCards,
     TradeStack,
     TradeStacks,
 )
 from civrules.load.document import Document
-from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of
+from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of, source_of
 from civrules.resolve import Resolved
 
 
@@ -83,6 +100,26 @@ def _ids(value: Any, field: str = "card") -> tuple[str, ...] | Unknown:
     for item in value or ():
         out.append(item[field] if isinstance(item, dict) else item)
     return tuple(out)
+
+
+def _int(value: Any) -> int | None:
+    """An integer as written (a boolean is none), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A mapping as written, or an empty one where something else (or nothing) is."""
+    return value if isinstance(value, dict) else {}
+
+
+def _cited(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule sections an entry cites, then its public source (folded lines joined)."""
+    source = source_of(raw)
+    return rules_of(raw) + ((" ".join(source.split()),) if source is not None else ())
 
 
 def _name(raw: Mapping[str, Any], fallback: str) -> str | Unknown:
@@ -125,7 +162,9 @@ def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]
                     )
                     for e, effect in enumerate(attribute.get("effects", ()))
                 )
-                built.append(Attribute(str(attribute["text"]), rules_of(attribute), effects, tuple(own), a))
+                built.append(
+                    Attribute(str(attribute["text"]), rules_of(attribute), effects, tuple(own), a, source_of(attribute))
+                )
             attributes = tuple(built)
         groups_raw = known(raw.get("groups", ()))
         cards.append(
@@ -142,9 +181,26 @@ def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]
                 known(raw.get("victory_points")),
                 attributes,
                 "attributes" in raw,
+                tuple(_purchase_effect(e) for e in raw.get("purchase_effects") or () if isinstance(e, dict)),
             )
         )
     return Collection.of("groups", groups), Collection.of("civilization_cards", cards)
+
+
+def _purchase_effect(raw: Mapping[str, Any]) -> PurchaseEffect:
+    kind = raw.get("kind")
+    groups = raw.get("groups")
+    return PurchaseEffect(
+        _str(kind),
+        str(raw.get("text", "")),
+        _cited(raw),
+        _int(raw.get("points")),
+        _int(raw.get("max_cards")),
+        _int(raw.get("max_face_value_below")),
+        _str(raw.get("colours")),
+        raw.get("usable_from") == "next_turn",
+        tuple(groups) if isinstance(groups, list) else None,
+    )
 
 
 def build_commodities(resolved: Resolved) -> Collection[Commodity]:
@@ -160,6 +216,7 @@ def build_commodities(resolved: Resolved) -> Collection[Commodity]:
                 known(raw.get("count")),
                 raw.get("stack"),
                 bool(raw.get("mining", False)),
+                known(raw.get("block")),
             )
             for origin, raw in collection(resolved, "commodities")
         ],
@@ -169,20 +226,7 @@ def build_commodities(resolved: Resolved) -> Collection[Commodity]:
 def build_calamities(resolved: Resolved) -> Collection[Calamity]:
     calamities = []
     for origin, raw in collection(resolved, "calamities"):
-        modifiers = tuple(
-            Modifier(
-                m["card"],
-                m.get("applies_to", "primary"),
-                m["effect"],
-                known(m.get("amount")),
-                tuple(m.get("modifies", ())),
-                i,
-                known(m.get("set_to")),
-                "per" in m,
-                "adds" in m,
-            )
-            for i, m in enumerate(raw.get("modifiers", ()))
-        )
+        modifiers = tuple(_modifier(i, m) for i, m in enumerate(raw.get("modifiers", ())))
         effect_ids = tuple(
             e["id"]
             for side in ("primary", "secondary")
@@ -192,25 +236,26 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
         combination = raw.get("modifier_combination")
         mode = combination.get("mode") if isinstance(combination, dict) else combination
         effects = tuple(
-            CalamityEffect(
-                side,
-                i,
-                e.get("id"),
-                e.get("amount"),
-                e.get("condition"),
-                e.get("chosen_by"),
-                e.get("allocated_by"),
-                e.get("replaced_by"),
-            )
+            _calamity_effect(side, i, e)
             for side in ("primary", "secondary")
             for i, e in enumerate(raw.get(side) or ())
             if isinstance(e, dict)
         )
         immune = tuple(
-            Immunity(i, e.get("who"), e.get("card"), e.get("from", "both"), tuple(e.get("effects") or ()))
+            Immunity(
+                i,
+                e.get("who"),
+                e.get("card"),
+                e.get("from", "both"),
+                tuple(e.get("effects") or ()),
+                _str(e.get("nation")),
+                _str(e.get("text")),
+                rules_of(e),
+            )
             for i, e in enumerate(raw.get("immune") or ())
             if isinstance(e, dict)
         )
+        beneficiary = raw.get("beneficiary")
         calamities.append(
             Calamity(
                 raw["id"],
@@ -226,9 +271,106 @@ def build_calamities(resolved: Resolved) -> Collection[Calamity]:
                 effects,
                 immune,
                 _combination(combination) if "modifier_combination" in raw else None,
+                _int(raw.get("copies")),
+                _beneficiary(beneficiary) if isinstance(beneficiary, dict) else None,
+                tuple(
+                    NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry))
+                    for entry in raw.get("no_effect_when") or ()
+                    if isinstance(entry, dict)
+                ),
+                frozenset(
+                    part
+                    for part in ("effects", "primary", "secondary", "modifiers", "immune")
+                    if isinstance(known(raw.get(part)), Unknown)
+                ),
             )
         )
     return Collection.of("calamities", calamities)
+
+
+def _modifier(index: int, m: Mapping[str, Any]) -> Modifier:
+    per, becomes, adds = _mapping(m.get("per")), _mapping(m.get("becomes")), _mapping(m.get("adds"))
+    return Modifier(
+        m["card"],
+        m.get("applies_to", "primary"),
+        m["effect"],
+        known(m.get("amount")),
+        tuple(m.get("modifies", ())),
+        index,
+        known(m.get("set_to")),
+        "per" in m,
+        "adds" in m,
+        _str(per.get("kind")),
+        _str(per.get("commodity")),
+        _str(becomes.get("kind")),
+        known(becomes.get("amount")),
+        _str(becomes.get("unit")),
+        _str(adds.get("kind")),
+        _str(adds.get("unit")),
+        _int(m.get("cap")),
+        m.get("optional") is True,
+        _str(m.get("text")),
+        rules_of(m),
+        source_of(m),
+    )
+
+
+def _calamity_effect(side: str, index: int, e: Mapping[str, Any]) -> CalamityEffect:
+    amount = _mapping(e.get("amount"))
+    site = _mapping(e.get("site"))
+    alternative = e.get("alternative")
+    fallback = e.get("fallback")
+    return CalamityEffect(
+        side,
+        index,
+        e.get("id"),
+        e.get("amount"),
+        e.get("condition"),
+        e.get("chosen_by"),
+        e.get("allocated_by"),
+        e.get("replaced_by"),
+        _str(e.get("kind")),
+        _str(e.get("unit")),
+        _int(amount.get("all_but")),
+        _int(amount.get("per_city_owned")),
+        _int(e.get("max_per_victim")),
+        _int(e.get("victim_count")),
+        _str(e.get("where")),
+        tuple(c for c in e.get("constraints") or () if isinstance(c, str)),
+        _str(e.get("text")),
+        rules_of(e),
+        source_of(e),
+        CalamityAlternative(
+            alternative["kind"],
+            alternative["amount"],
+            alternative["unit"],
+            alternative.get("per_unit") is True,
+            alternative.get("required_in_full") is True,
+            _str(alternative.get("text")),
+            rules_of(alternative),
+            source_of(alternative),
+        )
+        if isinstance(alternative, dict)
+        else None,
+        CalamityFallback(fallback["kind"], _str(fallback.get("text")), rules_of(fallback), source_of(fallback))
+        if isinstance(fallback, dict)
+        else None,
+        _str(e.get("chosen_by_if_not_traded")),
+        _str(site.get("selection")),
+        _str(site.get("tie_broken_by")),
+    )
+
+
+def _beneficiary(raw: Mapping[str, Any]) -> Beneficiary:
+    return Beneficiary(
+        _str(raw.get("selection")),
+        _str(raw.get("overflow")),
+        _int(raw.get("city_unit_points")),
+        _int(raw.get("token_unit_points")),
+        _str(raw.get("eligibility")),
+        _str(raw.get("text")),
+        rules_of(raw),
+    )
 
 
 def _combination(written: Any) -> Combination:
@@ -238,8 +380,16 @@ def _combination(written: Any) -> Combination:
         Override(o, entry["card"], tuple(entry.get("overrides") or ()))
         for o, entry in enumerate(written.get("overrides") or ())
     )
-    mode = written.get("mode")
-    return Combination(mode if isinstance(mode, str) else None, True, tuple(written.get("precedence") or ()), overrides)
+    mode = known(written.get("mode"))
+    return Combination(
+        mode if isinstance(mode, str) else None,
+        True,
+        tuple(written.get("precedence") or ()),
+        overrides,
+        mode if isinstance(mode, Unknown) else None,
+        _str(written.get("text")),
+        rules_of(written),
+    )
 
 
 def build_structure(
@@ -258,6 +408,7 @@ def build_structure(
                 raw,
                 tuple(areas) if isinstance(areas, list) else areas,
                 known(position.get("position")) if isinstance(position, dict) else None,
+                _str(raw.get("region")),
             )
         )
     epochs = [
@@ -310,6 +461,14 @@ def build_structure(
             raw.get("number"),
             raw.get("condition"),
             known(raw.get("order")),
+            _str(raw.get("condition_text")),
+            _str(raw.get("order_text")),
+            _int(raw.get("min_trade_cards")),
+            tuple(
+                SubActivity(_str(sub.get("id")), _str(sub.get("name")), rules_of(sub))
+                for sub in raw.get("sub_activities") or ()
+                if isinstance(sub, dict)
+            ),
         )
         for origin, raw in collection(resolved, "phases")
     ]
@@ -329,6 +488,7 @@ def build_structure(
                 raw.get("status", "given") == "given",
                 nation_sets,
                 tuple(_configuration(c, entry) for c, entry in enumerate(configurations) if isinstance(entry, dict)),
+                known(raw.get("tokens_per_player")),
             )
         )
     return (
@@ -465,7 +625,14 @@ def build_trade_stacks(value: Any, origin: Origin) -> TradeStacks:
             continue
         declared = raw.get("calamity_cards")
         cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
-        stacks.append(TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i)))
+        purchases = tuple(
+            Purchase(known(purchase.get("price")), _str(purchase.get("requires_card")), rules_of(purchase))
+            for purchase in raw.get("purchases") or ()
+            if isinstance(purchase, dict)
+        )
+        stacks.append(
+            TradeStack(raw["number"], bool(raw.get("calamities", False)), cards, origin.child("stacks", i), purchases)
+        )
     setup = written.get("setup")
     steps = []
     for i, step in enumerate((setup.get("steps") if isinstance(setup, dict) else None) or ()):
@@ -474,7 +641,9 @@ def build_trade_stacks(value: Any, origin: Origin) -> TradeStacks:
         span = step.get("stacks")
         low, high = (span.get("from"), span.get("to")) if isinstance(span, dict) else (None, None)
         numbers = (low, high) if isinstance(low, int) and isinstance(high, int) else None
-        steps.append(SetupStep(i, step.get("step"), numbers, step.get("count_per_stack")))
+        steps.append(
+            SetupStep(i, step.get("step"), numbers, step.get("count_per_stack"), _str(step.get("text")), rules_of(step))
+        )
     return TradeStacks(
         origin, written.get("count"), written.get("numbered_by_value") is True, tuple(stacks), tuple(steps)
     )
@@ -494,13 +663,15 @@ def build_set_value(value: Any, origin: Origin) -> SetValueSetting:
         written.get("formula"),
         written.get("max_set_size"),
         examples,
+        rules_of(written),
     )
 
 
 def build_mining(value: Any, origin: Origin) -> MiningSetting:
     bonus = value.get("set_bonus") if isinstance(value, dict) else None
     extra = bonus.get("extra_cards", 0) if isinstance(bonus, dict) else 0
-    return MiningSetting(origin, isinstance(bonus, dict), extra if isinstance(extra, int) else 0)
+    card = str(value.get("card", "mining")) if isinstance(value, dict) else None
+    return MiningSetting(origin, isinstance(bonus, dict), extra if isinstance(extra, int) else 0, card)
 
 
 def build_ast(value: Any, origin: Origin) -> AstSetting:
@@ -523,6 +694,126 @@ def build_ast(value: Any, origin: Origin) -> AstSetting:
     )
 
 
+def build_hand_limit(value: Any, origin: Origin) -> HandLimit | None:
+    if not isinstance(value, dict):
+        return None
+    retained = value.get("tradable_calamities_retained")
+    return HandLimit(
+        origin,
+        known(value.get("commodity_cards")),
+        tuple(
+            CardChange(_str(change.get("card")), _int(change.get("change")))
+            for change in value.get("card_changes") or ()
+            if isinstance(change, dict)
+        ),
+        value.get("card_changes_cumulative") is True,
+        bool(value.get("count_public")),
+        retained if isinstance(retained, bool) else None,
+        rules_of(value),
+    )
+
+
+def build_taxation(value: Any, origin: Origin) -> Taxation | None:
+    if not isinstance(value, dict):
+        return None
+    card = _mapping(value.get("rate_card"))
+    rates = card.get("rates")
+    revolt = value.get("revolt")
+    return Taxation(
+        origin,
+        known(value.get("tokens_per_city")),
+        tuple(
+            RateChange(_str(change.get("card")), _int(change.get("raise_by")), _int(change.get("lower_by")))
+            for change in value.get("rate_changes") or ()
+            if isinstance(change, dict)
+        ),
+        _str(card.get("card")),
+        tuple(rates) if isinstance(rates, list) else None,
+        _mapping(value.get("rate_changes_combination")).get("cumulative") is True,
+        isinstance(revolt, dict),
+        _str(_mapping(revolt).get("immune_card")),
+        rules_of(value),
+    )
+
+
+def build_scoring(value: Any) -> tuple[ScoringItem, ...] | None:
+    items = _mapping(value).get("scoring")
+    if not isinstance(items, list):
+        return None
+    return tuple(
+        ScoringItem(
+            str(item.get("id")),
+            _str(item.get("name")),
+            _str(item.get("per")),
+            _int(item.get("points")),
+            _str(item.get("text")),
+            rules_of(item),
+        )
+        for item in items
+        if isinstance(item, dict)
+    )
+
+
+def build_general_rules(value: Any) -> tuple[GeneralRule, ...]:
+    return tuple(
+        GeneralRule(str(entry["text"]), rules_of(entry))
+        for entry in _mapping(value).get("general_rules") or ()
+        if isinstance(entry, dict) and entry.get("text")
+    )
+
+
+def build_not_in_sources(value: Any) -> dict[str, str]:
+    return {
+        str(key): " ".join(entry["unknown"].split())
+        for key, entry in _mapping(value).items()
+        if isinstance(entry, dict) and isinstance(entry.get("unknown"), str)
+    }
+
+
+def build_block_bonuses(value: Any) -> tuple[BlockBonusBand, ...]:
+    found = []
+    for raw in value if isinstance(value, list) else ():
+        players = _mapping(raw).get("players")
+        if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
+            found.append(BlockBonusBand(players["min"], players["max"], _str(raw.get("shared_goods"))))
+    return tuple(found)
+
+
+def build_deck_compositions(value: Any) -> tuple[DeckComposition, ...]:
+    found = []
+    for raw in value if isinstance(value, list) else ():
+        if not isinstance(raw, dict):
+            continue
+        players = _mapping(raw.get("players"))
+        decks = []
+        for deck in raw.get("decks") or ():
+            if not isinstance(deck, dict):
+                continue
+            severities = known(deck.get("calamity_severities"))
+            decks.append(
+                DeckSpec(
+                    _str(deck.get("block")),
+                    tuple(
+                        DeckGood(str(entry.get("commodity")), known(entry.get("count")), _str(entry.get("share")))
+                        for entry in deck.get("commodities") or ()
+                        if isinstance(entry, dict)
+                    ),
+                    known(deck.get("calamity_sets")),
+                    tuple(severities) if isinstance(severities, list) else severities,
+                )
+            )
+        found.append(
+            DeckComposition(
+                _int(players.get("min")),
+                _int(players.get("max")),
+                _str(raw.get("map_region")),
+                tuple(decks),
+                rules_of(raw),
+            )
+        )
+    return tuple(found)
+
+
 def build_ruleset(resolved: Resolved) -> Ruleset:
     """The model of one resolved ruleset."""
     data = resolved.data
@@ -538,6 +829,12 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
     stacks, total, set_value, mining, ast, components = (
         setting(key) for key in ("trade_stacks", "total_cards", "set_value", "mining", "ast", "components")
     )
+    hand_limit, taxation = setting("hand_limit"), setting("taxation")
+
+    def value_of(key: str) -> Any:
+        found = setting(key)
+        return found[0] if found is not None else None
+
     return Ruleset(
         id=data["id"],
         name=data["name"],
@@ -572,6 +869,14 @@ def build_ruleset(resolved: Resolved) -> Ruleset:
         )
         if components is not None
         else None,
+        status=_str(data.get("status")),
+        hand_limit=build_hand_limit(*hand_limit) if hand_limit is not None else None,
+        taxation=build_taxation(*taxation) if taxation is not None else None,
+        scoring=build_scoring(value_of("victory")),
+        general_rules=build_general_rules(value_of("sequence_of_play")),
+        not_in_sources=build_not_in_sources(value_of("not_in_sources")),
+        block_bonuses=build_block_bonuses(value_of("non_native_block_bonus")),
+        deck_compositions=build_deck_compositions(value_of("deck_compositions")),
         rule_index=rule_index_of(resolved.rule_index),
         documents=documents,
         settings=resolved.settings,

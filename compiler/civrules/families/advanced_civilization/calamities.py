@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from civrules.families.advanced_civilization.model import Calamity, Modifier, Ruleset
+from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
 from civrules.model import Unknown, known
 
 Role = Literal["primary", "secondary"]
@@ -126,22 +126,17 @@ class EffectAmount:
         return amount if self.cap is None else min(amount, self.cap)
 
 
+def effect_of(calamity: Calamity, effect_id: str) -> CalamityEffect | None:
+    """The effect ``effect_id`` of a calamity (the first of that id), None where it has none."""
+    return next((effect for effect in calamity.effects if effect.id == effect_id), None)
+
+
 def effect_side(calamity: Calamity, effect_id: str) -> Role | None:
     """Whether the effect is one on the primary victim or on the secondary victims (None: no such effect)."""
-    for side in ("primary", "secondary"):
-        for effect in calamity.raw.get(side) or ():
-            if isinstance(effect, dict) and effect.get("id") == effect_id:
-                return "primary" if side == "primary" else "secondary"
-    return None
-
-
-def effect_raw(calamity: Calamity, effect_id: str) -> Mapping[str, Any] | None:
-    """The data of one effect of a calamity."""
-    for side in ("primary", "secondary"):
-        for effect in calamity.raw.get(side) or ():
-            if isinstance(effect, dict) and effect.get("id") == effect_id:
-                return effect
-    return None
+    effect = effect_of(calamity, effect_id)
+    if effect is None:
+        return None
+    return "primary" if effect.side == "primary" else "secondary"
 
 
 def modified_effects(calamity: Calamity, modifier: Modifier) -> tuple[str, ...]:
@@ -149,30 +144,23 @@ def modified_effects(calamity: Calamity, modifier: Modifier) -> tuple[str, ...]:
     if modifier.modifies:
         return modifier.modifies
     sides = ("primary", "secondary") if modifier.applies_to == "both" else (modifier.applies_to,)
-    return tuple(e["id"] for side in sides for e in calamity.raw.get(side) or () if isinstance(e, dict) and "id" in e)
-
-
-def _modifier_raw(calamity: Calamity, modifier: Modifier) -> Mapping[str, Any]:
-    return calamity.raw["modifiers"][modifier.index]  # type: ignore[no-any-return]
+    return tuple(e.id for side in sides for e in calamity.effects_of(side) if e.id is not None)
 
 
 def _unknown_mode(calamity: Calamity) -> Unknown | None:
     """The calamity's combination mode where the data writes it `{unknown: why}` (else None)."""
-    combination = calamity.raw.get("modifier_combination")
-    mode = known(combination.get("mode")) if isinstance(combination, dict) else None
-    return mode if isinstance(mode, Unknown) else None
+    return calamity.combination.mode_unknown if calamity.combination is not None else None
 
 
 def _combine(calamity: Calamity, found: list[Modifier], held: Collection[str]) -> tuple[list[Modifier], list[Modifier]]:
     """Split the modifiers of held cards into those that count and those superseded."""
-    combination = calamity.raw.get("modifier_combination")
-    combination = combination if isinstance(combination, dict) else {}
+    combination = calamity.combination
     dropped: set[str] = set()
-    for override in combination.get("overrides") or ():
-        if override.get("card") in held:
-            dropped.update(override.get("overrides") or ())
+    for override in combination.overrides if combination is not None else ():
+        if override.card in held:
+            dropped.update(override.overrides)
     if calamity.modifier_combination == "highest":
-        precedence = list(combination.get("precedence") or ())
+        precedence = list(combination.precedence if combination is not None else ())
         ranked = [m.card for m in found if m.card in precedence and m.card not in dropped]
         if ranked:
             top = max(ranked, key=precedence.index)
@@ -210,24 +198,23 @@ def calamity_amount(
         >>> calamity_amount(epidemic, "epidemic_primary", {"medicine"}, "primary").value  # doctest: +SKIP
         8
     """
-    side = effect_side(calamity, effect_id)
-    if side is None:
+    effect = effect_of(calamity, effect_id)
+    if effect is None:
         raise KeyError(f"{calamity.id} has no effect {effect_id!r}")
+    side = "primary" if effect.side == "primary" else "secondary"
     if side != role:
         raise ValueError(f"{calamity.id}.{effect_id} is an effect on the {side} victim, not the {role}")
-    effect = effect_raw(calamity, effect_id) or {}
-    amount = known(effect.get("amount"))
+    amount = known(effect.amount)
     base: int | AllBut | Unknown | None
-    if isinstance(amount, dict) and "all_but" in amount:
-        base = AllBut(amount["all_but"])
+    if effect.all_but is not None:
+        base = AllBut(effect.all_but)
     elif isinstance(amount, (int, Unknown)):
         base = amount
     else:
         base = None
     limit = None
-    if role == "secondary" and isinstance(effect.get("max_per_victim"), int):
-        base = limit = effect["max_per_victim"]
-    per_city = amount.get("per_city_owned") if isinstance(amount, dict) else None
+    if role == "secondary" and effect.max_per_victim is not None:
+        base = limit = effect.max_per_victim
     unknown = base if isinstance(base, Unknown) else None
 
     found = [
@@ -235,20 +222,18 @@ def calamity_amount(
         for m in calamity.modifiers
         if m.card in held_cards and m.applies_to in (role, "both") and effect_id in modified_effects(calamity, m)
     ]
-    additions = [m for m in found if "adds" in _modifier_raw(calamity, m)]
+    additions = [m for m in found if m.adds]
     counted, superseded = _combine(calamity, [m for m in found if m not in additions], held_cards)
     mode = _unknown_mode(calamity)
     if mode is not None and len({m.card for m in found}) > 1:
         unknown = mode  # the rules do not say how the cards' modifiers combine
 
-    change, set_to, cap, immune, kind = 0, None, None, False, effect.get("kind")
+    change, set_to, cap, immune, kind = 0, None, None, False, effect.kind
     for modifier in counted:
-        raw = _modifier_raw(calamity, modifier)
         if modifier.effect == "immunity":
             immune = True
-        becomes: Mapping[str, Any] = raw["becomes"] if isinstance(raw.get("becomes"), dict) else {}
-        kind = becomes.get("kind", kind)
-        stated = raw.get("set_to", becomes.get("amount"))
+        kind = modifier.becomes_kind if modifier.becomes_kind is not None else kind
+        stated = modifier.stated
         if stated is None and modifier.effect == "nullifies" and modifier.amount is None:
             stated = 0
         if isinstance(stated, int):
@@ -256,15 +241,14 @@ def calamity_amount(
         elif isinstance(modifier.amount, Unknown):
             unknown = modifier.amount
         elif isinstance(modifier.amount, int):
-            per = raw.get("per")
             times = 1
-            if isinstance(per, dict) and per.get("kind") == "commodity_card":
-                times = (commodities or {}).get(per["commodity"], 0)
-            elif isinstance(per, dict) and per.get("kind") == "any_commodity_card":
+            if modifier.per_kind == "commodity_card":
+                times = (commodities or {}).get(modifier.per_commodity or "", 0)
+            elif modifier.per_kind == "any_commodity_card":
                 times = sum((commodities or {}).values())
             change += modifier.amount * times
-        if isinstance(raw.get("cap"), int):
-            cap = raw["cap"] if cap is None else min(cap, raw["cap"])
+        if modifier.cap is not None:
+            cap = modifier.cap if cap is None else min(cap, modifier.cap)
     return EffectAmount(
         calamity.id,
         effect_id,
@@ -280,5 +264,5 @@ def calamity_amount(
         tuple(additions),
         unknown,
         limit,
-        per_city if isinstance(per_city, int) else None,
+        effect.per_city,
     )

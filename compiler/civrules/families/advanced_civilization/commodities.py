@@ -105,12 +105,9 @@ class BlockBonus:
 
 def block_bonuses(ruleset: Ruleset) -> tuple[BlockBonus, ...]:
     """The ruleset's non-native block bonus bands (none for a game without trade blocks)."""
-    found = []
-    for raw in ruleset.settings.get("commodities", {}).get("non_native_block_bonus") or ():
-        players = raw.get("players") if isinstance(raw, dict) else None
-        if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
-            found.append(BlockBonus(players["min"], players["max"], raw.get("shared_goods") == "bonus"))
-    return tuple(found)
+    return tuple(
+        BlockBonus(band.players_min, band.players_max, band.shared_goods == "bonus") for band in ruleset.block_bonuses
+    )
 
 
 def block_bonus(
@@ -128,11 +125,11 @@ def block_bonus(
     block, for player counts of a bonus band; a shared good gains it, where the band allows, when
     redeemed in a block other than ``drawn_in``. 0 otherwise (and for goods without a block).
 
-    >>> oil = Commodity("oil", "Oil", None, {"block": "west"}, value=4, count=7, stack=4, mining=False)
+    >>> oil = Commodity("oil", "Oil", None, {}, value=4, count=7, stack=4, mining=False, block="west")
     >>> block_bonus(oil, 3, (BlockBonus(12, 15, True),), players=12, redeemed_in="east")
     12
     """
-    native = commodity.raw.get("block")
+    native = commodity.block
     value = commodity.value
     if not isinstance(native, str) or isinstance(value, Unknown) or n <= 0:
         return 0
@@ -172,35 +169,31 @@ def deck_compositions(ruleset: Ruleset) -> tuple[DeckBand, ...]:
     when its count is unknown or odd)."""
     counts = {c.id: c.count for c in ruleset.commodities}
     bands = []
-    for raw in ruleset.settings.get("commodities", {}).get("deck_compositions") or ():
-        players = raw.get("players") if isinstance(raw, dict) else None
-        if not isinstance(players, dict) or not all(isinstance(players.get(k), int) for k in ("min", "max")):
+    for composition in ruleset.deck_compositions:
+        low, high = composition.players_min, composition.players_max
+        if low is None or high is None:
             continue
-        low: int = players["min"]
-        high: int = players["max"]
         decks = []
-        for deck in raw.get("decks") or ():
+        for deck in composition.decks:
             goods: list[tuple[str, int | None]] = []
-            for entry in deck.get("commodities") or ():
-                total = counts.get(entry.get("commodity"))
-                if isinstance(entry.get("count"), int):
-                    cards: int | None = entry["count"]
-                elif entry.get("share") == "all" and isinstance(total, int):
+            for entry in deck.goods:
+                total = counts.get(entry.commodity)
+                if isinstance(entry.count, int):
+                    cards: int | None = entry.count
+                elif entry.share == "all" and isinstance(total, int):
                     cards = total
-                elif entry.get("share") == "half" and isinstance(total, int) and total % 2 == 0:
+                elif entry.share == "half" and isinstance(total, int) and total % 2 == 0:
                     cards = total // 2
                 else:
                     cards = None
-                goods.append((entry.get("commodity"), cards))
-            severities = deck.get("calamity_severities")
+                goods.append((entry.commodity, cards))
             decks.append(
                 Deck(
-                    str(deck.get("block")),
+                    str(deck.block),
                     tuple(goods),
-                    deck.get("calamity_sets") if isinstance(deck.get("calamity_sets"), int) else None,
-                    tuple(severities) if isinstance(severities, list) else None,
+                    deck.calamity_sets if isinstance(deck.calamity_sets, int) else None,
+                    deck.calamity_severities if isinstance(deck.calamity_severities, tuple) else None,
                 )
             )
-        region = raw.get("map_region")
-        bands.append(DeckBand(low, high, region if isinstance(region, str) else None, tuple(decks)))
+        bands.append(DeckBand(low, high, composition.region, tuple(decks)))
     return tuple(bands)

@@ -5,11 +5,11 @@ from validated documents (:mod:`civrules.families.advanced_civilization.assemble
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from civrules.load.document import NodePath
-from civrules.model import Collection, Entity, Origin, Unknown
+from civrules.model import Collection, Entity, Origin, Unknown, known
 from civrules.model import Ruleset as CoreRuleset
 
 #: The family's id (a manifest's ``family:``), which every ruleset of this model carries. It lives
@@ -68,6 +68,28 @@ class Attribute:
     effects: tuple[Effect, ...]
     calamities: tuple[CalamityLink, ...]
     index: int
+    #: The public secondary source it cites (`source:`), where it has one.
+    source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseEffect:
+    """What buying a card brings at once (`purchase_effects`): its kind, wording and parameters.
+
+    ``cited`` is the sections it cites, then its public source; a parameter not written is None.
+    """
+
+    kind: str | None
+    text: str
+    cited: tuple[str, ...]
+    points: int | None = None
+    max_cards: int | None = None
+    max_face_value_below: int | None = None
+    colours: str | None = None
+    #: Whether what it brings is usable from the next turn only (`usable_from: next_turn`).
+    next_turn: bool = False
+    #: The groups it concerns, None where not written as a list.
+    groups: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +103,7 @@ class Card(Entity):
     attributes: tuple[Attribute, ...] | Unknown = ()
     #: Whether the card writes `attributes` at all (an empty list included).
     writes_attributes: bool = False
+    purchase_effects: tuple[PurchaseEffect, ...] = ()
 
     def group_list(self) -> tuple[str, ...]:
         return self.groups if isinstance(self.groups, tuple) else ()
@@ -101,6 +124,8 @@ class Commodity(Entity):
     count: int | Unknown
     stack: int | None
     mining: bool
+    #: The trade block the good is native to (`block`: west, east, shared); None where not written.
+    block: str | Unknown | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +144,28 @@ class Modifier:
     per: bool = False
     #: Whether the modifier adds an effect of its own (`adds`) instead of changing one.
     adds: bool = False
+    #: What it counts (`per.kind`) and, per card of a good, which good (`per.commodity`).
+    per_kind: str | None = None
+    per_commodity: str | None = None
+    #: The parts of the modified effect that change (`becomes`): its new kind, amount and unit.
+    becomes_kind: str | None = None
+    becomes_amount: int | Unknown | None = None
+    becomes_unit: str | None = None
+    #: The kind and unit of the loss it adds (`adds`).
+    adds_kind: str | None = None
+    adds_unit: str | None = None
+    #: The most the modified amount may become (`cap`).
+    cap: int | None = None
+    #: Whether the holder may choose not to use it (`optional: true`).
+    optional: bool = False
+    text: str | None = None
+    rules: tuple[str, ...] = ()
+    source: str | None = None
+
+    @property
+    def stated(self) -> int | Unknown | None:
+        """The amount the rule states outright for the holder (`set_to`, else `becomes.amount`)."""
+        return self.set_to if self.set_to is not None else self.becomes_amount
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +182,54 @@ class CalamityEffect:
     chosen_by: str | None = None
     allocated_by: str | None = None
     replaced_by: str | None = None
+    kind: str | None = None
+    unit: str | None = None
+    #: `amount: {all_but: n}` and `amount: {per_city_owned: n}`: n; None where not so written.
+    all_but: int | None = None
+    per_city: int | None = None
+    max_per_victim: int | None = None
+    victim_count: int | None = None
+    where: str | None = None
+    constraints: tuple[str, ...] = ()
+    text: str | None = None
+    rules: tuple[str, ...] = ()
+    source: str | None = None
+    alternative: CalamityAlternative | None = None
+    fallback: CalamityFallback | None = None
+    chosen_by_if_not_traded: str | None = None
+    #: How the site is chosen by damage (`site.selection`), and who breaks ties (`site.tie_broken_by`).
+    site: str | None = None
+    site_tie_broken_by: str | None = None
+
+    @property
+    def amount_unknown(self) -> Unknown | None:
+        """The reason the base amount is unknown, where the data writes it `{unknown: why}`."""
+        amount = known(self.amount)
+        return amount if isinstance(amount, Unknown) else None
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityAlternative:
+    """What a victim may lose instead (`alternative`)."""
+
+    kind: str
+    amount: Any
+    unit: str
+    per_unit: bool
+    required_in_full: bool
+    text: str | None
+    rules: tuple[str, ...]
+    source: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CalamityFallback:
+    """What happens when the effect cannot be carried out (`fallback`)."""
+
+    kind: str
+    text: str | None
+    rules: tuple[str, ...]
+    source: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +242,9 @@ class Immunity:
     #: The side the immunity protects from (`from`): primary, secondary, or both (when not written).
     side: str
     effects: tuple[str, ...]
+    nation: str | None = None
+    text: str | None = None
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +265,32 @@ class Combination:
     detailed: bool
     precedence: tuple[str, ...] = ()
     overrides: tuple[Override, ...] = ()
+    #: Why the mode is not known, where it is written `{unknown: why}`.
+    mode_unknown: Unknown | None = None
+    text: str | None = None
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Beneficiary:
+    """Who gains what a calamity takes (`beneficiary`), as written."""
+
+    selection: str | None
+    overflow: str | None
+    city_unit_points: int | None
+    token_unit_points: int | None
+    eligibility: str | None
+    text: str | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoEffect:
+    """A situation in which a calamity has no effect at all (`no_effect_when`)."""
+
+    condition: str | None
+    text: str | None
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +306,12 @@ class Calamity(Entity):
     immune: tuple[Immunity, ...] = ()
     #: The written `modifier_combination`; None where the calamity has none.
     combination: Combination | None = None
+    copies: int | None = None
+    beneficiary: Beneficiary | None = None
+    no_effect_when: tuple[NoEffect, ...] = ()
+    #: The parts the sources do not give (`effects`, `primary`, `secondary`, `modifiers`,
+    #: `immune` written `{unknown: why}`).
+    unknown_parts: frozenset[str] = frozenset()
 
     def effects_of(self, side: str) -> tuple[CalamityEffect, ...]:
         return tuple(e for e in self.effects if e.side == side)
@@ -194,6 +324,8 @@ class Calamity(Entity):
 class Nation(Entity):
     start_areas: tuple[str, ...] | Unknown | None
     ast_position: int | Unknown | None
+    #: The part of a split map the nation plays in (`region`: west, east); None where not written.
+    region: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +373,21 @@ class Phase(Entity):
     number: int | None
     condition: str | None
     order: str | Unknown | None
+    #: The condition and order in the rulebook's words (`condition_text`, `order_text`).
+    condition_text: str | None = None
+    order_text: str | None = None
+    #: The fewest cards a trade must have (`min_trade_cards`).
+    min_trade_cards: int | None = None
+    sub_activities: tuple[SubActivity, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SubActivity:
+    """A step of a phase (`sub_activities`): its id, name as written and citations."""
+
+    id: str | None
+    name: str | None
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +414,7 @@ class PlayerCount(Entity):
     given: bool
     nations: tuple[tuple[str, ...], ...]
     configurations: tuple[Configuration, ...] = ()
+    tokens_per_player: int | Unknown | None = None
 
 
 # --- Map ---------------------------------------------------------------------------------------
@@ -365,6 +513,16 @@ class TradeStack:
     #: Declared calamity cards by kind (`non_tradable`, `tradable`, `minor`); None if not declared.
     calamity_cards: Mapping[str, int] | None
     origin: Origin
+    purchases: tuple[Purchase, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """A price at which cards of a stack may be bought (`purchases`), and the card it needs."""
+
+    price: int | Unknown | None
+    requires_card: str | None
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +534,8 @@ class SetupStep:
     #: The stacks it deals from (`stacks: {from, to}`) where both are numbers.
     stacks: tuple[int, int] | None
     count_per_stack: Any
+    text: str | None = None
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +580,7 @@ class SetValueSetting:
     formula: Any
     max_set_size: Any
     examples: tuple[SetValueExample, ...]
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +590,9 @@ class MiningSetting:
     origin: Origin
     set_bonus: bool
     extra_cards: int = 0
+    #: The card that gives the bonus (`card`, Mining when not written); None where `mining` is
+    #: not written as a mapping.
+    card: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,6 +611,117 @@ class AstSetting:
     #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
     #: `order`, in that order, where they have a text): each text and its citation as written.
     notes: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BlockBonusBand:
+    """An entry of `non_native_block_bonus`: a band of player counts and how shared goods fare."""
+
+    players_min: int
+    players_max: int
+    #: `shared_goods` as written (`bonus`: shared goods gain it too).
+    shared_goods: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckGood:
+    """A good of a trade deck (`deck_compositions[].decks[].commodities`): a count, or a share."""
+
+    commodity: str
+    count: int | Unknown | None
+    #: `share` as written (`all`, `half`); None where a count is given instead.
+    share: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSpec:
+    """A trade deck of a deck composition as written."""
+
+    block: str | None
+    goods: tuple[DeckGood, ...]
+    calamity_sets: int | Unknown | None
+    #: The severities of its calamities: listed, Unknown, or None where not written.
+    calamity_severities: tuple[str, ...] | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckComposition:
+    """An entry of `deck_compositions`: the decks for a band of player counts (and a map region)."""
+
+    players_min: int | None
+    players_max: int | None
+    region: str | None
+    decks: tuple[DeckSpec, ...]
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardChange:
+    """A card that changes the hand limit (`hand_limit.card_changes`) by ``change`` cards."""
+
+    card: str | None
+    change: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandLimit:
+    """`hand_limit`: the commodity cards a player may keep, and the cards that change it."""
+
+    origin: Origin
+    commodity_cards: int | Unknown | None
+    card_changes: tuple[CardChange, ...]
+    cumulative: bool
+    count_public: bool
+    #: `tradable_calamities_retained` as written; None where not written.
+    tradable_calamities_retained: bool | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RateChange:
+    """A card that raises or lowers the tax rate (`taxation.rate_changes`)."""
+
+    card: str | None
+    raise_by: int | None
+    lower_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Taxation:
+    """`taxation`: tokens per city, the cards that change the rate, revolts."""
+
+    origin: Origin
+    tokens_per_city: int | Unknown | None
+    rate_changes: tuple[RateChange, ...]
+    #: The card with a table of rates (`rate_card.card`) and its rates; None where not written.
+    rate_card: str | None
+    rates: tuple[Any, ...] | None
+    #: `rate_changes_combination.cumulative: true`.
+    cumulative: bool
+    #: Whether it writes `revolt`, and the card that prevents revolts (`revolt.immune_card`).
+    revolt: bool
+    revolt_immune_card: str | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringItem:
+    """An item of the final score (`victory.scoring`)."""
+
+    id: str
+    name: str | None
+    per: str | None
+    points: int | None
+    text: str | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GeneralRule:
+    """A rule of the whole turn (`sequence_of_play.general_rules`), with its text."""
+
+    text: str
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,6 +759,17 @@ class Ruleset(CoreRuleset):
     mining: MiningSetting | None = None
     ast: AstSetting | None = None
     components: Components | None = None
+    #: `status` of the manifest (`draft`: facts a game needs are missing).
+    status: str | None = None
+    hand_limit: HandLimit | None = None
+    taxation: Taxation | None = None
+    #: `victory.scoring`; None where the scoring is not written as a list.
+    scoring: tuple[ScoringItem, ...] | None = None
+    general_rules: tuple[GeneralRule, ...] = ()
+    #: Why each missing setting is not in the sources (`not_in_sources`, key: reason).
+    not_in_sources: Mapping[str, str] = field(default_factory=dict)
+    block_bonuses: tuple[BlockBonusBand, ...] = ()
+    deck_compositions: tuple[DeckComposition, ...] = ()
 
     def collections(self) -> tuple[Collection[Entity], ...]:
         """Every collection of entities, in data-model order (borders included)."""

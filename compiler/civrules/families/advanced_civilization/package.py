@@ -39,7 +39,19 @@ from civrules.families.advanced_civilization.calamities import modified_effects,
 from civrules.families.advanced_civilization.commodities import block_bonuses, deck_compositions, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.mapgraph import map_graph
-from civrules.families.advanced_civilization.model import Attribute, Card, Effect, Epoch, Ruleset
+from civrules.families.advanced_civilization.model import (
+    AstTrack,
+    Attribute,
+    Calamity,
+    CalamityEffect,
+    Card,
+    Combination,
+    Effect,
+    Epoch,
+    Modifier,
+    PurchaseEffect,
+    Ruleset,
+)
 from civrules.model import Unknown
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
@@ -150,11 +162,14 @@ def _int(item: Any) -> int | None:
     return item if isinstance(item, int) and not isinstance(item, bool) else None
 
 
-def _rules(raw: Mapping[str, Any]) -> tuple[str, ...]:
-    rule = raw.get("rule")
-    if isinstance(rule, str):
-        return (rule,)
-    return tuple(rule) if isinstance(rule, list) else ()
+def _cited(rules: tuple[str, ...], source: str | None) -> tuple[str, ...]:
+    """The rule sections an entry cites, then its public source (where it has no rulebook text)."""
+    return rules + ((" ".join(source.split()),) if source is not None else ())
+
+
+def _words(text: str | None) -> Node:
+    """A text of the data (whitespace of folded YAML joined), or None (absent or unknown)."""
+    return string(" ".join(text.split())) if isinstance(text, str) else Code("None")
 
 
 def mapping(items: list[tuple[Node, Node]], w: _Writer) -> Node:
@@ -221,7 +236,7 @@ def _effect(effect: Effect, w: _Writer) -> Node:
     return call(w.rt(EFFECT_RECORDS[effect.kind]), **kwargs)
 
 
-def _attribute(attribute: Attribute, raw: Mapping[str, Any], w: _Writer) -> Node:
+def _attribute(attribute: Attribute, w: _Writer) -> Node:
     links = [
         call(w.rt("CalamityLink"), ref("CalamityId", c.calamity), w.member("LinkEffect", c.effect))
         for c in attribute.calamities
@@ -232,27 +247,30 @@ def _attribute(attribute: Attribute, raw: Mapping[str, Any], w: _Writer) -> Node
         "effects": tup([_effect(e, w) for e in attribute.effects]),
         "calamities": tup(links),
     }
-    if isinstance(raw.get("source"), str):
-        kwargs["source"] = string(raw["source"])
+    if attribute.source is not None:
+        kwargs["source"] = string(attribute.source)
     return call(w.rt("Attribute"), **kwargs)
 
 
-def _purchase_effect(raw: Mapping[str, Any], w: _Writer) -> Node:
-    kind = raw.get("kind")
+def _purchase_effect(effect: PurchaseEffect, w: _Writer) -> Node:
     kwargs: dict[str, Node] = {
-        "kind": w.member("PurchaseKind", kind if isinstance(kind, str) else None),
-        "text": string(" ".join(str(raw.get("text", "")).split())),
-        "rules": value(_cited(raw)),
+        "kind": w.member("PurchaseKind", effect.kind),
+        "text": string(" ".join(effect.text.split())),
+        "rules": value(effect.cited),
     }
-    for key in ("points", "max_cards", "max_face_value_below"):
-        if _int(raw.get(key)) is not None:
-            kwargs[key] = value(raw[key])
-    if isinstance(raw.get("colours"), str):
-        kwargs["colours"] = w.member("TokenColours", raw["colours"])
-    if raw.get("usable_from") == "next_turn":
+    for key, amount in (
+        ("points", effect.points),
+        ("max_cards", effect.max_cards),
+        ("max_face_value_below", effect.max_face_value_below),
+    ):
+        if amount is not None:
+            kwargs[key] = value(amount)
+    if effect.colours is not None:
+        kwargs["colours"] = w.member("TokenColours", effect.colours)
+    if effect.next_turn:
         kwargs["next_turn"] = Code("True")
-    if isinstance(raw.get("groups"), list):
-        kwargs["groups"] = tup([w.member("GroupId", g) for g in raw["groups"]])
+    if effect.groups is not None:
+        kwargs["groups"] = tup([w.member("GroupId", g) for g in effect.groups])
     return call(w.rt("PurchaseEffect"), **kwargs)
 
 
@@ -273,8 +291,7 @@ def _card(card: Card, w: _Writer) -> Node:
         )
     attributes: Node = Code("None")
     if isinstance(card.attributes, tuple):
-        raws = card.raw.get("attributes") or []
-        attributes = tup([_attribute(a, raws[a.index], w) for a in card.attributes])
+        attributes = tup([_attribute(a, w) for a in card.attributes])
     groups = Code("None") if isinstance(card.groups, Unknown) else tup([w.member("GroupId", g) for g in card.groups])
     kwargs: dict[str, Node] = {
         "id": ref("CardId", card.id),
@@ -286,10 +303,9 @@ def _card(card: Card, w: _Writer) -> Node:
         "victory_points": value(card.victory_points),
         "attributes": attributes,
     }
-    effects = card.raw.get("purchase_effects")
-    if isinstance(effects, list) and effects:
-        kwargs["purchase_effects"] = tup([_purchase_effect(e, w) for e in effects])
-    kwargs["rules"] = value(_rules(card.raw))
+    if card.purchase_effects:
+        kwargs["purchase_effects"] = tup([_purchase_effect(e, w) for e in card.purchase_effects])
+    kwargs["rules"] = value(card.rules)
     return call(w.rt("Card"), **kwargs)
 
 
@@ -297,72 +313,26 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
     """Per calamity: its effects, its modifiers (with what each states), combination and immunities."""
     out = []
     for calamity in ruleset.calamities:
-        effects = []
-        for side in ("primary", "secondary"):
-            for raw in calamity.raw.get(side) or ():
-                if not isinstance(raw, dict) or "id" not in raw:
-                    continue
-                amount = raw.get("amount")
-                effects.append(
-                    {
-                        "id": raw["id"],
-                        "side": side,
-                        "kind": raw.get("kind"),
-                        "amount": _int(amount),
-                        "all_but": _int(amount.get("all_but")) if isinstance(amount, dict) else None,
-                        "per_city": _int(amount.get("per_city_owned")) if isinstance(amount, dict) else None,
-                        "max_per_victim": _int(raw.get("max_per_victim")),
-                        "unknown": isinstance(amount, dict) and set(amount) == {"unknown"},
-                        "raw": raw,
-                    }
-                )
+        effects = [e for e in calamity.effects if e.id is not None]
         modifiers = []
         for modifier in calamity.modifiers:
-            raw = calamity.raw["modifiers"][modifier.index]
-            becomes = raw.get("becomes") if isinstance(raw.get("becomes"), dict) else {}
-            stated = raw.get("set_to", becomes.get("amount"))
+            stated = modifier.stated
             if stated is None and modifier.effect == "nullifies" and modifier.amount is None:
                 stated = 0
-            per = raw.get("per")
-            adds = raw.get("adds")
             modifiers.append(
                 {
-                    "card": modifier.card,
-                    "applies_to": modifier.applies_to,
-                    "effect": modifier.effect,
+                    "modifier": modifier,
                     "effects": list(modified_effects(calamity, modifier)),
-                    "amount": _int(modifier.amount),
-                    "amount_unknown": isinstance(modifier.amount, Unknown),
                     "stated": _int(stated),
-                    "cap": _int(raw.get("cap")),
-                    "per_commodity": per.get("commodity")
-                    if isinstance(per, dict) and per.get("kind") == "commodity_card"
+                    "per_commodity": modifier.per_commodity if modifier.per_kind == "commodity_card" else None,
+                    "per_any_commodity": modifier.per_kind == "any_commodity_card",
+                    "per": modifier.per_kind
+                    if modifier.per_kind not in ("commodity_card", "any_commodity_card")
                     else None,
-                    "adds": "adds" in raw,
-                    "becomes_kind": becomes.get("kind"),
-                    "per_any_commodity": isinstance(per, dict) and per.get("kind") == "any_commodity_card",
-                    "per": per.get("kind")
-                    if isinstance(per, dict) and per.get("kind") not in ("commodity_card", "any_commodity_card")
-                    else None,
-                    "adds_kind": adds.get("kind") if isinstance(adds, dict) else None,
-                    "raw": raw,
                 }
             )
-        combination = calamity.raw.get("modifier_combination")
-        combination = combination if isinstance(combination, dict) else {}
-        immunities = [
-            {
-                "who": str(entry.get("who")),
-                "side": entry.get("from") if entry.get("from") in ("primary", "secondary") else None,
-                "nation": entry.get("nation") if isinstance(entry.get("nation"), str) else None,
-                "card": entry.get("card") if isinstance(entry.get("card"), str) else None,
-                "text": entry.get("text") if isinstance(entry.get("text"), str) else None,
-                "effects": [e for e in entry.get("effects") or () if isinstance(e, str)],
-            }
-            for entry in calamity.raw.get("immune") or ()
-            if isinstance(entry, dict)
-        ]
-        lost = {k for k in ("effects", "primary", "secondary", "modifiers", "immune") if _unknown(calamity.raw.get(k))}
+        combination = calamity.combination if calamity.combination is not None else Combination(None, False)
+        lost = calamity.unknown_parts
         out.append(
             {
                 "id": calamity.id,
@@ -371,125 +341,109 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
                 "immunities_known": not lost & {"effects", "immune"},
                 "effects": effects,
                 "modifiers": modifiers,
-                "immunities": immunities,
+                "immunities": calamity.immune,
                 "mode": calamity.modifier_combination,
-                "mode_unknown": isinstance(combination.get("mode"), dict) and "unknown" in combination["mode"],
-                "precedence": list(combination.get("precedence") or ()),
-                "overrides": [
-                    (o.get("card"), list(o.get("overrides") or ()))
-                    for o in combination.get("overrides") or ()
-                    if isinstance(o, dict)
-                ],
+                "mode_unknown": combination.mode_unknown is not None,
+                "precedence": list(combination.precedence),
+                "overrides": [(o.card, list(o.overrides)) for o in combination.overrides],
             }
         )
     return out
 
 
-def _text(raw: Mapping[str, Any], key: str) -> Node:
-    """A string field of the data (whitespace of folded YAML joined), or None (absent or unknown)."""
-    item = raw.get(key)
-    return string(" ".join(item.split())) if isinstance(item, str) else Code("None")
-
-
-def _calamity_details(calamity: Any) -> dict[str, Node]:
-    raw = calamity.raw
-    beneficiary = raw.get("beneficiary")
-    selection = beneficiary.get("selection") if isinstance(beneficiary, dict) else None
-    conditions = [c["condition"] for c in raw.get("no_effect_when") or () if isinstance(c, dict) and "condition" in c]
+def _calamity_details(calamity: Calamity) -> dict[str, Node]:
+    beneficiary = calamity.beneficiary
+    conditions = [c.condition for c in calamity.no_effect_when if c.condition is not None]
     out: dict[str, Node] = {
-        "rules": value(_rules(raw) + ((raw["source"],) if isinstance(raw.get("source"), str) else ()))
+        "rules": value(calamity.rules + ((calamity.source,) if calamity.source is not None else ()))
     }
-    if _int(raw.get("copies")) is not None:
-        out["copies"] = value(raw["copies"])
-    if isinstance(selection, str):
-        out["beneficiary"] = string(selection)
+    if calamity.copies is not None:
+        out["copies"] = value(calamity.copies)
+    if beneficiary is not None and beneficiary.selection is not None:
+        out["beneficiary"] = string(beneficiary.selection)
     if conditions:
         out["no_effect_when"] = value(conditions)
-    if isinstance(beneficiary, dict):
-        if isinstance(beneficiary.get("overflow"), str):
-            out["beneficiary_overflow"] = string(beneficiary["overflow"])
-        points = (_int(beneficiary.get("city_unit_points")), _int(beneficiary.get("token_unit_points")))
+    if beneficiary is not None:
+        if beneficiary.overflow is not None:
+            out["beneficiary_overflow"] = string(beneficiary.overflow)
+        points = (beneficiary.city_unit_points, beneficiary.token_unit_points)
         if points[0] is not None and points[1] is not None:
             out["beneficiary_unit_points"] = value(points)
-        if isinstance(beneficiary.get("eligibility"), str):
-            out["beneficiary_eligibility"] = _text(beneficiary, "eligibility")
+        if beneficiary.eligibility is not None:
+            out["beneficiary_eligibility"] = _words(beneficiary.eligibility)
     return out
 
 
-def _cited(raw: Mapping[str, Any]) -> tuple[str, ...]:
-    """The rule sections an entry cites, then its public source (where it has no rulebook text)."""
-    source = raw.get("source")
-    return _rules(raw) + ((" ".join(source.split()),) if isinstance(source, str) else ())
-
-
-def _effect_details(raw: Mapping[str, Any], per_city: int | None, w: _Writer) -> dict[str, Node]:
+def _effect_details(effect: CalamityEffect, w: _Writer) -> dict[str, Node]:
     out: dict[str, Node] = {}
-    if per_city is not None:
-        out["per_city"] = value(per_city)
-    if isinstance(raw.get("unit"), str):
-        out["unit"] = w.member("CalamityUnit", raw["unit"])
-    for key in ("where", "condition", "chosen_by", "allocated_by", "replaced_by"):
-        if isinstance(raw.get(key), str):
-            out[key] = string(raw[key])
-    if _int(raw.get("victim_count")) is not None:
-        out["victim_count"] = value(raw["victim_count"])
-    constraints = [c for c in raw.get("constraints") or () if isinstance(c, str)]
-    if constraints:
-        out["constraints"] = value(constraints)
-    out["text"] = _text(raw, "text")
-    out["rules"] = value(_cited(raw))
-    alternative = raw.get("alternative")
-    if isinstance(alternative, dict):
+    if effect.per_city is not None:
+        out["per_city"] = value(effect.per_city)
+    if effect.unit is not None:
+        out["unit"] = w.member("CalamityUnit", effect.unit)
+    # Who chooses may be written {unknown: why}: only a named role is a string.
+    for key, said in (
+        ("where", effect.where),
+        ("condition", effect.condition),
+        ("chosen_by", effect.chosen_by),
+        ("allocated_by", effect.allocated_by),
+        ("replaced_by", effect.replaced_by),
+    ):
+        if isinstance(said, str):
+            out[key] = string(said)
+    if effect.victim_count is not None:
+        out["victim_count"] = value(effect.victim_count)
+    if effect.constraints:
+        out["constraints"] = value(effect.constraints)
+    out["text"] = _words(effect.text)
+    out["rules"] = value(_cited(effect.rules, effect.source))
+    alternative = effect.alternative
+    if alternative is not None:
         extra: dict[str, Node] = {}
-        for key in ("per_unit", "required_in_full"):
-            if alternative.get(key) is True:
+        for key, flag in (("per_unit", alternative.per_unit), ("required_in_full", alternative.required_in_full)):
+            if flag:
                 extra[key] = Code("True")
         out["alternative"] = call(
             w.rt("CalamityAlternative"),
-            w.member("CalamityKind", alternative["kind"]),
-            value(alternative["amount"]),
-            w.member("CalamityUnit", alternative["unit"]),
+            w.member("CalamityKind", alternative.kind),
+            value(alternative.amount),
+            w.member("CalamityUnit", alternative.unit),
             **extra,
-            text=_text(alternative, "text"),
-            rules=value(_cited(alternative)),
+            text=_words(alternative.text),
+            rules=value(_cited(alternative.rules, alternative.source)),
         )
-    fallback = raw.get("fallback")
-    if isinstance(fallback, dict):
+    fallback = effect.fallback
+    if fallback is not None:
         out["fallback"] = call(
             w.rt("CalamityFallback"),
-            w.member("CalamityKind", fallback["kind"]),
-            text=_text(fallback, "text"),
-            rules=value(_cited(fallback)),
+            w.member("CalamityKind", fallback.kind),
+            text=_words(fallback.text),
+            rules=value(_cited(fallback.rules, fallback.source)),
         )
-    if isinstance(raw.get("chosen_by_if_not_traded"), str):
-        out["chosen_by_if_not_traded"] = string(raw["chosen_by_if_not_traded"])
-    site = raw.get("site")
-    if isinstance(site, dict):
-        if isinstance(site.get("selection"), str):
-            out["site"] = string(site["selection"])
-        if isinstance(site.get("tie_broken_by"), str):
-            out["site_tie_broken_by"] = string(site["tie_broken_by"])
+    if effect.chosen_by_if_not_traded is not None:
+        out["chosen_by_if_not_traded"] = string(effect.chosen_by_if_not_traded)
+    if effect.site is not None:
+        out["site"] = string(effect.site)
+    if effect.site_tie_broken_by is not None:
+        out["site_tie_broken_by"] = string(effect.site_tie_broken_by)
     return out
 
 
-def _modifier_details(raw: Mapping[str, Any], w: _Writer) -> dict[str, Node]:
+def _modifier_details(modifier: Modifier, w: _Writer) -> dict[str, Node]:
     out: dict[str, Node] = {}
-    if raw.get("optional") is True:
+    if modifier.optional:
         out["optional"] = Code("True")
-    out["text"] = _text(raw, "text")
-    out["rules"] = value(_cited(raw))
-    adds = raw.get("adds")
-    if isinstance(adds, dict) and isinstance(adds.get("unit"), str):
-        out["adds_unit"] = w.member("CalamityUnit", adds["unit"])
+    out["text"] = _words(modifier.text)
+    out["rules"] = value(_cited(modifier.rules, modifier.source))
+    if modifier.adds_unit is not None:
+        out["adds_unit"] = w.member("CalamityUnit", modifier.adds_unit)
     return out
-
-
-def _unknown(item: Any) -> bool:
-    return isinstance(item, dict) and set(item) == {"unknown"}
 
 
 def _frozen(item: Any) -> Node:
-    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None."""
+    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None.
+
+    SETTINGS is every ruleset-level rule copied through whole as `civrules export` writes it: it
+    reads the export, not the model, whose typed settings would only re-wrap the same mappings."""
     if isinstance(item, dict):
         if set(item) == {"unknown"}:
             return Code("None")
@@ -502,98 +456,86 @@ def _frozen(item: Any) -> Node:
 
 
 def _hand_limit(ruleset: Ruleset, w: _Writer) -> Node:
-    raw = ruleset.data.get("hand_limit")
-    if not isinstance(raw, dict):
+    found = ruleset.hand_limit
+    if found is None:
         return Code("None")
     changes = [
-        tup([ref("CardId", c["card"]), value(c["change"])])
-        for c in raw.get("card_changes") or ()
-        if isinstance(c, dict) and isinstance(c.get("card"), str) and _int(c.get("change")) is not None
+        tup([ref("CardId", c.card), value(c.change)])
+        for c in found.card_changes
+        if c.card is not None and c.change is not None
     ]
     return call(
         w.rt("HandLimit"),
-        commodity_cards=value(_int(raw.get("commodity_cards"))),
+        commodity_cards=value(_int(found.commodity_cards)),
         card_changes=tup(changes),
-        cumulative=value(raw.get("card_changes_cumulative") is True),
-        rules=value(_rules(raw)),
+        cumulative=value(found.cumulative),
+        rules=value(found.rules),
     )
 
 
 def _taxation(ruleset: Ruleset, w: _Writer) -> Node:
-    raw = ruleset.data.get("taxation")
-    if not isinstance(raw, dict):
+    found = ruleset.taxation
+    if found is None:
         return Code("None")
-    base = _int(raw.get("tokens_per_city"))
-    changes = []
-    for change in raw.get("rate_changes") or ():
-        if isinstance(change, dict) and isinstance(change.get("card"), str):
-            raise_by, lower_by = _int(change.get("raise_by")) or 0, _int(change.get("lower_by")) or 0
-            changes.append(call(w.rt("RateChange"), ref("CardId", change["card"]), value(raise_by), value(lower_by)))
-    card = raw.get("rate_card")
-    if isinstance(card, dict) and isinstance(card.get("card"), str) and base is not None:
-        rates = [r for r in card.get("rates") or () if isinstance(r, int)]
+    base = _int(found.tokens_per_city)
+    changes = [
+        call(w.rt("RateChange"), ref("CardId", change.card), value(change.raise_by or 0), value(change.lower_by or 0))
+        for change in found.rate_changes
+        if change.card is not None
+    ]
+    if found.rate_card is not None and base is not None:
+        rates = [r for r in found.rates or () if isinstance(r, int)]
         if rates:
             changes.append(
                 call(
-                    w.rt("RateChange"), ref("CardId", card["card"]), value(max(rates) - base), value(base - min(rates))
+                    w.rt("RateChange"),
+                    ref("CardId", found.rate_card),
+                    value(max(rates) - base),
+                    value(base - min(rates)),
                 )
             )
-    combination = raw.get("rate_changes_combination")
-    revolt = raw.get("revolt")
-    immune = revolt.get("immune_card") if isinstance(revolt, dict) else None
+    immune = found.revolt_immune_card
     return call(
         w.rt("Taxation"),
         tokens_per_city=value(base),
         rate_changes=tup(changes),
-        cumulative=value(isinstance(combination, dict) and combination.get("cumulative") is True),
-        revolt_immune_cards=tup([ref("CardId", immune)] if isinstance(immune, str) else []),
-        rules=value(_rules(raw)),
+        cumulative=value(found.cumulative),
+        revolt_immune_cards=tup([ref("CardId", immune)] if immune is not None else []),
+        rules=value(found.rules),
     )
 
 
 def _scoring(ruleset: Ruleset, w: _Writer) -> Node:
-    victory = ruleset.data.get("victory")
-    items = victory.get("scoring") if isinstance(victory, dict) else None
-    if not isinstance(items, list):
+    if ruleset.scoring is None:
         return Code("None")
     return tup(
         [
             call(
                 w.rt("ScoringItem"),
-                id=string(str(item.get("id"))),
-                name=string(item["name"]) if isinstance(item.get("name"), str) else Code("None"),
-                per=string(item["per"]) if isinstance(item.get("per"), str) else Code("None"),
-                points=value(_int(item.get("points"))),
-                text=string(" ".join(item["text"].split())) if isinstance(item.get("text"), str) else Code("None"),
-                rules=value(_rules(item)),
+                id=string(item.id),
+                name=string(item.name) if item.name is not None else Code("None"),
+                per=string(item.per) if item.per is not None else Code("None"),
+                points=value(item.points),
+                text=_words(item.text),
+                rules=value(item.rules),
             )
-            for item in items
-            if isinstance(item, dict)
+            for item in ruleset.scoring
         ]
     )
 
 
 def _stack_setup(ruleset: Ruleset, w: _Writer) -> Node:
-    stacks = ruleset.settings.get("commodities", {}).get("trade_stacks")
-    setup = stacks.get("setup") if isinstance(stacks, dict) else None
-    steps = setup.get("steps") if isinstance(setup, dict) else None
+    steps = ruleset.trade_stacks.setup if ruleset.trade_stacks is not None else ()
     return tup(
-        [
-            call(
-                w.rt("StackSetupStep"),
-                string(str(step.get("step"))),
-                string(" ".join(step["text"].split())) if isinstance(step.get("text"), str) else Code("None"),
-                value(_rules(step)),
-            )
-            for step in steps or ()
-            if isinstance(step, dict)
-        ]
+        [call(w.rt("StackSetupStep"), string(str(step.step)), _words(step.text), value(step.rules)) for step in steps]
     )
 
 
 def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
     from civrules.checks.unknowns import _relative, field_path, unknown_facts
 
+    # Raw by nature: an unknown fact may be anywhere in any document, and its field is named by
+    # its path in the document as written (the same walk as the core's check Q006).
     return tup(
         [
             call(
@@ -613,10 +555,8 @@ def _entity_sources(ruleset: Ruleset) -> Node:
         if collection.name == "borders":
             continue
         for entity in collection:
-            cited = _rules(entity.raw)
-            source = entity.raw.get("source")
-            cited += (" ".join(source.split()),) if isinstance(source, str) else ()
-            level = entity.raw.get("level")
+            cited = _cited(entity.rules, entity.source)
+            level = entity.level if isinstance(entity, AstTrack) else None
             key = f"{collection.name}.{entity.id}" + (f".{level}" if isinstance(level, str) else "")
             if cited:
                 items.append((string(key), value(cited)))
@@ -654,7 +594,6 @@ ID_ENUMS = {
 
 def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
     """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
-    status = ruleset.data.get("status")
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
     w.add(
@@ -665,7 +604,7 @@ def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) 
     w.add(
         "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
         "DRAFT: Final",
-        value(status == "draft"),
+        value(ruleset.status == "draft"),
     )
     w.add(
         "Every fact the sources do not give: the data file, the field, and why.",
@@ -771,7 +710,7 @@ def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(c.count),
                         value(c.stack),
                         value(c.mining),
-                        w.member("Block", c.raw.get("block") if isinstance(c.raw.get("block"), str) else None),
+                        w.member("Block", c.block if isinstance(c.block, str) else None),
                     ),
                 )
                 for c in ruleset.commodities
@@ -824,14 +763,14 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                         [
                             call(
                                 w.rt("CalamityEffect"),
-                                string(e["id"]),
-                                w.member("Role", e["side"]),
-                                w.member("CalamityKind", e["kind"]),
-                                value(e["amount"]),
-                                value(e["all_but"]),
-                                value(e["max_per_victim"]),
-                                value(e["unknown"]),
-                                **_effect_details(e["raw"], e["per_city"], w),
+                                string(str(e.id)),
+                                w.member("Role", e.side),
+                                w.member("CalamityKind", e.kind),
+                                value(_int(e.amount)),
+                                value(e.all_but),
+                                value(e.max_per_victim),
+                                value(e.amount_unknown is not None),
+                                **_effect_details(e, w),
                             )
                             for e in c["effects"]
                         ]
@@ -855,21 +794,21 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                         [
                             call(
                                 w.rt("CalamityModifier"),
-                                card=ref("CardId", m["card"]),
-                                applies_to=w.member("AppliesTo", m["applies_to"]),
-                                effect=w.member("ModifierEffect", m["effect"]),
+                                card=ref("CardId", m["modifier"].card),
+                                applies_to=w.member("AppliesTo", m["modifier"].applies_to),
+                                effect=w.member("ModifierEffect", m["modifier"].effect),
                                 effects=value(m["effects"]),
-                                amount=value(m["amount"]),
-                                amount_unknown=value(m["amount_unknown"]),
+                                amount=value(_int(m["modifier"].amount)),
+                                amount_unknown=value(isinstance(m["modifier"].amount, Unknown)),
                                 stated=value(m["stated"]),
-                                cap=value(m["cap"]),
+                                cap=value(m["modifier"].cap),
                                 per_commodity=ref("CommodityId", m["per_commodity"]),
-                                adds=value(m["adds"]),
-                                becomes_kind=w.member("CalamityKind", m["becomes_kind"]),
+                                adds=value(m["modifier"].adds),
+                                becomes_kind=w.member("CalamityKind", m["modifier"].becomes_kind),
                                 per_any_commodity=value(m["per_any_commodity"]),
                                 per=value(m["per"]),
-                                adds_kind=w.member("CalamityKind", m["adds_kind"]),
-                                **_modifier_details(m["raw"], w),
+                                adds_kind=w.member("CalamityKind", m["modifier"].adds_kind),
+                                **_modifier_details(m["modifier"], w),
                             )
                             for m in c["modifiers"]
                         ]
@@ -913,12 +852,12 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                         [
                             call(
                                 w.rt("CalamityImmunity"),
-                                who=string(i["who"]),
-                                side=w.member("Role", i["side"]),
-                                nation=value(i["nation"]),
-                                card=ref("CardId", i["card"]),
-                                text=value(i["text"]),
-                                **({"effects": value(i["effects"])} if i["effects"] else {}),
+                                who=string(str(i.who)),
+                                side=w.member("Role", i.side if i.side in ("primary", "secondary") else None),
+                                nation=value(i.nation),
+                                card=ref("CardId", i.card),
+                                text=value(i.text),
+                                **({"effects": value(i.effects)} if i.effects else {}),
                             )
                             for i in c["immunities"]
                         ]
@@ -1013,7 +952,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
                         name(n.name),
                         refs("AreaId", n.start_areas),
                         value(n.ast_position),
-                        *([w.member("MapRegion", n.raw["region"])] if n.raw.get("region") in ("west", "east") else []),
+                        *([w.member("MapRegion", n.region)] if n.region in ("west", "east") else []),
                     ),
                 )
                 for n in ruleset.nations
@@ -1122,7 +1061,7 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         w.rt("PlayerCount"),
                         value(c.players),
                         value(c.given),
-                        value(_int(c.raw.get("tokens_per_player"))),
+                        value(_int(c.tokens_per_player)),
                         tup([refs("NationId", ns) for ns in c.nations]),
                     ),
                 )
@@ -1287,10 +1226,8 @@ STANDARD_LEVEL = "standard"
 
 
 def _levels(ruleset: Ruleset) -> tuple[str, ...]:
-    ast = ruleset.data.get("ast")
-    levels = ast.get("levels") if isinstance(ast, dict) else None
-    ids = tuple(level["id"] for level in levels or () if isinstance(level, dict) and isinstance(level.get("id"), str))
-    return ids or (STANDARD_LEVEL,)
+    levels = ruleset.ast.levels if ruleset.ast is not None else ()
+    return tuple(level for level in levels if isinstance(level, str)) or (STANDARD_LEVEL,)
 
 
 def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
@@ -1322,7 +1259,7 @@ def _tracks(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
     """Each nation's tracks by level (the standard level for a game without levels)."""
     out: dict[str, dict[str, Any]] = {}
     for track in ruleset.ast_tracks:
-        level = track.raw.get("level")
+        level = track.level
         out.setdefault(track.id, {})[level if isinstance(level, str) else STANDARD_LEVEL] = track
     return out
 
@@ -1332,15 +1269,12 @@ def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
     numbers = sorted(
         {c.stack for c in ruleset.commodities if isinstance(c.stack, int)} | {c.stack for c in ruleset.calamities}
     )
-    declared = ruleset.settings.get("commodities", {}).get("trade_stacks")
     purchases: dict[int, list[tuple[int, str | None]]] = {}
-    for stack in declared.get("stacks") or () if isinstance(declared, dict) else ():
-        for purchase in stack.get("purchases") or () if isinstance(stack, dict) else ():
-            if isinstance(purchase, dict) and _int(purchase.get("price")) is not None:
-                card = purchase.get("requires_card")
-                purchases.setdefault(stack["number"], []).append(
-                    (purchase["price"], card if isinstance(card, str) else None)
-                )
+    for stack in ruleset.trade_stacks.stacks if ruleset.trade_stacks is not None else ():
+        for purchase in stack.purchases:
+            price = _int(purchase.price)
+            if price is not None:
+                purchases.setdefault(stack.number, []).append((price, purchase.requires_card))
     return [
         {
             "number": n,
@@ -1378,7 +1312,7 @@ PACKAGE_FILES = ("__init__.py", "data.py", "helpers.py", "ids.py", "py.typed")
 def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     name = package_name(ruleset.id)
-    draft = ruleset.data.get("status") == "draft"
+    draft = ruleset.status == "draft"
     all_names = sorted(
         (*DATA_NAMES, *ID_NAMES, *ERROR_NAMES, *HELPER_NAMES),
         key=lambda n: (not n.isupper(), n[0].islower(), n),
@@ -1501,7 +1435,7 @@ def _bonus_example(ruleset: Ruleset) -> tuple[str, int, int, str, int] | None:
         return None
     band = bonuses[0]
     for commodity in ruleset.commodities:
-        block = commodity.raw.get("block")
+        block = commodity.block
         if block in ("west", "east") and isinstance(commodity.count, int) and commodity.count >= 3:
             other = "east" if block == "west" else "west"
             value = set_value(commodity, 3, rule=set_value_rule(ruleset)) + block_bonus(
@@ -1511,8 +1445,8 @@ def _bonus_example(ruleset: Ruleset) -> tuple[str, int, int, str, int] | None:
     return None
 
 
-def _calamity_effects_of(calamity: Any) -> list[str]:
-    return [e["id"] for side in ("primary", "secondary") for e in calamity.raw.get(side) or () if isinstance(e, dict)]
+def _calamity_effects_of(calamity: Calamity) -> list[str]:
+    return [e.id for e in calamity.effects if e.id is not None]
 
 
 Renderer = Callable[[Ruleset, Mapping[str, Any]], dict[str, bytes]]

@@ -29,7 +29,10 @@ _CHANGES = """\
 def variant_example(resolved: Resolved | None) -> str:
     """What follows the header of a new variant of ``resolved``, commented out (examples taken from
     its own data, so that they validate for it): a map panel added, a card's cost patched, a
-    calamity removed, the hand limit raised (the family's ``variant_example`` hook)."""
+    calamity removed, the hand limit raised (the family's ``variant_example`` hook).
+
+    Raw by nature: the hook runs on a resolved ruleset, before (and without) a model, and its
+    examples must validate as YAML as written."""
     cards = resolved.collections.get("civilization_cards", []) if resolved is not None else []
     card = cards[0].raw if cards else {"id": "pottery", "name": "Pottery"}
     cost = card.get("cost")

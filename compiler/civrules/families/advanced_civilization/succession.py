@@ -25,7 +25,7 @@ import networkx as nx
 
 from civrules.diagnostics import Span
 from civrules.families.advanced_civilization.model import AstTrack, Card, Epoch, Ruleset
-from civrules.model import Origin, Unknown
+from civrules.model import Unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,22 +53,6 @@ class EpochSpan:
 
     def __contains__(self, space: object) -> bool:
         return isinstance(space, int) and self.first <= space <= self.last
-
-
-def manifest_setting(ruleset: Ruleset, key: str) -> tuple[Origin, Any] | None:
-    """A ruleset setting (`ast`, `player_counts`, `components` ...) as resolved, with its origin.
-
-    Raw: the checks and rule logic read the typed settings of the model (``ruleset.ast``,
-    ``ruleset.trade_stacks`` ...) instead; kept for the references walker
-    (:mod:`civrules.families.advanced_civilization.references`), which another change rewrites.
-
-    A variant's changes are applied (merged key by key); the origin's spans point at the variant
-    for what it changed and at the base for the rest. None when no ruleset of the chain has it.
-    """
-    found = ruleset.setting(key)
-    if found is None:
-        return None
-    return found[1], found[0]
 
 
 def ast_span(ruleset: Ruleset, *sub: str | int) -> Span:

@@ -8,7 +8,6 @@ from typing import Any
 
 from civrules.emit.sheets.common import known, rules_text
 from civrules.emit.sheets.registry import Source, sheet
-from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.families.advanced_civilization.succession import (
     epoch_order,
@@ -18,7 +17,6 @@ from civrules.families.advanced_civilization.succession import (
     space_value,
 )
 from civrules.model import Unknown
-from civrules.resolve import entity_key
 
 
 def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
@@ -52,7 +50,7 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             "unknown": "",
             "caveat": track.caveat,
             "checked": track.checked,
-            "mark": _changed(source, "ast_tracks", entity_key(FAMILY.collections["ast_tracks"], track.raw) or track.id),
+            "mark": _changed(source, "ast_tracks", track.id if track.level is None else f"{track.id}@{track.level}"),
         }
         if isinstance(spans, Unknown) or spans is None:
             row["unknown"] = spans.reason if isinstance(spans, Unknown) else "the epochs of this track are not usable"

@@ -9,37 +9,36 @@ from civrules.emit.sheets.common import humanize, name_of, rules_text, signed, u
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import (
     calamity_amount,
-    effect_raw,
+    effect_of,
     effect_side,
     modified_effects,
     resolution_order,
 )
-from civrules.families.advanced_civilization.model import Calamity, Modifier, Ruleset
+from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
 from civrules.model import Unknown
 
 
-def effect_amount_text(effect: Mapping[str, Any]) -> str:
+def effect_amount_text(effect: CalamityEffect) -> str:
     """An effect's amount as printed: ``10 unit points``, ``all but 3 cities``, ``unknown``."""
-    amount = effect.get("amount")
-    unit = effect.get("unit")
-    if isinstance(amount, dict) and "unknown" in amount:
+    amount = effect.amount
+    unit = effect.unit
+    if effect.amount_unknown is not None:
         text = "unknown"
-    elif isinstance(amount, dict) and isinstance(amount.get("all_but"), int):
-        text = f"all but {amount['all_but']} {unit_words(unit, amount['all_but'])}"
+    elif effect.all_but is not None:
+        text = f"all but {effect.all_but} {unit_words(unit, effect.all_but)}"
     elif isinstance(amount, int) and not isinstance(amount, bool):
         text = f"{amount} {unit_words(unit, amount)}"
     else:
         return ""
-    most = effect.get("max_per_victim")
-    if isinstance(most, int):
-        text += f", at most {most} per victim"
+    if effect.max_per_victim is not None:
+        text += f", at most {effect.max_per_victim} per victim"
     return text
 
 
 def _effect_label(calamity: Calamity, effect_id: str) -> str:
     """The effect's id in words, when its side has several effects (otherwise the side says it)."""
     side = effect_side(calamity, effect_id)
-    effects = calamity.raw.get(side or "") or ()
+    effects = calamity.effects_of(side) if side is not None else ()
     return humanize(effect_id) if len(effects) > 1 else ""
 
 
@@ -48,26 +47,24 @@ def modifier_parts(ruleset: Ruleset, calamity: Calamity, modifier: Modifier) -> 
 
     E.g. Medicine on Epidemic: ``−8 unit points (primary, 16 → 8)``.
     """
-    raw: Mapping[str, Any] = calamity.raw["modifiers"][modifier.index]
     parts: list[tuple[str, str]] = []
     for effect_id in modified_effects(calamity, modifier):
+        effect = effect_of(calamity, effect_id)
         side = effect_side(calamity, effect_id)
-        if side is None or modifier.applies_to not in (side, "both"):
+        if effect is None or side is None or modifier.applies_to not in (side, "both"):
             continue
-        effect = effect_raw(calamity, effect_id) or {}
-        becomes = raw.get("becomes") if isinstance(raw.get("becomes"), dict) else {}
-        unit = becomes.get("unit", effect.get("unit")) if isinstance(becomes, dict) else effect.get("unit")
-        base = effect.get("amount")
-        stated = raw.get("set_to", becomes.get("amount") if isinstance(becomes, dict) else None)
+        unit = modifier.becomes_unit if modifier.becomes_unit is not None else effect.unit
+        base = effect.amount
+        stated = modifier.stated
         amount = modifier.amount
-        per = raw.get("per") if isinstance(raw.get("per"), dict) else None
         if modifier.effect == "immunity":
             words = "immune"
-        elif isinstance(raw.get("adds"), dict) and isinstance(amount, int):
-            adds = raw["adds"]
-            words = f"{signed(amount)} {unit_words(adds.get('unit', unit), amount)}"
-            if per is not None:
-                words += f" per {humanize(per.get('kind', ''))}"
+        elif modifier.adds and isinstance(amount, int):
+            words = (
+                f"{signed(amount)} {unit_words(modifier.adds_unit if modifier.adds_unit is not None else unit, amount)}"
+            )
+            if modifier.per:
+                words += f" per {humanize(modifier.per_kind or '')}"
             words += ", an added loss"
         elif isinstance(stated, int):
             if isinstance(base, int):
@@ -78,31 +75,31 @@ def modifier_parts(ruleset: Ruleset, calamity: Calamity, modifier: Modifier) -> 
                 )
             else:
                 words = f"{stated} {unit_words(unit, stated)}"
-        elif isinstance(becomes, dict) and "kind" in becomes:
-            words = f"{humanize(becomes['kind'])} instead of {humanize(effect.get('kind', 'the effect'))}"
+        elif modifier.becomes_kind is not None:
+            words = f"{humanize(modifier.becomes_kind)} instead of {humanize(effect.kind or 'the effect')}"
         elif isinstance(amount, Unknown):
             words = "unknown"
         elif isinstance(amount, int):
             words = f"{signed(amount)} {unit_words(unit, amount)}"
-            if per is not None and per.get("kind") == "commodity_card":
-                words += f" per {name_of(ruleset.commodities, str(per.get('commodity')))} card"
-            elif per is not None:
-                words += f" per {humanize(per.get('kind', ''))}"
-            if isinstance(raw.get("cap"), int):
-                words += f", at most {raw['cap']}"
-        elif isinstance(raw.get("cap"), int):
-            words = f"at most {raw['cap']} {unit_words(unit, raw['cap'])}"
+            if modifier.per_kind == "commodity_card":
+                words += f" per {name_of(ruleset.commodities, str(modifier.per_commodity))} card"
+            elif modifier.per:
+                words += f" per {humanize(modifier.per_kind or '')}"
+            if modifier.cap is not None:
+                words += f", at most {modifier.cap}"
+        elif modifier.cap is not None:
+            words = f"at most {modifier.cap} {unit_words(unit, modifier.cap)}"
         elif modifier.effect == "nullifies":
             words = "no effect"
         else:
             words = humanize(modifier.effect)
-        if raw.get("optional"):
+        if modifier.optional:
             words += ", optional"
         where: list[str] = [side]
         label = _effect_label(calamity, effect_id)
         if label:
             where.append(label)
-        if modifier.effect != "immunity" and not isinstance(raw.get("adds"), dict) and "instead of" not in words:
+        if modifier.effect != "immunity" and not modifier.adds and "instead of" not in words:
             result = calamity_amount(calamity, effect_id, {modifier.card}, side)
             if isinstance(result.base, int) and result.value is not None and result.value != result.base:
                 where.append(f"{result.base} → {result.value}")
@@ -126,32 +123,26 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
             sides[side] = [
                 {
                     "amount": effect_amount_text(effect),
-                    "text": str(effect.get("text", humanize(effect.get("kind", "")))),
-                    "rule": rules_text(effect.get("rule")),
+                    "text": effect.text if effect.text is not None else humanize(effect.kind or ""),
+                    "rule": rules_text(effect.rules),
                 }
-                for effect in calamity.raw.get(side) or ()
-                if isinstance(effect, dict)
+                for effect in calamity.effects_of(side)
             ]
-        immune = [
-            {"text": str(entry.get("text", "")), "rule": rules_text(entry.get("rule"))}
-            for entry in calamity.raw.get("immune") or ()
-            if isinstance(entry, dict)
-        ]
+        immune = [{"text": entry.text or "", "rule": rules_text(entry.rules)} for entry in calamity.immune]
         by_card: dict[str, list[str]] = {}
         for modifier in calamity.modifiers:
             for part in modifier_parts(ruleset, calamity, modifier):
                 if part not in by_card.setdefault(modifier.card, []):
                     by_card[modifier.card].append(part)
         modifiers = [{"card": name_of(ruleset.cards, card), "parts": parts} for card, parts in by_card.items()]
-        combination = calamity.raw.get("modifier_combination")
+        combination = calamity.combination
         combination_text = ""
-        if isinstance(combination, dict):
-            combination_text = str(combination.get("text", humanize(combination.get("mode", ""))))
-        beneficiary = calamity.raw.get("beneficiary")
+        if combination is not None and combination.detailed:
+            combination_text = combination.text if combination.text is not None else humanize(combination.mode or "")
         notes = [
-            {"text": str(entry["text"]), "rule": rules_text(entry.get("rule"))}
-            for entry in [*(calamity.raw.get("no_effect_when") or ()), beneficiary]
-            if isinstance(entry, dict) and entry.get("text")
+            {"text": entry.text, "rule": rules_text(entry.rules)}
+            for entry in [*calamity.no_effect_when, calamity.beneficiary]
+            if entry is not None and entry.text
         ]
         if isinstance(calamity.tradable, Unknown):
             tradable = "tradability unknown"
@@ -172,7 +163,9 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 "immune": immune,
                 "modifiers": modifiers,
                 "combination": combination_text,
-                "combination_rule": rules_text(combination.get("rule")) if isinstance(combination, dict) else "",
+                "combination_rule": rules_text(combination.rules)
+                if combination is not None and combination.detailed
+                else "",
                 "notes": notes,
             }
         )

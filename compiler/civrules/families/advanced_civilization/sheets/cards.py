@@ -36,16 +36,11 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
     rows = []
     for card in ruleset.cards.by_id.values():
         attributes = []
-        for raw in card.raw.get("attributes") or ():
-            if not isinstance(raw, dict):
-                continue
-            links = []
-            for link in raw.get("calamities") or ():
-                if isinstance(link, dict) and isinstance(link.get("calamity"), str):
-                    links.append(
-                        f"{humanize(link.get('effect', 'changes'))} {name_of(ruleset.calamities, link['calamity'])}"
-                    )
-            attributes.append({"text": str(raw.get("text", "")), "rule": rules_text(raw.get("rule")), "links": links})
+        for attribute in card.attributes if isinstance(card.attributes, tuple) else ():
+            links = [
+                f"{humanize(link.effect)} {name_of(ruleset.calamities, link.calamity)}" for link in attribute.calamities
+            ]
+            attributes.append({"text": attribute.text, "rule": rules_text(attribute.rules), "links": links})
         if isinstance(card.prerequisites, Unknown):
             prerequisites = [notes.fact(card.prerequisites, "prerequisites")]
         else:

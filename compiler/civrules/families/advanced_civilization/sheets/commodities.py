@@ -21,7 +21,7 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         {c.stack for c in ruleset.commodities if isinstance(c.stack, int)} | {c.stack for c in ruleset.calamities}
     )
     order = {calamity.id: i for i, calamity in enumerate(resolution_order(ruleset))}
-    with_block = any("block" in c.raw for c in ruleset.commodities)
+    with_block = any(c.block is not None for c in ruleset.commodities)
 
     def good(commodity: Commodity) -> dict[str, Any]:
         values: list[str] = []
@@ -41,7 +41,7 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
             "values": values,
             "mining": mining,
             "unknown": not values,
-            "block": known(commodity.raw.get("block")) if with_block else "",
+            "block": known(commodity.block) if with_block else "",
         }
 
     stacks = []
@@ -62,84 +62,61 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
             }
         )
     loose = [good(c) for c in ruleset.commodities if not isinstance(c.stack, int)]
-    settings = ruleset.settings.get("commodities", {})
     total = commodity_total(ruleset)
-    purchases = []
-    trade_stacks = ruleset.setting("trade_stacks")
-    if trade_stacks is not None and isinstance(trade_stacks[0], dict):
-        for stack in trade_stacks[0].get("stacks") or ():
-            for purchase in (stack.get("purchases") or ()) if isinstance(stack, dict) else ():
-                if isinstance(purchase, dict):
-                    price = purchase.get("price")
-                    purchases.append(
-                        {
-                            "stack": stack.get("number"),
-                            "price": "unknown" if isinstance(price, dict) and "unknown" in price else known(price),
-                            "rule": rules_text(purchase.get("rule")),
-                        }
-                    )
+    purchases = [
+        {"stack": stack.number, "price": known(purchase.price), "rule": rules_text(purchase.rules)}
+        for stack in (ruleset.trade_stacks.stacks if ruleset.trade_stacks is not None else ())
+        for purchase in stack.purchases
+    ]
+    mining, set_rule = ruleset.mining, ruleset.set_value
     return {
         "columns": list(range(1, width + 1)),
         "stacks": stacks,
         "loose": loose,
         "with_block": with_block,
-        "mining_card": name_of(ruleset.cards, str(settings.get("mining", {}).get("card", "mining")))
-        if isinstance(settings.get("mining"), dict)
+        "mining_card": name_of(ruleset.cards, mining.card)
+        if mining is not None and mining.card is not None
         else "Mining",
         "mining_extra": rule.mining_extra_cards,
         "formula": "n × n × value"
         if rule.formula == "count_squared_times_value"
         else humanize(rule.formula or "unknown (not in the sources)"),
-        "set_rule": rules_text(settings.get("set_value", {}).get("rule"))
-        if isinstance(settings.get("set_value"), dict)
-        else "",
+        "set_rule": rules_text(set_rule.rules) if set_rule is not None else "",
         "total": total if isinstance(total, int) else "",
         "purchases": purchases,
-        "decks": _deck_compositions(ruleset, settings.get("deck_compositions")),
+        "decks": _deck_compositions(ruleset),
     }
 
 
-def _deck_compositions(ruleset: Ruleset, compositions: object) -> list[dict[str, Any]]:
+def _deck_compositions(ruleset: Ruleset) -> list[dict[str, Any]]:
     """The trade decks per band of player counts (Expansion Project 10.3), when the data has them."""
-    if not isinstance(compositions, list):
-        return []
     found = []
-    for composition in compositions:
-        if not isinstance(composition, dict):
-            continue
-        players = composition.get("players")
-        low = players.get("min") if isinstance(players, dict) else None
-        high = players.get("max") if isinstance(players, dict) else None
+    for composition in ruleset.deck_compositions:
+        low, high = composition.players_min, composition.players_max
         band = f"{low}" if low == high else f"{known(low, '?')}–{known(high, '?')}"
-        decks = []
-        for deck in composition.get("decks") or ():
-            if not isinstance(deck, dict):
-                continue
-            goods = []
-            for entry in deck.get("commodities") or ():
-                if isinstance(entry, dict):
-                    count = entry.get("count")
-                    amount = (
-                        f"{entry['share']} of the cards"
-                        if "share" in entry
-                        else ("unknown" if isinstance(count, dict) else known(count))
-                    )
-                    goods.append({"name": name_of(ruleset.commodities, str(entry.get("commodity"))), "count": amount})
-            severities = ", ".join(str(s) for s in deck.get("calamity_severities") or ())
-            decks.append(
-                {
-                    "block": humanize(deck.get("block", "")),
-                    "goods": goods,
-                    "calamities": severities,
-                    "sets": known(deck.get("calamity_sets"), ""),
-                }
-            )
+        decks = [
+            {
+                "block": humanize(deck.block or ""),
+                "goods": [
+                    {
+                        "name": name_of(ruleset.commodities, entry.commodity),
+                        "count": f"{entry.share} of the cards" if entry.share is not None else known(entry.count),
+                    }
+                    for entry in deck.goods
+                ],
+                "calamities": "unknown"
+                if isinstance(deck.calamity_severities, Unknown)
+                else ", ".join(deck.calamity_severities or ()),
+                "sets": known(deck.calamity_sets, ""),
+            }
+            for deck in composition.decks
+        ]
         found.append(
             {
                 "players": band,
-                "region": humanize(composition.get("map_region", "")),
+                "region": humanize(composition.region or ""),
                 "decks": decks,
-                "rule": rules_text(composition.get("rule")),
+                "rule": rules_text(composition.rules),
             }
         )
     return found

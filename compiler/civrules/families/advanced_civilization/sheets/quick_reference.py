@@ -22,58 +22,54 @@ TRADE_DRAW_PHASE = "acquisition_of_trade_cards"
 
 def _missing(ruleset: Ruleset, key: str) -> str:
     """Why the ruleset has no ``key``: its ``not_in_sources`` entry, or that no rule file gives it."""
-    found = ruleset.data.get("not_in_sources")
-    entry = found.get(key) if isinstance(found, dict) else None
-    if isinstance(entry, dict) and isinstance(entry.get("unknown"), str):
-        return " ".join(entry["unknown"].split())
+    reason = ruleset.not_in_sources.get(key)
+    if reason is not None:
+        return reason
     return f"no rule file of this ruleset gives the {humanize(key)}"
 
 
 def _hand_limit(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
-    found = ruleset.data.get("hand_limit")
-    if not isinstance(found, dict):
+    found = ruleset.hand_limit
+    if found is None:
         return {"value": "—" + notes.mark("hand limit", _missing(ruleset, "hand_limit")), "facts": [], "rule": ""}
     facts = []
-    for change in found.get("card_changes") or ():
-        if isinstance(change, dict) and isinstance(change.get("change"), int):
-            amount = change["change"]
+    for change in found.card_changes:
+        if change.change is not None:
+            amount = change.change
             sign = f"−{-amount}" if amount < 0 else f"+{amount}"
-            facts.append(f"{name_of(ruleset.cards, str(change.get('card')))} {sign}")
-    if found.get("count_public"):
+            facts.append(f"{name_of(ruleset.cards, str(change.card))} {sign}")
+    if found.count_public:
         facts.append("how many you keep is public")
-    if found.get("tradable_calamities_retained") is False:
+    if found.tradable_calamities_retained is False:
         facts.append("tradable calamities may not be kept")
-    count = found.get("commodity_cards")
+    count = found.commodity_cards
     value = (
         notes.fact(count, "hand limit") if count is not None else "—" + notes.mark("hand limit", "the rules state none")
     )
-    return {"value": f"{value} commodity cards", "facts": facts, "rule": rules_text(found.get("rule"))}
+    return {"value": f"{value} commodity cards", "facts": facts, "rule": rules_text(found.rules)}
 
 
 def _taxation(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
-    found = ruleset.data.get("taxation")
-    if not isinstance(found, dict):
+    found = ruleset.taxation
+    if found is None:
         return {"value": "—" + notes.mark("taxation", _missing(ruleset, "taxation")), "facts": [], "rule": ""}
     facts = []
-    rate = found.get("rate_card")
-    if isinstance(rate, dict) and isinstance(rate.get("rates"), list):
-        rates = "/".join(str(r) for r in rate["rates"])
-        facts.append(f"{name_of(ruleset.cards, str(rate.get('card')))}: {rates} per city")
-    for change in found.get("rate_changes") or ():
-        if isinstance(change, dict):
-            words = [
-                f"+{change['raise_by']}" if change.get("raise_by") else "",
-                f"−{change['lower_by']}" if change.get("lower_by") else "",
-            ]
-            facts.append(f"{name_of(ruleset.cards, str(change.get('card')))} {' or '.join(w for w in words if w)}")
-    revolt = found.get("revolt")
-    if isinstance(revolt, dict):
+    if found.rates is not None:
+        rates = "/".join(str(r) for r in found.rates)
+        facts.append(f"{name_of(ruleset.cards, str(found.rate_card))}: {rates} per city")
+    for change in found.rate_changes:
+        words = [
+            f"+{change.raise_by}" if change.raise_by else "",
+            f"−{change.lower_by}" if change.lower_by else "",
+        ]
+        facts.append(f"{name_of(ruleset.cards, str(change.card))} {' or '.join(w for w in words if w)}")
+    if found.revolt:
         facts.append("cities you cannot pay for revolt")
-        if isinstance(revolt.get("immune_card"), str):
-            facts.append(f"never with {name_of(ruleset.cards, revolt['immune_card'])}")
-    per_city = found.get("tokens_per_city")
+        if found.revolt_immune_card is not None:
+            facts.append(f"never with {name_of(ruleset.cards, found.revolt_immune_card)}")
+    per_city = found.tokens_per_city
     value = notes.fact(per_city, "tax") if per_city is not None else "—" + notes.mark("tax", "the rules state no rate")
-    return {"value": f"{value} tokens per city", "facts": facts, "rule": rules_text(found.get("rule"))}
+    return {"value": f"{value} tokens per city", "facts": facts, "rule": rules_text(found.rules)}
 
 
 def _phases(source: Source[Ruleset], notes: Notes) -> tuple[list[dict[str, Any]], str]:
@@ -87,7 +83,7 @@ def _phases(source: Source[Ruleset], notes: Notes) -> tuple[list[dict[str, Any]]
     )
     rows = []
     for phase in ordered:
-        condition = str(phase.raw.get("condition_text") or "")
+        condition = phase.condition_text or ""
         if condition.rstrip(".").casefold() == "always":
             condition = ""
         if isinstance(phase.order, Unknown):
@@ -114,14 +110,14 @@ def _trade_draw(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
         return {"text": "—" + notes.mark("trade draw", reason), "rule": ""}
     if isinstance(phase.order, Unknown):
         return {"text": notes.fact(phase.order, "trade draw"), "rule": rules_text(list(phase.rules))}
-    text = str(phase.raw.get("order_text") or humanize(phase.order or ""))
+    text = phase.order_text or humanize(phase.order or "")
     return {"text": text, "rule": rules_text(list(phase.rules))}
 
 
 def _minimum_trade(ruleset: Ruleset) -> str:
     for phase in ruleset.phases:
-        if isinstance(phase.raw.get("min_trade_cards"), int):
-            return f"{phase.raw['min_trade_cards']} cards at least per trade ({rules_text(list(phase.rules))})"
+        if phase.min_trade_cards is not None:
+            return f"{phase.min_trade_cards} cards at least per trade ({rules_text(list(phase.rules))})"
     return ""
 
 

@@ -22,30 +22,24 @@ def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
         if isinstance(phase.order, Unknown):
             order, reason = "unknown", phase.order.reason
         else:
-            order = str(phase.raw.get("order_text") or humanize(phase.order or "")) or "—"
+            order = phase.order_text or humanize(phase.order or "") or "—"
             reason = ""
         subs = [
-            {"name": str(sub.get("name", humanize(sub.get("id", "")))), "rule": rules_text(sub.get("rule"))}
-            for sub in phase.raw.get("sub_activities") or ()
-            if isinstance(sub, dict)
+            {"name": sub.name if sub.name is not None else humanize(sub.id or ""), "rule": rules_text(sub.rules)}
+            for sub in phase.sub_activities
         ]
         rows.append(
             {
                 "number": known(phase.number, ""),
                 "name": phase.display_name,
                 "rule": rules_text(list(phase.rules)),
-                "condition": str(phase.raw.get("condition_text") or humanize(phase.condition or "")) or "—",
+                "condition": phase.condition_text or humanize(phase.condition or "") or "—",
                 "order": order,
                 "reason": reason,
                 "subs": subs,
             }
         )
-    settings = ruleset.data.get("sequence_of_play")
-    general = []
-    if isinstance(settings, dict):
-        for entry in settings.get("general_rules") or ():
-            if isinstance(entry, dict) and entry.get("text"):
-                general.append({"text": str(entry["text"]), "rule": rules_text(entry.get("rule"))})
+    general = [{"text": entry.text, "rule": rules_text(entry.rules)} for entry in ruleset.general_rules]
     return {"phases": rows, "general": general}
 
 

@@ -1,0 +1,1 @@
+"""The compiled templates of `imperial_settlers`: templates/python."""

@@ -1,0 +1,1 @@
+"""The compiled templates of `sid_meiers_civilization`: templates/python."""

@@ -1,0 +1,61 @@
+"""The Imperial Settlers family: the card game of four factions (Portal Games, 2014), its solo game, the
+rulebook's variants, and faction decks a designer builds by the rulebook's deck-building rule."""
+
+from civrules.families.family import CollectionSpec, Family
+
+#: The family's id (what a manifest writes: `family: imperial-settlers`); the room's model repeats it.
+FAMILY_ID = "imperial-settlers"
+
+#: The family's register entry (also declared under the `civrules.families` entry points).
+FAMILY = Family(
+    id=FAMILY_ID,
+    name="Imperial Settlers",
+    package=__name__,
+    code_prefixes=("F",),
+    kinds={
+        "ruleset": "imperial-settlers/ruleset.schema.json",
+        "cards": "imperial-settlers/cards.schema.json",
+        "factions": "imperial-settlers/factions.schema.json",
+        "faction_deck": "imperial-settlers/faction-deck.schema.json",
+    },
+    slots={"cards": "cards", "factions": "factions", "faction_decks": "faction_deck"},
+    collections={
+        "cards": CollectionSpec("cards", ("cards",), word="card"),
+        "factions": CollectionSpec("factions", ("factions",), word="faction"),
+        "faction_decks": CollectionSpec("faction_decks", ("faction_decks",), word="faction deck"),
+        "components": CollectionSpec("ruleset", ("components",), word="component"),
+        "goods": CollectionSpec("ruleset", ("goods",), word="good"),
+        "colours": CollectionSpec("ruleset", ("colours",), word="colour"),
+        "location_kinds": CollectionSpec("ruleset", ("location_kinds",), word="location kind"),
+        "card_anatomy": CollectionSpec("ruleset", ("card_anatomy",), word="part of a card"),
+        "decks": CollectionSpec("ruleset", ("decks",), word="deck"),
+        "phases": CollectionSpec("ruleset", ("phases",), word="phase"),
+        "actions": CollectionSpec("ruleset", ("actions",), word="action"),
+        "general_rules": CollectionSpec("ruleset", ("general_rules",), word="general rule"),
+    },
+    settings={
+        "players": "ruleset",
+        "goods_unlimited": "ruleset",
+        "colourless_cards": "ruleset",
+        "card_uses": "ruleset",
+        "setup": "ruleset",
+        "starting_hand": "ruleset",
+        "first_game": "ruleset",
+        "rounds": "ruleset",
+        "defence": "ruleset",
+        "foundation": "ruleset",
+        "scoring": "ruleset",
+        "solo": "ruleset",
+        "deck_building": "ruleset",
+        "named_cards_not_identified": "ruleset",
+    },
+    checks=(f"{__name__}.checks",),
+    sheets=(f"{__name__}.sheets",),
+    hooks={
+        "assemble": f"{__name__}.model:build_model",
+        "export": f"{__name__}.export:derived_facts",
+        "package": f"{__name__}.package:render_package",
+        "runtime": f"{__name__}.package:render_runtime",
+        "variant_example": f"{__name__}.scaffold:variant_example",
+    },
+)

@@ -1,0 +1,1 @@
+"""The checks of the Imperial Settlers family (code prefix F)."""

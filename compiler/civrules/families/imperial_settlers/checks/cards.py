@@ -1,0 +1,271 @@
+"""Cards: printed ids, goods, spoils and deals, kinds and colours are the rulebook's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.families.imperial_settlers.model import Card, ImperialSettlersRuleset
+from civrules.model import Unknown
+
+PRINTED_ID = re.compile(r"^([A-Z]{3})([0-9]{3})$")
+
+
+def _added(ruleset: ImperialSettlersRuleset, card: Card) -> bool:
+    """Whether a variant of the chain added the card (its definition is not in the first layer)."""
+    return ruleset.layer(card.origin) > 0
+
+
+@check("F007", "printed-id-prefix", Severity.ERROR)
+def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a card's printed id does not begin with its deck's code (BAR, COM, EGY, JAP, ROM, p4), or
+    with the code of no deck at all.
+
+    Why: the affiliation code tells which deck a card belongs to; a Roman card numbered BAR012 is
+    sorted into the wrong deck.
+
+    Fix: give the copy its deck's code, or the card the right `deck:`.
+
+        - id: rom031
+          printed_ids: [BAR031]   # FAIL: a card of the Roman deck
+          deck: romans
+    """
+    prefixes = {deck.prefix: deck for deck in ruleset.decks}
+    for card in ruleset.cards:
+        expected = ruleset.decks.get(card.deck) if card.deck is not None else None
+        for index, printed in enumerate(card.printed_ids):
+            match = PRINTED_ID.match(printed)
+            prefix = match.group(1) if match else printed[:3]
+            if prefix not in prefixes:
+                yield diagnostic(
+                    "F007",
+                    f"`{printed}` of card `{card.id}` begins with `{prefix}`, the code of no deck (p4)",
+                    card.origin.span("printed_ids", index),
+                    f"deck codes: {', '.join(sorted(prefixes))}",
+                )
+                break
+            if expected is not None and prefix != expected.prefix:
+                yield diagnostic(
+                    "F007",
+                    f"`{printed}` of card `{card.id}` (deck `{expected.id}`) "
+                    f"does not begin with `{expected.prefix}` (p4)",
+                    card.origin.span("printed_ids", index),
+                    f"write `{expected.prefix}{printed[3:]}`",
+                )
+                break
+
+
+@check("F008", "printed-id-sequence", Severity.ERROR)
+def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the printed ids of a deck are repeated, leave a gap (a deck's cards are numbered 001 to
+    its last without gaps), do not number a card's copies consecutively, or do not number as
+    many copies as the card has. Cards a variant adds are checked for repeats only.
+
+    Why: the numbers are how players sort and check a deck (p4); a gap is a lost card, a repeat a
+    card counted twice.
+
+    Fix: renumber the copies so the deck runs 001, 002, … with each card's copies side by side.
+
+        printed_ids: [COM008, COM010]   # FAIL: copies of one card take consecutive ids
+        copies: 2
+    """
+    seen: dict[str, Card] = {}
+    numbers: dict[str, set[int]] = {}
+    for card in ruleset.cards:
+        if len(card.printed_ids) != card.copies:
+            yield diagnostic(
+                "F008",
+                f"card `{card.id}` has {card.copies} copies but {len(card.printed_ids)} printed ids",
+                card.origin.span("printed_ids"),
+                "give each copy its printed id",
+            )
+        previous: int | None = None
+        for index, printed in enumerate(card.printed_ids):
+            other = seen.get(printed)
+            if other is not None:
+                yield diagnostic(
+                    "F008",
+                    f"`{printed}` is printed on `{card.id}` and on `{other.id}`",
+                    card.origin.span("printed_ids", index),
+                    "give each copy an id of its own",
+                    [Related(other.origin.span("printed_ids"), "the other card")],
+                )
+                continue
+            seen[printed] = card
+            match = PRINTED_ID.match(printed)
+            if match is None:
+                continue
+            number = int(match.group(2))
+            if not _added(ruleset, card):
+                numbers.setdefault(match.group(1), set()).add(number)
+            if previous is not None and number != previous + 1:
+                yield diagnostic(
+                    "F008",
+                    f"the copies of `{card.id}` are not numbered consecutively: `{printed}` follows {previous:03d}",
+                    card.origin.span("printed_ids", index),
+                    f"number it {previous + 1:03d}",
+                )
+            previous = number
+    if ruleset.removed.get("cards"):
+        return  # a variant that removes printed cards leaves their numbers free on purpose
+    for deck in ruleset.decks:
+        used = numbers.get(deck.prefix, set())
+        missing = sorted(set(range(1, max(used, default=0) + 1)) - used)
+        if missing:
+            yield diagnostic(
+                "F008",
+                f"the printed ids of deck `{deck.id}` leave gaps: "
+                + ", ".join(f"{deck.prefix}{n:03d}" for n in missing[:5]),
+                deck.origin.span("prefix"),
+                "number the deck's cards 001 to its last without gaps",
+            )
+
+
+_FIELDS = ("cost", "spoils", "deal", "production", "build_bonus")
+
+
+@check("F009", "unknown-good", Severity.ERROR)
+def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a card's cost, spoils, deal, production or build bonus, or a faction board's production
+    or storage, names no good of the ruleset (card, vp, worker, raze, defence, gold, food, wood,
+    stone, p3). A cost may also ask for a `location` (a built location or a foundation
+    discarded), on faction cards only (p8).
+
+    Why: a good no one can hold cannot be paid or received; a common card that asks for a location
+    contradicts "Para construir um Local Comum, um jogador só precisa descartar certos recursos" (p8).
+
+    Fix: use a good of the ruleset's `goods` (the hint names the closest).
+
+        cost: [wood, stones]   # FAIL: `stones` is no good; did you mean `stone`?
+    """
+    goods = set(ruleset.goods.ids())
+    for card in ruleset.cards:
+        deck = ruleset.decks.get(card.deck) if card.deck is not None else None
+        faction_card = deck is not None and deck.faction is not None
+        for field in _FIELDS:
+            value = getattr(card, field)
+            values = (value,) if isinstance(value, str) else value
+            if values is None or isinstance(values, Unknown):
+                continue
+            for index, good in enumerate(values):
+                if good in goods or (field == "cost" and good == "location" and faction_card):
+                    continue
+                span = card.origin.span(field) if isinstance(value, str) else card.origin.span(field, index)
+                why = (
+                    "a common card's cost asks only for goods (p8)"
+                    if good == "location" and field == "cost"
+                    else f"no good of the ruleset is called `{good}`"
+                )
+                yield diagnostic(
+                    "F009", f"{field} of card `{card.id}`: {why}", span, f"goods: {', '.join(sorted(goods))}"
+                )
+    for faction in ruleset.factions:
+        for field, value in (("production", faction.production), ("storage", faction.storage)):
+            if isinstance(value, Unknown):
+                continue
+            for index, good in enumerate(value):
+                if good not in goods:
+                    yield diagnostic(
+                        "F009",
+                        f"board {field} of faction `{faction.id}`: no good of the ruleset is called `{good}`",
+                        faction.origin.span("board", field, index),
+                        f"goods: {', '.join(sorted(goods))}",
+                    )
+
+
+@check("F010", "spoils-or-deal-on-the-wrong-card", Severity.ERROR)
+def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a card has spoils though its deck's cards have none, or lacks them though they have
+    them; or has a deal though its deck's cards have none, or lacks one. Common cards and Japanese
+    faction cards have spoils; faction cards have deals (p4, p9; the Japanese exception p11). A
+    card the rules say cannot be razed (`can_be_razed: false`) may lack spoils.
+
+    Why: razing needs a spoils area and a deal needs a deal area (p15, "LEMBRE-SE!"): a common card
+    with a deal could be dealt, which the rules forbid (p9).
+
+    Fix: remove the area, or add it, as the card's deck has it (`card_uses` names the decks).
+
+        - id: com002
+          deal: food   # FAIL: common cards have no deal area
+    """
+    uses = ruleset.fact("card_uses") or {}
+    spoils_on = set((uses.get("raze") or {}).get("spoils_on") or ())
+    deal_on = set((uses.get("deal") or {}).get("deal_on") or ())
+    if not spoils_on and not deal_on:
+        return
+    for card in ruleset.cards:
+        if card.deck is None:
+            continue
+        has_spoils = card.spoils is not None and (isinstance(card.spoils, Unknown) or len(card.spoils) > 0)
+        if has_spoils and card.deck not in spoils_on:
+            yield diagnostic(
+                "F010",
+                f"card `{card.id}` has spoils, but cards of `{card.deck}` have none (p4)",
+                card.origin.key_span("spoils"),
+                "remove `spoils`",
+            )
+        elif not has_spoils and card.deck in spoils_on and card.can_be_razed:
+            yield diagnostic(
+                "F010",
+                f"card `{card.id}` of `{card.deck}` has no spoils, though its deck's cards can be razed (p4)",
+                card.origin.head(),
+                "add its `spoils`, or `can_be_razed: false` where the rules say so",
+            )
+        if card.deal is not None and card.deck not in deal_on:
+            yield diagnostic(
+                "F010",
+                f"card `{card.id}` has a deal, but cards of `{card.deck}` have none (p9)",
+                card.origin.key_span("deal"),
+                "remove `deal`",
+            )
+        elif card.deal is None and card.deck in deal_on:
+            yield diagnostic("F010", f"faction card `{card.id}` has no deal (p4)", card.origin.head(), "add its `deal`")
+
+
+@check("F011", "unknown-kind-or-colour", Severity.ERROR)
+def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a card's kind is not one of the ruleset's kinds of location (production, ability,
+    action, p4/p8), a colour is not one of its eight colours (p4), or a card has no colour though
+    the ruleset does not list it in `colourless_cards` (only the Ruínas, p12).
+
+    Why: the kind decides the card's row and the solo attack priority; colours count for the
+    abilities that give goods per colour.
+
+    Fix: use a kind and colours of the ruleset, or list a card printed without colour.
+
+        kind: production
+        colours: [purple]   # FAIL: the violet colour is `violet`
+    """
+    kinds = set(ruleset.location_kinds.ids())
+    colours = set(ruleset.colours.ids())
+    colourless = {str(item.get("card")) for item in ruleset.fact("colourless_cards") or () if isinstance(item, dict)}
+    for card in ruleset.cards:
+        if card.kind not in kinds:
+            yield diagnostic(
+                "F011",
+                f"card `{card.id}`: `{card.kind}` is no kind of location",
+                card.origin.span("kind"),
+                f"kinds: {', '.join(sorted(kinds))}",
+            )
+        for index, colour in enumerate(card.colours):
+            if colour not in colours:
+                yield diagnostic(
+                    "F011",
+                    f"card `{card.id}`: `{colour}` is no colour of the ruleset",
+                    card.origin.span("colours", index),
+                    f"colours: {', '.join(sorted(colours))}",
+                )
+        if not card.colours and card.id not in colourless:
+            yield diagnostic(
+                "F011",
+                f"card `{card.id}` has no colour and is not listed in `colourless_cards`",
+                card.origin.head(),
+                "give it its colours",
+            )

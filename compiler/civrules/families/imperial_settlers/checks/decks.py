@@ -1,0 +1,279 @@
+"""Decks: every faction deck follows the deck-building rule (p12), the common deck has its printed
+count, and the decks add up to the cards the box holds (p2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
+from civrules.families.imperial_settlers.model import Deck, FactionDeck, ImperialSettlersRuleset
+
+
+def _rule(ruleset: ImperialSettlersRuleset) -> DeckRule | None:
+    return deck_rule(ruleset.fact("deck_building"))
+
+
+def _custom_entry_problems(ruleset: ImperialSettlersRuleset, deck: FactionDeck) -> bool:
+    """Whether a custom deck has an entry F003 or F004 reports (its size and pattern then follow)."""
+    faction = ruleset.factions.get(deck.faction)
+    for entry in deck.entries:
+        card = ruleset.cards.get(entry.card)
+        if card is None:
+            return True
+        if card.copies != entry.copies or (faction is not None and card.deck != faction.deck):
+            return True
+    return False
+
+
+def _faction_decks(ruleset: ImperialSettlersRuleset) -> Iterator[tuple[Deck, FactionDeck | None]]:
+    for deck in ruleset.decks:
+        if deck.faction is not None:
+            yield deck, ruleset.custom_deck(deck.faction)
+
+
+@check("F001", "faction-deck-size", Severity.ERROR)
+def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a faction deck does not hold the number of cards the deck-building rule gives (30,
+    p12), counting every copy: a printed deck (the cards whose ids carry its code) or a custom
+    faction deck a ruleset uses in its place.
+
+    Why: "Cada Baralho de Facção consiste de 30 cartas fixas" (p12): a faction drawing from a
+    deck of another size draws more or fewer cards over the game than the others.
+
+    Fix: add or remove cards (with all their copies) until the deck holds 30.
+
+        faction_decks:
+          - id: my_romans
+            faction: romans
+            cards:                 # FAIL: 28 cards, the rule asks for 30
+              - {card: rom001, copies: 2}
+              ...
+    """
+    rule = _rule(ruleset)
+    if rule is None:
+        return
+    for deck, custom in _faction_decks(ruleset):
+        if custom is not None and _custom_entry_problems(ruleset, custom):
+            continue
+        total = sum(copies for _, copies in ruleset.deck_cards(deck))
+        if total == rule.size:
+            continue
+        span = custom.origin.key_span("cards") if custom is not None else deck.origin.span("size")
+        what = f"faction deck `{custom.id}`" if custom is not None else f"the printed deck `{deck.id}`"
+        yield diagnostic(
+            "F001",
+            f"{what} holds {total} cards; a faction deck holds {rule.size} (p12)",
+            span,
+            f"{'add' if total < rule.size else 'remove'} {abs(rule.size - total)} card(s), each with all its copies",
+        )
+
+
+@check("F002", "faction-deck-copies-pattern", Severity.ERROR)
+def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a faction deck of the right size breaks the copies pattern of the deck-building rule: 3
+    cards in 3 copies, 6 cards in 2 copies and 9 single cards (p12). Reported at the first card
+    one too many for its part of the pattern, or at the deck where a part is short.
+
+    Why: the pattern fixes how often each card comes up; a deck of ten 3-copy cards is another game.
+
+    Fix: swap the card for one with the copies the pattern still lacks (all copies of it).
+
+        cards:
+          - {card: rom001, copies: 3}   # FAIL: a fourth card of 3 copies; the pattern has 3
+    """
+    rule = _rule(ruleset)
+    if rule is None or not rule.pattern or sum(c * n for c, n in rule.pattern.items()) != rule.size:
+        return  # no pattern, or one F015 reports
+    for deck, custom in _faction_decks(ruleset):
+        if custom is not None and _custom_entry_problems(ruleset, custom):
+            continue
+        if sum(copies for _, copies in ruleset.deck_cards(deck)) != rule.size:
+            continue  # F001 reports the deck's size: a deck of another size cannot follow the pattern
+        seen: dict[int, int] = {}
+        reported = False
+        if custom is not None:
+            items = [(entry.copies, custom.origin.span("cards", entry.index, "copies")) for entry in custom.entries]
+        else:
+            items = [(card.copies, card.origin.span("copies")) for card in ruleset.cards if card.deck == deck.id]
+        for copies, span in items:
+            seen[copies] = seen.get(copies, 0) + 1
+            if seen[copies] > rule.pattern.get(copies, 0) and not reported:
+                reported = True
+                yield diagnostic(
+                    "F002",
+                    f"deck `{custom.id if custom else deck.id}` has more cards of {copies} "
+                    f"cop{'y' if copies == 1 else 'ies'} than the pattern's {rule.pattern.get(copies, 0)} (p12)",
+                    span,
+                    _pattern_hint(rule),
+                )
+        if reported:
+            continue
+        short = [copies for copies, cards in sorted(rule.pattern.items()) if seen.get(copies, 0) < cards]
+        if short:
+            span = custom.origin.key_span("cards") if custom is not None else deck.origin.span("size")
+            yield diagnostic(
+                "F002",
+                f"deck `{custom.id if custom else deck.id}` lacks cards of {', '.join(map(str, short))} "
+                "copies the pattern asks for (p12)",
+                span,
+                _pattern_hint(rule),
+            )
+
+
+def _pattern_hint(rule: DeckRule) -> str:
+    parts = ", ".join(f"{cards} card(s) of {copies}" for copies, cards in sorted(rule.pattern.items(), reverse=True))
+    return f"a faction deck holds {parts}"
+
+
+@check("F003", "deck-card-copies-incomplete", Severity.ERROR)
+def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a custom faction deck holds a card in another number of copies than the card has: one
+    copy too few, or one too many.
+
+    Why: "Você deve incluir todas as cópias" (p12): a deck includes every copy of a card it
+    includes, and a card has only the copies printed for it.
+
+    Fix: write the card's own number of copies (the hint gives it), or leave the card out.
+
+        cards:
+          - {card: rom001, copies: 1}   # FAIL: rom001 has 2 copies; include both
+    """
+    for deck in ruleset.faction_decks:
+        for entry in deck.entries:
+            card = ruleset.cards.get(entry.card)
+            if card is None or card.copies == entry.copies:
+                continue
+            yield diagnostic(
+                "F003",
+                f"faction deck `{deck.id}` holds {entry.copies} cop{'y' if entry.copies == 1 else 'ies'} of "
+                f"`{card.id}`, which has {card.copies}: a deck includes all copies of a card (p12)",
+                deck.origin.span("cards", entry.index, "copies"),
+                f"write `copies: {card.copies}`, or leave the card out",
+                [Related(card.origin.span("copies"), "the card's copies")],
+            )
+
+
+@check("F004", "deck-card-of-another-faction", Severity.ERROR)
+def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a custom faction deck holds a card of another faction's deck or of the common deck.
+
+    Why: each faction draws only from its own deck (p2) and the rule speaks of a faction's deck
+    (p12); that a deck holds only its faction's cards (printed, or added to it by the ruleset) is
+    an inference the ruleset states in `deck_building.own_faction_only`.
+
+    Fix: replace the card by one of the deck's faction (all its copies).
+
+        faction_decks:
+          - faction: romans
+            cards:
+              - {card: bar001, copies: 3}   # FAIL: a Barbarian card in the Roman deck
+    """
+    rule = _rule(ruleset)
+    if rule is None or not rule.own_faction_only:
+        return
+    for deck in ruleset.faction_decks:
+        faction = ruleset.factions.get(deck.faction)
+        if faction is None:
+            continue
+        for entry in deck.entries:
+            card = ruleset.cards.get(entry.card)
+            if card is None or card.deck == faction.deck:
+                continue
+            yield diagnostic(
+                "F004",
+                f"faction deck `{deck.id}` of `{faction.id}` holds `{card.id}`, a card of the "
+                f"`{card.deck}` deck: a faction deck holds only its faction's cards (inferred from p2 and p12)",
+                deck.origin.span("cards", entry.index, "card"),
+                f"use a card of the `{faction.deck}` deck",
+            )
+
+
+@check("F005", "common-deck-size", Severity.ERROR)
+def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a deck no faction draws (the common deck) does not hold its printed count: the copies
+    of its cards do not add up to the deck's `size` (84, p2).
+
+    Why: the draft of the lookout phase draws from it every round; a missing card is a card data
+    error, not a variant.
+
+    Fix: correct the copies or the printed ids of the deck's cards, or the size.
+
+        decks:
+          - {id: common, prefix: COM, size: 84}   # FAIL where the cards add up to 83
+    """
+    for deck in ruleset.decks:
+        if deck.faction is not None:
+            continue
+        total = sum(copies for _, copies in ruleset.deck_cards(deck))
+        if total != deck.size:
+            yield diagnostic(
+                "F005",
+                f"deck `{deck.id}` holds {total} cards; it prints {deck.size} (p2)",
+                deck.origin.span("size"),
+                "correct the copies of its cards, or the size",
+            )
+
+
+@check("F006", "decks-do-not-add-up-to-components", Severity.ERROR)
+def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the printed decks' sizes and the attack cards do not add up to the cards the box holds
+    (`components: cards`, 220 = 4 x 30 + 84 + 16, p2).
+
+    Why: the component list is the rulebook's own total; a deck size that does not add up is a slip
+    in one of them.
+
+    Fix: correct the deck size or the component count.
+
+        components:
+          - {id: cards, count: 221}   # FAIL: the decks and attack cards add up to 220
+    """
+    cards = ruleset.components.get("cards")
+    if cards is None or cards.count is None:
+        return
+    attack = ruleset.components.get("attack_cards")
+    total = sum(deck.size for deck in ruleset.decks) + (attack.count or 0 if attack is not None else 0)
+    if total != cards.count:
+        yield diagnostic(
+            "F006",
+            f"the decks ({', '.join(f'{d.id} {d.size}' for d in ruleset.decks)}) and the attack cards add up to "
+            f"{total} cards; the components say {cards.count} (p2)",
+            cards.origin.span("count"),
+            "correct a deck's size or the count",
+        )
+
+
+@check("F015", "deck-building-pattern-sum", Severity.ERROR)
+def check_pattern_sum(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the deck-building pattern (copies x cards) does not add up to the deck size.
+
+    Why: 3 x 3 + 2 x 6 + 1 x 9 = 30 (p12); a pattern that adds up to another number makes every
+    faction deck fail F001 or F002.
+
+    Fix: correct the pattern or the deck size.
+
+        deck_building:
+          deck_size: 30
+          pattern: [{copies: 3, cards: 3}, {copies: 2, cards: 6}, {copies: 1, cards: 8}]   # FAIL: 29
+    """
+    rule = _rule(ruleset)
+    origin = ruleset.fact_origin("deck_building")
+    if rule is None or origin is None:
+        return
+    total = sum(copies * cards for copies, cards in rule.pattern.items())
+    if total != rule.size:
+        span: Span = origin.span("pattern")
+        yield diagnostic(
+            "F015",
+            f"the deck-building pattern adds up to {total} cards, the deck size is {rule.size} (p12)",
+            span,
+            "make copies x cards add up to the deck size",
+        )

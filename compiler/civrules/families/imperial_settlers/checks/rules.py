@@ -1,0 +1,88 @@
+"""Rules: the round's phases and the solo achievement table are consistent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+
+
+@check("F012", "scoring-constants", Severity.ERROR)
+def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the scoring constants disagree: a faction location is worth less than a common one (2
+    and 1 VP, p7), or the phases of a round are not numbered 1, 2, … without gaps or repeats (four
+    phases, p6).
+
+    Why: the end-of-game score and every helper that plays a round read these numbers; a variant
+    that swaps them by mistake changes every game silently.
+
+    Fix: restore the order, or give faction locations at least a common location's VP.
+
+        scoring: {common_location_vp: 2, faction_location_vp: 1}   # FAIL
+    """
+    scoring = ruleset.scoring()
+    if scoring is not None:
+        common, faction = scoring.common_location_vp, scoring.faction_location_vp
+        if common is not None and faction is not None and faction < common:
+            yield diagnostic(
+                "F012",
+                f"a faction location is worth {faction} VP, less than a common location's {common} (p7)",
+                scoring.origin.span("faction_location_vp"),
+                "faction locations are worth 2 VP, common ones 1",
+            )
+    orders = sorted(phase.order for phase in ruleset.phases)
+    if orders and orders != list(range(1, len(orders) + 1)):
+        wrong = next(p for p in ruleset.phases if p.order not in range(1, len(orders) + 1) or orders.count(p.order) > 1)
+        yield diagnostic(
+            "F012",
+            f"the phases are numbered {', '.join(map(str, orders))}; a round's phases run 1 to {len(orders)} (p6)",
+            wrong.origin.span("order"),
+            "number the phases in their order",
+        )
+
+
+@check("F013", "solo-achievement-thresholds", Severity.ERROR)
+def check_achievements(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the solo achievement table (p14) is not a ladder: the lowest level must be `below` the
+    next level's `at_least`, and every later level's `at_least` must be higher than the one before.
+
+    Why: a score must fall into exactly one level; a table out of order gives two levels, or none.
+
+    Fix: order the levels lowest first, each threshold above the last.
+
+        levels:
+          - {id: servo, at_least: 30}
+          - {id: escudeiro, at_least: 30}   # FAIL: not above 30
+    """
+    table = ruleset.solo_table()
+    if table is None:
+        return
+    origin = table.origin
+    previous: int | None = None
+    for index, level in enumerate(table.levels):
+        if level is None:
+            continue
+        if index == 0:
+            previous = level.below if level.below is not None else level.at_least
+            continue
+        threshold = level.at_least
+        if threshold is None:
+            yield diagnostic(
+                "F013",
+                f"achievement `{level.id}` has no `at_least`; only the lowest level is `below`",
+                origin.span("achievements", "levels", index),
+                "give it `at_least`",
+            )
+            continue
+        if previous is not None and (threshold < previous or (index > 1 and threshold == previous)):
+            yield diagnostic(
+                "F013",
+                f"achievement `{level.id}` starts at {threshold}, not above the level before ({previous})",
+                origin.span("achievements", "levels", index, "at_least"),
+                "order the levels lowest first",
+            )
+        previous = threshold

@@ -1,0 +1,645 @@
+"""The typed model of an Imperial Settlers ruleset, and how it is built from a resolved ruleset.
+
+Cards are one entity per card with its copies (the copies mark counts a card, not a printed id);
+the decks a game uses are derived here: a faction's printed deck is the cards whose printed ids
+carry its code, unless the ruleset uses a custom faction deck for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
+from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of, rules_of
+
+if TYPE_CHECKING:  # the register imports this room; resolution imports the register
+    from civrules.resolve import Entry, Resolved
+
+FAMILY_ID = "imperial-settlers"
+
+#: A list of goods, one per unit, or a fact no source gives.
+Goods = tuple[str, ...] | Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class CopyFacts:
+    """A copy whose printed cost, spoils or deal differ from its card's."""
+
+    printed_id: str
+    index: int
+    cost: Goods | None
+    spoils: Goods | None
+    deal: str | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class Card(Entity):
+    """A card of a deck with its copies."""
+
+    kind: str
+    colours: tuple[str, ...]
+    printed_ids: tuple[str, ...]
+    copies: int
+    cost: Goods
+    spoils: Goods | None
+    deal: str | Unknown | None
+    production: Goods | None
+    effect: str | Unknown | None
+    build_bonus: Goods | None
+    differing_copies: tuple[CopyFacts, ...]
+    #: The deck the card belongs to (its printed ids' code, or its `deck:`), None where neither says.
+    deck: str | None
+    can_be_razed: bool
+    activations_per_round: int
+    refers_to: tuple[str, ...]
+    #: The name a source in another language gives, and that language (never shown as the name).
+    source_name: tuple[str, str] | None
+
+    def copy_facts(self, printed_id: str) -> tuple[Goods, Goods | None, str | Unknown | None]:
+        """The cost, spoils and deal of one copy."""
+        for differing in self.differing_copies:
+            if differing.printed_id == printed_id:
+                return (
+                    differing.cost if differing.cost is not None else self.cost,
+                    differing.spoils if differing.spoils is not None else self.spoils,
+                    differing.deal if differing.deal is not None else self.deal,
+                )
+        return self.cost, self.spoils, self.deal
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialRule:
+    id: str
+    text: str
+    cards: tuple[str, ...]
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Faction(Entity):
+    deck: str
+    production: Goods
+    storage: Goods
+    special_rules: tuple[SpecialRule, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEntry:
+    """A card of a custom deck and its copies; ``index`` is its place in the deck's `cards`."""
+
+    card: str
+    copies: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class FactionDeck(Entity):
+    """A faction deck a designer builds, in place of its faction's printed deck."""
+
+    faction: str
+    entries: tuple[DeckEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck(Entity):
+    prefix: str
+    size: int
+    faction: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Good(Entity):
+    resource: bool
+    token: bool
+    stands_for: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Component(Entity):
+    count: int | None
+    minimum: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One numbered step of a procedure (a phase, the setup, the solo game), in the data's words."""
+
+    number: int | None
+    text: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Phase(Entity):
+    order: int
+    steps: tuple[Mapping[str, Any], ...]
+    #: The steps in words, in order.
+    phase_steps: tuple[Step, ...] = ()
+    note: str | None = None
+    skipped_in_last_round: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Action(Entity):
+    price: Mapping[str, int]
+    allowed: bool
+    #: Raze tokens added per defence token, and per Samurai, on the razed location (p7, p11).
+    extra_per_defence: int = 0
+    extra_per_samurai: int = 0
+    #: What one payment of the price gives, at the player's choice (the worker exchange, p10).
+    gives_one_of: tuple[str, ...] = ()
+    #: What the owner of a razed location gains (p9).
+    owner_gains: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fact(Entity):
+    """An entity the model keeps by id and name (a colour, a kind of location, a part of a card, a
+    general rule), with its text where it has one."""
+
+    text: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SoloRules:
+    """The solo game (p13-p14) as far as the ruleset gives it."""
+
+    setup: tuple[Step, ...]
+    lookout: tuple[Step, ...]
+    phases: tuple[str, ...]
+    attacks_per_round: int | None
+    locations_razed_per_attack: int | None
+    attack_cards: int | None
+    #: The kinds of location the virtual player razes first, in order, then the tie-breaks.
+    priority_by_kind: tuple[str, ...]
+    priority_then: tuple[str, ...]
+    #: Against the Japanese: the deal goods whose faction locations are razed first, in order.
+    japanese_target_order: tuple[str, ...]
+    defence_protects: bool | None
+    samurai_protects: bool | None
+    #: What the player's empire is compared with the virtual player's collection by.
+    winning_compare: str | None
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """The VP of a location at the end of the game (p7), where the ruleset gives them."""
+
+    common_location_vp: int | None
+    faction_location_vp: int | None
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class SoloLevel:
+    """One level of the solo game's achievement table (p14): its id and its threshold."""
+
+    id: str | None
+    at_least: int | None
+    below: int | None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SoloTable:
+    """The solo game's achievement table, lowest level first, and where the ruleset writes it."""
+
+    levels: tuple[SoloLevel | None, ...]
+    origin: Origin
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImperialSettlersRuleset(Ruleset):
+    """An Imperial Settlers ruleset."""
+
+    cards: Collection[Card]
+    factions: Collection[Faction]
+    faction_decks: Collection[FactionDeck]
+    components: Collection[Component]
+    goods: Collection[Good]
+    colours: Collection[Fact]
+    location_kinds: Collection[Fact]
+    card_anatomy: Collection[Fact]
+    decks: Collection[Deck]
+    phases: Collection[Phase]
+    actions: Collection[Action]
+    general_rules: Collection[Fact]
+
+    def collections(self) -> tuple[Collection[Entity], ...]:
+        return (
+            self.cards,
+            self.factions,
+            self.faction_decks,
+            self.components,
+            self.goods,
+            self.colours,
+            self.location_kinds,
+            self.card_anatomy,
+            self.decks,
+            self.phases,
+            self.actions,
+            self.general_rules,
+        )
+
+    @property
+    def status(self) -> str | None:
+        """The manifest's `status` (``draft``, ``official_variant`` ...), where it writes one."""
+        found = self.data.get("status")
+        return found if isinstance(found, str) else None
+
+    def fact(self, name: str) -> Any:
+        """A setting's resolved value (None where the ruleset has none)."""
+        found = self.setting(name)
+        return found[0] if found is not None else None
+
+    def fact_origin(self, name: str) -> Origin | None:
+        """Where the ruleset writes a setting (None where it has none)."""
+        found = self.setting(name)
+        return found[1] if found is not None else None
+
+    def scoring(self) -> Scoring | None:
+        """The end-of-game VP of locations (p7), where the ruleset gives them."""
+        found = self.setting("scoring")
+        if found is None or not isinstance(found[0], Mapping):
+            return None
+        value, origin = found
+        return Scoring(
+            _int_or_none(value.get("common_location_vp")), _int_or_none(value.get("faction_location_vp")), origin
+        )
+
+    def solo_table(self) -> SoloTable | None:
+        """The solo game's achievement table (p14), where the ruleset gives it; a level written as
+        something other than a mapping is None in its place."""
+        found = self.setting("solo")
+        if found is None or not isinstance(found[0], Mapping):
+            return None
+        solo, origin = found
+        achievements = solo.get("achievements")
+        written = achievements.get("levels") if isinstance(achievements, Mapping) else None
+        levels = tuple(
+            SoloLevel(
+                level.get("id") if isinstance(level.get("id"), str) else None,
+                _int_or_none(level.get("at_least")),
+                _int_or_none(level.get("below")),
+                level.get("name") if isinstance(level.get("name"), str) else None,
+            )
+            if isinstance(level, Mapping)
+            else None
+            for level in (written if isinstance(written, list) else [])
+        )
+        return SoloTable(levels, origin)
+
+    def rounds(self) -> int | None:
+        """How many rounds a game lasts (p6), where the ruleset gives it."""
+        found = self.fact("rounds")
+        return _int_or_none(found.get("count")) if isinstance(found, Mapping) else None
+
+    def starting_hand(self) -> Mapping[str, int]:
+        """The cards each player draws before the first round, by deck kind (p5)."""
+        found = self.fact("starting_hand")
+        if not isinstance(found, Mapping):
+            return {}
+        return {key: amount for key in ("common", "faction") if (amount := _int_or_none(found.get(key))) is not None}
+
+    def setup_steps(self) -> tuple[Step, ...]:
+        """The setup (p5), step by step."""
+        return _steps(self.fact("setup"))
+
+    def tie_breaks(self) -> tuple[TieBreak, ...]:
+        """How a tie for the most VP is broken (p7), in order."""
+        scoring = self.fact("scoring")
+        written = scoring.get("tie_breaks") if isinstance(scoring, Mapping) else None
+        return tuple(
+            TieBreak(str(item.get("id")), " ".join(str(item.get("text", "")).split()))
+            for item in (written if isinstance(written, list) else ())
+            if isinstance(item, Mapping)
+        )
+
+    def solo_rules(self) -> SoloRules | None:
+        """The solo game (p13-p14), where the ruleset gives it."""
+        solo = self.fact("solo")
+        if not isinstance(solo, Mapping):
+            return None
+        written = solo.get("attack_priority")
+        priority: Mapping[str, Any] = written if isinstance(written, Mapping) else {}
+        japanese = solo.get("japanese_target_order")
+        attack_cards = solo.get("attack_cards")
+        winning = solo.get("winning")
+        return SoloRules(
+            setup=_steps(solo.get("setup")),
+            lookout=_steps(solo.get("lookout_steps")),
+            phases=_names(solo.get("phases")),
+            attacks_per_round=_int_or_none(solo.get("attacks_per_round")),
+            locations_razed_per_attack=_int_or_none(solo.get("locations_razed_per_attack")),
+            attack_cards=_int_or_none(attack_cards.get("count")) if isinstance(attack_cards, Mapping) else None,
+            priority_by_kind=_names(priority.get("by_kind")),
+            priority_then=_names(priority.get("then")),
+            japanese_target_order=_names(japanese.get("order")) if isinstance(japanese, Mapping) else (),
+            defence_protects=_bool_or_none(solo.get("defence_protects")),
+            samurai_protects=_bool_or_none(solo.get("samurai_protects")),
+            winning_compare=str(winning["compare"])
+            if isinstance(winning, Mapping) and isinstance(winning.get("compare"), str)
+            else None,
+            rules=rules_of(solo),
+        )
+
+    def deck_building(self) -> DeckRule | None:
+        """The deck-building rule (p12) as the checks, the sheets and the package read it."""
+        return deck_rule(self.fact("deck_building"))
+
+    def deck_building_rules(self) -> tuple[str, ...]:
+        """The rule sections the deck-building rule cites."""
+        found = self.fact("deck_building")
+        return rules_of(found) if isinstance(found, Mapping) else ()
+
+    def colourless_cards(self) -> frozenset[str]:
+        """The cards the ruleset says have no colour (p12)."""
+        found = self.fact("colourless_cards")
+        return frozenset(
+            str(item.get("card")) for item in (found if isinstance(found, list) else ()) if isinstance(item, Mapping)
+        )
+
+    def raze_spoils_decks(self) -> tuple[str, ...]:
+        """The decks whose cards carry spoils (can be razed, p4)."""
+        uses = self.fact("card_uses")
+        raze = uses.get("raze") if isinstance(uses, Mapping) else None
+        return _names(raze.get("spoils_on")) if isinstance(raze, Mapping) else ()
+
+    def deal_decks(self) -> tuple[str, ...]:
+        """The decks whose cards carry a deal area (p4)."""
+        uses = self.fact("card_uses")
+        deal = uses.get("deal") if isinstance(uses, Mapping) else None
+        return _names(deal.get("deal_on")) if isinstance(deal, Mapping) else ()
+
+    def defence_raze_added(self) -> int | None:
+        """The raze tokens a defence token adds to razing its location (p7)."""
+        found = self.fact("defence")
+        return _int_or_none(found.get("raze_added")) if isinstance(found, Mapping) else None
+
+    def unknown_fact_list(self) -> tuple[tuple[str, str, str], ...]:
+        """Every fact the sources do not give: the data file (relative to the rules folder), the
+        field's path in it as written, and why (as check Q006 names them)."""
+        from civrules.checks.unknowns import _relative, field_path, unknown_facts
+
+        return tuple(
+            (_relative(self, document), field_path(document.data, path), " ".join(reason.split()))
+            for document, path, reason in unknown_facts(self)
+        )
+
+    def deck_of_prefix(self, prefix: str) -> Deck | None:
+        for deck in self.decks:
+            if deck.prefix == prefix:
+                return deck
+        return None
+
+    def custom_deck(self, faction: str) -> FactionDeck | None:
+        """The custom deck the ruleset uses for ``faction`` (the first, where it has several)."""
+        for deck in self.faction_decks:
+            if deck.faction == faction:
+                return deck
+        return None
+
+    def deck_cards(self, deck: Deck) -> list[tuple[Card, int]]:
+        """The cards of a deck as the game uses it, each with its copies: a faction's custom deck
+        where the ruleset has one, else the cards printed for the deck."""
+        custom = self.custom_deck(deck.faction) if deck.faction is not None else None
+        if custom is not None:
+            found = [(self.cards.get(e.card), e.copies) for e in custom.entries]
+            return [(card, copies) for card, copies in found if card is not None]
+        return [(card, card.copies) for card in self.cards if card.deck == deck.id]
+
+
+def _bool_or_none(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _steps(value: Any) -> tuple[Step, ...]:
+    return tuple(
+        Step(_int_or_none(item.get("step")), " ".join(str(item.get("text", "")).split()), rules_of(item))
+        for item in (value if isinstance(value, list) else ())
+        if isinstance(item, Mapping) and isinstance(item.get("text"), str)
+    )
+
+
+def _note(raw: Mapping[str, Any]) -> str | None:
+    note = raw.get("note")
+    return " ".join(note.split()) if isinstance(note, str) else None
+
+
+def _goods(value: Any) -> Goods | None:
+    if value is None:
+        return None
+    value = known(value)
+    if isinstance(value, Unknown):
+        return value
+    return tuple(str(v) for v in value) if isinstance(value, list) else None
+
+
+def _text(value: Any) -> str | Unknown | None:
+    value = known(value)
+    return value if isinstance(value, (str, Unknown)) else None
+
+
+def _card(entry: Entry, prefixes: Mapping[str, str]) -> Card:
+    raw = entry.raw
+    printed = tuple(str(p) for p in raw.get("printed_ids") or () if isinstance(p, str))
+    deck = raw.get("deck") if isinstance(raw.get("deck"), str) else None
+    if deck is None and printed:
+        deck = prefixes.get(printed[0][:3])
+    differing = []
+    for index, item in enumerate(raw.get("differing_copies") or ()):
+        if isinstance(item, dict) and isinstance(item.get("id"), str):
+            differing.append(
+                CopyFacts(
+                    item["id"], index, _goods(item.get("cost")), _goods(item.get("spoils")), _text(item.get("deal"))
+                )
+            )
+    named = raw.get("source_name")
+    cost = _goods(raw.get("cost"))
+    return Card(
+        id=raw["id"],
+        name=known(raw.get("name", raw["id"])),
+        origin=entry.origin,
+        raw=raw,
+        kind=str(raw.get("kind", "")),
+        colours=tuple(str(c) for c in raw.get("colours") or ()),
+        printed_ids=printed,
+        copies=int(raw.get("copies", len(printed)) or 0),
+        cost=cost if cost is not None else (),
+        spoils=_goods(raw.get("spoils")),
+        deal=_text(raw.get("deal")),
+        production=_goods(raw.get("production")),
+        effect=_text(raw.get("effect")),
+        build_bonus=_goods(raw.get("build_bonus")),
+        differing_copies=tuple(differing),
+        deck=deck,
+        can_be_razed=raw.get("can_be_razed", True) is not False,
+        activations_per_round=int(raw.get("activations_per_round", 1)),
+        refers_to=tuple(str(c) for c in raw.get("refers_to") or ()),
+        source_name=(str(named["text"]), str(named["language"])) if isinstance(named, dict) else None,
+    )
+
+
+def _faction(entry: Entry) -> Faction:
+    raw = entry.raw
+    board = raw.get("board") or {}
+    rules = tuple(
+        SpecialRule(str(r.get("id")), str(r.get("text", "")), tuple(str(c) for c in r.get("cards") or ()), i)
+        for i, r in enumerate(raw.get("special_rules") or ())
+        if isinstance(r, dict)
+    )
+    return Faction(
+        id=raw["id"],
+        name=known(raw.get("name", raw["id"])),
+        origin=entry.origin,
+        raw=raw,
+        deck=str(raw.get("deck", "")),
+        production=_goods(board.get("production")) or (),
+        storage=_goods(board.get("storage")) or (),
+        special_rules=rules,
+    )
+
+
+def _faction_deck(entry: Entry) -> FactionDeck:
+    raw = entry.raw
+    entries = tuple(
+        DeckEntry(str(item.get("card")), int(item.get("copies", 0)), i)
+        for i, item in enumerate(raw.get("cards") or ())
+        if isinstance(item, dict) and isinstance(item.get("copies"), int)
+    )
+    return FactionDeck(
+        id=raw["id"],
+        name=known(raw.get("name", raw["id"])),
+        origin=entry.origin,
+        raw=raw,
+        faction=str(raw.get("faction", "")),
+        entries=entries,
+    )
+
+
+def _base(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.raw["id"],
+        "name": known(entry.raw.get("name", entry.raw["id"])),
+        "origin": entry.origin,
+        "raw": entry.raw,
+    }
+
+
+def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
+    """The model of a resolved Imperial Settlers ruleset (the family's ``assemble`` hook)."""
+    data = resolved.data
+    entries = resolved.collections
+    decks = [
+        Deck(
+            **_base(e),
+            prefix=str(e.raw.get("prefix", "")),
+            size=int(e.raw.get("size", 0)),
+            faction=e.raw.get("faction"),
+        )
+        for e in entries.get("decks", [])
+    ]
+    prefixes = {deck.prefix: deck.id for deck in decks}
+    players = data.get("players") or {}
+    return ImperialSettlersRuleset(
+        id=data["id"],
+        name=data["name"],
+        family=resolved.family.id,
+        manifest=Origin(resolved.manifest, ()),
+        extends=data.get("extends"),
+        players=(players.get("min", 0), players.get("max", 0)),
+        rule_index=rule_index_of(resolved.rule_index),
+        documents=tuple({id(d): d for d in resolved.documents}.values()),
+        settings=resolved.settings,
+        removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        chain=resolved.chain,
+        data=resolved.data,
+        setting_origins=dict(resolved.setting_origins),
+        layers=dict(resolved.layers),
+        cards=Collection.of("cards", [_card(e, prefixes) for e in entries.get("cards", [])]),
+        factions=Collection.of("factions", [_faction(e) for e in entries.get("factions", [])]),
+        faction_decks=Collection.of("faction_decks", [_faction_deck(e) for e in entries.get("faction_decks", [])]),
+        components=Collection.of(
+            "components",
+            [
+                Component(**_base(e), count=e.raw.get("count"), minimum=e.raw.get("minimum"))
+                for e in entries.get("components", [])
+            ],
+        ),
+        goods=Collection.of(
+            "goods",
+            [
+                Good(
+                    **_base(e),
+                    resource=bool(e.raw.get("resource", False)),
+                    token=bool(e.raw.get("token", False)),
+                    stands_for=tuple(e.raw.get("stands_for") or ()),
+                )
+                for e in entries.get("goods", [])
+            ],
+        ),
+        colours=Collection.of("colours", [Fact(**_base(e)) for e in entries.get("colours", [])]),
+        location_kinds=Collection.of("location_kinds", [Fact(**_base(e)) for e in entries.get("location_kinds", [])]),
+        card_anatomy=Collection.of("card_anatomy", [Fact(**_base(e)) for e in entries.get("card_anatomy", [])]),
+        decks=Collection.of("decks", decks),
+        phases=Collection.of(
+            "phases",
+            [
+                Phase(
+                    **_base(e),
+                    order=int(e.raw.get("order", 0)),
+                    steps=tuple(e.raw.get("steps") or ()),
+                    phase_steps=_steps(e.raw.get("steps")),
+                    note=_note(e.raw),
+                    skipped_in_last_round=e.raw.get("skipped_in_last_round") is True,
+                )
+                for e in entries.get("phases", [])
+            ],
+        ),
+        actions=Collection.of(
+            "actions",
+            [
+                Action(
+                    **_base(e),
+                    price=dict(e.raw.get("price") or {}),
+                    allowed=e.raw.get("allowed", True) is not False,
+                    extra_per_defence=_int_or_none(e.raw.get("extra_per_defence")) or 0,
+                    extra_per_samurai=_int_or_none(e.raw.get("extra_per_samurai")) or 0,
+                    gives_one_of=_names(e.raw.get("gives_one_of")),
+                    owner_gains=_names(e.raw.get("owner_gains")),
+                    note=_note(e.raw),
+                )
+                for e in entries.get("actions", [])
+            ],
+        ),
+        general_rules=Collection.of(
+            "general_rules",
+            [
+                Fact(
+                    **_base(e),
+                    text=" ".join(e.raw["text"].split()) if isinstance(e.raw.get("text"), str) else None,
+                    note=_note(e.raw),
+                )
+                for e in entries.get("general_rules", [])
+            ],
+        ),
+    )

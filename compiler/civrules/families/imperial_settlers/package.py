@@ -1,0 +1,534 @@
+"""`civrules build`: the typed, installable engine package of an Imperial Settlers ruleset.
+
+``generated/python/<package>/`` is a distribution of one import package that needs only the
+standard library, the shared runtime ``civrules_runtime`` and this family's runtime
+``civrules_runtime_imperial_settlers`` (``generated/python/civrules_runtime_imperial_settlers/``,
+from ``runtime/`` beside this module: the records, vocabularies, rule logic and the
+:class:`RulesetPackage` protocol every package of the family satisfies). The data module is
+written by :mod:`civrules.emit.pyfmt`, already laid out as ``ruff format`` lays it out; every
+string from the data is a quoted literal, so no name can break the code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from civrules import __version__
+from civrules.emit.export import fingerprint
+from civrules.emit.packaging import (
+    RUNTIME,
+    RUNTIME_DISTRIBUTION,
+    distribution_name,
+    family_runtime_distribution,
+    family_runtime_package,
+    package_name,
+)
+from civrules.emit.pyfmt import Code, Node, call, dct, statement, string, tup
+from civrules.emit.runtimes import VERSION as RUNTIME_VERSION
+from civrules.emit.runtimes import quoted, runtime_distribution
+from civrules.emit.templating import template_environment
+from civrules.families.imperial_settlers import FAMILY
+from civrules.families.imperial_settlers.export import expanded_decks
+from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset
+from civrules.model import Unknown
+
+#: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
+FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
+FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
+FAMILY_RUNTIME_VERSION = "1.0.0"
+FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
+FAMILY_RUNTIME_FILES = ("__init__.py", "logic.py", "protocol.py", "records.py", "vocab.py")
+
+#: The id enums of a package: enum name, collection, what it holds.
+ID_ENUMS = (
+    ("ActionId", "actions", "Actions of the action phase."),
+    ("CardId", "cards", "Cards (one per card, whatever its copies): the first printed id in lower case."),
+    ("ColourId", "colours", "Colours (types) of locations."),
+    ("DeckId", "decks", "Decks."),
+    ("FactionId", "factions", "Factions."),
+    ("GoodId", "goods", "Goods."),
+    ("PhaseId", "phases", "Phases of a round, in order."),
+)
+ID_NAMES = tuple(name for name, _, _ in ID_ENUMS)
+#: The public names of every package (RulesetPackage): tables of data.py, then helpers.
+DATA_NAMES = (
+    "ACTIONS", "CARDS", "DECKS", "DECK_CARDS", "DECK_RULE", "DRAFT", "ENTITY_SOURCES", "FACTIONS", "GOODS",
+    "ID_ALIASES", "ID_ENUMS", "PHASES", "PHASE_ORDER", "PRINTED_IDS", "ROUNDS", "RULESET_FINGERPRINT",
+    "RULESET_ID", "RULESET_NAME", "SCORING", "SETTINGS", "SOLO_ACHIEVEMENTS", "UNKNOWN_FACTS",
+)  # fmt: skip
+HELPER_NAMES = (
+    "board_score", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production", "raze_price",
+    "require_complete", "solo_achievement", "worker_exchange",
+)  # fmt: skip
+ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
+#: The files of a ruleset's import package (what its wheel holds).
+PACKAGE_FILES = ("__init__.py", "data.py", "helpers.py", "ids.py", "py.typed")
+
+
+def environment() -> jinja2.Environment:
+    # Python source, not HTML: every data value goes through `lit` (or `doc` in docstrings).
+    env = template_environment("python", autoescape=False, family=FAMILY.package)
+    env.filters["lit"] = lit
+    env.filters["doc"] = doc
+    return env
+
+
+def member(value: str) -> str:
+    """The enum member name of an id."""
+    return value.upper()
+
+
+def lit(value: Any) -> str:
+    """A Python literal for plain data (strings, numbers, bools, None, tuples); unknown is None."""
+    if isinstance(value, Unknown) or value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, str):
+        return string(value).flat()
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        return tup([Code(lit(v)) for v in value]).flat()
+    raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def doc(value: str) -> str:
+    """Free text for inside a docstring: backslashes and double quotes escaped."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _name(name: str | Unknown) -> Node:
+    return Code("None") if isinstance(name, Unknown) else string(name)
+
+
+def _goods(goods: Goods | None) -> Node:
+    if goods is None or isinstance(goods, Unknown):
+        return Code("None")
+    return tup([string(g) for g in goods])
+
+
+def _text(item: str | Unknown | None) -> Node:
+    return string(" ".join(item.split())) if isinstance(item, str) else Code("None")
+
+
+def _strings(items: Iterable[str]) -> Node:
+    return tup([string(i) for i in items])
+
+
+def _mapping(items: list[tuple[Node, Node]]) -> Node:
+    return call("MappingProxyType", dct(items)) if items else Code("MappingProxyType({})")
+
+
+def _frozen(item: Any) -> Node:
+    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None."""
+    if isinstance(item, dict):
+        if set(item) == {"unknown"}:
+            return Code("None")
+        return call("MappingProxyType", dct([(string(str(k)), _frozen(v)) for k, v in sorted(item.items())]))
+    if isinstance(item, list):
+        return tup([_frozen(v) for v in item])
+    if isinstance(item, str):
+        return string(" ".join(item.split()) if "\n" in item else item)
+    if isinstance(item, bool) or item is None:
+        return Code(repr(item))
+    return Code(repr(item))
+
+
+def _card(card: Card) -> Node:
+    kwargs: dict[str, Node] = {
+        "id": string(card.id),
+        "name": _name(card.name),
+        "kind": string(card.kind),
+        "colours": _strings(card.colours),
+        "deck": string(card.deck) if card.deck is not None else Code("None"),
+        "printed_ids": _strings(card.printed_ids),
+        "copies": Code(repr(card.copies)),
+        "cost": _goods(card.cost),
+    }
+    if card.spoils is not None:
+        kwargs["spoils"] = _goods(card.spoils)
+    if card.deal is not None:
+        kwargs["deal"] = _text(card.deal)
+    if card.production is not None:
+        kwargs["production"] = _goods(card.production)
+    if card.build_bonus is not None:
+        kwargs["build_bonus"] = _goods(card.build_bonus)
+    if card.differing_copies:
+        kwargs["differing_copies"] = tup(
+            [
+                call(
+                    "CopyFacts",
+                    string(c.printed_id),
+                    **{
+                        key: node
+                        for key, value, node in (
+                            ("cost", c.cost, _goods(c.cost)),
+                            ("spoils", c.spoils, _goods(c.spoils)),
+                            ("deal", c.deal, _text(c.deal)),
+                        )
+                        if value is not None
+                    },
+                )
+                for c in card.differing_copies
+            ]
+        )
+    if not card.can_be_razed:
+        kwargs["can_be_razed"] = Code("False")
+    if card.activations_per_round != 1:
+        kwargs["activations_per_round"] = Code(repr(card.activations_per_round))
+    if card.source_name is not None:
+        kwargs["source_name"] = call("SourceName", string(card.source_name[0]), string(card.source_name[1]))
+    kwargs["rules"] = _strings(_cited(card.rules, card.source))
+    return call("Card", **kwargs)
+
+
+def _cited(rules: tuple[str, ...], source: str | None) -> tuple[str, ...]:
+    return rules + ((" ".join(source.split()),) if source is not None else ())
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+
+    def add(self, comment: str | None, target: str, value: Node) -> None:
+        text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
+        self.statements.append(text + statement(target, value))
+
+
+def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> str:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+    w = _Writer()
+    w.add(None, "RULESET_ID: Final", string(ruleset.id))
+    w.add(None, "RULESET_NAME: Final", string(ruleset.name))
+    w.add(
+        "A hash of the resolved ruleset: changes whenever any fact changes.",
+        "RULESET_FINGERPRINT: Final",
+        string(fingerprint(exported)),
+    )
+    w.add(
+        "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
+        "DRAFT: Final",
+        Code(repr(ruleset.status == "draft")),
+    )
+    w.add(
+        "Every fact the sources do not give: the data file, the field, and why.",
+        "UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]]",
+        tup([call("UnknownFact", string(f), string(p), string(r)) for f, p, r in ruleset.unknown_fact_list()]),
+    )
+    w.add(
+        "Ids a source spells differently, with the id this package uses for the same thing (none here).",
+        "ID_ALIASES: Final[Mapping[str, str]]",
+        Code("MappingProxyType({})"),
+    )
+    w.add(
+        "The id enum of each collection, for engines that handle ids generically.",
+        "ID_ENUMS: Final[Mapping[str, type[StrEnum]]]",
+        _mapping([(string(collection), Code(enum)) for enum, collection, _ in ID_ENUMS]),
+    )
+    w.add(
+        "Every card by id, with its copies; name None where no source in the edition's language names it.",
+        "CARDS: Final[Mapping[str, Card]]",
+        _mapping([(string(card.id), _card(card)) for card in ruleset.cards]),
+    )
+    w.add(
+        "The card of each printed id (each copy's id: BAR001, BAR002 ...).",
+        "PRINTED_IDS: Final[Mapping[str, str]]",
+        _mapping([(string(p), string(card.id)) for card in ruleset.cards for p in card.printed_ids]),
+    )
+    w.add(
+        "The decks: printed code, size, faction (None: the common deck).",
+        "DECKS: Final[Mapping[str, Deck]]",
+        _mapping(
+            [
+                (
+                    string(d.id),
+                    call(
+                        "Deck",
+                        string(d.id),
+                        _name(d.name),
+                        string(d.prefix),
+                        Code(repr(d.size)),
+                        string(d.faction) if d.faction is not None else Code("None"),
+                    ),
+                )
+                for d in ruleset.decks
+            ]
+        ),
+    )
+    w.add(
+        "Each deck as a game uses it, one printed id per copy (a faction's custom deck where the ruleset\n"
+        "uses one in place of its printed deck).",
+        "DECK_CARDS: Final[Mapping[str, tuple[str, ...]]]",
+        _mapping([(string(deck), _strings(ids)) for deck, ids in expanded_decks(ruleset).items()]),
+    )
+    w.add(
+        "The factions: deck, what the board produces each production phase, what it lets a player store.",
+        "FACTIONS: Final[Mapping[str, Faction]]",
+        _mapping(
+            [
+                (
+                    string(f.id),
+                    call(
+                        "Faction",
+                        string(f.id),
+                        _name(f.name),
+                        string(f.deck),
+                        _goods(f.production),
+                        _goods(f.storage),
+                        _strings(_cited(f.rules, f.source)),
+                    ),
+                )
+                for f in ruleset.factions
+            ]
+        ),
+    )
+    w.add(
+        "The goods; stands_for: the goods one may pay in place of (gold for any resource, p3).",
+        "GOODS: Final[Mapping[str, Good]]",
+        _mapping(
+            [
+                (
+                    string(g.id),
+                    call(
+                        "Good",
+                        string(g.id),
+                        _name(g.name),
+                        Code(repr(g.resource)),
+                        Code(repr(g.token)),
+                        _strings(g.stands_for),
+                    ),
+                )
+                for g in ruleset.goods
+            ]
+        ),
+    )
+    w.add(
+        "The actions of the action phase: price, whether allowed, extras per defence token and Samurai.",
+        "ACTIONS: Final[Mapping[str, Action]]",
+        _mapping(
+            [
+                (
+                    string(a.id),
+                    call(
+                        "Action",
+                        string(a.id),
+                        _name(a.name),
+                        _mapping([(string(k), Code(repr(v))) for k, v in sorted(a.price.items())]),
+                        allowed=Code(repr(a.allowed)),
+                        extra_per_defence=Code(repr(a.extra_per_defence)),
+                        extra_per_samurai=Code(repr(a.extra_per_samurai)),
+                        gives_one_of=_strings(a.gives_one_of),
+                        rules=_strings(a.rules),
+                    ),
+                )
+                for a in ruleset.actions
+            ]
+        ),
+    )
+    phases = sorted(ruleset.phases, key=lambda p: p.order)
+    w.add(
+        "The phases of a round, with their steps in words.",
+        "PHASES: Final[Mapping[str, Phase]]",
+        _mapping(
+            [
+                (
+                    string(p.id),
+                    call(
+                        "Phase",
+                        string(p.id),
+                        _name(p.name),
+                        Code(repr(p.order)),
+                        _strings(step.text for step in p.phase_steps),
+                        skipped_in_last_round=Code(repr(p.skipped_in_last_round)),
+                        rules=_strings(p.rules),
+                    ),
+                )
+                for p in phases
+            ]
+        ),
+    )
+    w.add("The phases in their order.", "PHASE_ORDER: Final[tuple[str, ...]]", _strings(p.id for p in phases))
+    rounds = ruleset.rounds()
+    w.add("How many rounds a game lasts (None: not in the sources).", "ROUNDS: Final[int | None]", Code(repr(rounds)))
+    scoring = ruleset.scoring()
+    w.add(
+        "The VP of each location in an empire at the end of the game (p7).",
+        "SCORING: Final[Scoring | None]",
+        Code("None")
+        if scoring is None
+        else call("Scoring", Code(repr(scoring.common_location_vp)), Code(repr(scoring.faction_location_vp))),
+    )
+    table = ruleset.solo_table()
+    levels = [level for level in table.levels if level is not None and level.id is not None] if table else []
+    w.add(
+        "The solo game's achievement table (p14), lowest level first.",
+        "SOLO_ACHIEVEMENTS: Final[tuple[SoloLevel, ...] | None]",
+        tup(
+            [
+                call(
+                    "SoloLevel",
+                    string(str(level.id)),
+                    string(level.name) if level.name is not None else Code("None"),
+                    **({"at_least": Code(repr(level.at_least))} if level.at_least is not None else {}),
+                    **({"below": Code(repr(level.below))} if level.below is not None else {}),
+                )
+                for level in levels
+            ]
+        )
+        if levels
+        else Code("None"),
+    )
+    rule = ruleset.deck_building()
+    w.add(
+        "The deck-building rule (p12): deck size, (copies, cards) pattern, every copy in or none.",
+        "DECK_RULE: Final[DeckRule | None]",
+        Code("None")
+        if rule is None
+        else call(
+            "DeckRule",
+            Code(repr(rule.size)),
+            tup([tup([Code(repr(c)), Code(repr(n))]) for c, n in sorted(rule.pattern.items(), reverse=True)]),
+            Code(repr(rule.all_copies)),
+        ),
+    )
+    w.add(
+        "Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;\n"
+        "unknown facts are None.",
+        "SETTINGS: Final[Mapping[str, object]]",
+        _frozen(exported.get("settings") or {}),
+    )
+    sources = [
+        (string(f"{collection.name}.{entity.id}"), _strings(cited))
+        for collection in ruleset.collections()
+        for entity in collection
+        if (cited := _cited(entity.rules, entity.source))
+    ]
+    w.add(
+        'The rule sections (or secondary sources) each entity\'s entry cites, by "collection.id".',
+        "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
+        _mapping(sources),
+    )
+    body = "\n".join(w.statements)
+    records = sorted(
+        {"Action", "Card", "Deck", "DeckRule", "Faction", "Good", "Phase", "Scoring", "SoloLevel", "UnknownFact"}
+        | ({"CopyFacts"} if "CopyFacts(" in body else set())
+        | ({"SourceName"} if "SourceName(" in body else set())
+    )
+    head = [
+        f'"""The data of `{ruleset.id}` as read-only tables (generated by civrules; do not edit)."""\n',
+        "from __future__ import annotations\n",
+        "from types import MappingProxyType\n",
+        f"from {FAMILY_RUNTIME}.records import (\n" + "".join(f"    {r},\n" for r in records) + ")\n",
+        "from .ids import (\n" + "".join(f"    {i},\n" for i in ID_NAMES) + ")\n",
+        "# Typing names are needed only by type checkers: importing `typing` costs import time.\n"
+        "TYPE_CHECKING = False\n"
+        "if TYPE_CHECKING:\n"
+        "    from collections.abc import Mapping\n"
+        "    from enum import StrEnum\n"
+        "    from typing import Final\n",
+    ]
+    return "\n".join(head) + "\n" + body
+
+
+def _list(goods: Iterable[str]) -> str:
+    """A list display of goods, for a docstring's example."""
+    return "[" + ", ".join(string(g).flat() for g in goods) + "]"
+
+
+def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
+    """Worked examples for the helpers' docstrings, computed by the compiler (doctests check them)."""
+    from civrules.families.imperial_settlers.rules import (
+        board_score,
+        can_pay,
+        raze_price,
+        solo_achievement,
+        worker_exchange,
+    )
+
+    out: dict[str, Any] = {}
+    card = next((c for c in ruleset.cards if isinstance(c.cost, tuple) and "gold" not in c.cost and c.cost), None)
+    if card is not None and isinstance(card.cost, tuple):
+        paid = list(card.cost)
+        short = [g if i else "gold" for i, g in enumerate(paid)] if paid[0] in ("wood", "stone", "food") else None
+        out["pay"] = (card.id, _list(paid), can_pay(ruleset, card.id, paid))
+        out["pay_gold"] = (card.id, _list(short), can_pay(ruleset, card.id, short)) if short else None
+    try:
+        out["raze"] = ("raze_opponent_location", raze_price(ruleset, "raze_opponent_location", defence=1))
+    except LookupError:
+        out["raze"] = None
+    try:
+        out["workers"] = (8, worker_exchange(ruleset, 8))
+    except LookupError:
+        out["workers"] = None
+    try:
+        out["score"] = (3, 2, 10, board_score(ruleset, 3, 2, 10))
+    except LookupError:
+        out["score"] = None
+    try:
+        out["solo"] = (45, solo_achievement(ruleset, 45).id)
+    except LookupError:
+        out["solo"] = None
+    first = next(iter(ruleset.decks), None)
+    out["deck"] = (first.id, len(expanded_decks(ruleset)[first.id])) if first is not None else None
+    return out
+
+
+def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
+    """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
+    name = package_name(ruleset.id)
+    all_names = sorted(
+        (*DATA_NAMES, *ID_NAMES, *ERROR_NAMES, *HELPER_NAMES),
+        key=lambda n: (not n.isupper(), n[0].islower(), n),
+    )
+    collections = {c.name: c for c in ruleset.collections()}
+    context = {
+        "ruleset": ruleset,
+        "package": name,
+        "runtime": RUNTIME,
+        "family_runtime": FAMILY_RUNTIME,
+        "member": member,
+        "draft": ruleset.status == "draft",
+        "examples": _examples(ruleset),
+        "enums": [(enum, what, [e.id for e in collections[collection]]) for enum, collection, what in ID_ENUMS],
+        "id_names": ID_NAMES,
+        "data_names": sorted(DATA_NAMES, key=str.lower),
+        "helper_names": sorted(HELPER_NAMES, key=str.lower),
+        "all_names": all_names,
+        "distribution": distribution_name(ruleset.id),
+        "version": f"{__version__}+{fingerprint(exported)[:12]}",
+        "description": f"{ruleset.name}: the rules as typed data (generated by civrules)",
+        "dependencies": quoted((f"{RUNTIME_DISTRIBUTION}>=2,<3", f"{FAMILY_RUNTIME_DISTRIBUTION}>=1,<2")),
+        "files": quoted(PACKAGE_FILES),
+    }
+    files = {}
+    env = environment()
+    for template in ("__init__.py", "ids.py", "helpers.py", "pyproject.toml"):
+        text = env.get_template(f"{template}.j2").render(context)
+        files[f"{name}/{template}"] = text.encode("utf-8")
+    files[f"{name}/data.py"] = data_module(ruleset, exported).encode("utf-8")
+    files[f"{name}/py.typed"] = b""
+    return files
+
+
+def render_runtime() -> dict[str, bytes]:
+    """The family's runtime distribution, by path relative to ``generated/python/``."""
+    major = RUNTIME_VERSION.partition(".")[0]
+    return runtime_distribution(
+        FAMILY_RUNTIME,
+        FAMILY_RUNTIME_DISTRIBUTION,
+        FAMILY_RUNTIME_SOURCES,
+        FAMILY_RUNTIME_FILES,
+        what="the runtime of the Imperial Settlers family's packages",
+        version=FAMILY_RUNTIME_VERSION,
+        description=(
+            "The runtime the Imperial Settlers family's generated packages share: "
+            "records, vocabularies, rule logic, protocol."
+        ),
+        dependencies=(f"{RUNTIME_DISTRIBUTION}>={RUNTIME_VERSION.rpartition('.')[0]},<{int(major) + 1}",),
+        install=(RUNTIME,),
+    )

@@ -1,0 +1,97 @@
+"""The rules of an Imperial Settlers ruleset over its model: what the compiler answers itself (the
+sheets print it; the tests hold the engine packages' helpers to it).
+
+Goods are given one id per unit (``["wood", "wood", "gold"]``); ``location`` in a cost is a built
+location (or a foundation) discarded (p8).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset, SoloLevel
+from civrules.model import Unknown
+
+
+def missing_to_pay(ruleset: ImperialSettlersRuleset, card_id: str, goods: Iterable[str]) -> Counter[str]:
+    """What ``goods`` lack to pay the building cost of ``card_id`` (empty: they pay it). A good
+    that stands in for others (gold, p3 and p10) pays for any of them, never the reverse.
+
+    Raises KeyError for a card the ruleset does not have, LookupError where its cost is unknown.
+    """
+    card = ruleset.cards.get(card_id)
+    if card is None:
+        raise KeyError(card_id)
+    if isinstance(card.cost, Unknown):
+        raise LookupError(f"the cost of {card_id} is unknown")
+    have = Counter(goods)
+    need = Counter(card.cost)
+    missing = Counter({good: amount - have[good] for good, amount in need.items() if amount > have[good]})
+    for good in ruleset.goods:
+        spare = have[good.id] - need[good.id]
+        for target in good.stands_for:
+            used = min(max(spare, 0), missing[target])
+            missing[target] -= used
+            spare -= used
+    return +missing
+
+
+def can_pay(ruleset: ImperialSettlersRuleset, card_id: str, goods: Iterable[str]) -> bool:
+    """Whether ``goods`` pay the building cost of ``card_id`` (gold standing in for resources)."""
+    return not missing_to_pay(ruleset, card_id, goods)
+
+
+def raze_price(ruleset: ImperialSettlersRuleset, action_id: str, defence: int = 0, samurai: int = 0) -> int:
+    """The raze tokens a raze costs (p9): the action's price, one more per defence token (p7) and
+    per Samurai (p11) on the location."""
+    action = ruleset.actions.get(action_id)
+    if action is None or "raze" not in action.price:
+        raise LookupError(f"no price in raze tokens for {action_id}")
+    return action.price["raze"] + defence * action.extra_per_defence + samurai * action.extra_per_samurai
+
+
+def worker_exchange(ruleset: ImperialSettlersRuleset, workers: int) -> int:
+    """The goods ``workers`` give spent in pairs (p10: one resource or card per payment)."""
+    action = ruleset.actions.get("spend_workers")
+    price = action.price.get("worker") if action is not None else None
+    if not price:
+        raise LookupError("the worker exchange has no price")
+    return workers // price
+
+
+def board_score(ruleset: ImperialSettlersRuleset, common_locations: int, faction_locations: int, vp: int = 0) -> int:
+    """The final score (p7): the VP of the game plus each location's."""
+    scoring = ruleset.scoring()
+    if scoring is None or scoring.common_location_vp is None or scoring.faction_location_vp is None:
+        raise LookupError("the end-of-game VP of locations are unknown")
+    return vp + common_locations * scoring.common_location_vp + faction_locations * scoring.faction_location_vp
+
+
+def solo_achievement(ruleset: ImperialSettlersRuleset, score: int) -> SoloLevel:
+    """The level of the achievement table (p14) a solo score reaches."""
+    table = ruleset.solo_table()
+    levels = [level for level in table.levels if level is not None] if table is not None else []
+    if not levels:
+        raise LookupError("the solo achievement table is unknown")
+    reached = levels[0]
+    for level in levels:
+        if level.at_least is not None and score >= level.at_least:
+            reached = level
+    return reached
+
+
+def production(
+    ruleset: ImperialSettlersRuleset, faction_id: str, deals: Iterable[str] = (), locations: Iterable[str] = ()
+) -> Counter[str]:
+    """The goods of a production phase (p6): the board's, one per deal, each production location's."""
+    faction = ruleset.factions.get(faction_id)
+    if faction is None or isinstance(faction.production, Unknown):
+        raise LookupError(f"what {faction_id} produces is unknown")
+    total = Counter(faction.production) + Counter(deals)
+    for location in locations:
+        card = ruleset.cards.get(location)
+        if card is None or card.production is None or isinstance(card.production, Unknown):
+            raise LookupError(f"what {location} produces is unknown")
+        total += Counter(card.production)
+    return total

@@ -1,0 +1,89 @@
+"""civrules_runtime_imperial_settlers: what the generated packages of the Imperial Settlers family
+share (standard library and civrules_runtime only).
+
+The records (frozen, slotted, on ``civrules_runtime``'s record base), the vocabularies (string
+enums), the rule logic of the helpers, and :class:`RulesetPackage`, the protocol every package of
+the family satisfies: an engine function typed ``def f(rules: RulesetPackage)`` accepts any of
+their rulesets' packages. The errors and :class:`UnknownFact` are civrules_runtime's (every
+family's), re-exported here.
+
+Facts the sources do not give are None in the records; a helper that needs one raises
+:class:`UnknownFactError`. The records and the protocol are loaded on first use.
+"""
+
+from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError
+
+from .vocab import LocationKind, RazeTarget
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .protocol import RulesetPackage
+    from .records import (
+        Action,
+        Card,
+        CopyFacts,
+        Deck,
+        DeckRule,
+        Faction,
+        Good,
+        Phase,
+        Scoring,
+        SoloLevel,
+        SourceName,
+        UnknownFact,
+    )
+else:
+
+    def __getattr__(name: str) -> object:
+        """The records and the protocol, imported on first use."""
+        if name == "RulesetPackage":
+            from . import protocol
+
+            return protocol.RulesetPackage
+        if name in _RECORDS:
+            from . import records
+
+            return getattr(records, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_RECORDS = frozenset(
+    (
+        "Action",
+        "Card",
+        "CopyFacts",
+        "Deck",
+        "DeckRule",
+        "Faction",
+        "Good",
+        "Phase",
+        "Scoring",
+        "SoloLevel",
+        "SourceName",
+        "UnknownFact",
+    )
+)
+
+__version__ = "1.0.0"
+
+__all__ = [
+    "Action",
+    "Card",
+    "CopyFacts",
+    "Deck",
+    "DeckRule",
+    "DraftRulesetError",
+    "Faction",
+    "Good",
+    "LocationKind",
+    "Phase",
+    "RazeTarget",
+    "RulesetPackage",
+    "Scoring",
+    "SoloLevel",
+    "SourceName",
+    "UnknownFact",
+    "UnknownFactError",
+    "UnknownIdError",
+    "__version__",
+]

@@ -1,0 +1,145 @@
+"""The rule logic of the Imperial Settlers family's helpers, over a package's tables.
+
+Each package's ``helpers`` module binds these functions to its own data; an engine calls the
+package's helpers, not these. Goods are counted as a mapping (good id → how many) or given as an
+iterable of good ids, one per unit.
+"""
+
+from __future__ import annotations
+
+from civrules_runtime.errors import UnknownFactError, UnknownIdError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from .records import Action, Card, Faction, Good, Scoring, SoloLevel
+
+
+def known(table: Mapping[str, object], key: str, what: str) -> str:
+    """``key`` itself when ``table`` has it; else UnknownIdError naming the closest ids."""
+    if key in table:
+        return key
+    import difflib
+
+    close = difflib.get_close_matches(str(key), [str(k) for k in table], n=3)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    raise UnknownIdError(f"no {what} {key!r} in this ruleset{hint}")
+
+
+def counted(goods: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
+    """Goods as counts: a mapping as it is (negative counts refused), an iterable one unit per id."""
+    found: dict[str, int] = {}
+    if hasattr(goods, "items"):
+        for good, amount in goods.items():
+            if amount < 0:
+                raise ValueError(f"a negative amount of {good!r}: {amount}")
+            found[str(good)] = found.get(str(good), 0) + amount
+        return found
+    for good in goods:
+        found[str(good)] = found.get(str(good), 0) + 1
+    return found
+
+
+def shortfall(
+    cost: Iterable[str], held: Mapping[str, int] | Iterable[str], goods: Mapping[str, Good]
+) -> dict[str, int]:
+    """What ``held`` lacks to pay ``cost``, good by good, after what it holds of each good that
+    stands in for others (gold for any resource, p3) covers what it can; empty: it pays."""
+    have = counted(held)
+    for held_good in have:
+        if held_good != "location":
+            known(goods, held_good, "good")
+    need = counted(cost)
+    missing = {good: max(0, amount - have.get(good, 0)) for good, amount in need.items()}
+    for record in goods.values():
+        if not record.stands_for:
+            continue
+        spare = have.get(record.id, 0) - need.get(record.id, 0)
+        for target in record.stands_for:
+            if spare <= 0:
+                break
+            used = min(spare, missing.get(target, 0))
+            if used:
+                missing[target] -= used
+                spare -= used
+    return {good: amount for good, amount in sorted(missing.items()) if amount > 0}
+
+
+def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
+    record = cards[known(cards, card, "card")]
+    if record.cost is None:
+        raise UnknownFactError(f"the building cost of {card!r} is not in the sources")
+    return record.cost
+
+
+def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, samurai: int = 0) -> int:
+    """The raze tokens a raze of ``target`` costs: the action's price, plus its extra for each
+    defence token and each Samurai on the razed location (p9, p7, p11)."""
+    action = actions[known(actions, target, "raze action")]
+    if "raze" not in action.price:
+        raise UnknownFactError(f"the price of {target!r} in raze tokens is not in the sources")
+    if defence < 0 or samurai < 0:
+        raise ValueError("defence tokens and Samurai are counted from 0")
+    return action.price["raze"] + defence * action.extra_per_defence + samurai * action.extra_per_samurai
+
+
+def worker_exchange(actions: Mapping[str, Action], workers: int) -> int:
+    """How many goods (resources or cards, one per payment) ``workers`` give when spent (p10)."""
+    action = actions.get("spend_workers")
+    price = action.price.get("worker") if action is not None else None
+    if price is None or price <= 0:
+        raise UnknownFactError("the price of the worker exchange is not in the sources")
+    if workers < 0:
+        raise ValueError("workers are counted from 0")
+    return workers // price
+
+
+def board_score(scoring: Scoring | None, common_locations: int, faction_locations: int, vp: int = 0) -> int:
+    """A player's final score: the VP scored during the game plus the VP of each location in the
+    empire (p7)."""
+    if scoring is None or scoring.common_location_vp is None or scoring.faction_location_vp is None:
+        raise UnknownFactError("the end-of-game VP of locations are not in the sources")
+    if common_locations < 0 or faction_locations < 0:
+        raise ValueError("locations are counted from 0")
+    return vp + common_locations * scoring.common_location_vp + faction_locations * scoring.faction_location_vp
+
+
+def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLevel:
+    """The level of the solo achievement table (p14) a score reaches: the highest whose threshold
+    it meets, else the lowest level (``below`` the next one's threshold)."""
+    if not levels:
+        raise UnknownFactError("the solo achievement table is not in the sources")
+    reached = levels[0]
+    for level in levels:
+        if level.at_least is not None and score >= level.at_least:
+            reached = level
+    if reached is levels[0] and reached.below is not None and score >= reached.below:
+        raise UnknownFactError(f"no level of the achievement table covers a score of {score}")
+    return reached
+
+
+def production(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    faction: str,
+    deals: Iterable[str] = (),
+    locations: Iterable[str] = (),
+) -> dict[str, int]:
+    """The goods a player collects in a production phase (p6): the faction board's, one good per
+    deal, and each production location's; by good id."""
+    record = factions[known(factions, faction, "faction")]
+    if record.production is None:
+        raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
+    total = counted(record.production)
+    for good, amount in counted(deals).items():
+        total[good] = total.get(good, 0) + amount
+    for location in locations:
+        card = cards[known(cards, location, "card")]
+        if card.kind != "production":
+            raise ValueError(f"{location!r} is not a production location")
+        if card.production is None:
+            raise UnknownFactError(f"what {location!r} produces is not in the sources")
+        for good in card.production:
+            total[good] = total.get(good, 0) + 1
+    return dict(sorted(total.items()))

@@ -1,0 +1,33 @@
+"""The vocabularies of the Imperial Settlers family's packages: string enums whose members are their values.
+
+Ids of a ruleset's own collections (cards, goods, factions, decks ...) are each package's id enums;
+these are the words the rules themselves use, the same in every ruleset of the family.
+"""
+
+from enum import StrEnum
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+__all__ = ["LocationKind", "LocationKindName", "RazeTarget", "RazeTargetName"]
+
+
+class LocationKind(StrEnum):
+    """The three kinds of location, one per row of an empire (p4, p8)."""
+
+    PRODUCTION = "production"
+    ABILITY = "ability"
+    ACTION = "action"
+
+
+class RazeTarget(StrEnum):
+    """What a raze action destroys (p9): a card from one's own hand, or an opponent's location."""
+
+    CARD_IN_HAND = "raze_card_in_hand"
+    OPPONENT_LOCATION = "raze_opponent_location"
+
+
+if TYPE_CHECKING:
+    LocationKindName: TypeAlias = LocationKind | Literal["production", "ability", "action"]
+    RazeTargetName: TypeAlias = RazeTarget | Literal["raze_card_in_hand", "raze_opponent_location"]

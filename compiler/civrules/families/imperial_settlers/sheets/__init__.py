@@ -1,0 +1,1 @@
+"""Player aids of the Imperial Settlers family."""

@@ -1,0 +1,109 @@
+"""Card references: one page per faction deck as the game uses it, and one for the common deck."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.common import Notes, rules_text
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.imperial_settlers.model import Card, Deck, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.sheets.words import card_label, goods_text, name_of, printed_ids, words
+from civrules.model import Unknown
+
+
+def card_row(source: Source[ImperialSettlersRuleset], card: Card, copies: int, notes: Notes) -> dict[str, Any]:
+    """One card as its reference row prints it: printed ids, name, kind, colours, cost, spoils, deal, copies."""
+    ruleset = source.ruleset
+    label, unnamed = card_label(card, notes)
+    deal = card.deal
+    if isinstance(deal, Unknown):
+        deal_text = notes.fact(deal, "deal")
+    else:
+        deal_text = name_of(ruleset, "goods", deal) if deal is not None else "—"
+    differing = []
+    for copy in card.differing_copies:
+        parts = []
+        if copy.cost is not None:
+            parts.append("cost " + goods_text(ruleset, copy.cost, notes, "cost"))
+        if copy.spoils is not None:
+            parts.append("spoils " + goods_text(ruleset, copy.spoils, notes, "spoils"))
+        if isinstance(copy.deal, str):
+            parts.append("deal " + name_of(ruleset, "goods", copy.deal))
+        if parts:
+            differing.append(f"{copy.printed_id}: {', '.join(parts)}")
+    colours = words(ruleset, "colours", card.colours) if card.colours else "no colour"
+    return {
+        "ids": printed_ids(card),
+        "name": label,
+        "unnamed": unnamed,
+        "kind": name_of(ruleset, "location_kinds", card.kind),
+        "colours": colours,
+        "cost": goods_text(ruleset, card.cost, notes, "cost", none="—"),
+        "spoils": goods_text(ruleset, card.spoils, notes, "spoils"),
+        "deal": deal_text,
+        "differing": differing,
+        "copies": copies,
+        "mark": source.changed("cards", card.id),
+        "rule": rules_text(card.rules),
+    }
+
+
+def deck_table(source: Source[ImperialSettlersRuleset], deck: Deck, notes: Notes) -> dict[str, Any]:
+    ruleset = source.ruleset
+    cards = ruleset.deck_cards(deck)
+    faction = ruleset.factions.get(deck.faction) if deck.faction is not None else None
+    custom = ruleset.custom_deck(deck.faction) if deck.faction is not None else None
+    traded: dict[str, list[str]] = {"out": [], "in": []}
+    if custom is not None:
+        printed = {
+            card.id: card.copies
+            for card in ruleset.cards
+            if card.deck == deck.id and source.changed("cards", card.id) != "added"
+        }
+        used = {card.id: copies for card, copies in cards}
+        for card in ruleset.cards:
+            label = card.printed_ids[0] if card.printed_ids else card.id
+            if printed.get(card.id, 0) > used.get(card.id, 0):
+                traded["out"].append(f"{label} ({printed[card.id] - used.get(card.id, 0)})")
+            if used.get(card.id, 0) > printed.get(card.id, 0):
+                traded["in"].append(f"{label} ({used[card.id] - printed.get(card.id, 0)})")
+    return {
+        "name": deck.display_name,
+        "traded": traded,
+        "faction": faction.display_name if faction is not None else None,
+        "custom": custom.display_name if custom is not None else None,
+        "custom_mark": source.changed("faction_decks", custom.id) if custom is not None else "",
+        "size": deck.size,
+        "total": sum(copies for _, copies in cards),
+        "rows": [card_row(source, card, copies, notes) for card, copies in cards],
+    }
+
+
+@sheet(
+    "faction-cards.html",
+    "Faction cards",
+    "Every card of each faction deck as the game uses it, a page per faction: printed ids, name, kind, "
+    "colour, cost, spoils, deal and copies.",
+    position=20,
+    landscape=True,
+    sources=("cards", "faction_deck"),
+)
+def build_faction_cards(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
+    notes = Notes()
+    decks = [deck_table(source, deck, notes) for deck in source.ruleset.decks if deck.faction is not None]
+    return {"decks": decks, "notes": notes.listed()}
+
+
+@sheet(
+    "common-cards.html",
+    "Common cards",
+    "Every card of the common deck: printed ids, name, kind, colour, cost, spoils and copies.",
+    position=21,
+    landscape=True,
+    sources=("cards",),
+)
+def build_common_cards(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
+    notes = Notes()
+    decks = [deck_table(source, deck, notes) for deck in source.ruleset.decks if deck.faction is None]
+    return {"decks": decks, "notes": notes.listed()}

@@ -1,0 +1,71 @@
+"""The game: its four victories are present, map tiles are 4x4 squares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from civrules.checks import check, diagnostic
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+
+VICTORIES = ("culture", "technology", "economy", "military")
+
+
+@check("T015", "victory-missing", Severity.ERROR)
+def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
+    """
+    What: one of the four victories (culture, technology, economy, military, p2) is missing, or the
+    economic victory's coins differ from the coins setting.
+
+    Why: a game without one of its victories plays differently; a variant that means to drop one
+    should say so with a suppression.
+
+    Fix: add the victory.
+
+        victories: [{id: culture, kind: culture}]   # FAIL: three victories missing
+    """
+    kinds = {v.kind for v in ruleset.victories}
+    for kind in VICTORIES:
+        if kind not in kinds:
+            yield diagnostic(
+                "T015",
+                f"the {kind} victory is missing",
+                ruleset.manifest.span("victories") if len(ruleset.victories) else ruleset.manifest.span("id"),
+                f"add a victory of kind {kind}",
+            )
+    coins = ruleset.rule("coins").get("victory")
+    for victory in ruleset.victories:
+        if (
+            victory.kind == "economy"
+            and isinstance(coins, int)
+            and victory.coins is not None
+            and victory.coins != coins
+        ):
+            yield diagnostic(
+                "T015",
+                f"the economic victory needs {victory.coins} coins but the coins setting says {coins}",
+                victory.origin.span("coins"),
+                f"make both {coins}, or change both",
+            )
+
+
+@check("T016", "tile-not-four-by-four", Severity.ERROR)
+def check_tiles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a map tile is not 4 rows of 4 squares.
+
+    Why: every map tile is a 4x4 square (p9): tiles are laid edge to edge.
+
+    Fix: give the tile four rows of four terrains.
+
+        squares: [[agua, agua, agua], ...]   # FAIL: three squares in a row
+    """
+    for tile in ruleset.tiles:
+        if len(tile.squares) != 4 or any(len(row) != 4 for row in tile.squares):
+            shape = "x".join(str(len(r)) for r in tile.squares)
+            yield diagnostic(
+                "T016",
+                f"tile `{tile.id}` has rows of {shape} squares, not 4x4",
+                tile.origin.span("squares"),
+                "four rows of four squares",
+            )

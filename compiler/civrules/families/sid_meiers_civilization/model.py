@@ -1,0 +1,485 @@
+"""The typed model of a ruleset of the Sid Meier's Civilization family: frozen values built once
+from the resolved ruleset (:func:`build_ruleset`, the family's ``assemble`` hook).
+
+Checks and emitters read this model, never the raw YAML. Facts the sources do not give are
+:class:`~civrules.model.Unknown` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from civrules.families.sid_meiers_civilization import FAMILY_ID as FAMILY_ID
+from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
+from civrules.resolve import Resolved
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRef:
+    """A unit type at a rank (what a technology unlocks or upgrades to)."""
+
+    type: str
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class TechEffect:
+    """One ability of a technology card, by kind; ``index`` is its place in `effects`."""
+
+    kind: str
+    value: int | None
+    resource: str | None
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unlocks:
+    buildings: tuple[str, ...] = ()
+    units: tuple[UnitRef, ...] = ()
+    governments: tuple[str, ...] = ()
+    wonders: tuple[str, ...] = ()
+    #: False where the technology states no unlocks at all (the data is silent, not empty).
+    stated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Technology(Entity):
+    name_language: str | None
+    level: int | Unknown
+    unlocks: Unlocks | Unknown
+    effects: tuple[TechEffect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain(Entity):
+    water: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Building(Entity):
+    terrains: tuple[str, ...] | Unknown
+    city_centre: bool
+    limited: bool | Unknown
+    upgrade_of: str | None
+    cost: int | Unknown
+    combat_bonus: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rank:
+    rank: int
+    name: str | Unknown
+    cost: int | Unknown
+    strength: tuple[int, int] | Unknown
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType(Entity):
+    available_at_start: bool
+    trumps: str | None
+    never_trumped: bool
+    deck_size: int | Unknown | None
+    ranks: tuple[Rank, ...]
+
+    def rank(self, number: int) -> Rank | None:
+        return next((r for r in self.ranks if r.rank == number), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Era(Entity):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Discount:
+    cost: int
+    technology: str
+
+
+@dataclass(frozen=True, slots=True)
+class Wonder(Entity):
+    era: str | Unknown
+    cost: int | Unknown
+    discount: Discount | None
+    research_discount: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceKind(Entity):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CultureSpace(Entity):
+    position: int
+    kind: str
+    cost: tuple[int, int] | Unknown
+    deck: str | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class Deck(Entity):
+    cards: int | Unknown
+
+
+@dataclass(frozen=True, slots=True)
+class GreatPerson(Entity):
+    category: str | Unknown | None
+    combat_bonus: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tile(Entity):
+    civilization: str | Unknown | None
+    squares: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Phase(Entity):
+    order: int
+    allows: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Government(Entity):
+    starting: bool
+    transitional: bool
+    coins: int | None
+    battle_hand: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Victory(Entity):
+    kind: str
+    technology: str | None
+    coins: int | None
+    ends: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resource(Entity):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CombatBonus(Entity):
+    amount: int
+    per: str | None
+    building: str | None
+    situation: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CityAction(Entity):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Civilization(Entity):
+    starting_technology: str | Unknown | None
+    starting_government: str | Unknown | None
+
+
+@dataclass(frozen=True, slots=True)
+class Marker(Entity):
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CivilizationRuleset(Ruleset):
+    """A ruleset of Sid Meier's Civilization: The Board Game."""
+
+    #: Whether the manifest declares the ruleset a draft (`status: draft`): facts a game needs are missing.
+    draft: bool
+    technologies: Collection[Technology]
+    terrains: Collection[Terrain]
+    buildings: Collection[Building]
+    unit_types: Collection[UnitType]
+    eras: Collection[Era]
+    wonders: Collection[Wonder]
+    space_kinds: Collection[SpaceKind]
+    spaces: Collection[CultureSpace]
+    decks: Collection[Deck]
+    great_people: Collection[GreatPerson]
+    tiles: Collection[Tile]
+    phases: Collection[Phase]
+    governments: Collection[Government]
+    victories: Collection[Victory]
+    resources: Collection[Resource]
+    combat_bonuses: Collection[CombatBonus]
+    city_actions: Collection[CityAction]
+    civilizations: Collection[Civilization]
+    huts: Collection[Marker]
+    villages_markers: Collection[Marker]
+
+    def collections(self) -> tuple[Collection[Entity], ...]:
+        return (
+            self.technologies,
+            self.terrains,
+            self.buildings,
+            self.unit_types,
+            self.eras,
+            self.wonders,
+            self.space_kinds,
+            self.spaces,
+            self.decks,
+            self.great_people,
+            self.tiles,
+            self.phases,
+            self.governments,
+            self.victories,
+            self.resources,
+            self.combat_bonuses,
+            self.city_actions,
+            self.civilizations,
+            self.huts,
+            self.villages_markers,
+        )
+
+    def rule(self, key: str) -> Mapping[str, Any]:
+        """A setting as a mapping (empty where the ruleset has none)."""
+        found = self.setting(key)
+        return found[0] if found is not None and isinstance(found[0], Mapping) else {}
+
+    def rule_origin(self, key: str) -> Origin | None:
+        found = self.setting(key)
+        return found[1] if found is not None else None
+
+
+# --- assembly ----------------------------------------------------------------------------------
+
+T = TypeVar("T", bound=Entity)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _known_int(value: Any) -> int | Unknown:
+    value = known(value)
+    return value if isinstance(value, (int, Unknown)) and not isinstance(value, bool) else Unknown("not given")
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _unlocks(value: Any) -> Unlocks | Unknown:
+    value = known(value)
+    if isinstance(value, Unknown):
+        return value
+    if not isinstance(value, Mapping):
+        return Unlocks(stated=False)
+    units = tuple(
+        UnitRef(u["type"], u["rank"])
+        for u in value.get("units") or ()
+        if isinstance(u, Mapping) and isinstance(u.get("type"), str) and isinstance(u.get("rank"), int)
+    )
+    return Unlocks(_ids(value.get("buildings")), units, _ids(value.get("governments")), _ids(value.get("wonders")))
+
+
+def _technology(raw: Mapping[str, Any], base: dict[str, Any]) -> Technology:
+    effects = tuple(
+        TechEffect(str(e.get("kind")), _int(e.get("value")), _str(e.get("resource")), n)
+        for n, e in enumerate(raw.get("effects") or ())
+        if isinstance(e, Mapping)
+    )
+    return Technology(
+        **base,
+        name_language=_str(raw.get("name_language")),
+        level=_known_int(raw.get("level")),
+        unlocks=_unlocks(raw.get("unlocks")),
+        effects=effects,
+    )
+
+
+def _building(raw: Mapping[str, Any], base: dict[str, Any]) -> Building:
+    terrains = known(raw.get("terrains"))
+    limited = known(raw.get("limited", False))
+    return Building(
+        **base,
+        terrains=terrains if isinstance(terrains, Unknown) else _ids(terrains),
+        city_centre=raw.get("city_centre") is True,
+        limited=limited if isinstance(limited, (bool, Unknown)) else False,
+        upgrade_of=_str(raw.get("upgrade_of")),
+        cost=_known_int(raw.get("cost")),
+        combat_bonus=_int(raw.get("combat_bonus")),
+    )
+
+
+def _strength(value: Any) -> tuple[int, int] | Unknown:
+    value = known(value)
+    if isinstance(value, Unknown):
+        return value
+    if isinstance(value, Mapping) and isinstance(value.get("min"), int) and isinstance(value.get("max"), int):
+        return (value["min"], value["max"])
+    return Unknown("not given")
+
+
+def _unit_type(raw: Mapping[str, Any], base: dict[str, Any]) -> UnitType:
+    ranks = tuple(
+        Rank(r["rank"], known(r.get("name", "")), _known_int(r.get("cost")), _strength(r.get("strength")), n)
+        for n, r in enumerate(raw.get("ranks") or ())
+        if isinstance(r, Mapping) and isinstance(r.get("rank"), int)
+    )
+    deck = known(raw.get("deck_size"))
+    return UnitType(
+        **base,
+        available_at_start=raw.get("available_at_start") is True,
+        trumps=_str(raw.get("trumps")),
+        never_trumped=raw.get("never_trumped") is True,
+        deck_size=deck if isinstance(deck, (int, Unknown)) else None,
+        ranks=ranks,
+    )
+
+
+def _wonder(raw: Mapping[str, Any], base: dict[str, Any]) -> Wonder:
+    era = known(raw.get("era"))
+    d = raw.get("discount")
+    discount = (
+        Discount(d["cost"], d["technology"])
+        if isinstance(d, Mapping) and isinstance(d.get("cost"), int) and isinstance(d.get("technology"), str)
+        else None
+    )
+    return Wonder(
+        **base,
+        era=era if isinstance(era, (str, Unknown)) else Unknown("not given"),
+        cost=_known_int(raw.get("cost")),
+        discount=discount,
+        research_discount=_int(raw.get("research_discount")),
+    )
+
+
+def _space(raw: Mapping[str, Any], base: dict[str, Any]) -> CultureSpace:
+    cost = known(raw.get("cost"))
+    deck = known(raw.get("deck"))
+    return CultureSpace(
+        **base,
+        position=_int(raw.get("position")) or 0,
+        kind=str(raw.get("kind", "")),
+        cost=cost
+        if isinstance(cost, Unknown)
+        else (int(cost.get("culture", 0)), int(cost.get("trade", 0)))
+        if isinstance(cost, Mapping)
+        else Unknown("not given"),
+        deck=deck if isinstance(deck, (str, Unknown)) else None,
+    )
+
+
+def _tile(raw: Mapping[str, Any], base: dict[str, Any]) -> Tile:
+    civ = known(raw.get("civilization"))
+    rows = raw.get("squares") or []
+    return Tile(
+        **base,
+        civilization=civ if isinstance(civ, (str, Unknown)) else None,
+        squares=tuple(tuple(str(s) for s in row) if isinstance(row, list) else () for row in rows),
+    )
+
+
+def _civilization(raw: Mapping[str, Any], base: dict[str, Any]) -> Civilization:
+    tech = known(raw.get("starting_technology"))
+    gov = known(raw.get("starting_government"))
+    return Civilization(
+        **base,
+        starting_technology=tech if isinstance(tech, (str, Unknown)) else None,
+        starting_government=gov if isinstance(gov, (str, Unknown)) else None,
+    )
+
+
+BUILDERS: Mapping[str, Callable[[Mapping[str, Any], dict[str, Any]], Entity]] = {
+    "technologies": _technology,
+    "terrains": lambda raw, base: Terrain(**base, water=raw.get("water") is True),
+    "buildings": _building,
+    "unit_types": _unit_type,
+    "eras": lambda raw, base: Era(**base),
+    "wonders": _wonder,
+    "space_kinds": lambda raw, base: SpaceKind(**base),
+    "spaces": _space,
+    "decks": lambda raw, base: Deck(**base, cards=_known_int(raw.get("cards"))),
+    "great_people": lambda raw, base: GreatPerson(
+        **base,
+        category=known(raw["category"]) if "category" in raw else None,
+        combat_bonus=_int(raw.get("combat_bonus")),
+    ),
+    "tiles": _tile,
+    "phases": lambda raw, base: Phase(**base, order=_int(raw.get("order")) or 0, allows=_ids(raw.get("allows"))),
+    "governments": lambda raw, base: Government(
+        **base,
+        starting=raw.get("starting") is True,
+        transitional=raw.get("transitional") is True,
+        coins=_int(raw.get("coins")),
+        battle_hand=_int(raw.get("battle_hand")),
+    ),
+    "victories": lambda raw, base: Victory(
+        **base,
+        kind=str(raw.get("kind", "")),
+        technology=_str(raw.get("technology")),
+        coins=_int(raw.get("coins")),
+        ends=str(raw.get("ends", "")),
+    ),
+    "resources": lambda raw, base: Resource(**base),
+    "combat_bonuses": lambda raw, base: CombatBonus(
+        **base,
+        amount=_int(raw.get("amount")) or 0,
+        per=_str(raw.get("per")),
+        building=_str(raw.get("building")),
+        situation=_str(raw.get("situation")),
+    ),
+    "city_actions": lambda raw, base: CityAction(**base),
+    "civilizations": _civilization,
+    "huts": lambda raw, base: Marker(**base, count=_int(raw.get("count")) or 0),
+    "villages_markers": lambda raw, base: Marker(**base, count=_int(raw.get("count")) or 0),
+}
+
+
+def _collection(resolved: Resolved, name: str) -> Collection[Any]:
+    items: list[Entity] = []
+    for entry in resolved.collections.get(name, []):
+        raw = entry.raw
+        base = {"id": raw["id"], "name": known(raw.get("name", raw["id"])), "origin": entry.origin, "raw": raw}
+        items.append(BUILDERS[name](raw, base))
+    return Collection.of(name, items)
+
+
+def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
+    """The model of a resolved ruleset of this family (the family's ``assemble`` hook)."""
+    data = resolved.data
+    players = data.get("players") or {}
+    collections: dict[str, Collection[Any]] = {name: _collection(resolved, name) for name in BUILDERS}
+    return CivilizationRuleset(
+        id=data["id"],
+        name=data["name"],
+        family=resolved.family.id,
+        manifest=Origin(resolved.manifest, ()),
+        extends=data.get("extends"),
+        players=(players.get("min", 0), players.get("max", 0)),
+        rule_index=rule_index_of(resolved.rule_index),
+        draft=data.get("status") == "draft",
+        documents=tuple({id(d): d for d in resolved.documents}.values()),
+        settings=resolved.settings,
+        removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        chain=resolved.chain,
+        data=resolved.data,
+        setting_origins=dict(resolved.setting_origins),
+        layers=dict(resolved.layers),
+        **collections,
+    )
+
+
+def levels_of(technologies: Sequence[Technology]) -> tuple[dict[int, int], int]:
+    """How many technologies each known level holds, and how many have no known level."""
+    counts: dict[int, int] = {}
+    unknown = 0
+    for tech in technologies:
+        if isinstance(tech.level, int):
+            counts[tech.level] = counts.get(tech.level, 0) + 1
+        else:
+            unknown += 1
+    return counts, unknown

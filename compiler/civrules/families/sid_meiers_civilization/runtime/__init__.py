@@ -1,0 +1,138 @@
+"""civrules_runtime_sid_meiers_civilization: what the generated packages of the Sid Meier's
+Civilization family share (standard library and civrules_runtime only).
+
+The records (frozen, slotted, on ``civrules_runtime``'s record base), the vocabularies (string
+enums), the rule logic of the helpers, and :class:`RulesetPackage`, the protocol every package of
+the family satisfies: an engine function typed ``def f(rules: RulesetPackage)`` accepts any of
+their rulesets' packages. The errors and :class:`UnknownFact` are civrules_runtime's (every
+family's), re-exported here.
+
+Facts the sources do not give are None in the records; a helper that needs one raises
+:class:`UnknownFactError`. Names are loaded on first use.
+"""
+
+from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError
+
+from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds, VictoryKind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .protocol import RulesetPackage
+    from .records import (
+        BattleHand,
+        Building,
+        CityAction,
+        Civilization,
+        CombatBonus,
+        CultureDeck,
+        CultureSpace,
+        Era,
+        Government,
+        GreatPerson,
+        Marker,
+        Phase,
+        Pyramid,
+        Rank,
+        Research,
+        Resource,
+        SpaceKind,
+        TechEffect,
+        Technology,
+        Terrain,
+        Tile,
+        UnitRef,
+        UnitType,
+        UnknownFact,
+        Unlocks,
+        Victory,
+        Wonder,
+    )
+else:
+
+    def __getattr__(name: str) -> object:
+        """The records and the protocol, imported on first use."""
+        if name == "RulesetPackage":
+            from . import protocol
+
+            return protocol.RulesetPackage
+        if name in _RECORDS:
+            from . import records
+
+            return getattr(records, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_RECORDS = frozenset(
+    (
+        "BattleHand",
+        "Building",
+        "CityAction",
+        "Civilization",
+        "CombatBonus",
+        "CultureDeck",
+        "CultureSpace",
+        "Era",
+        "Government",
+        "GreatPerson",
+        "Marker",
+        "Phase",
+        "Pyramid",
+        "Rank",
+        "Research",
+        "Resource",
+        "SpaceKind",
+        "TechEffect",
+        "Technology",
+        "Terrain",
+        "Tile",
+        "UnitRef",
+        "UnitType",
+        "UnknownFact",
+        "Unlocks",
+        "Victory",
+        "Wonder",
+    )
+)
+
+__version__ = "1.0.0"
+
+__all__ = [
+    "Activity",
+    "BattleHand",
+    "BonusPer",
+    "Building",
+    "CityAction",
+    "Civilization",
+    "CombatBonus",
+    "CombatSituation",
+    "CultureDeck",
+    "CultureSpace",
+    "DraftRulesetError",
+    "EffectKind",
+    "Era",
+    "Government",
+    "GreatPerson",
+    "Marker",
+    "Phase",
+    "Pyramid",
+    "Rank",
+    "Research",
+    "Resource",
+    "RulesetPackage",
+    "SpaceKind",
+    "TechEffect",
+    "Technology",
+    "Terrain",
+    "Tile",
+    "UnitRef",
+    "UnitType",
+    "UnknownFact",
+    "UnknownFactError",
+    "UnknownIdError",
+    "Unlocks",
+    "Victory",
+    "VictoryEnds",
+    "VictoryKind",
+    "Wonder",
+    "__version__",
+]

@@ -1,0 +1,620 @@
+# ruff: noqa: RUF023 - __slots__ list the fields in their order, which repr and comparison follow
+"""The records of every package of the Sid Meier's Civilization family: frozen, slotted, compared by their fields.
+
+Ids of a ruleset's own collections (technologies, buildings, unit types ...) are plain ``str`` here:
+each package's id enums (``TechnologyId`` ...) are ``StrEnum``s, so their members are those strings,
+and one engine function can read any ruleset's records. A field that is None holds a fact the
+sources do not give.
+"""
+
+from __future__ import annotations
+
+from civrules_runtime.records import Record
+from civrules_runtime.records import UnknownFact as UnknownFact
+
+from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds, VictoryKind
+
+# Typing names are needed only by type checkers: importing `typing` costs import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+
+_set = object.__setattr__
+
+
+class UnitRef(Record):
+    """A unit type at a rank (what a technology unlocks)."""
+
+    __slots__ = ("type", "rank")
+    __match_args__ = ("type", "rank")
+
+    type: str
+    rank: int
+
+    def __init__(self, type: str, rank: int) -> None:
+        _set(self, "type", type)
+        _set(self, "rank", rank)
+
+
+class TechEffect(Record):
+    """One ability of a technology card, by kind (its value and resource where the data gives them)."""
+
+    __slots__ = ("kind", "value", "resource")
+    __match_args__ = ("kind", "value", "resource")
+
+    kind: EffectKind
+    value: int | None
+    resource: str | None
+
+    def __init__(self, kind: EffectKind, value: int | None = None, resource: str | None = None) -> None:
+        _set(self, "kind", kind)
+        _set(self, "value", value)
+        _set(self, "resource", resource)
+
+
+class Unlocks(Record):
+    """What a technology makes available: buildings, unit ranks, governments, wonders."""
+
+    __slots__ = ("buildings", "units", "governments", "wonders")
+    __match_args__ = ("buildings", "units", "governments", "wonders")
+
+    buildings: tuple[str, ...]
+    units: tuple[UnitRef, ...]
+    governments: tuple[str, ...]
+    wonders: tuple[str, ...]
+
+    def __init__(
+        self,
+        buildings: tuple[str, ...] = (),
+        units: tuple[UnitRef, ...] = (),
+        governments: tuple[str, ...] = (),
+        wonders: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "buildings", buildings)
+        _set(self, "units", units)
+        _set(self, "governments", governments)
+        _set(self, "wonders", wonders)
+
+
+class Technology(Record):
+    """A technology card: its level in the pyramid (None: not in the sources), what it unlocks
+    (None: not in the sources) and its abilities."""
+
+    __slots__ = ("id", "name", "level", "unlocks", "effects")
+    __match_args__ = ("id", "name", "level", "unlocks", "effects")
+
+    id: str
+    name: str
+    level: int | None
+    unlocks: Unlocks | None
+    effects: tuple[TechEffect, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        level: int | None,
+        unlocks: Unlocks | None,
+        effects: tuple[TechEffect, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "level", level)
+        _set(self, "unlocks", unlocks)
+        _set(self, "effects", effects)
+
+
+class Terrain(Record):
+    """A terrain of the map squares."""
+
+    __slots__ = ("id", "name", "water")
+    __match_args__ = ("id", "name", "water")
+
+    id: str
+    name: str
+    water: bool
+
+    def __init__(self, id: str, name: str, water: bool = False) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "water", water)
+
+
+class Building(Record):
+    """A building: the terrains it may stand on (None: not in the sources), whether it stands in the
+    city centre, whether it is limited (one per city), what it upgrades, its cost and combat bonus."""
+
+    __slots__ = ("id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus")
+    __match_args__ = ("id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus")
+
+    id: str
+    name: str
+    terrains: tuple[str, ...] | None
+    city_centre: bool
+    limited: bool | None
+    upgrade_of: str | None
+    cost: int | None
+    combat_bonus: int | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        terrains: tuple[str, ...] | None,
+        city_centre: bool = False,
+        limited: bool | None = False,
+        upgrade_of: str | None = None,
+        cost: int | None = None,
+        combat_bonus: int | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "terrains", terrains)
+        _set(self, "city_centre", city_centre)
+        _set(self, "limited", limited)
+        _set(self, "upgrade_of", upgrade_of)
+        _set(self, "cost", cost)
+        _set(self, "combat_bonus", combat_bonus)
+
+
+class Rank(Record):
+    """A rank of a unit type: its name, production cost and strength range (None: not in the sources)."""
+
+    __slots__ = ("rank", "name", "cost", "strength_min", "strength_max")
+    __match_args__ = ("rank", "name", "cost", "strength_min", "strength_max")
+
+    rank: int
+    name: str | None
+    cost: int | None
+    strength_min: int | None
+    strength_max: int | None
+
+    def __init__(
+        self,
+        rank: int,
+        name: str | None,
+        cost: int | None,
+        strength_min: int | None,
+        strength_max: int | None,
+    ) -> None:
+        _set(self, "rank", rank)
+        _set(self, "name", name)
+        _set(self, "cost", cost)
+        _set(self, "strength_min", strength_min)
+        _set(self, "strength_max", strength_max)
+
+
+class UnitType(Record):
+    """A unit type with its ranks, what it trumps, and its deck size."""
+
+    __slots__ = ("id", "name", "available_at_start", "trumps", "never_trumped", "deck_size", "ranks")
+    __match_args__ = ("id", "name", "available_at_start", "trumps", "never_trumped", "deck_size", "ranks")
+
+    id: str
+    name: str
+    available_at_start: bool
+    trumps: str | None
+    never_trumped: bool
+    deck_size: int | None
+    ranks: tuple[Rank, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        available_at_start: bool,
+        trumps: str | None,
+        never_trumped: bool,
+        deck_size: int | None,
+        ranks: tuple[Rank, ...],
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "available_at_start", available_at_start)
+        _set(self, "trumps", trumps)
+        _set(self, "never_trumped", never_trumped)
+        _set(self, "deck_size", deck_size)
+        _set(self, "ranks", ranks)
+
+
+class Era(Record):
+    """An era of wonders."""
+
+    __slots__ = ("id", "name")
+    __match_args__ = ("id", "name")
+
+    id: str
+    name: str
+
+    def __init__(self, id: str, name: str) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+
+
+class Wonder(Record):
+    """A wonder: its era and cost (None: not in the sources), the cheaper cost with a technology,
+    and how much less trade its owner needs to research."""
+
+    __slots__ = ("id", "name", "era", "cost", "discount_cost", "discount_technology", "research_discount")
+    __match_args__ = ("id", "name", "era", "cost", "discount_cost", "discount_technology", "research_discount")
+
+    id: str
+    name: str
+    era: str | None
+    cost: int | None
+    discount_cost: int | None
+    discount_technology: str | None
+    research_discount: int | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        era: str | None,
+        cost: int | None,
+        discount_cost: int | None = None,
+        discount_technology: str | None = None,
+        research_discount: int | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "era", era)
+        _set(self, "cost", cost)
+        _set(self, "discount_cost", discount_cost)
+        _set(self, "discount_technology", discount_technology)
+        _set(self, "research_discount", research_discount)
+
+
+class SpaceKind(Record):
+    """A kind of culture track space."""
+
+    __slots__ = ("id", "name")
+    __match_args__ = ("id", "name")
+
+    id: str
+    name: str
+
+    def __init__(self, id: str, name: str) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+
+
+class CultureSpace(Record):
+    """A space of the culture track: its position, kind, the culture and trade to enter it (None:
+    not in the sources), and the deck it draws from."""
+
+    __slots__ = ("id", "position", "kind", "culture", "trade", "deck")
+    __match_args__ = ("id", "position", "kind", "culture", "trade", "deck")
+
+    id: str
+    position: int
+    kind: str
+    culture: int | None
+    trade: int | None
+    deck: str | None
+
+    def __init__(
+        self,
+        id: str,
+        position: int,
+        kind: str,
+        culture: int | None,
+        trade: int | None,
+        deck: str | None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "position", position)
+        _set(self, "kind", kind)
+        _set(self, "culture", culture)
+        _set(self, "trade", trade)
+        _set(self, "deck", deck)
+
+
+class CultureDeck(Record):
+    """A culture event deck and its number of cards."""
+
+    __slots__ = ("id", "name", "cards")
+    __match_args__ = ("id", "name", "cards")
+
+    id: str
+    name: str
+    cards: int | None
+
+    def __init__(self, id: str, name: str, cards: int | None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "cards", cards)
+
+
+class GreatPerson(Record):
+    """A great person: its category and combat bonus."""
+
+    __slots__ = ("id", "name", "category", "combat_bonus")
+    __match_args__ = ("id", "name", "category", "combat_bonus")
+
+    id: str
+    name: str
+    category: str | None
+    combat_bonus: int | None
+
+    def __init__(self, id: str, name: str, category: str | None, combat_bonus: int | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "category", category)
+        _set(self, "combat_bonus", combat_bonus)
+
+
+class Tile(Record):
+    """A map tile: the civilization whose start tile it is, and its squares' terrains by row."""
+
+    __slots__ = ("id", "name", "civilization", "squares")
+    __match_args__ = ("id", "name", "civilization", "squares")
+
+    id: str
+    name: str
+    civilization: str | None
+    squares: tuple[tuple[str, ...], ...]
+
+    def __init__(self, id: str, name: str, civilization: str | None, squares: tuple[tuple[str, ...], ...]) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "civilization", civilization)
+        _set(self, "squares", squares)
+
+
+class Phase(Record):
+    """A phase of the turn, its place and what it allows."""
+
+    __slots__ = ("id", "name", "order", "allows")
+    __match_args__ = ("id", "name", "order", "allows")
+
+    id: str
+    name: str
+    order: int
+    allows: tuple[Activity, ...]
+
+    def __init__(self, id: str, name: str, order: int, allows: tuple[Activity, ...] = ()) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "order", order)
+        _set(self, "allows", allows)
+
+
+class Government(Record):
+    """A government: whether civilizations start in it, whether it is the passage between two, and
+    the coins and battle hand it adds."""
+
+    __slots__ = ("id", "name", "starting", "transitional", "coins", "battle_hand")
+    __match_args__ = ("id", "name", "starting", "transitional", "coins", "battle_hand")
+
+    id: str
+    name: str
+    starting: bool
+    transitional: bool
+    coins: int | None
+    battle_hand: int | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        starting: bool = False,
+        transitional: bool = False,
+        coins: int | None = None,
+        battle_hand: int | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "starting", starting)
+        _set(self, "transitional", transitional)
+        _set(self, "coins", coins)
+        _set(self, "battle_hand", battle_hand)
+
+
+class Victory(Record):
+    """A victory: its kind, the technology or the coins it needs, and when it ends the game."""
+
+    __slots__ = ("id", "name", "kind", "technology", "coins", "ends")
+    __match_args__ = ("id", "name", "kind", "technology", "coins", "ends")
+
+    id: str
+    name: str
+    kind: VictoryKind
+    technology: str | None
+    coins: int | None
+    ends: VictoryEnds
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        kind: VictoryKind,
+        technology: str | None = None,
+        coins: int | None = None,
+        ends: VictoryEnds = VictoryEnds.IMMEDIATELY,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "kind", kind)
+        _set(self, "technology", technology)
+        _set(self, "coins", coins)
+        _set(self, "ends", ends)
+
+
+class Resource(Record):
+    """A resource."""
+
+    __slots__ = ("id", "name")
+    __match_args__ = ("id", "name")
+
+    id: str
+    name: str
+
+    def __init__(self, id: str, name: str) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+
+
+class CombatBonus(Record):
+    """A combat bonus: its amount, per what it counts, the building it counts, the situation it needs."""
+
+    __slots__ = ("id", "name", "amount", "per", "building", "situation")
+    __match_args__ = ("id", "name", "amount", "per", "building", "situation")
+
+    id: str
+    name: str
+    amount: int
+    per: BonusPer | None
+    building: str | None
+    situation: CombatSituation | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        amount: int,
+        per: BonusPer | None = None,
+        building: str | None = None,
+        situation: CombatSituation | None = None,
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "amount", amount)
+        _set(self, "per", per)
+        _set(self, "building", building)
+        _set(self, "situation", situation)
+
+
+class CityAction(Record):
+    """An action a city may take."""
+
+    __slots__ = ("id", "name")
+    __match_args__ = ("id", "name")
+
+    id: str
+    name: str
+
+    def __init__(self, id: str, name: str) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+
+
+class Civilization(Record):
+    """A civilization: its starting technology and government (None: not in the sources)."""
+
+    __slots__ = ("id", "name", "starting_technology", "starting_government")
+    __match_args__ = ("id", "name", "starting_technology", "starting_government")
+
+    id: str
+    name: str
+    starting_technology: str | None
+    starting_government: str | None
+
+    def __init__(self, id: str, name: str, starting_technology: str | None, starting_government: str | None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "starting_technology", starting_technology)
+        _set(self, "starting_government", starting_government)
+
+
+class Marker(Record):
+    """A hut or village marker and how many there are."""
+
+    __slots__ = ("id", "name", "count")
+    __match_args__ = ("id", "name", "count")
+
+    id: str
+    name: str
+    count: int
+
+    def __init__(self, id: str, name: str, count: int) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "count", count)
+
+
+class Research(Record):
+    """What researching costs: the trade each level needs, the trade a coin keeps, whether research
+    spends all the trade."""
+
+    __slots__ = ("costs", "trade_kept_per_coin", "spends_all_trade")
+    __match_args__ = ("costs", "trade_kept_per_coin", "spends_all_trade")
+
+    costs: Mapping[int, int]
+    trade_kept_per_coin: int | None
+    spends_all_trade: bool
+
+    def __init__(self, costs: Mapping[int, int], trade_kept_per_coin: int | None, spends_all_trade: bool) -> None:
+        _set(self, "costs", costs)
+        _set(self, "trade_kept_per_coin", trade_kept_per_coin)
+        _set(self, "spends_all_trade", spends_all_trade)
+
+
+class Pyramid(Record):
+    """The technology pyramid: its levels, the top level, the technologies each level needs for the
+    technology victory, their total, and whether a row must hold more than the row above before a
+    technology is placed on it (None: not in the sources; ``inferred``: read from the figures, not
+    stated)."""
+
+    __slots__ = (
+        "levels",
+        "top_level",
+        "minimums",
+        "total",
+        "one_more_below",
+        "inferred",
+        "starting_technology_in_base_row",
+    )
+    __match_args__ = (
+        "levels",
+        "top_level",
+        "minimums",
+        "total",
+        "one_more_below",
+        "inferred",
+        "starting_technology_in_base_row",
+    )
+
+    levels: int | None
+    top_level: int | None
+    minimums: Mapping[int, int]
+    total: int | None
+    one_more_below: bool | None
+    inferred: bool
+    starting_technology_in_base_row: bool
+
+    def __init__(
+        self,
+        levels: int | None,
+        top_level: int | None,
+        minimums: Mapping[int, int],
+        total: int | None,
+        one_more_below: bool | None,
+        inferred: bool,
+        starting_technology_in_base_row: bool,
+    ) -> None:
+        _set(self, "levels", levels)
+        _set(self, "top_level", top_level)
+        _set(self, "minimums", minimums)
+        _set(self, "total", total)
+        _set(self, "one_more_below", one_more_below)
+        _set(self, "inferred", inferred)
+        _set(self, "starting_technology_in_base_row", starting_technology_in_base_row)
+
+
+class BattleHand(Record):
+    """The battle hand: its base size, the cards each friendly figure beyond the first adds, and
+    the cards defending a city or capital adds."""
+
+    __slots__ = ("base", "per_extra_figure", "defending_city")
+    __match_args__ = ("base", "per_extra_figure", "defending_city")
+
+    base: int | None
+    per_extra_figure: int | None
+    defending_city: int | None
+
+    def __init__(self, base: int | None, per_extra_figure: int | None, defending_city: int | None) -> None:
+        _set(self, "base", base)
+        _set(self, "per_extra_figure", per_extra_figure)
+        _set(self, "defending_city", defending_city)

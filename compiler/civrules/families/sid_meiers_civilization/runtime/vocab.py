@@ -1,0 +1,88 @@
+"""The vocabularies every ruleset package of the Sid Meier's Civilization family shares, as string
+enums (the values the family's schemas allow; no records: cheap to import)."""
+
+from enum import StrEnum
+
+# Typing names are needed only by type checkers: importing `typing` costs import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+
+class VictoryKind(StrEnum):
+    """The four ways to win (p2, p13-14)."""
+
+    CULTURE = "culture"
+    TECHNOLOGY = "technology"
+    ECONOMY = "economy"
+    MILITARY = "military"
+
+
+class VictoryEnds(StrEnum):
+    """When a victory ends the game."""
+
+    IMMEDIATELY = "immediately"
+    END_OF_TURN = "end_of_turn"
+
+
+class BonusPer(StrEnum):
+    """What a combat bonus counts: each building of a kind, or each great person (a General)."""
+
+    BUILDING = "building"
+    GREAT_PERSON = "great_person"
+
+
+class CombatSituation(StrEnum):
+    """The situations that give a combat bonus (p15)."""
+
+    DEFENDING_CITY = "defending_city"
+    DEFENDING_CAPITAL = "defending_capital"
+    DEFENDING_WALLS = "defending_walls"
+
+
+class EffectKind(StrEnum):
+    """What an ability of a technology card does, by kind."""
+
+    CITY_LIMIT = "city_limit"
+    STACKING_LIMIT = "stacking_limit"
+    TRAVEL_SPEED = "travel_speed"
+    CULTURE_HAND = "culture_hand"
+    CROSS_WATER = "cross_water"
+    END_ON_WATER = "end_on_water"
+    BUILD_ON_WATER = "build_on_water"
+    COINS = "coins"
+    TRADE = "trade"
+    SPLIT_PRODUCTION = "split_production"
+    RESOURCE_ABILITY = "resource_ability"
+    CULTURE_BUILDING = "culture_building"
+    UNIT_UPGRADE = "unit_upgrade"
+    OBSOLETE_WONDER = "obsolete_wonder"
+    VICTORY = "victory"
+
+
+class Activity(StrEnum):
+    """What a phase of the turn allows."""
+
+    BUILD_CITY = "build_city"
+    CHANGE_GOVERNMENT = "change_government"
+    PLACE_GREAT_PERSON = "place_great_person"
+    DECLARE_SCOUT_GATHERING = "declare_scout_gathering"
+    COLLECT_TRADE = "collect_trade"
+    NEGOTIATE = "negotiate"
+    TRADE = "trade"
+    CITY_ACTION = "city_action"
+    SPEND_CULTURE = "spend_culture"
+    RUSH_PRODUCTION = "rush_production"
+    MOVE_FIGURES = "move_figures"
+    EXPLORE_TILE = "explore_tile"
+    EXPLORE_HUT_OR_VILLAGE = "explore_hut_or_village"
+    BATTLE = "battle"
+    RESEARCH_TECHNOLOGY = "research_technology"
+
+
+if TYPE_CHECKING:
+    #: A defending situation as the enum or its value: what the combat helpers accept.
+    DefenceName: TypeAlias = (
+        Literal[CombatSituation.DEFENDING_CITY, CombatSituation.DEFENDING_CAPITAL]
+        | Literal["defending_city", "defending_capital"]
+    )

@@ -1,0 +1,67 @@
+"""Buildings and terrains: where each building may stand, what it costs, what it upgrades."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.sid_meiers_civilization import rules
+from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+from civrules.families.sid_meiers_civilization.sheets.tables import Section, Sheet, listed, name_in
+from civrules.model import Unknown
+
+
+def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
+    ruleset = source.ruleset
+    page = Sheet(source)
+    terrains = list(ruleset.terrains)
+    section = Section(
+        "Buildings",
+        ("Building", *(t.display_name for t in terrains), "Cost", "Upgrade of", "Unlocked by"),
+        numeric=frozenset({len(terrains) + 1}),
+    )
+    for building in ruleset.buildings:
+        if isinstance(building.terrains, Unknown):
+            marks = ["—" + page.notes.mark("terrains", building.terrains.reason)] * len(terrains)
+        else:
+            marks = ["●" if t.id in building.terrains else "" for t in terrains]
+        name = building.display_name + (" *" if building.limited is True else "")
+        if building.city_centre:
+            name += " (city centre)"
+        try:
+            unlocked = listed(name_in(ruleset.technologies, t) for t in rules.unlocked_by(ruleset, building.id)) or "—"
+        except rules.CannotJudgeError as why:
+            unlocked = "—" + page.notes.mark("unlocked by", str(why))
+        section.rows.append(
+            page.row(
+                building,
+                "buildings",
+                (
+                    name,
+                    *marks,
+                    page.fact(building.cost, "cost"),
+                    name_in(ruleset.buildings, building.upgrade_of) if building.upgrade_of else "",
+                    unlocked,
+                ),
+            )
+        )
+    section.empty = "The sources of this ruleset list no building."
+    page.sections.append(section)
+    water = [t.display_name for t in terrains if t.water]
+    lead = "● the building may stand on that terrain; * limited building (one per city)"
+    if water:
+        lead += f"; water: {listed(water)}"
+    return page.context(lead=lead + ".")
+
+
+@sheet(
+    "buildings.html",
+    "Buildings and terrains",
+    "Where each building may stand, what it costs, what it upgrades and which technology unlocks it.",
+    position=20,
+    landscape=True,
+    sources=("ruleset", "buildings", "technologies"),
+)
+def build(source: Source[CivilizationRuleset]) -> Mapping[str, Any]:
+    return buildings_sheet(source)

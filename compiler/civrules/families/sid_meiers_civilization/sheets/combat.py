@@ -1,0 +1,71 @@
+"""The combat reference card: the battle hand, the combat bonuses, who wins a tie."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.sid_meiers_civilization import rules
+from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+from civrules.families.sid_meiers_civilization.sheets.tables import Row, Section, Sheet, name_in
+
+SITUATIONS = {
+    "defending_city": "defending a city that is not the capital",
+    "defending_capital": "defending a capital",
+    "defending_walls": "defending a walled city or capital",
+}
+
+
+def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
+    ruleset = source.ruleset
+    page = Sheet(source)
+    combat = ruleset.rule("combat")
+    hand = rules.battle_hand(ruleset)
+    raw = combat.get("battle_hand") if isinstance(combat.get("battle_hand"), Mapping) else {}
+    from civrules.emit.sheets.common import rules_text
+
+    rule = rules_text(raw.get("rule")) if isinstance(raw, Mapping) else ""
+    cards = Section("Battle hand", ("", "Cards"), numeric=frozenset({1}))
+    if hand["base"] is not None:
+        cards.rows.append(Row(["to begin with", str(hand["base"])], rule))
+    if hand["per_extra_figure"] is not None:
+        cards.rows.append(
+            Row(["each friendly figure in the square beyond the first", f"+{hand['per_extra_figure']}"], rule)
+        )
+    for gov in ruleset.governments:
+        if gov.battle_hand:
+            cards.rows.append(page.row(gov, "governments", (f"under {gov.display_name}", f"+{gov.battle_hand}")))
+    if hand["defending_city"] is not None:
+        cards.rows.append(Row(["defending a city or capital", f"+{hand['defending_city']}"], rule))
+    cards.empty = "The sources of this ruleset do not give the battle hand."
+    page.sections.append(cards)
+    bonuses = Section("Combat bonuses", ("", "Bonus"), numeric=frozenset({1}))
+    for bonus in ruleset.combat_bonuses:
+        if bonus.situation is not None:
+            what = SITUATIONS.get(bonus.situation, bonus.display_name)
+        elif bonus.per == "building" and bonus.building:
+            what = f"each {name_in(ruleset.buildings, bonus.building)} built"
+        elif bonus.per == "great_person":
+            what = f"each {bonus.display_name} on the map"
+        else:
+            what = bonus.display_name
+        bonuses.rows.append(page.row(bonus, "combat_bonuses", (what, f"+{bonus.amount}")))
+    bonuses.empty = "The sources of this ruleset give no combat bonus."
+    page.sections.append(bonuses)
+    lead = "The side with the larger bonus takes the difference."
+    ties = combat.get("ties")
+    if ties in ("defender", "attacker"):
+        lead += f" A tie goes to the {ties}."
+    return page.context(lead=lead)
+
+
+@sheet(
+    "combat.html",
+    "Combat",
+    "The battle hand and the combat bonuses of a battle.",
+    position=60,
+    sources=("ruleset", "buildings"),
+)
+def build(source: Source[CivilizationRuleset]) -> Mapping[str, Any]:
+    return combat_sheet(source)

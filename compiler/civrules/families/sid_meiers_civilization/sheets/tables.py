@@ -1,0 +1,67 @@
+"""What every sheet of the family is made of: sections of rows, each cell text the data gives, an
+unknown fact as a dash with its note, an empty section as one line that says why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from civrules.emit.sheets.common import Notes, rules_text
+from civrules.emit.sheets.registry import Source
+from civrules.model import Entity, Unknown
+
+#: Roman numerals of the pyramid's levels, as the rulebook prints them (p11).
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
+
+
+@dataclass(slots=True)
+class Row:
+    cells: list[str]
+    rule: str = ""
+    mark: str = ""
+
+
+@dataclass(slots=True)
+class Section:
+    title: str
+    columns: Sequence[str]
+    rows: list[Row] = field(default_factory=list)
+    #: One line saying why the section is empty (shown only when it is).
+    empty: str = ""
+    lead: str = ""
+    numeric: frozenset[int] = frozenset()
+
+
+class Sheet:
+    """A sheet's sections and the notes of its unknown facts."""
+
+    def __init__(self, source: Source[Any]) -> None:
+        self.source = source
+        self.notes = Notes()
+        self.sections: list[Section] = []
+
+    def fact(self, value: object, topic: str, none: str = "—") -> str:
+        return self.notes.fact(value, topic, none)
+
+    def row(self, entity: Entity, collection: str, cells: Iterable[object], rule: object = None) -> Row:
+        cited = rules_text(list(entity.rules) if rule is None else rule)
+        source = entity.source
+        if not cited and rule is None and source is not None:
+            cited = source.partition("@")[0]  # a transcription: its repository (the data gives commit and path)
+        return Row([str(c) for c in cells], cited, self.source.changed(collection, entity.id))
+
+    def context(self, **more: Any) -> dict[str, Any]:
+        return {"sections": self.sections, "notes": self.notes.listed(), **more}
+
+
+def name_in(collection: Any, item: str) -> str:
+    """The printed name of ``item`` in ``collection`` (its id where the data has no such entity)."""
+    found = collection.get(item)
+    if found is None:
+        return item
+    return found.display_name if not isinstance(found.name, Unknown) else item
+
+
+def listed(names: Iterable[str]) -> str:
+    return ", ".join(names)

@@ -1,0 +1,332 @@
+# ruff: noqa: RUF023 - __slots__ list the fields in their order, which repr and comparison follow
+"""The records of every package of the Imperial Settlers family: frozen, slotted, compared by their fields.
+
+Ids of a ruleset's own collections (cards, goods, factions, decks) are plain ``str`` here: each
+package's id enums (``CardId`` ...) are ``StrEnum``s, so their members are those strings, and one
+engine function reads any ruleset's records. A field that is None holds a fact the sources do not
+give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
+"""
+
+from __future__ import annotations
+
+from civrules_runtime.records import Record
+from civrules_runtime.records import UnknownFact as UnknownFact
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+_set = object.__setattr__
+
+
+class SourceName(Record):
+    """A name a source in another language gives a card, and that language (ISO 639-1): never the
+    card's name in the edition's language."""
+
+    __slots__ = ("text", "language")
+    __match_args__ = ("text", "language")
+
+    text: str
+    language: str
+
+    def __init__(self, text: str, language: str) -> None:
+        _set(self, "text", text)
+        _set(self, "language", language)
+
+
+class CopyFacts(Record):
+    """A copy of a card whose printed cost, spoils or deal differ from the card's (None: as the card's)."""
+
+    __slots__ = ("printed_id", "cost", "spoils", "deal")
+    __match_args__ = ("printed_id", "cost", "spoils", "deal")
+
+    printed_id: str
+    cost: tuple[str, ...] | None
+    spoils: tuple[str, ...] | None
+    deal: str | None
+
+    def __init__(
+        self,
+        printed_id: str,
+        cost: tuple[str, ...] | None = None,
+        spoils: tuple[str, ...] | None = None,
+        deal: str | None = None,
+    ) -> None:
+        _set(self, "printed_id", printed_id)
+        _set(self, "cost", cost)
+        _set(self, "spoils", spoils)
+        _set(self, "deal", deal)
+
+
+class Card(Record):
+    """A card of a deck with its copies: its kind of location, colours, printed ids, building cost
+    (``location``: a built location or a foundation discarded), spoils (what razing it gives), deal
+    (the good a deal with it gives), production, build bonus; None where the sources do not say.
+    ``name`` is None where no source in the edition's language names the card."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "kind",
+        "colours",
+        "deck",
+        "printed_ids",
+        "copies",
+        "cost",
+        "spoils",
+        "deal",
+        "production",
+        "build_bonus",
+        "differing_copies",
+        "can_be_razed",
+        "activations_per_round",
+        "source_name",
+        "rules",
+    )
+    __match_args__ = ("id", "name", "kind", "colours", "deck", "printed_ids", "copies", "cost")
+
+    id: str
+    name: str | None
+    kind: str
+    colours: tuple[str, ...]
+    deck: str | None
+    printed_ids: tuple[str, ...]
+    copies: int
+    cost: tuple[str, ...] | None
+    spoils: tuple[str, ...] | None
+    deal: str | None
+    production: tuple[str, ...] | None
+    build_bonus: tuple[str, ...] | None
+    differing_copies: tuple[CopyFacts, ...]
+    can_be_razed: bool
+    activations_per_round: int
+    source_name: SourceName | None
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        kind: str,
+        colours: tuple[str, ...],
+        deck: str | None,
+        printed_ids: tuple[str, ...],
+        copies: int,
+        cost: tuple[str, ...] | None,
+        spoils: tuple[str, ...] | None = None,
+        deal: str | None = None,
+        production: tuple[str, ...] | None = None,
+        build_bonus: tuple[str, ...] | None = None,
+        differing_copies: tuple[CopyFacts, ...] = (),
+        can_be_razed: bool = True,
+        activations_per_round: int = 1,
+        source_name: SourceName | None = None,
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "kind", kind)
+        _set(self, "colours", colours)
+        _set(self, "deck", deck)
+        _set(self, "printed_ids", printed_ids)
+        _set(self, "copies", copies)
+        _set(self, "cost", cost)
+        _set(self, "spoils", spoils)
+        _set(self, "deal", deal)
+        _set(self, "production", production)
+        _set(self, "build_bonus", build_bonus)
+        _set(self, "differing_copies", differing_copies)
+        _set(self, "can_be_razed", can_be_razed)
+        _set(self, "activations_per_round", activations_per_round)
+        _set(self, "source_name", source_name)
+        _set(self, "rules", rules)
+
+
+class Faction(Record):
+    """A faction: its deck, what its board produces in every production phase and what it lets a
+    player store at clean-up (one good id per unit)."""
+
+    __slots__ = ("id", "name", "deck", "production", "storage", "rules")
+    __match_args__ = ("id", "name", "deck", "production", "storage")
+
+    id: str
+    name: str | None
+    deck: str
+    production: tuple[str, ...] | None
+    storage: tuple[str, ...] | None
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        deck: str,
+        production: tuple[str, ...] | None,
+        storage: tuple[str, ...] | None,
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "deck", deck)
+        _set(self, "production", production)
+        _set(self, "storage", storage)
+        _set(self, "rules", rules)
+
+
+class Deck(Record):
+    """A deck: its printed code, its size, and its faction (None: the common deck)."""
+
+    __slots__ = ("id", "name", "prefix", "size", "faction")
+    __match_args__ = ("id", "name", "prefix", "size", "faction")
+
+    id: str
+    name: str | None
+    prefix: str
+    size: int
+    faction: str | None
+
+    def __init__(self, id: str, name: str | None, prefix: str, size: int, faction: str | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "prefix", prefix)
+        _set(self, "size", size)
+        _set(self, "faction", faction)
+
+
+class Good(Record):
+    """A good: a resource, a token, or another; ``stands_for`` the goods it may pay in place of (gold)."""
+
+    __slots__ = ("id", "name", "resource", "token", "stands_for")
+    __match_args__ = ("id", "name", "resource", "token", "stands_for")
+
+    id: str
+    name: str | None
+    resource: bool
+    token: bool
+    stands_for: tuple[str, ...]
+
+    def __init__(
+        self, id: str, name: str | None, resource: bool = False, token: bool = False, stands_for: tuple[str, ...] = ()
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "resource", resource)
+        _set(self, "token", token)
+        _set(self, "stands_for", stands_for)
+
+
+class Action(Record):
+    """An action of the action phase: its price (good → amount), whether the ruleset allows it, the
+    raze tokens each defence token and each Samurai add, and what one payment gives (one of)."""
+
+    __slots__ = ("id", "name", "price", "allowed", "extra_per_defence", "extra_per_samurai", "gives_one_of", "rules")
+    __match_args__ = ("id", "name", "price", "allowed")
+
+    id: str
+    name: str | None
+    price: Mapping[str, int]
+    allowed: bool
+    extra_per_defence: int
+    extra_per_samurai: int
+    gives_one_of: tuple[str, ...]
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        price: Mapping[str, int],
+        allowed: bool = True,
+        extra_per_defence: int = 0,
+        extra_per_samurai: int = 0,
+        gives_one_of: tuple[str, ...] = (),
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "price", price)
+        _set(self, "allowed", allowed)
+        _set(self, "extra_per_defence", extra_per_defence)
+        _set(self, "extra_per_samurai", extra_per_samurai)
+        _set(self, "gives_one_of", gives_one_of)
+        _set(self, "rules", rules)
+
+
+class Phase(Record):
+    """A phase of a round, in order, with its steps in words."""
+
+    __slots__ = ("id", "name", "order", "steps", "skipped_in_last_round", "rules")
+    __match_args__ = ("id", "name", "order", "steps")
+
+    id: str
+    name: str | None
+    order: int
+    steps: tuple[str, ...]
+    skipped_in_last_round: bool
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        order: int,
+        steps: tuple[str, ...],
+        skipped_in_last_round: bool = False,
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "order", order)
+        _set(self, "steps", steps)
+        _set(self, "skipped_in_last_round", skipped_in_last_round)
+        _set(self, "rules", rules)
+
+
+class Scoring(Record):
+    """The VP each location in an empire adds at the end of the game (p7)."""
+
+    __slots__ = ("common_location_vp", "faction_location_vp")
+    __match_args__ = ("common_location_vp", "faction_location_vp")
+
+    common_location_vp: int | None
+    faction_location_vp: int | None
+
+    def __init__(self, common_location_vp: int | None, faction_location_vp: int | None) -> None:
+        _set(self, "common_location_vp", common_location_vp)
+        _set(self, "faction_location_vp", faction_location_vp)
+
+
+class SoloLevel(Record):
+    """A level of the solo game's achievement table (p14): a score of at least ``at_least`` (and
+    below ``below``, for the lowest) reaches it."""
+
+    __slots__ = ("id", "name", "at_least", "below")
+    __match_args__ = ("id", "name", "at_least", "below")
+
+    id: str
+    name: str | None
+    at_least: int | None
+    below: int | None
+
+    def __init__(self, id: str, name: str | None, at_least: int | None = None, below: int | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "at_least", at_least)
+        _set(self, "below", below)
+
+
+class DeckRule(Record):
+    """The deck-building rule (p12): a faction deck of ``size`` cards, ``pattern`` (copies, cards):
+    that many cards of that many copies each; every copy of a card in or none."""
+
+    __slots__ = ("size", "pattern", "all_copies")
+    __match_args__ = ("size", "pattern", "all_copies")
+
+    size: int
+    pattern: tuple[tuple[int, int], ...]
+    all_copies: bool
+
+    def __init__(self, size: int, pattern: tuple[tuple[int, int], ...], all_copies: bool = True) -> None:
+        _set(self, "size", size)
+        _set(self, "pattern", pattern)
+        _set(self, "all_copies", all_copies)

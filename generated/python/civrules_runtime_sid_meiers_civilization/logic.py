@@ -1,0 +1,260 @@
+"""The rule logic behind every package's helpers, over a package's tables (passed in).
+
+Each generated package binds these to its own data (``helpers.py``); engines call the package's
+helpers, not these. Where an answer depends on a fact the sources do not give, UnknownFactError:
+never a guess.
+"""
+
+from civrules_runtime.errors import UnknownFactError, UnknownIdError
+
+from .records import (
+    BattleHand,
+    Building,
+    CombatBonus,
+    CultureSpace,
+    Government,
+    Pyramid,
+    Research,
+    Technology,
+    UnitType,
+    Unlocks,
+    Victory,
+    Wonder,
+)
+from .vocab import BonusPer, CombatSituation, VictoryKind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from enum import StrEnum
+    from typing import TypeVar
+
+    E = TypeVar("E", bound=StrEnum)
+    T = TypeVar("T")
+
+
+def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
+    """``value`` as a member of ``enum``; UnknownIdError (naming the allowed values) otherwise."""
+    try:
+        return enum(value)
+    except ValueError:
+        allowed = ", ".join(repr(m.value) for m in enum)
+        raise UnknownIdError(f"{value!r} is not a {what}: one of {allowed}") from None
+
+
+def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
+    """The record of ``value`` in ``table``; UnknownIdError (naming the closest ids) otherwise."""
+    found = table.get(value)
+    if found is None:
+        allowed = ", ".join(sorted(table)[:12])
+        raise UnknownIdError(f"{value!r} is not a {what} of this ruleset: one of {allowed}")
+    return found
+
+
+def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: int, held: "Iterable[str]") -> int:
+    """The trade a technology of ``level`` needs, less the research discount of the wonders held."""
+    cost = research.costs.get(level)
+    if cost is None:
+        raise UnknownFactError(f"the research cost of level {level} is not in the sources")
+    discount = sum(entry(wonders, w, "wonder").research_discount or 0 for w in held)
+    return max(0, cost - discount)
+
+
+def trade_after_research(
+    research: Research, wonders: "Mapping[str, Wonder]", level: int, trade: int, coins: int, held: "Iterable[str]"
+) -> int:
+    """The trade left on the dial after researching at ``level`` with ``trade`` and ``coins``: all of it
+    is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short."""
+    cost = research_cost(research, wonders, level, held)
+    if trade < cost:
+        raise ValueError(f"level {level} needs {cost} trade; the player has {trade}")
+    if not research.spends_all_trade:
+        return trade - cost
+    if research.trade_kept_per_coin is None:
+        raise UnknownFactError("the trade a coin keeps after research is not in the sources")
+    return min(trade, coins * research.trade_kept_per_coin)
+
+
+def _rows(technologies: "Mapping[str, Technology]", pyramid: "Iterable[str]", starting: str | None) -> dict[int, int]:
+    rows: dict[int, int] = {}
+    for tech_id in pyramid:
+        tech = entry(technologies, tech_id, "technology")
+        if tech_id == starting:
+            level = 1  # a starting technology always sits in the base row (p12)
+        elif tech.level is None:
+            raise UnknownFactError(f"the level of {tech_id} is not in the sources: the pyramid cannot be judged")
+        else:
+            level = tech.level
+        rows[level] = rows.get(level, 0) + 1
+    return rows
+
+
+def may_place_technology(
+    technologies: "Mapping[str, Technology]",
+    rules: Pyramid,
+    pyramid: "Iterable[str]",
+    technology: str,
+    starting: str | None,
+) -> bool:
+    """Whether ``technology`` has a legal space in a pyramid holding ``pyramid``."""
+    held = list(pyramid)
+    tech = entry(technologies, technology, "technology")
+    if technology in held:
+        return False
+    if tech.level is None:
+        raise UnknownFactError(f"the level of {technology} is not in the sources: its place cannot be judged")
+    rows = _rows(technologies, held, starting)
+    if tech.level == 1:
+        return True
+    if rules.one_more_below is None:
+        raise UnknownFactError("how many technologies a row needs below a new one is not in the sources")
+    if rules.top_level is not None and tech.level > rules.top_level:
+        return False
+    below, row = rows.get(tech.level - 1, 0), rows.get(tech.level, 0)
+    return below > row + 1 if rules.one_more_below else below > row
+
+
+def pyramid_needs(
+    technologies: "Mapping[str, Technology]", rules: Pyramid, pyramid: "Iterable[str]", starting: str | None
+) -> "dict[int, int]":
+    """The technologies each level still needs for the technology victory (levels that need none left out)."""
+    rows = _rows(technologies, pyramid, starting)
+    return {
+        level: need - rows.get(level, 0) for level, need in sorted(rules.minimums.items()) if need > rows.get(level, 0)
+    }
+
+
+def unit_cost(units: "Mapping[str, UnitType]", unit: str, rank: int) -> int:
+    """What producing a unit of ``unit`` costs at ``rank``."""
+    found = entry(units, unit, "unit type")
+    for item in found.ranks:
+        if item.rank == rank:
+            if item.cost is None:
+                raise UnknownFactError(f"the cost of {unit} at rank {rank} is not in the sources")
+            return item.cost
+    raise UnknownIdError(f"{unit} has no rank {rank}: ranks {', '.join(str(r.rank) for r in found.ranks)}")
+
+
+def may_stand_on(
+    buildings: "Mapping[str, Building]", terrains: "Mapping[str, object]", building: str, terrain: str
+) -> bool:
+    """Whether ``building`` may stand on a square of ``terrain`` (a city-centre building stands on none)."""
+    found = entry(buildings, building, "building")
+    entry(terrains, terrain, "terrain")
+    if found.terrains is None:
+        raise UnknownFactError(f"the terrains of {building} are not in the sources")
+    return terrain in found.terrains
+
+
+def battle_hand_size(
+    hand: BattleHand,
+    governments: "Mapping[str, Government]",
+    figures: int,
+    government: str | None,
+    defending_city: bool,
+) -> int:
+    """The battle hand of a side with ``figures`` friendly figures in the square."""
+    if figures < 1:
+        raise ValueError("a side in battle has at least one figure")
+    if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
+        raise UnknownFactError("the battle hand's size is not in the sources")
+    size = hand.base + hand.per_extra_figure * (figures - 1)
+    if government is not None:
+        size += entry(governments, government, "government").battle_hand or 0
+    return size + (hand.defending_city or 0 if defending_city else 0)
+
+
+def combat_bonus(
+    bonuses: "Mapping[str, CombatBonus]",
+    buildings: "Mapping[str, int]",
+    generals: int,
+    defending: CombatSituation | None,
+    walled: bool,
+) -> int:
+    """The combat bonus of a side: its buildings and generals, and the city or capital it defends."""
+    total = 0
+    for bonus in bonuses.values():
+        if bonus.situation is CombatSituation.DEFENDING_WALLS:
+            applies = walled and defending is not None
+            total += bonus.amount if applies else 0
+        elif bonus.situation is not None:
+            total += bonus.amount if bonus.situation is defending else 0
+        elif bonus.per is BonusPer.BUILDING and bonus.building is not None:
+            total += bonus.amount * buildings.get(bonus.building, 0)
+        elif bonus.per is BonusPer.GREAT_PERSON:
+            total += bonus.amount * generals
+    return total
+
+
+def wonder_cost(wonders: "Mapping[str, Wonder]", wonder: str, held: "Iterable[str]") -> int:
+    """What ``wonder`` costs a holder of the technologies ``held`` (its discount where it applies)."""
+    found = entry(wonders, wonder, "wonder")
+    if found.cost is None:
+        raise UnknownFactError(f"the cost of {wonder} is not in the sources")
+    if found.discount_technology is not None and found.discount_technology in set(held):
+        return found.discount_cost if found.discount_cost is not None else found.cost
+    return found.cost
+
+
+def victories_met(
+    victories: "Mapping[str, Victory]",
+    spaces: "Mapping[str, CultureSpace]",
+    technologies: "Iterable[str]",
+    coins: int,
+    culture_space: int | None,
+    captured_capital: bool,
+) -> tuple[str, ...]:
+    """The victories a player's state meets, in the ruleset's order."""
+    held = set(technologies)
+    met = []
+    for victory in victories.values():
+        if victory.kind is VictoryKind.TECHNOLOGY and victory.technology is not None:
+            hit = victory.technology in held
+        elif victory.kind is VictoryKind.ECONOMY and victory.coins is not None:
+            hit = coins >= victory.coins
+        elif victory.kind is VictoryKind.MILITARY:
+            hit = captured_capital
+        elif victory.kind is VictoryKind.CULTURE:
+            if culture_space is None:
+                continue
+            ends = [s.position for s in spaces.values() if s.kind == "culture_victory"]
+            if not ends:
+                raise UnknownFactError("the culture track's spaces are not in the sources")
+            hit = culture_space >= min(ends)
+        else:
+            raise UnknownFactError(f"what {victory.id} needs is not in the sources")
+        if hit:
+            met.append(victory.id)
+    return tuple(met)
+
+
+def unlocks_of(technologies: "Mapping[str, Technology]", technology: str) -> Unlocks:
+    """What ``technology`` unlocks; UnknownFactError where no source gives it."""
+    found = entry(technologies, technology, "technology")
+    if found.unlocks is None:
+        raise UnknownFactError(f"what {technology} unlocks is not in the sources: it cannot be judged")
+    return found.unlocks
+
+
+def unlocked_by(technologies: "Mapping[str, Technology]", item: str) -> tuple[str, ...]:
+    """The technologies that unlock ``item`` (a building, government or wonder id, or a unit type id).
+
+    When none known unlocks it and some technology's unlocks are not in the sources, the answer
+    cannot be judged: UnknownFactError, never an empty answer that may be false.
+    """
+    found = []
+    silent = []
+    for tech in technologies.values():
+        if tech.unlocks is None:
+            silent.append(tech.id)
+            continue
+        unlocks = tech.unlocks
+        if item in (*unlocks.buildings, *unlocks.governments, *unlocks.wonders) or any(
+            unit.type == item for unit in unlocks.units
+        ):
+            found.append(tech.id)
+    if not found and silent:
+        raise UnknownFactError(
+            f"no technology known unlocks {item}, and what {len(silent)} technologies unlock is not in the sources"
+        )
+    return tuple(found)

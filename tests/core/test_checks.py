@@ -1,0 +1,129 @@
+"""Every semantic check against its fixtures.
+
+A fixture is a small edit of the shipped rules (`tests/fixtures/checks/*.yaml`): the failing one
+must yield exactly the expected diagnostics at the expected line and column, the passing one none
+of its code. Locations are given by an anchor text in the edited file, so fixtures survive
+unrelated data edits while still pinning the exact line and column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from civrules.checks.catalogue import all_checks
+from civrules.diagnostics import Severity, codes
+from civrules.pipeline import analyse
+from tests.conftest import FIXTURES, RULES
+from tests.rulefiles import CachedWorkspace
+
+RULESET = "advanced-civilization"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    code: str
+    ruleset: str
+    edits: tuple[dict[str, Any], ...]
+    expect: tuple[dict[str, Any], ...]
+    passing: bool
+
+
+def load_cases() -> list[Case]:
+    cases = []
+    # Each family's fixtures beside its tests (tests/families/<family>/fixtures/checks.yaml, or
+    # several files in tests/families/<family>/fixtures/checks/).
+    family_fixtures = sorted(
+        [
+            *(FIXTURES.parent / "families").glob("*/fixtures/checks.yaml"),
+            *(FIXTURES.parent / "families").glob("*/fixtures/checks/*.yaml"),
+        ]
+    )
+    for path in [*sorted((FIXTURES / "checks").glob("*.yaml")), *family_fixtures]:
+        for entry in yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) or []:
+            code = entry["code"]
+            ruleset = entry.get("ruleset", RULESET)
+            for n, bad in enumerate(entry.get("bad", [])):
+                expect = bad["expect"] if isinstance(bad["expect"], list) else [bad["expect"]]
+                cases.append(Case(f"{code}-bad-{n}", code, ruleset, tuple(bad["edits"]), tuple(expect), False))
+            for n, good in enumerate(entry.get("good", [])):
+                cases.append(Case(f"{code}-good-{n}", code, ruleset, tuple(good["edits"]), (), True))
+    return cases
+
+
+CASES = load_cases()
+
+
+def apply_edits(edits: tuple[dict[str, Any], ...]) -> dict[str, str]:
+    texts: dict[str, str] = {}
+    for edit in edits:
+        file = edit["file"]
+        path = RULES / file
+        text = texts.get(file, path.read_text(encoding="utf-8") if path.exists() else "")
+        if "text" in edit:
+            text = edit["text"]
+        elif "append" in edit:
+            text = text.rstrip("\n") + "\n" + edit["append"]
+        else:
+            find, replace = edit["find"], edit["replace"]
+            assert find in text, f"fixture edit: {find!r} not found in {file}"
+            text = text.replace(find, replace, edit.get("count", 1))
+        texts[file] = text
+    return texts
+
+
+def locate(texts: dict[str, str], expect: dict[str, Any]) -> tuple[str, int, int]:
+    file = expect["file"]
+    text = texts.get(file) or (RULES / file).read_text(encoding="utf-8")
+    if "line" in expect:
+        return file, expect["line"], expect["column"]
+    start = text.index(expect["after"]) if "after" in expect else 0
+    index = text.index(expect["at"], start)
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return file, line, column
+
+
+def diagnostics_of(case: Case, texts: dict[str, str]) -> list[tuple[str, str, int, int]]:
+    # The files a fixture does not change come from one reading of the shipped rules.
+    workspace = CachedWorkspace(texts)
+    manifest = workspace.manifests()[case.ruleset]
+    analysis = analyse(workspace, workspace.load_ruleset(manifest))
+    found = []
+    for d in analysis.diagnostics:
+        if d.severity is Severity.INFO or d.span is None:
+            continue
+        file = Path(d.span.file).resolve().relative_to(RULES).as_posix()
+        found.append((d.code, file, d.span.line, d.span.column))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_fixture(case: Case) -> None:
+    texts = apply_edits(case.edits)
+    found = diagnostics_of(case, texts)
+    if case.passing:
+        assert [f for f in found if f[0] == case.code] == []
+        return
+    expected = sorted((e.get("code", case.code), *locate(texts, e)) for e in case.expect)
+    assert found == expected
+
+
+def test_every_check_has_a_failing_and_a_passing_fixture() -> None:
+    bad = {c.code for c in CASES if not c.passing}
+    good = {c.code for c in CASES if c.passing}
+    missing = [c.code.code for c in all_checks() if c.code.code not in bad or c.code.code not in good]
+    assert missing == []
+
+
+@pytest.mark.parametrize("entry", [c.code for c in all_checks()], ids=lambda c: c.code)
+def test_every_check_is_documented(entry: codes.Code) -> None:
+    doc = entry.explain()
+    for part in ("What:", "Why:", "Fix:"):
+        assert part in doc, f"{entry.code} documentation lacks {part!r}"
+    assert codes.lookup(entry.code) is entry

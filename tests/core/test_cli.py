@@ -1,0 +1,209 @@
+"""The command line, through click's runner and through a real subprocess.
+
+The tests that break or add files work on the Advanced Civilization family alone (``family_copy``):
+what they prove about the command line does not need the other rulesets' files read too."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from civrules.cli import main
+from tests.conftest import REPO
+from tests.core.test_loader import billion_laughs
+
+SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
+CARDS = "cards/advanced-civilization.yaml"
+
+
+def run(*args: str, rules: Path | None = None) -> tuple[int, str]:
+    runner = CliRunner()
+    prefix = ["--rules", str(rules)] if rules is not None else ["--rules", str(REPO / "rules")]
+    result = runner.invoke(main, [*prefix, *args])
+    return result.exit_code, result.stdout
+
+
+def break_four_ways(rules: Path) -> None:
+    """One duplicated key, one misspelt key, one `!!python/object` tag, one billion-laughs file."""
+    cards = rules / CARDS
+    text = cards.read_text(encoding="utf-8")
+    text = text.replace("    cost: 45\n", "    cost: 45\n    cost: 45\n", 1)
+    text = text.replace("    cost: 80\n", "    cots: 80\n", 1)
+    text = text.replace("    cost: 110\n", "    cost: !!python/object:os.system 110\n", 1)
+    cards.write_text(text, encoding="utf-8")
+    (rules / "cards" / "laughs.yaml").write_text(billion_laughs(), encoding="utf-8")
+
+
+def test_shipped_rules_validate_clean() -> None:
+    code, out = run("validate", "--format", "json")
+    errors = [d for d in json.loads(out) if d["severity"] == "error"]
+    assert errors == []
+    assert code == 0
+
+
+def test_list_names_the_shipped_rulesets() -> None:
+    code, out = run("list")
+    assert code == 0
+    assert "advanced-civilization" in out
+
+
+def test_four_broken_things_give_four_located_errors_in_every_format(family_copy: Path) -> None:
+    break_four_ways(family_copy)
+    code, out = run("validate", "--format", "json", rules=family_copy)
+    assert code == 1
+    errors = [d for d in json.loads(out) if d["severity"] == "error"]
+    assert sorted((Path(d["file"]).name, d["code"]) for d in errors) == [
+        ("advanced-civilization.yaml", "L002"),
+        ("advanced-civilization.yaml", "L004"),
+        ("advanced-civilization.yaml", "S002"),
+        ("laughs.yaml", "L005"),
+    ]
+    assert all(d["line"] and d["column"] for d in errors)
+    misspelt = next(d for d in errors if d["code"] == "S002")
+    assert misspelt["hint"] == "did you mean `cost`?"
+    located = {(d["code"], d["line"], d["column"]) for d in errors}
+
+    code, text = run("validate", rules=family_copy)
+    assert code == 1
+    for code_, line, column in located:
+        assert f":{line}:{column}: error[{code_}]" in text
+
+    code, github = run("validate", "--format", "github", rules=family_copy)
+    assert code == 1
+    annotations = [line for line in github.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 4
+    for code_, line, column in located:
+        assert any(f"line={line},col={column}," in a and f"title={code_}" in a for a in annotations)
+
+    code, sarif = run("validate", "--format", "sarif", rules=family_copy)
+    assert code == 1
+    log = json.loads(sarif)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    results = [r for r in log["runs"][0]["results"] if r["level"] == "error"]
+    regions = {
+        (
+            r["ruleId"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            r["locations"][0]["physicalLocation"]["region"]["startColumn"],
+        )
+        for r in results
+    }
+    assert regions == located
+
+
+def test_strict_turns_warnings_into_failure(family_copy: Path) -> None:
+    (family_copy / "cards" / "spare.yaml").write_text((family_copy / CARDS).read_text(encoding="utf-8"))
+    code, out = run("validate", rules=family_copy)
+    assert code == 0
+    assert "warning[R005]" in out
+    code, _ = run("validate", "--strict", rules=family_copy)
+    assert code == 1
+
+
+def test_unknown_ruleset_is_a_usage_error_with_a_suggestion() -> None:
+    code, out = run("validate", "advanced-civilisation")
+    assert code == 2
+    assert "did you mean `advanced-civilization`?" in out
+
+
+def test_missing_rules_directory_is_a_usage_error(tmp_path: Path) -> None:
+    code, out = run("validate", rules=tmp_path)
+    assert code == 2
+    assert "R004" in out
+
+
+def test_explain_prints_the_documentation_of_a_code() -> None:
+    code, out = run("explain", "l002")
+    assert code == 0
+    assert out.startswith("L002 (duplicate-key) — error")
+    code, _ = run("explain", "Z999")
+    assert code == 2
+
+
+def test_export_is_canonical_and_stable() -> None:
+    code, first = run("export", "advanced-civilization")
+    assert code == 0
+    _, second = run("export", "advanced-civilization")
+    assert first == second
+    exported = json.loads(first)
+    assert exported["ruleset"]["id"] == "advanced-civilization"
+    assert json.dumps(exported, indent=2, sort_keys=True, ensure_ascii=False) == first.rstrip("\n")
+
+
+def test_export_of_a_broken_ruleset_fails_with_diagnostics(family_copy: Path) -> None:
+    break_four_ways(family_copy)
+    code, out = run("export", "advanced-civilization", rules=family_copy)
+    assert code == 1
+    assert "error[L002]" in out
+
+
+def test_internal_errors_exit_2_with_an_apology(monkeypatch: object) -> None:
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+
+    def explode(*_: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("civrules.load.workspace.Workspace.manifests", explode)
+    runner = CliRunner()
+    result = runner.invoke(main, ["--rules", str(REPO / "rules"), "list"])
+    assert result.exit_code == 2
+    assert "internal error" in result.stderr
+    assert "Traceback" not in result.stderr
+    result = runner.invoke(main, ["--rules", str(REPO / "rules"), "--debug", "list"])
+    assert result.exit_code == 2
+    assert "Traceback" in result.stderr
+
+
+def test_console_script_runs_in_a_real_subprocess(family_copy: Path) -> None:
+    break_four_ways(family_copy)
+    env = {**os.environ, "PYTHONHASHSEED": "7"}
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules", "--rules", str(family_copy), "validate", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert len([d for d in json.loads(done.stdout) if d["severity"] == "error"]) == 4
+    assert "Traceback" not in done.stderr
+
+
+def test_two_manifests_with_one_id_are_reported_at_the_second(family_copy: Path) -> None:
+    original = (family_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (family_copy / "rulesets" / "zz-copy.yaml").write_text(original, encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=family_copy)
+    assert code == 1
+    found = [d for d in json.loads(out) if d["code"] == "R002"]
+    assert [Path(d["file"]).name for d in found] == ["zz-copy.yaml"]
+    assert found[0]["related"][0]["file"].endswith("advanced-civilization.yaml")
+
+
+def test_a_distinct_id_is_fine(family_copy: Path) -> None:
+    original = (family_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    copy = original.replace("id: advanced-civilization\n", "id: zz-copy\n", 1)
+    (family_copy / "rulesets" / "zz-copy.yaml").write_text(copy, encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=family_copy)
+    assert [d for d in json.loads(out) if d["code"] == "R002"] == []
+    assert code == 0
+
+
+def test_a_manifest_whose_id_is_not_its_file_name_is_a_warning(family_copy: Path) -> None:
+    manifest = family_copy / "rulesets" / "advanced-civilization-western.yaml"
+    manifest.rename(family_copy / "rulesets" / "western.yaml")
+    code, out = run("validate", "--format", "json", rules=family_copy)
+    (found,) = [d for d in json.loads(out) if d["code"] == "R006"]
+    assert (Path(found["file"]).name, found["line"]) == ("western.yaml", 8)
+    assert code == 0
+    code, _ = run("validate", "--strict", rules=family_copy)
+    assert code == 1

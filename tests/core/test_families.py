@@ -1,0 +1,326 @@
+"""Game families: the register, a family from an installed distribution, and the boundary between
+families (kinds, prefixes, variants, export)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import civrules.families as register
+from civrules import checks, schema
+from civrules.checks import catalogue
+from civrules.cli import main
+from civrules.diagnostics import codes
+from civrules.emit.export import export_ruleset, fingerprint
+from civrules.families import Family, FamilyError, default_family, families
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse, derived_facts
+from tests.conftest import REPO, RULES
+
+EXAMPLE = REPO / "tests" / "families" / "example"
+ENTRY = metadata.EntryPoint("example-dice", "civrules_example_family:FAMILY", register.ENTRY_POINT_GROUP)
+
+
+def _forget() -> None:
+    register.families.cache_clear()
+    schema._register.cache_clear()
+    schema.load_schema.cache_clear()
+
+
+@pytest.fixture
+def example(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The example family registered as an installed distribution registers it (its entry point)."""
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    real = metadata.entry_points
+
+    def entry_points(**selection: Any) -> Any:
+        found = real(**selection)
+        if selection.get("group") == register.ENTRY_POINT_GROUP:
+            return metadata.EntryPoints([*found, ENTRY])
+        return found
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    _forget()
+    yield EXAMPLE / "rules"
+    monkeypatch.undo()
+    _forget()
+    _unload("civrules_example_family")
+
+
+def _unload(package: str) -> None:
+    """Forget a family's checks, codes and modules, so that the tests after it see civrules as installed."""
+    gone = [c for c in checks._CHECKS if c.run.__module__.startswith(package)]
+    for entry in gone:
+        checks._CHECKS.remove(entry)
+        codes._REGISTRY.pop(entry.code.code, None)
+    catalogue._imported.discard(f"{package}.checks")
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[name]
+
+
+def _rules(tmp_path: Path, **files: str) -> Path:
+    rules = tmp_path / "rules"
+    shutil.copytree(EXAMPLE / "rules", rules)
+    for relative, text in files.items():
+        path = rules / relative.replace("__", "/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return rules
+
+
+def _validate(rules: Path, *args: str) -> tuple[int, list[dict[str, object]]]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), "validate", *args, "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+# --- The register -------------------------------------------------------------------------------
+
+
+def test_advanced_civilization_is_the_registered_default() -> None:
+    assert default_family().id == "advanced-civilization"
+    assert "advanced-civilization" in families()
+    # Every family shipped with civrules is also declared as an entry point, and only those.
+    assert sorted(e.value for e in metadata.entry_points(group=register.ENTRY_POINT_GROUP)) == sorted(register.BUILTIN)
+
+
+@pytest.mark.parametrize(
+    ("prefixes", "family_id", "message"),
+    [
+        (("A",), "another", "is already the family `advanced-civilization`'s"),
+        (("Q",), "another", "is the core's"),
+        (("ZZ",), "another", "is not one capital letter"),
+        (("Z",), "advanced-civilization", "two families take the id"),
+        (("Z",), "Not An Id", "is not lower-case words"),
+    ],
+)
+def test_a_family_that_would_make_codes_or_ids_ambiguous_is_refused(
+    prefixes: tuple[str, ...], family_id: str, message: str
+) -> None:
+    found = dict(families())
+    with pytest.raises(FamilyError, match=message):
+        register._register(
+            found,
+            dict.fromkeys(found, "built in"),
+            Family(family_id, "x", "x", prefixes, hooks={"assemble": "x:y"}),
+            "x:FAMILY",
+        )
+
+
+def test_a_check_of_a_family_must_use_its_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check in Advanced Civilization's room under a letter that is not the family's is refused
+    when the catalogue is read (so `--select E` could never select it by mistake)."""
+    from civrules.diagnostics import Severity
+
+    def fake(ruleset: object) -> list[object]:
+        return []
+
+    fake.__module__ = "civrules.families.advanced_civilization.checks.fake"
+    catalogue.all_checks()  # every check registered first, into the list the patch below replaces
+    entry = checks.Check(codes.Code("E999", "fake", Severity.ERROR, ""), fake)  # type: ignore[arg-type]
+    monkeypatch.setattr(checks, "_CHECKS", [*checks._CHECKS, entry])
+    with pytest.raises(FamilyError, match="not of the family `advanced-civilization`'s prefixes"):
+        catalogue.all_checks()
+
+
+def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    broken = metadata.EntryPoint("broken", "no_such_module_anywhere:FAMILY", register.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(metadata, "entry_points", lambda **_: metadata.EntryPoints([broken]))
+    _forget()
+    try:
+        with pytest.raises(FamilyError, match=r"the family `broken` .* could not be imported"):
+            families()
+    finally:
+        monkeypatch.undo()
+        _forget()
+
+
+# --- A family from outside ------------------------------------------------------------------------
+
+
+def test_the_example_family_validates_builds_and_explains(example: Path, tmp_path: Path) -> None:
+    assert families()["example-dice"].code_prefixes == ("E",)
+    assert _validate(example) == (0, [])
+    out = tmp_path / "out"
+    built = CliRunner().invoke(main, ["--rules", str(example), "build", "--out", str(out)])
+    assert built.exit_code == 0, built.output
+    assert (
+        (out / "python" / "dice_game" / "__init__.py")
+        .read_text()
+        .endswith("FACES: Final[dict[str, int]] = {'d20': 20, 'd6': 6}\n")
+    )
+    explained = CliRunner().invoke(main, ["explain", "E001"])
+    assert explained.exit_code == 0 and "What: a die has fewer than two faces." in explained.stdout
+
+
+def test_the_example_check_fails_at_its_line(example: Path, tmp_path: Path) -> None:
+    rules = _rules(
+        tmp_path,
+        dice__dice_yaml=(
+            "kind: dice\ndice:\n  - {id: d6, faces: 6, source: house rule}\n"
+            "  - {id: coin, faces: 1, source: house rule}\n"
+        ),
+    )
+    (rules / "dice" / "dice_yaml").rename(rules / "dice" / "dice.yaml")
+    code, found = _validate(rules)
+    assert code == 1
+    assert [(d["code"], d["line"], d["column"]) for d in found] == [("E001", 4, 23)]
+
+
+def test_the_checks_of_one_family_never_run_on_another(example: Path) -> None:
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert not any(d.code.startswith("E") for d in analysis.diagnostics)
+
+
+def test_a_manifest_naming_an_unknown_family_is_located_with_did_you_mean(example: Path, tmp_path: Path) -> None:
+    rules = _rules(tmp_path)
+    manifest = rules / "rulesets" / "dice-game.yaml"
+    manifest.write_text(manifest.read_text().replace("family: example-dice", "family: example-dise"))
+    code, found = _validate(rules, "dice-game")
+    assert code == 1
+    assert [(d["code"], d["line"], d["column"], d["hint"]) for d in found] == [
+        ("R012", 2, 9, "did you mean `example-dice`?")
+    ]
+
+
+def test_a_variant_takes_its_base_family_and_may_not_name_another(example: Path, tmp_path: Path) -> None:
+    variant = (
+        "kind: ruleset\nid: loaded-dice\nname: Loaded dice\nextends: dice-game\n"
+        "overlay:\n  dice:\n    patch:\n      - {id: d6, faces: 1}\n"
+    )
+    rules = _rules(tmp_path, rulesets__loaded_dice_yaml=variant)
+    (rules / "rulesets" / "loaded_dice_yaml").rename(rules / "rulesets" / "loaded-dice.yaml")
+    code, found = _validate(rules, "loaded-dice")
+    assert code == 1
+    assert [(d["code"], str(d["file"]).endswith("loaded-dice.yaml"), d["line"]) for d in found] == [("E001", True, 8)]
+    manifest = rules / "rulesets" / "loaded-dice.yaml"
+    manifest.write_text(variant.replace("extends:", "family: advanced-civilization\nextends:"))
+    code, found = _validate(rules, "loaded-dice")
+    assert code == 1
+    assert found[0]["code"] == "V009" and found[0]["line"] == 4, found
+    assert "drop `family:`" in str(found[0]["hint"])
+
+
+def test_two_families_may_each_have_a_kind_of_the_same_name(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example family's `dice` and another family's `dice` are read by their own schemas."""
+    package = tmp_path / "other_dice"
+    (package / "schemas").mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from civrules.families import CollectionSpec, Family\n"
+        "FAMILY = Family('other-dice', 'Other dice', 'other_dice', ('W',),\n"
+        "    kinds={'ruleset': 'ruleset.schema.json', 'dice': 'dice.schema.json'}, slots={'dice': 'dice'},\n"
+        "    collections={'dice': CollectionSpec('dice', ('dice',))}, schemas='other_dice.schemas',\n"
+        "    hooks={'assemble': 'civrules_example_family.model:build_model'})\n"
+    )
+    (package / "schemas" / "__init__.py").write_text("")
+    dice = json.loads((EXAMPLE / "civrules_example_family" / "schemas" / "dice.schema.json").read_text())
+    item = dice["properties"]["dice"]["items"]
+    item["properties"]["sides"] = item["properties"].pop("faces")
+    item["required"] = ["id", "sides", "source"]
+    (package / "schemas" / "dice.schema.json").write_text(json.dumps(dice))
+    ruleset = json.loads((EXAMPLE / "civrules_example_family" / "schemas" / "ruleset.schema.json").read_text())
+    (package / "schemas" / "ruleset.schema.json").write_text(json.dumps(ruleset))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(register, "BUILTIN", (*register.BUILTIN, "other_dice:FAMILY"))
+    _forget()
+    assert schema.schema_path("other-dice/dice") != schema.schema_path("example-dice/dice")
+    rules = _rules(
+        tmp_path,
+        rulesets__other_yaml=(
+            "kind: ruleset\nfamily: other-dice\nid: other\nname: Other\nfiles:\n  dice: [other/dice.yaml]\n"
+        ),
+        other__dice_yaml="kind: dice\ndice:\n  - {id: d6, sides: 6, source: house rule}\n",
+    )
+    (rules / "rulesets" / "other_yaml").rename(rules / "rulesets" / "other.yaml")
+    (rules / "other" / "dice_yaml").rename(rules / "other" / "dice.yaml")
+    assert _validate(rules, "other", "dice-game") == (0, [])
+    # The other family's file read as the example family's kind is wrong by the example's schema.
+    wrong = rules / "rulesets" / "dice-game.yaml"
+    wrong.write_text(wrong.read_text().replace("dice/dice.yaml", "other/dice.yaml"))
+    code, found = _validate(rules, "dice-game")
+    assert code == 1 and {d["code"] for d in found} >= {"S004"}, found
+
+
+# --- Export and fingerprints ---------------------------------------------------------------------
+
+
+def test_export_names_the_family_and_the_fingerprint_does_not_count_it() -> None:
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    assert exported["ruleset"]["family"] == "advanced-civilization"
+    without = {**exported, "ruleset": {k: v for k, v in exported["ruleset"].items() if k != "family"}}
+    assert fingerprint(exported) == fingerprint(without)
+    sheet = (REPO / "generated" / "sheets" / "advanced-civilization" / "cards.html").read_text(encoding="utf-8")
+    assert f'content="{fingerprint(exported)}"' in sheet
+
+
+# --- Installed for real -----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_example_family_installed_as_a_distribution_is_found(tmp_path: Path) -> None:
+    """pip installs the example family into a folder of its own; civrules, run with that folder on
+    its path, finds the family by its entry point alone."""
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+         "--target", str(target), str(EXAMPLE)],
+        check=True, timeout=300,
+    )  # fmt: skip
+    environment = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin", "CIVRULES_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "civrules", "--rules", str(EXAMPLE / "rules")]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*command, *args], capture_output=True, text=True, env=environment, timeout=120)
+
+    assert run("validate").returncode == 0
+    built = run("build", "--out", str(tmp_path / "out"))
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "out" / "python" / "dice_game" / "__init__.py").is_file()
+    explained = run("explain", "E001")
+    assert explained.returncode == 0 and "die-with-too-few-faces" in explained.stdout
+
+
+# --- Rulebooks cited by page and heading ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cited", "hint"),
+    [
+        ("p2/dados-de-seis-face", "did you mean `p2/dados-de-seis-faces`?"),
+        ("p2/dados-de-oito-faces", "the nearest enclosing section is `p2`"),
+        ("p7", "no section of the rulebook is near this number"),
+    ],
+)
+def test_a_citation_by_page_and_heading_is_checked_as_a_section_is(
+    example: Path, tmp_path: Path, cited: str, hint: str
+) -> None:
+    """The example rulebook numbers no sections: its index lists pages and the headings on them."""
+    rules = _rules(tmp_path)
+    dice = rules / "dice" / "dice.yaml"
+    dice.write_text(dice.read_text().replace("p2/dados-de-seis-faces", cited))
+    code, found = _validate(rules)
+    assert code == 1
+    assert [(d["code"], d["line"], d["hint"]) for d in found] == [("Q001", 3, hint)]
+
+
+def test_a_heading_not_under_a_page_is_refused_by_the_schema(example: Path, tmp_path: Path) -> None:
+    rules = _rules(tmp_path)
+    index = rules / "rulebooks" / "dice-game.yaml"
+    index.write_text(index.read_text().replace('section: "p2/dados-de-seis-faces"', 'section: "dados-de-seis-faces"'))
+    code, found = _validate(rules)
+    assert code == 1 and found[0]["code"] == "S001", found

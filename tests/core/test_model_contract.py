@@ -1,0 +1,164 @@
+"""The model is the contract: checks, emitters, rule logic and sheets read the typed model, never
+the raw YAML mappings (DESIGN.md, pipeline step 3).
+
+An ``ast`` scan of ``compiler/civrules/checks/``, ``compiler/civrules/emit/`` and every family's
+room (``compiler/civrules/families/``) finds each read of an attribute that holds data as written:
+``.raw`` (an entity's or a resolved entry's mapping), ``.data`` (a document's tree, a resolved
+manifest), ``.settings`` (the data files' settings) and calls of ``.setting(...)`` (a setting's
+value as written). A family's ``model.py`` and ``assemble.py`` build the model from those and are
+left out, as is its ``runtime/`` (the source of generated packages, which never sees the compiler).
+
+A read that stays is allowed below, by module, function and attribute, with the reason the model
+cannot serve it. A new raw read fails the test: add the fact to the family's model instead (built
+in its assembly), or, where the code reads what is written by nature, allow it here and say why.
+An allowance that no longer matches a read fails too, so the list only shrinks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.conftest import REPO
+
+PACKAGE = REPO / "compiler" / "civrules"
+SCANNED = ("checks", "emit", "families")
+#: The attributes that hold data as written, and the method that returns a setting as written.
+RAW_ATTRIBUTES = frozenset({"raw", "data", "settings"})
+RAW_METHODS = frozenset({"setting"})
+RAW_NAMES = RAW_ATTRIBUTES | RAW_METHODS
+
+_CITATIONS = (
+    "citations and the rule index: a citation may be anywhere in any document, and an index's "
+    "entries carry the paths its diagnostics point at; the walk names no game"
+)
+
+#: (module under compiler/civrules, function, attribute): why the read stays.
+ALLOWED: dict[tuple[str, str, str], str] = {
+    ("checks/citations.py", "rule_index", "data"): _CITATIONS,
+    ("checks/citations.py", "superseded", "data"): _CITATIONS,
+    ("checks/citations.py", "data_nodes", "data"): _CITATIONS,
+    ("checks/citations.py", "_walk", "data"): _CITATIONS,
+    ("checks/citations.py", "check_index_unique", "data"): _CITATIONS,
+    ("checks/citations.py", "check_index_references", "data"): _CITATIONS,
+    ("checks/unknowns.py", "_unknown_fact", "data"): (
+        "Q006 names an unknown fact by its field path in the document as written"
+    ),
+    ("checks/references.py", "references", "raw"): (
+        "references are declared in the schemas (x-civrules-ref) and found at their schema paths in "
+        "each entity as written; no family's model is known to the core"
+    ),
+    ("checks/references.py", "references", "setting"): (
+        "the same walk over each setting as written, at the schema's paths"
+    ),
+    ("checks/references.py", "references", "settings"): (
+        "the family declaration's slot of each setting (Family.settings), not data"
+    ),
+    ("emit/export.py", "export_ruleset", "data"): (
+        "`civrules export` is the resolved ruleset as written (DESIGN.md: cards carry cost, groups, "
+        "prerequisites, credits as written), a contract of its own"
+    ),
+    ("emit/export.py", "export_ruleset", "raw"): "the same: every entity of the export as written",
+    ("emit/export.py", "export_ruleset", "settings"): "the same: every setting of the export as written",
+    ("emit/build.py", "variant_changes", "data"): (
+        "the base a variant extends, to diff the two resolved rulesets (civrules diff works on "
+        "resolved rulesets, before any model)"
+    ),
+    ("emit/sheets/common.py", "source_files", "data"): (
+        "the kind of each file, to list the files a sheet is made from: provenance, not a fact"
+    ),
+    ("emit/sheets/render.py", "_all_kinds", "data"): "the same: the kinds of the files the index is made from",
+    ("emit/sheets/registry.py", "Source.setting_changed", "settings"): (
+        "the settings a variant's diff (RulesetDiff) changes, not data"
+    ),
+    ("families/advanced_civilization/package.py", "_unknown_facts", "data"): (
+        "UNKNOWN_FACTS names each unknown fact by its field path in the document as written, as Q006 does"
+    ),
+    ("families/advanced_civilization/scaffold.py", "variant_example", "raw"): (
+        "new-variant's hook runs on a resolved ruleset (no model) and writes YAML examples that must "
+        "validate as written"
+    ),
+    ("families/advanced_civilization/scaffold.py", "variant_example", "data"): "the same",
+    ("families/sid_meiers_civilization/package.py", "_unknown_facts", "data"): (
+        "UNKNOWN_FACTS names each unknown fact by its field path in the document as written, as Q006 does"
+    ),
+    ("families/sid_meiers_civilization/scaffold.py", "_first", "raw"): (
+        "new-variant's hook runs on a resolved ruleset (no model) and writes YAML examples that must "
+        "validate as written"
+    ),
+    ("families/sid_meiers_civilization/scaffold.py", "variant_example", "data"): "the same",
+}
+
+
+def _modules() -> Iterator[Path]:
+    for folder in SCANNED:
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            relative = path.relative_to(PACKAGE)
+            if "runtime" in relative.parts or (
+                relative.parts[0] == "families" and path.name in ("model.py", "assemble.py")
+            ):
+                continue
+            yield path
+
+
+def raw_reads(source: str, module: str) -> list[tuple[str, str, str, int]]:
+    """Every read of a raw attribute in a module's source: (module, function, attribute, line)."""
+    found: list[tuple[str, str, str, int]] = []
+
+    def walk(node: ast.AST, scope: tuple[str, ...]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            scope = (*scope, node.name)
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.attr in RAW_NAMES:
+            found.append((module, ".".join(scope) or "<module>", node.attr, node.lineno))
+        for child in ast.iter_child_nodes(node):
+            walk(child, scope)
+
+    walk(ast.parse(source, module), ())
+    return sorted(found, key=lambda read: read[3])
+
+
+def reads_in_package() -> list[tuple[str, str, str, int]]:
+    return [
+        read
+        for path in _modules()
+        for read in raw_reads(path.read_text(encoding="utf-8"), path.relative_to(PACKAGE).as_posix())
+    ]
+
+
+def test_the_scan_sees_raw_reads_in_functions_and_methods() -> None:
+    source = (
+        "def price(card, ruleset):\n"
+        "    return card.raw['cost'], ruleset.setting('ast'), ruleset.data.get('x')\n"
+        "class Sheet:\n"
+        "    def build(self, ruleset):\n"
+        "        return ruleset.settings['commodities']\n"
+    )
+    assert raw_reads(source, "families/x/sample.py") == [
+        ("families/x/sample.py", "price", "raw", 2),
+        ("families/x/sample.py", "price", "setting", 2),
+        ("families/x/sample.py", "price", "data", 2),
+        ("families/x/sample.py", "Sheet.build", "settings", 5),
+    ]
+
+
+def test_checks_emitters_rule_logic_and_sheets_read_the_model() -> None:
+    unexplained = [
+        f"{module}:{line}: `.{attribute}` in {function}"
+        for module, function, attribute, line in reads_in_package()
+        if (module, function, attribute) not in ALLOWED
+    ]
+    assert not unexplained, (
+        "raw reads outside the model (read a typed model field, adding it to the family's model and "
+        "assembly, or allow the read in tests/test_model_contract.py with the reason):\n" + "\n".join(unexplained)
+    )
+
+
+def test_every_allowed_raw_read_is_still_there() -> None:
+    seen = {(module, function, attribute) for module, function, attribute, _ in reads_in_package()}
+    stale = sorted(set(ALLOWED) - seen)
+    assert not stale, f"allowances that match no read any more (remove them): {stale}"
+
+
+def test_every_allowance_says_why() -> None:
+    assert all(reason.strip() for reason in ALLOWED.values())

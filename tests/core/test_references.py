@@ -1,0 +1,154 @@
+"""References are declared once, in the schemas (`x-civrules-ref`), and found by walking the data.
+
+The reference check (X001, V006) and the language server read the same declarations; these tests
+hold the declarations to what the hand-written table of reference edges they replaced covered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from civrules.checks.references import references
+from civrules.families import default_family, family_named
+from civrules.pipeline import analyse
+from civrules.schema import SCHEMA_FILES, load_schema
+from civrules.schema.references import KEYWORD, Ref, declared_references, find_references, node_at, ref_at
+from tests.rulefiles import CachedWorkspace
+
+COLLECTIONS = default_family().collections
+
+CARDS = "civilization_cards"
+
+#: Every edge of the table of references the Advanced Civilization family wrote by hand before the
+#: schemas declared them (families/advanced_civilization/references.py): the file kind, the key
+#: path of the field in a file of that kind, the collection it names and the reference in words.
+OLD_TABLE = [
+    ("civilization_cards", ("cards", "groups"), "groups", "card group"),
+    ("civilization_cards", ("cards", "prerequisites", "card"), CARDS, "prerequisite"),
+    ("civilization_cards", ("cards", "credits", "card"), CARDS, "credit target"),
+    ("civilization_cards", ("cards", "credits", "group"), "groups", "credit group"),
+    ("civilization_cards", ("cards", "attributes", "calamities", "calamity"), "calamities", "calamity"),
+    ("civilization_cards", ("cards", "attributes", "effects", "card"), CARDS, "immunity card"),
+    ("civilization_cards", ("cards", "attributes", "effects", "unless_holding"), CARDS, "immunity card"),
+    ("civilization_cards", ("cards", "attributes", "effects", "before_holders_of"), CARDS, "conflict card"),
+    ("civilization_cards", ("cards", "attributes", "effects", "exempt_holders"), CARDS, "special_ability card"),
+    ("calamities", ("calamities", "modifiers", "card"), CARDS, "modifier card"),
+    ("calamities", ("calamities", "immune", "card"), CARDS, "immunity card"),
+    ("ruleset", ("nations", "start_areas", "areas"), "areas", "start area"),
+    ("ruleset", ("ast", "tracks", "nation"), "nations", "A.S.T. track nation"),
+    ("ruleset", ("ast", "tracks", "epoch_starts", "epoch"), "epochs", "epoch"),
+    ("ruleset", ("player_counts", "counts", "configurations", "nations"), "nations", "nation"),
+    ("ruleset", ("hand_limit", "card_changes", "card"), CARDS, "hand-limit card"),
+    ("ruleset", ("taxation", "rate_changes", "card"), CARDS, "tax-rate card"),
+    ("ruleset", ("sequence_of_play", "phases", "sub_activities", "card"), CARDS, "activity card"),
+    ("ruleset", ("non_player_forces", "advancements", "card"), CARDS, "advancement of a non-player force"),
+    ("map", ("areas", "flood_plain"), "flood_plains", "flood plain"),
+    ("map", ("areas", "start_nation"), "nations", "nation"),
+    ("map", ("borders", "areas"), "areas", "border area"),
+    ("map", ("flood_plains", "areas"), "areas", "area"),
+    ("map", ("volcanoes", "areas"), "areas", "area"),
+    ("commodities", ("set_value", "examples", "commodity"), "commodities", "commodity"),
+    ("commodities", ("mining", "card"), CARDS, "Mining card"),
+    ("commodities", ("trade_stacks", "stacks", "purchases", "requires_card"), CARDS, "purchase card"),
+]
+
+
+@pytest.mark.parametrize("edge", OLD_TABLE, ids=lambda e: f"{e[0]}:{'.'.join(e[1])}")
+def test_every_edge_of_the_old_table_is_declared_in_the_schemas(edge: tuple[str, tuple[str, ...], str, str]) -> None:
+    kind, path, collection, what = edge
+    schema = load_schema(kind)
+    assert ref_at(schema, node_at(schema, path)) == Ref(collection, what, check=True)
+
+
+def test_each_effect_names_its_cards_after_its_kind() -> None:
+    """The old table called a card an effect names "<kind> card", for every effect kind."""
+    schema = load_schema("civilization_cards")
+    seen = []
+    for name, definition in schema["$defs"].items():
+        kind = definition.get("properties", {}).get("kind", {}).get("const")
+        for field in ("card", "unless_holding", "before_holders_of", "exempt_holders"):
+            if kind is not None and field in definition["properties"]:
+                seen.append(name)
+                assert ref_at(schema, (definition["properties"][field],)) == Ref(CARDS, f"{kind} card")
+    assert len(seen) == 4
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_every_declaration_names_a_collection_and_says_what(kind: str) -> None:
+    family = family_named(kind.partition("/")[0]) if "/" in kind else default_family()  # a family's own kinds
+    assert family is not None, kind
+    for pointer, ref in declared_references(load_schema(kind)):
+        assert ref.collection in family.collections or (ref.collection == "rulesets" and not ref.check), pointer
+        assert ref.what.strip() == ref.what and ref.what, pointer
+        assert "/overlay_patch_" not in pointer, "a patch is read with its collection's own schema"
+
+
+def test_a_declaration_is_a_vendor_keyword_the_validators_ignore() -> None:
+    import fastjsonschema
+    import jsonschema
+
+    schema = {
+        "type": "object",
+        "properties": {"card": {KEYWORD: {"collection": CARDS, "what": "prerequisite"}, "type": "string"}},
+    }
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert fastjsonschema.compile(schema)({"card": "astronomy"}) == {"card": "astronomy"}
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors({"card": "astronomy"})) == []
+
+
+def _walk(kind: str, path: tuple[str, ...], value: Any, *, patches: bool = False) -> list[tuple[Any, ...]]:
+    schema = load_schema(kind)
+    return [
+        (sub, target, ref.what)
+        for sub, target, ref in find_references(schema, node_at(schema, path), value, patches=patches)
+    ]
+
+
+def test_an_effect_s_kind_chooses_the_schema_it_is_read_with() -> None:
+    effect = {"kind": "conflict", "aspect": "removal_order", "before_holders_of": ["engineering", 7]}
+    assert _walk("civilization_cards", ("cards", "attributes", "effects"), [effect]) == [
+        ((0, "before_holders_of", 0), "engineering", "conflict card")
+    ]
+
+
+def test_an_unknown_fact_holds_no_reference() -> None:
+    card = {"id": "x", "prerequisites": {"unknown": "the source is silent"}, "groups": ["crafts"]}
+    assert _walk("civilization_cards", ("cards",), [card]) == [((0, "groups", 0), "crafts", "card group")]
+
+
+def test_list_operations_are_read_as_the_elements_they_write() -> None:
+    patch = {
+        "append": [{"card": "astronomy", "rule": "1"}],
+        "patch": [{"where": {"card": "pottery"}, "with": {"card": "cloth_making"}}],
+    }
+    found = _walk("civilization_cards", ("cards", "prerequisites"), patch, patches=True)
+    assert found == [
+        (("append", 0, "card"), "astronomy", "prerequisite"),
+        (("patch", 0, "where", "card"), "pottery", "prerequisite"),
+        (("patch", 0, "with", "card"), "cloth_making", "prerequisite"),
+    ]
+    assert _walk("civilization_cards", ("cards", "prerequisites"), patch) == []  # resolved data has none
+
+
+def test_every_kind_of_reference_of_the_old_table_is_found_in_the_shipped_rules() -> None:
+    """Each reference the old table yielded for the shipped rulesets is still yielded (by what).
+
+    The old table was Advanced Civilization's: its rulesets are the ones held to it."""
+    workspace = CachedWorkspace({})
+    found: set[str] = set()
+    for ruleset, manifest in sorted(workspace.manifests().items()):
+        if not manifest.family.default:
+            continue
+        model = analyse(workspace, workspace.load_ruleset(manifest)).model
+        assert model is not None, ruleset
+        found |= {what for _, _, _, _, what in references(model)}
+    assert found == {what for *_, what in OLD_TABLE}
+
+
+def test_a_reference_declared_for_the_editor_only_is_not_checked() -> None:
+    """`"check": false`: the editor navigates it, X001 leaves it to the check that owns it."""
+    schema = load_schema("commodities")
+    ref = ref_at(schema, node_at(schema, ("deck_compositions", "decks", "commodities", "commodity")))
+    assert ref is not None and ref.collection == "commodities" and not ref.check

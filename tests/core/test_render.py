@@ -1,0 +1,188 @@
+"""Diagnostic renderers: exact text, stable JSON, GitHub annotations and valid SARIF 2.1.0."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, stopped
+from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
+from civrules.diagnostics.render import SourceLines, render, render_github, render_json, render_sarif, render_text
+
+SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
+SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
+
+UNKNOWN_KEY = Diagnostic(
+    "S002",
+    Severity.ERROR,
+    "unknown key `cots` in `cards[0]`",
+    Span("rules/cards/x.yaml", 3, 5, 3, 9),
+    hint="did you mean `cost`?",
+)
+DUPLICATE = Diagnostic(
+    "L002",
+    Severity.ERROR,
+    "duplicate key `id`",
+    Span("rules/cards/x.yaml", 2, 7, 2, 9),
+    hint="remove or merge one of the two entries",
+    related=(Related(Span("rules/cards/x.yaml", 1, 1, 1, 6), "first defined here"),),
+)
+WARNING = Diagnostic("C001", Severity.WARNING, "a warning without a place", None)
+
+
+def sources() -> SourceLines:
+    return SourceLines(texts={"rules/cards/x.yaml": SOURCE})
+
+
+def test_text_quotes_the_line_and_underlines_the_span() -> None:
+    assert render_text([UNKNOWN_KEY, DUPLICATE, WARNING], sources()) == (
+        "rules/cards/x.yaml:3:5: error[S002]: unknown key `cots` in `cards[0]`\n"
+        "  3 |     cots: 45\n"
+        "    |     ^^^^\n"
+        "  hint: did you mean `cost`?\n"
+        "rules/cards/x.yaml:2:7: error[L002]: duplicate key `id`\n"
+        "  2 |   - id: pottery\n"
+        "    |       ^^\n"
+        "  hint: remove or merge one of the two entries\n"
+        "  note: rules/cards/x.yaml:1:1: first defined here\n"
+        "civrules: warning[C001]: a warning without a place\n"
+    )
+
+
+def test_text_uses_colour_only_when_asked() -> None:
+    assert "\x1b[" not in render_text([UNKNOWN_KEY], sources())
+    assert "\x1b[1;31merror[S002]" in render_text([UNKNOWN_KEY], sources(), colour=True)
+
+
+def test_text_survives_a_missing_source_file() -> None:
+    lost = Diagnostic("L012", Severity.ERROR, "cannot read", Span("nowhere.yaml", 9, 1, 9, 2))
+    assert render_text([lost], SourceLines(root=Path("/nonexistent"))) == (
+        "nowhere.yaml:9:1: error[L012]: cannot read\n"
+    )
+
+
+def test_multiline_span_is_underlined_to_the_end_of_its_first_line() -> None:
+    block = Diagnostic("S004", Severity.ERROR, "missing key `cost`", Span("rules/cards/x.yaml", 2, 5, 4, 1))
+    assert render_text([block], sources()).splitlines()[2] == "    |     ^^^^^^^^^^^"
+
+
+def test_json_has_the_stable_fields() -> None:
+    (record,) = json.loads(render_json([DUPLICATE]))
+    assert record == {
+        "code": "L002",
+        "severity": "error",
+        "message": "duplicate key `id`",
+        "file": "rules/cards/x.yaml",
+        "line": 2,
+        "column": 7,
+        "end_line": 2,
+        "end_column": 9,
+        "hint": "remove or merge one of the two entries",
+        "related": [
+            {
+                "file": "rules/cards/x.yaml",
+                "line": 1,
+                "column": 1,
+                "end_line": 1,
+                "end_column": 6,
+                "label": "first defined here",
+            }
+        ],
+    }
+
+
+def test_github_annotations_escape_their_payload() -> None:
+    """A line break inside a field is shown as `\\n`, never one GitHub reads: rule data cannot start
+    a line of its own (`::stop-commands::`); the break before the hint is the annotation's own."""
+    tricky = Diagnostic(
+        "S001", Severity.WARNING, "50% wrong,\n::stop-commands::x", Span("a,b:c.yaml", 1, 2, 1, 3), "fix"
+    )
+    assert render_github([tricky, WARNING]) == (
+        "::warning file=a%2Cb%3Ac.yaml,line=1,col=2,endLine=1,endColumn=3,title=S001::"
+        "50%25 wrong,\\n::stop-commands::x%0Ahint: fix\n"
+        "::warning title=C001::a warning without a place\n"
+    )
+
+
+def test_sarif_is_valid_against_the_sarif_2_1_0_schema() -> None:
+    log = json.loads(render_sarif([UNKNOWN_KEY, DUPLICATE, WARNING]))
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(schema).validate(log)
+    results = log["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["S002", "L002", "C001"]
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert [rules[r["ruleIndex"]]["id"] for r in results] == ["S002", "L002", "C001"]
+    region = results[0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 9}
+    assert results[1]["relatedLocations"][0]["message"]["text"] == "first defined here"
+
+
+# --- Nothing from the data reaches the output as a control (issue 14, point 4) --------------------
+
+HOSTILE = "k\n::stop-commands::x\r\x1b[2J\x7f\x9b\u2028\u202e\ud800\t."
+
+
+def test_printable_escapes_every_control_and_keeps_other_text() -> None:
+    assert printable(HOSTILE) == "k\\n::stop-commands::x\\r\\x1b[2J\\x7f\\x9b\\u2028\\u202e\\ud800\\t."
+    assert printable("Ægyptus מצרים 👩\u200d👧 e\u0301 `x` %") == "Ægyptus מצרים 👩\u200d👧 e\u0301 `x` %"
+    assert printable_lines("a\x1b\nb") == "a\\x1b\nb"
+    assert safe_line_start("::error::x.yaml") == "./::error::x.yaml" and safe_line_start("a::b") == "a::b"
+
+
+def test_json_escapes_what_json_dumps_leaves_raw() -> None:
+    text = dumps_json({"k": HOSTILE, "é": 1})
+    assert json.loads(text) == {"k": HOSTILE, "é": 1}  # the same data, surrogate included
+    assert not any(c in text for c in "\x7f\x9b\u2028\u202e\ud800") and "é" in text
+
+
+def test_every_format_prints_hostile_fields_escaped() -> None:
+    hostile = Diagnostic(
+        "S002",
+        Severity.ERROR,
+        f"unknown key `{HOSTILE}`",
+        Span(f"::error::{HOSTILE}.yaml", 1, 1, 1, 2),
+        hint=HOSTILE,
+        related=(Related(Span(HOSTILE, 1, 1, 1, 2), HOSTILE),),
+    )
+    raw = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+    for fmt in ("text", "json", "github", "sarif"):
+        out = render([hostile], fmt, SourceLines(texts={}))
+        assert raw.search(out) is None, fmt
+        if fmt in ("text", "github"):
+            assert len(out.splitlines()) == (3 if fmt == "text" else 1), fmt
+            assert not any(line.startswith("::") for line in out.splitlines()[1:]), fmt
+    assert render_text([hostile], SourceLines(texts={})).startswith("./::error::k\\n::stop-commands::")
+
+
+def test_a_quoted_line_with_a_control_character_is_escaped_and_the_caret_follows() -> None:
+    """The loader refuses a file for a raw ESC (L008) and points at it: the quote is of that line."""
+    text = "name: \x1b[31mred\n"
+    found = Diagnostic("L008", Severity.ERROR, "control character", Span("f.yaml", 1, 7, 1, 8))
+    assert render_text([found], SourceLines(texts={"f.yaml": text})) == (
+        "f.yaml:1:7: error[L008]: control character\n  1 | name: \\x1b[31mred\n    |       ^^^^\n"
+    )
+
+
+# --- At most --max-diagnostics per file (issue 14, point 5) --------------------------------------
+
+
+def test_each_file_lists_at_most_the_bound_the_most_severe_first_and_one_summary() -> None:
+    infos = [Diagnostic("Q006", Severity.INFO, f"i{n}", Span("a.yaml", n, 1, n, 2)) for n in range(1, 4)]
+    errors = [Diagnostic("X001", Severity.ERROR, f"e{n}", Span("a.yaml", 10 + n, 1, 10 + n, 2)) for n in range(3)]
+    other = Diagnostic("X001", Severity.ERROR, "b", Span("b.yaml", 1, 1, 1, 2))
+    capped = cap_per_file([*infos, *errors, other], 2)
+    assert [(d.code, d.message[:2]) for d in capped] == [
+        ("R011", "4 "),
+        ("X001", "e0"),
+        ("X001", "e1"),
+        ("X001", "b"),
+    ]
+    # A summary made upstream is merged; one that says checking stopped is kept as it is.
+    again = cap_per_file([*capped, Diagnostic("X001", Severity.ERROR, "e9", Span("a.yaml", 99, 1, 99, 2))], 2)
+    assert [d.message for d in again if d.code == "R011"] == [
+        "5 more diagnostics in this file are not listed (at most 2 per file)"
+    ]
+    assert cap_per_file([stopped("a.yaml", 2), *errors[:2]], 2)[0] == stopped("a.yaml", 2)

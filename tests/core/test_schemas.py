@@ -1,0 +1,298 @@
+"""The JSON Schemas: valid draft 2020-12, documented, consistent, and usable by other tools."""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from civrules.schema import SCHEMA_FILES, load_schema
+from tests.conftest import REPO, RULES
+
+SCHEMAS = REPO / "schemas"
+COMMON_DEFS = ("id", "section", "rule", "source", "note", "unknown", "disagreements")
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
+
+
+def rule_files() -> list[Path]:
+    return sorted(p for p in RULES.rglob("*.yaml"))
+
+
+@functools.cache
+def read(path: Path) -> Any:
+    """A rule file's data, parsed once per module by libyaml (the tests only read it)."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+@functools.cache
+def _families_of_files() -> dict[Path, str]:
+    """Each rule file of a family other than the default, with that family (from the manifests)."""
+    found: dict[Path, str] = {}
+    manifests = {p: read(p) for p in sorted((RULES / "rulesets").glob("*.yaml"))}
+    family_of = {d["id"]: d.get("family") for d in manifests.values() if isinstance(d, dict)}
+    for path, data in manifests.items():
+        family = data.get("family") or family_of.get(data.get("extends"))
+        if not family or family == "advanced-civilization":
+            continue
+        found[path.resolve()] = family
+        for files in (data.get("files") or {}).values():
+            for file in files:
+                found[(RULES / file).resolve()] = family
+    return found
+
+
+def kind_of(path: Path) -> str:
+    """The qualified kind of a rule file: a family's own kinds are `<family>/<kind>`."""
+    data = read(path)
+    assert isinstance(data, dict)
+    family = _families_of_files().get(path.resolve())
+    return f"{family}/{data['kind']}" if family else str(data["kind"])
+
+
+def qualified_kind_of(path: Path) -> str:
+    """The kind as the schema register knows it (:func:`kind_of` qualifies another family's kinds)."""
+    return kind_of(path)
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_schema_is_valid_draft_2020_12(kind: str) -> None:
+    schema = load_schema(kind)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"].endswith(SCHEMA_FILES[kind])
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+CONDITIONS = {"allOf", "not", "if", "then", "else", "dependentSchemas"}
+
+
+def walk(node: Any, path: str = "#", condition: bool = False) -> list[str]:
+    """Object schemas without additionalProperties: false, and declared properties without a description.
+
+    Subschemas under allOf/if/then/not only constrain properties declared elsewhere, so only
+    declarations outside them need descriptions and closing.
+    """
+    problems = []
+    if isinstance(node, dict):
+        if not condition and node.get("type") == "object" and "properties" in node:
+            if node.get("additionalProperties") is not False:
+                problems.append(f"{path}: object without additionalProperties: false")
+            for name, sub in node["properties"].items():
+                if isinstance(sub, dict) and "description" not in sub:
+                    problems.append(f"{path}/properties/{name}: no description")
+        for key, value in node.items():
+            problems.extend(walk(value, f"{path}/{key}", condition or key in CONDITIONS))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            problems.extend(walk(value, f"{path}/{i}", condition))
+    return problems
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_every_object_is_closed_and_every_property_described(kind: str) -> None:
+    assert walk(load_schema(kind)) == []
+
+
+def test_common_definitions_are_identical_in_every_schema() -> None:
+    reference = load_schema("ruleset")["$defs"]
+    for kind in SCHEMA_FILES:
+        defs = load_schema(kind)["$defs"]
+        for name in COMMON_DEFS:
+            assert defs[name] == reference[name], f"{kind}: $defs/{name} differs from ruleset.schema.json"
+
+
+def test_every_schema_file_is_registered() -> None:
+    assert sorted(p.relative_to(SCHEMAS).as_posix() for p in SCHEMAS.rglob("*.schema.json")) == sorted(
+        SCHEMA_FILES.values()
+    )
+
+
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
+def test_rule_file_names_its_schema_in_a_modeline(path: Path) -> None:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    match = MODELINE.match(first)
+    assert match, f"{path.name}: first line is not a yaml-language-server modeline"
+    target = (path.parent / match.group(1)).resolve()
+    assert target == (SCHEMAS / SCHEMA_FILES[qualified_kind_of(path)]).resolve()
+
+
+def test_check_jsonschema_accepts_a_card_file_and_rejects_what_civrules_rejects(tmp_path: Path) -> None:
+    """The peer tool reads the schemas as civrules does: in one run (it checks every file it is
+    given), the cards schema, which refers to the most definitions, accepts the smallest card file
+    and rejects a copy with a misspelt key. Every file of every kind: `make test-slow`; every file
+    is also validated with jsonschema in-process by the fast-path tests below."""
+    cards = [path for path in rule_files() if kind_of(path) == "civilization_cards"]
+    smallest = min(cards, key=lambda p: p.stat().st_size)
+    broken = tmp_path / "cards.yaml"
+    text = (RULES / "cards" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    assert "    cost: 80\n" in text
+    broken.write_text(text.replace("    cost: 80\n", "    cots: 80\n", 1), encoding="utf-8")
+    done = run_check_jsonschema("civilization_cards", [smallest, broken])
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "cots" in done.stdout
+    errors = [line.strip() for line in done.stdout.splitlines() if "::" in line]
+    assert errors, done.stdout
+    assert all(line.startswith(f"{broken}::") for line in errors), done.stdout
+    assert str(smallest) not in done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_check_jsonschema_accepts_every_rule_file() -> None:
+    by_kind: dict[str, list[Path]] = {}
+    for path in rule_files():
+        by_kind.setdefault(qualified_kind_of(path), []).append(path)
+    for kind, paths in sorted(by_kind.items()):
+        done = run_check_jsonschema(kind, paths)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def run_check_jsonschema(kind: str, paths: list[Path]) -> subprocess.CompletedProcess[str]:
+    executable = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
+    if executable is None:
+        pytest.skip("check-jsonschema is not installed (it is in the dev extras)")
+    return subprocess.run(
+        [executable, "--schemafile", str(SCHEMAS / SCHEMA_FILES[kind]), *(str(path) for path in paths)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def _mutations(data: Any, limit: int = 50) -> list[Any]:
+    """Distinct single-point mutations of a document: drop a key, change a value's type, add a stray key."""
+    import copy
+
+    found: list[Any] = []
+
+    def visit(node: Any, path: tuple[Any, ...]) -> None:
+        if len(found) >= limit:
+            return
+        if isinstance(node, dict):
+            for index, key in enumerate(list(node)[:6]):
+                for change in ("drop", "type", "stray"):
+                    if len(found) >= limit:
+                        return
+                    if change == "stray" and index > 0:
+                        continue  # the same document as the first key's stray
+                    mutated = copy.deepcopy(data)
+                    target = mutated
+                    for part in path:
+                        target = target[part]
+                    if change == "drop":
+                        del target[key]
+                    elif change == "type":
+                        target[key] = [] if not isinstance(target[key], list) else "text"
+                    else:
+                        target["zz_stray"] = 1
+                    found.append(mutated)
+                visit(node[key], (*path, key))
+        elif isinstance(node, list):
+            for index, item in enumerate(node[:3]):
+                visit(item, (*path, index))
+
+    visit(data, ())
+    return found
+
+
+def shortened(node: Any, items: int = 3) -> Any:
+    """The data with every list cut to its first ``items`` items."""
+    if isinstance(node, dict):
+        return {key: shortened(value, items) for key, value in node.items()}
+    if isinstance(node, list):
+        return [shortened(value, items) for value in node[:items]]
+    return node
+
+
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
+def test_the_compiled_fast_path_agrees_with_jsonschema(path: Path) -> None:
+    """The whole file, then five distinct single-point mutations (all at the top of the document)
+    of the file with its lists cut to three items, itself valid: the rest of a long list only made
+    jsonschema walk it again for each. Fifty mutations of the whole file in `make test-slow`."""
+    from civrules.schema import is_valid_fast
+
+    kind = qualified_kind_of(path)
+    data = read(path)
+    validator = jsonschema.Draft202012Validator(load_schema(kind))
+    assert is_valid_fast(kind, data) == validator.is_valid(data)
+    short = shortened(data)
+    assert is_valid_fast(kind, short) and validator.is_valid(short), "the shortened file must stay valid"
+    for candidate in _mutations(short, 5):
+        assert is_valid_fast(kind, candidate) == validator.is_valid(candidate)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", rule_files(), ids=lambda p: p.relative_to(RULES).as_posix())
+def test_the_compiled_fast_path_agrees_with_jsonschema_on_fifty_mutations(path: Path) -> None:
+    from civrules.schema import is_valid_fast
+
+    kind = qualified_kind_of(path)
+    data = read(path)
+    validator = jsonschema.Draft202012Validator(load_schema(kind))
+    for candidate in [data, *_mutations(data, 50)]:
+        assert is_valid_fast(kind, candidate) == validator.is_valid(candidate)
+
+
+def test_generating_the_fast_path_leaves_the_shared_schemas_untouched() -> None:
+    """fastjsonschema rewrites refs in place; the schemas jsonschema uses must not see that."""
+    import copy
+
+    from tools.validators import render_validator
+
+    for kind in SCHEMA_FILES:
+        before = copy.deepcopy(load_schema(kind))
+        render_validator(kind)
+        assert load_schema(kind) == before
+
+
+def _calamity_def(name: str) -> jsonschema.Draft202012Validator:
+    schema = load_schema("calamities")
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]})
+
+
+def test_a_calamity_effect_cites_a_rule_or_a_public_source() -> None:
+    # Mega Civilization has no rulebook text: its effects cite `source:` where others cite `rule:`.
+    effect = {"id": "treasury_lost", "kind": "lose_treasury", "amount": 10, "unit": "treasury_tokens", "text": "t"}
+    validator = _calamity_def("effect")
+    assert not validator.is_valid(effect)
+    assert validator.is_valid({**effect, "rule": "29.2.3.1"})
+    assert validator.is_valid({**effect, "source": "owner/repo@" + "0" * 40 + ":path"})
+    modifier = {"card": "law", "applies_to": "primary", "effect": "reduces", "amount": -5, "text": "t"}
+    assert not _calamity_def("modifier").is_valid(modifier)
+    assert _calamity_def("modifier").is_valid({**modifier, "source": "community/x.csv"})
+
+
+def test_an_effect_alternative_is_a_payment_with_its_citation() -> None:
+    effect = {"id": "city_destroyed", "kind": "destroy_cities", "amount": 1, "unit": "cities", "text": "t", "rule": "1"}
+    payment = {"kind": "lose_treasury", "amount": 10, "unit": "treasury_tokens", "text": "t", "rule": "29.4.3.2"}
+    validator = _calamity_def("effect")
+    assert validator.is_valid({**effect, "alternative": payment})
+    assert validator.is_valid({**effect, "alternative": {**payment, "per_unit": True, "required_in_full": True}})
+    assert not validator.is_valid({**effect, "alternative": {k: v for k, v in payment.items() if k != "rule"}})
+    assert not validator.is_valid({**effect, "alternative": {k: v for k, v in payment.items() if k != "amount"}})
+    assert not validator.is_valid({**effect, "alternative": {**payment, "amount": 0}})
+
+
+def test_a_yaml_merge_key_is_one_diagnostic_at_the_merge_key() -> None:
+    """`<<: *anchor` is not merged (YAML 1.2 has no merge keys): one S002 where it is written, not
+    one more for each key it was meant to bring in."""
+    from civrules.diagnostics import Severity
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    relative = "cards/advanced-civilization.yaml"
+    text = (RULES / relative).read_text(encoding="utf-8").replace("  - id: pottery\n", "  - &pot\n    id: pottery\n", 1)
+    text = text.rstrip("\n") + "\n  - <<: *pot\n    id: pottery_two\n    name: Pottery Two\n"
+    workspace = CachedWorkspace({relative: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    line = text.count("\n", 0, text.index("<<: *pot")) + 1
+    assert [(d.code, d.span and (d.span.line, d.span.column)) for d in errors] == [("S002", (line, 5))]
+    assert "merge key" in errors[0].message and errors[0].hint is not None

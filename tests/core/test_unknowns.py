@@ -1,0 +1,232 @@
+"""Unknown facts and other notes (INFO): reported once each, at the right place, never failing a run.
+
+`tests/core/test_checks.py` pins errors and warnings only; the `infos` / `no_infos` anchors of the fixtures
+of info codes are checked here.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Severity
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import FIXTURES, RULES
+from tests.core.test_checks import RULESET, apply_edits, locate
+from tests.rulefiles import CachedWorkspace
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def read_yaml(path: Path) -> Any:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+
+
+def info_cases() -> list[tuple[str, str, tuple[dict[str, Any], ...], list[dict[str, Any]], bool]]:
+    cases = []
+    for path in sorted((FIXTURES / "checks").glob("*.yaml")):
+        for entry in read_yaml(path) or []:
+            for kind, present in (("bad", True), ("good", False)):
+                for n, case in enumerate(entry.get(kind, [])):
+                    anchors = case.get("infos" if present else "no_infos")
+                    if anchors is not None:
+                        name = f"{entry['code']}-{kind}-{n}"
+                        cases.append((name, entry["code"], tuple(case["edits"]), anchors, present))
+    return cases
+
+
+INFO_CASES = info_cases()
+
+
+def diagnostics(texts: dict[str, str] | None = None, ruleset: str = RULESET) -> list[Diagnostic]:
+    """A ruleset's diagnostics with some files' texts replaced (the others read once per module)."""
+    workspace = CachedWorkspace(texts or {})
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).diagnostics
+
+
+@functools.cache
+def shipped(ruleset: str = RULESET) -> tuple[Diagnostic, ...]:
+    """A shipped ruleset's diagnostics, analysed once per module (diagnostics are frozen)."""
+    return tuple(diagnostics(ruleset=ruleset))
+
+
+def fresh(ruleset: str = RULESET) -> list[Diagnostic]:
+    """A shipped ruleset's diagnostics from a workspace that reads every file itself."""
+    workspace = Workspace(RULES)
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).diagnostics
+
+
+def where(d: Diagnostic) -> tuple[str, int, int]:
+    assert d.span is not None
+    return Path(d.span.file).resolve().relative_to(RULES).as_posix(), d.span.line, d.span.column
+
+
+@pytest.mark.parametrize(("name", "code", "edits", "anchors", "present"), INFO_CASES, ids=[c[0] for c in INFO_CASES])
+def test_info_fixture(name: str, code: str, edits: tuple[dict[str, Any], ...], anchors: Any, present: bool) -> None:
+    texts = apply_edits(edits)
+    found = {where(d) for d in diagnostics(texts) if d.code == code and d.severity is Severity.INFO}
+    for anchor in anchors:
+        place = locate(texts, anchor)
+        assert (place in found) is present, f"{name}: {code} {'missing' if present else 'unexpected'} at {place}"
+
+
+def _count_unknowns(node: Any) -> int:
+    if isinstance(node, dict):
+        if set(node) == {"unknown"}:
+            return 1
+        return sum(_count_unknowns(v) for v in node.values())
+    if isinstance(node, list):
+        return sum(_count_unknowns(v) for v in node)
+    return 0
+
+
+def test_each_unknown_fact_is_reported_once_and_counted() -> None:
+    manifest = read_yaml(RULES / "rulesets" / f"{RULESET}.yaml")
+    files = [f"rulesets/{RULESET}.yaml", *(p for paths in manifest["files"].values() for p in paths)]
+    expected = {f: n for f in files if (n := _count_unknowns(read_yaml(RULES / f)))}
+    found = shipped()
+    unknowns = [d for d in found if d.code == "Q006"]
+    assert all(d.severity is Severity.INFO for d in unknowns)
+    places = Counter(where(d) for d in unknowns)
+    assert [p for p, n in places.items() if n > 1] == []
+    assert Counter(where(d)[0] for d in unknowns) == Counter(expected)
+    (summary,) = [d for d in found if d.code == "Q007"]
+    assert f"has {sum(expected.values())} unknown facts" in summary.message
+    for file, n in expected.items():
+        assert f"{n} in {file}" in summary.message
+    assert where(summary)[:2] == (f"rulesets/{RULESET}.yaml", 10)
+
+
+def test_unknown_count_is_stable_across_runs() -> None:
+    first = [(d.code, d.message, d.span) for d in fresh() if d.code.startswith("Q")]
+    second = [(d.code, d.message, d.span) for d in fresh() if d.code.startswith("Q")]
+    assert first == second
+    assert first == [(d.code, d.message, d.span) for d in shipped() if d.code.startswith("Q")]
+
+
+def test_unknown_fact_names_its_field_and_reason() -> None:
+    messages = {d.message: d.hint for d in shipped() if d.code == "Q006"}
+    assert "`ast.tracks[italy].epoch_starts` is unknown" in messages
+    assert "Italy absent" in (messages["`ast.tracks[italy].epoch_starts` is unknown"] or "")
+    assert "`player_counts.counts[6].configurations` is unknown" in messages
+
+
+def test_strict_does_not_fail_on_infos() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["--rules", str(RULES), "validate", RULESET, "--strict", "--select", "Q", "--select", "P"]
+    )
+    assert "info[Q006]" in result.output
+    assert "info[Q007]" in result.output
+    assert result.exit_code == 0, result.output
+
+
+def test_strict_fails_on_a_warning(rules_copy: Path) -> None:
+    calamities = rules_copy / "calamities" / f"{RULESET}.yaml"
+    text = calamities.read_text(encoding="utf-8")
+    old = '    name: "Treachery"\n'
+    assert old in text
+    calamities.write_text(text.replace(old, '    name: "FAMINE"\n', 1), encoding="utf-8")
+    runner = CliRunner()
+    loose = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--select", "I002"])
+    strict = runner.invoke(main, ["--rules", str(rules_copy), "validate", RULESET, "--strict", "--select", "I002"])
+    assert "warning[I002]" in strict.output
+    assert (loose.exit_code, strict.exit_code) == (0, 1)
+
+
+VARIANT = """\
+kind: ruleset
+id: test-variant
+name: "A variant that learns three facts"
+extends: advanced-civilization
+overlay:
+  nations:
+    patch:
+      - id: egypt
+        colour: {name: black, rule: "4.6"}
+  ast_tracks:
+    replace:
+      - nation: italy
+        rule: "10.2"
+        spaces: 16
+        points_per_space: 100
+        epoch_starts:
+          - {epoch: stone_age, space: 1}
+          - {epoch: early_bronze_age, space: 5}
+          - {epoch: late_bronze_age, space: 8}
+          - {epoch: early_iron_age, space: 11}
+          - {epoch: late_iron_age, space: 14}
+        late_iron_age_spaces:
+          - {space: 14, min_card_value: 1300}
+          - {space: 15, min_card_value: 1600}
+"""
+
+
+def test_a_variant_does_not_count_the_unknowns_it_replaced() -> None:
+    base = [d for d in shipped() if d.code == "Q006"]
+    found = diagnostics({"rulesets/test-variant.yaml": VARIANT}, "test-variant")
+    assert [d for d in found if d.severity is not Severity.INFO and d.code[0] in "APQ"] == []
+    variant = [d for d in found if d.code == "Q006"]
+    gone = {d.message for d in base} - {d.message for d in variant}
+    assert gone == {
+        "`nations[egypt].colour` is unknown",
+        "`ast.tracks[italy].epoch_starts` is unknown",
+        "`ast.tracks[italy].late_iron_age_spaces` is unknown",
+    }
+    assert len(variant) == len(base) - 3
+    (summary,) = [d for d in found if d.code == "Q007"]
+    assert f"has {len(base) - 3} unknown facts" in summary.message
+
+
+def _readme_unknown_counts() -> dict[str, int]:
+    """The README's rulesets table: ruleset id -> its 'unknown facts' column."""
+    readme = (RULES.parent / "README.md").read_text(encoding="utf-8")
+    header = "| ruleset | what | state | unknown facts |"
+    assert header in readme, "the README's rulesets table lost its 'unknown facts' column"
+    counts = {}
+    for line in readme[readme.index(header) :].splitlines()[2:]:
+        if not line.startswith("| `"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        counts[cells[0].strip("`")] = int(cells[-1])
+    return counts
+
+
+README_COUNTS = _readme_unknown_counts()
+
+
+def test_the_readme_lists_every_ruleset() -> None:
+    workspace = Workspace(RULES)
+    assert set(README_COUNTS) == set(workspace.manifests())
+
+
+@pytest.mark.parametrize("ruleset", sorted(README_COUNTS))
+def test_the_readme_unknown_count_is_the_tools(ruleset: str) -> None:
+    """The README's count of unknown facts per ruleset is what `civrules validate --select Q006` reports."""
+    found = sum(1 for d in shipped(ruleset) if d.code == "Q006")
+    assert README_COUNTS[ruleset] == found, (
+        f"README says {README_COUNTS[ruleset]} unknown facts for {ruleset}, the tool {found}"
+    )
+
+
+@pytest.mark.parametrize("ruleset", ["advanced-civilization", "expansion-project"])
+def test_the_command_the_summary_names_lists_every_unknown_fact(ruleset: str) -> None:
+    """Q007's hint is a command that lists every unknown fact, whatever the per-file cap hides."""
+    summary = next(d for d in shipped(ruleset) if d.code == "Q007")
+    total = int(summary.message.split(" has ", 1)[1].split(" ", 1)[0])
+    assert summary.hint is not None
+    command = summary.hint.split("`")[1].split()
+    assert command[0] == "civrules"
+    result = CliRunner().invoke(main, ["--rules", str(RULES), *command[1:], "--format", "json"])
+    assert result.exit_code == 0, result.output
+    listed = [d for d in json.loads(result.stdout) if d["code"] == "Q006"]
+    assert len(listed) == total

@@ -1,0 +1,1 @@
+"""Tests of each game family, one folder per family."""

@@ -1,0 +1,230 @@
+"""The credit matrix: its derivation, the shipped Advanced Civilization cards against the community
+transcriptions, and the rulebook's worked examples (2.8, 31.54, 31.55, 31.58)."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+
+from civrules.families.advanced_civilization.credits import (
+    CreditLine,
+    CreditPolicy,
+    CreditSource,
+    SameTarget,
+    credit_matrix,
+    credit_policy,
+    credit_sources,
+    credit_toward,
+    derive_credit_matrix,
+)
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import RULES
+
+#: The community transcriptions live beside the repository (``../shared`` in CI).
+COMMUNITY = Path(__file__).resolve().parents[4] / "shared" / "sources" / "community"
+needs_community = pytest.mark.skipif(
+    not (COMMUNITY / "advciv_civ_card_credits.csv").is_file(),
+    reason=f"community transcriptions not found at {COMMUNITY} (shared/ is checked out beside the repository in CI)",
+)
+
+#: Cells the civbuddy transcription omits: group credits that reach the giver's own prerequisite.
+#: 32.254 and 32.264 give 10 to all other Craft cards, Engineering among them; the data records
+#: the disagreement on both cards.
+CIVBUDDY_OMITS = {("roadbuilding", "engineering"), ("mining", "engineering")}
+
+
+@pytest.fixture(scope="module")
+def advciv() -> Ruleset:
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None
+    return of_family(analysis.model)
+
+
+@pytest.fixture(scope="module")
+def matrix(advciv: Ruleset) -> dict[str, dict[str, int]]:
+    return credit_matrix(advciv)
+
+
+def slug(name: str) -> str:
+    """A card name as the transcriptions spell it, reduced so that `Road Building`, `Roadbuilding`
+    and `roadbuilding`, or `Drama & Poetry` and `Drama and Poetry`, compare equal."""
+    return re.sub(r"[^a-z]", "", name.lower().replace("&", "and"))
+
+
+def card_ids(ruleset: Ruleset) -> dict[str, str]:
+    ids = {slug(card.display_name): card.id for card in ruleset.cards}
+    ids.update({slug(card.id): card.id for card in ruleset.cards})
+    return ids
+
+
+def read_csv(name: str) -> list[dict[str, str]]:
+    with (COMMUNITY / name).open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def community_matrix(ruleset: Ruleset, column: str) -> dict[str, dict[str, int]]:
+    ids = card_ids(ruleset)
+    out: dict[str, dict[str, int]] = {}
+    for row in read_csv("advciv_civ_card_credits.csv"):
+        if row[column].strip():
+            out.setdefault(ids[slug(row["from_card"])], {})[ids[slug(row["to_card"])]] = int(row[column])
+    return out
+
+
+def cells(matrix: dict[str, dict[str, int]]) -> dict[tuple[str, str], int]:
+    return {(owned, target): points for owned, row in matrix.items() for target, points in row.items()}
+
+
+# --- The shipped cards against the community transcriptions ------------------------------------
+
+
+@needs_community
+def test_matrix_equals_the_johnchampaign_column_cell_for_cell(
+    advciv: Ruleset, matrix: dict[str, dict[str, int]]
+) -> None:
+    expected = community_matrix(advciv, "johnchampaign_points_expanded")
+    assert cells(matrix) == cells(expected)
+
+
+@needs_community
+def test_civbuddy_differs_only_in_the_two_documented_cells(advciv: Ruleset, matrix: dict[str, dict[str, int]]) -> None:
+    civbuddy = cells(community_matrix(advciv, "civbuddy_points"))
+    ours = cells(matrix)
+    assert {cell for cell in ours if civbuddy.get(cell) != ours[cell]} == CIVBUDDY_OMITS
+    assert set(civbuddy) - set(ours) == set()
+    assert all(ours[cell] == 10 for cell in CIVBUDDY_OMITS)
+
+
+def test_the_civbuddy_cells_are_recorded_as_disagreements(advciv: Ruleset) -> None:
+    recorded = {
+        card.id
+        for card in advciv.cards
+        for disagreement in card.raw.get("disagreements", ())
+        if "engineering" in disagreement["field"] and "credit" in disagreement["field"]
+    }
+    assert recorded == {owned for owned, _ in CIVBUDDY_OMITS}
+
+
+@needs_community
+def test_costs_groups_and_prerequisites_equal_both_transcriptions(advciv: Ruleset) -> None:
+    ids = card_ids(advciv)
+    rows = read_csv("advciv_civ_cards.csv")
+    assert sorted(ids[slug(row["name"])] for row in rows) == sorted(advciv.cards.ids())
+    for row in rows:
+        card = advciv.cards.by_id[ids[slug(row["name"])]]
+        for cost, groups, prerequisites in (
+            (row["cost"], row["groups"], row["prerequisite"]),
+            (row["jc_cost"], row["jc_groups"], row["jc_prerequisites"]),
+        ):
+            assert card.cost == int(cost), card.id
+            assert set(card.group_list()) == {g.strip().lower() for g in groups.split(";")}, card.id
+            listed = {ids[slug(p)] for p in prerequisites.split(";") if p.strip()}
+            assert set(card.prerequisite_list()) == listed, card.id
+
+
+def test_the_two_group_cards_are_the_four_of_31_55(advciv: Ruleset) -> None:
+    two_groups = {card.id for card in advciv.cards if len(card.group_list()) == 2}
+    assert two_groups == {"engineering", "mathematics", "literacy", "mysticism"}
+
+
+# --- The rulebook's worked examples ------------------------------------------------------------
+
+
+def test_drama_and_poetry_architecture_and_literacy_reduce_democracy_by_45(
+    advciv: Ruleset, matrix: dict[str, dict[str, int]]
+) -> None:
+    # 2.8: "il costo della Democracy (200) può essere ridotto di 45 punti con il possesso di Drama and
+    # Poetry, Architecture, e Literacy".
+    assert advciv.cards.by_id["democracy"].cost == 200
+    assert credit_toward(matrix, ["drama_and_poetry", "architecture", "literacy"], "democracy") == 45
+
+
+def test_the_music_purchase_of_31_58(advciv: Ruleset, matrix: dict[str, dict[str, int]]) -> None:
+    # Mysticism gives 5; three Grain, two Papyrus and one Hides are worth 45; ten treasury tokens 10.
+    credit = credit_toward(matrix, ["mysticism"], "music")
+    assert credit == 5
+    hand = {"grain": 3, "papyrus": 2, "hides": 1}
+    values = {c.id: c.value for c in advciv.commodities if c.id in hand}
+    cards = 0
+    for good, count in hand.items():
+        value = values[good]
+        assert isinstance(value, int)
+        cards += count * count * value
+    assert cards == 45
+    assert credit + cards + 10 == advciv.cards.by_id["music"].cost == 60
+
+
+def test_astronomy_credits_coinage_and_medicine_once_each(matrix: dict[str, dict[str, int]]) -> None:
+    # 31.54: Astronomy's 20 toward all other sciences applies to both Coinage and Medicine bought in
+    # one turn, once to each.
+    assert credit_toward(matrix, ["astronomy"], "coinage") == 20
+    assert credit_toward(matrix, ["astronomy"], "medicine") == 20
+    assert credit_toward(matrix, ["astronomy", "astronomy"], "coinage") == 20
+
+
+def test_engineering_receives_craft_and_science_credits(matrix: dict[str, dict[str, int]]) -> None:
+    # 31.55: "a player wishing to acquire Engineering receives credits from his orange craft cards and
+    # his green science cards", and a holder of Engineering uses both its credits.
+    assert credit_toward(matrix, ["pottery", "astronomy"], "engineering") == 30
+    assert matrix["engineering"]["pottery"] == 10
+    assert matrix["engineering"]["astronomy"] == 20
+
+
+def test_the_shipped_policy_is_read_from_the_manifest(advciv: Ruleset) -> None:
+    assert credit_policy(advciv) == CreditPolicy(SameTarget(advciv.credit_policy["same_target"]))
+
+
+def test_no_advanced_civilization_cell_depends_on_the_same_target_policy(advciv: Ruleset) -> None:
+    # No card's credit lines reach one target twice, so `highest` and `sum` derive the same matrix:
+    # the manifest's `same_target` cannot change a purchase in this ruleset.
+    sources = credit_sources(advciv)
+    assert derive_credit_matrix(sources, CreditPolicy(SameTarget.HIGHEST)) == derive_credit_matrix(
+        sources, CreditPolicy(SameTarget.SUM)
+    )
+
+
+# --- The derivation ----------------------------------------------------------------------------
+
+ENGINEERING = CreditSource(
+    "engineering",
+    ("crafts", "sciences"),
+    (CreditLine(10, group="crafts"), CreditLine(20, group="sciences")),
+)
+SURVEYING = CreditSource("surveying", ("crafts", "sciences"), ())
+POTTERY = CreditSource("pottery", ("crafts",), (CreditLine(10, group="crafts"), CreditLine(5, card="surveying")))
+
+
+def test_a_group_credit_reaches_every_other_card_of_the_group() -> None:
+    matrix = derive_credit_matrix([ENGINEERING, SURVEYING, POTTERY], CreditPolicy())
+    assert matrix["pottery"] == {"engineering": 10, "surveying": 10}
+    assert "engineering" not in matrix["engineering"]
+
+
+def test_several_lines_to_one_target_follow_the_policy() -> None:
+    cards = [ENGINEERING, SURVEYING, POTTERY]
+    highest = derive_credit_matrix(cards, CreditPolicy(SameTarget.HIGHEST))
+    summed = derive_credit_matrix(cards, CreditPolicy(SameTarget.SUM))
+    assert highest["engineering"]["surveying"] == 20
+    assert summed["engineering"]["surveying"] == 30
+    assert highest["pottery"]["surveying"] == 10
+    assert summed["pottery"]["surveying"] == 15
+
+
+def test_an_extra_credit_adds_on_top_whatever_the_policy() -> None:
+    bonus = CreditSource(
+        "pottery", ("crafts",), (CreditLine(10, group="crafts"), CreditLine(5, card="surveying", extra=True))
+    )
+    for policy in SameTarget:
+        assert derive_credit_matrix([bonus, SURVEYING], CreditPolicy(policy))["pottery"]["surveying"] == 15
+
+
+def test_credit_toward_ignores_the_target_itself_and_adds_across_owned_cards() -> None:
+    matrix = derive_credit_matrix([ENGINEERING, SURVEYING, POTTERY], CreditPolicy())
+    assert credit_toward(matrix, ["engineering", "pottery", "surveying"], "surveying") == 30
+    assert credit_toward(matrix, ["surveying"], "surveying") == 0

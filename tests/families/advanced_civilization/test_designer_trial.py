@@ -1,0 +1,655 @@
+"""The second designer trial: house rules written from the docs alone, and the mistakes met on the way.
+
+Each test is one thing a designer did, and what civrules must answer: at the line they wrote, in
+their words, with a hint that fixes it when followed literally, once per mistake.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.pipeline import Analysis, analyse
+from civrules.resolve.diff import diff_rulesets, render_text
+from tests.conftest import RULES
+from tests.core.test_incremental import copy_subset
+from tests.rulefiles import CachedWorkspace
+
+HEAD = """\
+kind: ruleset
+id: house
+name: "House rules"
+extends: advanced-civilization
+"""
+
+
+def analysed(text: str, ruleset_id: str = "house") -> Analysis:
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": text})
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    return analyse(workspace, loaded)
+
+
+def problems(analysis: Analysis) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.severity != "info"]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def only(analysis: Analysis, text: str, needle: str, code: str) -> Diagnostic:
+    """The one problem of ``analysis``: ``code``, in the variant, on the line holding ``needle``."""
+    found = problems(analysis)
+    assert [d.code for d in found] == [code], [(d.code, d.message) for d in found]
+    (diagnostic,) = found
+    assert diagnostic.span is not None and diagnostic.span.file.endswith("rulesets/house.yaml")
+    assert diagnostic.span.line == line_of(text, needle), diagnostic
+    return diagnostic
+
+
+# --- list operations written where the base has no list ---------------------------------------------
+
+
+def test_list_operations_on_a_number_say_the_field_is_not_a_list() -> None:
+    text = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n        cost: {remove: [80]}\n"
+    found = only(analysed(text), text, "cost: {remove", "V007")
+    assert "`cost` is not a list" in found.message and "music" in found.message
+    assert "unknown" not in found.message + (found.hint or "")
+    assert found.hint == "write the new value itself: `cost: VALUE`"
+    assert [note.label for note in found.related] == ["the base's value"]
+
+
+def test_list_operations_on_a_mapping_setting_say_it_is_not_a_list() -> None:
+    text = HEAD + "overlay:\n  settings:\n    hand_limit: {append: [9]}\n"
+    found = only(analysed(text), text, "hand_limit: {append", "V007")
+    assert "`hand_limit` is not a list" in found.message
+    assert found.hint == "write the fields to change: `hand_limit: {FIELD: VALUE}`"
+
+
+def test_list_operations_on_a_list_the_base_does_not_know_ask_for_the_whole_list() -> None:
+    # Africa's start areas are unknown in Advanced Civilization: there is no list to append to.
+    text = (
+        HEAD + "overlay:\n  nations:\n    patch:\n      - id: africa\n        start_areas: {areas: {append: [cirta]}}\n"
+    )
+    found = only(analysed(text), text, "start_areas: {areas", "V007")
+    assert "`areas` is unknown in the base" in found.message
+    assert found.hint == "write the whole value: `areas: [...]`"
+
+
+# --- removing what is not there, and what is still used ---------------------------------------------
+
+
+def test_removing_a_border_the_base_does_not_have_does_not_suggest_adding_it() -> None:
+    text = HEAD + 'overlay:\n  borders:\n    remove:\n      - {areas: [cyprus, thebes], why: "house rule"}\n'
+    found = only(analysed(text), text, "cyprus, thebes", "V005")
+    assert "add" not in (found.hint or ""), found.hint
+    assert found.hint is not None and "nothing to remove" in found.hint
+
+
+def test_a_removed_calamity_still_used_names_the_card_that_uses_it_and_how_to_patch_it() -> None:
+    text = HEAD + 'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+    found = only(analysed(text), text, "id: flood", "V006")
+    assert found.message == (
+        "calamity `flood` is removed, but 1 reference to it remains: civilization card `engineering`"
+    )
+    assert found.hint is not None and "`overlay.civilization_cards`" in found.hint and "`engineering`" in found.hint
+    (note,) = found.related
+    assert note.span.file.endswith("cards/advanced-civilization.yaml")
+
+
+def test_following_the_hint_of_a_removed_calamity_validates() -> None:
+    # The hint says: patch the referrer in the variant; a list element goes with `{remove: [...]}`.
+    text = HEAD + (
+        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+        "  civilization_cards:\n    patch:\n      - id: engineering\n"
+        "        attributes:\n          patch:\n"
+        '            - where: {rule: "32.312"}\n'
+        "              with: {calamities: {remove: [{calamity: flood}]}}\n"
+    )
+    assert problems(analysed(text)) == []
+
+
+# --- schema errors in a patch: hints that fix the value when followed literally ----------------------
+
+
+def test_a_word_where_a_number_belongs_is_not_told_to_drop_its_quotes() -> None:
+    text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n        cost: "ninety"\n'
+    found = only(analysed(text), text, 'cost: "ninety"', "S001")
+    assert found.hint == "write a whole number in digits, without quotes"
+
+
+def test_a_number_in_quotes_is_told_to_drop_its_quotes() -> None:
+    text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n        cost: "90"\n'
+    found = only(analysed(text), text, 'cost: "90"', "S001")
+    assert found.hint == "write the number without quotes: `90`"
+
+
+def test_a_group_appended_twice_names_the_repeated_group() -> None:
+    text = (
+        HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        groups: {append: [crafts]}\n"
+    )
+    found = only(analysed(text), text, "groups: {append", "S001")
+    assert found.hint is not None and "`crafts` is listed twice" in found.hint
+
+
+def test_a_card_given_three_groups_is_told_the_limit_and_why() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - id: mysticism\n        groups: [religion, arts, sciences]\n"
+    )
+    found = only(analysed(text), text, "groups: [religion", "S001")
+    assert "3 items" in found.message and "at most 2" in found.message
+    assert found.hint is not None and "group(s) the card belongs to" in found.hint
+
+
+def test_a_key_outdented_under_an_empty_setting_is_told_to_indent_it() -> None:
+    # `hand_limit:` with nothing under it, and its field written beside it instead of inside it.
+    text = HEAD + "overlay:\n  settings:\n    hand_limit:\n    commodity_cards: 9\n"
+    found = only(analysed(text), text, "    commodity_cards: 9", "S002")
+    assert found.hint == (
+        f"`hand_limit:` on line {line_of(text, 'hand_limit:')} has no value, so `commodity_cards` is read beside it: "
+        "indent `commodity_cards` (and the lines that belong with it) under `hand_limit:`"
+    )
+
+
+def test_a_misspelt_key_beside_an_empty_one_still_gets_did_you_mean() -> None:
+    text = HEAD + "overlay:\n  settings:\n    hand_limit:\n    tasation: {}\n"
+    found = only(analysed(text), text, "tasation", "S002")
+    assert found.hint == "did you mean `taxation`?"
+
+
+# --- the diff of a variant: each change as the field it is -------------------------------------------
+
+
+def diff_of(text: str) -> str:
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    manifests = workspace.manifests()
+    variant = analyse(workspace, workspace.load_ruleset(manifests["house"]))
+    base = analyse(workspace, workspace.load_ruleset(manifests["advanced-civilization"]))
+    assert variant.resolved is not None and base.resolved is not None
+    assert problems(variant) == []
+    return render_text(diff_rulesets(base.resolved, variant.resolved))
+
+
+def test_a_changed_group_credit_is_one_line_naming_the_group() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n"
+        "        credits: {patch: [{where: {group: crafts}, with: {points: 15}}]}\n"
+    )
+    changes = diff_of(text)
+    assert "~ credits[crafts].points: 10 → 15" in changes, changes
+    assert "credits[…]" not in changes
+
+
+def test_a_changed_late_iron_age_value_is_one_line_naming_the_space() -> None:
+    text = HEAD + (
+        "overlay:\n  ast_tracks:\n    patch:\n      - nation: africa\n"
+        "        late_iron_age_spaces: {patch: [{where: {space: 15}, with: {min_card_value: 1700}}]}\n"
+    )
+    changes = diff_of(text)
+    assert "~ late_iron_age_spaces[15].min_card_value: 1600 → 1700" in changes, changes
+
+
+def test_one_changed_element_of_an_unnamed_list_is_shown_field_by_field() -> None:
+    # Pottery's attribute gets a house-rule wording: the rest of the attribute is unchanged.
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n"
+        '        attributes:\n          patch:\n            - where: {rule: "32.211"}\n'
+        '              with: {text: "Grain cards reduce Famine losses by five each."}\n'
+    )
+    changes = diff_of(text)
+    assert "~ attributes[…].text: " in changes and "Grain cards reduce Famine losses by five each." in changes, changes
+    assert "+ attributes[…]" not in changes
+
+
+# --- a list operation that names no element ---------------------------------------------------------
+
+
+def test_a_misspelt_selector_is_answered_with_the_element_it_meant() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n"
+        "        credits: {remove: [{card: theolgy}]}\n"
+    )
+    found = only(analysed(text), text, "credits: {remove", "V007")
+    assert found.hint == "did you mean `{card: theology}`?"
+
+
+def test_a_selector_by_a_field_no_element_has_names_the_fields_they_have() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n"
+        "        credits: {remove: [{target: theology}]}\n"
+    )
+    found = only(analysed(text), text, "credits: {remove", "V007")
+    assert found.hint == "no element has `target`; they have: `card`, `group`, `points`, `rule`"
+
+
+# --- the player aids of a variant mark what it changes on every sheet that shows it -------------------
+
+SHEET_CHANGES = (
+    HEAD
+    + """\
+overlay:
+  civilization_cards:
+    patch:
+      - {id: pottery, cost: 55, source: "house rule"}
+    add:
+      - {id: banking, name: Banking, groups: [crafts], cost: 140, attributes: [], source: "house rule",
+         prerequisites: [{card: coinage, source: "house rule"}],
+         credits: [{group: crafts, points: 10, source: "house rule"}]}
+  commodities:
+    patch:
+      - {id: salt, count: 10, source: "house rule"}
+  calamities:
+    patch:
+      - id: famine
+        primary: {patch: [{where: {id: famine_primary}, with: {amount: 15}}]}
+  ast_tracks:
+    patch:
+      - nation: africa
+        late_iron_age_spaces: {patch: [{where: {space: 15}, with: {min_card_value: 1700}}]}
+  epochs:
+    patch:
+      - {id: early_bronze_age, name: "Early Bronze Age (house)", source: "house rule"}
+  settings:
+    total_cards: null
+"""
+)
+
+
+def sheets_of(text: str) -> dict[str, str]:
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    loaded = workspace.load_ruleset(workspace.manifests()["house"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None, problems(analysis)
+    assert problems(analysis) == []
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    rendered = render_sheets(analysis.model, "0" * 64, changes=changes)
+    return {name: html.unescape(re.sub(r"\s+", " ", page.decode())) for name, page in rendered.items()}
+
+
+def marked(page: str, name: str) -> str:
+    """The mark after ``name`` in a row header of ``page``: `+`, `Δ`, or nothing."""
+    after = r'(?:<(?!span class="changed-mark")/?[a-z][^>]*>|\s)*(?:<span class="changed-mark"[^>]*>([^<]*)</span>)?'
+    found = re.search(re.escape(name) + after, page)
+    assert found is not None, name
+    return found.group(1) or ""
+
+
+def test_the_credit_table_marks_an_added_and_a_changed_card() -> None:
+    page = sheets_of(SHEET_CHANGES)["credit-table.html"]
+    rows = page[page.index("<tbody") :]
+    assert marked(rows, ">Banking") == "+"
+    assert marked(rows, ">Pottery") == "Δ"
+    assert marked(rows, ">Mining") == ""
+
+
+def test_the_ast_sheet_marks_a_changed_track_and_a_changed_epoch() -> None:
+    page = sheets_of(SHEET_CHANGES)["ast.html"]
+    assert marked(page, ">Africa") == "Δ"
+    assert marked(page, ">Egypt") == ""
+    assert marked(page, 'scope="row">Early Bronze Age (house)') == "Δ"
+
+
+def test_the_commodities_sheet_marks_a_changed_good_and_a_changed_calamity() -> None:
+    page = sheets_of(SHEET_CHANGES)["commodities.html"]
+    assert marked(page, ">Salt") == "Δ"
+    assert marked(page, ">Grain") == ""
+    assert marked(page, "Famine") == "Δ"
+
+
+# --- the command line, as a designer types it -------------------------------------------------------
+
+
+def _rules_with(tmp_path: Path, *files: tuple[str, str]) -> Path:
+    root = tmp_path / "rules"
+    shutil.copytree(RULES, root)
+    for relative, text in files:
+        (root / relative).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_validating_a_variant_by_its_file_name_when_its_id_differs_says_which_id_to_use(tmp_path: Path) -> None:
+    # Copied from another variant: the file is `t9.yaml`, the id inside still `t9-house`.
+    text = HEAD.replace("id: house", "id: t9-house") + "overlay:\n  settings:\n    hand_limit: {commodity_cards: 9}\n"
+    rules = _rules_with(tmp_path, ("rulesets/t9.yaml", text))
+    result = CliRunner().invoke(main, ["--rules", str(rules), "validate", "t9", "--format", "json"])
+    assert result.exit_code == 2, result.output
+    (found,) = json.loads(result.stdout)
+    assert found["code"] == "R001"
+    assert found["hint"] == (
+        "`rulesets/t9.yaml` declares `id: t9-house`: validate it as `t9-house`, or set `id: t9` in the file"
+    )
+
+
+def test_one_patch_written_as_a_mapping_is_told_to_write_a_list() -> None:
+    text = HEAD + "overlay:\n  civilization_cards:\n    patch: {id: pottery, cost: 50}\n"
+    found = only(analysed(text), text, "patch: {id", "S001")
+    assert found.message == "a mapping where a list belongs in `overlay.civilization_cards.patch`"
+    assert found.hint == "write a list: `[{...}]`, or each entry on its own line starting with `- `"
+
+
+def test_a_misspelt_code_to_suppress_is_told_the_codes_it_may_mean() -> None:
+    text = HEAD + 'suppress:\n  - {code: A01, reason: "the house rule"}\n'
+    found = only(analysed(text), text, "code: A01", "S001")
+    assert found.hint is not None and found.hint.startswith("a code is a letter and three digits, such as `A010`")
+    assert "civrules explain --list" in found.hint
+
+
+def test_the_scaffolds_remove_example_names_an_entity_of_the_collection_it_stands_under(tmp_path: Path) -> None:
+    rules = _rules_with(tmp_path)
+    runner = CliRunner()
+    made = runner.invoke(main, ["--rules", str(rules), "new-variant", "mine", "--extends", "advanced-civilization"])
+    assert made.exit_code == 0
+    created = rules / "rulesets" / "mine.yaml"
+    # The designer uncomments the overlay (one `# ` off each line), then the `remove` example with
+    # the block it stands in (one more `# `).
+    lines, inside, remove = [], False, False
+    for line in created.read_text(encoding="utf-8").splitlines():
+        inside = inside or line.startswith("# overlay:")
+        line = line[2:] if inside and line.startswith("# ") else line
+        remove = remove or line.lstrip().startswith("# calamities:")
+        if remove and line.lstrip().startswith("# "):
+            line = line.replace("# ", "", 1)
+        lines.append(line)
+    created.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(main, ["--rules", str(rules), "validate", "mine", "--format", "json"])
+    found = [d for d in json.loads(result.stdout) if d["severity"] != "info"]
+    assert [d["code"] for d in found] == ["V006"], found
+    assert found[0]["message"].startswith("calamity `volcano_earthquake` is removed")
+
+
+# --- a map panel of the variant's own --------------------------------------------------------------
+
+ATLANTIS = """\
+kind: map
+id: atlantis
+name: "Atlantis (house rule)"
+panel: [main]
+areas:
+  - {id: atlantis, name: Atlantis, panel: main, land: true, water: true, coastal: true, population_limit: 2,
+     source: "house rule"}
+borders:
+  - {areas: [atlantis, cyprus], kind: sea, source: "house rule"}
+"""
+
+
+def test_a_misspelt_data_file_path_is_answered_with_the_file_that_is_there() -> None:
+    text = HEAD + "files: {map: [maps/atlantis.yml]}\n"
+    workspace = CachedWorkspace({"rulesets/house.yaml": text, "maps/atlantis.yaml": ATLANTIS})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    found = only(analysis, text, "maps/atlantis.yml", "L012")
+    assert found.hint == "did you mean `maps/atlantis.yaml`? (paths are relative to `rules`)"
+
+
+def test_a_base_area_restated_in_the_variants_map_file_is_told_to_patch_it_instead() -> None:
+    panel = ATLANTIS + '  - {areas: [atlantis, crete], kind: sea, source: "house rule"}\n'
+    panel = panel.replace(
+        "borders:",
+        "  - {id: cyprus, name: Cyprus, panel: main, land: true, water: true, coastal: true, population_limit: 3,\n"
+        '     source: "house rule"}\nborders:',
+    )
+    text = HEAD + "files: {map: [maps/atlantis.yaml]}\n"
+    workspace = CachedWorkspace({"rulesets/house.yaml": text, "maps/atlantis.yaml": panel})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    (duplicate,) = [d for d in problems(analysis) if d.code == "I001"]
+    assert duplicate.span is not None and duplicate.span.file.endswith("maps/atlantis.yaml")
+    assert duplicate.hint == (
+        "the base already has area `cyprus`: to change it, patch it in the variant's manifest "
+        "(`overlay: {areas: {patch: [{id: cyprus, ...}]}}`) and delete it here; or give this one a new id"
+    )
+
+
+def test_building_one_variant_counts_one_ruleset(tmp_path: Path) -> None:
+    text = HEAD + 'overlay:\n  settings:\n    hand_limit: {commodity_cards: 9, source: "house rule"}\n'
+    rules = _rules_with(tmp_path, ("rulesets/house.yaml", text))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "house", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stderr.splitlines()[-1].startswith("civrules: wrote ") and " files for 1 ruleset into " in result.stderr
+    )
+
+
+# --- `civrules watch` while an editor saves --------------------------------------------------------
+
+
+class _StopWatchingError(Exception):
+    pass
+
+
+def test_watch_does_not_read_a_file_an_editor_is_still_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An editor saves by truncating the file, then writing it: a round that looks in between must
+    # wait for the file to stand still, not report the empty file (L009) and then "fixed" it.
+    from civrules.cli import watcher as watching
+
+    rules = copy_subset(tmp_path / "rules")
+    cards = rules / "cards" / "advanced-civilization.yaml"
+    text = cards.read_text(encoding="utf-8")
+    real = watching.snapshot
+    calls = 0
+
+    def saving(root: Path) -> dict[str, tuple[int, ...]]:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the save begins: the file is empty for a moment
+            cards.write_text("", encoding="utf-8")
+        elif calls == 3:  # and then holds the new text
+            cards.write_text(text.replace('    rule: "32.21"\n', '    rule: "32.12"\n', 1), encoding="utf-8")
+        return real(root)
+
+    printed: list[str] = []
+
+    def echo(line: str) -> None:
+        printed.append(line)
+        if line.startswith("civrules: ") and len([p for p in printed if p.startswith("civrules: ")]) == 2:
+            raise _StopWatchingError
+
+    monkeypatch.setattr(watching, "snapshot", saving)
+    with pytest.raises(_StopWatchingError):
+        watching.watch(rules, ["advanced-civilization"], echo, interval=0.01)
+    second = "\n".join(printed[1:])
+    assert "L009" not in second, second
+    assert "error[Q001]: section 32.12 is not in the rule index" in second
+
+
+# --- a setting's value in a patch, where a setting may also be unknown ---------------------------------
+
+
+def test_a_wrong_value_in_a_setting_patch_is_reported_at_the_variant_line() -> None:
+    # `set_value` is a rule or `{unknown: why}`: the error inside the rule is the designer's line.
+    text = HEAD + "overlay:\n  settings:\n    set_value:\n      formula: count_times_value\n"
+    found = only(analysed(text), text, "formula: count_times_value", "S003")
+    assert found.hint == "did you mean `count_squared_times_value`?"
+    assert any(r.span.file.endswith("advanced-civilization-commodities.yaml") for r in found.related)
+
+
+def test_a_replaced_card_without_a_citation_is_told_to_cite_a_rule_or_a_source() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    replace:\n"
+        "      - {id: pottery, name: Pottery, groups: [crafts], cost: 50,\n"
+        "         prerequisites: [], credits: [], attributes: []}\n"
+    )
+    found = only(analysed(text), text, "{id: pottery", "S004")
+    assert found.message == "missing a citation (`rule` or `source`) in `overlay.civilization_cards.replace[0]`"
+    assert found.hint == 'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`'
+
+
+# --- a house rule cites its source wherever the rulebook's section could be cited ---------------------
+
+
+def test_a_house_rule_can_cite_its_source_on_a_phase_an_option_taxation_and_set_values() -> None:
+    text = (
+        HEAD.replace("extends: advanced-civilization", "extends: expansion-project")
+        + """\
+overlay:
+  phases:
+    patch:
+      - {id: census, name: "Census (house)", source: "house rule: census first"}
+  settings:
+    taxation: {source: "house rule: taxes as before"}
+    set_value: {source: "house rule: set values as before"}
+"""
+    )
+    assert problems(analysed(text)) == []
+
+
+def test_a_house_rule_phase_added_whole_needs_no_rulebook_section() -> None:
+    text = (
+        HEAD.replace("extends: advanced-civilization", "extends: expansion-project")
+        + """\
+overlay:
+  phases:
+    add:
+      - {id: festival, number: 17, name: "Festival", condition: always, condition_text: "Always.",
+         order: simultaneous, source: "house rule: a festival ends the turn"}
+"""
+    )
+    found = [d for d in problems(analysed(text)) if d.code in ("S004", "S002")]
+    assert found == [], [(d.code, d.message) for d in found]
+
+
+def test_a_variant_that_forgot_extends_gets_one_diagnostic_saying_so() -> None:
+    text = HEAD.replace("extends: advanced-civilization\n", "") + (
+        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule"}\n'
+    )
+    found = only(analysed(text), text, "overlay:", "S001")
+    assert found.message == "`overlay` changes a base ruleset, but this manifest names none (`extends:`)"
+    assert found.hint == "add `extends: BASE` under `name:` (`civrules list` names the rulesets)"
+
+
+# --- a new card with typed effects ------------------------------------------------------------------
+
+BANKING_WITH_EFFECTS = (
+    HEAD
+    + """\
+overlay:
+  civilization_cards:
+    add:
+      - id: banking
+        name: Banking
+        groups: [crafts]
+        cost: 140
+        prerequisites: [{card: coinage, source: "house rule"}]
+        credits: [{group: crafts, points: 10, source: "house rule"}]
+        attributes:
+          - text: "The holder's ships move six areas; the holder may tax one token more or less."
+            source: "house rule"
+            effects:
+              - {kind: movment, units: ships, range: 6}
+              - {kind: tax, rate_changes: [0, 1]}
+        source: "house rule"
+"""
+)
+
+
+def test_two_mistakes_in_one_new_card_are_two_diagnostics() -> None:
+    analysis = analysed(BANKING_WITH_EFFECTS)
+    found = {(d.code, d.span.line if d.span else 0) for d in problems(analysis)}
+    assert found == {
+        ("S003", line_of(BANKING_WITH_EFFECTS, "kind: movment")),
+        ("S001", line_of(BANKING_WITH_EFFECTS, "rate_changes: [0, 1]")),
+    }, [(d.code, d.message) for d in problems(analysis)]
+
+
+def test_a_change_of_zero_says_a_change_is_never_zero() -> None:
+    text = BANKING_WITH_EFFECTS.replace("kind: movment", "kind: movement")
+    found = only(analysed(text), text, "rate_changes: [0, 1]", "S001")
+    assert found.message.startswith("`0` is not allowed")
+    assert "should not be valid" not in found.message
+    assert found.span is not None and found.span.column == text.splitlines()[found.span.line - 1].index("[0, 1]") + 2
+
+
+def test_the_main_help_points_at_its_options_where_they_are_printed() -> None:
+    shown = CliRunner().invoke(main, ["--help"]).output
+    said = shown.index("may also follow the command")
+    assert "options below" in shown[said - 40 : said] and shown.index("Options:") > said
+
+
+def test_one_epoch_raised_above_all_later_ones_is_one_diagnostic_at_the_variant_line() -> None:
+    text = HEAD + "overlay:\n  epochs:\n    patch:\n      - id: late_bronze_age\n"
+    text += "        requirements: {min_cities: 9}\n"
+    found = only(analysed(text), text, "requirements: {min_cities: 9}", "A010")
+    assert found.message == (
+        "epoch `late_bronze_age` needs 9 cities in play, more than the 2 epochs after it: "
+        "`early_iron_age` (4), `late_iron_age` (5)"
+    )
+    assert [r.label for r in found.related if r.label.startswith("needs")] == ["needs 4", "needs 5"]
+
+
+def test_a_house_rule_value_of_a_good_is_not_held_to_the_base_rulebooks_worked_examples() -> None:
+    # The examples (28.53: three Bronze are worth 54) are the base rulebook's statements about its own
+    # values: a variant that changes Bronze's value changes them on purpose, as it does a deck total.
+    text = HEAD + (
+        "overlay:\n  commodities:\n    patch:\n"
+        '      - {id: bronze, value: 7, stack: 7, source: "house rule: bronze is worth 7"}\n'
+    )
+    found = problems(analysed(text))
+    assert "D006" not in [d.code for d in found]
+    # Stack 6 now holds too few cards for eight players: located at the base's stack, with the most
+    # players noted where the base states them (not the whole of the variant's file).
+    (small,) = [d for d in found if d.code == "D005"]
+    assert small.span is not None and small.span.file.endswith("advanced-civilization-commodities.yaml")
+    assert any(
+        r.label == "the most players" and r.span.file.endswith("rulesets/advanced-civilization.yaml")
+        for r in small.related
+    )
+
+
+def test_a_wrong_worked_example_the_variant_writes_itself_is_still_reported() -> None:
+    text = HEAD + (
+        "overlay:\n  settings:\n    set_value:\n      examples:\n        append:\n"
+        '          - {commodity: bronze, cards: 2, set_value: 25, source: "house rule"}\n'
+    )
+    found = only(analysed(text), text, "set_value: 25", "D006")
+    assert "2 x 2 x 6 = 24" in found.message
+
+
+def test_an_appended_start_area_that_does_not_exist_is_pointed_at_itself() -> None:
+    text = HEAD.replace("advanced-civilization", "advanced-civilization-western") + (
+        "overlay:\n  nations:\n    patch:\n      - id: africa\n        start_areas: {areas: {append: [numidia]}}\n"
+    )
+    found = only(analysed(text), text, "append: [numidia]", "X001")
+    assert found.span is not None
+    line = text.splitlines()[found.span.line - 1]
+    assert line[found.span.column - 1 : found.span.end_column - 1] == "numidia"
+    assert found.hint == "did you mean `numidia_2`?"
+
+
+def test_an_area_put_on_a_flood_plain_by_a_variant_is_told_how_to_list_it_there_in_the_variant() -> None:
+    text = HEAD + 'overlay:\n  areas:\n    patch:\n      - {id: cyprus, flood_plain: nile, source: "house rule"}\n'
+    found = only(analysed(text), text, "flood_plain: nile", "M021")
+    written = "overlay: {flood_plains: {patch: [{id: nile, areas: {append: [cyprus]}}]}}"
+    assert found.hint == f"add `cyprus` to `nile` in this variant (`{written}`), or correct `flood_plain`"
+    # Followed literally, the hint settles the membership (what is left is the map's business: M020).
+    fixed = text + "  flood_plains:\n    patch:\n      - {id: nile, areas: {append: [cyprus]}}\n"
+    assert "M021" not in [d.code for d in problems(analysed(fixed))]
+
+
+def test_the_diff_of_a_removal_carries_the_reason_the_variant_gives() -> None:
+    text = HEAD + (
+        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+        "  civilization_cards:\n    patch:\n      - id: engineering\n"
+        "        attributes:\n          patch:\n"
+        '            - where: {rule: "32.312"}\n'
+        "              with: {calamities: {remove: [{calamity: flood}]}}\n"
+    )
+    changes = diff_of(text).splitlines()
+    at = changes.index("  - flood  Flood")
+    assert changes[at + 1] == "      why: house rule: no Flood"
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    manifests = workspace.manifests()
+    variant = analyse(workspace, workspace.load_ruleset(manifests["house"]))
+    base = analyse(workspace, workspace.load_ruleset(manifests["advanced-civilization"]))
+    assert variant.resolved is not None and base.resolved is not None
+    (removed,) = diff_rulesets(base.resolved, variant.resolved).to_json()["collections"]["calamities"]["removed"]
+    assert removed["why"] == "house rule: no Flood"

@@ -1,0 +1,843 @@
+"""Player aid sheets: valid, self-contained, escaped HTML that prints right in Chromium and WeasyPrint.
+
+The browser tests run the real headless Chromium (Debian's package; `make setup-browser` as root),
+one browser for every rendering, driven over the DevTools pipe (tests/browser.py); where none is
+installed they are skipped, with the reason (CI sets CIVRULES_REQUIRE_BROWSER=1, which
+makes that a failure). Set ``CIVRULES_UPDATE_SCREENSHOT=1`` to rewrite docs/sheets-credit-table.png
+and docs/sheets-credit-chart.png (each is written anyway when missing, never otherwise, so a test run
+leaves the tree clean).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import html5lib  # type: ignore[import-untyped]
+import pypdf
+import pytest
+from PIL import Image
+
+from civrules.emit.build import variant_changes
+from civrules.emit.export import export_ruleset
+from civrules.emit.export import fingerprint as fingerprint_of
+from civrules.emit.sheets import CHANGES, css_string, render_pdf, render_sheets
+from civrules.emit.sheets import SHEETS as EVERY_FAMILYS_SHEETS
+from civrules.families.advanced_civilization.calamities import resolution_order
+from civrules.families.advanced_civilization.credits import credit_matrix
+from civrules.families.advanced_civilization.model import Ruleset, of_family
+from civrules.families.advanced_civilization.sheets.svgmap import map_svg
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse, derived_facts
+from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
+from tests.browser import Browser, BrowserError
+from tests.conftest import REPO, RULES
+
+BASE = "advanced-civilization"
+VARIANT = "advanced-civilization-western"
+SCREENSHOT = REPO / "docs" / "sheets-credit-table.png"
+CHART_SCREENSHOT = REPO / "docs" / "sheets-credit-chart.png"
+#: The sheets of this family's rulesets (the core's and its own; other families register theirs).
+SHEETS = tuple(s for s in EVERY_FAMILYS_SHEETS if s.family in (None, "advanced-civilization"))
+#: CSS pixels per millimetre (96 dpi).
+PX = 96 / 25.4
+
+# --- Models ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Built:
+    model: Ruleset
+    fingerprint: str
+    files: Mapping[str, bytes]
+
+
+def _analyse(workspace: Workspace, ruleset_id: str) -> Any:
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.model is not None and analysis.resolved is not None
+    return analysis
+
+
+def _fingerprint(analysis: Any) -> str:
+    return fingerprint_of(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
+
+
+@pytest.fixture(scope="module")
+def workspace() -> Workspace:
+    return Workspace(RULES)
+
+
+@pytest.fixture(scope="module")
+def base(workspace: Workspace) -> Built:
+    analysis = _analyse(workspace, BASE)
+    assert analysis.ok
+    fingerprint = _fingerprint(analysis)
+    return Built(analysis.model, fingerprint, render_sheets(analysis.model, fingerprint))
+
+
+@pytest.fixture(scope="module")
+def variant(workspace: Workspace) -> tuple[Built, str]:
+    old, new = _analyse(workspace, BASE), _analyse(workspace, VARIANT)
+    diff = diff_rulesets(old.resolved, new.resolved)
+    fingerprint = _fingerprint(new)
+    return Built(new.model, fingerprint, render_sheets(new.model, fingerprint, "letter", diff)), render_text(diff)
+
+
+def _text(files: Mapping[str, bytes]) -> Iterator[tuple[str, str]]:
+    for name, content in files.items():
+        if name.endswith(".html"):
+            yield name, content.decode("utf-8")
+
+
+def _parse(text: str) -> Any:
+    """The document tree; html5lib in strict mode raises on the first parse error."""
+    return html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(text)
+
+
+def _cell_text(element: Any) -> str:
+    """The text a reader sees in an element: pictures (inline SVG, with their titles) left out."""
+
+    def walk(node: Any) -> Iterator[str]:
+        if isinstance(node.tag, str) and node.tag.rsplit("}", 1)[-1] == "svg":
+            return
+        yield node.text or ""
+        for child in node:
+            yield from walk(child)
+            yield child.tail or ""
+
+    return " ".join("".join(walk(element)).split())
+
+
+# --- The HTML itself ---------------------------------------------------------------------------
+
+
+def test_render_gives_every_sheet_and_an_index(base: Built, variant: tuple[Built, str]) -> None:
+    expected = {sheet.file for sheet in SHEETS if sheet.family in (None, base.model.family)} | {"index.html"}
+    assert set(base.files) == expected
+    assert set(variant[0].files) == expected | {CHANGES.file}
+    index = base.files["index.html"].decode()
+    for sheet in SHEETS:
+        assert (f'href="{sheet.file}"' in index) == (sheet.file in expected)
+
+
+def test_every_sheet_parses_without_errors(base: Built, variant: tuple[Built, str]) -> None:
+    for files in (base.files, variant[0].files):
+        for name, text in _text(files):
+            try:
+                _parse(text)
+            except html5lib.html5parser.ParseError as error:  # pragma: no cover - the failure report
+                pytest.fail(f"{name}: {error}")
+
+
+def test_sheets_refer_to_nothing_outside_themselves(base: Built, variant: tuple[Built, str]) -> None:
+    for files in (base.files, variant[0].files):
+        for name, text in _text(files):
+            for forbidden in ("http:", "https:", "//", "@import", "<script", "<link", "<img", "<iframe", "src="):
+                assert forbidden not in text.lower(), f"{name} contains {forbidden!r}"
+            # url() only for a fragment of the same page (the map's hatching pattern).
+            assert all(target.startswith("#") for target in re.findall(r"url\(\s*['\"]?([^)'\"]*)", text)), name
+            # Links only between the sheets themselves.
+            for target in re.findall(r"href=\"([^\"]*)\"", text):
+                assert re.fullmatch(r"[a-z-]+\.html", target), f"{name} links to {target!r}"
+
+
+def test_every_sheet_names_the_ruleset_fingerprint_and_rule_files(base: Built) -> None:
+    short = base.fingerprint[:12]
+    for name, text in _text(base.files):
+        assert "Advanced Civilization" in text, name
+        assert short in text and base.fingerprint in text, name
+        assert "generated by civrules — do not edit; from rules/rulesets/advanced-civilization.yaml" in text, name
+        # The running page header and footer are CSS strings, hex-escaped.
+        assert f"@top-left {{\n    content: {css_string('Advanced Civilization')};" in text, name
+    assert "rules/cards/advanced-civilization.yaml" in base.files["credit-table.html"].decode()
+    assert "rules/maps/mediterranean.yaml" in base.files["map.html"].decode()
+
+
+def test_page_size_follows_the_paper(base: Built, variant: tuple[Built, str]) -> None:
+    assert "size: A4 landscape;" in base.files["credit-table.html"].decode()
+    assert "size: A4 portrait;" in base.files["cards.html"].decode()
+    assert "size: letter landscape;" in variant[0].files["credit-table.html"].decode()
+    assert "size: letter portrait;" in variant[0].files["map.html"].decode()
+
+
+def test_unknown_paper_is_refused(base: Built) -> None:
+    with pytest.raises(ValueError, match="unknown paper 'a3'"):
+        render_sheets(base.model, base.fingerprint, "a3")
+
+
+def test_output_is_the_same_whatever_the_hash_seed(base: Built) -> None:
+    script = (
+        "import hashlib, sys\n"
+        "from pathlib import Path\n"
+        "from civrules.load.workspace import Workspace\n"
+        "from civrules.pipeline import analyse\n"
+        "from civrules.emit.sheets import render_sheets\n"
+        f"w = Workspace(Path({str(RULES)!r}))\n"
+        f"a = analyse(w, w.load_ruleset(w.manifests()[{BASE!r}]))\n"
+        f"files = render_sheets(a.model, {base.fingerprint!r})\n"
+        "digest = hashlib.sha256()\n"
+        "for name, content in sorted(files.items()):\n"
+        "    digest.update(name.encode() + b'\\0' + content + b'\\0')\n"
+        "print(digest.hexdigest())\n"
+    )
+    expected = hashlib.sha256()
+    for name, content in sorted(base.files.items()):
+        expected.update(name.encode() + b"\0" + content + b"\0")
+    runs = []
+    for seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "CIVRULES_CACHE_DIR": ""}  # the map layout made under this seed
+        runs.append(
+            subprocess.Popen([sys.executable, "-c", script], cwd="/", env=env, stdout=subprocess.PIPE, text=True)
+        )
+    digests = [run.communicate(timeout=120)[0].strip() for run in runs]
+    assert digests == [expected.hexdigest()] * 2
+
+
+def test_a_card_name_with_markup_is_text() -> None:
+    cards = (RULES / "cards" / "advanced-civilization.yaml").read_text()
+    hostile = '"<script>alert(1)</script> Pottery & <b>Co</b>"'
+    text = cards.replace("    name: Pottery\n", f"    name: {hostile}\n", 1)
+    assert text != cards
+    workspace = Workspace(RULES, overrides={"cards/advanced-civilization.yaml": text})
+    analysis = _analyse(workspace, BASE)
+    files = render_sheets(analysis.model, "0" * 64)
+    for name, page in _text(files):
+        assert "<script" not in page.lower() and "<b>" not in page, name
+        tree = _parse(page)
+        assert tree.findall(".//script") == [] and tree.findall(".//b") == [], name
+    for name in ("credit-table.html", "cards.html"):
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; Pottery &amp; &lt;b&gt;Co&lt;/b&gt;" in files[name].decode()
+
+
+def test_a_ruleset_name_cannot_leave_the_style_element() -> None:
+    manifest = (RULES / "rulesets" / "advanced-civilization.yaml").read_text()
+    hostile = "'Adv\"; } </style><script>alert(1)</script><style> body { color: red'"
+    text = manifest.replace('name: "Advanced Civilization"\n', f"name: {hostile}\n", 1)
+    assert text != manifest
+    workspace = Workspace(RULES, overrides={"rulesets/advanced-civilization.yaml": text})
+    analysis = _analyse(workspace, BASE)
+    files = render_sheets(analysis.model, "0" * 64)
+    for name, page in _text(files):
+        assert "<script" not in page.lower(), name
+        tree = _parse(page)
+        styles = tree.findall(".//style")
+        assert len(styles) == 1 and tree.findall(".//script") == [], name
+        assert "</style" not in (styles[0].text or "") and "color: red" not in (styles[0].text or ""), name
+
+
+def test_css_strings_escape_everything_but_plain_characters() -> None:
+    assert str(css_string("A4 — x")) == '"A4\\000020\\002014\\000020x"'
+    assert str(css_string("</style>")) == '"\\00003c\\00002fstyle\\00003e"'
+
+
+# --- What the sheets say -----------------------------------------------------------------------
+
+
+def test_credit_table_cells_are_the_derived_matrix(base: Built) -> None:
+    tree = _parse(base.files["credit-table.html"].decode())
+    cards = list(base.model.cards.by_id.values())
+    matrix = credit_matrix(base.model)
+    rows = tree.findall(".//table[@class='credits']/tbody/tr")
+    assert len(rows) == len(cards)
+    for card, row in zip(cards, rows, strict=True):
+        head, cost, *cells = list(row)
+        assert _cell_text(head) == card.display_name
+        assert _cell_text(cost) == str(card.cost)
+        shown = [_cell_text(cell) for cell in cells]
+        assert shown == [str(matrix.get(card.id, {}).get(target.id, "")) for target in cards]
+    # Costs and prerequisites are in the header: each column label names its card and prerequisites.
+    labels = tree.findall(".//table[@class='credits']/thead/tr")[0].findall("th")[1:]
+    democracy = next(label for label in labels if label.get("title") == "Democracy")
+    assert "needs Law" in "".join(democracy.itertext())
+    assert re.search(r'<th class="tcost">200</th>', base.files["credit-table.html"].decode())
+
+
+def test_two_group_cards_show_both_marks(base: Built) -> None:
+    text = base.files["credit-table.html"].decode()
+    row = re.search(r"<th scope=\"row\">(.*?)Engineering</th>", text)
+    assert row is not None
+    assert row.group(1).count("<svg") == 2
+    assert 'aria-label="Crafts"' in row.group(1) and 'aria-label="Sciences"' in row.group(1)
+
+
+def test_calamities_are_in_resolution_order_with_card_modifiers(base: Built) -> None:
+    text = html.unescape(base.files["calamities.html"].decode())
+    names = [calamity.display_name for calamity in resolution_order(base.model)]
+    positions = [text.index(f"<h2>{name}</h2>") for name in names]
+    assert positions == sorted(positions)
+    assert "Medicine:</span> −8 unit points (primary, 16 → 8); −5 unit points (secondary, 10 → 5)" in text
+    assert "Mysticism:</span> 2 instead of 3 cities (primary)" in text
+    assert "Pottery:</span> −4 unit points per Grain card, optional (primary; secondary)" in text
+
+
+def test_ast_shows_unknown_never_blank(base: Built) -> None:
+    tree = _parse(base.files["ast.html"].decode())
+    rows = {_cell_text(row.find("th")).rstrip("*"): row for row in tree.findall(".//table[@class='ast']/tbody/tr")}
+    assert set(rows) == {nation.display_name for nation in base.model.nations}
+    assert " ".join(_cell_text(cell) for cell in rows["Italy"].findall("td")).startswith("2 unknown —")
+    for name, row in rows.items():
+        if name == "Italy":
+            continue
+        cells = [_cell_text(cell) for cell in row.findall("td")][1:]
+        assert cells[-1] == "unknown", name  # the finish box's value is not in the sources
+        late = [cell for cell in cells if cell.startswith("LIA")]
+        assert len(late) == 1 and re.fullmatch(r"LIA \d+", late[0]), name
+    africa = [_cell_text(cell) for cell in rows["Africa"].findall("td")][1:]
+    assert africa[13:15] == ["LIA 1300", "1600"]
+
+
+def test_sequence_of_play_keeps_unknown_orders(base: Built) -> None:
+    tree = _parse(base.files["sequence-of-play.html"].decode())
+    rows = tree.findall(".//tbody/tr")
+    assert [_cell_text(row.find("td")) for row in rows] == [str(n) for n in range(1, 14)]
+    census = _cell_text(rows[2])
+    assert "Census" in census and "unknown 18.1 gives no order" in census
+
+
+def test_commodities_give_set_values_with_mining(base: Built) -> None:
+    tree = _parse(base.files["commodities.html"].decode())
+    rows = tree.findall(".//table[@class='goods']/tbody/tr")
+    iron = next(i for i, row in enumerate(rows) if _cell_text(row.find("th")) == "Iron ◆")
+    assert [_cell_text(cell) for cell in rows[iron].findall("td")][:6] == ["2", "8", "2", "8", "18", "32"]
+    assert [_cell_text(cell) for cell in rows[iron + 1].findall("td")][2:6] == ["8", "18", "32", "50"]
+    assert "Trade decks by number of players" not in base.files["commodities.html"].decode()
+
+
+def test_deck_compositions_are_shown_when_the_data_has_them() -> None:
+    commodities = (RULES / "cards" / "advanced-civilization-commodities.yaml").read_text()
+    decks = (
+        "deck_compositions:\n"
+        "  - players: {min: 3, max: 5}\n"
+        "    map_region: west\n"
+        '    rule: "10.3"\n'
+        "    decks:\n"
+        "      - block: single\n"
+        "        commodities:\n"
+        "          - {commodity: ochre, count: 5}\n"
+        "          - {commodity: iron, share: half}\n"
+        "        calamity_severities: [major]\n"
+        "        calamity_sets: 1\n"
+    )
+    workspace = Workspace(RULES, overrides={"cards/advanced-civilization-commodities.yaml": commodities + decks})
+    analysis = _analyse(workspace, BASE)
+    text = render_sheets(analysis.model, "0" * 64)["commodities.html"].decode()
+    assert "Trade decks by number of players" in text
+    assert re.search(
+        r"<th [^>]*>3–5</th><td [^>]*>west</td>\s*<td>single</td>\s*<td>Ochre 5, Iron half of the cards</td>", text
+    )
+
+
+def test_map_index_lists_every_area_with_its_borders(base: Built) -> None:
+    tree = _parse(base.files["map.html"].decode())
+    rows = tree.findall(".//table[@class='areas']/tbody/tr")
+    assert len(rows) == len(base.model.areas)
+    alexandria = next(row for row in rows if _cell_text(row.find("th")) == "Alexandria")
+    cells = [_cell_text(cell) for cell in alexandria.findall("td")]
+    assert cells[:5] == ["land", "4", "white", "Nile flood plain (Egypt)", "yes"]
+    assert "Memphis" in cells[5]
+
+
+def test_map_picture_is_deterministic_and_complete(base: Built) -> None:
+    first = map_svg(base.model, 186.0, 247.0)  # the content box of an A4 portrait page, less the caption
+    assert first == map_svg(base.model, 186.0, 247.0)
+    assert str(first) in base.files["map.html"].decode()
+    assert first.count("<circle") + first.count("<rect") >= len(base.model.areas)
+    for label in ("land border", "sea border", "land and sea border", "flood plain", "start area", "volcano"):
+        assert f">{label}" in first
+    assert "xmlns" not in first
+    assert 'xmlns="http://www.w3.org/2000/svg"' in map_svg(base.model, 186.0, 250.0, standalone=True)
+
+
+def test_variant_changes_sheet(variant: tuple[Built, str]) -> None:
+    built, changes = variant
+    text = built.files[CHANGES.file].decode()
+    assert "a variant of advanced-civilization" in text
+    assert '<div class="added" style="padding-left: 2.6mm">+ aquitania  Aquitania</div>' in text
+    assert changes.count("\n") >= text.count('<div class="') - 1
+
+
+# --- WeasyPrint --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Printed:
+    reader: pypdf.PdfReader
+    texts: list[str]
+
+
+@pytest.fixture(scope="module")
+def weasy_pdf(base: Built) -> Printed:
+    reader = pypdf.PdfReader(io.BytesIO(render_pdf(base.model, base.fingerprint)))
+    return Printed(reader, [page.extract_text() for page in reader.pages])
+
+
+# Typesetting every sheet takes WeasyPrint most of a minute: `make test-slow`. The credit table's
+# one-page test below keeps WeasyPrint in `make test`.
+@pytest.mark.slow
+def test_weasyprint_pdf_has_every_sheet_within_bounds(weasy_pdf: Printed, base: Built) -> None:
+    pages = weasy_pdf.reader.pages
+    assert 9 <= len(pages) <= 24
+    first, second = pages[0].mediabox, pages[1].mediabox
+    assert (round(float(first.width)), round(float(first.height))) == (595, 842)  # the quick reference
+    assert (round(float(second.width)), round(float(second.height))) == (842, 595)  # the credit table
+    assert all(float(page.mediabox.width) < float(page.mediabox.height) for page in pages[2:5])
+    for number, text in enumerate(weasy_pdf.texts, start=1):
+        assert f"fingerprint {base.fingerprint[:12]}" in text and "generated by civrules" in text, number
+
+
+@pytest.mark.slow
+def test_weasyprint_pdf_states_costs_and_credits(weasy_pdf: Printed) -> None:
+    text = "\n".join(weasy_pdf.texts)
+    assert re.search(r"\bDemocracy\n[^\n]*\n200\b", text), "Democracy's cost"
+    assert re.search(r"\bDrama and Poetry\n.{0,300}?\b20 to Literacy\b", text, re.DOTALL), "Drama and Poetry → Literacy"
+    assert "Medicine: −8 unit points (primary, 16 → 8)" in text
+
+
+def test_weasyprint_credit_table_is_one_page_on_either_paper(base: Built) -> None:
+    import weasyprint  # type: ignore[import-untyped]
+
+    for paper, size in (("a4", (842, 595)), ("letter", (792, 612))):
+        page = render_sheets(base.model, base.fingerprint, paper)["credit-table.html"].decode()
+        document = weasyprint.HTML(string=page).render()
+        assert len(document.pages) == 1, paper
+        reader = pypdf.PdfReader(io.BytesIO(document.write_pdf()))
+        box = reader.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == size, paper
+
+
+# --- 18-player rulesets: every sheet within the page ----------------------------------------
+
+MEGA = "mega-civilization"
+EXPANSION = "expansion-project"
+ALL_RULESETS = sorted(Workspace(RULES).manifests())
+
+
+#: The rulesets of the Advanced Civilization family (the credit sheets'); the others are of other families.
+CARD_RULESETS = [
+    r for r in ALL_RULESETS if Workspace(RULES).load_ruleset(Workspace(RULES).manifests()[r]).family.default
+]
+#: The Sid Meier's Civilization family's rulesets: their sheets are held within the page on both papers.
+SMC, SMC_COMMUNITY = "sid-meiers-civilization", "sid-meiers-civilization-community"
+
+
+def _model(workspace: Workspace, ruleset_id: str) -> tuple[Ruleset, RulesetDiff | None]:
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None
+    model = of_family(analysis.model) if loaded.family.default else analysis.model
+    return model, variant_changes(workspace, loaded, analysis.resolved)  # type: ignore[return-value]
+
+
+@functools.cache
+def _sheets_of(ruleset_id: str, paper: str, only: tuple[str, ...] | None = None) -> Mapping[str, bytes]:
+    """The sheets of a ruleset, rendered once per test process (one render shared by the tests)."""
+    model, changes = _model(Workspace(RULES), ruleset_id)
+    return render_sheets(model, "0" * 64, paper, changes, only=only)
+
+
+def outside_the_page(html_text: str) -> list[str]:
+    """Every laid-out box (WeasyPrint) that reaches beyond its page box, by more than 0.5 px.
+
+    The descendants of each page box are the boxes WeasyPrint laid out: blocks, lines, text,
+    table cells, replaced elements (the inline SVG pictures).
+    """
+    import weasyprint
+
+    found = []
+    document = weasyprint.HTML(string=html_text).render()
+    for number, page in enumerate(document.pages, start=1):
+        for box in page._page_box.descendants():
+            if not hasattr(box, "border_box_x") or box.width is None or box.height is None:
+                continue
+            x, y = box.border_box_x(), box.border_box_y()
+            over = max(-x, -y, x + box.border_width() - page.width, y + box.border_height() - page.height)
+            if over > 0.5:
+                text = getattr(box, "text", "") or box.element_tag
+                found.append(f"page {number}: {type(box).__name__} {text[:40]!r} {over:.1f} px beyond the page")
+    return found
+
+
+def test_an_overflowing_box_is_found() -> None:
+    wide = "<html><style>@page { size: A4; margin: 10mm }</style><body><div style='width: 400mm'>x</div></body></html>"
+    assert any("BlockBox" in found for found in outside_the_page(wide))
+    assert outside_the_page(wide.replace("400mm", "100mm")) == []
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "paper", "sheets"),
+    [
+        (MEGA, "a4", ("credit-table.html", "quick-reference.html", "calamities.html")),
+        (BASE, "letter", ("credit-table.html", "map.html")),
+        (SMC, "letter", None),  # every sheet of the second family, on both papers
+        (SMC_COMMUNITY, "a4", None),
+        (SMC_COMMUNITY, "letter", None),
+    ],
+)
+def test_sheets_lie_within_the_page(ruleset_id: str, paper: str, sheets: tuple[str, ...] | None) -> None:
+    for name, content in _sheets_of(ruleset_id, paper, sheets).items():
+        assert outside_the_page(content.decode()) == [], (ruleset_id, paper, name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("ruleset_id", ALL_RULESETS)
+def test_every_sheet_of_every_ruleset_lies_within_the_page(ruleset_id: str, paper: str) -> None:
+    for name, content in _sheets_of(ruleset_id, paper).items():
+        assert outside_the_page(content.decode()) == [], (ruleset_id, paper, name)
+
+
+@pytest.mark.parametrize("ruleset_id", CARD_RULESETS)
+def test_every_card_name_is_on_the_credit_sheet(ruleset_id: str) -> None:
+    model, _ = _model(Workspace(RULES), ruleset_id)
+    page = _sheets_of(ruleset_id, "a4", ("credit-table.html",))["credit-table.html"].decode()
+    rows = _parse(page).findall(".//tbody/tr")
+    shown = {_cell_text(row.find("th")).removesuffix(" Δ").removesuffix(" +") for row in rows}
+    names = {card.display_name for card in model.cards}
+    assert {name for name in names if not any(row.endswith(name) for row in shown)} == set()
+    assert len(rows) == len(names)
+    assert "unknownunknown" not in page
+
+
+def test_a_large_deck_gets_the_credit_chart_and_a_small_one_the_table() -> None:
+    small = _sheets_of(BASE, "a4", ("credit-table.html",))["credit-table.html"].decode()
+    large = _sheets_of(EXPANSION, "a4", ("credit-table.html",))["credit-table.html"].decode()
+    assert 'class="credits"' in small and 'class="chart"' not in small
+    assert 'class="chart"' in large and 'class="credits"' not in large
+    tree = _parse(large)
+    anatomy = next(r for r in tree.findall(".//tbody/tr") if _cell_text(r.find("th")).endswith("Anatomy"))
+    cells = [_cell_text(cell) for cell in anatomy.findall("td")]
+    # Expansion Project 30.4.1: 10 to science, 5 to craft (columns: art, civic, craft, religion, science).
+    assert cells[:5] == ["", "", "5", "", "10"]
+    # Every card's cost is unknown in the transcription: one line says so, no column of "unknown".
+    assert "Unknown for every card, so not in the chart: cost —" in html.unescape(large)
+
+
+@functools.cache
+def _large_deck_chart() -> tuple[int, str]:
+    """The credit sheet (Letter) of Advanced Civilization with 130 cards more: the number of cards, the page."""
+    cards = (RULES / "cards" / "advanced-civilization.yaml").read_text()
+    extra = "".join(
+        f"  - id: extra_{i}\n    name: Extra {i}\n    groups: [arts]\n    cost: {100 + i}\n    prerequisites: []\n"
+        f"    credits: [{{group: crafts, points: 5, rule: '31'}}, {{card: extra_{i + 1}, points: 10, rule: '31'}}]\n"
+        f"    attributes: []\n    rule: '31'\n"
+        for i in range(130)
+    )
+    text = cards.replace("\ncards:\n", "\ncards:\n" + extra, 1).replace("extra_130", "pottery")
+    assert text.count("id: extra_") == 130
+    workspace = Workspace(RULES, overrides={"cards/advanced-civilization.yaml": text})
+    analysis = _analyse(workspace, BASE)
+    page = render_sheets(analysis.model, "0" * 64, "letter", only=("credit-table.html",))["credit-table.html"]
+    return len(analysis.model.cards), page.decode()
+
+
+def test_a_deck_of_any_size_gets_a_chart_that_lists_every_card() -> None:
+    count, page = _large_deck_chart()
+    assert count > 150
+    rows = _parse(page).findall(".//table[@class='chart']/tbody/tr")
+    assert len(rows) == count
+    extra_0 = next(row for row in rows if _cell_text(row.find("th")).endswith("Extra 0"))
+    assert _cell_text(extra_0.findall("td")[-1]) == "Extra 1 10"
+
+
+@pytest.mark.slow
+def test_the_chart_of_a_large_deck_lies_within_the_page() -> None:
+    assert outside_the_page(_large_deck_chart()[1]) == []
+
+
+def test_groups_without_symbols_get_distinct_shapes_and_letters() -> None:
+    page = _sheets_of(MEGA, "a4", ("credit-table.html",))["credit-table.html"].decode()
+    legend = re.search(r'<span class="group-legend">(.*?)</span>\n', page, re.DOTALL)
+    assert legend is not None
+    keys = re.findall(r'<span class="group-key">(.*?)</span>', legend.group(1), re.DOTALL)
+    shapes = [re.search(r"<title>[^<]*</title><(\w+)( points=\"[^\"]*\")?", key).group(0) for key in keys]  # type: ignore[union-attr]
+    letters = [re.search(r'font-weight="bold"[^>]*>([^<]+)</text>', key).group(1) for key in keys]  # type: ignore[union-attr]
+    assert len(keys) == 5
+    assert len({re.sub(r"<title>[^<]*</title>", "", shape) for shape in shapes}) == 5
+    assert letters == ["Cr", "S", "A", "Ci", "R"]
+    assert "are not in the sources: the hollow shapes with letters are drawn here" in page
+    assert ">?</text>" not in page
+
+
+def test_quick_reference_gives_the_turn_on_one_page() -> None:
+    import weasyprint
+
+    page = _sheets_of(BASE, "a4", ("quick-reference.html",))["quick-reference.html"].decode()
+    text = _cell_text(_parse(page).find(".//main"))
+    assert "8 commodity cards" in text and "(31.71, 31.72)" in text
+    assert "2 tokens per city" in text and "Coinage: 1/2/3 per city" in text
+    assert "By ascending number of cities: the player with the fewest cities draws first (27.1)." in text
+    assert "3 cards at least per trade" in text
+    assert text.index("Volcanic Eruption/Earthquake") < text.index("Piracy")
+    assert "13 Movement of A.S.T. Markers" in text
+    assert len(weasyprint.HTML(string=page).render().pages) == 1
+
+
+def test_quick_reference_shows_unknown_facts_with_their_reason() -> None:
+    page = html.unescape(_sheets_of(MEGA, "a4", ("quick-reference.html",))["quick-reference.html"].decode())
+    # the phases come from the rulebook transcription (issue 31); phase 10's A.S.T.-position order has
+    # no value in the vocabulary, so it is a dash with its reason
+    assert "A.S.T. Alteration" in page and "—¹" in page
+    assert "which `order` has no value" in page
+    assert "unknown hand limit: no rule file of this ruleset gives the hand limit" in page
+
+
+def test_variant_sheets_mark_what_the_variant_changes(base: Built) -> None:
+    changes = RulesetDiff(
+        BASE,
+        "a-variant",
+        [FieldChange("hand_limit.commodity_cards", 8, 9)],
+        [CollectionDiff("calamities", changed=[EntityChange("flood", "Flood", [FieldChange("stack", 5, 6)])])],
+    )
+    page = render_sheets(base.model, base.fingerprint, changes=changes, only=("quick-reference.html",))
+    text = _cell_text(_parse(page["quick-reference.html"].decode()).find(".//main"))
+    assert "Hand limit Δ" in text and "Flood (5) Δ" in text and "Famine (3) Δ" not in text
+    plain = _cell_text(_parse(base.files["quick-reference.html"].decode()).find(".//main"))
+    assert "Δ" not in plain
+    changes.collections.append(CollectionDiff("civilization_cards", added=[EntityChange("pottery", "Pottery", [])]))
+    page = render_sheets(base.model, base.fingerprint, changes=changes, only=("cards.html", "calamities.html"))
+    assert re.search(
+        r"Pottery <span class=\"changed-mark\" title=\"added by this variant\">\+</span>", page["cards.html"].decode()
+    )
+    assert (
+        '<h2>Flood <span class="changed-mark" title="changed by this variant">Δ</span></h2>'
+        in page["calamities.html"].decode()
+    )
+
+
+def test_a_real_variant_marks_its_new_areas(variant: tuple[Built, str]) -> None:
+    text = variant[0].files["map.html"].decode()
+    assert re.search(r"Aquitania <span class=\"changed-mark\" title=\"added by this variant\">\+</span>", text)
+
+
+# --- Chromium ----------------------------------------------------------------------------------
+
+#: The credit table's layout on screen: does anything stick out sideways, is the page one screen high?
+_METRICS = """(function () {
+  var page = document.querySelector(".page");
+  var table = document.querySelector("table.credits");
+  var style = getComputedStyle(page);
+  var box = page.getBoundingClientRect();
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+    tableRight: table.getBoundingClientRect().right,
+    tableScroll: table.scrollWidth,
+    tableClient: table.clientWidth,
+    contentRight: box.right - parseFloat(style.paddingRight),
+    pageHeight: box.height
+  };
+})()"""
+
+
+def _find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """A headless Chromium on the PATH. The tests never install one (that needs root): without it
+    they skip, saying what to install, unless CIVRULES_REQUIRE_BROWSER=1 (CI) makes that a failure."""
+    found = _find_chromium()
+    if found is None:
+        reason = (
+            "no chromium on the PATH: install one to run the browser tests "
+            "(`sudo make setup-browser` installs Debian's `chromium`)"
+        )
+        if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
+        pytest.skip(reason)
+    return found
+
+
+def test_a_browser_that_never_answers_fails_the_wait_and_is_killed(tmp_path: Path) -> None:
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nread -r line <&3\n")  # reads the commands (no newline comes), answers none
+    silent.chmod(0o755)
+    browser = Browser(str(silent), tmp_path / "profile", tmp_path / "log", timeout=0.5)
+    with pytest.raises(BrowserError, match=r"did not send the reply to Browser.getVersion within 0.5 s"), browser:
+        browser.send("Browser.getVersion")
+    with pytest.raises(ProcessLookupError):
+        os.killpg(browser.pid, 0)  # nothing of it is left
+
+
+def test_a_browser_that_dies_is_reported_with_its_status(tmp_path: Path) -> None:
+    browser = Browser(shutil.which("false") or "/bin/false", tmp_path / "profile", tmp_path / "log")
+    with (
+        pytest.raises(
+            BrowserError,
+            match=r"closed its pipe before it (read|sent the reply to) Browser.getVersion"
+            r" \(chromium exited with status 1\)",
+        ),
+        browser,
+    ):
+        browser.send("Browser.getVersion")
+
+
+@dataclass(frozen=True)
+class Browsed:
+    png: dict[str, Path]
+    pdf: dict[str, Path]
+    metrics: dict[str, dict[str, float]]
+    screenshot: Path
+    eighteen: Path
+
+
+def _size(landscape: bool, paper: str = "a4") -> tuple[int, int]:
+    short, long = (210.0, 297.0) if paper == "a4" else (215.9, 279.4)
+    width, height = (long, short) if landscape else (short, long)
+    return round(width * PX), round(height * PX)
+
+
+#: The sheets `make test` renders and prints in Chromium: one landscape (the credit table, the
+#: densest) and one portrait (the quick reference). `make test-slow` renders every sheet.
+BROWSED_FAST = ("credit-table.html", "quick-reference.html")
+
+
+def _render_each(browser: Browser, root: Path, sheets: Iterable[Any]) -> tuple[dict[str, Path], dict[str, Path]]:
+    """A PNG (at the sheet's page size) and a PDF of each of ``sheets`` (written under ``root/a4``)."""
+    png, pdf = {}, {}
+    for sheet in sheets:
+        png[sheet.file] = root / f"{sheet.file}.png"
+        pdf[sheet.file] = root / f"{sheet.file}.pdf"
+        with browser.open((root / "a4" / sheet.file).as_uri(), _size(sheet.landscape)) as page:
+            png[sheet.file].write_bytes(page.screenshot())
+            page.emulate(None)  # the browser's own window, as `--print-to-pdf` printed in
+            pdf[sheet.file].write_bytes(page.pdf())
+    return png, pdf
+
+
+def _write_pages(root: Path, pages: Mapping[str, Mapping[str, bytes]]) -> None:
+    for paper, files in pages.items():
+        (root / paper).mkdir()
+        for name, content in files.items():
+            (root / paper / name).write_bytes(content)
+
+
+@pytest.fixture(scope="module")
+def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """The credit table and the quick reference through one Chromium (tests/browser.py), a tab
+    each: PNG, PDF, layout metrics on both papers, the README's screenshots."""
+    root = tmp_path_factory.mktemp("chromium")
+    pages = {"a4": dict(base.files), "letter": render_sheets(base.model, base.fingerprint, "letter")}
+    # One sheet of an 18-player ruleset: Mega Civilization's credit chart.
+    pages["mega"] = dict(_sheets_of(MEGA, "a4", ("credit-table.html",)))
+    _write_pages(root, pages)
+    metrics: dict[str, dict[str, float]] = {}
+    screenshot = root / "credit-table-docs.png"
+    eighteen = root / "mega-credit-chart.png"
+    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
+        png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in BROWSED_FAST])
+        pdf["letter"] = root / "letter-credit-table.pdf"
+        with browser.open((root / "letter" / "credit-table.html").as_uri()) as page:
+            pdf["letter"].write_bytes(page.pdf())
+        for paper in ("a4", "letter"):
+            with browser.open((root / paper / "credit-table.html").as_uri(), _size(True, paper)) as page:
+                metrics[paper] = page.evaluate(_METRICS)
+        with browser.open((root / "a4" / "credit-table.html").as_uri(), _size(True), scale=1.5) as page:
+            screenshot.write_bytes(page.screenshot())
+        with browser.open((root / "mega" / "credit-table.html").as_uri(), _size(True)) as page:
+            eighteen.write_bytes(page.screenshot())
+    return Browsed(png, pdf, metrics, screenshot, eighteen)
+
+
+@pytest.fixture(scope="module")
+def browsed_every_sheet(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """Every sheet through one Chromium: PNG and PDF (`make test-slow`)."""
+    root = tmp_path_factory.mktemp("chromium-every-sheet")
+    _write_pages(root, {"a4": dict(base.files)})
+    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
+        png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in base.files])
+    return Browsed(png, pdf, {}, root / "unused.png", root / "unused.png")
+
+
+def _assert_rendered(browsed: Browsed, sheets: Iterable[Any]) -> None:
+    for sheet in sheets:
+        with Image.open(browsed.png[sheet.file]) as image:
+            assert image.size == _size(sheet.landscape), sheet.file
+            grey = image.convert("L")
+            dark = sum(grey.histogram()[:128])
+        assert dark > 2000, f"{sheet.file} looks blank"
+
+
+def _assert_printed_with_furniture(browsed: Browsed, base: Built, sheets: Iterable[Any]) -> None:
+    for sheet in sheets:
+        reader = pypdf.PdfReader(browsed.pdf[sheet.file])
+        assert 1 <= len(reader.pages) <= 8, sheet.file
+        for number, page in enumerate(reader.pages, start=1):
+            box = page.mediabox
+            assert (float(box.width) > float(box.height)) == sheet.landscape, (sheet.file, number)
+            text = page.extract_text()
+            assert base.fingerprint[:12] in text and "generated by civrules" in text, (sheet.file, number)
+
+
+def test_chromium_renders_a_landscape_and_a_portrait_sheet(browsed: Browsed, base: Built) -> None:
+    chosen = [s for s in SHEETS if s.file in BROWSED_FAST]
+    assert {s.landscape for s in chosen} == {True, False}
+    _assert_rendered(browsed, chosen)
+    _assert_printed_with_furniture(browsed, base, chosen)
+
+
+@pytest.mark.slow
+def test_chromium_renders_every_sheet_to_png(browsed_every_sheet: Browsed) -> None:
+    _assert_rendered(browsed_every_sheet, [s for s in SHEETS if s.file in browsed_every_sheet.png])
+
+
+@pytest.mark.slow
+def test_chromium_prints_every_sheet_with_page_furniture(browsed_every_sheet: Browsed, base: Built) -> None:
+    _assert_printed_with_furniture(browsed_every_sheet, base, [s for s in SHEETS if s.file in base.files])
+
+
+def test_chromium_credit_table_fits_one_landscape_page(browsed: Browsed) -> None:
+    for name, size in (("credit-table.html", (842, 595)), ("letter", (792, 612))):
+        reader = pypdf.PdfReader(browsed.pdf[name])
+        assert len(reader.pages) == 1, name
+        box = reader.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == size, name
+
+
+def test_chromium_credit_table_has_no_horizontal_overflow(browsed: Browsed) -> None:
+    for paper in ("a4", "letter"):
+        found = browsed.metrics[paper]
+        assert found["scrollWidth"] == found["clientWidth"], (paper, found)
+        assert found["tableScroll"] <= found["tableClient"], (paper, found)
+        assert found["tableRight"] <= found["contentRight"] + 0.5, (paper, found)
+        assert found["pageHeight"] <= _size(True, paper)[1] + 1, (paper, found)
+
+
+def test_credit_table_screenshot_for_the_readme(browsed: Browsed) -> None:
+    with Image.open(browsed.screenshot) as image:
+        width, height = _size(True)
+        assert abs(image.size[0] - width * 1.5) <= 1 and abs(image.size[1] - height * 1.5) <= 1
+    if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not SCREENSHOT.exists():
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(browsed.screenshot, SCREENSHOT)
+    assert SCREENSHOT.exists()
+
+
+def test_chromium_renders_an_eighteen_player_credit_chart(browsed: Browsed) -> None:
+    with Image.open(browsed.eighteen) as image:
+        assert image.size == _size(True)
+        grey = image.convert("L")
+        dark = sum(grey.histogram()[:128])
+        # The chart reaches the right edge of the content box (the "to single cards" column) but not beyond.
+        right = grey.crop((image.size[0] - round(8 * PX) + 2, 0, image.size[0], image.size[1]))
+        assert sum(right.histogram()[:128]) == 0, "content in the right margin"
+    assert dark > 5000, "the 18-player credit chart looks blank"
+    if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not CHART_SCREENSHOT.exists():
+        shutil.copyfile(browsed.eighteen, CHART_SCREENSHOT)
+    assert CHART_SCREENSHOT.exists()

@@ -1,0 +1,328 @@
+"""The generated packages of Imperial Settlers as an engine uses them: the rulebook's worked examples,
+the compiler's own answers (civrules.families.imperial_settlers.rules), unknown facts and misspelt
+ids refused, one engine for every ruleset of the family, and an installable distribution."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from civrules.families.imperial_settlers import rules
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import REPO, RULES
+
+GENERATED = REPO / "generated" / "python"
+PIP = (sys.executable, "-m", "pip")
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+import imperial_settlers  # noqa: E402 - the committed packages, kept current by `civrules build --check`
+import imperial_settlers.helpers  # noqa: E402
+import imperial_settlers_advanced_lookout  # noqa: E402
+import imperial_settlers_alternative_lookout  # noqa: E402
+import imperial_settlers_peaceful  # noqa: E402
+from civrules_runtime_imperial_settlers import (  # noqa: E402
+    RazeTarget,
+    RulesetPackage,
+    UnknownFactError,
+    UnknownIdError,
+    logic,
+)
+from civrules_runtime_imperial_settlers.records import Scoring  # noqa: E402
+
+IS = imperial_settlers
+#: Typed as the protocol: mypy --strict (the project's) checks that every package satisfies it.
+PACKAGES: dict[str, RulesetPackage] = {
+    "imperial-settlers": imperial_settlers,
+    "imperial-settlers-peaceful": imperial_settlers_peaceful,
+    "imperial-settlers-alternative-lookout": imperial_settlers_alternative_lookout,
+    "imperial-settlers-advanced-lookout": imperial_settlers_advanced_lookout,
+}
+
+
+@cache
+def model(ruleset_id: str) -> ImperialSettlersRuleset:
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset)
+    return analysis.model
+
+
+# --- The rulebook's worked examples ------------------------------------------------------------
+
+
+def test_building_costs_of_the_rulebook() -> None:
+    """p8: the Armazém de Madeira costs 2 wood and 1 stone; the Altar Sombrio a location, 1 wood and
+    2 stone; the Torre de Guarda 2 wood and the Moinho (a location)."""
+    assert IS.can_pay(IS.CardId.COM003, ["wood", "wood", "stone"])
+    assert IS.missing_to_pay("com003", ["wood", "stone"]) == {"wood": 1}
+    assert IS.can_pay("bar014", {"location": 1, "wood": 1, "stone": 2})
+    assert not IS.can_pay("bar014", {"wood": 1, "stone": 2})  # no location to discard
+    assert IS.can_pay("bar012", ["wood", "wood", "location"])
+
+
+def test_gold_stands_in_for_any_resource_but_not_the_reverse() -> None:
+    """p3 and p10: gold may be used in place of wood, stone or food; never the reverse, nor for a location."""
+    assert IS.can_pay("com003", ["gold", "gold", "gold"])
+    assert IS.can_pay("com003", ["wood", "gold", "stone"])
+    assert not IS.can_pay("bar012", ["gold", "gold", "gold"])  # gold is no location
+    assert IS.missing_to_pay("com003", ["wood", "gold"]) == {"stone": 1}
+    assert not IS.GOODS["wood"].stands_for and IS.GOODS["gold"].stands_for == ("food", "wood", "stone")
+
+
+def test_the_price_of_a_raze() -> None:
+    """p9: 1 raze token razes a card from the hand, 2 an opponent's location; p7: a defence token
+    adds 1; p11: a Samurai adds 1."""
+    assert IS.raze_price(RazeTarget.CARD_IN_HAND) == 1
+    assert IS.raze_price("raze_opponent_location") == 2
+    assert IS.raze_price("raze_opponent_location", defence=1) == 3
+    assert IS.raze_price("raze_opponent_location", defence=1, samurai=1) == 4
+    assert IS.CARDS["com003"].spoils == ("wood", "wood")  # p9: razing the Armazém de Madeira gives 2 wood
+
+
+def test_eight_workers_give_four_goods() -> None:
+    """p10: 'Luis descarta 8 trabalhadores e pega 1 Madeira, compra 2 cartas Comuns e 1 carta de Facção'."""
+    assert IS.worker_exchange(8) == 4
+    assert IS.worker_exchange(7) == 3
+    assert set(IS.ACTIONS["spend_workers"].gives_one_of) == {"food", "wood", "stone", "card"}
+
+
+def test_the_production_example() -> None:
+    """p6: the Japanese board, a worker deal and a gold deal, the Armeiro (1 raze) and the Campos do
+    Lorde (1 food, a card the sources do not single out) give 5 workers, 1 wood, 2 raze, 1 defence,
+    1 gold and 1 food."""
+    found = Counter(IS.production("japanese", deals=["worker", "gold"], locations=["com018"]))
+    found["food"] += 1  # the Campos do Lorde
+    assert found == Counter(worker=5, wood=1, raze=2, defence=1, gold=1, food=1)
+    assert dict(IS.production("japanese")) == {"defence": 1, "raze": 1, "wood": 1, "worker": 4}
+    assert IS.FACTIONS["japanese"].storage == ("food",)  # p7: the Japanese may keep any food
+
+
+def test_the_score_of_a_board() -> None:
+    """p7: each common location is worth 1 VP, each faction location 2, added to the VP of the game."""
+    assert IS.board_score(0, 0) == 0
+    assert IS.board_score(4, 3, vp=20) == 30
+
+
+@pytest.mark.parametrize(
+    ("score", "level"),
+    [
+        (0, "plebeu"),
+        (29, "plebeu"),
+        (30, "servo"),
+        (49, "escudeiro"),
+        (79, "rei"),
+        (80, "imperador"),
+        (120, "imperador"),
+    ],
+)
+def test_the_solo_achievement_of_a_score(score: int, level: str) -> None:
+    """p14, Tabela de Conquistas: <30 Plebeu, 30+ Servo, 40+ Escudeiro ... 80+ Imperador."""
+    assert IS.solo_achievement(score).id == level
+    assert IS.solo_achievement(score).name is not None
+
+
+def test_the_decks_hold_their_30_and_84_cards() -> None:
+    """p2 and p5: four faction decks of 30 cards and a common deck of 84, each copy with its printed id."""
+    assert {deck: len(IS.deck(deck)) for deck in IS.DECKS} == {
+        "barbarians": 30,
+        "romans": 30,
+        "japanese": 30,
+        "egyptians": 30,
+        "common": 84,
+    }
+    assert IS.deck("barbarians")[:3] == ("BAR001", "BAR002", "BAR003")
+    assert IS.card_of("BAR002").id == "bar001" and IS.card_of("BAR002").copies == 3
+    assert sum(IS.CARDS[IS.PRINTED_IDS[p]].copies > 0 for p in IS.deck("common")) == 84
+
+
+def test_a_name_in_another_language_is_never_the_name() -> None:
+    card = IS.CARDS["bar001"]
+    assert card.name is None and card.source_name is not None and card.source_name.language == "cs"
+    assert IS.CARDS["bar012"].name == "Torre de Guarda"
+
+
+def test_the_peaceful_variant_forbids_razing_a_location_and_changes_the_lookout() -> None:
+    """p12, Variante Pacífica."""
+    peaceful = imperial_settlers_peaceful
+    assert IS.ACTIONS["raze_opponent_location"].allowed
+    assert not peaceful.ACTIONS["raze_opponent_location"].allowed
+    assert peaceful.raze_price("raze_card_in_hand") == 1
+    assert peaceful.PHASES["lookout"].steps[0] != IS.PHASES["lookout"].steps[0]
+
+
+# --- The compiler's own answers ----------------------------------------------------------------
+
+HANDS = [
+    [],
+    ["wood"],
+    ["gold"],
+    ["wood", "wood", "stone"],
+    ["gold", "gold", "stone", "location"],
+    ["wood", "stone", "stone", "location"],
+    ["food", "gold", "wood", "wood", "stone", "stone", "stone", "location"],
+]
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_the_package_answers_as_the_compiler(ruleset: str) -> None:
+    package, ruled = PACKAGES[ruleset], model(ruleset)
+    for card, hand in itertools.product(ruled.cards, HANDS):
+        assert package.can_pay(card.id, hand) == rules.can_pay(ruled, card.id, hand), (card.id, hand)
+        assert dict(package.missing_to_pay(card.id, hand)) == dict(rules.missing_to_pay(ruled, card.id, hand))
+    for action, defence, samurai in itertools.product(("raze_card_in_hand", "raze_opponent_location"), (0, 2), (0, 1)):
+        expected = rules.raze_price(ruled, action, defence, samurai)
+        assert package.raze_price(action, defence, samurai) == expected  # type: ignore[arg-type]
+    for workers in range(10):
+        assert package.worker_exchange(workers) == rules.worker_exchange(ruled, workers)
+    for score in range(0, 100, 5):
+        assert package.solo_achievement(score).id == rules.solo_achievement(ruled, score).id
+    for common, factions in itertools.product(range(4), range(4)):
+        assert package.board_score(common, factions, 7) == rules.board_score(ruled, common, factions, 7)
+    for faction in ruled.factions:
+        producing = [c.id for c in ruled.cards if c.kind == "production" and isinstance(c.production, tuple)][:3]
+        assert Counter(package.production(faction.id, ["worker"], producing)) == rules.production(
+            ruled, faction.id, ["worker"], producing
+        )
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_every_card_and_deck_of_the_model_reaches_the_package(ruleset: str) -> None:
+    package, ruled = PACKAGES[ruleset], model(ruleset)
+    assert set(package.CARDS) == {c.id for c in ruled.cards}
+    for card in ruled.cards:
+        record = package.CARDS[card.id]
+        assert (record.kind, record.colours, record.printed_ids, record.copies) == (
+            card.kind,
+            card.colours,
+            card.printed_ids,
+            card.copies,
+        )
+        assert record.cost == card.cost and record.spoils == card.spoils and record.deal == card.deal
+        assert record.name == (card.name if isinstance(card.name, str) else None)
+    assert {f.id: f.production for f in package.FACTIONS.values()} == {f.id: f.production for f in ruled.factions}
+
+
+# --- Unknown facts, misspelt ids ---------------------------------------------------------------
+
+
+def test_a_misspelt_id_is_an_error_naming_the_closest() -> None:
+    with pytest.raises(UnknownIdError, match=r"no card .com03.*did you mean"):
+        IS.can_pay("com03", ["wood"])
+    with pytest.raises(UnknownIdError, match="'japanese'"):
+        IS.production("japanse")
+    with pytest.raises(KeyError):  # UnknownIdError is a KeyError
+        IS.raze_price("raze_everything")  # type: ignore[arg-type]
+    with pytest.raises(UnknownIdError):
+        IS.deck("comon")
+    with pytest.raises(ValueError, match="not a production location"):
+        IS.production("romans", locations=["com003"])
+
+
+def test_unknown_facts_raise_unknown_fact_error() -> None:
+    """A ruleset without scoring, an achievement table or a board's production answers nothing it
+    does not know (the rule logic every package calls)."""
+    with pytest.raises(UnknownFactError):
+        logic.board_score(None, 1, 1)
+    with pytest.raises(UnknownFactError):
+        logic.board_score(Scoring(1, None), 1, 1)
+    with pytest.raises(UnknownFactError):
+        logic.solo_achievement(None, 40)
+    with pytest.raises(UnknownFactError):
+        logic.worker_exchange({}, 4)
+    with pytest.raises(UnknownFactError):
+        logic.raze_price(IS.ACTIONS, "deal")
+    assert IS.UNKNOWN_FACTS and not IS.DRAFT
+    IS.require_complete()
+
+
+def test_the_helpers_doctests_pass() -> None:
+    failed, tried = doctest.testmod(imperial_settlers.helpers)
+    assert failed == 0 and tried >= 6
+
+
+def test_each_package_declares_its_distribution_and_the_runtimes() -> None:
+    for ruleset in PACKAGES:
+        text = (GENERATED / ruleset.replace("-", "_") / "pyproject.toml").read_text(encoding="utf-8")
+        assert f'name = "civrules-{ruleset}"' in text
+        assert '"civrules-runtime>=2,<3", "civrules-runtime-imperial-settlers>=1,<2"' in text
+    family_runtime = (GENERATED / "civrules_runtime_imperial_settlers" / "pyproject.toml").read_text()
+    assert 'name = "civrules-runtime-imperial-settlers"' in family_runtime
+
+
+# --- An installable distribution --------------------------------------------------------------
+
+ENGINE = """\
+from civrules_runtime_imperial_settlers import RulesetPackage
+
+
+def summary(rules: RulesetPackage) -> tuple[int, int, bool, int, str]:
+    return (
+        len(rules.deck("common")),
+        rules.raze_price("raze_opponent_location", defence=1),
+        rules.can_pay("com003", ["gold", "wood", "stone"]),
+        rules.board_score(4, 3, vp=20),
+        rules.solo_achievement(45).id,
+    )
+
+
+import imperial_settlers
+import imperial_settlers_peaceful
+
+print(*summary(imperial_settlers), *summary(imperial_settlers_peaceful))
+"""
+
+
+@pytest.mark.slow
+def test_pip_installs_the_packages_that_import_and_type_check(tmp_path: Path) -> None:
+    """`pip install generated/python/<package>` (offline: wheels built without isolation, installed
+    with --no-index --no-deps into a fresh venv); an engine typed against the family's protocol
+    then runs and passes mypy --strict."""
+    pytest.importorskip("hatchling")
+    pytest.importorskip("mypy")
+    dist = tmp_path / "dist"
+    for name in (
+        "civrules_runtime",
+        "civrules_runtime_imperial_settlers",
+        "imperial_settlers",
+        "imperial_settlers_peaceful",
+    ):
+        source = shutil.copytree(GENERATED / name, tmp_path / "src" / name)
+        before = sorted(p.name for p in source.iterdir())
+        built = subprocess.run(
+            [*PIP, "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist), str(source)],
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert built.returncode == 0, built.stderr
+        assert sorted(p.name for p in source.iterdir()) == before  # nothing written beside the sources
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    wheels = sorted(str(w) for w in dist.glob("*.whl"))
+    installed = subprocess.run(
+        [*PIP, "--python", str(python), "install", "-q", "--no-index", "--no-deps", *wheels],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    engine = tmp_path / "engine.py"
+    engine.write_text(ENGINE, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    ran = subprocess.run([str(python), str(engine)], capture_output=True, text=True, env=env, check=False, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["84", "3", "True", "30", "escudeiro"] * 2
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--python-executable", str(python), "--no-incremental", str(engine)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=600,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr

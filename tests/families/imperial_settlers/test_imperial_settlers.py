@@ -1,0 +1,217 @@
+"""Imperial Settlers: facts of the rulebook held against `civrules export`, the decks adding up, and
+custom faction decks checked by the deck-building rule (p12)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from tests.conftest import RULES
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def exported() -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "export", "imperial-settlers"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def _by_id(data: dict[str, Any], collection: str) -> dict[str, Any]:
+    return {item["id"]: item for item in data[collection]}
+
+
+def _card_with(data: dict[str, Any], printed: str) -> dict[str, Any]:
+    return next(c for c in data["cards"] if printed in c["printed_ids"])
+
+
+# Each fact: (page it is printed on, a function of the export, the value the rulebook gives).
+FACTS: list[tuple[str, Any, Any]] = [
+    ("p2", lambda d: _by_id(d, "components")["cards"]["count"], 220),
+    ("p2", lambda d: _by_id(d, "components")["attack_cards"]["count"], 16),
+    ("p2", lambda d: _by_id(d, "components")["faction_board"]["count"], 4),
+    (
+        "p2",
+        lambda d: [_by_id(d, "decks")[f]["size"] for f in ("barbarians", "romans", "japanese", "egyptians")],
+        [30] * 4,
+    ),
+    ("p2", lambda d: _by_id(d, "decks")["common"]["size"], 84),
+    ("p3", lambda d: _by_id(d, "components")["raze_tokens"]["count"], 18),
+    ("p3", lambda d: _by_id(d, "components")["defence_tokens"]["count"], 10),
+    ("p3", lambda d: _by_id(d, "components")["gold_tokens"]["count"], 24),
+    ("p3", lambda d: _by_id(d, "components")["multiplier_tokens"]["count"], 6),
+    ("p3", lambda d: _by_id(d, "components")["egyptian_tokens"]["count"], 4),
+    ("p3", lambda d: _by_id(d, "components")["workers"]["minimum"], 36),
+    ("p3", lambda d: _by_id(d, "goods")["gold"]["stands_for"], ["food", "wood", "stone"]),
+    (
+        "p4",
+        lambda d: [c["name"] for c in d["colours"]],
+        ["Preto", "Violeta", "Azul", "Marrom", "Dourado", "Vermelho", "Rosa", "Cinza"],
+    ),
+    ("p4", lambda d: sorted(x["prefix"] for x in d["decks"]), ["BAR", "COM", "EGY", "JAP", "ROM"]),
+    ("p5", lambda d: (d["settings"]["starting_hand"]["common"], d["settings"]["starting_hand"]["faction"]), (2, 2)),
+    ("p6", lambda d: d["settings"]["rounds"]["count"], 5),
+    (
+        "p6",
+        lambda d: [p["name"] for p in sorted(d["phases"], key=lambda p: p["order"])],
+        ["Fase de Observação", "Fase de Produção", "Fase de Ação", "Fase de Limpeza"],
+    ),
+    (
+        "p6",
+        lambda d: _by_id(d, "factions")["japanese"]["board"]["production"],
+        ["worker", "worker", "worker", "worker", "raze", "defence", "wood"],
+    ),
+    ("p7", lambda d: _by_id(d, "factions")["japanese"]["board"]["storage"], ["food"]),
+    (
+        "p7",
+        lambda d: (d["settings"]["scoring"]["common_location_vp"], d["settings"]["scoring"]["faction_location_vp"]),
+        (1, 2),
+    ),
+    (
+        "p7",
+        lambda d: [t["id"] for t in d["settings"]["scoring"]["tie_breaks"]],
+        ["workers_and_resources_left", "cards_in_hand", "shared_victory"],
+    ),
+    ("p7", lambda d: d["settings"]["defence"]["tokens_per_production_phase"], 1),
+    ("p7", lambda d: _by_id(d, "phases")["clean_up"]["skipped_in_last_round"], True),
+    (
+        "p8",
+        lambda d: (_card_with(d, "COM003")["name"], _card_with(d, "COM003")["cost"], _card_with(d, "COM003")["spoils"]),
+        ("Armazém de Madeira", ["wood", "wood", "stone"], ["wood", "wood"]),
+    ),
+    (
+        "p8",
+        lambda d: (
+            _card_with(d, "BAR012")["cost"],
+            _card_with(d, "BAR012")["production"],
+            _card_with(d, "BAR012")["deal"],
+        ),
+        (["wood", "wood", "location"], ["raze", "worker"], "worker"),
+    ),
+    ("p8", lambda d: sorted(_card_with(d, "BAR014")["cost"]), ["location", "stone", "stone", "wood"]),
+    ("p9", lambda d: _by_id(d, "actions")["deal"]["price"], {"food": 1}),
+    ("p9", lambda d: _by_id(d, "actions")["raze_card_in_hand"]["price"], {"raze": 1}),
+    ("p9", lambda d: _by_id(d, "actions")["raze_opponent_location"]["price"], {"raze": 2}),
+    ("p9", lambda d: _by_id(d, "actions")["raze_opponent_location"]["owner_gains"], ["wood"]),
+    ("p10", lambda d: _by_id(d, "actions")["spend_workers"]["price"], {"worker": 2}),
+    ("p11", lambda d: sorted(_card_with(d, "ROM024")["colours"]), ["brown", "grey", "red"]),
+    ("p11", lambda d: _card_with(d, "EGY001")["cost"], []),
+    (
+        "p11",
+        lambda d: [_card_with(d, i)["kind"] for i in ("JAP008", "JAP013", "EGY013", "ROM019", "BAR016")],
+        ["action", "ability", "action", "ability", "action"],
+    ),
+    ("p11", lambda d: all(c["spoils"] == ["vp"] for c in d["cards"] if c["printed_ids"][0].startswith("JAP")), True),
+    (
+        "p12",
+        lambda d: (
+            _card_with(d, "COM074")["name"],
+            _card_with(d, "COM074")["cost"],
+            "colours" in _card_with(d, "COM074"),
+        ),
+        ("Ruínas", [], False),
+    ),
+    ("p12", lambda d: _card_with(d, "BAR016")["activations_per_round"], 2),
+    (
+        "p12",
+        lambda d: [(p["copies"], p["cards"]) for p in d["settings"]["deck_building"]["pattern"]],
+        [(3, 3), (2, 6), (1, 9)],
+    ),
+    ("p13", lambda d: d["settings"]["solo"]["attacks_per_round"], 2),
+    ("p13", lambda d: d["settings"]["solo"]["attack_priority"]["by_kind"], ["action", "ability", "production"]),
+    (
+        "p14",
+        lambda d: d["settings"]["solo"]["japanese_target_order"]["order"],
+        ["card", "raze", "gold", "vp", "stone", "worker", "food", "wood"],
+    ),
+    (
+        "p14",
+        lambda d: [
+            (lv["name"], lv.get("at_least", lv.get("below"))) for lv in d["settings"]["solo"]["achievements"]["levels"]
+        ],
+        [
+            ("Plebeu", 30),
+            ("Servo", 30),
+            ("Escudeiro", 40),
+            ("Cavaleiro", 50),
+            ("Castelão", 60),
+            ("Rei", 70),
+            ("Imperador", 80),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("page", "fact", "expected"), FACTS, ids=[f"{p}-{i}" for i, (p, _, _) in enumerate(FACTS)])
+def test_a_fact_of_the_rulebook_is_in_the_export(exported: dict[str, Any], page: str, fact: Any, expected: Any) -> None:
+    assert fact(exported) == expected
+
+
+def test_at_least_25_facts_are_held() -> None:
+    assert len(FACTS) >= 25
+
+
+def test_every_deck_and_the_box_add_up(exported: dict[str, Any]) -> None:
+    totals = exported["deck_totals"]
+    assert totals == {"barbarians": 30, "romans": 30, "japanese": 30, "egyptians": 30, "common": 84}
+    assert sum(totals.values()) + 16 == 220
+    for deck, ids in exported["decks_expanded"].items():
+        assert len(ids) == len(set(ids)), deck
+
+
+def _rules_with_deck(tmp_path: Path, change: tuple[str, str] | None = None) -> Path:
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES, rules)
+    manifest = rules / "rulesets" / "imperial-settlers.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        text.replace(
+            "  factions: [factions/imperial-settlers.yaml]\n",
+            "  factions: [factions/imperial-settlers.yaml]\n  faction_decks: [decks/my-romans.yaml]\n",
+        ),
+        encoding="utf-8",
+    )
+    deck = (HERE / "fixtures" / "roman-deck.yaml").read_text(encoding="utf-8")
+    if change is not None:
+        assert change[0] in deck
+        deck = deck.replace(change[0], change[1])
+    (rules / "decks").mkdir()
+    (rules / "decks" / "my-romans.yaml").write_text(deck, encoding="utf-8")
+    return rules
+
+
+def _errors(rules: Path) -> list[tuple[str, str, int]]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), "validate", "imperial-settlers", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return [(d["code"], Path(d["file"]).name, d["line"]) for d in json.loads(result.stdout) if d["severity"] == "error"]
+
+
+def _line_of(text: str) -> int:
+    deck = (HERE / "fixtures" / "roman-deck.yaml").read_text(encoding="utf-8")
+    return deck[: deck.index(text)].count("\n") + 1
+
+
+def test_a_correct_custom_deck_passes(tmp_path: Path) -> None:
+    assert _errors(_rules_with_deck(tmp_path)) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "line_of"),
+    [
+        (("{card: rom001, copies: 2}", "{card: rom001, copies: 1}"), "F003", "{card: rom001"),  # one copy too few
+        (("{card: rom003, copies: 3}", "{card: rom003, copies: 4}"), "F003", "{card: rom003"),  # one too many
+        (("{card: rom001, copies: 2}", "{card: bar010, copies: 2}"), "F004", "{card: rom001"),  # another faction's card
+    ],
+)
+def test_a_wrong_custom_deck_fails_at_its_line(
+    tmp_path: Path, change: tuple[str, str], code: str, line_of: str
+) -> None:
+    assert _errors(_rules_with_deck(tmp_path, change)) == [(code, "my-romans.yaml", _line_of(line_of))]

@@ -1,0 +1,188 @@
+"""The player aids of Imperial Settlers: every sheet valid HTML within its page box on A4 and Letter
+(WeasyPrint, and Chromium where one is installed), names in the edition's language, an unknown name
+as the card's id with one note, no field names or placeholders, and a variant's changes marked."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import html5lib  # type: ignore[import-untyped]
+import pypdf
+import pytest
+
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.browser import Browser
+from tests.conftest import RULES
+
+BASE = "imperial-settlers"
+PEACEFUL = "imperial-settlers-peaceful"
+OWN = (
+    "common-cards.html",
+    "deck-building.html",
+    "faction-boards.html",
+    "faction-cards.html",
+    "round-and-actions.html",
+    "solo-game.html",
+)
+#: CSS pixels per millimetre (96 dpi).
+PX = 96 / 25.4
+
+
+@functools.cache
+def _model(ruleset_id: str) -> tuple[ImperialSettlersRuleset, Any]:
+    workspace = Workspace(RULES)
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    analysis = analyse(workspace, loaded)
+    assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset) and analysis.resolved is not None
+    return analysis.model, variant_changes(workspace, loaded, analysis.resolved)
+
+
+@functools.cache
+def sheets_of(ruleset_id: str, paper: str = "a4") -> Mapping[str, str]:
+    model, changes = _model(ruleset_id)
+    return {name: content.decode("utf-8") for name, content in render_sheets(model, "0" * 64, paper, changes).items()}
+
+
+def _visible(page: str) -> str:
+    """The text a reader sees: the document's body, tags and the style left out."""
+    body = page[page.index("<body") :]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+
+
+def outside_the_page(html_text: str) -> list[str]:
+    """Every laid-out box (WeasyPrint) that reaches beyond its page box by more than 0.5 px."""
+    import weasyprint  # type: ignore[import-untyped]
+
+    found = []
+    for number, page in enumerate(weasyprint.HTML(string=html_text).render().pages, start=1):
+        for box in page._page_box.descendants():
+            if not hasattr(box, "border_box_x") or box.width is None or box.height is None:
+                continue
+            x, y = box.border_box_x(), box.border_box_y()
+            over = max(-x, -y, x + box.border_width() - page.width, y + box.border_height() - page.height)
+            if over > 0.5:
+                found.append(f"page {number}: {type(box).__name__} {over:.1f} px beyond the page")
+    return found
+
+
+def test_the_family_has_its_six_sheets_and_the_index() -> None:
+    assert set(sheets_of(BASE)) == {*OWN, "index.html"}
+    assert set(sheets_of(PEACEFUL)) == {*OWN, "index.html", "variant-changes.html"}
+
+
+@pytest.mark.parametrize("ruleset_id", [BASE, PEACEFUL])
+def test_every_sheet_parses_strictly(ruleset_id: str) -> None:
+    for name, page in sheets_of(ruleset_id).items():
+        html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page), name
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_sheet_lies_within_the_page(paper: str) -> None:
+    for name, page in sheets_of(BASE, paper).items():
+        assert outside_the_page(page) == [], (paper, name)
+
+
+def test_no_field_name_or_placeholder_is_printed() -> None:
+    """The family's sheets and the index; the core's variant sheet is `civrules diff` itself, which
+    names each change by its path in the data on purpose."""
+    for ruleset_id in (BASE, PEACEFUL):
+        for name, page in sheets_of(ruleset_id).items():
+            if name == "variant-changes.html":
+                continue
+            text = _visible(page)
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), (name, re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5])
+            for placeholder in ("None", "{{", "}}", "{%", "unknown", "undefined", "TODO"):
+                assert placeholder not in text, (name, placeholder)
+
+
+def test_names_are_the_editions_and_an_unknown_name_is_the_id_with_one_note() -> None:
+    model, _ = _model(BASE)
+    pages = sheets_of(BASE)
+    cards = pages["faction-cards.html"] + pages["common-cards.html"]
+    for card in model.cards:
+        if isinstance(card.name, str):
+            assert f">{card.name}<" in cards.replace("&#39;", "'"), card.id
+        else:
+            assert re.search(rf'class="name unnamed">{card.printed_ids[0]}¹<', cards), card.id
+        assert card.source_name is None or card.source_name[0] not in cards, card.id  # never the Czech name
+    for name in ("faction-cards.html", "common-cards.html"):
+        assert pages[name].count("no source in the edition&#39;s language names this card") == 1, name
+
+
+def test_the_decks_are_whole() -> None:
+    pages = sheets_of(BASE)
+    assert pages["faction-cards.html"].count("30 with their copies (a deck of 30)") == 4
+    assert "84 with their copies (a deck of 84)" in pages["common-cards.html"]
+    assert pages["deck-building.html"].count("meets the rule") == 4
+    for level in ("Plebeu", "Servo", "Escudeiro", "Cavaleiro", "Castelão", "Rei", "Imperador"):
+        assert f"<strong>{level}</strong>" in pages["solo-game.html"]
+    assert "<td>below 30</td>" in pages["solo-game.html"] and "<td>80 or more</td>" in pages["solo-game.html"]
+
+
+def test_the_peaceful_variant_marks_what_it_changes() -> None:
+    pages = sheets_of(PEACEFUL)
+    assert "not allowed in this ruleset" in pages["round-and-actions.html"]
+    assert pages["round-and-actions.html"].count('class="changed-mark"') == 2  # the lookout, the raze
+    assert "not allowed in this ruleset" not in sheets_of(BASE)["round-and-actions.html"]
+
+
+# --- Chromium ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    reason = "no chromium on the PATH (`sudo make setup-browser` installs Debian's `chromium`)"
+    if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
+    pytest.skip(reason)
+
+
+def _size(landscape: bool, paper: str) -> tuple[int, int]:
+    short, long = (210.0, 297.0) if paper == "a4" else (215.9, 279.4)
+    width, height = (long, short) if landscape else (short, long)
+    return round(width * PX), round(height * PX)
+
+
+_WIDTH = "(() => ({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth}))()"
+
+
+def _printed(chromium: str, root: Path) -> Iterator[tuple[str, str, pypdf.PdfReader, Mapping[str, float]]]:
+    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
+        for paper in ("a4", "letter"):
+            (root / paper).mkdir()
+            for name, page in sheets_of(BASE, paper).items():
+                (root / paper / name).write_text(page, encoding="utf-8")
+            for name in ("faction-cards.html", "round-and-actions.html"):
+                landscape = name == "faction-cards.html"
+                with browser.open((root / paper / name).as_uri(), _size(landscape, paper)) as tab:
+                    width = tab.evaluate(_WIDTH)
+                    tab.emulate(None)
+                    pdf = root / f"{paper}-{name}.pdf"
+                    pdf.write_bytes(tab.pdf())
+                yield paper, name, pypdf.PdfReader(pdf), width
+
+
+def test_chromium_prints_a_landscape_and_a_portrait_sheet_within_the_page(chromium: str, tmp_path: Path) -> None:
+    sizes = {"a4": (842, 595), "letter": (792, 612)}
+    for paper, name, reader, width in _printed(chromium, tmp_path):
+        assert width["scroll"] <= width["client"], (paper, name, width)  # nothing wider than the page
+        landscape = name == "faction-cards.html"
+        assert 1 <= len(reader.pages) <= (4 if landscape else 2), (paper, name)
+        for page in reader.pages:
+            box = (round(float(page.mediabox.width)), round(float(page.mediabox.height)))
+            assert box == (sizes[paper] if landscape else sizes[paper][::-1]), (paper, name, box)
+            assert "generated by civrules" in page.extract_text(), (paper, name)

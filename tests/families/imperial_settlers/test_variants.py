@@ -1,0 +1,131 @@
+"""Variants of Imperial Settlers: a house rule from its own files (an action's price changed, a card
+traded in a faction deck of its own), the rulebook's three variants, and `new-variant`'s examples."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.families.imperial_settlers.export import expanded_decks
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.families.imperial_settlers.rules import can_pay
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import RULES
+
+HOUSE = Path(__file__).resolve().parent / "fixtures" / "house-rule"
+
+
+@pytest.fixture(scope="module")
+def house_rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped rules with the house rule's own three files beside them."""
+    rules = tmp_path_factory.mktemp("house") / "rules"
+    shutil.copytree(RULES, rules)
+    for path in HOUSE.rglob("*.yaml"):
+        target = rules / path.relative_to(HOUSE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return rules
+
+
+def _run(rules: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), *args])
+    return result.exit_code, result.stdout
+
+
+def _problems(rules: Path, ruleset: str) -> list[str]:
+    code, out = _run(rules, "validate", ruleset, "--format", "json")
+    assert code in (0, 1), out
+    return [f"{d['code']} {d['message']}" for d in json.loads(out) if d["severity"] in ("error", "warning")]
+
+
+def _analysed(rules: Path, ruleset: str) -> tuple[ImperialSettlersRuleset, dict[str, bytes]]:
+    workspace = Workspace(rules)
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset])
+    analysis = analyse(workspace, loaded)
+    assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset) and analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    return analysis.model, render_sheets(analysis.model, "0" * 64, "a4", changes)
+
+
+def test_the_house_rule_validates_clean_from_its_own_files(house_rules: Path) -> None:
+    assert _problems(house_rules, "imperial-settlers-house") == []
+
+
+def test_diff_shows_each_change_of_the_house_rule(house_rules: Path) -> None:
+    code, out = _run(house_rules, "diff", "imperial-settlers", "imperial-settlers-house")
+    assert code == 0, out
+    assert re.search(r"~ deal .*\n\s+~ price\.food: 1 → 2", out)
+    assert "cards: 1 added" in out and "+ rom031" in out
+    assert "faction_decks: 1 added" in out and "+ house_romans" in out
+
+
+def test_the_house_rule_plays_its_own_deck_and_price(house_rules: Path) -> None:
+    model, sheets = _analysed(house_rules, "imperial-settlers-house")
+    romans = expanded_decks(model)["romans"]
+    assert len(romans) == 30 and "ROM031" in romans and "ROM030" not in romans
+    deal = model.actions.get("deal")
+    assert deal is not None and dict(deal.price) == {"food": 2}
+    assert can_pay(model, "rom031", ["stone", "gold", "location"])
+    cards = sheets["faction-cards.html"].decode()
+    assert "without ROM030 (1), with ROM031 (1)" in cards
+    assert 'title="added by this variant"' in cards  # ROM031 and the deck
+    assert "<td>2 × Comida" in sheets["round-and-actions.html"].decode()
+    assert "Romanos da casa" in sheets["deck-building.html"].decode()
+    changes = sheets["variant-changes.html"].decode()
+    for change in ("price.food", "rom031", "house_romans"):
+        assert change in changes
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "heading"),
+    [
+        ("imperial-settlers-peaceful", "p12/variante-pacifica"),
+        ("imperial-settlers-alternative-lookout", "p12/fase-de-observacao-alternativa"),
+        ("imperial-settlers-advanced-lookout", "p12/fase-de-observacao-avancada"),
+    ],
+)
+def test_the_rulebooks_variants_are_variants_of_the_ruleset(ruleset: str, heading: str) -> None:
+    assert _problems(RULES, ruleset) == []
+    code, out = _run(RULES, "diff", "imperial-settlers", ruleset)
+    assert code == 0 and "~ lookout" in out
+    model, sheets = _analysed(RULES, ruleset)
+    assert model.extends == "imperial-settlers" and model.status == "official_variant"
+    lookout = model.phases.get("lookout")
+    assert lookout is not None and any(heading in step.rules for step in lookout.phase_steps)
+    assert 'title="changed by this variant"' in sheets["round-and-actions.html"].decode()
+
+
+def _uncommented(text: str) -> str:
+    """The scaffold with its overlay example uncommented (one `# ` deleted per line, as it says)."""
+    head, _, examples = text.partition("# overlay:")
+    return (
+        head
+        + "\n".join(line[2:] if line.startswith("# ") else line for line in ("# overlay:" + examples).splitlines())
+        + "\n"
+    )
+
+
+def test_new_variant_scaffolds_examples_valid_for_the_base(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES, rules)
+    code, out = _run(rules, "new-variant", "my-settlers", "--extends", "imperial-settlers")
+    assert code == 0, out
+    manifest = rules / "rulesets" / "my-settlers.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "schemas/imperial-settlers/ruleset.schema.json" in text and "faction_decks:" in text
+    assert _problems(rules, "my-settlers") == []
+    manifest.write_text(_uncommented(text), encoding="utf-8")
+    assert _problems(rules, "my-settlers") == []
+    code, out = _run(rules, "diff", "imperial-settlers", "my-settlers")
+    assert "~ price.food: 1 → 2" in out and "+ my_barbarians" in out
+    model, _ = _analysed(rules, "my-settlers")
+    assert model.custom_deck("barbarians") is not None and len(expanded_decks(model)["barbarians"]) == 30

@@ -1,0 +1,106 @@
+"""The player aids of the Sid Meier's Civilization family: what the data says and nothing else (no
+field names, no placeholders), an empty section saying why, names as printed, a variant's changes
+marked. That every sheet lies within the page on A4 and Letter is tests/test_sheets.py's
+(`test_sheets_lie_within_the_page`)."""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+
+import pytest
+
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import RULES
+
+RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
+SHEETS = (
+    "turn-summary.html",
+    "technology-pyramid.html",
+    "buildings.html",
+    "units.html",
+    "wonders.html",
+    "governments.html",
+    "combat.html",
+    "culture-track.html",
+)
+
+
+@cache
+def _rendered(ruleset_id: str) -> tuple[CivilizationRuleset, dict[str, str]]:
+    workspace = Workspace(RULES)
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    analysis = analyse(workspace, loaded)
+    assert isinstance(analysis.model, CivilizationRuleset) and analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    files = render_sheets(analysis.model, "0" * 64, "a4", changes)
+    return analysis.model, {name: content.decode() for name, content in files.items()}
+
+
+def _text(page: str) -> str:
+    body = page[page.index("<main") : page.index('<footer class="sheet-foot">')]
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_sheet_is_there_and_listed_in_the_index(ruleset_id: str) -> None:
+    _, files = _rendered(ruleset_id)
+    assert set(SHEETS) <= set(files)
+    for name in SHEETS:
+        assert f'href="{name}"' in files["index.html"]
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_sheets_print_no_field_name_and_no_placeholder(ruleset_id: str) -> None:
+    _, files = _rendered(ruleset_id)
+    for name in SHEETS:
+        text = _text(files[name])
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), (name, re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5])
+        for placeholder in ("None", "{{", "}}", "Unknown(", "unknown unknown", "TODO"):
+            assert placeholder not in text, (name, placeholder)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_technology_is_on_the_pyramid_once_with_what_it_unlocks(ruleset_id: str) -> None:
+    model, files = _rendered(ruleset_id)
+    text = _text(files["technology-pyramid.html"])
+    for tech in model.technologies:
+        assert text.count(f" {tech.display_name} ") >= 1, tech.id
+    assert "Level II · 11 trade · the technology victory needs 4" in text
+    assert re.search(r" Pottery( Δ)? Celeiro ", text)  # what the rulebook says Pottery unlocks (p6)
+    assert "unknown level" in text if ruleset_id == RULESETS[0] else "unknown unlocks" in text
+
+
+def test_empty_sections_say_why_in_one_line() -> None:
+    _, files = _rendered("sid-meiers-civilization")
+    culture = _text(files["culture-track.html"])
+    assert "The sources of this ruleset give none of the culture track's spaces." in culture
+    assert "The sources of this ruleset give no culture event deck." in culture
+    assert "No technology of level I is in the sources of this ruleset." in _text(files["technology-pyramid.html"])
+
+
+def test_the_rulebook_numbers_are_on_the_sheets() -> None:
+    _, files = _rendered("sid-meiers-civilization")
+    combat = _text(files["combat.html"])
+    for line in ("to begin with 3", "beyond the first +2", "under Fundamentalism +1", "defending a capital +12"):
+        assert line in combat
+    units = _text(files["units.html"])
+    assert "Cavalaria 2 Knights 7 2–4 Chivalry" in units
+    buildings = _text(files["buildings.html"])
+    assert "Aqueduto ● 8 Celeiro Engineering" in buildings
+    assert "Colossus 15 10 with Metalworking" in _text(files["wonders.html"])
+    turn = _text(files["turn-summary.html"])
+    assert "Vitória pela economia 15 coins" in turn and "researching Space Flight" in turn
+
+
+def test_a_variant_marks_what_it_adds_and_changes() -> None:
+    _, files = _rendered("sid-meiers-civilization-community")
+    wonders = _text(files["wonders.html"])
+    assert "Chichen Itza + 15" in wonders  # added by the variant
+    assert "Stonehenge Δ 10" in wonders  # its cost changed by the variant
+    assert "variant-changes.html" in files

@@ -1,0 +1,148 @@
+"""Variants of the Sid Meier's Civilization family: a house-rule variant validates clean from its own
+file and `civrules diff` and its changes sheet show each change; `civrules new-variant` scaffolds a
+variant whose examples (the family's `variant_example` hook) validate for the base they came from."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import copy_rulesets
+
+#: A house rule: a dearer economic victory, a cheaper Colossus, a technology that unlocks the Library.
+HOUSE_RULES = """\
+# yaml-language-server: $schema=../../schemas/sid-meiers-civilization/ruleset.schema.json
+kind: ruleset
+id: smc-house
+name: "Sid Meier's Civilization, house rules"
+extends: sid-meiers-civilization
+overlay:
+  victories:
+    patch:
+      - {id: economy, coins: 20, source: "house rule: the economic victory at 20 coins"}
+  wonders:
+    patch:
+      - {id: colossus, cost: 12, source: "house rule: the Colossus costs 12"}
+  technologies:
+    add:
+      - id: bookbinding
+        name: "Bookbinding"
+        level: 1
+        unlocks: {buildings: [biblioteca]}
+        source: "house rule: Bookbinding unlocks the Library"
+  settings:
+    coins:
+      victory: 20
+      source: "house rule: the economic victory at 20 coins"
+"""
+
+
+@pytest.fixture
+def house(tmp_path: Path) -> Path:
+    rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization")
+    (rules / "rulesets" / "smc-house.yaml").write_text(HOUSE_RULES, encoding="utf-8")
+    return rules
+
+
+def test_the_house_rules_validate_clean_from_their_own_file(house: Path) -> None:
+    result = CliRunner().invoke(main, ["--rules", str(house), "validate", "smc-house", "--format", "json"])
+    assert result.exit_code == 0, result.stdout
+    found = json.loads(result.stdout)
+    assert [d for d in found if d["severity"] != "info"] == []
+    assert {Path(d["file"]).name for d in found if d["code"].startswith("V")} <= {"smc-house.yaml"}
+
+
+def test_diff_shows_each_change_of_the_house_rules(house: Path) -> None:
+    result = CliRunner().invoke(main, ["--rules", str(house), "diff", "sid-meiers-civilization", "smc-house"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for change in (
+        "technologies: 1 added",
+        "+ bookbinding  Bookbinding",
+        "~ cost: 15 → 12",
+        "~ coins: 15 → 20",
+        "coins.victory",
+    ):
+        assert change in out, (change, out)
+
+
+def test_the_changes_sheet_and_the_sheets_mark_each_change(house: Path) -> None:
+    workspace = Workspace(house)
+    loaded = workspace.load_ruleset(workspace.manifests()["smc-house"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    files = {k: html.unescape(v.decode()) for k, v in render_sheets(analysis.model, "0" * 64, changes=changes).items()}
+    sheet = files["variant-changes.html"]
+    for change in ("+ bookbinding  Bookbinding", "~ cost: 15 → 12", "~ coins: 15 → 20", "~ coins.victory: 15 → 20"):
+        assert change in sheet, change
+    assert "Bookbinding" in files["technology-pyramid.html"] and "Biblioteca" in files["technology-pyramid.html"]
+    assert 'title="changed by this variant"' in files["wonders.html"]
+    assert "20 coins" in files["turn-summary.html"]
+
+
+def test_the_engine_helpers_follow_the_house_rules(house: Path) -> None:
+    from civrules.families.sid_meiers_civilization import rules
+
+    workspace = Workspace(house)
+    model = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-house"])).model
+    assert model is not None
+    assert rules.wonder_cost(model, "colossus") == 12  # type: ignore[arg-type]
+    assert rules.victories_met(model, coins=15) == ()  # type: ignore[arg-type]
+    assert rules.unlocked_by(model, "biblioteca") == ("bookbinding",)  # type: ignore[arg-type]
+
+
+def _uncomment(text: str) -> str:
+    """The scaffold with its examples uncommented as a designer would: one `# ` off each line."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        inside = inside or line.startswith("# overlay:")
+        lines.append(line[2:] if inside and line.startswith("# ") else line)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("base", ["sid-meiers-civilization", "sid-meiers-civilization-community"])
+def test_new_variant_scaffolds_a_variant_valid_as_is_and_with_its_examples(tmp_path: Path, base: str) -> None:
+    rules = copy_rulesets(tmp_path / "rules", base)
+    runner = CliRunner()
+    made = runner.invoke(main, ["--rules", str(rules), "new-variant", "mine", "--extends", base])
+    assert made.exit_code == 0, made.output
+    created = rules / "rulesets" / "mine.yaml"
+    text = created.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../schemas/sid-meiers-civilization/ruleset.schema.json")
+    as_is = runner.invoke(main, ["--rules", str(rules), "validate", "mine", "--format", "json"])
+    assert as_is.exit_code == 0, as_is.stdout
+    assert runner.invoke(main, ["--rules", str(rules), "diff", base, "mine"]).stdout.endswith("no differences\n")
+    created.write_text(_uncomment(text), encoding="utf-8")
+    uncommented = runner.invoke(main, ["--rules", str(rules), "validate", "mine", "--format", "json"])
+    assert uncommented.exit_code == 0, uncommented.stdout
+    assert [d for d in json.loads(uncommented.stdout) if d["severity"] != "info"] == []
+    diff = runner.invoke(main, ["--rules", str(rules), "diff", base, "mine"]).stdout
+    for change in ("victories: 1 changed", "wonders: 1 changed", "technologies: 1 added", "coins.victory"):
+        assert change in diff, (change, diff)
+
+
+def test_the_reference_documents_every_kind_collection_and_setting_of_the_family() -> None:
+    from civrules.families import family_named
+    from tests.conftest import REPO
+
+    family = family_named("sid-meiers-civilization")
+    assert family is not None
+    text = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    for kind in family.kinds:
+        assert f"`kind: {kind}`" in text, kind
+    for name in family.collections:
+        assert f"| `overlay.{name}` |" in text, name
+    for key in family.settings:
+        assert f"| `{key}` |" in text, key
+    assert "### `technologies[].unlocks`" in text

@@ -1,0 +1,39 @@
+"""What more than one threat module uses: a tree read back as bytes, a tree written from bytes,
+and civrules started in a fresh interpreter (to be killed, or to run under another hash seed)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from civrules.emit.output import read_tree
+from tests.conftest import REPO
+
+
+def tree_of(root: Path) -> dict[str, bytes]:
+    return read_tree(root)
+
+
+def make(root: Path, content: dict[str, bytes]) -> None:
+    for relative, data in content.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_bytes(data)
+
+
+def start_civrules(
+    rules: Path, *args: str, seed: str = "0", delay: float = 0.0, cache: bool = True
+) -> subprocess.Popen[bytes]:
+    """civrules in a fresh interpreter; without ``cache`` it neither reads nor writes its data caches
+    (every map layout is computed under this hash seed, none read from another run's)."""
+    env = {**os.environ, "PYTHONHASHSEED": seed, "CIVRULES_TEST_WRITE_DELAY": str(delay)}
+    if not cache:
+        env["CIVRULES_CACHE_DIR"] = ""
+    return subprocess.Popen(
+        [sys.executable, "-m", "civrules", "--rules", str(rules), *args],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )

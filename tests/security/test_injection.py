@@ -1,0 +1,246 @@
+"""Text civrules did not write is never taken as code or as a command.
+
+Names and messages from the rules (and file names) are escaped wherever they are printed: a terminal
+(control and OSC sequences), a CI log (GitHub workflow commands), SARIF (a file's URI), generated Python
+(a docstring a name could end). Nothing read from the working tree or a cache is executed: caches hold
+data, in the user's cache directory, and a forged entry is recomputed or ignored, never trusted.
+Escaping of every output format field by field is in tests/core/test_render.py; the corpus
+(test_resource_limits.py) checks every case's output for raw control characters end to end.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+# Imported first, as a test before it in test_trust_fs.py once did: importing the map sheet's svgmap
+# on its own closes an import cycle in the compiler (svgmap -> the family -> map_sheet -> svgmap), which
+# test_a_forged_map_layout_is_recomputed would otherwise meet when run alone or first.
+import civrules.emit.build  # noqa: F401
+from civrules.cli import main
+from civrules.cli.watcher import describe_changes
+from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.diagnostics.render import render_sarif, sarif_uri
+from civrules.emit import stamp
+from civrules.emit.export import export_ruleset
+from civrules.emit.output import write_tree
+from civrules.families.advanced_civilization.model import of_family
+from civrules.families.advanced_civilization.package import doc, lit, render_package
+from civrules.pipeline import analyse, derived_facts
+from civrules.support import cache
+from tests.conftest import REPO, RULES
+from tests.core.test_incremental import copy_subset
+from tests.core.test_watch import Watcher
+from tests.rulefiles import CachedWorkspace, shipped_text
+from tests.security.helpers import make
+
+PACKAGE = REPO / "compiler" / "civrules"
+ESC_NAME = "e\x1b]0;PWNED\x07.yaml"
+
+
+# --- Terminals and CI logs: what is printed is escaped --------------------------------------------
+
+
+def test_watch_prints_no_control_character_of_a_file_name(tmp_path: Path) -> None:
+    """A file whose name holds an OSC sequence appears, then goes: every line printed is escaped.
+
+    The "fixed:" lines and the summary's list of files read were formatted by hand, raw.
+    """
+    rules = copy_subset(tmp_path / "rules")
+    hostile = rules / "cards" / ESC_NAME
+    watcher = Watcher(rules)
+    try:
+        seen = watcher.until("civrules: ")
+        hostile.write_text("kind: map\n", encoding="utf-8")
+        seen += watcher.until("civrules: ")
+        hostile.unlink()
+        seen += watcher.until("civrules: ")
+        assert any(line.startswith("fixed: ") and "PWNED" in line for line in seen)
+        assert not [line for line in seen if "\x1b" in line or "\x07" in line]
+        assert watcher.interrupt() == 130
+    finally:
+        watcher.process.kill()
+
+
+def test_describe_changes_escapes_what_went_away() -> None:
+    gone = Diagnostic("S002", Severity.ERROR, "unknown key `\x1b[2J`", Span.at("rules/\x1b[31m.yaml"))
+    out = describe_changes([gone], [], sources=None)  # type: ignore[arg-type]
+    assert "\x1b" not in out
+    assert out == "fixed: rules/\\x1b[31m.yaml:1:1: error[S002]: unknown key `\\x1b[2J`\n"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["validate", "--select", "X\x1b]0;T\x07"], ["explain", "\x1b]0;T\x07"]],
+)
+def test_an_option_value_is_echoed_escaped(arguments: list[str]) -> None:
+    """An OSC sequence (which click's own stripping of colours leaves) in a rejected option value."""
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2
+    assert "\\x1b]0;T\\x07" in result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+def test_list_escapes_what_it_prints_and_opens_no_workflow_command(family_copy: Path) -> None:
+    """`list` printed manifest fields raw, even into a pipe; a manifest it lists need not be valid."""
+    (family_copy / "rulesets" / "evil.yaml").write_text(
+        'kind: ruleset\nid: "::error::pwned"\nname: "a\\tb"\nextends: advanced-civilization\n', encoding="utf-8"
+    )
+    result = CliRunner().invoke(main, ["--rules", str(family_copy), "list"])
+    assert result.exit_code == 0
+    (line,) = [line for line in result.stdout.splitlines() if "pwned" in line]
+    assert line.startswith("./::error::pwned") and "a\\tb" in line
+
+
+# --- SARIF ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "uri"),
+    [
+        ("rules/cards/a b#c?d%41.yaml", "rules/cards/a%20b%23c%3Fd%2541.yaml"),
+        ("javascript:alert(1).yaml", "javascript%3Aalert%281%29.yaml"),
+        ("rules/cards/nl\nx.yaml", "rules/cards/nl%0Ax.yaml"),
+        ("rules/cards/bad\udcff.yaml", "rules/cards/bad%FF.yaml"),
+        ("rules/cards/plain.yaml", "rules/cards/plain.yaml"),
+    ],
+)
+def test_sarif_names_each_file_by_a_uri_of_that_file(name: str, uri: str) -> None:
+    """A file name was put in `artifactLocation.uri` as text: `#` cut it, `%41` read as `A`,
+    `javascript:` read as a scheme."""
+    assert sarif_uri(name) == uri
+    log = json.loads(render_sarif([Diagnostic("S002", Severity.ERROR, "x", Span.at(name))]))
+    (result,) = log["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+
+
+# --- Generated code -------------------------------------------------------------------------------
+
+
+def test_a_ruleset_name_cannot_end_the_generated_docstring() -> None:
+    """The ruleset name went raw into the package docstring: `\"\"\"` in it ended the docstring and
+    what followed was code, run on import."""
+    hostile = 'Evil """\nimport os; os.system("echo pwned")\n""" \\N \\'
+    assert doc(hostile) == 'Evil \\"\\"\\"\nimport os; os.system(\\"echo pwned\\")\n\\"\\"\\" \\\\N \\\\'
+    manifest = shipped_text("rulesets/advanced-civilization.yaml").replace(
+        'name: "Advanced Civilization"',
+        "name: " + '"' + hostile.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"',
+        1,
+    )
+    workspace = CachedWorkspace({"rulesets/advanced-civilization.yaml": manifest})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None and analysis.resolved is not None and analysis.model.name == hostile
+    files = render_package(
+        of_family(analysis.model), export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    )
+    init = files["advanced_civilization/__init__.py"].decode("utf-8")
+    module = compile(init, "__init__.py", "exec")  # raised SyntaxError, or compiled the injected code
+    assert "system" not in module.co_names
+    data = files["advanced_civilization/data.py"].decode("utf-8")
+    assert "system" not in compile(data, "data.py", "exec").co_names
+    assert lit(hostile) in data and ast.literal_eval(lit(hostile)) == hostile  # RULESET_NAME keeps the exact string
+
+
+# --- Nothing from the working tree is executed; caches hold data, in the user's cache -------------
+
+
+def test_no_module_of_civrules_executes_or_unmarshals_code() -> None:
+    """The root of the old hole: compiled code read from a cache and passed to exec()."""
+    forbidden = {"exec", "eval", "compile", "loads"}
+    found = []
+    scanned = sorted(PACKAGE.rglob("*.py"))
+    assert len(scanned) > 100, f"{PACKAGE} holds the package's modules (a scan of nothing proves nothing)"
+    for path in scanned:
+        if path.parent.name == "validators" and "_generated" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                owner = getattr(getattr(node.func, "value", None), "id", None)
+                if name in forbidden and not (name == "loads" and owner == "json") and name != "compile":
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno} {name}")
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                if any(n in ("marshal", "pickle") for n in names):
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno} imports {names}")
+    assert not found
+
+
+def test_the_cache_lives_in_the_users_cache_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CIVRULES_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_dir() == tmp_path / "xdg" / "civrules"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # invalid by the XDG spec: ignored
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "civrules"
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "mine"))
+    assert cache.cache_dir() == tmp_path / "mine"
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", "")
+    assert cache.cache_dir() is None
+
+
+def test_a_cache_entry_that_is_a_link_or_a_fifo_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path))
+    (tmp_path / "secret").write_text("SECRET", encoding="utf-8")
+    (tmp_path / "layout-a.json").symlink_to(tmp_path / "secret")
+    os.mkfifo(tmp_path / "layout-b.json")
+    assert cache.read("layout-a.json") is None
+    assert cache.read("layout-b.json") is None
+    cache.write("layout-a.json", b"{}")  # replaces the link, never writes through it
+    assert (tmp_path / "secret").read_text(encoding="utf-8") == "SECRET"
+    assert cache.read("layout-a.json") == b"{}"
+
+
+def test_a_forged_map_layout_is_recomputed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import networkx as nx
+
+    from civrules.families.advanced_civilization.sheets import svgmap
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path))
+    graph = nx.path_graph(["a", "b", "c"])
+    clean = svgmap.spring_positions(graph)
+    (entry,) = tmp_path.glob("layout-*.json")
+    for forged in ({"a": [0, 0], "b": [1, 1], "c": ["nan", 0]}, {"a": [5, 0], "b": [0, 0], "c": [0, 0]}, [1, 2]):
+        entry.write_text(json.dumps(forged), encoding="utf-8")
+        assert svgmap.spring_positions(graph) == clean
+
+
+def test_validation_does_not_read_a_planted_cache_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CIVRULES_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    planted = tmp_path / ".civrules_cache"
+    planted.mkdir()
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "validate", "advanced-civilization"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in planted.iterdir()) == []  # nothing read or written there
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "civrules"
+
+
+def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "rules"
+    make(rules, {"a.yaml": b"kind: map\n"})
+    out = tmp_path / "out"
+    write_tree(out, {"a.txt": b"x"})
+    stamp.record(rules, out, ["x"])
+    assert stamp.is_up_to_date(rules, out, ["x"])
+    (out / "a.txt").write_bytes(b"changed")
+    assert not stamp.is_up_to_date(rules, out, ["x"])
+    (out / "a.txt").write_bytes(b"x")
+    (rules / "a.yaml").write_bytes(b"kind: map\n# changed\n")
+    assert not stamp.is_up_to_date(rules, out, ["x"])
+    (entry,) = (tmp_path / "cache").iterdir()
+    for forged in (b"", b"[]", b"{", b'{"version": 2, "inputs": 1, "outputs": 2}', b"[" * 100_000, b"\xff"):
+        entry.write_bytes(forged)
+        assert not stamp.is_up_to_date(rules, out, ["x"])

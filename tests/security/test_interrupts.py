@@ -1,0 +1,326 @@
+"""Threat: a run cut short, by a signal or by a bug in civrules, leaving a half-written tree or a traceback.
+
+`civrules build` killed at random points (SIGKILL) leaves generated/ as the old tree or the new one,
+never a mix, and the next build removes what the killed one left; Ctrl-C (SIGINT) exits 130 and
+leaves nothing half-made; a bug in civrules (a crashing check, a crash outside the checks) exits 2
+with a one-line apology that names the ruleset and asks for a report, the traceback only with --debug.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+import civrules.checks
+from civrules.checks import Check
+from civrules.checks.catalogue import all_checks
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Severity, codes
+from civrules.emit.output import MARKER, MARKER_TEXT, read_tree, write_tree
+from civrules.families.advanced_civilization.model import Ruleset
+from civrules.load.workspace import Workspace
+from civrules.support import cache
+from tests.conftest import REPO, RULES, default_sigint
+from tests.security.helpers import start_civrules, tree_of
+
+RULESET = "advanced-civilization"
+KILLS = 6  # builds killed in `make test`; the slow variant (`make test-slow`) kills 20
+WRITE_DELAY = 0.03  # seconds per file written (CIVRULES_TEST_WRITE_DELAY): a window to kill in
+
+
+def build_here(rules: Path, out: Path, *rulesets: str) -> dict[str, bytes]:
+    """A build in this process, where a fresh interpreter is not the point."""
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", *rulesets, "--out", str(out)])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return read_tree(out)
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes], dict[str, bytes]]:
+    """The rules after a one-fact change, and the trees a build writes before and after it."""
+    root = tmp_path_factory.mktemp("faults")
+    changed = root / "rules"
+    shutil.copytree(RULES, changed)
+    cards = changed / "cards" / "advanced-civilization.yaml"
+    text = cards.read_text(encoding="utf-8")
+    assert "    cost: 45\n" in text
+    cards.write_text(text.replace("    cost: 45\n", "    cost: 46\n", 1), encoding="utf-8")
+    old = build_here(RULES, root / "old", RULESET)
+    new = build_here(changed, root / "new", RULESET)
+    assert old != new and set(old) == set(new)
+    return changed, old, new
+
+
+def kill_once(n: int, rules: Path, old_tree: Path, work: Path) -> tuple[str, bool]:
+    """One build killed with SIGKILL: half of the time at a random moment of its run, half of the
+    time at a random moment of its writing (once the staging directory appears). Returns what
+    generated/ then holds and whether the kill came while files were being written."""
+    chance = random.Random(n)
+    out = work / f"run{n}" / "generated"
+    shutil.copytree(old_tree, out)
+    process = start_civrules(rules, "build", RULESET, "--out", str(out), seed=str(n), delay=WRITE_DELAY)
+    writing = False
+    if n % 2:
+        time.sleep(chance.uniform(0.0, 2.5))
+    else:
+        deadline = time.monotonic() + 60
+        while process.poll() is None and time.monotonic() < deadline:
+            if any(p.name.startswith(".generated.new-") for p in out.parent.iterdir()):
+                time.sleep(chance.uniform(0.0, 14 * WRITE_DELAY))
+                break
+            time.sleep(0.005)
+    if process.poll() is None:
+        writing = any(p.name.startswith(".generated.new-") for p in out.parent.iterdir())
+        process.send_signal(signal.SIGKILL)
+    process.wait(timeout=60)
+    return ("killed" if process.returncode == -signal.SIGKILL else "finished"), writing
+
+
+def test_a_build_killed_at_random_points_leaves_the_old_tree_or_the_new_one(
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kill_builds(KILLS, trees, tmp_path, capsys)
+
+
+@pytest.mark.slow
+def test_twenty_builds_killed_at_random_points_leave_the_old_tree_or_the_new_one(
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kill_builds(20, trees, tmp_path, capsys)
+
+
+def kill_builds(
+    kills: int,
+    trees: tuple[Path, dict[str, bytes], dict[str, bytes]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rules, old, new = trees
+    old_tree = tmp_path / "old"
+    for relative, content in old.items():
+        (old_tree / relative).parent.mkdir(parents=True, exist_ok=True)
+        (old_tree / relative).write_bytes(content)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda n: kill_once(n, rules, old_tree, tmp_path), range(kills)))
+    seen = []
+    for n, (how, _writing) in enumerate(runs):
+        tree = read_tree(tmp_path / f"run{n}" / "generated")
+        state = "old" if tree == old else "new" if tree == new else "mixed"
+        assert state != "mixed", f"run {n} ({how}): generated/ is neither the old tree nor the new one"
+        seen.append(state)
+    killed_writing = sum(1 for how, writing in runs if how == "killed" and writing)
+    with capsys.disabled():
+        print(
+            f"\n{kills} builds, {sum(how == 'killed' for how, _ in runs)} killed ({killed_writing} while writing): "
+            f"{seen.count('old')} left the old tree, {seen.count('new')} the new one, none a mix"
+        )
+    assert killed_writing >= kills // 4, runs  # the kills did land in the middle of writing
+    # A killed build leaves its staging directory beside generated/; the next build still succeeds.
+    out = tmp_path / "run0" / "generated"
+    assert build_here(rules, out, RULESET) == new
+
+
+def test_a_killed_builds_staging_tree_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    from civrules.emit.output import MARKER, MARKER_TEXT, write_tree
+
+    out = tmp_path / "generated"
+    write_tree(out, {"a.txt": b"one"})
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    abandoned = tmp_path / f".generated.new-{dead.stdout.strip()}-x1y2"
+    (abandoned / "python").mkdir(parents=True)
+    (abandoned / MARKER).write_bytes(MARKER_TEXT)  # written first into every staging tree
+    lookalike = tmp_path / f".generated.new-{dead.stdout.strip()}-committed"
+    (lookalike / "python").mkdir(parents=True)
+    (lookalike / "python" / "work.txt").write_text("not civrules'", encoding="utf-8")
+    live = tmp_path / f".generated.new-{os.getpid()}-z3"
+    live.mkdir()
+    write_tree(out, {"a.txt": b"two"})
+    assert not abandoned.exists()
+    assert live.exists()  # a build still running is left alone
+    assert (lookalike / "python" / "work.txt").exists()  # not marked: not civrules' to delete
+    assert (out / "a.txt").read_bytes() == b"two"
+
+
+# --- Ctrl-C: exit 130, nothing left half-written --------------------------------------------------
+
+
+def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    from civrules.load import workspace
+
+    def interrupted(self: Workspace) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(workspace.Workspace, "manifests", interrupted)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "list"])
+    assert result.exit_code == 130
+    assert "interrupted" in result.output
+
+
+def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    write_tree(out, {"old.txt": b"old"})
+    env = {**os.environ, "CIVRULES_TEST_WRITE_DELAY": "0.05", "CIVRULES_CACHE_DIR": ""}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "civrules", "--rules", str(RULES), "build", "advanced-civilization", "--out", str(out)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=default_sigint,  # stops on Ctrl-C even where this run inherited SIGINT ignored
+    )
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        if any(p.name.startswith(".generated.new-") for p in tmp_path.iterdir()):
+            break
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr.decode()
+    assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+
+
+def _interrupt_right_after(make: Any) -> Any:
+    """``make`` (tempfile.mkdtemp or mkstemp) that sends this process Ctrl-C the moment it returns:
+    the signal lands where it once left the temporary folder or file behind."""
+
+    def made(*args: Any, **kwargs: Any) -> Any:
+        result = make(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return result
+
+    return made
+
+
+@pytest.mark.usefixtures("sigint_default")
+def test_ctrl_c_just_after_the_staging_folder_is_made_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "generated"
+    write_tree(out, {"old.txt": b"old"})
+    monkeypatch.setattr("civrules.emit.output.tempfile.mkdtemp", _interrupt_right_after(tempfile.mkdtemp))
+    with pytest.raises(KeyboardInterrupt):
+        write_tree(out, {"new.txt": b"new"})
+    assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
+
+
+@pytest.mark.usefixtures("sigint_default")
+def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr("civrules.support.cache.tempfile.mkstemp", _interrupt_right_after(tempfile.mkstemp))
+    with pytest.raises(KeyboardInterrupt):
+        cache.write("entry", b"data")
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
+# --- A bug in civrules: exit 2, one line that asks for a report, the traceback only with --debug ---
+
+
+def crash(ruleset: Ruleset) -> Iterable[Diagnostic]:
+    raise RuntimeError("boom\nwith a second line")
+
+
+@pytest.fixture
+def crashing_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that raises, registered beside the real ones (not in the code registry)."""
+    all_checks()  # import every check module first: they register into the list replaced here
+    entry = codes.Code("Z999", "crashes-on-purpose", Severity.ERROR, "What: a test double. Why: -. Fix: -.")
+    monkeypatch.setattr(civrules.checks, "_CHECKS", [*civrules.checks._CHECKS, Check(entry, crash)])
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, ["--rules", str(RULES), *args])
+
+
+def test_a_crashing_check_is_an_internal_error_diagnostic_and_exit_2(crashing_check: None) -> None:
+    result = invoke("validate", RULESET)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stdout + result.stderr
+    (line,) = [line for line in result.stdout.splitlines() if "error[R900]" in line]
+    assert f"check Z999 (crashes-on-purpose) crashed on ruleset `{RULESET}`: RuntimeError: boom" in line
+    assert "hint: this is a bug in civrules, not in your rules: please report it" in result.stdout
+
+
+def test_a_crashing_check_with_debug_shows_the_apology_and_the_traceback(crashing_check: None) -> None:
+    result = invoke("--debug", "validate", RULESET)
+    assert result.exit_code == 2
+    apology = result.stderr.splitlines()[0]
+    assert apology == (
+        f"civrules: internal error (RuntimeError: boom with a second line) on ruleset `{RULESET}`. "
+        "Sorry: this is a bug in civrules, not in your rules."
+    )
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "raise RuntimeError" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["build", "--out", "{tmp}/generated"], ["export"]])
+def test_build_and_export_exit_2_when_a_check_crashes(
+    crashing_check: None, command: list[str], tmp_path: pytest.TempPathFactory
+) -> None:
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    result = invoke(args[0], RULESET, *args[1:])
+    assert result.exit_code == 2, result.output
+    assert "error[R900]" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_crash_outside_the_checks_is_one_line_and_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(*_: object) -> None:
+        raise ValueError("a\nmulti-line\nmessage")
+
+    monkeypatch.setattr("civrules.resolve.Resolver.resolve", explode)
+    result = invoke("validate", RULESET)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"civrules: internal error (ValueError: a multi-line message) on ruleset `{RULESET}`. "
+        "Sorry: this is a bug in civrules, not in your rules.",
+        "hint: please report it with the command you ran and the output of --debug",
+    ]
+    result = invoke("--debug", "validate", RULESET)
+    assert result.exit_code == 2
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "hint: please report it" not in result.stderr
+
+
+def test_a_crash_in_a_real_process_exits_2_without_a_traceback() -> None:
+    program = (
+        "import sys\n"
+        "import civrules.checks as checks\n"
+        "from civrules.diagnostics import codes\n"
+        "from civrules.diagnostics import Severity\n"
+        "from civrules.checks.catalogue import all_checks\n"
+        "all_checks()\n"
+        "def crash(ruleset):\n"
+        "    raise ZeroDivisionError('division by zero')\n"
+        "checks._CHECKS.append(checks.Check(codes.Code('Z999', 'crash', Severity.ERROR, ''), crash))\n"
+        "from civrules.cli import main\n"
+        f"sys.argv = ['civrules', '--rules', {str(RULES)!r}, *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    for debug in ([], ["--debug"]):
+        done = subprocess.run(
+            [sys.executable, "-c", program, *debug, "validate", RULESET],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=False,
+            timeout=120,
+        )
+        assert done.returncode == 2
+        assert ("Traceback" in done.stderr) == bool(debug), done.stderr

@@ -1,0 +1,761 @@
+"""Threat: input that makes civrules work, wait or use memory without bound; and the adversarial corpus.
+
+Every bound civrules keeps is held here: file sizes (of a file, an editor's buffer, a quoted line),
+entries in a tree, the extends chain, checks and suggestions that were quadratic, the diagnostics
+listed per file, output that grows with the problems and not with the input, option values too large
+to use. The corpus below runs every hostile case end to end and measures each run's memory.
+
+The adversarial corpus (tests/adversarial/cases.yaml): whatever arrives, a located diagnostic.
+
+Each case is a rules tree built in a temporary directory (the shipped rules with one hostile
+change), checked by `civrules` in a subprocess (tests/adversarial/measure.py), whose exit code,
+CPU time and peak resident memory are those the kernel counted for that process. See the header of
+cases.yaml for what a case asserts. No test asserts on time: a case's CPU figure is a speed goal
+that `make bench` measures (bench/adversarial.py); here only a generous wall-time guard stops a
+hang.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import py_compile
+import re
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from civrules.checks.catalogue import all_checks
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics.escape import UNSAFE
+from civrules.diagnostics.render import SourceLines, diagnostic_record, render_json, render_text
+from civrules.diagnostics.suggest import COMPARISONS, QUERIES, Vocabulary
+from civrules.families.advanced_civilization.model import of_family
+from civrules.load import Limits, read_yaml_file
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from civrules.support import files
+from tests.adversarial import measure
+from tests.adversarial.generate import generate
+from tests.conftest import REPO, RULES, copy_rulesets
+from tests.core.test_incremental import copy_subset
+from tests.rulefiles import CachedWorkspace, shipped_text
+
+HERE = Path(__file__).resolve().parent.parent / "adversarial"
+DATA = HERE / "data"
+SECRET = "CIVRULES-ADVERSARIAL-SECRET"
+CPU_SECONDS = 2.0  # the default speed goal of a case (bench/adversarial.py measures it)
+RSS_MB = 200
+
+_TEXT_LOCATION = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<column>\d+): (?P<severity>\w+)\[(?P<code>\w+)\]")
+_ANNOTATION = re.compile(
+    r"^::(?P<severity>error|warning|notice) (?:file=(?P<file>[^,]*),line=(?P<line>\d+),col=(?P<column>\d+),"
+    r"endLine=\d+,endColumn=\d+,)?title=(?P<code>\w+)::"
+)
+LISTED_PER_FILE = 100  # civrules' default --max-diagnostics
+#: Characters no output may hold raw (besides the line breaks between its own lines).
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f" + UNSAFE.removeprefix("\x00-\x1f") + "]")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    threat: str
+    setup: tuple[dict[str, Any], ...]
+    run: tuple[str, ...]
+    exit: int
+    expect: tuple[dict[str, Any], ...]
+    format: str = "json"
+    verify: tuple[str, ...] = ()
+    cpu: float = CPU_SECONDS
+    rss_mb: float = RSS_MB
+    capped: bool = False  # the case's files hold more problems than are listed (--max-diagnostics)
+    cwd: str = "repo"  # or "tmp": the case's temporary directory (for threats to the working directory)
+    env: tuple[tuple[str, str], ...] = ()
+    stderr: str | None = None  # a text the command's standard error must hold
+    fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
+    slow: bool = False
+    #: Rulesets of other families the case's tree holds besides FAMILY (its variants extend them).
+    rulesets: tuple[str, ...] = ()
+
+
+def load_cases() -> list[Case]:
+    entries = yaml.load((HERE / "cases.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    return [
+        Case(
+            id=entry["id"],
+            threat=entry["threat"],
+            setup=tuple(entry.get("setup", ())),
+            run=tuple(entry["run"]),
+            exit=entry["exit"],
+            expect=tuple(entry.get("expect") or ()),
+            format=entry.get("format", "json" if entry["run"][0] == "validate" else "none"),
+            verify=tuple(entry.get("verify", ())),
+            cpu=float(entry.get("cpu", CPU_SECONDS)),
+            rss_mb=float(entry.get("rss_mb", RSS_MB)),
+            capped=bool(entry.get("capped", False)),
+            cwd=entry.get("cwd", "repo"),
+            env=tuple(sorted((entry.get("env") or {}).items())),
+            stderr=entry.get("stderr"),
+            fsize_kib=entry.get("fsize_kib"),
+            slow=bool(entry.get("slow", False)),
+            rulesets=tuple(entry.get("rulesets", ())),
+        )
+        for entry in entries
+    ]
+
+
+CASES = load_cases()
+
+
+#: The rulesets a case's tree holds (tests.conftest.copy_rulesets): hostile variants extend the first.
+FAMILY = ("advanced-civilization", "advanced-civilization-western")
+
+HANG_GUARD = 300.0  # wall seconds, for a run of no case
+
+
+def hang_guard(case: Case) -> float:
+    """Wall seconds after which a case's run counts as hung: 100 times its CPU goal, at least 300.
+
+    Generous on purpose: on a machine shared with other work a 3 s case has taken 90 s of wall
+    time. Speed is `make bench`'s to judge (bench/adversarial.py), not this guard's."""
+    return max(HANG_GUARD, 100 * case.cpu)
+
+
+VARIANT = """kind: ruleset
+id: hostile
+name: Hostile
+extends: advanced-civilization
+files:
+  {slot}:
+    - {path}
+"""
+
+
+@dataclass
+class Outcome:
+    returncode: int
+    cpu_seconds: float
+    max_rss_bytes: int
+    wall_seconds: float
+    stdout: str
+    stderr: str
+    diagnostics: list[tuple[str, str, str, int, int]]  # severity, code, file (relative to the tree), line, column
+
+
+def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
+    """The case's rules tree under ``tmp``, and the files (relative to it) the case wrote."""
+    rules = tmp / "rules"
+    # The Advanced Civilization family and the files it reads: every case's variant extends it, and
+    # a whole-tree run (validate, build) costs two rulesets' work, not every shipped ruleset's.
+    copy_rulesets(rules, *FAMILY, *case.rulesets)
+    written: set[str] = set()
+    for step in case.setup:
+        if "copy" in step:
+            data = (DATA / step["copy"]).read_bytes().replace(b"@TMP@", str(tmp).encode())
+            (rules / step["to"]).write_bytes(data)
+            written.add(step["to"])
+        elif "write" in step:
+            base = tmp if step.get("outside") else rules
+            (base / step["write"]).write_text(step["text"].replace("@TMP@", str(tmp)), encoding="utf-8")
+            if not step.get("outside"):
+                written.add(step["write"])
+        elif "generate" in step:
+            params = {k: v for k, v in step.items() if k != "generate"}
+            generate(rules, step["generate"], **params)
+            written.add(step["to"])
+        elif "variant" in step:
+            (rules / "rulesets" / "hostile.yaml").write_text(
+                VARIANT.format(slot=step["variant"], path=step["path"]), encoding="utf-8"
+            )
+            written.add("rulesets/hostile.yaml")
+        elif "symlink" in step:
+            outside = tmp / step["to"]
+            outside.write_text(f"secret: {SECRET}\nkind: [{SECRET}\n", encoding="utf-8")
+            os.symlink(outside, rules / step["symlink"])
+            written.add(step["symlink"])
+        elif "mkdir" in step:
+            (tmp / step["mkdir"].replace("@TMP@", str(tmp))).mkdir(parents=True, exist_ok=True)
+        elif "fifo" in step:
+            os.mkfifo((tmp if step.get("outside") else rules) / step["fifo"])
+            if not step.get("outside"):
+                written.add(step["fifo"])
+        elif "link" in step:
+            base = tmp if step.get("outside") else rules
+            os.symlink(step["to"].replace("@TMP@", str(tmp)), base / step["link"])
+            if not step.get("outside"):
+                written.add(step["link"])
+        elif "copy_generated" in step:
+            shutil.copytree(REPO / "generated", tmp / step["copy_generated"], symlinks=True)
+        elif "replace" in step:
+            path = rules / step["replace"]
+            text = path.read_text(encoding="utf-8")
+            assert step["find"] in text, f"{case.id}: {step['find']!r} not in {step['replace']}"
+            path.write_text(text.replace(step["find"], step["with"], 1), encoding="utf-8")
+            written.add(step["replace"])
+        else:  # pragma: no cover - a typo in cases.yaml
+            raise AssertionError(f"{case.id}: unknown setup step {step}")
+    return rules, written
+
+
+def run_measured(rules: Path, args: list[str], tmp: Path, case: Case) -> measure.Measured:
+    """Run civrules as a command; the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
+    env = {**os.environ, **{k: v.replace("@TMP@", str(tmp)) for k, v in case.env}}
+    limit = case.fsize_kib
+
+    def limit_file_size() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit * 1024, limit * 1024))
+
+    return measure.run(
+        [sys.executable, "-m", "civrules", "--rules", str(rules), *args],
+        cwd=tmp if case.cwd == "tmp" else REPO,
+        env=env,
+        timeout=hang_guard(case),
+        preexec_fn=limit_file_size if limit is not None else None,
+    )
+
+
+def relative(file: str, rules: Path, cwd: Path = REPO) -> str:
+    """A diagnostic's file relative to the rules tree (without following symbolic links)."""
+    absolute = os.path.normpath(os.path.join(cwd, file))
+    return Path(os.path.relpath(absolute, rules)).as_posix()
+
+
+def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int, int]]:
+    cwd = rules.parent if case.cwd == "tmp" else REPO
+    if case.format == "json":
+        return [
+            (
+                d["severity"],
+                d["code"],
+                relative(d["file"], rules, cwd) if d["file"] else "",
+                d["line"] or 0,
+                d["column"] or 0,
+            )
+            for d in json.loads(stdout)
+        ]
+    if case.format == "text":
+        found = []
+        for line in stdout.splitlines():
+            match = _TEXT_LOCATION.match(line)
+            if match:
+                found.append(
+                    (
+                        match["severity"],
+                        match["code"],
+                        relative(match["file"], rules, cwd),
+                        int(match["line"]),
+                        int(match["column"]),
+                    )
+                )
+        return found
+    if case.format == "sarif":
+        (run,) = json.loads(stdout)["runs"]
+        levels = {"error": "error", "warning": "warning", "note": "info"}
+        found = []
+        for result in run["results"]:
+            location = (result.get("locations") or [{}])[0].get("physicalLocation", {})
+            region = location.get("region", {})
+            file = location.get("artifactLocation", {}).get("uri", "")
+            found.append(
+                (
+                    levels[result["level"]],
+                    result["ruleId"],
+                    relative(file, rules) if file else "",
+                    region.get("startLine", 0),
+                    region.get("startColumn", 0),
+                )
+            )
+        return found
+    if case.format == "github":
+        annotations = []
+        for line in stdout.splitlines():
+            match = _ANNOTATION.match(line)
+            assert match is not None, f"{case.id}: a line that is not an annotation: {line[:200]!r}"
+            file = _unescape_property(match["file"] or "")
+            annotations.append(
+                (
+                    {"notice": "info"}.get(match["severity"], match["severity"]),
+                    match["code"],
+                    relative(file, rules) if file else "",
+                    int(match["line"] or 0),
+                    int(match["column"] or 0),
+                )
+            )
+        return annotations
+    return []
+
+
+def _unescape_property(text: str) -> str:
+    for escaped, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        text = text.replace(escaped, char)
+    return text
+
+
+def locate(rules: Path, expect: dict[str, Any]) -> tuple[str, str, int, int]:
+    """An expected diagnostic as (code, file, line, column); `at` finds the column of a text."""
+    if "line" in expect:
+        return expect["code"], expect["file"], expect["line"], expect["column"]
+    text = (rules / expect["file"]).read_text(encoding="utf-8")
+    start = text.index(expect["after"]) if "after" in expect else 0
+    index = text.index(expect["at"], start)
+    line = text.count("\n", 0, index) + 1
+    return expect["code"], expect["file"], line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
+    rules, written = build_tree(case, tmp)
+    args = [a.replace("@TMP@", str(tmp)) for a in case.run]
+    if case.format in ("json", "text", "github", "sarif") and args[0] == "validate":
+        args += ["--format", case.format]
+    measured = run_measured(rules, args, tmp, case)
+    outcome = Outcome(
+        measured.returncode,
+        measured.cpu_seconds,
+        measured.max_rss_bytes,
+        measured.wall_seconds,
+        measured.stdout,
+        measured.stderr,
+        parse(case, measured.stdout, rules),
+    )
+    return outcome, rules, written
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.slow] if c.slow else []) for c in CASES])
+def test_adversarial_case(case: Case, tmp_path: Path) -> None:
+    try:
+        check_case(case, tmp_path)
+    finally:
+        remove_tree(tmp_path / "rules")  # pytest keeps temporary trees: not 100 MB files
+
+
+def remove_tree(root: Path) -> None:
+    """Delete a tree without recursion (shutil.rmtree recurses: 1,500 nested folders overflow it)."""
+    if not root.is_dir() or root.is_symlink():
+        return
+    stack, folders = [str(root)], []
+    while stack:
+        folder = stack.pop()
+        folders.append(folder)
+        for entry in os.scandir(folder):
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            else:
+                os.unlink(entry.path)
+    for folder in reversed(folders):
+        os.rmdir(folder)
+
+
+def check_case(case: Case, tmp_path: Path) -> None:
+    outcome, rules, written = run_case(case, tmp_path)
+    context = f"{case.id} ({case.threat})\nstdout: {outcome.stdout[-3000:]}\nstderr: {outcome.stderr[-3000:]}"
+    assert "Traceback" not in outcome.stderr, context
+    assert "internal error" not in outcome.stderr, context
+    assert outcome.returncode == case.exit, context
+    if case.stderr is not None:
+        assert case.stderr in outcome.stderr, context
+    expected = {locate(rules, e) for e in case.expect}
+    errors = {
+        (code, file, line, column) for severity, code, file, line, column in outcome.diagnostics if severity == "error"
+    }
+    # An expected warning (a leading zero, with --strict) counts as found too.
+    reported = errors | {(c, f, line, column) for s, c, f, line, column in outcome.diagnostics if s == "warning"}
+    assert expected <= reported, f"missing {sorted(expected - reported)}\n{context}"
+    if case.capped:
+        check_capped(case, outcome, written, context)
+    else:
+        unexpected = {e for e in errors if e[1] in written} - expected
+        assert not unexpected, f"unexpected errors in the case's own files: {sorted(unexpected)}\n{context}"
+    # Whatever the data holds, no output carries a raw control character (issue 14, point 4).
+    raw = _RAW_CONTROL.search(outcome.stdout + outcome.stderr)
+    assert raw is None, f"{case.id}: a raw U+{ord(raw.group()):04X} in the output\n{context}"
+    if case.run[0] == "build" and case.exit == 0:
+        verify_packages_import(case, outcome, rules, tmp_path)
+    rss_mb = outcome.max_rss_bytes / 1e6
+    assert rss_mb < case.rss_mb, f"{case.id}: peak RSS {rss_mb:.0f} MB (bound {case.rss_mb} MB)"
+    for hook in case.verify:
+        VERIFY[hook](case, outcome, rules, tmp_path)
+
+
+def check_capped(case: Case, outcome: Outcome, written: set[str], context: str) -> None:
+    """The case's files hold more problems than are listed: each lists at most the bound, and one
+    R011 line counts the rest; the output stays small whatever the input held."""
+    for file in written:
+        listed = [d for d in outcome.diagnostics if d[2] == file and d[1] != "R011"]
+        summaries = [d for d in outcome.diagnostics if d[2] == file and d[1] == "R011"]
+        assert len(listed) <= LISTED_PER_FILE, f"{case.id}: {len(listed)} diagnostics listed for {file}\n{context}"
+        if len(listed) == LISTED_PER_FILE:
+            assert len(summaries) == 1, f"{case.id}: no summary of the unlisted diagnostics of {file}\n{context}"
+    assert any(d[1] == "R011" for d in outcome.diagnostics), f"{case.id}: nothing was capped\n{context}"
+    assert len(outcome.stdout) < 200_000, f"{case.id}: {len(outcome.stdout):,} characters of output"
+
+
+def generated_packages(out: Path) -> list[str]:
+    return sorted(p.parent.name for p in (out / "python").glob("*/__init__.py"))
+
+
+def verify_packages_import(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """Exit 0 from `build` means the output works: every generated package imports in a fresh
+    interpreter (the slow test_built_packages_pass_mypy_strict also type-checks them)."""
+    out = tmp / "generated"
+    packages = generated_packages(out)
+    assert packages, f"{case.id}: nothing was generated"
+    # `from ... import *` loads every table and helper, which a package otherwise loads on first use.
+    program = "".join(f"from {name} import *\n" for name in packages)
+    env = {**os.environ, "PYTHONPATH": str(out / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
+    )
+    assert done.returncode == 0, f"{case.id}: a generated package does not import:\n{done.stderr[-3000:]}"
+
+
+def verify_no_annotation_from_data(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """Every line of `--format github` is one of civrules' own annotations, one per diagnostic."""
+    lines = outcome.stdout.splitlines()
+    assert len(lines) == len(outcome.diagnostics), f"{case.id}: {len(lines)} lines for {len(outcome.diagnostics)}"
+    assert not any(line.startswith("::stop-commands") for line in lines)
+
+
+def verify_nothing_ran(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    assert not (tmp / "pwned").exists(), f"{case.id}: a command in the data was executed"
+
+
+def verify_secret_not_printed(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    assert SECRET not in outcome.stdout + outcome.stderr, f"{case.id}: a line of a file outside rules/ was printed"
+
+
+def verify_round_trip(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """The generated package compiles, imports in a fresh interpreter and gives back every hostile
+    string exactly; no generated HTML or SVG holds a live `<script>`."""
+    manifest, diagnostics = read_yaml_file(rules / "rulesets" / "hostile.yaml", "hostile.yaml")
+    assert manifest is not None and not diagnostics
+    overlay = manifest.data["overlay"]
+    names = {
+        "RULESET_NAME": manifest.data["name"],
+        "CARDS[CardId.POTTERY].name": overlay["civilization_cards"]["patch"][0]["name"],
+        "CALAMITIES[CalamityId.FAMINE].name": overlay["calamities"]["patch"][0]["name"],
+    }
+    out = tmp / "generated"
+    sources = sorted(out.rglob("*.py"))
+    assert sources, f"{case.id}: nothing was generated"
+    for source in sources:
+        py_compile.compile(str(source), cfile=str(tmp / "compiled.pyc"), doraise=True)
+    program = "from hostile import *\nimport hostile\n" + "".join(f"print(ascii({e}))\n" for e in names)
+    env = {**os.environ, "PYTHONPATH": str(out / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [ascii(value) for value in names.values()]
+    for page in [*out.rglob("*.html"), *out.rglob("*.svg")]:
+        assert "<script>alert(" not in page.read_text(encoding="utf-8"), f"{page}: a name became live HTML"
+
+
+def verify_outside_untouched(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """Every file, FIFO, link and folder the case made outside rules/ is still there, as it was;
+    the rules tree is whole; a link's target was not created."""
+    assert (rules / "rulesets" / "advanced-civilization.yaml").is_file(), f"{case.id}: rules/ was damaged"
+    for step in case.setup:
+        if "write" in step and step.get("outside"):
+            path = tmp / step["write"]
+            assert path.read_text(encoding="utf-8") == step["text"].replace("@TMP@", str(tmp)), case.id
+        elif "fifo" in step:
+            path = (tmp if step.get("outside") else rules) / step["fifo"]
+            assert stat.S_ISFIFO(os.lstat(path).st_mode), f"{case.id}: {path} is no longer a FIFO"
+        elif "link" in step:
+            path = (tmp if step.get("outside") else rules) / step["link"]
+            target = step["to"].replace("@TMP@", str(tmp))
+            assert os.readlink(path) == target, f"{case.id}: {path} is no longer the link"
+            if step.get("dangling"):
+                assert not os.path.lexists(target), f"{case.id}: civrules wrote through the link to {target}"
+        elif "mkdir" in step:
+            assert (tmp / step["mkdir"].replace("@TMP@", str(tmp))).is_dir(), case.id
+
+
+def verify_output_unchanged(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """A failed build left the copied generated/ exactly as it was, and no staging tree beside it."""
+    from civrules.emit.output import read_tree
+
+    for step in case.setup:
+        if "copy_generated" in step:
+            out = tmp / step["copy_generated"]
+            assert read_tree(out) == read_tree(REPO / "generated"), f"{case.id}: {out} changed"
+            leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.")]
+            assert not leftovers, f"{case.id}: left {leftovers}"
+
+
+def verify_no_link_in_output(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """The output holds no link and no byte of a file outside it."""
+    for step in case.setup:
+        if "copy_generated" in step:
+            out = tmp / step["copy_generated"]
+            for path in out.rglob("*"):
+                assert not path.is_symlink(), f"{case.id}: {path} is a link"
+                if path.is_file():
+                    assert SECRET.encode() not in path.read_bytes(), f"{case.id}: {path} holds the secret"
+
+
+VERIFY = {
+    "no_annotation_from_data": verify_no_annotation_from_data,
+    "nothing_ran": verify_nothing_ran,
+    "secret_not_printed": verify_secret_not_printed,
+    "round_trip": verify_round_trip,
+    "outside_untouched": verify_outside_untouched,
+    "output_unchanged": verify_output_unchanged,
+    "no_link_in_output": verify_no_link_in_output,
+}
+
+
+def test_every_case_names_a_threat_and_a_known_hook() -> None:
+    ids = [c.id for c in CASES]
+    assert len(ids) == len(set(ids))
+    for case in CASES:
+        assert case.threat
+        assert set(case.verify) <= set(VERIFY), case.id
+        assert case.exit in (0, 1, 2), case.id
+        assert case.exit != 2 or case.stderr, f"{case.id}: an exit 2 case names the message it expects"
+
+
+BUILT = [c for c in CASES if c.run[0] == "build" and c.exit == 0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", BUILT, ids=[c.id for c in BUILT])
+def test_built_packages_pass_mypy_strict(case: Case, tmp_path: Path) -> None:
+    """For every corpus case that `build` accepts, the generated packages pass `mypy --strict`:
+    exit 0 means the output works, not only that it imports."""
+    outcome, _, _ = run_case(case, tmp_path)
+    assert outcome.returncode == 0, outcome.stderr
+    out = tmp_path / "generated" / "python"
+    packages = generated_packages(tmp_path / "generated")
+    command = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *(f"-p{name}" for name in packages)]
+    env = {**os.environ, "MYPYPATH": str(out)}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=out, env=env, check=False, timeout=600)
+    assert done.returncode == 0, done.stdout[-5000:]
+
+
+# --- Reading bounded: file size, entries in a tree, the extends chain -----------------------------
+
+
+def test_a_file_is_read_only_up_to_the_bound_whatever_its_size_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that grows after stat (or a /proc file that says 0 bytes) is not read unbounded."""
+    path = tmp_path / "growing.yaml"
+    path.write_bytes(b"a: " + b"x" * 5000 + b"\n")
+    real = os.stat_result(os.stat(path))
+    small = os.stat_result((real.st_mode, *real[1:6], 10, *real[7:]))
+    monkeypatch.setattr(Path, "stat", lambda self, **_: small if self == path else os.stat(self))
+    _, diagnostics = read_yaml_file(path, "growing.yaml", Limits(max_bytes=1000))
+    assert [d.code for d in diagnostics] == ["L007"]
+
+
+def test_an_editor_buffer_is_held_to_the_file_size_bound(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    workspace = Workspace(rules, Limits(max_bytes=1000), overrides={"cards/big.yaml": "kind: map\n# " + "x" * 2000})
+    loaded = workspace.load("cards/big.yaml")
+    assert loaded.document is None
+    assert [d.code for d in loaded.diagnostics] == ["L007"]
+    # Characters are not bytes: 600 two-byte letters are 1,200 bytes.
+    workspace = Workspace(rules, Limits(max_bytes=1000), overrides={"cards/big.yaml": "kind: map\n# " + "é" * 600})
+    assert [d.code for d in workspace.load("cards/big.yaml").diagnostics] == ["L007"]
+
+
+def test_a_walk_of_a_huge_tree_stops_with_a_diagnostic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--rules /` (or a home folder) walked the whole file system: 21 s and every link reported."""
+    rules = copy_subset(tmp_path / "rules")
+    (rules / "junk").mkdir()
+    for number in range(60):
+        (rules / "junk" / f"{number:02}.txt").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(files, "MAX_ENTRIES", 40)
+    assert [e.kind for e in files.walk(rules)][-1] == "many"
+    assert len(list(files.walk(rules))) == 41
+    workspace = Workspace(rules)
+    workspace.rule_files()
+    (found,) = [d for d in workspace.discovery_diagnostics if "more than 40 files and folders" in d.message]
+    assert found.code == "L012" and found.hint is not None and "--rules" in found.hint
+
+
+def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
+    from civrules.pipeline import analyse
+    from civrules.resolve import MAX_EXTENDS
+
+    overrides, previous = {}, "advanced-civilization"
+    for i in range(MAX_EXTENDS + 10):
+        overrides[f"rulesets/c{i}.yaml"] = f"kind: ruleset\nid: c{i}\nname: C{i}\nextends: {previous}\n"
+        previous = f"c{i}"
+    workspace = Workspace(RULES, overrides=overrides)
+    deep = analyse(workspace, workspace.load_ruleset(workspace.manifests()[previous]))
+    assert [d.code for d in deep.diagnostics if d.severity == "error"] == ["V002"]
+    fine = analyse(workspace, workspace.load_ruleset(workspace.manifests()[f"c{MAX_EXTENDS - 2}"]))
+    assert fine.ok
+
+
+# --- Work bounded: checks and suggestions that were quadratic -------------------------------------
+
+
+def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C007 asked networkx for a path per (giver, target) pair and rescanned every credit line per
+    target: 5,000 cheap Craft cards took 111 s. Now both are done once per giver, which this counts
+    (the work, not the time: the verdict does not depend on the machine's load)."""
+    import networkx
+
+    from civrules.families.advanced_civilization.checks import cards as module
+
+    calls = {"ancestors": 0, "counting_lines": 0}
+
+    def counted(name: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    cards = shipped_text("cards/advanced-civilization.yaml")
+    added = "".join(
+        f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: 10, prerequisites: [], '
+        "credits: [], attributes: []}\n"
+        for i in range(2000)
+    )
+    workspace = CachedWorkspace(
+        {"cards/advanced-civilization.yaml": cards.replace("\ncards:\n", "\ncards:\n" + added, 1)}
+    )
+    analysis = analyse(
+        workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["C006"]
+    )
+    assert analysis.model is not None
+    (check,) = [c for c in all_checks() if c.code.code == "C007"]
+    monkeypatch.setattr(networkx, "ancestors", counted("ancestors", networkx.ancestors))
+    monkeypatch.setattr(module, "counting_lines", counted("counting_lines", module.counting_lines))
+    found = list(check.run(analysis.model))
+    assert len(found) == 7  # one per Craft card's group credit, each covering the 2,000 cards
+    assert all(len(d.related) == 2000 for d in found)
+    givers = len(of_family(analysis.model).cards)
+    assert 0 < calls["ancestors"] <= givers, calls  # per (giver, target) pair it was 14,000
+    assert 0 < calls["counting_lines"] <= givers, calls
+
+
+def test_unique_items_is_linear_and_means_what_json_schema_means() -> None:
+    from civrules.schema import _validator_class
+
+    unique = _validator_class()({"uniqueItems": True})
+    assert unique.is_valid([1, True, "1", [1], {"a": 1}, {"a": True}, None, 0, False])
+    for repeated in ([1, 1.0], [{"a": [1, {"b": 2}]}, {"a": [1, {"b": 2}]}], [[1, "x"], [1, "x"]]):
+        assert not unique.is_valid(repeated), repeated
+    mixed = [n if n % 2 else f"s{n}" for n in range(200_000)]  # unsortable: jsonschema compared all pairs
+    assert unique.is_valid(mixed) and not unique.is_valid([*mixed, 7])
+
+
+def test_did_you_mean_compares_a_bounded_number_of_candidates() -> None:
+    """X001 asked difflib for every missing id against every id: 10,000 of each took 255 s."""
+    words = [f"card_{n:05d}" for n in range(20_000)] + ["astronomy", "agriculture"]
+    assert (Vocabulary(words).comparisons, Vocabulary(words).queries) == (COMPARISONS, QUERIES)  # the defaults
+    vocabulary = Vocabulary(words)
+    assert vocabulary.closest("astronmy") == "astronomy"
+    assert len(vocabulary._candidates(len("card_00000"))) == COMPARISONS
+    # The bound on distinct words, with a smaller one than QUERIES: each answer costs COMPARISONS ratios.
+    bounded = Vocabulary(words, queries=40)
+    assert bounded.closest("astronmy") == "astronomy"
+    for n in range(40 + 10):
+        bounded.closest(f"missing_{n}")
+    assert len(bounded.answers) == 40  # later misspellings get no suggestion
+    assert bounded.closest("astronmy") == "astronomy"  # answered before the bound: kept
+    assert bounded.closest("agricultur") is None  # a new word after the bound
+
+
+# --- Output bounded by the problems, not by the size of a file or the length of a line ------------
+
+
+def test_quoting_a_line_reads_no_huge_file_and_follows_no_link(tmp_path: Path) -> None:
+    """Text output quoted the line of a 100 MB file by reading all of it (374 MB of memory)."""
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"kind: map\n" + b"# padding\n" * 2000)
+    link = tmp_path / "link.yaml"
+    os.symlink(big, link)
+    sources = SourceLines(root=tmp_path, max_bytes=1000)
+    assert sources.line("big.yaml", 1) is None
+    assert SourceLines(root=tmp_path).line("big.yaml", 1) == "kind: map"
+    assert SourceLines(root=tmp_path).line("link.yaml", 1) is None
+    text = render_text([Diagnostic("L007", Severity.ERROR, "too large", Span.at("big.yaml"))], sources)
+    assert "kind: map" not in text
+
+
+def test_json_output_is_written_record_by_record_in_the_same_format() -> None:
+    """`--format json` for the 90,000 diagnostics of a file at the node bound held 526 MB: the
+    indenting encoder keeps every piece of the output. Record by record, the text is the same."""
+    related = (Related(Span("g.yaml", 1, 1, 1, 2), "note"),)
+    found = [
+        Diagnostic("X001", Severity.ERROR, 'a "quoted"\nmessage é', Span("f.yaml", 1, 2, 3, 4), "hint", related),
+        Diagnostic("R004", Severity.ERROR, "no span", None),
+    ]
+    for diagnostics in (found, found[:1], []):
+        expected = json.dumps([diagnostic_record(d) for d in diagnostics], indent=2, ensure_ascii=False) + "\n"
+        assert render_json(diagnostics) == expected
+
+
+def test_the_cli_lists_at_most_max_diagnostics_per_file(family_copy: Path) -> None:
+    (family_copy / "rulesets" / "hostile.yaml").write_text(
+        "kind: ruleset\nid: hostile\nname: H\nextends: advanced-civilization\n"
+        + "".join(f"k{n}: 1\n" for n in range(5)),
+        encoding="utf-8",
+    )
+    for limit, listed in ((None, 5), ("3", 3)):
+        options = ["--max-diagnostics", limit] if limit else []
+        result = CliRunner().invoke(
+            main, ["--rules", str(family_copy), *options, "validate", "hostile", "--format", "json"]
+        )
+        found = json.loads(result.stdout)
+        assert result.exit_code == 1
+        assert sum(d["code"] == "S002" for d in found) == listed
+        assert [d["message"] for d in found if d["code"] == "R011"] == (
+            ["civrules stopped checking this file after 3 diagnostics; it has more"] if limit else []
+        )
+
+
+def test_a_long_line_is_quoted_as_a_window_around_the_caret() -> None:
+    """One 4 MB line with 100 unknown keys printed the whole line under each: 450 MB of text."""
+    from civrules.diagnostics.render import QUOTE_WIDTH, SourceLines, render_text
+
+    line = "extra: {" + ", ".join(f"k{i}: {'x' * 10_000}" for i in range(100)) + "}"
+    columns = [line.index(f"k{i}:") + 1 for i in range(100)]
+    diagnostics = [
+        Diagnostic("S002", Severity.ERROR, f"unknown key `k{i}`", Span("f.yaml", 1, c, 1, c + len(f"k{i}")))
+        for i, c in enumerate(columns)
+    ]
+    out = render_text(diagnostics, SourceLines(texts={"f.yaml": line}))
+    assert len(out) < 100 * (QUOTE_WIDTH + 200)
+    quoted = out.splitlines()
+    for i in (0, 57, 99):
+        at = quoted.index(f"f.yaml:1:{columns[i]}: error[S002]: unknown key `k{i}`")
+        source, caret = quoted[at + 1], quoted[at + 2]
+        where = caret.index("^")
+        assert source[where : where + len(f"k{i}")] == f"k{i}"
+        assert caret.count("^") == len(f"k{i}")
+
+
+# --- Option values too large to use are usage errors ----------------------------------------------
+
+
+def test_option_values_too_large_to_use_are_usage_errors() -> None:
+    result = CliRunner().invoke(main, ["--max-file-size", "1" + "0" * 30, "list"])
+    assert result.exit_code == 2
+    assert "--max-file-size" in result.output
+
+
+@pytest.mark.parametrize("interval", ["nan", "inf", "-inf", "1e308"])
+def test_watch_interval_must_be_a_number_of_seconds(interval: str) -> None:
+    result = CliRunner().invoke(main, ["watch", "--interval", interval])
+    assert result.exit_code == 2, result.output
+    assert "--interval" in result.output
+    assert "internal error" not in result.output
