@@ -1,6 +1,6 @@
 """civrules benchmarks: the parse floor, a peer (check-jsonschema), validate, build, a no-op build,
-importing a generated package, and growth with size. ``make bench`` runs it; ``--check`` is the fast
-regression guard CI runs.
+importing a generated package, growth with size, and the language server under editor traffic.
+``make bench`` runs it; ``--check`` is the fast regression guard CI runs.
 
 Every figure is the median of repeated runs (with min and max), measured in one run on the same
 files, and reported as a ratio to the parse floor (in-process) or to check-jsonschema
@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from bench import incremental  # noqa: E402
+from bench import incremental, lsp  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from civrules.emit.build import build as write_build  # noqa: E402
 from civrules.emit.build import render  # noqa: E402
@@ -345,12 +345,15 @@ def main() -> int:
             "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
             "edit_latency": edit_latency(rules, ruleset, tmp, args.repeat),
             "families": per_family(rules, tmp / "families", args.repeat),
+            # The language server under editor traffic: bench/lsp.py (issue 27).
+            "lsp": lsp.measure(rules, tmp),
         }
     target = RESULTS if args.record else OUT
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print_table(results)
     incremental.print_latency(results["edit_latency"])
+    lsp.print_lsp(results["lsp"])
     print(f"results: {target.relative_to(REPO)}" + ("" if args.record else " (`make bench-record` records them)"))
     return 0
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -96,3 +98,25 @@ def copy_rulesets(target: Path, *ruleset_ids: str) -> Path:
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(RULES / relative, target / relative)
     return target
+
+
+# --- signals: a test that depends on Ctrl-C sets the disposition it needs ---------------------------
+# A run started in the background or under `nohup` (`nohup make test &`) inherits SIGINT ignored,
+# and so would every civrules it starts: Ctrl-C tests then failed, and those waiting for a child to
+# stop on Ctrl-C waited out their guard (issue 27, point 8).
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that must stop on Ctrl-C: SIGINT's default disposition restored
+    (Python then raises KeyboardInterrupt in it, as in a program started from a terminal)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def sigint_default() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt in this test, whatever disposition the run inherited."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -12,6 +12,7 @@ from typing import IO
 
 import pytest
 
+from tests.conftest import default_sigint
 from tests.core.test_incremental import copy_subset
 
 #: Generous: a round takes well under a second; this only keeps a broken watcher from hanging.
@@ -26,6 +27,7 @@ class Watcher:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            preexec_fn=default_sigint,  # stops on Ctrl-C even where this run inherited SIGINT ignored
         )
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()

@@ -33,7 +33,7 @@ from civrules.emit.output import MARKER, MARKER_TEXT, read_tree, write_tree
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
 from civrules.support import cache
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, RULES, default_sigint
 from tests.security.helpers import start_civrules, tree_of
 
 RULESET = "advanced-civilization"
@@ -179,6 +179,7 @@ def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: P
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        preexec_fn=default_sigint,  # stops on Ctrl-C even where this run inherited SIGINT ignored
     )
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline:
@@ -204,6 +205,7 @@ def _interrupt_right_after(make: Any) -> Any:
     return made
 
 
+@pytest.mark.usefixtures("sigint_default")
 def test_ctrl_c_just_after_the_staging_folder_is_made_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -216,6 +218,7 @@ def test_ctrl_c_just_after_the_staging_folder_is_made_leaves_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
 
 
+@pytest.mark.usefixtures("sigint_default")
 def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -75,6 +75,8 @@ def run_checks(
             continue
         try:
             found = list(entry.run(ruleset))
+        except MemoryError:  # not a bug in the check: the input outgrew the machine (the command says so)
+            raise
         except Exception as error:  # reported as R900, never swallowed
             if debug:
                 raise

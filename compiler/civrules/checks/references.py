@@ -7,7 +7,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.diagnostics.suggest import Vocabulary
+from civrules.diagnostics.suggest import Vocabulary, mean
 from civrules.families import family_named
 from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.schema.references import find_references, node_at, schema_of
@@ -84,7 +84,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if collection.name not in vocabularies:
             vocabularies[collection.name] = Vocabulary(collection.ids())
         suggestion = vocabularies[collection.name].closest(target)
-        hint = f"did you mean `{suggestion}`?" if suggestion else f"no {collection.name} entry has this id"
+        hint = mean(target, suggestion) if suggestion else f"no {collection.name} entry has this id"
         span: Span = origin.span(*sub)
         base = origin.defined_at(*sub)
         related = [Related(base, "the base ruleset's definition")] if base is not None else []

@@ -50,9 +50,75 @@ class Context:
     limits: Limits
     debug: bool
     current: str | None = None  # the ruleset being worked on, named if civrules fails
+    #: Where the rules folder was named: `--rules`, `CIVRULES_RULES` or the default (a message names it).
+    rules_from: str = "--rules"
 
     def workspace(self) -> Workspace:
+        self.require_rules()
         return Workspace(self.rules, self.limits)
+
+    def require_rules(self) -> None:
+        """Exit 2, saying why, unless the rules folder can be read as one (before anything is read)."""
+        problem = rules_folder_problem(self.rules, self.rules_from)
+        if problem is not None:
+            _usage_failure([problem], "text")
+
+
+def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
+    """Why ``rules`` cannot be the rules folder (missing, not a folder, a link that loops), or None.
+
+    ``named_by`` says where the name came from (`--rules`, `CIVRULES_RULES` or `default`), and the
+    diagnostic is located there: a folder that is not there is not "a folder without manifests".
+    """
+    import errno
+    import stat
+
+    shown = printable(str(rules))
+    where = {
+        "CIVRULES_RULES": f"CIVRULES_RULES=`{shown}`",
+        "default": f"the rules folder `{shown}` (the default of --rules)",
+    }.get(named_by, f"`--rules {shown}`")
+    hint = (
+        "pass the rules folder (the one holding rulesets/, cards/, maps/...) with --rules DIR, "
+        "or run civrules from the project root"
+    )
+    if str(rules) == "":
+        return _command_line(codes.NO_RULESETS, f"{where}: the name is empty", hint)
+    try:
+        found = os.stat(rules)
+    except ValueError:  # a NUL in the name
+        return _command_line(codes.NO_RULESETS, f"{where}: a folder name cannot hold a NUL character", hint)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return _command_line(
+                codes.BAD_PATH,
+                f"{where} is a symbolic link that leads back to itself (a link loop): there is no folder to read",
+                "point --rules at the rules folder itself; civrules does not follow links",
+            )
+        if error.errno == errno.ENOENT:
+            return _command_line(codes.NO_RULESETS, f"{where}: no such folder", hint)
+        if error.errno == errno.ENOTDIR:
+            return _command_line(codes.NO_RULESETS, f"{where}: a part of the path is not a folder", hint)
+        return _command_line(
+            codes.NO_RULESETS, f"{where}: cannot open it ({printable(error.strerror or str(error))})", hint
+        )
+    if not stat.S_ISDIR(found.st_mode):
+        mode = found.st_mode
+        what = (
+            "a file"
+            if stat.S_ISREG(mode)
+            else "a FIFO (a named pipe)"
+            if stat.S_ISFIFO(mode)
+            else "a socket"
+            if stat.S_ISSOCK(mode)
+            else "a device"
+        )
+        return _command_line(codes.NO_RULESETS, f"{where} is not a folder but {what}", hint)
+    return None
+
+
+def _command_line(code: codes.Code, message: str, hint: str) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, Span.at("<command line>"), hint)
 
 
 class _Group(click.Group):
@@ -72,6 +138,19 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except MemoryError:
+            # The input, not civrules, was too large for this machine's bounds: say which bound
+            # would have stopped it before it filled memory, and which one it ran into.
+            state = ctx.obj if isinstance(ctx.obj, Context) else None
+            limits = state.limits if state is not None else Limits()
+            where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
+            click.echo(f"civrules: error: out of memory{where}{_address_space()}", err=True)
+            click.echo(
+                f"hint: bound what one rule file may hold with --max-file-size (now {limits.max_bytes:,} bytes) "
+                f"and --max-nodes (now {limits.max_nodes:,}); or raise the address-space limit (`ulimit -v`)",
+                err=True,
+            )
+            sys.exit(EXIT_USAGE)
         except OSError as error:
             from civrules.emit.output import cause
 
@@ -108,6 +187,19 @@ class _Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
+def _address_space() -> str:
+    """The address-space limit the process ran under, as a clause (empty where there is none)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not on Linux or macOS
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f" (the address-space limit is {soft / 2**20:,.0f} MiB)"
+
+
 def _working_directory_is_gone() -> bool:
     try:
         os.getcwd()
@@ -116,6 +208,21 @@ def _working_directory_is_gone() -> bool:
     except OSError:
         return False
     return False
+
+
+class _RulesFolder(click.Path):
+    """The rules folder's name: an empty one is refused (as a path it would be `.`, and civrules
+    would scan the working directory)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail(
+                "the name of the rules folder is empty (pass --rules DIR, or leave it out for `rules`)", param, ctx
+            )
+        return super().convert(value, param, ctx)
+
+
+_RULES = _RulesFolder(path_type=Path, file_okay=False)
 
 
 _RULES_HELP = "The rules directory."
@@ -130,7 +237,7 @@ _DEBUG_HELP = "Show tracebacks of internal errors."
 @click.option(
     "--rules",
     "rules",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=_RULES,
     default=Path("rules"),
     show_default=True,
     envvar="CIVRULES_RULES",
@@ -168,7 +275,12 @@ def main(
     `civrules --rules DIR validate`.
     """
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
-    ctx.obj = Context(rules, limits, debug)
+    source = ctx.get_parameter_source("rules")
+    named_by = {
+        click.core.ParameterSource.ENVIRONMENT: "CIVRULES_RULES",
+        click.core.ParameterSource.DEFAULT: "default",
+    }.get(source, "--rules")  # type: ignore[arg-type]
+    ctx.obj = Context(rules, limits, debug, rules_from=named_by)
     _write_stdout_whole()
 
 
@@ -231,6 +343,7 @@ def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> 
         return
     if param.name == "rules":
         state.rules = value
+        state.rules_from = "--rules"
     elif param.name == "max_file_size":
         state.limits = dataclasses.replace(state.limits, max_bytes=value)
     elif param.name == "max_nodes":
@@ -251,9 +364,7 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
     before = len(getattr(command, "__click_params__", []))
     for option in reversed(
         [
-            click.option(
-                "--rules", type=click.Path(path_type=Path, file_okay=False), default=None, help=_RULES_HELP, **shared
-            ),
+            click.option("--rules", type=_RULES, default=None, help=_RULES_HELP, **shared),
             click.option("--max-file-size", type=_SIZE, default=None, help=_MAX_FILE_SIZE_HELP, **shared),
             click.option("--max-nodes", type=_SIZE, default=None, help=_MAX_NODES_HELP, **shared),
             click.option(
@@ -321,10 +432,33 @@ def _failure_code(diagnostics: Sequence[Diagnostic]) -> int:
     return EXIT_USAGE if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics) else EXIT_RULE_ERRORS
 
 
-def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> list[LoadedRuleset]:
+def _select_rulesets(
+    workspace: Workspace, names: Sequence[str], fmt: str, *, require: bool = True
+) -> list[LoadedRuleset]:
+    """The rulesets named (every one when none is), loaded; exits where there is nothing to do.
+
+    With ``require`` (every command but `validate`, which reports every file anyway), a tree whose
+    manifests cannot be read is exit 1 with their diagnostics: `build --max-file-size 1` read
+    nothing, and said "0 errors" and exited 0.
+    """
     manifests = workspace.manifests()
     if not manifests and workspace.discovery_diagnostics:
         _usage_failure(workspace.discovery_diagnostics, fmt)
+    if not manifests and require:
+        broken = broken_manifests(workspace)
+        if has_errors(broken):
+            _emit(broken, fmt)
+            click.echo("civrules: nothing was read: no ruleset manifest could be read (see above)", err=True)
+            sys.exit(EXIT_RULE_ERRORS)
+        directory = workspace.display(workspace.root / "rulesets")
+        _usage_failure(
+            [
+                _command_line(
+                    codes.NO_RULESETS, f"no ruleset manifests in `{directory}`", "add one, or pass --rules DIR"
+                )
+            ],
+            fmt,
+        )
     unknown = [name for name in names if name not in manifests]
     # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
     broken = [
@@ -347,6 +481,20 @@ def _select_rulesets(workspace: Workspace, names: Sequence[str], fmt: str) -> li
             state.current = name
         loaded.append(workspace.load_ruleset(manifests[name]))
     return loaded
+
+
+def broken_manifests(workspace: Workspace) -> list[Diagnostic]:
+    """The diagnostics of every file under rulesets/ that did not become a ruleset (it could not
+    be read, or is no manifest): what a command working on every ruleset would silently skip."""
+    manifests = {manifest.file.path for manifest in workspace.manifests().values()}
+    found: list[Diagnostic] = []
+    for relative in workspace.rule_files():
+        if not relative.startswith("rulesets/") or relative.count("/") != 1:
+            continue
+        loaded = workspace.load(relative)
+        if loaded.path not in manifests:
+            found.extend(loaded.diagnostics)
+    return found
 
 
 def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manifest] | None = None) -> Diagnostic:
@@ -424,7 +572,8 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
     for row in rows:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         # A manifest that fails validation is still listed: its fields may be anything.
-        line = f"{row['id']:<36} {row['name']}, {_players(row['players'])}{extends}  [{row['family']}]"
+        name = row["name"] if isinstance(row["name"], str) else "(no readable name: `civrules validate` says why)"
+        line = f"{row['id']:<36} {name}, {_players(row['players'])}{extends}  [{row['family']}]"
         click.echo(safe_line_start(printable(line)))
 
 
@@ -557,7 +706,7 @@ def validate(
     from civrules.pipeline import analyse
 
     workspace = obj.workspace()
-    loaded = _select_rulesets(workspace, rulesets, fmt)
+    loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
     for ruleset in loaded:
         obj.current = ruleset.id
@@ -698,7 +847,14 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             raise click.BadParameter(
                 f"`{workspace.display(path)}` already exists (a file, a folder or a link)", param_hint="NAME"
             ) from None
-        click.echo(f"civrules: cannot create `{workspace.display(path)}`: {refused.reason}", err=True)
+        from civrules.emit.output import cause
+
+        # The reason is the system's (a read-only folder, a full disk): not "cannot read".
+        said = cause(refused.__cause__) if isinstance(refused.__cause__, OSError) else refused.reason
+        click.echo(f"civrules: cannot create `{printable(workspace.display(path))}`: {printable(said)}", err=True)
+        click.echo(
+            f"hint: civrules needs to write a new file into `{printable(workspace.display(path.parent))}`", err=True
+        )
         sys.exit(EXIT_USAGE)
     click.echo(f"created {workspace.display(path)}; next: edit it, then `civrules validate {name}`")
 
@@ -758,6 +914,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     from civrules.emit import stamp
     from civrules.emit.output import OutputError, check_replaceable
 
+    obj.require_rules()
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
         check_replaceable(out, protected=(obj.rules,), contents=not check_only)
@@ -770,6 +927,12 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
 
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, "text")
+    broken = [] if rulesets else broken_manifests(workspace)
+    if has_errors(broken):
+        # Building "every ruleset" without one whose manifest cannot be read would drop its output.
+        _emit(broken, "text")
+        click.echo("civrules: nothing was built: a ruleset manifest cannot be read (previous output kept)", err=True)
+        sys.exit(EXIT_RULE_ERRORS)
     ids = [one.id for one in loaded]
     result = builder.render(workspace, loaded, debug=obj.debug)
     # Errors and warnings first, then infos folded into one line (each with --verbose).
@@ -917,11 +1080,14 @@ def lsp(obj: Context) -> None:
 
     For editors: see docs/editors.md.
     """
+    obj.require_rules()
     try:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
         raise click.ClickException(f"`civrules lsp` needs pygls ({error}); pip install 'pygls>=2'") from error
-    serve(obj.rules, obj.limits)
+    code = serve(obj.rules, obj.limits)
+    if code:
+        sys.exit(code)  # `exit` without `shutdown` first, or the input ended: 1, as LSP says
 
 
 @main.command()
@@ -954,6 +1120,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
 
     if not math.isfinite(interval):
         raise click.BadParameter(f"{interval} is not a number of seconds", param_hint="'--interval'")
+    obj.require_rules()
     if rebuild:
         try:  # the folder is judged as `build` judges it, before the first round
             check_replaceable(out, protected=(obj.rules,))

@@ -151,8 +151,8 @@ BAD_ENCODING = define(
     "invalid-encoding",
     E,
     """
-    What: the file is not UTF-8 text (invalid bytes, a UTF-16 byte order mark, or control
-    characters such as NUL).
+    What: the file is not UTF-8 text (invalid bytes, a UTF-16 or UTF-32 byte order mark, or
+    control characters such as NUL).
     Why: positions and names would be garbled; YAML files are read as UTF-8.
     Fix: save the file as UTF-8 and remove control characters.
     """,
@@ -206,6 +206,25 @@ UNDEFINED_ALIAS = define(
     the node that contains it.
     Why: the value cannot be known.
     Fix: define the anchor first, or write the value out.
+    """,
+)
+LEADING_ZERO = define(
+    "L014",
+    "leading-zero",
+    W,
+    """
+    What: a number is written with a leading zero (`cost: 012`). civrules reads YAML 1.2, where
+    it is the decimal number 12; YAML 1.1 tools (PyYAML's default loader, many older editors and
+    linters) read `012` as the octal number 10, and `09` as a string.
+    Why: the same file means different numbers to different tools, and a leading zero is usually
+    a typo or a value pasted from a spreadsheet or a card's printed number.
+    Fix: write the number without the zero (`cost: 12`), or quote it if it is text (`"012"`).
+
+    Example:
+
+        cost: 012    # FAIL: read as 12 (octal 10 in YAML 1.1)
+        cost: 12     # PASS
+        code: "012"  # PASS: text
     """,
 )
 

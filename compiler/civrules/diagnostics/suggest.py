@@ -12,6 +12,7 @@ minutes. Within those bounds the answer is difflib's, so hints are deterministic
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 
 #: Candidates compared with one word, nearest lengths first.
@@ -71,4 +72,61 @@ def closest(word: str, words: Iterable[str], cutoff: float = 0.6) -> str | None:
 def did_you_mean(word: str, words: Iterable[str]) -> str | None:
     """The hint ``did you mean `x`?`` for the closest known word, or None."""
     found = closest(word, words)
-    return f"did you mean `{found}`?" if found else None
+    return mean(word, found) if found else None
+
+
+def mean(written: str, meant: str) -> str:
+    """The hint proposing ``meant`` for ``written``; where the two look alike (a Cyrillic `о` for a
+    Latin `o`, an invisible character), it names the characters that differ, which no reader sees.
+
+    >>> mean("enginering", "engineering")
+    'did you mean `engineering`?'
+    >>> print(mean("p\u043ettery", "pottery"))  # doctest: +NORMALIZE_WHITESPACE
+    did you mean `pottery`? `pоttery` looks the same but holds U+043E CYRILLIC SMALL LETTER O
+    where `pottery` has `o` (U+006F LATIN SMALL LETTER O): retype it
+    """
+    differences = lookalike_differences(written, meant)
+    if not differences:
+        return f"did you mean `{meant}`?"
+    return f"did you mean `{meant}`? `{written}` looks the same but holds {differences}: retype it"
+
+
+def _named(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'an unnamed character')}"
+
+
+def non_ascii(text: str) -> str | None:
+    """The characters of ``text`` outside ASCII, named (``U+043E CYRILLIC SMALL LETTER O``), or None."""
+    found = dict.fromkeys(_named(c) for c in text if not c.isascii())
+    return ", ".join(found) if found else None
+
+
+def ascii_slug(text: str) -> str | None:
+    """``text`` as a lower_snake_case ASCII id (accents dropped: `Émile` → `emile`), or None when a
+    character has no ASCII form (a Cyrillic `о` is no Latin `o`, whatever it looks like)."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if not kept.isascii():
+        return None
+    slug = "".join(c if c.isalnum() else "_" for c in kept).strip("_")
+    return slug or None
+
+
+def lookalike_differences(written: str, meant: str) -> str | None:
+    """What sets apart two words that read alike, or None when they differ visibly.
+
+    They read alike where every character that differs is one outside ASCII in ``written`` (a
+    homoglyph in place of a letter, or an invisible format character such as U+200B).
+    """
+    if written == meant or written.isascii():
+        return None
+    if len(written) == len(meant):
+        pairs = [(w, m) for w, m in zip(written, meant, strict=True) if w != m]
+        if pairs and all(not w.isascii() for w, _ in pairs):
+            shown = dict.fromkeys(f"{_named(w)} where `{meant}` has `{m}` ({_named(m)})" for w, m in pairs)
+            return "; ".join(shown)
+        return None
+    invisible = [c for c in written if unicodedata.category(c) == "Cf"]
+    if invisible and "".join(c for c in written if c not in invisible) == meant:
+        return "the invisible " + ", ".join(dict.fromkeys(_named(c) for c in invisible))
+    return None

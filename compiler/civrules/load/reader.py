@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import yaml
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes
 from civrules.load.document import Document, NodePath, pack_position, unpack_position
 from civrules.load.lines import line_column
 from civrules.support import files
@@ -67,6 +67,8 @@ _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT10 = re.compile(r"^[-+]?[0-9]+$")
 _INT8 = re.compile(r"^0o[0-7]+$")
+#: A decimal integer written with a leading zero (`012`, `-07`): YAML 1.1 tools read it as octal.
+_LEADING_ZERO = re.compile(r"^[-+]?0[0-9]+$")
 _INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
@@ -172,11 +174,25 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     return document, builder.diagnostics
 
 
+#: Byte order marks of the encodings civrules does not read, longest first.
+_BYTE_ORDER_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
 def _decode(raw: bytes, display: str) -> tuple[str | None, Diagnostic | None]:
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return None, _file_diag(
-            codes.BAD_ENCODING, display, "the file is UTF-16; civrules reads UTF-8", hint="save the file as UTF-8"
-        )
+    # UTF-32's little-endian byte order mark begins with UTF-16's: it is looked for first.
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if raw.startswith(mark):
+            return None, _file_diag(
+                codes.BAD_ENCODING,
+                display,
+                f"the file is {encoding}; civrules reads UTF-8",
+                hint="save the file as UTF-8",
+            )
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -291,6 +307,7 @@ class _Builder:
         self.value_spans: dict[NodePath, int] = {}
         self.key_spans: dict[NodePath, int] = {}
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
+        self.refused_anchors: set[str] = set()  # anchors of nodes the reader refused (reported there)
         self.stack: list[_Frame] = []
         self.root: Any = None
         self.documents = 0
@@ -389,8 +406,11 @@ class _Builder:
             )
             value = _DISCARD if self._expects_key() else None
         # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
-        # mark it so that schema validation does not report the stand-in null a second time.
-        self.refusing = len(self.diagnostics) > reported
+        # mark it so that schema validation does not report the stand-in null a second time. In a
+        # key's place it drops the entry, as an unsafe key does (not a second diagnostic: `null key`).
+        self.refusing = any(d.severity is Severity.ERROR for d in self.diagnostics[reported:])
+        if self.refusing and value is None and self._expects_key():
+            value = _DISCARD
         self.place(value, span, event.anchor, 1)
         self.refusing = False
 
@@ -424,7 +444,10 @@ class _Builder:
             return _BOOL[text]
         try:
             if _INT10.match(text):
-                return int(text)
+                number = int(text)
+                if _LEADING_ZERO.match(text):
+                    self.leading_zero(text, number, span)
+                return number
             if _INT8.match(text) or _INT16.match(text):
                 number = int(text[2:], 8 if text[1] == "o" else 16)
                 # Python reads any number of hex or octal digits, but every later stage (messages,
@@ -449,6 +472,14 @@ class _Builder:
                 .replace(".NAN", "nan")
             )
             if not math.isfinite(value):
+                if self._expects_key():
+                    self.error(
+                        codes.BAD_NUMBER,
+                        f"the mapping key `{text}` is read as a number that is not finite, not as a string",
+                        span,
+                        hint=f'quote it if it is meant as text: "{text}"',
+                    )
+                    return None
                 self.error(
                     codes.BAD_NUMBER,
                     f"`{text}` is not a finite number",
@@ -459,6 +490,23 @@ class _Builder:
             self.whole_floats = self.whole_floats or value.is_integer()
             return value
         return text
+
+    def leading_zero(self, text: str, number: int, span: int) -> None:
+        """Warn that ``text`` (``012``) was read as the decimal ``number``, as YAML 1.2 reads it."""
+        digits = text.lstrip("+-")
+        older = "YAML 1.1 tools (PyYAML's default loader, older editors)"
+        if not set(digits) <= set("01234567"):
+            octal = f"; {older} read it as the text `{text}`"
+        elif (value := int(digits, 8) * (-1 if text.startswith("-") else 1)) != number:
+            octal = f"; {older} read it as octal, {value}"
+        else:
+            octal = ""
+        self.error(
+            codes.LEADING_ZERO,
+            f"`{text}` has a leading zero: read as the decimal number {number}{octal}",
+            span,
+            hint=f'write `{number}`, or quote it if it is text (`"{text}"`)',
+        )
 
     def on_alias(self, event: Any) -> None:
         span = self.span(event)
@@ -483,7 +531,11 @@ class _Builder:
             )
             raise _AbortError
         self.count(nodes, span)
+        self.refusing = event.anchor in self.refused_anchors
+        if self.refusing and self._expects_key():
+            value = _DISCARD  # the key it repeats was refused (and reported) where it was written
         self.place(value, span, None, nodes, height=height)
+        self.refusing = False
 
     def on_start(self, event: Any) -> None:
         span = self.span(event)
@@ -537,7 +589,13 @@ class _Builder:
     ) -> None:
         """Attach a finished node to its parent (or make it the root) and record its span."""
         if anchor is not None:
-            self.anchors[anchor] = (value, nodes, height)
+            # What an alias of a refused node (a collection used as a key) repeats is the stand-in
+            # null, marked refused as the node was: never the internal marker of a dropped entry.
+            self.anchors[anchor] = (None if value is _DISCARD else value, nodes, height)
+            if value is _DISCARD or self.refusing:
+                self.refused_anchors.add(anchor)
+            else:
+                self.refused_anchors.discard(anchor)
         if not self.stack:
             self.root = value
             self.value_spans[()] = span

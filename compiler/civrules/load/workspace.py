@@ -89,7 +89,10 @@ class Workspace:
         """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors)."""
         self.root = root
         self.overrides = overrides or {}
-        self.real_root = root.resolve()
+        try:
+            self.real_root = root.resolve()
+        except (OSError, RuntimeError):  # a link loop (RuntimeError before Python 3.13): reported by rule_files
+            self.real_root = root.absolute()
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
         #: Files read as a kind of a family other than the one they declare on their own.

@@ -16,6 +16,7 @@ from typing import Any
 
 from civrules.checks import entity_word
 from civrules.diagnostics import Diagnostic, Span, codes
+from civrules.diagnostics.markup import markdown_code, markdown_text
 from civrules.families import CollectionSpec, families
 from civrules.load import Document, NodePath
 from civrules.pipeline.incremental import Result
@@ -215,33 +216,36 @@ class Index:
         if collection == "rulesets":
             analysis = self.result.analyses.get(symbol.id)
             data = analysis.loaded.manifest.data if analysis is not None else {}
-            lines = [f"**{data.get('name', symbol.id)}** — ruleset `{symbol.id}`"]
+            name = data.get("name")
+            shown = name if isinstance(name, str) else symbol.id
+            lines = [f"**{markdown_text(shown)}** — ruleset {markdown_code(symbol.id)}"]
             if isinstance(data.get("extends"), str):
-                lines.append(f"extends `{data['extends']}`")
+                lines.append(f"extends {markdown_code(data['extends'])}")
             return "\n\n".join(lines)
         raw, rulesets = self._resolved(symbol)
         if raw is None and defined:
             node = _node(defined[0].document.data, defined[0].path[:-1])
             raw = node if isinstance(node, dict) else None
         name = raw.get("name") if raw is not None else None
-        lines = [f"**{_plain(name) if isinstance(name, str) else symbol.id}** — {label} `{symbol.id}`"]
+        shown = name if isinstance(name, str) else symbol.id
+        lines = [f"**{markdown_text(shown)}** — {markdown_text(label)} {markdown_code(symbol.id)}"]
         if raw is not None:
             facts = []
             for key in ("cost", "groups", "stack", "value", "count", "order", "type", "population"):
                 if key in raw:
                     facts.append(f"{key}: {_show(raw[key])}")
             if facts:
-                lines.append("; ".join(facts))
+                lines.append(markdown_text("; ".join(facts)))
             credits = raw.get("credits")
             if isinstance(credits, list) and credits:
-                lines.append("credits: " + ", ".join(_credit(c) for c in credits))
+                lines.append(markdown_text("credits: " + ", ".join(_credit(c) for c in credits)))
             if "rule" in raw:
-                lines.append(f"rule {_show(raw['rule'])}")
-        where = ", ".join(f"`{d.span.file}:{d.span.line}`" for d in defined[:3])
+                lines.append(markdown_text(f"rule {_show(raw['rule'])}"))
+        where = ", ".join(markdown_code(f"{d.span.file}:{d.span.line}") for d in defined[:3])
         if where:
             lines.append(f"defined at {where}")
         if rulesets:
-            lines.append("as resolved in " + ", ".join(f"`{r}`" for r in rulesets))
+            lines.append("as resolved in " + ", ".join(markdown_code(r) for r in rulesets))
         return "\n\n".join(lines)
 
     def _resolved(self, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
@@ -399,7 +403,7 @@ def _show(value: Any) -> str:
         return ", ".join(_show(v) for v in value) or "none"
     if isinstance(value, dict):
         return ", ".join(f"{k} {_show(v)}" for k, v in value.items() if k not in _PROSE)
-    return _plain(str(value))
+    return str(value)
 
 
 def _credit(credit: Any) -> str:
@@ -407,14 +411,6 @@ def _credit(credit: Any) -> str:
         return _show(credit)
     target = credit.get("card") or credit.get("group") or credit.get("groups")
     return f"{_show(credit.get('points'))} to {_show(target)}"
-
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|])")
-
-
-def _plain(text: str) -> str:
-    """Text shown in Markdown as written (rule data may hold Markdown's characters)."""
-    return _MARKDOWN.sub(r"\\\1", text)
 
 
 # --- diagnostics, codes and fixes -------------------------------------------------------------
@@ -472,7 +468,8 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
     flow = _FLOW_KEY.search(match.group(2))
     if flow is not None:
         keys.append(flow.group(1))
-    for number in range(line - 2, -1, -1):
+    # A position past the last line (the client's text is ahead of ours) looks up from the last line.
+    for number in range(min(line - 2, len(lines) - 1), -1, -1):
         found = _ITEM.match(lines[number].rstrip())
         assert found is not None
         content = found.group(2)

@@ -12,7 +12,15 @@ and, where a value refers to a collection, that collection's ids; a quick fix ap
 
 Every position that crosses the protocol goes through :mod:`civrules.lsp.positions`, which converts
 civrules' code-point columns to and from the encoding agreed with the client (UTF-16 by default).
-Documents are synchronised in full, so no edit range needs converting on the way in.
+Documents are synchronised in full, so no edit range needs converting on the way in. Every text that
+reaches the editor goes through :mod:`civrules.diagnostics.markup` (Markdown for hovers, plain text
+for the rest), and every message through :mod:`civrules.lsp.transport`, which answers what the
+JSON-RPC specification says to answer and never a traceback.
+
+Validation is coalesced: a change only records the buffer and schedules a run, which starts once
+no change has come for :attr:`CivrulesServer.debounce` seconds and yields to the messages that
+arrive between the rulesets it checks. A run that a newer change supersedes stops and publishes
+nothing; requests are answered between runs' steps, from the last result published.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.lsp.index import (
@@ -47,6 +56,7 @@ from civrules.lsp.index import (
     yaml_key_path,
 )
 from civrules.lsp.positions import Positions, encoding_of
+from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream
 from civrules.pipeline.incremental import Result, Session
 from civrules.support.files import RefusedError, read_under
 
@@ -60,11 +70,19 @@ _SEVERITY = {
 class CivrulesServer(LanguageServer):
     """The language server: a session, what it last found, and what was last published."""
 
+    #: Seconds without a change before a validation starts: a burst of keystrokes is one run.
+    debounce = 0.05
+
     def __init__(self, rules: Path, limits: Limits | None = None) -> None:
         # Full sync: the client sends the whole text of a buffer on every change. A rules file is
         # re-read whole after each change anyway, and pygls would apply ranged edits to lines split
         # where LSP does not split them (at a form feed or U+2028 a designer pasted).
-        super().__init__("civrules", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__(
+            "civrules",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=CivrulesProtocol,
+        )
         self.rules = rules
         self.limits = limits
         self.session: Session | None = None
@@ -74,6 +92,11 @@ class CivrulesServer(LanguageServer):
         self._uris: dict[str, str] = {}
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
+        #: Changes seen so far: a run started at one generation is superseded by a later one.
+        self.generation = 0
+        #: Runs started, and runs stopped because a newer change superseded them (never published).
+        self.runs = 0
+        self.superseded = 0
 
     # --- the session -------------------------------------------------------------------------
 
@@ -104,45 +127,73 @@ class CivrulesServer(LanguageServer):
         self.schedule()
 
     def schedule(self) -> None:
-        """Validate again soon: changes that arrive meanwhile are taken in the same run."""
+        """Validate again once changes stop coming: changes that arrive meanwhile join the run,
+        and a change during a run supersedes it."""
+        self.generation += 1
         self._dirty = True
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._revalidate())
 
     async def _revalidate(self) -> None:
         while self._dirty:
-            await asyncio.sleep(0)
-            self.refresh()
+            seen = -1
+            while seen != self.generation:  # until `debounce` seconds pass without a change
+                seen = self.generation
+                await asyncio.sleep(self.debounce)
+            self._dirty = False
+            await self._run(seen)
 
-    def refresh(self) -> Result:
-        """Bring the session up to date (if anything changed) and publish what changed."""
+    async def _run(self, generation: int) -> None:
+        """One validation, step by step; it stops unpublished if a change comes after ``generation``."""
         if self.session is None:
             self.start(None)
         assert self.session is not None
-        if self.result is not None and not self._dirty:
-            return self.result
-        self._dirty = False
+        self.runs += 1
         try:
-            self.result = self.session.update()
-        except Exception as error:  # a bug must not take the editor's server down (reported, re-raised at start)
-            said = " ".join(str(error).split())[:200]
-            self.window_log_message(
-                types.LogMessageParams(
-                    type=types.MessageType.Error,
-                    message=f"civrules: internal error ({type(error).__name__}: {said}). Sorry: this is a bug in "
-                    "civrules, not in your rules; please report it.",
-                )
+            for step in self.session.steps():
+                if self.generation != generation:
+                    self.superseded += 1  # `_dirty` is set again: the next run starts after the debounce
+                    return
+                if step is None:
+                    await asyncio.sleep(0)  # answer what arrived meanwhile (a hover, more changes)
+                    continue
+                self.accept(step)
+        except Exception as error:  # noqa: BLE001 - a bug must not take the editor's server down: reported
+            self.internal_error(error)
+
+    def internal_error(self, error: Exception) -> None:
+        said = " ".join(str(error).split())[:200]
+        self.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Error,
+                message=plain(
+                    f"civrules: internal error ({type(error).__name__}: {said}). Sorry: this is a bug in "
+                    "civrules, not in your rules; please report it."
+                ),
             )
-            if self.result is None:
-                raise
-            return self.result
+        )
+
+    def accept(self, result: Result) -> None:
+        """Take ``result`` as what requests are answered from, and publish what it changed."""
+        self.result = result
         self._index = None
-        self.publish(self.result)
-        for diagnostic in self.result.diagnostics:
+        self.publish(result)
+        for diagnostic in result.diagnostics:
             if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
                 self.window_log_message(
-                    types.LogMessageParams(type=types.MessageType.Error, message=f"civrules: {diagnostic.message}")
+                    types.LogMessageParams(
+                        type=types.MessageType.Error, message=plain(f"civrules: {diagnostic.message}")
+                    )
                 )
+
+    def refresh(self) -> Result:
+        """What requests are answered from: the last result published (the first run, if none was)."""
+        if self.session is None:
+            self.start(None)
+        assert self.session is not None
+        if self.result is None:
+            self.accept(self.session.update())
+        assert self.result is not None
         return self.result
 
     def index(self) -> Index:
@@ -205,12 +256,13 @@ def lsp_diagnostic(
     assert diagnostic.span is not None
     related = [
         types.DiagnosticRelatedInformation(
-            location=positions.location(uri(files[r.span.file]), r.span), message=r.label
+            location=positions.location(uri(files[r.span.file]), r.span), message=plain(r.label)
         )
         for r in diagnostic.related
         if r.span.file in files
     ]
-    message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+    # Plain text, one line each for the message and the hint: a line break in them is data's.
+    message = plain(diagnostic.message) + (f"\nhint: {plain(diagnostic.hint)}" if diagnostic.hint else "")
     fix = suggestion(diagnostic)
     return types.Diagnostic(
         range=positions.range(uri(files[diagnostic.span.file]), diagnostic.span),
@@ -289,7 +341,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         try:
             ls.index().renamable(symbol)
         except RenameRefusedError as refused:
-            raise _Refused(str(refused)) from None
+            raise _Refused(plain(str(refused))) from None
         span = positions.range(params.text_document.uri, _inside_quotes(ls, symbol, positions))
         return types.PrepareRenamePlaceholder(range=span, placeholder=symbol.id)
 
@@ -302,7 +354,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         try:
             found = ls.index().rename(symbol, params.new_name)
         except RenameRefusedError as refused:
-            raise _Refused(str(refused)) from None
+            raise _Refused(plain(str(refused))) from None
         changes: dict[str, list[types.TextEdit]] = {}
         for occurrence in found:
             uri = ls.uri(occurrence.relative)
@@ -360,17 +412,18 @@ def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hove
         span = diagnostic.span
         if span is None or span.file != display or not covers(span, line, column):
             continue
-        text = f"**{diagnostic.severity.value}[{diagnostic.code}]**: {diagnostic.message}"
+        text = f"**{markdown_text(f'{diagnostic.severity.value}[{diagnostic.code}]')}**: "
+        text += markdown_text(diagnostic.message)
         if diagnostic.hint:
-            text += f"\n\nhint: {diagnostic.hint}"
+            text += f"\n\nhint: {markdown_text(diagnostic.hint)}"
         if diagnostic.code not in shown:
             shown.add(diagnostic.code)
-            text += f"\n\n```text\n{explain(diagnostic.code)}```"
+            text += f"\n\n{markdown_block(explain(diagnostic.code))}"
         parts.append(text)
     lines = positions.lines(uri)
     code = code_at(lines[line - 1], column) if 0 < line <= len(lines) else None
     if code is not None and code not in shown:
-        parts.append(f"```text\n{explain(code)}```")
+        parts.append(markdown_block(explain(code)))
     symbol = ls.index().at(relative, line, column)
     if symbol is not None:
         parts.append(ls.index().describe(symbol))
@@ -406,16 +459,19 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
         )
     if is_value or not properties:
         for value in values:
-            if isinstance(value, str):
+            if isinstance(value, str) and _insertable(value):
                 items.append(types.CompletionItem(label=value, kind=types.CompletionItemKind.EnumMember))
         # Ids only where the schema says the value refers to a collection, and only that one's.
         ref = reference_at(kind, keys) if is_value else None
         wanted = ref.collection if ref is not None else None
         for identifier, collection in ls.index().ids(relative) if wanted is not None else ():
-            if collection == wanted:
+            # An id that holds a control character is offered as nothing: it would be inserted as it is.
+            if collection == wanted and _insertable(identifier):
                 items.append(
                     types.CompletionItem(
-                        label=identifier, kind=types.CompletionItemKind.Reference, detail=collection.replace("_", " ")
+                        label=identifier,
+                        kind=types.CompletionItemKind.Reference,
+                        detail=plain(collection.replace("_", " ")),
                     )
                 )
     else:
@@ -426,7 +482,9 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
                     label=name,
                     kind=types.CompletionItemKind.Property,
                     insert_text=f"{name}: ",
-                    documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text) if text else None,
+                    documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown_text(text))
+                    if text
+                    else None,
                 )
             )
     return types.CompletionList(is_incomplete=False, items=items)
@@ -454,7 +512,7 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
                 new_text = f"{written[0]}{fix}{written[0]}"
         actions.append(
             types.CodeAction(
-                title=f"Replace with `{fix}`",
+                title=plain(f"Replace with `{fix}`"),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
                 is_preferred=True,
@@ -462,6 +520,11 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
             )
         )
     return actions
+
+
+def _insertable(text: str) -> bool:
+    """Whether ``text`` may be offered for insertion as it is (no character the editor would hide)."""
+    return plain(text) == text
 
 
 def _suggestion_at(ls: CivrulesServer, uri: str, sent: types.Diagnostic, positions: Positions) -> str | None:
@@ -481,6 +544,14 @@ def _suggestion_at(ls: CivrulesServer, uri: str, sent: types.Diagnostic, positio
     return None
 
 
-def serve(rules: Path, limits: Limits | None = None) -> None:
-    """Serve LSP over stdin and stdout until the client exits."""
-    create_server(rules, limits).start_io()
+def serve(rules: Path, limits: Limits | None = None) -> int:
+    """Serve LSP over stdin and stdout until the client exits; the exit code (0 after `shutdown`)."""
+    import sys
+
+    quiet_logs()
+    server = create_server(rules, limits)
+    # The largest message: a buffer of the largest file read, every character escaped in JSON
+    # (`\uXXXX`, six bytes), and room for the rest of a didChange.
+    bound = (limits or Limits()).max_bytes * 6 + 65536
+    assert isinstance(server.protocol, CivrulesProtocol)
+    return serve_stream(server.protocol, sys.stdin.buffer, sys.stdout.buffer, bound)

@@ -17,10 +17,11 @@ holds a session to a fresh full run after random edit sequences.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,8 +113,13 @@ class Session:
             os.fsencode(str(path))
         except UnicodeError:
             return None
+        if "\x00" in str(path):  # a `%00` in an editor's URI: no file system holds the name
+            return None
         lexical = Path(os.path.normpath(path.absolute()))
-        for root in (Path(os.path.normpath(self.root.absolute())), self.root.resolve()):
+        roots = [Path(os.path.normpath(self.root.absolute()))]
+        with contextlib.suppress(OSError, RuntimeError):  # a link loop: only the lexical root names it
+            roots.append(self.root.resolve())
+        for root in roots:
             try:
                 relative = lexical.relative_to(root).as_posix()
             except ValueError:
@@ -134,8 +140,19 @@ class Session:
         With ``rulesets`` named, only those are checked and the diagnostics are those of
         ``civrules validate RULESET…`` (names that are not rulesets are left out).
         """
+        for step in self.steps(rulesets):
+            if step is not None:
+                return step
+        raise AssertionError("an update ends with its result")  # pragma: no cover
+
+    def steps(self, rulesets: Sequence[str] = ()) -> Iterator[Result | None]:
+        """:meth:`update` in steps: None after the manifests are read and after each ruleset is
+        checked, then the result. A caller may stop between steps (the language server does when
+        a newer edit supersedes the run): what was checked is kept, by content, for the next run.
+        """
         workspace = _SessionWorkspace(self)
         manifests = workspace.manifests()
+        yield None
         diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
         manifest_files = {name: workspace.relative_of(m.file.path) for name, m in manifests.items()}
         names_key = tuple(sorted(manifest_files.items()))
@@ -159,6 +176,7 @@ class Session:
                 self._checked[name] = checked
                 loaded_rulesets.append(loaded)
                 rechecked.append(name)
+                yield None
             analyses[name] = checked.analysis
             depends[name] = checked.depends
             diagnostics.extend(checked.analysis.diagnostics)
@@ -180,7 +198,7 @@ class Session:
             workspace,
         )
         self.last = result
-        return result
+        yield result
 
     def _key(self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str]) -> tuple[object, ...]:
         return (names, tuple(sorted((relative, workspace.signature(relative)) for relative in files)))

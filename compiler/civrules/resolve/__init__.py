@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
-from civrules.diagnostics.suggest import closest
+from civrules.diagnostics.suggest import closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
@@ -166,7 +166,7 @@ class Resolver:
         parent = manifests.get(parent_id)
         if parent is None:
             close = difflib.get_close_matches(parent_id, list(manifests), n=1)
-            hint = f"did you mean `{close[0]}`?" if close else "run `civrules list` to see the ruleset ids"
+            hint = mean(parent_id, close[0]) if close else "run `civrules list` to see the ruleset ids"
             problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
             return None, [replace(problem, suggestion=close[0] if close else None)]
         named = manifest.data.get("family")
@@ -527,7 +527,7 @@ def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at
         hint = _borders_hint(key, existing)
     else:
         close = closest(key, existing)  # bounded: an overlay may name thousands of missing ids
-        hint = f"did you mean `{close}`?" if close else None
+        hint = mean(key, close) if close else None
     if hint is None:
         hint = (
             "the base has nothing to remove by this name: delete this entry"
@@ -818,7 +818,7 @@ def _selector_hint(items: list[Any], selector: Any) -> str:
         return f"did you mean `{{{field}: {close}}}`?" if close else fallback
     if isinstance(selector, str):
         close = closest(selector, [item for item in items if isinstance(item, str)])
-        return f"did you mean `{close}`?" if close else fallback
+        return mean(selector, close) if close else fallback
     return fallback
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped
-from civrules.diagnostics.suggest import Vocabulary, closest, did_you_mean
+from civrules.diagnostics.suggest import Vocabulary, ascii_slug, closest, did_you_mean, mean, non_ascii
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 
@@ -263,7 +263,7 @@ def unknown_family(document: Document, named: str) -> Diagnostic:
     """R012 at a manifest's ``family:`` that names no installed family."""
     ids = sorted(families())
     close = closest(named, ids)
-    hint = f"did you mean `{close}`?" if close else f"the installed families: {', '.join(ids)}"
+    hint = mean(named, close) if close else f"the installed families: {', '.join(ids)}"
     problem = _diag(codes.UNKNOWN_FAMILY, f"unknown game family `{named}`", document.span(("family",)), hint)
     return replace(problem, suggestion=close)
 
@@ -720,7 +720,14 @@ def _type_hint(error: ValidationError) -> str | None:
         and isinstance(error.instance, str)
         and error.validator_value == "^[a-z][a-z0-9_]*$"
     ):
-        slug = "".join(c if c.isalnum() else "_" for c in error.instance.lower()).strip("_")
+        # The example is ASCII: a Cyrillic `о` made one that read as the same id as the one refused.
+        foreign = non_ascii(error.instance)
+        slug = ascii_slug(error.instance)
+        if foreign is not None and slug is None:
+            return (
+                f"ids are lower_snake_case ASCII (a-z, 0-9, `_`); this one holds {foreign}, which only looks "
+                "like a Latin letter: retype it"
+            )
         return f"ids are lower_snake_case, e.g. `{slug}`" if slug else "ids are lower_snake_case"
     return None
 

@@ -54,6 +54,8 @@ def _parts(relative: str) -> list[str]:
         os.fsencode(relative)
     except UnicodeError as error:  # a lone surrogate: a name no file system can hold
         raise RefusedError("missing", f"{relative!a} cannot name a file") from error
+    if "\x00" in relative:  # no file system holds it (os.open would raise ValueError)
+        raise RefusedError("missing", f"{relative!a} cannot name a file (it holds a NUL character)")
     parts = [p for p in PurePosixPath(relative.replace("\\", "/")).parts if p not in ("", ".")]
     if not parts or ".." in parts or relative.startswith("/"):
         raise RefusedError("unreadable", f"`{relative}` is not a path below the folder")
@@ -89,14 +91,14 @@ def _is_link(name: str, dir_fd: int) -> bool:
         return False
 
 
-def _explain(error: OSError, shown: str) -> RefusedError:
+def _explain(error: OSError, shown: str, doing: str = "read") -> RefusedError:
     if error.errno == errno.ELOOP:
         return RefusedError("link", f"`{shown}` is a symbolic link; civrules does not follow links")
     if error.errno == errno.ENOTDIR:
         return RefusedError("special", f"`{shown}` is not a folder")
     if error.errno == errno.ENOENT:
         return RefusedError("missing", f"`{shown}` does not exist")
-    return RefusedError("unreadable", f"cannot read `{shown}`: {error.strerror or error}")
+    return RefusedError("unreadable", f"cannot {doing} `{shown}`: {error.strerror or error}")
 
 
 def kind_of(root: Path, relative: str) -> str:
@@ -264,7 +266,7 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
         except FileExistsError as error:
             raise RefusedError("exists", f"`{relative}` already exists") from error
         except OSError as error:
-            raise _explain(error, relative) from error
+            raise _explain(error, relative, "create") from error
     finally:
         os.close(parent)
     with os.fdopen(fd, "wb") as handle:

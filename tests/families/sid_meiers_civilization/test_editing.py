@@ -13,7 +13,7 @@ from typing import IO
 
 from civrules.lsp.index import Index
 from civrules.pipeline.incremental import Session
-from tests.conftest import copy_rulesets
+from tests.conftest import copy_rulesets, default_sigint
 
 UNITS = "cards/sid-meiers-civilization-units.yaml"
 TECHNOLOGIES = "cards/sid-meiers-civilization-technologies.yaml"
@@ -52,6 +52,7 @@ def test_watch_reports_what_a_save_changes_in_this_family(tmp_path: Path) -> Non
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=default_sigint,  # stops on Ctrl-C even where this run inherited SIGINT ignored
     )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()

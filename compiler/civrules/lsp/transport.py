@@ -1,0 +1,400 @@
+"""JSON-RPC as the language server speaks it: framing, parsing and the answers the specification
+names for what an editor (or anything else on the other end of the pipe) gets wrong.
+
+pygls' own reader (``pygls.io_.run_async``) read a ``Content-Length`` of any size into memory (a
+MemoryError), waited forever on a negative, non-numeric or short one, wrote a traceback to standard
+error for a body that is not JSON or is a batch and answered nothing, answered nothing to a
+request whose params do not fit its method (a negative line, ``params: null``) nor to a request
+after ``shutdown``, and sent tracebacks (with installation paths) as the ``data`` of an internal
+error. Here:
+
+- a message is read by :class:`FrameReader`: its headers are bounded, its ``Content-Length`` must
+  be a decimal number of at most ``max_message`` bytes, and after any framing error the reader
+  skips to the next ``Content-Length`` header, so the server keeps answering;
+- a framing or parse error is answered with ``ParseError`` (-32700, id null); a body that is JSON
+  but no request, notification or response (a batch, which LSP does not use, included) with
+  ``InvalidRequest`` (-32600); params that do not fit the method with ``InvalidParams``
+  (-32602); a request before ``initialize`` with ``ServerNotInitialized`` (-32002) and one after
+  ``shutdown`` with ``InvalidRequest``;
+- no response and no log line carries a traceback: an error's message is one escaped line, and
+  pygls' log records are written as their first line only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import IO, Any, BinaryIO
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.protocol import LanguageServerProtocol
+
+from civrules.diagnostics.markup import plain
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+SERVER_NOT_INITIALIZED = -32002
+
+#: The longest header line read (a `Content-Length` or `Content-Type` line is a few dozen bytes).
+MAX_HEADER_LINE = 4096
+#: Header lines of one message at most.
+MAX_HEADERS = 32
+_CONTENT_LENGTH = re.compile(rb"content-length\s*:", re.IGNORECASE)
+_HEADER = re.compile(rb"^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:[ \t]*(.*?)[ \t]*\r?\n$")
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One message read: its body, or why none could be read (``error``, for a ParseError)."""
+
+    body: bytes = b""
+    error: str | None = None
+
+
+class FrameReader:
+    """Reads LSP's base protocol (headers, a blank line, ``Content-Length`` bytes of body) from a
+    binary stream, within bounds, and finds the next message after a malformed one."""
+
+    def __init__(self, stream: IO[bytes] | FdStream, max_message: int) -> None:
+        self.stream = stream
+        self.max_message = max_message
+        self._resync = False
+        self._carried: bytes | None = None
+
+    def _line(self) -> bytes:
+        if self._carried is not None:
+            line, self._carried = self._carried, None
+            return line
+        return self.stream.readline(MAX_HEADER_LINE + 1)
+
+    def read(self) -> Frame | None:
+        """The next message, a :class:`Frame` saying why it could not be read, or None at the end."""
+        if self._resync and not self._skip_to_header():
+            return None
+        length: int | None = None
+        problem: str | None = None
+        count = 0
+        while True:
+            line = self._line()
+            if not line:
+                return None
+            if line in (b"\r\n", b"\n"):
+                if count == 0:
+                    continue  # blank lines between messages: nothing to read yet
+                break
+            count += 1
+            match = _HEADER.match(line)
+            if match is None or count > MAX_HEADERS:
+                self._resync = True
+                rest = _CONTENT_LENGTH.search(line, 1)
+                if rest is not None:  # the next message's header, after the rest of a short body
+                    self._carried = line[rest.start() :]
+                    self._resync = False
+                shown = line[:40].decode("utf-8", "replace")
+                why = "too many header lines" if match is not None else f"not a header line: {shown!r}"
+                return Frame(error=f"cannot read the message's headers ({why})")
+            name, value = match.group(1).lower(), match.group(2)
+            if name != b"content-length":
+                continue  # Content-Type, or a header LSP does not define: nothing to read in it
+            if not value.isdigit() or not value.isascii():
+                problem = f"Content-Length `{value[:40].decode('utf-8', 'replace')}` is not a number of bytes"
+            elif len(value) > 15 or int(value) > self.max_message:
+                problem = f"a message of {int(value):,} bytes is larger than the {self.max_message:,} bytes read"
+            else:
+                length = int(value)
+        if problem is None and length is None:
+            problem = "the message has no Content-Length header"
+        if problem is not None:
+            self._resync = True
+            return Frame(error=problem)
+        assert length is not None
+        body = self.stream.read(length)
+        if len(body) < length:
+            return None  # the stream ended inside the body
+        return Frame(body)
+
+    def _skip_to_header(self) -> bool:
+        """Skip what is left of a malformed message: up to the next line holding ``Content-Length:``.
+
+        Reads at most :data:`MAX_HEADER_LINE` bytes at a time (a body of any size is skipped in
+        bounded pieces). False at the end of the stream.
+        """
+        while True:
+            line = self.stream.readline(MAX_HEADER_LINE + 1)
+            if not line:
+                return False
+            found = _CONTENT_LENGTH.search(line)
+            if found is not None and line.endswith(b"\n"):
+                self._carried = line[found.start() :]
+                self._resync = False
+                return True
+
+
+class FdStream:
+    """``readline`` and ``read`` over a file descriptor, with a buffer of its own.
+
+    The reader thread blocks in it while the server works; a thread blocked in ``sys.stdin.buffer``
+    holds that object's lock, and the interpreter aborts at exit (SIGABRT) when it finds it held.
+    """
+
+    CHUNK = 65536
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = bytearray()
+        self.ended = False
+
+    def _fill(self) -> bool:
+        if self.ended:
+            return False
+        chunk = os.read(self.fd, self.CHUNK)
+        if not chunk:
+            self.ended = True
+            return False
+        self.buffer += chunk
+        return True
+
+    def readline(self, limit: int = -1) -> bytes:
+        start = 0
+        while True:
+            end = self.buffer.find(b"\n", start)
+            if end >= 0:
+                size = end + 1
+                break
+            if 0 <= limit <= len(self.buffer):
+                size = limit
+                break
+            start = len(self.buffer)
+            if not self._fill():
+                size = len(self.buffer)
+                break
+        if 0 <= limit < size:
+            size = limit
+        line = bytes(self.buffer[:size])
+        del self.buffer[:size]
+        return line
+
+    def read(self, size: int) -> bytes:
+        while len(self.buffer) < size and self._fill():
+            pass
+        data = bytes(self.buffer[:size])
+        del self.buffer[:size]
+        return data
+
+
+class CivrulesProtocol(LanguageServerProtocol):
+    """pygls' protocol, answering every message the specification says to answer, without tracebacks."""
+
+    def _send_response(self, msg_id: Any, result: Any | None = None, error: types.ResponseError | None = None) -> None:
+        if error is not None:
+            # pygls puts the traceback of a handler's exception into `data` (with installation
+            # paths), and its first line into `message`: one escaped line, no data.
+            message = plain(" ".join(str(error.message).split())[:300]) or "internal error"
+            error = types.ResponseError(code=error.code, message=message)
+        super()._send_response(msg_id, result, error)
+
+    def send_error(self, msg_id: Any, code: int, message: str) -> None:
+        """An error response (``msg_id`` None: the id could not be read)."""
+        self._send_data(
+            {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": plain(" ".join(message.split()))}}
+        )
+
+    def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        is_request = method is not None and hasattr(message, "id")
+        if is_request and self._shutdown and method != types.EXIT:
+            self.send_error(message.id, INVALID_REQUEST, f"the server is shutting down: `{method}` after `shutdown`")
+            return
+        if is_request and method != types.INITIALIZE and self._workspace is None and not self._shutdown:
+            self.send_error(message.id, SERVER_NOT_INITIALIZED, f"`{method}` before `initialize`")
+            return
+        super().handle_message(message)
+
+    def handle_body(self, body: bytes) -> None:
+        """Parse one message's body and handle it, answering what cannot be handled."""
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as error:
+            said = str(error) if not isinstance(error, RecursionError) else "nested too deep"
+            self.send_error(None, PARSE_ERROR, f"the message is not JSON: {said[:200]}")
+            return
+        if isinstance(data, list):
+            # JSON-RPC's batches: LSP never sends one. Each element is answered as not handled.
+            ids = [e.get("id") for e in data if isinstance(e, dict) and _valid_id(e.get("id"))]
+            why = "a batch (a JSON array) is not a message LSP sends: send each message on its own"
+            for msg_id in ids or [None]:
+                self.send_error(msg_id, INVALID_REQUEST, why)
+            return
+        problem = _envelope_problem(data)
+        if problem is not None:
+            msg_id = data.get("id") if isinstance(data, dict) and _valid_id(data.get("id")) else None
+            self.send_error(msg_id, INVALID_REQUEST, problem)
+            return
+        method = data.get("method")
+        is_request = "id" in data and method is not None
+        try:
+            message = self._structure(data)
+        except Exception as error:  # noqa: BLE001 - any shape cattrs refuses is the sender's
+            said = _first_error(error)
+            if is_request:
+                self.send_error(data["id"], INVALID_PARAMS, f"invalid params for `{method}`: {said}")
+            else:
+                logger.warning("ignored `%s`: invalid params (%s)", method or "a response", said)
+            return
+        try:
+            self.handle_message(message)
+        except SystemExit:
+            raise
+        except Exception as error:  # noqa: BLE001 - the last line of defence: answered, never a traceback
+            said = f"{type(error).__name__}: {error}"
+            logger.error("internal error handling `%s` (%s)", method, said)
+            if is_request:
+                self.send_error(data["id"], INTERNAL_ERROR, f"internal error ({said[:200]})")
+
+    def _structure(self, data: dict[str, Any]) -> Any:
+        """The message as pygls' types (as its ``structure_message``, without its traceback log)."""
+        if "method" in data:
+            wanted = self.get_message_type(data["method"])
+            if wanted is None:
+                from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
+
+                wanted = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+                data = {"params": None, **data}
+            return self._converter.structure(data, wanted)
+        if "error" in data:
+            return self._converter.structure(data, types.ResponseErrorMessage)
+        from pygls.protocol.json_rpc import JsonRPCResponseMessage
+
+        wanted = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+        return self._converter.structure({"result": None, **data}, wanted)
+
+
+logger = logging.getLogger("civrules.lsp")
+
+
+def _valid_id(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _envelope_problem(data: Any) -> str | None:
+    """Why ``data`` is no JSON-RPC 2.0 request, notification or response, or None."""
+    if not isinstance(data, dict):
+        return f"a message is a JSON object, not {type(data).__name__}"
+    if data.get("jsonrpc") != "2.0":
+        return 'a message says `"jsonrpc": "2.0"`'
+    if "id" in data and not _valid_id(data["id"]):
+        return "a message's id is a number or a string"
+    if "method" in data:
+        if not isinstance(data["method"], str):
+            return "a message's method is a string"
+        return None
+    if "id" not in data or ("result" not in data and "error" not in data):
+        return "a message is a request, a notification or a response"
+    return None
+
+
+def _first_error(error: BaseException) -> str:
+    """Where the params do not fit, as cattrs says it (``required field missing @ $.params.position``)."""
+    try:
+        import cattrs
+
+        said = "; ".join(cattrs.transform_error(error))
+    except Exception:  # noqa: BLE001 - not one of cattrs' errors
+        said = f"{type(error).__name__}: {error}"
+    return " ".join(said.split())[:300]
+
+
+class OneLine(logging.Handler):
+    """Writes a log record's first line, escaped, to standard error: never a traceback."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        super().__init__(logging.WARNING)
+        self.stream = stream
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and isinstance(record.exc_info[1], JsonRpcException):
+            return  # an answer the server gave on purpose (a rename refused): the client has it
+        try:
+            first = record.getMessage().split("\n", 1)[0]
+        except Exception:  # noqa: BLE001 - a record that cannot be formatted is dropped
+            return
+        stream = self.stream or sys.stderr
+        try:
+            stream.write(f"civrules lsp: {record.levelname.lower()}: {plain(first)[:500]}\n")
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def quiet_logs() -> None:
+    """pygls' and civrules' log records as one line each, without tracebacks (standard error)."""
+    for name in ("pygls", "civrules.lsp"):
+        log = logging.getLogger(name)
+        log.handlers = [OneLine()]
+        log.propagate = False
+
+
+def serve_stream(
+    protocol: CivrulesProtocol,
+    stdin: IO[bytes],
+    stdout: BinaryIO,
+    max_message: int,
+    on_start: Callable[[], None] | None = None,
+) -> int:
+    """Serve until the client exits or the input ends; returns the exit code (0 after `shutdown`)."""
+    from pygls.io_ import StdoutWriter
+
+    protocol.set_writer(StdoutWriter(stdout))
+    reader = FrameReader(FdStream(stdin.fileno()), max_message)
+    return asyncio.run(_serve(protocol, reader, on_start))
+
+
+async def _serve(protocol: CivrulesProtocol, reader: FrameReader, on_start: Callable[[], None] | None) -> int:
+    loop = asyncio.get_running_loop()
+    frames: asyncio.Queue[Frame | None] = asyncio.Queue()
+    # The reader runs ahead of the handlers by a few messages at most: enough for the handlers to
+    # see that changes are queued, not a whole stream held in memory.
+    room = threading.Semaphore(8)
+
+    def read() -> None:
+        while True:
+            room.acquire()
+            try:
+                frame = reader.read()
+            except (OSError, ValueError):
+                frame = None
+            loop.call_soon_threadsafe(frames.put_nowait, frame)
+            if frame is None:
+                return
+
+    threading.Thread(target=read, name="civrules-lsp-reader", daemon=True).start()
+    if on_start is not None:
+        on_start()
+    while True:
+        frame = await frames.get()
+        room.release()
+        if frame is None:
+            # The input ended: as `exit` would have, 0 after `shutdown`, else 1.
+            return 0 if protocol._shutdown else 1
+        try:
+            if frame.error is not None:
+                protocol.send_error(None, PARSE_ERROR, frame.error)
+            else:
+                protocol.handle_body(frame.body)
+        except SystemExit as leaving:  # `exit`: pygls closes the writer and exits
+            return leaving.code if isinstance(leaving.code, int) else 0
+        except BrokenPipeError:
+            return 1
+        except JsonRpcException as error:  # pragma: no cover - handle_body answers these itself
+            logger.error("%s", error)

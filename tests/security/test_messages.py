@@ -1,0 +1,342 @@
+"""Issue 27, points 6 and 7: no run that read nothing it needed exits 0, no documented input ends in
+"internal error", and the messages the trial found misleading say what is wrong, where, with a hint.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.diagnostics import codes
+from civrules.diagnostics.suggest import did_you_mean, mean
+from civrules.load import read_yaml_bytes, read_yaml_text
+from civrules.support import files
+
+REPO = Path(__file__).resolve().parents[2]
+RULES = REPO / "rules"
+BASE = "rulesets/advanced-civilization.yaml"
+VARIANT = "rulesets/advanced-civilization-western.yaml"
+CARDS = "cards/advanced-civilization.yaml"
+KEEP = (
+    BASE,
+    VARIANT,
+    CARDS,
+    "cards/advanced-civilization-commodities.yaml",
+    "calamities/advanced-civilization.yaml",
+    "maps/mediterranean.yaml",
+    "maps/western-panel.yaml",
+    "rulebooks/advanced-civilization.yaml",
+)
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    target = tmp_path / "rules"
+    for relative in KEEP:
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RULES / relative, target / relative)
+    return target
+
+
+def invoke(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args], env=env)
+    return result.exit_code, result.output
+
+
+def no_bug(output: str) -> None:
+    assert "internal error" not in output and "Traceback" not in output and "bug in civrules" not in output, output
+
+
+# --- 6. a run that read nothing it needed fails -------------------------------------------------
+
+
+@pytest.mark.parametrize("bound", [("--max-file-size", "1"), ("--max-nodes", "1")])
+def test_a_command_that_read_no_manifest_fails(rules: Path, tmp_path: Path, bound: tuple[str, str]) -> None:
+    """`build --max-file-size 1` printed "0 errors" and exited 0 where `validate` exited 1."""
+    for command in (
+        ["build", "--out", tmp_path / "out"],
+        ["build", "--check", "--out", tmp_path / "out"],
+        ["validate"],
+        ["sheets", "advanced-civilization", "--out", tmp_path / "sheets"],
+        ["diff", "advanced-civilization", "advanced-civilization-western"],
+        ["export", "advanced-civilization"],
+    ):
+        code, output = invoke("--rules", rules, *bound, *command)
+        assert code == 1, (command, output)
+        assert "L007" in output or "L005" in output, output
+        no_bug(output)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "sheets").exists()
+
+
+def test_a_build_of_every_ruleset_with_a_manifest_it_cannot_read_builds_nothing(rules: Path, tmp_path: Path) -> None:
+    (rules / "rulesets" / "broken.yaml").write_text("kind: ruleset\nid: [broken\n", encoding="utf-8")
+    code, output = invoke("--rules", rules, "build", "--out", tmp_path / "out")
+    assert code == 1 and "broken.yaml" in output and "L001" in output and "nothing was built" in output
+    assert not (tmp_path / "out").exists()
+    # Naming a ruleset builds that one.
+    code, output = invoke("--rules", rules, "build", "advanced-civilization", "--out", tmp_path / "out")
+    assert code == 0, output
+
+
+def test_a_folder_without_manifests_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "rules" / "cards").mkdir(parents=True)
+    code, output = invoke("--rules", tmp_path / "rules", "build", "--out", tmp_path / "out")
+    assert code == 2 and "R004" in output and "no ruleset manifests" in output
+
+
+def test_out_of_memory_is_exit_2_naming_the_bounds(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import civrules.pipeline
+
+    def exhausted(*args: Any, **kwargs: Any) -> Any:
+        raise MemoryError
+
+    monkeypatch.setattr(civrules.pipeline, "analyse", exhausted)
+    code, output = invoke("--rules", rules, "validate", "advanced-civilization")
+    assert code == 2
+    assert "out of memory on ruleset `advanced-civilization`" in output
+    assert "--max-file-size" in output and "--max-nodes" in output and "ulimit -v" in output
+    no_bug(output)
+
+
+def test_a_check_out_of_memory_is_not_reported_as_its_bug(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from civrules.checks import catalogue
+
+    entries = catalogue.all_checks()
+
+    class Exhausting:
+        def __init__(self, entry: Any) -> None:
+            self.code, self.family = entry.code, entry.family
+
+        def run(self, ruleset: Any) -> Any:
+            raise MemoryError
+
+    monkeypatch.setattr(catalogue, "all_checks", lambda: [Exhausting(entries[0]), *entries[1:]])
+    code, output = invoke("--rules", rules, "validate", "advanced-civilization")
+    assert code == 2 and "out of memory" in output and "R900" not in output
+    no_bug(output)
+
+
+def test_a_build_beyond_the_address_space_limit_is_exit_2_with_a_hint(rules: Path, tmp_path: Path) -> None:
+    """A real MemoryError, in a child under a 600 MiB address-space limit: a sparse file of 1 GiB
+    read whole (a raised --max-file-size lets it be)."""
+    with (rules / CARDS).open("r+b") as handle:
+        handle.truncate(2**30)
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20, 600 * 2**20))
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "civrules",
+            "--rules",
+            str(rules),
+            "--max-file-size",
+            str(2**31),
+            "build",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        preexec_fn=limited,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "out of memory" in done.stderr and "address-space limit is 600 MiB" in done.stderr
+    assert "--max-file-size (now 2,147,483,648 bytes)" in done.stderr
+    no_bug(done.stderr)
+
+
+# --- 6 and 7: the rules folder named on the command line ------------------------------------------
+
+
+def test_a_rules_folder_that_is_no_folder_is_a_located_usage_error(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    cases: list[tuple[list[str | Path], dict[str, str] | None, str, str, str]] = [
+        (["--rules", loop, "validate"], None, "R003", "`--rules ", "link loop"),
+        (["list"], {"CIVRULES_RULES": str(loop)}, "R003", "CIVRULES_RULES=", "link loop"),
+        (["--rules", loop, "build", "--out", tmp_path / "out"], None, "R003", "`--rules ", "link loop"),
+        (["--rules", tmp_path / "fifo", "validate"], None, "R004", "`--rules ", "not a folder but a FIFO"),
+        (["--rules", tmp_path / "file", "list"], None, "Invalid value for '--rules'", "file", "is a file"),
+        (["list"], {"CIVRULES_RULES": str(tmp_path / "file")}, "Invalid value for '--rules'", "file", "is a file"),
+        (["--rules", tmp_path / "missing", "validate"], None, "R004", "`--rules ", "no such folder"),
+        (["validate"], {"CIVRULES_RULES": str(tmp_path / "missing")}, "R004", "CIVRULES_RULES=", "no such folder"),
+        (["lsp", "--rules", tmp_path / "missing"], None, "R004", "`--rules ", "no such folder"),
+    ]
+    for args, env, code_name, named, said in cases:
+        code, output = invoke(*args, env=env)
+        assert code == 2, (args, output)
+        assert code_name in output and named in output and said in output, (args, output)
+        assert "no ruleset manifests" not in output
+        no_bug(output)
+
+
+def test_an_empty_rules_folder_name_is_refused_not_the_working_directory(tmp_path: Path) -> None:
+    for args in (["--rules", "", "validate"], ["validate", "--rules", ""], ["--rules", " ", "list"]):
+        code, output = invoke(*args)
+        assert code == 2 and "the name of the rules folder is empty" in output, output
+
+
+# --- 7. messages ------------------------------------------------------------------------------------
+
+
+class _Os:
+    """The os module as civrules.support.files sees it, with another `open`."""
+
+    def __init__(self, opener: Any) -> None:
+        self.open = opener
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+
+def test_new_variant_where_it_cannot_write_says_it_cannot_create(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_open = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if flags & os.O_CREAT:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(files, "os", _Os(read_only))
+    code, output = invoke("--rules", rules, "new-variant", "my-variant", "--extends", "advanced-civilization")
+    assert code == 2
+    assert "cannot create" in output and "cannot read" not in output and "permission denied" in output.lower()
+    assert "hint:" in output
+    no_bug(output)
+
+
+def test_list_says_when_a_name_cannot_be_read(rules: Path) -> None:
+    variant = rules / VARIANT
+    text = variant.read_text(encoding="utf-8")
+    variant.write_text(
+        re.sub(r'^name: ".*"$', lambda _: 'name: "bad\\x01name"', text, count=1, flags=re.MULTILINE),
+        encoding="utf-8",
+    )
+    code, output = invoke("--rules", rules, "list")
+    assert code == 0
+    (line,) = [line for line in output.splitlines() if line.startswith("advanced-civilization-western ")]
+    assert "None" not in line and "no readable name" in line
+
+
+def test_a_non_finite_key_is_one_diagnostic_saying_it_is_a_key() -> None:
+    """`.nan: 1` was "mapping key null is a null" besides L011."""
+    for key in (".nan", ".inf", "-.Inf", ".NaN"):
+        _, diagnostics = read_yaml_text(f"kind: map\n{key}: 1\n", "f.yaml")
+        (diagnostic,) = diagnostics
+        assert diagnostic.code == "L011" and diagnostic.span is not None
+        assert (diagnostic.span.line, diagnostic.span.column) == (2, 1)
+        assert f"mapping key `{key}`" in diagnostic.message and "null" not in diagnostic.message
+        assert diagnostic.hint == f'quote it if it is meant as text: "{key}"'
+    # As a value, as before.
+    _, diagnostics = read_yaml_text("cost: .nan\n", "f.yaml")
+    assert [d.message for d in diagnostics] == ["`.nan` is not a finite number"]
+
+
+def test_a_number_with_a_leading_zero_is_a_warning_saying_how_it_was_read() -> None:
+    document, diagnostics = read_yaml_text("cost: 012\nb: 09\nc: -07\nd: 0\ne: 10\nf: 0.5\ng: '012'\n", "f.yaml")
+    assert document is not None and document.data["cost"] == 12  # still read, as YAML 1.2 reads it
+    found = {d.span.line: d for d in diagnostics if d.span is not None}
+    assert sorted(found) == [1, 2, 3] and all(d.code == "L014" and d.severity.value == "warning" for d in diagnostics)
+    assert "read as the decimal number 12" in found[1].message and "octal, 10" in found[1].message
+    assert found[1].hint == 'write `12`, or quote it if it is text (`"012"`)'
+    assert "read it as the text `09`" in found[2].message
+    assert found[3].message == "`-07` has a leading zero: read as the decimal number -7"
+    span = found[1].span
+    assert span is not None and (span.line, span.column) == (1, 7)
+
+
+def test_the_leading_zero_code_is_documented_with_its_fixtures() -> None:
+    """L014's documentation says What, Why and Fix; its FAIL line warns, its PASS lines do not."""
+    code = codes.lookup("L014")
+    assert code is not None and code.severity.value == "warning"
+    doc = textwrap.dedent(code.doc)
+    assert all(part in doc for part in ("What:", "Why:", "Fix:"))
+    examples = [line.strip() for line in doc.splitlines() if "# PASS" in line or "# FAIL" in line]
+    assert len(examples) == 3
+    for line in examples:
+        _, diagnostics = read_yaml_text(line.split("#")[0] + "\n", "f.yaml")
+        assert [d.code for d in diagnostics] == (["L014"] if "# FAIL" in line else []), line
+    exit_code, output = invoke("explain", "L014")
+    assert exit_code == 0 and "leading-zero" in output
+
+
+def test_a_leading_zero_in_rule_data_is_reported_by_validate(rules: Path) -> None:
+    cards = rules / CARDS
+    cards.write_text(
+        cards.read_text(encoding="utf-8").replace("    cost: 45\n", "    cost: 045\n", 1), encoding="utf-8"
+    )
+    code, output = invoke("--rules", rules, "validate", "advanced-civilization", "--format", "json")
+    assert code == 0  # a warning
+    (found,) = [d for d in json.loads(output) if d["code"] == "L014"]
+    assert found["file"].endswith(CARDS) and "read as the decimal number 45" in found["message"]
+    code, _ = invoke("--rules", rules, "validate", "advanced-civilization", "--strict")
+    assert code == 1
+
+
+def test_a_utf32_file_is_called_utf32() -> None:
+    for mark in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        _, (diagnostic,) = read_yaml_bytes(mark + "kind: map\n".encode("utf-32-le"), "f.yaml")
+        assert diagnostic.code == "L008" and "UTF-32" in diagnostic.message and "UTF-16" not in diagnostic.message
+    _, (diagnostic,) = read_yaml_bytes(b"\xff\xfe" + "kind: map\n".encode("utf-16-le"), "f.yaml")
+    assert "UTF-16" in diagnostic.message
+
+
+def test_no_internal_marker_reaches_a_message(rules: Path) -> None:
+    """An alias of a refused node (a collection used as a key) was the reader's sentinel, which a
+    schema message then showed as `<object object at 0x...>`."""
+    text = "kind: map\n? &k [1]\n: 2\nareas: *k\n? *k\n: 3\nborders: *k\n"
+    document, diagnostics = read_yaml_text(text, "f.yaml")
+    assert document is not None and document.data == {"kind": "map", "areas": None, "borders": None}
+    assert [d.code for d in diagnostics] == ["L003"]
+    map_file = rules / "maps" / "hostile.yaml"
+    map_file.write_text(text, encoding="utf-8")
+    _, output = invoke("--rules", rules, "validate")
+    assert "object at 0x" not in output and "<object" not in output
+
+
+def test_a_look_alike_id_is_not_proposed_as_its_own_fix(rules: Path) -> None:
+    """An id with a Cyrillic `о` got the hint "ids are lower_snake_case, e.g. `demоcracy`": the
+    same look-alike id it refused."""
+    cards = rules / CARDS
+    text = cards.read_text(encoding="utf-8")
+    assert "{card: democracy" in text
+    cards.write_text(text.replace("{card: democracy", "{card: dem\u043ecracy", 1), encoding="utf-8")
+    code, output = invoke("--rules", rules, "validate", "advanced-civilization", "--format", "json")
+    assert code == 1
+    (found,) = [d for d in json.loads(output) if d["code"] == "S001"]
+    assert "U+043E CYRILLIC SMALL LETTER O" in found["hint"] and "retype" in found["hint"]
+    assert "dem\u043ecracy" not in found["hint"]
+    # An accent has an ASCII form: the example is it.
+    cards.write_text(text.replace("{card: democracy", "{card: d\u00e9mocracy", 1), encoding="utf-8")
+    _, output = invoke("--rules", rules, "validate", "advanced-civilization", "--format", "json")
+    (found,) = [d for d in json.loads(output) if d["code"] == "S001"]
+    assert found["hint"] == "ids are lower_snake_case, e.g. `democracy`"
+
+
+def test_a_did_you_mean_between_look_alikes_names_the_difference() -> None:
+    assert mean("enginering", "engineering") == "did you mean `engineering`?"
+    hint = mean("p\u043ettery", "pottery")
+    assert hint.startswith("did you mean `pottery`? ") and "U+043E CYRILLIC SMALL LETTER O" in hint
+    assert "U+006F LATIN SMALL LETTER O" in hint
+    assert "U+200B ZERO WIDTH SPACE" in mean("pot\u200btery", "pottery")
+    assert did_you_mean("p\u043ettery", ["pottery", "astronomy"]) == hint
