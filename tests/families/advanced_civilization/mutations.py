@@ -678,6 +678,34 @@ def culture_victory_moved() -> Iterator[Mutation]:
     yield Mutation("culture-victory-moved", spaces[last]["id"], SMC_COMMUNITY, file, "T014", edit)
 
 
+def building_left_locked() -> Iterator[Mutation]:
+    """A transcribed technology stops unlocking a building no other technology unlocks (T007 at
+    the building)."""
+    (file,) = [f for f in files_of(SMC_COMMUNITY, "technologies") if "community" in f]
+    (buildings_file,) = files_of(SMC, "buildings")
+    buildings = [b["id"] for b in data_of(buildings_file)["buildings"]]
+    workspace = CachedWorkspace({})
+    model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[SMC_COMMUNITY])).model
+    unlockers: dict[str, list[str]] = {}
+    for tech in getattr(model, "technologies", ()):
+        for building in getattr(tech.unlocks, "buildings", ()):
+            unlockers.setdefault(building, []).append(tech.id)
+    for i, tech in enumerate(data_of(file)["technologies"]):
+        unlocks = tech.get("unlocks")
+        for building in unlocks.get("buildings") or () if isinstance(unlocks, dict) else ():
+            if unlockers.get(building) != [tech["id"]] or building not in buildings:
+                continue
+            index = buildings.index(building)
+
+            def edit(
+                data: Any, i: int = i, building: str = building, index: int = index
+            ) -> tuple[str | None, NodePath, bool]:
+                data["technologies"][i]["unlocks"]["buildings"].remove(building)
+                return buildings_file, ("buildings", index), False
+
+            yield Mutation("building-left-locked", building, SMC_COMMUNITY, file, "T007", edit)
+
+
 KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "border-side-removed": border_side_removed,
     "area-cut-off": area_cut_off,
@@ -716,6 +744,7 @@ KINDS: dict[str, Callable[[], Iterator[Mutation]]] = {
     "unlocked-rank-missing": unlocked_rank_missing,
     "trump-cycle-broken": trump_cycle_broken,
     "culture-victory-moved": culture_victory_moved,
+    "building-left-locked": building_left_locked,
 }
 
 
