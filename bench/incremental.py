@@ -20,6 +20,9 @@ from typing import Any
 
 from civrules.pipeline.incremental import Session
 
+#: The repository root: profiles name its files relative to it.
+REPO = Path(__file__).resolve().parent.parent
+
 #: The targets of issue 19: diagnostics ready this long after a one-file edit.
 TARGET_SHIPPED_S = 0.100
 TARGET_10X_S = 0.500
@@ -77,7 +80,8 @@ def profile_edit(rules: Path, relative: str, top: int = 12) -> str:
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(top)
-    return out.getvalue()
+    # Recorded figures name files relative to the repository, never this machine's paths.
+    return out.getvalue().replace(f"{REPO}/", "")
 
 
 def scale_for(target_bytes: int, one_bytes: int) -> int:
