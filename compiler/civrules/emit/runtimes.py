@@ -9,8 +9,11 @@ sources as they are (they are written, formatted and type-checked as part of civ
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
+
+import jinja2
 
 from civrules.emit.packaging import RUNTIME, RUNTIME_DISTRIBUTION
 from civrules.emit.templating import template_environment
@@ -78,3 +81,48 @@ def render_core_runtime() -> dict[str, bytes]:
         version=VERSION,
         description="The runtime every family's generated packages share: errors, the record and protocol bases.",
     )
+
+
+def family_runtime(
+    family_id: str, family_name: str, sources: Path, files: Iterable[str], version: str
+) -> dict[str, bytes]:
+    """A family's runtime distribution (``civrules_runtime_<family>``), by path relative to
+    ``generated/python/``: the records, vocabularies, rule logic and protocol its packages share,
+    on the shared runtime of this major version."""
+    from civrules.emit.packaging import family_runtime_distribution, family_runtime_package
+
+    major = VERSION.partition(".")[0]
+    return runtime_distribution(
+        family_runtime_package(family_id),
+        family_runtime_distribution(family_id),
+        sources,
+        files,
+        what=f"the runtime of the {family_name} family's packages",
+        version=version,
+        description=(
+            f"The runtime the {family_name} family's generated packages share: "
+            "records, vocabularies, rule logic, protocol."
+        ),
+        dependencies=(f"{RUNTIME_DISTRIBUTION}>={VERSION.rpartition('.')[0]},<{int(major) + 1}",),
+        install=(RUNTIME,),
+    )
+
+
+def public_names(*groups: Iterable[str]) -> list[str]:
+    """A package's public names in the order its ``__all__`` lists them: constants, then classes,
+    then functions, each group alphabetical."""
+    return sorted((name for group in groups for name in group), key=lambda n: (not n.isupper(), n[0].islower(), n))
+
+
+def package_files(
+    environment: jinja2.Environment, name: str, context: Mapping[str, Any], data_module: str
+) -> dict[str, bytes]:
+    """A ruleset package's files, by path relative to ``generated/python/``: its templated modules
+    and pyproject (from the family's ``__init__``/``ids``/``helpers``/``pyproject`` templates), its
+    data module, and the marker that says it is typed."""
+    files = {}
+    for template in ("__init__.py", "ids.py", "helpers.py", "pyproject.toml"):
+        files[f"{name}/{template}"] = environment.get_template(f"{template}.j2").render(context).encode("utf-8")
+    files[f"{name}/data.py"] = data_module.encode("utf-8")
+    files[f"{name}/py.typed"] = b""
+    return files

@@ -28,8 +28,7 @@ from civrules.emit.packaging import (
     package_name,
 )
 from civrules.emit.pyfmt import Code, Node, call, dct, statement, string, tup
-from civrules.emit.runtimes import VERSION as RUNTIME_VERSION
-from civrules.emit.runtimes import quoted, runtime_distribution
+from civrules.emit.runtimes import family_runtime, package_files, public_names, quoted
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
 from civrules.families.imperial_settlers.export import expanded_decks
@@ -481,10 +480,7 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
 def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     name = package_name(ruleset.id)
-    all_names = sorted(
-        (*DATA_NAMES, *ID_NAMES, *ERROR_NAMES, *HELPER_NAMES),
-        key=lambda n: (not n.isupper(), n[0].islower(), n),
-    )
+    all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
     collections = {c.name: c for c in ruleset.collections()}
     context = {
         "ruleset": ruleset,
@@ -505,30 +501,11 @@ def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]
         "dependencies": quoted((f"{RUNTIME_DISTRIBUTION}>=2,<3", f"{FAMILY_RUNTIME_DISTRIBUTION}>=1,<2")),
         "files": quoted(PACKAGE_FILES),
     }
-    files = {}
-    env = environment()
-    for template in ("__init__.py", "ids.py", "helpers.py", "pyproject.toml"):
-        text = env.get_template(f"{template}.j2").render(context)
-        files[f"{name}/{template}"] = text.encode("utf-8")
-    files[f"{name}/data.py"] = data_module(ruleset, exported).encode("utf-8")
-    files[f"{name}/py.typed"] = b""
-    return files
+    return package_files(environment(), name, context, data_module(ruleset, exported))
 
 
 def render_runtime() -> dict[str, bytes]:
     """The family's runtime distribution, by path relative to ``generated/python/``."""
-    major = RUNTIME_VERSION.partition(".")[0]
-    return runtime_distribution(
-        FAMILY_RUNTIME,
-        FAMILY_RUNTIME_DISTRIBUTION,
-        FAMILY_RUNTIME_SOURCES,
-        FAMILY_RUNTIME_FILES,
-        what="the runtime of the Imperial Settlers family's packages",
-        version=FAMILY_RUNTIME_VERSION,
-        description=(
-            "The runtime the Imperial Settlers family's generated packages share: "
-            "records, vocabularies, rule logic, protocol."
-        ),
-        dependencies=(f"{RUNTIME_DISTRIBUTION}>={RUNTIME_VERSION.rpartition('.')[0]},<{int(major) + 1}",),
-        install=(RUNTIME,),
+    return family_runtime(
+        FAMILY.id, "Imperial Settlers", FAMILY_RUNTIME_SOURCES, FAMILY_RUNTIME_FILES, FAMILY_RUNTIME_VERSION
     )
