@@ -5,20 +5,12 @@ font, no script), laid out for print with ``@page`` rules for A4 or US Letter; t
 same pages typeset by WeasyPrint. Every page carries the ruleset's name, its fingerprint and the
 note that it is generated, naming the rule files to edit instead.
 
-- ``quick-reference.html``: the turn on one page (phases, hand limit, taxation, trade draw,
-  calamity order);
-- ``credit-table.html``: the civilization card credit table (owned cards down, targets across),
-  one landscape page, like the back cover of the Advanced Civilization rulebook, where it fits;
-  for a larger deck the credit chart (each card's credits to each group and to single cards);
-- ``cards.html``: the card quick chart (groups, cost, prerequisites, credits, attributes);
-- ``calamities.html``: the calamities in resolution order, with every card modifier in words
-  and numbers;
-- ``commodities.html``: the goods of each trade stack with their set values, with Mining, and the
-  deck compositions where the data has them;
-- ``ast.html``: each nation's A.S.T. track with its epochs and Late Iron Age values, and the
-  epochs' entry requirements;
-- ``sequence-of-play.html``: the phases with their conditions and order;
-- ``map.html``: a picture of the map graph and the index of every area;
+Which sheets a ruleset has is its family's: each family's ``sheets`` packages (its room's
+``sheets/``) register them — Advanced Civilization's credit table, cards, calamities,
+commodities, A.S.T., sequence of play, map and quick reference; Sid Meier's Civilization's
+technology pyramid and tables; Imperial Settlers' card references, boards and solo game. The core
+adds to every ruleset's:
+
 - ``variant-changes.html``: what a variant changes (``civrules diff`` output), when given;
 - ``index.html``: the list of sheets.
 
@@ -29,11 +21,11 @@ of the model: everything is sorted or in data order, nothing depends on the time
 
 Examples
 --------
->>> files = render_sheets(ruleset, fingerprint)  # doctest: +SKIP
+>>> files = render_sheets(ruleset, fingerprint)  # an Advanced Civilization ruleset  # doctest: +SKIP
 >>> sorted(files)[:3]  # doctest: +SKIP
 ['ast.html', 'calamities.html', 'cards.html']
 
-Each sheet is one module of this package (``credit_table.py``, ``map_sheet.py`` ...) that
+Each sheet is one module (of a family's sheets package, or ``variant_changes.py`` here) that
 registers its builder with :func:`~civrules.emit.sheets.registry.sheet`; ``common.py`` holds what
 they share and ``render.py`` typesets them. Adding a sheet is one module, one template, one test.
 """
