@@ -96,7 +96,14 @@ def per_family(rules: Path, tmp: Path, repeat: int) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for family in families:
         ruleset = largest_ruleset(rules, family)
-        found[family] = {"ruleset": ruleset, "in_process": in_process(rules, ruleset, tmp / family, repeat)}
+        ten = synthetic(tmp / "10x", family, 10)
+        found[family] = {
+            "ruleset": ruleset,
+            "in_process": in_process(rules, ruleset, tmp / family, repeat),
+            "whole_process": whole_process(rules, ruleset, tmp / f"{family}-whole", repeat),
+            # Issue 32, point 5: whole-process validate against check-jsonschema at 10x too.
+            "whole_process_10x": whole_process(ten, "synthetic", tmp / f"{family}-whole-10x", max(3, repeat // 2)),
+        }
     return found
 
 
@@ -310,10 +317,13 @@ def print_table(results: dict[str, Any]) -> None:
     print("growth (synthetic rulesets)             validate+build   vs 1x   peak RSS")
     for family, row in results.get("families", {}).items():
         ratio = row["in_process"]["ratios"]["validate"]
+        whole, ten = row["whole_process"], row["whole_process_10x"]
         print(
             f"family {family} ({row['ruleset']}): validate {row['in_process']['validate']['median'] * 1000:.1f} ms"
-            f" ({ratio:.2f}x its parse floor), build {row['whole_process']['build']['median'] * 1000:.1f} ms,"
-            f" package import {row['whole_process']['import_generated_net'] * 1000:.1f} ms net"
+            f" ({ratio:.2f}x its parse floor), build {whole['build']['median'] * 1000:.1f} ms,"
+            f" package import {whole['import_generated_net'] * 1000:.1f} ms net; whole-process validate /"
+            f" check-jsonschema {whole['ratios']['validate_vs_check_jsonschema']:.2f}x,"
+            f" at 10x {ten['ratios']['validate_vs_check_jsonschema']:.2f}x"
         )
     for family, rows in results["scaling"].items():
         for scale, row in rows.items():
