@@ -32,7 +32,7 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
-from civrules.diagnostics.render import FORMATS, SourceLines, render
+from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 
@@ -380,6 +380,9 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+#: The formats whose every diagnostic becomes an annotation or an alert: infos only with --infos.
+_ANNOTATING = ("github", "sarif")
+
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
 _SUMMARY_INFOS = {"Q007", TRUNCATED}
 
@@ -391,21 +394,27 @@ def _emit(
     verbose: bool = True,
     keep_order: bool = False,
     summaries: bool = True,
+    infos: bool = False,
 ) -> None:
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
-    ``summaries``) into the summary."""
+    ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
+    (each would be an annotation or a code-scanning alert)."""
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
     shown = ordered
     if fmt == "text" and not verbose:
         kept = _SUMMARY_INFOS if summaries else set()
         shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in kept]
+    if fmt in _ANNOTATING and not infos:
+        # The line saying that more diagnostics than were listed exist stays: they may be errors.
+        shown = [d for d in shown if d.severity is not Severity.INFO or d.code == TRUNCATED]
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
     # Every format lists at most --max-diagnostics per file, and one line for the rest: the
     # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
-    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty())
+    root = source_root(context.rules) if context is not None and fmt == "sarif" else None
+    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty(), root=root)
     if out:
         click.echo(out, nl=False)
     if fmt == "text":
@@ -688,6 +697,11 @@ def _prefixes_by_family() -> str:
 @click.option(
     "-v", "--verbose", is_flag=True, help="Text output: list every info (each unknown fact), not only summaries."
 )
+@click.option(
+    "--infos",
+    is_flag=True,
+    help="github and sarif output: also report infos (left out by default: each would be an annotation or an alert).",
+)
 @click.pass_obj
 def validate(
     obj: Context,
@@ -697,6 +711,7 @@ def validate(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     verbose: bool,
+    infos: bool,
 ) -> None:
     """Validate rulesets and report every problem found.
 
@@ -716,7 +731,7 @@ def validate(
         from civrules.pipeline.incremental import unused_files
 
         diagnostics.extend(unused_files(workspace, loaded))
-    _emit(diagnostics, fmt, verbose=verbose or bool(select))
+    _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos)
     if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
         sys.exit(EXIT_USAGE)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
