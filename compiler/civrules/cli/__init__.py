@@ -138,6 +138,17 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except ModuleNotFoundError as error:
+            # A dependency civrules declares is missing (an interrupted install, another Python).
+            from civrules.support.install import python, reinstall
+
+            click.echo(
+                f"civrules: error: the module `{printable(str(error.name))}` is not installed for the Python that "
+                f"runs civrules ({python()})",
+                err=True,
+            )
+            click.echo(f"hint: install civrules with its dependencies: `{reinstall()}`", err=True)
+            sys.exit(EXIT_USAGE)
         except MemoryError:
             # The input, not civrules, was too large for this machine's bounds: say which bound
             # would have stopped it before it filled memory, and which one it ran into.
@@ -1000,10 +1011,9 @@ def _require_weasyprint() -> None:
         import weasyprint  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as error:
         problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
-        hint = (
-            "install it with the Python that runs civrules: `python -m pip install weasyprint` "
-            "(in a clone of civrules: `.venv/bin/pip install weasyprint`)"
-        )
+        from civrules.support.install import install_extra
+
+        hint = f"install civrules' `pdf` extra into the Python that runs civrules: `{install_extra('pdf')}`"
     except OSError as error:  # its system libraries are missing: the import loads them
         said = " ".join(str(error).split())[:200]
         problem = f"--pdf needs WeasyPrint's system libraries (Pango), which are missing ({said})"
@@ -1099,7 +1109,9 @@ def lsp(obj: Context) -> None:
     try:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
-        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); pip install 'pygls>=2'") from error
+        from civrules.support.install import reinstall
+
+        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); run `{reinstall()}`") from error
     code = serve(obj.rules, obj.limits)
     if code:
         sys.exit(code)  # `exit` without `shutdown` first, or the input ended: 1, as LSP says

@@ -524,7 +524,8 @@ MISSING_DEPENDENCY = define(
     and its system libraries for `civrules sheets --pdf`).
     Why: the command cannot do its work without it; nothing is wrong with your rules. It exits
     with status 2.
-    Fix: install what the hint names, or leave the option out (`civrules sheets` without `--pdf`
-    writes the HTML sheets, which print from any browser).
+    Fix: run the command the hint names (for WeasyPrint: civrules' `pdf` extra, installed with the
+    Python that runs civrules, e.g. `.venv/bin/python -m pip install 'civrules[pdf]'`), or leave the
+    option out (`civrules sheets` without `--pdf` writes the HTML sheets, which print from any browser).
     """,
 )
