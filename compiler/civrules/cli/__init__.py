@@ -52,6 +52,10 @@ class Context:
     current: str | None = None  # the ruleset being worked on, named if civrules fails
     #: Where the rules folder was named: `--rules`, `CIVRULES_RULES` or the default (a message names it).
     rules_from: str = "--rules"
+    #: `--color`: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never.
+    color: str = "auto"
+    #: `-q/--quiet`: no infos in text output, no summary or progress lines (errors and warnings stay).
+    quiet: bool = False
 
     def workspace(self) -> Workspace:
         self.require_rules()
@@ -241,6 +245,82 @@ _MAX_FILE_SIZE_HELP = "Largest rule file read, in bytes."
 _MAX_NODES_HELP = "Most YAML nodes a file may expand to (bounds alias expansion)."
 _MAX_DIAGNOSTICS_HELP = "Most diagnostics listed per file; one line counts the rest."
 _DEBUG_HELP = "Show tracebacks of internal errors."
+_COLOR_HELP = "Colour diagnostics: auto (on a terminal; NO_COLOR turns it off, FORCE_COLOR on), always or never."
+_QUIET_HELP = "Print errors and warnings only: no infos, no summary or progress lines."
+_COLOR = click.Choice(["auto", "always", "never"])
+
+
+def use_colour(choice: str, stream: Any) -> bool:
+    """Whether text written to ``stream`` is coloured: ``--color always|never`` decides; with `auto`,
+    a non-empty NO_COLOR (no-color.org) turns it off, a FORCE_COLOR other than `0` or `false` turns
+    it on, and otherwise colour is on when ``stream`` is a terminal other than a dumb one."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    forced = os.environ.get("FORCE_COLOR")
+    if forced is not None and forced.strip().lower() not in ("", "0", "false"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):  # a closed or unusual stream
+        return False
+
+
+def _complete_rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a ruleset name: the manifests under the rules folder (by file name, read
+    without parsing a file), the folder being `--rules` as typed so far, else $CIVRULES_RULES or `rules`."""
+    from civrules.support import files
+
+    given = next(
+        (c.params["rules"] for c in _contexts(ctx) if isinstance(c.params.get("rules"), (str, Path))),
+        None,
+    )
+    rules = Path(given) if given is not None else Path(os.environ.get("CIVRULES_RULES") or "rules")
+    try:
+        names = {
+            Path(entry.relative).stem
+            for entry in files.walk(rules / "rulesets", max_depth=1)
+            if entry.kind == "file" and entry.relative.endswith((".yaml", ".yml")) and "/" not in entry.relative
+        }
+    except (OSError, ValueError, files.RefusedError):
+        return []
+    return sorted(name for name in names if name.startswith(incomplete))
+
+
+def _contexts(ctx: click.Context) -> list[click.Context]:
+    found: list[click.Context] = []
+    current: click.Context | None = ctx
+    while current is not None:
+        found.append(current)
+        current = current.parent
+    return found
+
+
+def _complete_codes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a diagnostic code (after the last comma of a `--select L,S` list), with
+    what it reports as help."""
+    from click.shell_completion import CompletionItem
+
+    from civrules.checks.catalogue import catalogue
+
+    head, comma, last = incomplete.rpartition(",")
+    prefix = head + comma
+    return [
+        CompletionItem(prefix + code, help=entry.summary())
+        for code, entry in sorted(catalogue().items())
+        if code.startswith(last.upper())
+    ]
+
+
+def _note(message: str) -> None:
+    """A summary or progress line on standard error, left out with `-q`."""
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
+    if context is None or not context.quiet:
+        click.echo(message, err=True)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -276,9 +356,18 @@ _DEBUG_HELP = "Show tracebacks of internal errors."
     help=_MAX_DIAGNOSTICS_HELP,
 )
 @click.option("--debug", is_flag=True, help=_DEBUG_HELP)
+@click.option("--color", "--colour", "color", type=_COLOR, default="auto", show_default=True, help=_COLOR_HELP)
+@click.option("-q", "--quiet", is_flag=True, help=_QUIET_HELP)
 @click.pass_context
 def main(
-    ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, max_diagnostics: int, debug: bool
+    ctx: click.Context,
+    rules: Path,
+    max_file_size: int,
+    max_nodes: int,
+    max_diagnostics: int,
+    debug: bool,
+    color: str,
+    quiet: bool,
 ) -> None:
     """civrules: compile and validate Advanced Civilization rule data.
 
@@ -291,7 +380,7 @@ def main(
         click.core.ParameterSource.ENVIRONMENT: "CIVRULES_RULES",
         click.core.ParameterSource.DEFAULT: "default",
     }.get(source, "--rules")  # type: ignore[arg-type]
-    ctx.obj = Context(rules, limits, debug, rules_from=named_by)
+    ctx.obj = Context(rules, limits, debug, rules_from=named_by, color=color, quiet=quiet)
     _write_stdout_whole()
 
 
@@ -313,6 +402,10 @@ class _WholeWrites(io.RawIOBase):
 
     def fileno(self) -> int:
         return self._fd
+
+    def isatty(self) -> bool:
+        # io.RawIOBase says False whatever the descriptor is: colour never reached a terminal.
+        return os.isatty(self._fd)
 
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
@@ -363,6 +456,10 @@ def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> 
         state.limits = dataclasses.replace(state.limits, max_diagnostics=value)
     elif param.name == "debug":
         state.debug = True
+    elif param.name == "color":
+        state.color = value
+    elif param.name == "quiet":
+        state.quiet = True
 
 
 def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -382,6 +479,8 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
                 "--max-diagnostics", type=click.IntRange(min=1), default=None, help=_MAX_DIAGNOSTICS_HELP, **shared
             ),
             click.option("--debug", is_flag=True, default=False, help=_DEBUG_HELP, **shared),
+            click.option("--color", "--colour", "color", type=_COLOR, default=None, help=_COLOR_HELP, **shared),
+            click.option("-q", "--quiet", is_flag=True, default=False, help=_QUIET_HELP, **shared),
         ]
     ):
         command = option(command)
@@ -410,30 +509,34 @@ def _emit(
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
     (each would be an annotation or a code-scanning alert)."""
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
     shown = ordered
     if fmt == "text" and not verbose:
         kept = _SUMMARY_INFOS if summaries else set()
         shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in kept]
+    if fmt == "text" and context is not None and context.quiet:  # `-q`: errors and warnings only
+        shown = [d for d in shown if d.severity is not Severity.INFO or d.code == TRUNCATED]
     if fmt in _ANNOTATING and not infos:
         # The line saying that more diagnostics than were listed exist stays: they may be errors.
         shown = [d for d in shown if d.severity is not Severity.INFO or d.code == TRUNCATED]
-    state = click.get_current_context(silent=True)
-    context = state.find_object(Context) if state is not None else None
     # Every format lists at most --max-diagnostics per file, and one line for the rest: the
     # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
     root = source_root(context.rules) if context is not None and fmt == "sarif" else None
-    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty(), root=root)
+    colour = fmt == "text" and use_colour(context.color if context is not None else "auto", sys.stdout)
+    out = render(shown, fmt, sources, colour=colour, root=root)
     if out:
-        click.echo(out, nl=False)
+        # `color=` as decided: click would strip the escapes of output that is not a terminal.
+        click.echo(out, nl=False, color=colour)
     if fmt == "text":
         counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
         hidden = sum(1 for d in ordered if d.severity is Severity.INFO and d.code not in _SUMMARY_INFOS)
         more = f" ({hidden} infos not shown: --verbose lists them)" if hidden and not verbose else ""
-        click.echo(f"civrules: {summary}{more}", err=True)
+        _note(f"civrules: {summary}{more}")
 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
@@ -678,7 +781,7 @@ def _prefixes_by_family() -> str:
 
 @main.command()
 @_global_options
-@click.argument("rulesets", nargs=-1)
+@click.argument("rulesets", nargs=-1, shell_complete=_complete_rulesets)
 @click.option(
     "--format",
     "fmt",
@@ -691,6 +794,7 @@ def _prefixes_by_family() -> str:
 @click.option(
     "--select",
     multiple=True,
+    shell_complete=_complete_codes,
     metavar="CODE[,CODE...]",
     callback=_code_prefixes,
     help=(
@@ -701,6 +805,7 @@ def _prefixes_by_family() -> str:
 @click.option(
     "--ignore",
     multiple=True,
+    shell_complete=_complete_codes,
     metavar="CODE[,CODE...]",
     callback=_code_prefixes,
     help="Skip checks whose code starts with CODE (repeat it, or separate codes with commas).",
@@ -751,7 +856,7 @@ def validate(
 
 @main.command()
 @_global_options
-@click.argument("code", required=False)
+@click.argument("code", required=False, shell_complete=_complete_codes)
 @click.option(
     "--list", "list_all", is_flag=True, help="List every code with its severity, what it reports and its family."
 )
@@ -842,7 +947,9 @@ def _scaffold(workspace: Workspace, base: Manifest, name: str, title: str) -> st
 @main.command("new-variant")
 @_global_options
 @click.argument("name")
-@click.option("--extends", "base", required=True, help="The ruleset the variant changes.")
+@click.option(
+    "--extends", "base", required=True, shell_complete=_complete_rulesets, help="The ruleset the variant changes."
+)
 @click.pass_obj
 def new_variant(obj: Context, name: str, base: str) -> None:
     """Scaffold a variant: rules/rulesets/NAME.yaml, extending BASE.
@@ -887,8 +994,8 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 
 @main.command()
 @_global_options
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", shell_complete=_complete_rulesets)
+@click.argument("new", shell_complete=_complete_rulesets)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
 @click.pass_obj
@@ -920,7 +1027,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 
 @main.command()
 @_global_options
-@click.argument("rulesets", nargs=-1)
+@click.argument("rulesets", nargs=-1, shell_complete=_complete_rulesets)
 @click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
 @click.option(
     "--out",
@@ -947,7 +1054,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     except OutputError as error:
         _output_failure(error)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
-        click.echo(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)", err=True)
+        _note(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)")
         return
     from civrules.emit import build as builder
 
@@ -974,7 +1081,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
                 f"civrules: {printable(str(out))} is stale ({len(diffs)} files differ); run `civrules build`", err=True
             )
         elif not result.failed:
-            click.echo(f"civrules: {printable(str(out))} is up to date", err=True)
+            _note(f"civrules: {printable(str(out))} is up to date")
         if result.failed:
             click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
             sys.exit(_failure_code(result.diagnostics))
@@ -994,9 +1101,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
-        click.echo(
-            f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}", err=True
-        )
+        _note(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}")
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -1029,7 +1134,7 @@ def _require_weasyprint() -> None:
 
 @main.command()
 @_global_options
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=_complete_rulesets)
 @click.option("--pdf", is_flag=True, help="Also typeset every sheet into one PDF (WeasyPrint).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option(
@@ -1071,12 +1176,12 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         write_tree(target, files, protected=(obj.rules,))
     except OutputError as error:
         _output_failure(error)
-    click.echo(f"civrules: wrote {len(files)} files into {printable(str(target))}", err=True)
+    _note(f"civrules: wrote {len(files)} files into {printable(str(target))}")
 
 
 @main.command()
 @_global_options
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=_complete_rulesets)
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
 @click.pass_obj
 def export(obj: Context, ruleset: str, fmt: str) -> None:
@@ -1119,7 +1224,7 @@ def lsp(obj: Context) -> None:
 
 @main.command()
 @_global_options
-@click.argument("rulesets", nargs=-1)
+@click.argument("rulesets", nargs=-1, shell_complete=_complete_rulesets)
 @click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
 @click.option(
     "--out",
@@ -1155,15 +1260,17 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
             _output_failure(error)
     workspace = obj.workspace()
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
+    colour = use_colour(obj.color, sys.stdout)
     try:
         run(
             obj.rules,
             rulesets,
-            click.echo,
+            lambda line: click.echo(line, color=colour),
             limits=obj.limits,
             build=_watch_builder(obj, rulesets, out) if rebuild else None,
             interval=interval,
             verbose=verbose,
+            colour=colour,
         )
     except KeyboardInterrupt:
         sys.exit(130)
