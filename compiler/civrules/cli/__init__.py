@@ -248,6 +248,18 @@ _DEBUG_HELP = "Show tracebacks of internal errors."
 _COLOR_HELP = "Colour diagnostics: auto (on a terminal; NO_COLOR turns it off, FORCE_COLOR on), always or never."
 _QUIET_HELP = "Print errors and warnings only: no infos, no summary or progress lines."
 _COLOR = click.Choice(["auto", "always", "never"])
+_NO_SHIPPED_HELP = (
+    "Read the rules folder alone: no ruleset shipped with civrules is extended or listed "
+    "(for a folder holding its own copies of them). Also CIVRULES_NO_SHIPPED=1."
+)
+
+
+def _no_shipped(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """`--no-shipped`: through the environment, so that every workspace (watch, lsp) reads it."""
+    if value:
+        from civrules.load.workspace import NO_SHIPPED_VARIABLE
+
+        os.environ[NO_SHIPPED_VARIABLE] = "1"
 
 
 def use_colour(choice: str, stream: Any) -> bool:
@@ -287,6 +299,15 @@ def _complete_rulesets(ctx: click.Context, param: click.Parameter, incomplete: s
         }
     except (OSError, ValueError, files.RefusedError):
         return []
+    from civrules.load.workspace import shipped_for
+
+    shipped = shipped_for(rules)
+    if shipped is not None:
+        names |= {
+            Path(entry.relative).stem
+            for entry in files.walk(shipped / "rulesets", max_depth=1)
+            if entry.kind == "file" and entry.relative.endswith((".yaml", ".yml"))
+        }
     return sorted(name for name in names if name.startswith(incomplete))
 
 
@@ -358,6 +379,7 @@ def _note(message: str) -> None:
 @click.option("--debug", is_flag=True, help=_DEBUG_HELP)
 @click.option("--color", "--colour", "color", type=_COLOR, default="auto", show_default=True, help=_COLOR_HELP)
 @click.option("-q", "--quiet", is_flag=True, help=_QUIET_HELP)
+@click.option("--no-shipped", is_flag=True, expose_value=False, callback=_no_shipped, help=_NO_SHIPPED_HELP)
 @click.pass_context
 def main(
     ctx: click.Context,
@@ -481,6 +503,14 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
             click.option("--debug", is_flag=True, default=False, help=_DEBUG_HELP, **shared),
             click.option("--color", "--colour", "color", type=_COLOR, default=None, help=_COLOR_HELP, **shared),
             click.option("-q", "--quiet", is_flag=True, default=False, help=_QUIET_HELP, **shared),
+            click.option(
+                "--no-shipped",
+                is_flag=True,
+                default=False,
+                expose_value=False,
+                callback=_no_shipped,
+                help=_NO_SHIPPED_HELP,
+            ),
         ]
     ):
         command = option(command)
@@ -582,7 +612,9 @@ def _select_rulesets(
             ],
             fmt,
         )
-    unknown = [name for name in names if name not in manifests]
+    # A ruleset named may be a shipped one (`civrules diff advanced-civilization my-variant`).
+    known = workspace.known_manifests()
+    unknown = [name for name in names if name not in known]
     # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
     broken = [
         d
@@ -595,14 +627,14 @@ def _select_rulesets(
         _emit(broken, fmt)
         sys.exit(EXIT_RULE_ERRORS)
     if unknown:
-        _usage_failure([_unknown_ruleset(name, list(manifests), manifests) for name in unknown], fmt)
+        _usage_failure([_unknown_ruleset(name, list(known), manifests) for name in unknown], fmt)
     chosen = list(names) if names else sorted(manifests)
     state = click.get_current_context().find_object(Context)
     loaded = []
     for name in chosen:
         if state is not None:
             state.current = name
-        loaded.append(workspace.load_ruleset(manifests[name]))
+        loaded.append(workspace.load_ruleset(known[name]))
     return loaded
 
 
@@ -671,9 +703,10 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
         _list_families(fmt)
         return
     workspace = obj.workspace()
-    manifests = workspace.manifests()
-    if not manifests:
+    own = workspace.manifests()
+    if not own:
         _usage_failure(workspace.discovery_diagnostics, "text")
+    manifests = workspace.known_manifests()
     rows: list[dict[str, Any]] = []
     for ruleset_id in sorted(manifests):
         data = _inherited(manifests, ruleset_id)
@@ -687,6 +720,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
                 "players": {"min": players.get("min"), "max": players.get("max")},
                 "file": manifests[ruleset_id].file.path,
                 "family": manifests[ruleset_id].family.id,
+                "shipped": manifests[ruleset_id].shipped,
             }
         )
     if fmt == "json":
@@ -696,7 +730,8 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         # A manifest that fails validation is still listed: its fields may be anything.
         name = row["name"] if isinstance(row["name"], str) else "(no readable name: `civrules validate` says why)"
-        line = f"{row['id']:<36} {name}, {_players(row['players'])}{extends}  [{row['family']}]"
+        shipped = "  (shipped with civrules)" if row["shipped"] else ""
+        line = f"{row['id']:<36} {name}, {_players(row['players'])}{extends}  [{row['family']}]{shipped}"
         click.echo(safe_line_start(printable(line)))
 
 
@@ -961,7 +996,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
     workspace = obj.workspace()
-    manifests = workspace.manifests()
+    manifests = workspace.known_manifests()  # a variant may extend a shipped ruleset
     if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
         _usage_failure(workspace.discovery_diagnostics, "text")
     if base not in manifests:
