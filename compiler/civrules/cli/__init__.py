@@ -944,41 +944,6 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     click.echo(entry.explain(), nl=False)
 
 
-_SCAFFOLD = """\
-# yaml-language-server: $schema=../../schemas/{folder}ruleset.schema.json
-# {name}: a variant of {base}. Everything not changed here is inherited from {base};
-# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
-# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
-# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
-kind: ruleset
-id: {id}
-name: "{name}"
-extends: {base}
-
-{changes}"""
-
-
-def _scaffold(workspace: Workspace, base: Manifest, name: str, title: str) -> str:
-    """A new variant's manifest: the header is the core's, the examples of what it may change are
-    its family's (the hook ``variant_example``, from the base's own data, so that they validate)."""
-    from civrules.resolve import Resolver
-
-    family = base.family
-    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(base))
-    example = family.hook("variant_example")
-    if example is not None:
-        changes: str = example(resolved)
-    else:
-        collections = ", ".join(family.collections) or "none"
-        changes = (
-            f"# Changes to the base: one block per collection ({collections}), entities named by their\n"
-            "# key, each with add / replace / patch / remove; and `settings` for everything else.\n"
-            "# overlay:\n"
-        )
-    folder = "" if family.default else f"{family.id}/"
-    return _SCAFFOLD.format(folder=folder, id=name, name=title, base=base.id, changes=changes)
-
-
 @main.command("new-variant")
 @_global_options
 @click.argument("name")
@@ -1006,8 +971,9 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     path = obj.rules / "rulesets" / f"{name}.yaml"
     if name in manifests:
         raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
-    title = " ".join(part.capitalize() for part in name.split("-"))
-    scaffold = _scaffold(workspace, manifests[base], name, title).encode("utf-8")
+    from civrules.emit.repository import variant_manifest
+
+    scaffold = variant_manifest(workspace, manifests[base], name).encode("utf-8")
     try:  # a new file only: never over an existing one, never through a link
         files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
     except files.RefusedError as refused:
@@ -1340,3 +1306,213 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}"
 
     return rebuild
+
+
+@main.command()
+@_global_options
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="The folder to write the schemas into (a new one, or one civrules wrote).",
+)
+@click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if the folder differs; write nothing.")
+@click.pass_obj
+def schemas(obj: Context, out: Path, check_only: bool) -> None:
+    """Export the JSON Schemas (for editors, check-jsonschema).
+
+    The modelines civrules writes (`# yaml-language-server: $schema=../../schemas/...`) point at a
+    `schemas/` folder beside `rules/`: `civrules schemas --out schemas` makes it.
+    """
+    from civrules.emit.output import MARKER, OutputError, read_tree, write_tree
+    from civrules.emit.repository import schema_tree
+
+    tree = schema_tree()
+    if check_only:
+        try:
+            on_disk = {k: v for k, v in read_tree(out).items() if k != MARKER}
+        except OutputError as error:
+            _output_failure(error)
+        differ = sorted(k for k in set(tree) | set(on_disk) if tree.get(k) != on_disk.get(k))
+        for relative in differ:
+            what = "missing" if relative not in on_disk else "not civrules'" if relative not in tree else "differs"
+            click.echo(f"{printable(str(out / relative))}: {what}")
+        if differ:
+            click.echo(
+                f"civrules: {printable(str(out))} is not the schemas of civrules {__version__} "
+                f"({len(differ)} files); run `civrules schemas --out {printable(str(out))}`",
+                err=True,
+            )
+            sys.exit(EXIT_RULE_ERRORS)
+        _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
+        return
+    try:
+        write_tree(out, tree, protected=(obj.rules,))
+    except OutputError as error:
+        _output_failure(error)
+    _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
+
+
+def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    from civrules.families import families
+
+    return [name for name in sorted(families()) if name.startswith(incomplete)]
+
+
+@main.command()
+@_global_options
+@click.argument("directory", required=False, type=click.Path(path_type=Path, file_okay=False), default=Path("."))
+@click.option(
+    "--family",
+    "family_id",
+    metavar="FAMILY",
+    shell_complete=_complete_families,
+    help="The game family of the new ruleset [default: the default family, or the one of --extends].",
+)
+@click.option(
+    "--extends",
+    "base_id",
+    metavar="RULESET",
+    shell_complete=_complete_rulesets,
+    help="The shipped ruleset the new one is a variant of [default: the family's main ruleset].",
+)
+@click.option(
+    "--new-base",
+    is_flag=True,
+    help="A base ruleset of its own instead of a variant: a copy of the family's main ruleset to edit throughout.",
+)
+@click.option("--name", metavar="ID", help="The new ruleset's id [default: from the folder's name].")
+@click.pass_obj
+def init(
+    obj: Context, directory: Path, family_id: str | None, base_id: str | None, new_base: bool, name: str | None
+) -> None:
+    """Make a rule-data repository in DIRECTORY (default: here).
+
+    rules/ with one ruleset, the schemas its modelines point at, a pre-commit configuration, a
+    GitHub Actions workflow, a .yamllint and a README saying what to do next. Nothing is written
+    over an existing file: a folder that already holds any of them is refused.
+    """
+    import re
+
+    from civrules.emit.repository import SCHEMAS, family_named, main_ruleset, repository_files, schema_tree
+    from civrules.families import families
+    from civrules.load.workspace import shipped_rules
+
+    if new_base and base_id is not None:
+        raise click.UsageError("--new-base starts a ruleset that extends none: leave --extends out")
+    shipped = shipped_rules()
+    if shipped is None:  # pragma: no cover - a wheel always holds them
+        from civrules.support.install import reinstall
+
+        click.echo("civrules: error: this installation of civrules has no shipped rulesets", err=True)
+        click.echo(f"hint: install civrules again: `{reinstall()}`", err=True)
+        sys.exit(EXIT_USAGE)
+    workspace = Workspace(directory / "rules", obj.limits, shipped=shipped)
+    known = workspace.shipped_manifests()
+    family = family_named(family_id)
+    if family is None:
+        import difflib
+
+        close = difflib.get_close_matches(family_id or "", list(families()), n=1)
+        hint = f"did you mean `{close[0]}`? " if close else ""
+        raise click.BadParameter(
+            f"no game family `{printable(family_id or '')}`; {hint}`civrules list --families` names them",
+            param_hint="--family",
+        )
+    if base_id is not None:
+        if base_id not in known:
+            _usage_failure([_unknown_ruleset(base_id, list(known))], "text")
+        base = known[base_id]
+        if family_id is None:
+            family = base.family
+        elif base.family is not family:
+            raise click.BadParameter(
+                f"`{base_id}` is a ruleset of `{base.family.id}`, not of `{family.id}`", param_hint="--extends"
+            )
+    else:
+        found = main_ruleset(workspace, family)
+        if found is None:
+            raise click.BadParameter(
+                f"civrules ships no ruleset of `{family.id}` to start from; name one with --extends",
+                param_hint="--family",
+            )
+        base = found
+    if name is None:
+        slug = re.sub(r"[^a-z0-9]+", "-", directory.absolute().name.lower()).strip("-")
+        name = slug if re.fullmatch(r"[a-z][a-z0-9-]*", slug) else "my-rules"
+        if name in known:
+            name = f"{name}-{'base' if new_base else 'variant'}"
+    elif not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="--name")
+    if name in known:
+        raise click.BadParameter(
+            f"`{name}` is the id of a ruleset shipped with civrules; choose another", param_hint="--name"
+        )
+    arguments = f" --family {family.id} " + ("--new-base" if new_base else f"--extends {base.id}") + f" --name {name}"
+    tree = repository_files(workspace, base, name, new=new_base, arguments=arguments)
+    _write_repository(directory, tree, schema_tree(), SCHEMAS)
+    shown = printable(str(directory))
+    where = "" if directory == Path(".") else f"cd {shown} && "
+    _note(
+        f"civrules: made a rule-data repository in {shown}: ruleset `{name}` "
+        + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")
+    )
+    _note(f"next: `{where}civrules validate`, then see {shown}/README.md")
+
+
+def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:
+    """Write a new repository's files into ``directory``, none over anything that is there.
+
+    Every clash is found first, and then nothing is written; a folder on the way that is a link
+    is refused, never followed. The schemas go in one tree civrules marks as its own.
+    """
+    from civrules.emit.output import OutputError, write_tree
+    from civrules.support import files
+
+    clashes = [
+        relative
+        for relative in sorted({*tree, folder, "rules"})
+        if os.path.lexists(directory / relative) and not (relative == "rules" and _empty_folder(directory / "rules"))
+    ]
+    if os.path.lexists(directory) and not os.path.isdir(directory):
+        clashes = ["."]
+    if clashes:
+        listed = ", ".join(f"`{printable(c)}`" for c in clashes)
+        click.echo(
+            f"civrules: error: `{printable(str(directory))}` already holds {listed}: nothing was written", err=True
+        )
+        click.echo(
+            "hint: civrules init writes only new files; run it in an empty or new folder "
+            "(`civrules init NEW-FOLDER`), or move those aside first",
+            err=True,
+        )
+        sys.exit(EXIT_USAGE)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for relative, content in sorted(tree.items()):
+            parent = PurePosixPath(relative).parent
+            made = directory
+            for part in parent.parts:
+                made = made / part
+                if os.path.islink(made):
+                    raise files.RefusedError("link", f"`{made}` is a symbolic link")
+                made.mkdir(exist_ok=True)
+            files.create_under(directory, relative, content)
+        write_tree(directory / folder, schemas)
+    except files.RefusedError as refused:
+        click.echo(f"civrules: error: {printable(refused.reason)}; civrules writes only new files", err=True)
+        sys.exit(EXIT_USAGE)
+    except OutputError as error:
+        _output_failure(error)
+    except OSError as error:
+        from civrules.emit.output import cause
+
+        click.echo(f"civrules: error: cannot write into `{printable(str(directory))}`: {cause(error)}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+def _empty_folder(path: Path) -> bool:
+    try:
+        return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
+    except OSError:
+        return False

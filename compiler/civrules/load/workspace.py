@@ -309,6 +309,16 @@ class Workspace:
         self._shipped = found
         return found
 
+    def read_bytes(self, relative: str) -> bytes:
+        """The bytes of a file by its key (``cards/x.yaml``, or a shipped one's), read as every file
+        is (no link followed, within the size bound); raises :class:`files.RefusedError` or OSError."""
+        root, inside = self._place(relative)
+        return files.read_under(root, inside, self.limits.max_bytes)
+
+    def key_of(self, display: str) -> str:
+        """The key (see :meth:`load`) of a file read before, by its name in diagnostics."""
+        return self._relative_of(display)
+
     def shipped_files(self) -> set[str]:
         """The names in diagnostics of the shipped files read so far."""
         return {loaded.path for relative, loaded in self._files.items() if relative.startswith(SHIPPED)}
