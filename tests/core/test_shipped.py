@@ -162,3 +162,9 @@ def test_an_editor_session_sees_the_shipped_base(repository: Path) -> None:
     (error,) = [d for d in second.diagnostics if d.severity.value == "error"]
     assert error.span is not None and error.span.file == "rules/rulesets/house.yaml"
     assert not [r for r in second.reread if r.startswith(SHIPPED)]  # the shipped files were read once
+
+
+def test_no_output_is_written_into_the_shipped_rules(repository: Path) -> None:
+    code, _, err = civrules("build", "--out", str(RULES / "generated-here"))
+    assert code == 2 and "refusing to write into" in err
+    assert not (RULES / "generated-here").exists()

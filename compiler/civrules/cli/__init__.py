@@ -61,6 +61,14 @@ class Context:
         self.require_rules()
         return Workspace(self.rules, self.limits)
 
+    def protected(self) -> tuple[Path, ...]:
+        """The folders no output may replace or be written into: the rules folder, and the shipped
+        rulesets it reads (read-only)."""
+        from civrules.load.workspace import shipped_for
+
+        shipped = shipped_for(self.rules)
+        return (self.rules,) if shipped is None else (self.rules, shipped)
+
     def require_rules(self) -> None:
         """Exit 2, saying why, unless the rules folder can be read as one (before anything is read)."""
         problem = rules_folder_problem(self.rules, self.rules_from)
@@ -1051,7 +1059,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     obj.require_rules()
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
-        check_replaceable(out, protected=(obj.rules,), contents=not check_only)
+        check_replaceable(out, protected=obj.protected(), contents=not check_only)
     except OutputError as error:
         _output_failure(error)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
@@ -1093,7 +1101,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     if built:
         try:
             dropped = builder.build(
-                out, result, ids, everything=not rulesets, protected=(obj.rules,), max_bytes=obj.limits.max_bytes
+                out, result, ids, everything=not rulesets, protected=obj.protected(), max_bytes=obj.limits.max_bytes
             )
         except OutputError as error:
             _output_failure(error)
@@ -1174,7 +1182,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.emit.output import OutputError, write_tree
 
     try:
-        write_tree(target, files, protected=(obj.rules,))
+        write_tree(target, files, protected=obj.protected())
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {len(files)} files into {printable(str(target))}")
@@ -1256,7 +1264,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
     obj.require_rules()
     if rebuild:
         try:  # the folder is judged as `build` judges it, before the first round
-            check_replaceable(out, protected=(obj.rules,))
+            check_replaceable(out, protected=obj.protected())
         except OutputError as error:
             _output_failure(error)
     workspace = obj.workspace()
@@ -1295,7 +1303,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
                 rendered,
                 names,
                 everything=not rulesets,
-                protected=(obj.rules,),
+                protected=obj.protected(),
                 max_bytes=obj.limits.max_bytes,
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
@@ -1347,7 +1355,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
         _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
         return
     try:
-        write_tree(out, tree, protected=(obj.rules,))
+        write_tree(out, tree, protected=obj.protected())
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
