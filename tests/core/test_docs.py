@@ -200,3 +200,25 @@ def test_the_whole_diff_of_the_published_game_is_current() -> None:
     assert done.stdout == (REPO / "docs" / "diff-expansion-project-to-mega-civilization.txt").read_text(
         encoding="utf-8"
     )
+
+
+def test_the_workflows_docs_show_pass_actionlint(tmp_path: Path) -> None:
+    """Each whole workflow of docs/ci.md (one with `on:` and `jobs:`) is valid for actionlint."""
+    import yaml
+
+    actionlint = shutil.which("actionlint", path=str(BIN)) or shutil.which("actionlint")
+    if actionlint is None:
+        pytest.fail("`actionlint` is not installed: it is a development dependency (`make setup` installs it)")
+
+    def whole(text: str) -> bool:
+        keys = set(yaml.safe_load(text) or {})
+        return "jobs" in keys and bool(keys & {"on", True})  # YAML 1.1 reads the key `on` as true
+
+    workflows = [b for b in blocks(REPO / "docs" / "ci.md") if b.language == "yaml" and whole(b.text)]
+    assert workflows
+    for number, block in enumerate(workflows):
+        (tmp_path / f"workflow-{number}.yml").write_text(block.text + "\n", encoding="utf-8")
+        done = subprocess.run(
+            [actionlint, f"workflow-{number}.yml"], cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, f"{block.name}: {done.stdout}{done.stderr}"
