@@ -295,3 +295,34 @@ def test_a_new_repository_catches_a_planted_mistake_in_pre_commit_and_ci(tmp_pat
     annotated = _run(_workflow_steps(repository)[0], repository, env)
     assert annotated.returncode == 1
     assert annotated.stdout.startswith("::error file=rules/rulesets/house.yaml,line=")
+
+
+def test_an_editor_shows_live_diagnostics_on_a_variant_of_a_shipped_ruleset(tmp_path: Path) -> None:
+    """What the README promises: edit the new repository's variant, see the mistake as you type."""
+    from tests.core.test_lsp import Client, position
+
+    repository = made(tmp_path)
+    rules = repository / "rules"
+    variant = rules / "rulesets" / "house.yaml"
+    uri = variant.absolute().as_uri()
+    text = variant.read_text(encoding="utf-8")
+    client = Client(rules)  # it inherits the environment, which `with_shipped` cleared of CIVRULES_NO_SHIPPED
+    try:
+        client.request("initialize", {"processId": None, "rootUri": repository.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        typo = (
+            text + 'overlay:\n  civilization_cards:\n    patch:\n      - {id: potery, cost: 55, source: "house rule"}\n'
+        )
+        client.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typo}]}
+        )
+        found = [d for d in client.diagnostics_until(uri, "V005") if d["code"] == "V005"]
+        assert found and found[0]["range"]["start"]["line"] == position(typo, "potery")["line"]
+        assert "did you mean `pottery`?" in found[0]["message"]
+        assert client.close() == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
