@@ -21,6 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import bench  # noqa: E402, F401  (its copies of the shipped rules are read alone: CIVRULES_NO_SHIPPED)
 from tests.security.test_resource_limits import CASES, remove_tree, run_case  # noqa: E402
 
 OUT = REPO / "bench" / "out" / "adversarial.json"

@@ -31,6 +31,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """The suite's civrules runs (in-process and the subprocesses, which inherit the environment)
     keep their data caches in a scratch folder, never in the user's cache directory. Tests of the
     cache location set the variables themselves."""
+    # Most tests work on copies of the shipped rules (`rules_copy`, `family_copy`): each such folder
+    # is read alone, as `--no-shipped` reads it, or every copied manifest would shadow the shipped
+    # one it copies (R013). The tests of the shipped rulesets (tests/core/test_shipped.py) clear it.
+    os.environ["CIVRULES_NO_SHIPPED"] = "1"
     if "CIVRULES_CACHE_DIR" not in os.environ:
         scratch = tempfile.mkdtemp(prefix="civrules-test-cache-")
         os.environ["CIVRULES_CACHE_DIR"] = scratch

@@ -10,8 +10,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
@@ -207,3 +209,57 @@ def test_a_manifest_whose_id_is_not_its_file_name_is_a_warning(family_copy: Path
     assert code == 0
     code, _ = run("validate", "--strict", rules=family_copy)
     assert code == 1
+
+
+def _sarif_files(log: dict[str, Any]) -> set[tuple[str, str | None]]:
+    (one,) = log["runs"]
+    return {
+        (
+            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            result["locations"][0]["physicalLocation"]["artifactLocation"].get("uriBaseId"),
+        )
+        for result in one["results"]
+    }
+
+
+def test_sarif_names_files_relative_to_the_repository_however_rules_is_written(
+    family_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An absolute `--rules` gave absolute file URIs with no base, which code scanning cannot map."""
+    repository = family_copy.parent
+    (repository / ".git").mkdir()
+    break_four_ways(family_copy)
+    logs = []
+    for cwd, rules in (
+        (repository, "rules"),
+        (repository, str(family_copy)),
+        (family_copy, "."),
+        (REPO, str(family_copy)),
+    ):
+        monkeypatch.chdir(cwd)
+        result = CliRunner().invoke(main, ["--rules", rules, "validate", "--format", "sarif"])
+        assert result.exit_code == 1
+        log = json.loads(result.stdout)
+        jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+        assert log["runs"][0]["originalUriBaseIds"] == {
+            "%SRCROOT%": {"description": {"text": "The root of the repository."}}
+        }
+        logs.append(_sarif_files(log))
+    assert logs[0] == logs[1] == logs[2] == logs[3]
+    assert ("rules/cards/laughs.yaml", "%SRCROOT%") in logs[0]
+    assert all(base == "%SRCROOT%" and not uri.startswith(("/", "file:")) for uri, base in logs[0])
+
+
+def test_github_and_sarif_leave_infos_out_unless_asked() -> None:
+    """A clean run printed 379 notices in `github` format: each an annotation, or an alert."""
+    for fmt in ("github", "sarif"):
+        code, out = run("validate", "--format", fmt)
+        assert code == 0
+        code, with_infos = run("validate", "--format", fmt, "--infos")
+        assert code == 0
+        if fmt == "github":
+            assert out == ""
+            assert with_infos.startswith("::notice ")
+        else:
+            assert json.loads(out)["runs"][0]["results"] == []
+            assert {r["level"] for r in json.loads(with_infos)["runs"][0]["results"]} == {"note"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from civrules import cli
 from civrules.checks.catalogue import catalogue
 from civrules.diagnostics import Diagnostic, Span
 from civrules.diagnostics.render import render_sarif
+from civrules.support import install
 from tests.conftest import REPO
 
 RULES = str(REPO / "rules")
@@ -204,9 +206,48 @@ def test_pdf_without_weasyprint_says_what_to_install(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(sys.modules, "weasyprint", None)  # `import weasyprint` raises ImportError
     code, err, _ = invoke("--rules", RULES, "sheets", "advanced-civilization", "--pdf", "--out", str(tmp_path / "s"))
     assert code == 2
-    assert "error[R910]" in err and "pip install weasyprint" in err
-    assert "bug in civrules" not in err and "Traceback" not in err
+    assert "error[R910]" in err and "bug in civrules" not in err and "Traceback" not in err
+    # The command names the Python that runs civrules (not a `python` that may be another) and the
+    # `pdf` extra; in this clone, the clone itself, editable.
+    assert f"`{install.python()} -m pip install -e " in err and "[pdf]'`" in err
     assert not (tmp_path / "s").exists()
+
+
+def test_the_pdf_extra_is_named_for_an_installed_civrules(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(install, "clone_root", lambda: None)
+    assert install.install_extra("pdf") == f"{install.python()} -m pip install 'civrules[pdf]'"
+    assert install.reinstall() == f"{install.python()} -m pip install --force-reinstall civrules"
+
+
+def test_python_m_civrules_without_its_dependencies_says_to_run_make() -> None:
+    """`python3 -m civrules` in a clone before `make` printed a raw traceback."""
+    started = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import runpy, sys; sys.modules['click'] = None; runpy.run_module('civrules', run_name='__main__')",
+            "validate",
+        ],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO / "compiler")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert started.returncode == 2
+    assert "Traceback" not in started.stderr
+    assert "the module `click` is not installed" in started.stderr
+    assert "`make`, then run `.venv/bin/civrules`" in started.stderr
+
+
+def test_a_dependency_missing_at_run_time_is_no_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jsonschema", None)
+    for name in [m for m in sys.modules if m.startswith("civrules.schema")]:
+        monkeypatch.delitem(sys.modules, name)
+    code, _, err = invoke("--rules", RULES, "validate", "advanced-civilization")
+    assert code == 2
+    assert "the module `jsonschema` is not installed" in err and "bug in civrules" not in err
+    assert f"`{install.reinstall()}`" in err
 
 
 def test_pdf_without_weasyprints_system_libraries_says_what_to_install(

@@ -8,6 +8,7 @@ own and runs it from another folder, so nothing of the checkout can stand in for
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -67,3 +68,27 @@ def test_the_installed_wheel_works_outside_the_repository(tmp_path: Path) -> Non
     assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr[-2000:]
     listed = run("-m", "civrules", "list", "--families")
     assert listed.returncode == 0 and listed.stdout.startswith("advanced-civilization"), listed.stdout
+    # The shipped rulesets are package data: a rule-data repository extends one without a copy.
+    assert "civrules/_rules/rulesets/advanced-civilization.yaml" in names
+    variant = tmp_path / "variant"
+    (variant / "rules" / "rulesets").mkdir(parents=True)
+    alone = {k: v for k, v in environment.items() if k != "CIVRULES_NO_SHIPPED"}
+    made = subprocess.run(
+        [sys.executable, "-m", "civrules", "new-variant", "house", "--extends", "advanced-civilization"],
+        cwd=variant,
+        env=alone,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert made.returncode == 0, made.stderr
+    checked = subprocess.run(
+        [sys.executable, "-m", "civrules", "validate", "--format", "json"],
+        cwd=variant,
+        env=alone,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr[-2000:]
+    assert {d["file"] for d in json.loads(checked.stdout)} == {"rules/rulesets/house.yaml"}

@@ -82,9 +82,11 @@ def _relative(ruleset: Ruleset, document: Document) -> str:
     """A document's path relative to the rules directory (the manifest's folder's parent)."""
     root = Path(ruleset.manifest.file).parent.parent
     try:
-        return Path(os.path.relpath(document.file, root)).as_posix()
+        relative = Path(os.path.relpath(document.file, root)).as_posix()
     except ValueError:  # pragma: no cover - another drive on Windows
         return document.file
+    # A file of a shipped base ruleset is named as it is installed, not by a climb out of rules/.
+    return document.file if relative.startswith("../") else relative
 
 
 @check("Q006", "unknown-fact", Severity.INFO)

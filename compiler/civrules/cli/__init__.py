@@ -32,7 +32,7 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
-from civrules.diagnostics.render import FORMATS, SourceLines, render
+from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 
@@ -52,10 +52,22 @@ class Context:
     current: str | None = None  # the ruleset being worked on, named if civrules fails
     #: Where the rules folder was named: `--rules`, `CIVRULES_RULES` or the default (a message names it).
     rules_from: str = "--rules"
+    #: `--color`: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never.
+    color: str = "auto"
+    #: `-q/--quiet`: no infos in text output, no summary or progress lines (errors and warnings stay).
+    quiet: bool = False
 
     def workspace(self) -> Workspace:
         self.require_rules()
         return Workspace(self.rules, self.limits)
+
+    def protected(self) -> tuple[Path, ...]:
+        """The folders no output may replace or be written into: the rules folder, and the shipped
+        rulesets it reads (read-only)."""
+        from civrules.load.workspace import shipped_for
+
+        shipped = shipped_for(self.rules)
+        return (self.rules,) if shipped is None else (self.rules, shipped)
 
     def require_rules(self) -> None:
         """Exit 2, saying why, unless the rules folder can be read as one (before anything is read)."""
@@ -138,6 +150,17 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except ModuleNotFoundError as error:
+            # A dependency civrules declares is missing (an interrupted install, another Python).
+            from civrules.support.install import python, reinstall
+
+            click.echo(
+                f"civrules: error: the module `{printable(str(error.name))}` is not installed for the Python that "
+                f"runs civrules ({python()})",
+                err=True,
+            )
+            click.echo(f"hint: install civrules with its dependencies: `{reinstall()}`", err=True)
+            sys.exit(EXIT_USAGE)
         except MemoryError:
             # The input, not civrules, was too large for this machine's bounds: say which bound
             # would have stopped it before it filled memory, and which one it ran into.
@@ -230,6 +253,103 @@ _MAX_FILE_SIZE_HELP = "Largest rule file read, in bytes."
 _MAX_NODES_HELP = "Most YAML nodes a file may expand to (bounds alias expansion)."
 _MAX_DIAGNOSTICS_HELP = "Most diagnostics listed per file; one line counts the rest."
 _DEBUG_HELP = "Show tracebacks of internal errors."
+_COLOR_HELP = "Colour diagnostics: auto (on a terminal; NO_COLOR turns it off, FORCE_COLOR on), always or never."
+_QUIET_HELP = "Print errors and warnings only: no infos, no summary or progress lines."
+_COLOR = click.Choice(["auto", "always", "never"])
+_NO_SHIPPED_HELP = (
+    "Read the rules folder alone: no ruleset shipped with civrules is extended or listed "
+    "(for a folder holding its own copies of them). Also CIVRULES_NO_SHIPPED=1."
+)
+
+
+def _no_shipped(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """`--no-shipped`: through the environment, so that every workspace (watch, lsp) reads it."""
+    if value:
+        from civrules.load.workspace import NO_SHIPPED_VARIABLE
+
+        os.environ[NO_SHIPPED_VARIABLE] = "1"
+
+
+def use_colour(choice: str, stream: Any) -> bool:
+    """Whether text written to ``stream`` is coloured: ``--color always|never`` decides; with `auto`,
+    a non-empty NO_COLOR (no-color.org) turns it off, a FORCE_COLOR other than `0` or `false` turns
+    it on, and otherwise colour is on when ``stream`` is a terminal other than a dumb one."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    forced = os.environ.get("FORCE_COLOR")
+    if forced is not None and forced.strip().lower() not in ("", "0", "false"):
+        return True
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):  # a closed or unusual stream
+        return False
+
+
+def _complete_rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a ruleset name: the manifests under the rules folder (by file name, read
+    without parsing a file), the folder being `--rules` as typed so far, else $CIVRULES_RULES or `rules`."""
+    from civrules.support import files
+
+    given = next(
+        (c.params["rules"] for c in _contexts(ctx) if isinstance(c.params.get("rules"), (str, Path))),
+        None,
+    )
+    rules = Path(given) if given is not None else Path(os.environ.get("CIVRULES_RULES") or "rules")
+    try:
+        names = {
+            Path(entry.relative).stem
+            for entry in files.walk(rules / "rulesets", max_depth=1)
+            if entry.kind == "file" and entry.relative.endswith((".yaml", ".yml")) and "/" not in entry.relative
+        }
+    except (OSError, ValueError, files.RefusedError):
+        return []
+    from civrules.load.workspace import shipped_for
+
+    shipped = shipped_for(rules)
+    if shipped is not None:
+        names |= {
+            Path(entry.relative).stem
+            for entry in files.walk(shipped / "rulesets", max_depth=1)
+            if entry.kind == "file" and entry.relative.endswith((".yaml", ".yml"))
+        }
+    return sorted(name for name in names if name.startswith(incomplete))
+
+
+def _contexts(ctx: click.Context) -> list[click.Context]:
+    found: list[click.Context] = []
+    current: click.Context | None = ctx
+    while current is not None:
+        found.append(current)
+        current = current.parent
+    return found
+
+
+def _complete_codes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a diagnostic code (after the last comma of a `--select L,S` list), with
+    what it reports as help."""
+    from click.shell_completion import CompletionItem
+
+    from civrules.checks.catalogue import catalogue
+
+    head, comma, last = incomplete.rpartition(",")
+    prefix = head + comma
+    return [
+        CompletionItem(prefix + code, help=entry.summary())
+        for code, entry in sorted(catalogue().items())
+        if code.startswith(last.upper())
+    ]
+
+
+def _note(message: str) -> None:
+    """A summary or progress line on standard error, left out with `-q`."""
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
+    if context is None or not context.quiet:
+        click.echo(message, err=True)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -265,9 +385,19 @@ _DEBUG_HELP = "Show tracebacks of internal errors."
     help=_MAX_DIAGNOSTICS_HELP,
 )
 @click.option("--debug", is_flag=True, help=_DEBUG_HELP)
+@click.option("--color", "--colour", "color", type=_COLOR, default="auto", show_default=True, help=_COLOR_HELP)
+@click.option("-q", "--quiet", is_flag=True, help=_QUIET_HELP)
+@click.option("--no-shipped", is_flag=True, expose_value=False, callback=_no_shipped, help=_NO_SHIPPED_HELP)
 @click.pass_context
 def main(
-    ctx: click.Context, rules: Path, max_file_size: int, max_nodes: int, max_diagnostics: int, debug: bool
+    ctx: click.Context,
+    rules: Path,
+    max_file_size: int,
+    max_nodes: int,
+    max_diagnostics: int,
+    debug: bool,
+    color: str,
+    quiet: bool,
 ) -> None:
     """civrules: compile and validate Advanced Civilization rule data.
 
@@ -280,7 +410,7 @@ def main(
         click.core.ParameterSource.ENVIRONMENT: "CIVRULES_RULES",
         click.core.ParameterSource.DEFAULT: "default",
     }.get(source, "--rules")  # type: ignore[arg-type]
-    ctx.obj = Context(rules, limits, debug, rules_from=named_by)
+    ctx.obj = Context(rules, limits, debug, rules_from=named_by, color=color, quiet=quiet)
     _write_stdout_whole()
 
 
@@ -302,6 +432,10 @@ class _WholeWrites(io.RawIOBase):
 
     def fileno(self) -> int:
         return self._fd
+
+    def isatty(self) -> bool:
+        # io.RawIOBase says False whatever the descriptor is: colour never reached a terminal.
+        return os.isatty(self._fd)
 
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
@@ -352,6 +486,10 @@ def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> 
         state.limits = dataclasses.replace(state.limits, max_diagnostics=value)
     elif param.name == "debug":
         state.debug = True
+    elif param.name == "color":
+        state.color = value
+    elif param.name == "quiet":
+        state.quiet = True
 
 
 def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -371,6 +509,16 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
                 "--max-diagnostics", type=click.IntRange(min=1), default=None, help=_MAX_DIAGNOSTICS_HELP, **shared
             ),
             click.option("--debug", is_flag=True, default=False, help=_DEBUG_HELP, **shared),
+            click.option("--color", "--colour", "color", type=_COLOR, default=None, help=_COLOR_HELP, **shared),
+            click.option("-q", "--quiet", is_flag=True, default=False, help=_QUIET_HELP, **shared),
+            click.option(
+                "--no-shipped",
+                is_flag=True,
+                default=False,
+                expose_value=False,
+                callback=_no_shipped,
+                help=_NO_SHIPPED_HELP,
+            ),
         ]
     ):
         command = option(command)
@@ -379,6 +527,9 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command.__click_params__ = params[before:] + params[:before]  # type: ignore[attr-defined]
     return command
 
+
+#: The formats whose every diagnostic becomes an annotation or an alert: infos only with --infos.
+_ANNOTATING = ("github", "sarif")
 
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
 _SUMMARY_INFOS = {"Q007", TRUNCATED}
@@ -391,29 +542,39 @@ def _emit(
     verbose: bool = True,
     keep_order: bool = False,
     summaries: bool = True,
+    infos: bool = False,
 ) -> None:
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
-    ``summaries``) into the summary."""
+    ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
+    (each would be an annotation or a code-scanning alert)."""
+    state = click.get_current_context(silent=True)
+    context = state.find_object(Context) if state is not None else None
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
     shown = ordered
     if fmt == "text" and not verbose:
         kept = _SUMMARY_INFOS if summaries else set()
         shown = [d for d in ordered if d.severity is not Severity.INFO or d.code in kept]
-    state = click.get_current_context(silent=True)
-    context = state.find_object(Context) if state is not None else None
+    if fmt == "text" and context is not None and context.quiet:  # `-q`: errors and warnings only
+        shown = [d for d in shown if d.severity is not Severity.INFO or d.code == TRUNCATED]
+    if fmt in _ANNOTATING and not infos:
+        # The line saying that more diagnostics than were listed exist stays: they may be errors.
+        shown = [d for d in shown if d.severity is not Severity.INFO or d.code == TRUNCATED]
     # Every format lists at most --max-diagnostics per file, and one line for the rest: the
     # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
-    out = render(shown, fmt, sources, colour=fmt == "text" and sys.stdout.isatty())
+    root = source_root(context.rules) if context is not None and fmt == "sarif" else None
+    colour = fmt == "text" and use_colour(context.color if context is not None else "auto", sys.stdout)
+    out = render(shown, fmt, sources, colour=colour, root=root)
     if out:
-        click.echo(out, nl=False)
+        # `color=` as decided: click would strip the escapes of output that is not a terminal.
+        click.echo(out, nl=False, color=colour)
     if fmt == "text":
         counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
         summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
         hidden = sum(1 for d in ordered if d.severity is Severity.INFO and d.code not in _SUMMARY_INFOS)
         more = f" ({hidden} infos not shown: --verbose lists them)" if hidden and not verbose else ""
-        click.echo(f"civrules: {summary}{more}", err=True)
+        _note(f"civrules: {summary}{more}")
 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
@@ -459,7 +620,9 @@ def _select_rulesets(
             ],
             fmt,
         )
-    unknown = [name for name in names if name not in manifests]
+    # A ruleset named may be a shipped one (`civrules diff advanced-civilization my-variant`).
+    known = workspace.known_manifests()
+    unknown = [name for name in names if name not in known]
     # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
     broken = [
         d
@@ -472,14 +635,14 @@ def _select_rulesets(
         _emit(broken, fmt)
         sys.exit(EXIT_RULE_ERRORS)
     if unknown:
-        _usage_failure([_unknown_ruleset(name, list(manifests), manifests) for name in unknown], fmt)
+        _usage_failure([_unknown_ruleset(name, list(known), manifests) for name in unknown], fmt)
     chosen = list(names) if names else sorted(manifests)
     state = click.get_current_context().find_object(Context)
     loaded = []
     for name in chosen:
         if state is not None:
             state.current = name
-        loaded.append(workspace.load_ruleset(manifests[name]))
+        loaded.append(workspace.load_ruleset(known[name]))
     return loaded
 
 
@@ -548,9 +711,10 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
         _list_families(fmt)
         return
     workspace = obj.workspace()
-    manifests = workspace.manifests()
-    if not manifests:
+    own = workspace.manifests()
+    if not own:
         _usage_failure(workspace.discovery_diagnostics, "text")
+    manifests = workspace.known_manifests()
     rows: list[dict[str, Any]] = []
     for ruleset_id in sorted(manifests):
         data = _inherited(manifests, ruleset_id)
@@ -564,6 +728,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
                 "players": {"min": players.get("min"), "max": players.get("max")},
                 "file": manifests[ruleset_id].file.path,
                 "family": manifests[ruleset_id].family.id,
+                "shipped": manifests[ruleset_id].shipped,
             }
         )
     if fmt == "json":
@@ -573,7 +738,8 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         # A manifest that fails validation is still listed: its fields may be anything.
         name = row["name"] if isinstance(row["name"], str) else "(no readable name: `civrules validate` says why)"
-        line = f"{row['id']:<36} {name}, {_players(row['players'])}{extends}  [{row['family']}]"
+        shipped = "  (shipped with civrules)" if row["shipped"] else ""
+        line = f"{row['id']:<36} {name}, {_players(row['players'])}{extends}  [{row['family']}]{shipped}"
         click.echo(safe_line_start(printable(line)))
 
 
@@ -658,7 +824,7 @@ def _prefixes_by_family() -> str:
 
 @main.command()
 @_global_options
-@click.argument("rulesets", nargs=-1)
+@click.argument("rulesets", nargs=-1, shell_complete=_complete_rulesets)
 @click.option(
     "--format",
     "fmt",
@@ -671,6 +837,7 @@ def _prefixes_by_family() -> str:
 @click.option(
     "--select",
     multiple=True,
+    shell_complete=_complete_codes,
     metavar="CODE[,CODE...]",
     callback=_code_prefixes,
     help=(
@@ -681,12 +848,18 @@ def _prefixes_by_family() -> str:
 @click.option(
     "--ignore",
     multiple=True,
+    shell_complete=_complete_codes,
     metavar="CODE[,CODE...]",
     callback=_code_prefixes,
     help="Skip checks whose code starts with CODE (repeat it, or separate codes with commas).",
 )
 @click.option(
     "-v", "--verbose", is_flag=True, help="Text output: list every info (each unknown fact), not only summaries."
+)
+@click.option(
+    "--infos",
+    is_flag=True,
+    help="github and sarif output: also report infos (left out by default: each would be an annotation or an alert).",
 )
 @click.pass_obj
 def validate(
@@ -697,6 +870,7 @@ def validate(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     verbose: bool,
+    infos: bool,
 ) -> None:
     """Validate rulesets and report every problem found.
 
@@ -716,7 +890,7 @@ def validate(
         from civrules.pipeline.incremental import unused_files
 
         diagnostics.extend(unused_files(workspace, loaded))
-    _emit(diagnostics, fmt, verbose=verbose or bool(select))
+    _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos)
     if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
         sys.exit(EXIT_USAGE)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
@@ -725,7 +899,7 @@ def validate(
 
 @main.command()
 @_global_options
-@click.argument("code", required=False)
+@click.argument("code", required=False, shell_complete=_complete_codes)
 @click.option(
     "--list", "list_all", is_flag=True, help="List every code with its severity, what it reports and its family."
 )
@@ -778,45 +952,12 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     click.echo(entry.explain(), nl=False)
 
 
-_SCAFFOLD = """\
-# yaml-language-server: $schema=../../schemas/{folder}ruleset.schema.json
-# {name}: a variant of {base}. Everything not changed here is inherited from {base};
-# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
-# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
-# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
-kind: ruleset
-id: {id}
-name: "{name}"
-extends: {base}
-
-{changes}"""
-
-
-def _scaffold(workspace: Workspace, base: Manifest, name: str, title: str) -> str:
-    """A new variant's manifest: the header is the core's, the examples of what it may change are
-    its family's (the hook ``variant_example``, from the base's own data, so that they validate)."""
-    from civrules.resolve import Resolver
-
-    family = base.family
-    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(base))
-    example = family.hook("variant_example")
-    if example is not None:
-        changes: str = example(resolved)
-    else:
-        collections = ", ".join(family.collections) or "none"
-        changes = (
-            f"# Changes to the base: one block per collection ({collections}), entities named by their\n"
-            "# key, each with add / replace / patch / remove; and `settings` for everything else.\n"
-            "# overlay:\n"
-        )
-    folder = "" if family.default else f"{family.id}/"
-    return _SCAFFOLD.format(folder=folder, id=name, name=title, base=base.id, changes=changes)
-
-
 @main.command("new-variant")
 @_global_options
 @click.argument("name")
-@click.option("--extends", "base", required=True, help="The ruleset the variant changes.")
+@click.option(
+    "--extends", "base", required=True, shell_complete=_complete_rulesets, help="The ruleset the variant changes."
+)
 @click.pass_obj
 def new_variant(obj: Context, name: str, base: str) -> None:
     """Scaffold a variant: rules/rulesets/NAME.yaml, extending BASE.
@@ -828,7 +969,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
     workspace = obj.workspace()
-    manifests = workspace.manifests()
+    manifests = workspace.known_manifests()  # a variant may extend a shipped ruleset
     if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
         _usage_failure(workspace.discovery_diagnostics, "text")
     if base not in manifests:
@@ -838,8 +979,9 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     path = obj.rules / "rulesets" / f"{name}.yaml"
     if name in manifests:
         raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
-    title = " ".join(part.capitalize() for part in name.split("-"))
-    scaffold = _scaffold(workspace, manifests[base], name, title).encode("utf-8")
+    from civrules.emit.repository import variant_manifest
+
+    scaffold = variant_manifest(workspace, manifests[base], name).encode("utf-8")
     try:  # a new file only: never over an existing one, never through a link
         files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
     except files.RefusedError as refused:
@@ -861,8 +1003,8 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 
 @main.command()
 @_global_options
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", shell_complete=_complete_rulesets)
+@click.argument("new", shell_complete=_complete_rulesets)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
 @click.pass_obj
@@ -894,7 +1036,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 
 @main.command()
 @_global_options
-@click.argument("rulesets", nargs=-1)
+@click.argument("rulesets", nargs=-1, shell_complete=_complete_rulesets)
 @click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
 @click.option(
     "--out",
@@ -917,11 +1059,11 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     obj.require_rules()
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
-        check_replaceable(out, protected=(obj.rules,), contents=not check_only)
+        check_replaceable(out, protected=obj.protected(), contents=not check_only)
     except OutputError as error:
         _output_failure(error)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
-        click.echo(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)", err=True)
+        _note(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)")
         return
     from civrules.emit import build as builder
 
@@ -948,7 +1090,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
                 f"civrules: {printable(str(out))} is stale ({len(diffs)} files differ); run `civrules build`", err=True
             )
         elif not result.failed:
-            click.echo(f"civrules: {printable(str(out))} is up to date", err=True)
+            _note(f"civrules: {printable(str(out))} is up to date")
         if result.failed:
             click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
             sys.exit(_failure_code(result.diagnostics))
@@ -959,7 +1101,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     if built:
         try:
             dropped = builder.build(
-                out, result, ids, everything=not rulesets, protected=(obj.rules,), max_bytes=obj.limits.max_bytes
+                out, result, ids, everything=not rulesets, protected=obj.protected(), max_bytes=obj.limits.max_bytes
             )
         except OutputError as error:
             _output_failure(error)
@@ -968,9 +1110,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
-        click.echo(
-            f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}", err=True
-        )
+        _note(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}")
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -985,10 +1125,9 @@ def _require_weasyprint() -> None:
         import weasyprint  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as error:
         problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
-        hint = (
-            "install it with the Python that runs civrules: `python -m pip install weasyprint` "
-            "(in a clone of civrules: `.venv/bin/pip install weasyprint`)"
-        )
+        from civrules.support.install import install_extra
+
+        hint = f"install civrules' `pdf` extra into the Python that runs civrules: `{install_extra('pdf')}`"
     except OSError as error:  # its system libraries are missing: the import loads them
         said = " ".join(str(error).split())[:200]
         problem = f"--pdf needs WeasyPrint's system libraries (Pango), which are missing ({said})"
@@ -1004,7 +1143,7 @@ def _require_weasyprint() -> None:
 
 @main.command()
 @_global_options
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=_complete_rulesets)
 @click.option("--pdf", is_flag=True, help="Also typeset every sheet into one PDF (WeasyPrint).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option(
@@ -1043,15 +1182,15 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.emit.output import OutputError, write_tree
 
     try:
-        write_tree(target, files, protected=(obj.rules,))
+        write_tree(target, files, protected=obj.protected())
     except OutputError as error:
         _output_failure(error)
-    click.echo(f"civrules: wrote {len(files)} files into {printable(str(target))}", err=True)
+    _note(f"civrules: wrote {len(files)} files into {printable(str(target))}")
 
 
 @main.command()
 @_global_options
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=_complete_rulesets)
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
 @click.pass_obj
 def export(obj: Context, ruleset: str, fmt: str) -> None:
@@ -1084,7 +1223,9 @@ def lsp(obj: Context) -> None:
     try:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
-        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); pip install 'pygls>=2'") from error
+        from civrules.support.install import reinstall
+
+        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); run `{reinstall()}`") from error
     code = serve(obj.rules, obj.limits)
     if code:
         sys.exit(code)  # `exit` without `shutdown` first, or the input ended: 1, as LSP says
@@ -1092,7 +1233,7 @@ def lsp(obj: Context) -> None:
 
 @main.command()
 @_global_options
-@click.argument("rulesets", nargs=-1)
+@click.argument("rulesets", nargs=-1, shell_complete=_complete_rulesets)
 @click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
 @click.option(
     "--out",
@@ -1123,20 +1264,22 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
     obj.require_rules()
     if rebuild:
         try:  # the folder is judged as `build` judges it, before the first round
-            check_replaceable(out, protected=(obj.rules,))
+            check_replaceable(out, protected=obj.protected())
         except OutputError as error:
             _output_failure(error)
     workspace = obj.workspace()
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
+    colour = use_colour(obj.color, sys.stdout)
     try:
         run(
             obj.rules,
             rulesets,
-            click.echo,
+            lambda line: click.echo(line, color=colour),
             limits=obj.limits,
             build=_watch_builder(obj, rulesets, out) if rebuild else None,
             interval=interval,
             verbose=verbose,
+            colour=colour,
         )
     except KeyboardInterrupt:
         sys.exit(130)
@@ -1160,7 +1303,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
                 rendered,
                 names,
                 everything=not rulesets,
-                protected=(obj.rules,),
+                protected=obj.protected(),
                 max_bytes=obj.limits.max_bytes,
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
@@ -1171,3 +1314,213 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}"
 
     return rebuild
+
+
+@main.command()
+@_global_options
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="The folder to write the schemas into (a new one, or one civrules wrote).",
+)
+@click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if the folder differs; write nothing.")
+@click.pass_obj
+def schemas(obj: Context, out: Path, check_only: bool) -> None:
+    """Export the JSON Schemas (for editors, check-jsonschema).
+
+    The modelines civrules writes (`# yaml-language-server: $schema=../../schemas/...`) point at a
+    `schemas/` folder beside `rules/`: `civrules schemas --out schemas` makes it.
+    """
+    from civrules.emit.output import MARKER, OutputError, read_tree, write_tree
+    from civrules.emit.repository import schema_tree
+
+    tree = schema_tree()
+    if check_only:
+        try:
+            on_disk = {k: v for k, v in read_tree(out).items() if k != MARKER}
+        except OutputError as error:
+            _output_failure(error)
+        differ = sorted(k for k in set(tree) | set(on_disk) if tree.get(k) != on_disk.get(k))
+        for relative in differ:
+            what = "missing" if relative not in on_disk else "not civrules'" if relative not in tree else "differs"
+            click.echo(f"{printable(str(out / relative))}: {what}")
+        if differ:
+            click.echo(
+                f"civrules: {printable(str(out))} is not the schemas of civrules {__version__} "
+                f"({len(differ)} files); run `civrules schemas --out {printable(str(out))}`",
+                err=True,
+            )
+            sys.exit(EXIT_RULE_ERRORS)
+        _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
+        return
+    try:
+        write_tree(out, tree, protected=obj.protected())
+    except OutputError as error:
+        _output_failure(error)
+    _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
+
+
+def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    from civrules.families import families
+
+    return [name for name in sorted(families()) if name.startswith(incomplete)]
+
+
+@main.command()
+@_global_options
+@click.argument("directory", required=False, type=click.Path(path_type=Path, file_okay=False), default=Path("."))
+@click.option(
+    "--family",
+    "family_id",
+    metavar="FAMILY",
+    shell_complete=_complete_families,
+    help="The game family of the new ruleset [default: the default family, or the one of --extends].",
+)
+@click.option(
+    "--extends",
+    "base_id",
+    metavar="RULESET",
+    shell_complete=_complete_rulesets,
+    help="The shipped ruleset the new one is a variant of [default: the family's main ruleset].",
+)
+@click.option(
+    "--new-base",
+    is_flag=True,
+    help="A base ruleset of its own instead of a variant: a copy of the family's main ruleset to edit throughout.",
+)
+@click.option("--name", metavar="ID", help="The new ruleset's id [default: from the folder's name].")
+@click.pass_obj
+def init(
+    obj: Context, directory: Path, family_id: str | None, base_id: str | None, new_base: bool, name: str | None
+) -> None:
+    """Make a rule-data repository in DIRECTORY (default: here).
+
+    rules/ with one ruleset, the schemas its modelines point at, a pre-commit configuration, a
+    GitHub Actions workflow, a .yamllint and a README saying what to do next. Nothing is written
+    over an existing file: a folder that already holds any of them is refused.
+    """
+    import re
+
+    from civrules.emit.repository import SCHEMAS, family_named, main_ruleset, repository_files, schema_tree
+    from civrules.families import families
+    from civrules.load.workspace import shipped_rules
+
+    if new_base and base_id is not None:
+        raise click.UsageError("--new-base starts a ruleset that extends none: leave --extends out")
+    shipped = shipped_rules()
+    if shipped is None:  # pragma: no cover - a wheel always holds them
+        from civrules.support.install import reinstall
+
+        click.echo("civrules: error: this installation of civrules has no shipped rulesets", err=True)
+        click.echo(f"hint: install civrules again: `{reinstall()}`", err=True)
+        sys.exit(EXIT_USAGE)
+    workspace = Workspace(directory / "rules", obj.limits, shipped=shipped)
+    known = workspace.shipped_manifests()
+    family = family_named(family_id)
+    if family is None:
+        import difflib
+
+        close = difflib.get_close_matches(family_id or "", list(families()), n=1)
+        hint = f"did you mean `{close[0]}`? " if close else ""
+        raise click.BadParameter(
+            f"no game family `{printable(family_id or '')}`; {hint}`civrules list --families` names them",
+            param_hint="--family",
+        )
+    if base_id is not None:
+        if base_id not in known:
+            _usage_failure([_unknown_ruleset(base_id, list(known))], "text")
+        base = known[base_id]
+        if family_id is None:
+            family = base.family
+        elif base.family is not family:
+            raise click.BadParameter(
+                f"`{base_id}` is a ruleset of `{base.family.id}`, not of `{family.id}`", param_hint="--extends"
+            )
+    else:
+        found = main_ruleset(workspace, family)
+        if found is None:
+            raise click.BadParameter(
+                f"civrules ships no ruleset of `{family.id}` to start from; name one with --extends",
+                param_hint="--family",
+            )
+        base = found
+    if name is None:
+        slug = re.sub(r"[^a-z0-9]+", "-", directory.absolute().name.lower()).strip("-")
+        name = slug if re.fullmatch(r"[a-z][a-z0-9-]*", slug) else "my-rules"
+        if name in known:
+            name = f"{name}-{'base' if new_base else 'variant'}"
+    elif not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="--name")
+    if name in known:
+        raise click.BadParameter(
+            f"`{name}` is the id of a ruleset shipped with civrules; choose another", param_hint="--name"
+        )
+    arguments = f" --family {family.id} " + ("--new-base" if new_base else f"--extends {base.id}") + f" --name {name}"
+    tree = repository_files(workspace, base, name, new=new_base, arguments=arguments)
+    _write_repository(directory, tree, schema_tree(), SCHEMAS)
+    shown = printable(str(directory))
+    where = "" if directory == Path(".") else f"cd {shown} && "
+    _note(
+        f"civrules: made a rule-data repository in {shown}: ruleset `{name}` "
+        + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")
+    )
+    _note(f"next: `{where}civrules validate`, then see {shown}/README.md")
+
+
+def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:
+    """Write a new repository's files into ``directory``, none over anything that is there.
+
+    Every clash is found first, and then nothing is written; a folder on the way that is a link
+    is refused, never followed. The schemas go in one tree civrules marks as its own.
+    """
+    from civrules.emit.output import OutputError, write_tree
+    from civrules.support import files
+
+    clashes = [
+        relative
+        for relative in sorted({*tree, folder, "rules"})
+        if os.path.lexists(directory / relative) and not (relative == "rules" and _empty_folder(directory / "rules"))
+    ]
+    if os.path.lexists(directory) and not os.path.isdir(directory):
+        clashes = ["."]
+    if clashes:
+        listed = ", ".join(f"`{printable(c)}`" for c in clashes)
+        click.echo(
+            f"civrules: error: `{printable(str(directory))}` already holds {listed}: nothing was written", err=True
+        )
+        click.echo(
+            "hint: civrules init writes only new files; run it in an empty or new folder "
+            "(`civrules init NEW-FOLDER`), or move those aside first",
+            err=True,
+        )
+        sys.exit(EXIT_USAGE)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for relative, content in sorted(tree.items()):
+            parent = PurePosixPath(relative).parent
+            made = directory
+            for part in parent.parts:
+                made = made / part
+                if os.path.islink(made):
+                    raise files.RefusedError("link", f"`{made}` is a symbolic link")
+                made.mkdir(exist_ok=True)
+            files.create_under(directory, relative, content)
+        write_tree(directory / folder, schemas)
+    except files.RefusedError as refused:
+        click.echo(f"civrules: error: {printable(refused.reason)}; civrules writes only new files", err=True)
+        sys.exit(EXIT_USAGE)
+    except OutputError as error:
+        _output_failure(error)
+    except OSError as error:
+        from civrules.emit.output import cause
+
+        click.echo(f"civrules: error: cannot write into `{printable(str(directory))}`: {cause(error)}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+def _empty_folder(path: Path) -> bool:
+    try:
+        return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
+    except OSError:
+        return False

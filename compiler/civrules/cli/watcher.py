@@ -66,12 +66,14 @@ def chosen(result: Result, limit: int, *, verbose: bool) -> list[Diagnostic]:
     return cap_per_file(diagnostics, limit)
 
 
-def describe_changes(before: Sequence[Diagnostic], after: Sequence[Diagnostic], sources: SourceLines) -> str:
+def describe_changes(
+    before: Sequence[Diagnostic], after: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False
+) -> str:
     """What appeared (in full) and what went away (one line each)."""
     old, new = set(before), set(after)
     appeared = [d for d in after if d not in old]
     gone = [d for d in before if d not in new]
-    out = render_text(appeared, sources) if appeared else ""
+    out = render_text(appeared, sources, colour=colour) if appeared else ""
     for diagnostic in gone:  # every field escaped, as render_text escapes it
         span = diagnostic.span
         where = f"{printable(span.file)}:{span.line}:{span.column}" if span is not None else "civrules"
@@ -93,8 +95,9 @@ def watch(
     build: Callable[[Result], str | None] | None = None,
     interval: float = 0.3,
     verbose: bool = False,
+    colour: bool = False,
 ) -> None:
-    """Validate ``rules`` now and after every change, until interrupted."""
+    """Validate ``rules`` now and after every change, until interrupted (``colour``: diagnostics in colour)."""
     session = Session(rules, limits)
     shown: list[Diagnostic] = []
     seen: dict[str, tuple[int, ...]] | None = None
@@ -112,7 +115,11 @@ def watch(
         elapsed = time.perf_counter() - started
         diagnostics = chosen(result, session.limits.max_diagnostics, verbose=verbose)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
-        out = render_text(diagnostics, sources) if first else describe_changes(shown, diagnostics, sources)
+        out = (
+            render_text(diagnostics, sources, colour=colour)
+            if first
+            else describe_changes(shown, diagnostics, sources, colour=colour)
+        )
         changed = first or bool(out)
         if out:
             echo(out.rstrip("\n"))

@@ -340,6 +340,20 @@ UNUSED_FILE = define(
     Fix: add it to the `files:` of the ruleset that should use it, or delete it.
     """,
 )
+SHIPPED_SHADOWED = define(
+    "R013",
+    "shipped-ruleset-shadowed",
+    E,
+    """
+    What: a manifest under `rules/rulesets/` declares the id of a ruleset shipped with civrules
+    (`civrules list` marks those `shipped`), so `extends:` that id would mean two rulesets.
+    Why: a variant written to extend the shipped ruleset would extend the local one instead, and
+    the local copy silently stops following the shipped one's corrections.
+    Fix: extend the shipped ruleset instead of copying it (`extends: advanced-civilization`
+    reads it from the installed civrules), or give the local ruleset an id of its own. A rules
+    folder that holds its own copies on purpose is read alone with `--no-shipped`.
+    """,
+)
 UNKNOWN_FAMILY = define(
     "R012",
     "unknown-family",
@@ -524,7 +538,8 @@ MISSING_DEPENDENCY = define(
     and its system libraries for `civrules sheets --pdf`).
     Why: the command cannot do its work without it; nothing is wrong with your rules. It exits
     with status 2.
-    Fix: install what the hint names, or leave the option out (`civrules sheets` without `--pdf`
-    writes the HTML sheets, which print from any browser).
+    Fix: run the command the hint names (for WeasyPrint: civrules' `pdf` extra, installed with the
+    Python that runs civrules, e.g. `.venv/bin/python -m pip install 'civrules[pdf]'`), or leave the
+    option out (`civrules sheets` without `--pdf` writes the HTML sheets, which print from any browser).
     """,
 )

@@ -217,10 +217,34 @@ def sarif_uri(file: str) -> str:
     return quote(raw, safe="/")
 
 
-def _sarif_location(span: Span) -> dict[str, Any]:
+#: The base every repository-relative URI of a SARIF log is relative to: the root of the checkout,
+#: which code scanning maps to the repository (GitHub resolves it itself).
+SRCROOT = "%SRCROOT%"
+
+
+def sarif_artifact(file: str, root: Path | None = None) -> dict[str, str]:
+    """SARIF's ``artifactLocation`` of a file named in a diagnostic: relative to ``root`` (the source
+    root, the working directory when None) with ``uriBaseId: %SRCROOT%``, however the file was named
+    (relative to the working directory, or absolute, as ``--rules /abs/rules`` names it).
+
+    A file outside the source root keeps an absolute ``file:`` URI (no base): it is no file of the
+    repository, and code scanning cannot map it.
+    """
+    if file.startswith("<"):  # `<command line>`: no file at all
+        return {"uri": sarif_uri(file)}
+    base = (root or Path.cwd()).absolute()
+    path = Path(file)
+    absolute = path if path.is_absolute() else Path.cwd() / path
+    relative = os.path.relpath(absolute, base)
+    if relative == ".." or relative.startswith(("../", "..\\")):
+        return {"uri": "file://" + sarif_uri(Path(os.path.normpath(absolute)).as_posix())}
+    return {"uri": sarif_uri(relative), "uriBaseId": SRCROOT}
+
+
+def _sarif_location(span: Span, root: Path | None) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": sarif_uri(span.file)},
+            "artifactLocation": sarif_artifact(span.file, root),
             "region": {
                 "startLine": span.line,
                 "startColumn": span.column,
@@ -231,8 +255,9 @@ def _sarif_location(span: Span) -> dict[str, Any]:
     }
 
 
-def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
-    """A SARIF 2.1.0 log with one run, the codes used as rules."""
+def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None) -> str:
+    """A SARIF 2.1.0 log with one run, the codes used as rules; files relative to ``root`` (the
+    source root, see :func:`source_root`), through the base ``%SRCROOT%``."""
     from civrules.checks.catalogue import catalogue
 
     known = catalogue()
@@ -265,10 +290,10 @@ def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
             "message": {"text": text},
         }
         if diagnostic.span is not None:
-            result["locations"] = [_sarif_location(diagnostic.span)]
+            result["locations"] = [_sarif_location(diagnostic.span, root)]
         if diagnostic.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(r.span), "message": {"text": printable(r.label)}}
+                {"id": i, **_sarif_location(r.span, root), "message": {"text": printable(r.label)}}
                 for i, r in enumerate(diagnostic.related)
             ]
         results.append(result)
@@ -278,6 +303,9 @@ def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
         "runs": [
             {
                 "tool": {"driver": {"name": "civrules", "version": __version__, "rules": rules}},
+                # No `uri`: where the checkout was on this machine says nothing to the reader of the
+                # log (and would make two runs differ); code scanning takes its own checkout's root.
+                "originalUriBaseIds": {SRCROOT: {"description": {"text": "The root of the repository."}}},
                 "results": results,
             }
         ],
@@ -289,11 +317,35 @@ def _sarif_level(severity: Severity) -> str:
     return {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}[severity]
 
 
-def render(diagnostics: Sequence[Diagnostic], fmt: str, sources: SourceLines, *, colour: bool = False) -> str:
+def source_root(rules: Path) -> Path:
+    """The root SARIF's URIs are relative to: the repository holding the rules folder (the nearest
+    folder at or above it with a `.git`), else the working directory when the rules are under it,
+    else the folder holding the rules folder. The same whether ``--rules`` is written relative or
+    absolute."""
+    cwd = Path.cwd()
+    rules = Path(os.path.normpath(rules if rules.is_absolute() else cwd / rules))
+    for folder in (rules, *rules.parents):
+        if os.path.lexists(folder / ".git"):
+            return folder
+    if rules == cwd or cwd in rules.parents:
+        return cwd
+    return rules.parent
+
+
+def render(
+    diagnostics: Sequence[Diagnostic],
+    fmt: str,
+    sources: SourceLines,
+    *,
+    colour: bool = False,
+    root: Path | None = None,
+) -> str:
+    """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs (the working directory
+    when None)."""
     if fmt == "json":
         return render_json(diagnostics)
     if fmt == "github":
         return render_github(diagnostics)
     if fmt == "sarif":
-        return render_sarif(diagnostics)
+        return render_sarif(diagnostics, root)
     return render_text(diagnostics, sources, colour=colour)

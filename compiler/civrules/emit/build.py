@@ -121,10 +121,10 @@ def _internal_error(ruleset_id: str, problem: str) -> Diagnostic:
 def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> RulesetDiff | None:
     """`civrules diff BASE VARIANT`, for a variant's sheets (which mark what it changes)."""
     base_id = resolved.data.get("extends")
-    manifests = workspace.manifests()
-    if not isinstance(base_id, str) or base_id not in manifests:
+    base_manifest = workspace.manifest(base_id) if isinstance(base_id, str) else None
+    if base_manifest is None:
         return None
-    base, _ = Resolver(workspace).resolve(workspace.load_ruleset(manifests[base_id]))
+    base, _ = Resolver(workspace).resolve(workspace.load_ruleset(base_manifest))
     return diff_rulesets(base, resolved) if base is not None else None
 
 

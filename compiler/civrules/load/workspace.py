@@ -1,7 +1,14 @@
 """The rules directory: finding ruleset manifests and loading the files they name.
 
 Every file is read and schema-validated once per run, however many rulesets use it. Paths in
-manifests are relative to ``rules/`` and may not leave it. Every file is read through
+manifests are relative to ``rules/`` and may not leave it.
+
+The rulesets shipped with civrules (its own ``rules/``, package data of the wheel) can be
+extended from any rules folder without being copied: a ruleset id not declared under ``rules/``
+is looked up among them (:func:`shipped_rules`). They are read, never written, through the same
+guards as the user's files, under keys that begin with :data:`SHIPPED` (which no manifest path
+may), and named in diagnostics by where they are installed; only the rules folder's own rulesets
+are "every ruleset" of a command. Every file is read through
 :mod:`civrules.support.files`: a symbolic link anywhere under ``rules/`` is reported (R003), never
 followed; a FIFO, a device or a folder in place of a file is unreadable (L012); the size bound
 applies to every read, the quoting of a line included.
@@ -11,7 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
@@ -19,6 +26,41 @@ from civrules.families import Family, default_family, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.lines import decode, split_lines
 from civrules.support import files
+
+#: The prefix of the keys of the shipped files (``<civrules>/cards/...``): no manifest path starts so.
+SHIPPED = "<civrules>/"
+
+#: Set (to anything but `0`) by `--no-shipped`: the rules folder is read alone.
+NO_SHIPPED_VARIABLE = "CIVRULES_NO_SHIPPED"
+
+
+def shipped_rules() -> Path | None:
+    """Where the rulesets shipped with civrules are: ``civrules/_rules`` in an installed wheel, the
+    ``rules/`` of the clone in a source checkout (an editable install), else None."""
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "_rules"
+    if packaged.is_dir():
+        return packaged
+    clone = package.parent.parent / "rules"
+    if package.parent.name == "compiler" and (clone / "rulesets").is_dir():
+        return clone
+    return None
+
+
+def shipped_for(root: Path) -> Path | None:
+    """The shipped rules a rules folder sees: none with `--no-shipped` (CIVRULES_NO_SHIPPED), and
+    none for the shipped folder itself (civrules' own checkout)."""
+    if os.environ.get(NO_SHIPPED_VARIABLE, "").strip() not in ("", "0"):
+        return None
+    shipped = shipped_rules()
+    if shipped is None:
+        return None
+    try:
+        if root.resolve() == shipped.resolve():
+            return None
+    except (OSError, RuntimeError):  # a link loop: the rules folder is reported by rule_files
+        pass
+    return shipped
 
 
 @dataclass(slots=True)
@@ -50,6 +92,8 @@ class Manifest:
     file: LoadedFile
     #: The ruleset's family: its own `family:`, else its base's (through `extends`), else the default.
     family: Family = field(default_factory=default_family)
+    #: Shipped with civrules (read from the installed package), not one of the rules folder's own.
+    shipped: bool = False
 
     @property
     def data(self) -> dict[str, Any]:
@@ -85,9 +129,18 @@ class LoadedRuleset:
 class Workspace:
     """A ``rules/`` directory and everything read from it during one run."""
 
-    def __init__(self, root: Path, limits: Limits | None = None, overrides: dict[str, str] | None = None) -> None:
-        """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors)."""
+    def __init__(
+        self,
+        root: Path,
+        limits: Limits | None = None,
+        overrides: dict[str, str] | None = None,
+        shipped: Path | bool | None = True,
+    ) -> None:
+        """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors);
+        ``shipped`` is the folder of the shipped rulesets (True: :func:`shipped_for`, False: none)."""
         self.root = root
+        self.shipped_root: Path | None = shipped_for(root) if shipped is True else None if shipped is False else shipped
+        self._shipped: dict[str, Manifest] | None = None
         self.overrides = overrides or {}
         try:
             self.real_root = root.resolve()
@@ -116,7 +169,8 @@ class Workspace:
         cached = self._files.get(relative)
         if cached is not None:
             return cached
-        path = self.root / relative
+        root, inside = self._place(relative)
+        path = root / inside
         display = self.display(path)
         if relative in self.overrides:
             text = self.overrides[relative]
@@ -171,10 +225,17 @@ class Workspace:
         self._family_files[key] = judged
         return judged
 
+    def _place(self, relative: str) -> tuple[Path, str]:
+        """The folder a key is relative to, and the path in it: the rules folder, or the shipped one."""
+        if relative.startswith(SHIPPED) and self.shipped_root is not None:
+            return self.shipped_root, relative[len(SHIPPED) :]
+        return self.root, relative
+
     def _read(self, relative: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
         """Read ``rules/<relative>`` without following links, within the size bound."""
+        root, inside = self._place(relative)
         try:
-            raw = files.read_under(self.root, relative, self.limits.max_bytes)
+            raw = files.read_under(root, inside, self.limits.max_bytes)
         except files.RefusedError as refused:
             return None, [_refusal(refused, display, self.limits)]
         except OSError as error:
@@ -186,7 +247,6 @@ class Workspace:
         """Every ruleset manifest under ``rules/rulesets/``, by id (sorted by file name)."""
         if self._manifests is not None:
             return self._manifests
-        found: dict[str, Manifest] = {}
         directory = self.root / "rulesets"
         paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
         if not paths and not files.is_link(self.root):  # a link is reported once, by rule_files
@@ -199,8 +259,85 @@ class Workspace:
                     hint="run civrules from the project root, or pass --rules DIR",
                 )
             )
-        for path in paths:
-            loaded = self.load(path.relative_to(self.root).as_posix())
+        found = self._declared([path.relative_to(self.root).as_posix() for path in paths])
+        shipped = self.shipped_manifests()
+        everything = {**{k: v for k, v in shipped.items() if k not in found}, **found}
+        for manifest in found.values():
+            family = _inherited_family(everything, manifest)
+            if family is not None and family is not manifest.family:
+                # A variant that names no family is its base's: judged by that family's schema.
+                manifest.family = family
+                manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
+        for ruleset_id, manifest in found.items():
+            other = shipped.get(ruleset_id)
+            document = manifest.file.document
+            if other is None or document is None or other.file.document is None:
+                continue
+            manifest.file.diagnostics.append(
+                _diag(
+                    codes.SHIPPED_SHADOWED,
+                    f"ruleset id `{ruleset_id}` is also the id of a ruleset shipped with civrules "
+                    f"(`{other.file.path}`)",
+                    document.span(("id",)),
+                    f"extend the shipped ruleset (`extends: {ruleset_id}`) instead of copying it, or give this "
+                    "one an id of its own (`--no-shipped` reads a rules folder alone)",
+                    (Related(other.file.document.span(("id",)), "the shipped ruleset"),),
+                )
+            )
+        self._manifests = found
+        return found
+
+    def shipped_manifests(self) -> dict[str, Manifest]:
+        """The rulesets shipped with civrules, by id (none when the rules folder is read alone)."""
+        if self._shipped is not None:
+            return self._shipped
+        self._shipped = {}
+        if self.shipped_root is None:
+            return self._shipped
+        names = sorted(
+            entry.relative
+            for entry in files.walk(self.shipped_root / "rulesets", max_depth=1)
+            if entry.kind == "file" and entry.relative.endswith((".yaml", ".yml")) and "/" not in entry.relative
+        )
+        found = self._declared([f"{SHIPPED}rulesets/{name}" for name in names])
+        for manifest in found.values():
+            manifest.shipped = True
+            family = _inherited_family(found, manifest)
+            if family is not None and family is not manifest.family:
+                manifest.family = family
+                manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
+        self._shipped = found
+        return found
+
+    def read_bytes(self, relative: str) -> bytes:
+        """The bytes of a file by its key (``cards/x.yaml``, or a shipped one's), read as every file
+        is (no link followed, within the size bound); raises :class:`files.RefusedError` or OSError."""
+        root, inside = self._place(relative)
+        return files.read_under(root, inside, self.limits.max_bytes)
+
+    def key_of(self, display: str) -> str:
+        """The key (see :meth:`load`) of a file read before, by its name in diagnostics."""
+        return self._relative_of(display)
+
+    def shipped_files(self) -> set[str]:
+        """The names in diagnostics of the shipped files read so far."""
+        return {loaded.path for relative, loaded in self._files.items() if relative.startswith(SHIPPED)}
+
+    def manifest(self, ruleset_id: str) -> Manifest | None:
+        """The ruleset ``ruleset_id``: the rules folder's own, else the shipped one of that id."""
+        return self.manifests().get(ruleset_id) or self.shipped_manifests().get(ruleset_id)
+
+    def known_manifests(self) -> dict[str, Manifest]:
+        """Every ruleset a name can mean: the rules folder's own, and the shipped ones they do not shadow."""
+        own = self.manifests()
+        return {**{k: v for k, v in self.shipped_manifests().items() if k not in own}, **own}
+
+    def _declared(self, relatives: list[str]) -> dict[str, Manifest]:
+        """The manifests among the files ``relatives`` (keys of :meth:`load`), by id."""
+        found: dict[str, Manifest] = {}
+        for relative in relatives:
+            path = PurePosixPath(relative)
+            loaded = self.load(relative)
             document = loaded.document
             if document is None or not isinstance(document.data, dict):
                 continue
@@ -240,13 +377,6 @@ class Workspace:
                 )
                 continue
             found[ruleset_id] = Manifest(ruleset_id, loaded, family_of(document.data) or default_family())
-        for manifest in found.values():
-            family = _inherited_family(found, manifest)
-            if family is not None and family is not manifest.family:
-                # A variant that names no family is its base's: judged by that family's schema.
-                manifest.family = family
-                manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
-        self._manifests = found
         return found
 
     def _relative_of(self, display: str) -> str:
@@ -281,7 +411,7 @@ class Workspace:
             for at, relative in entries:
                 if not isinstance(relative, str) or document.span(at) in refused:
                     continue
-                problem = self.check_path(relative)
+                problem = self.check_path(relative, shipped=manifest.shipped)
                 if problem is not None:
                     result.diagnostics.append(
                         _diag(
@@ -292,7 +422,7 @@ class Workspace:
                         )
                     )
                     continue
-                loaded = self.load_as(relative, family)
+                loaded = self.load_as(SHIPPED + relative if manifest.shipped else relative, family)
                 if loaded.document is None and not loaded.diagnostics:
                     continue
                 unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
@@ -337,8 +467,9 @@ class Workspace:
             if loaded.path == display:
                 if relative in self.overrides:
                     return split_lines(self.overrides[relative])
+                root, inside = self._place(relative)
                 try:
-                    raw = files.read_under(self.root, relative, self.limits.max_bytes)
+                    raw = files.read_under(root, inside, self.limits.max_bytes)
                 except (files.RefusedError, OSError):
                     return []
                 return split_lines(decode(raw))
@@ -395,22 +526,26 @@ class Workspace:
             self._rule_files = found
         return sorted(self._rule_files | set(self.overrides))
 
-    def check_path(self, relative: str) -> str | None:
-        """Why a manifest path is not allowed, or None when it names a place inside ``rules/``.
+    def check_path(self, relative: str, *, shipped: bool = False) -> str | None:
+        """Why a manifest path is not allowed, or None when it names a place inside ``rules/`` (inside
+        the shipped rules, for a ``shipped`` manifest's path).
 
         A path through a symbolic link is refused whether the link leads out of ``rules/`` or not:
         civrules follows no link (and the file is then read without following any, see :meth:`load`).
         """
+        if relative.startswith(SHIPPED):
+            return f"`{relative}` begins with `{SHIPPED}`, which names the rules shipped with civrules"
         if relative.startswith(("/", "\\")) or (len(relative) > 1 and relative[1] == ":"):
             return f"`{relative}` is an absolute path; paths are relative to rules/"
         if ".." in Path(relative).parts or ".." in relative.replace("\\", "/").split("/"):
             return f"`{relative}` contains `..`; paths may not leave rules/"
-        if relative in self.overrides:
+        if relative in self.overrides and not shipped:
             return None
+        root = self.shipped_root if shipped and self.shipped_root is not None else self.root
         parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
         for end in range(1, len(parts) + 1):
             try:
-                kind = files.kind_of(self.root, "/".join(parts[:end]))
+                kind = files.kind_of(root, "/".join(parts[:end]))
             except files.RefusedError:
                 return None
             if kind == "link":

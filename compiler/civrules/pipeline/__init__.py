@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from civrules.checks.catalogue import run_checks
-from civrules.diagnostics import Diagnostic, Related, Span, codes, has_errors
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
 from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Ruleset
@@ -54,7 +54,7 @@ def analyse(
     resolved, problems = (resolver or Resolver(workspace)).resolve(loaded)
     diagnostics.extend(problems)
     if resolved is None or has_errors(problems):
-        return Analysis(loaded, None, diagnostics)
+        return Analysis(loaded, None, _own(diagnostics, workspace, loaded))
     model = build_model(resolved)
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
@@ -62,7 +62,19 @@ def analyse(
         at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved),
         resolved.base_notes,
     )
-    return Analysis(loaded, model, diagnostics, resolved)
+    return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved)
+
+
+def _own(diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset) -> list[Diagnostic]:
+    """The diagnostics of a ruleset of the rules folder without the warnings and infos located in
+    a shipped base's files (its unknown facts, say): those are civrules' to fix, not the user's; what
+    the variant causes there was moved to the variant. An error stays (the installation is broken)."""
+    if loaded.manifest.shipped:
+        return diagnostics
+    shipped = workspace.shipped_files()
+    if not shipped:
+        return diagnostics
+    return [d for d in diagnostics if d.severity is Severity.ERROR or d.span is None or d.span.file not in shipped]
 
 
 def build_model(resolved: Resolved) -> Ruleset:
@@ -143,7 +155,7 @@ def _noted_at_base(
     """A variant refused by its schema is not resolved; its base (when clean) still gives the notes."""
     manifest = loaded.manifest.file.document
     parent = manifest.data.get("extends") if manifest is not None and isinstance(manifest.data, dict) else None
-    base_manifest = workspace.manifests().get(parent) if isinstance(parent, str) else None
+    base_manifest = workspace.manifest(parent) if isinstance(parent, str) else None
     if manifest is None or base_manifest is None or base_manifest.id == loaded.id:
         return diagnostics
     base_loaded = workspace.load_ruleset(base_manifest)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
 from civrules.load import Document, Limits
-from civrules.load.workspace import LoadedFile, LoadedRuleset, Workspace
+from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
 from civrules.support.files import RefusedError, read_under
@@ -185,7 +185,7 @@ class Session:
         if not rulesets:
             diagnostics.extend(unused_files(workspace, loaded_rulesets))
         rule_files = workspace.rule_files()
-        for gone in set(self._parsed) - set(rule_files):
+        for gone in {relative for relative in self._parsed if not relative.startswith(SHIPPED)} - set(rule_files):
             del self._parsed[gone]
             self._stamps.pop(gone, None)
         result = Result(
@@ -211,6 +211,8 @@ class Session:
         """
         if relative in overlays:
             return ("text", hashlib.blake2b(overlays[relative].encode("utf-8", "surrogatepass")).hexdigest())
+        if relative.startswith(SHIPPED):  # installed with civrules: it does not change while it runs
+            return ("bytes", relative)
         path = self.root / relative
         try:
             found = os.stat(path)

@@ -143,7 +143,7 @@ class Resolver:
         manifest = loaded.manifest.file.document
         assert manifest is not None
         at = manifest.span(("extends",))
-        manifests = self.workspace.manifests()
+        manifests = self.workspace.known_manifests()
         if parent_id in chain:
             cycle = " → ".join((*chain[chain.index(parent_id) :], parent_id))
             return None, [

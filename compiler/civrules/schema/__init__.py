@@ -49,6 +49,11 @@ def _register() -> dict[str, tuple[Family | None, str]]:
     return found
 
 
+def registered() -> Mapping[str, tuple[Family | None, str]]:
+    """Every qualified kind: the family that declares it (None: the core's) and its schema file."""
+    return _register()
+
+
 class _SchemaFiles(Mapping[str, str]):
     """The qualified kinds whose schemas civrules ships, and each one's file under ``schemas/``."""
 

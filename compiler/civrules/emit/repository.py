@@ -1,0 +1,306 @@
+"""A rule-data repository: what `civrules init` writes and `civrules schemas` exports.
+
+A rule-data repository keeps rule data of its own (a variant of a shipped ruleset, or a base of
+its own) outside civrules' checkout: ``rules/`` with one manifest, the schemas its modelines point
+at (``schemas/``, exported from the installed civrules), a pre-commit configuration whose hook runs
+the installed civrules (no network), a GitHub Actions workflow, a ``.yamllint`` that agrees with
+how civrules writes rule data (civrules' own ``rules/`` passes it), and a README saying what to do
+next. Everything is rendered here, in memory; the command line writes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from civrules import __version__
+from civrules.families import Family, families
+from civrules.load.workspace import SHIPPED, Manifest, Workspace
+
+#: The folder the schemas are exported to, at the root of the repository (modelines point there).
+SCHEMAS = "schemas"
+
+#: yamllint's configuration for rule data: its defaults, less what civrules' own files do on purpose.
+YAMLLINT = """\
+# yamllint (https://yamllint.readthedocs.io) for rule data, as civrules writes it: yamllint's
+# defaults, except what rule files do on purpose. civrules' own rules/ passes this file.
+extends: default
+
+rules:
+  # A rule file is one document that starts with its modeline comment and `kind:`, not `---`.
+  document-start: disable
+  # Notes, disagreements and citations are quoted prose on one line each, worded as the sources
+  # word them: a line is as long as its sentence.
+  line-length: disable
+  indentation:
+    spaces: 2
+    # Both `key:\\n  - item` and `key:\\n- item` are written; each file keeps to one.
+    indent-sequences: whatever
+    check-multi-line-strings: false
+  truthy:
+    # GitHub Actions' `on:` is a key, not a boolean; values are still `true` and `false` only.
+    check-keys: false
+"""
+
+
+def schema_files() -> dict[str, str]:
+    """Every schema civrules knows, by the path it is exported to under ``schemas/``
+    (``ruleset.schema.json``, ``imperial-settlers/cards.schema.json``): the core's, the shipped
+    families' and those of families installed as distributions of their own."""
+    from civrules.schema import registered, schema_path
+
+    found: dict[str, str] = {}
+    for kind in sorted(registered()):
+        found[exported_name(kind)] = schema_path(kind).read_text(encoding="utf-8")
+    return found
+
+
+def exported_name(kind: str) -> str:
+    """Where the schema of a qualified kind is exported, relative to ``schemas/``."""
+    from civrules.schema import registered
+
+    family, file = registered()[kind]
+    if family is not None and family.schemas is not None and not file.startswith(f"{family.id}/"):
+        return f"{family.id}/{file}"
+    return file
+
+
+def schema_tree() -> dict[str, bytes]:
+    """`civrules schemas --out DIR`: the exported schemas, and a README saying where they come from."""
+    tree = {name: text.encode("utf-8") for name, text in schema_files().items()}
+    tree["README.md"] = (
+        "# Schemas\n\n"
+        f"The JSON Schemas (draft 2020-12) of civrules {__version__}, exported by `civrules schemas --out DIR`:\n"
+        "each rule file's `# yaml-language-server: $schema=...` modeline points at one of them, for\n"
+        "editors and for check-jsonschema. Do not edit them: `civrules schemas --out DIR` writes them\n"
+        "again (for a newer civrules), and `civrules schemas --out DIR --check` fails when they differ\n"
+        "from the installed civrules' own.\n"
+    ).encode()
+    return tree
+
+
+def main_ruleset(workspace: Workspace, family: Family) -> Manifest | None:
+    """The shipped ruleset a new repository of ``family`` extends by default: the one named as the
+    family is, else the first of its rulesets that extends none."""
+    shipped = {k: v for k, v in workspace.shipped_manifests().items() if v.family is family}
+    if family.id in shipped:
+        return shipped[family.id]
+    bases = [k for k, v in sorted(shipped.items()) if not isinstance(v.data.get("extends"), str)]
+    return shipped[bases[0]] if bases else None
+
+
+def family_named(name: str | None) -> Family | None:
+    """The family ``name`` (the default family for None), or None when no family has that id."""
+    found = families()
+    if name is None:
+        return next((f for f in found.values() if f.default), None)
+    return found.get(name)
+
+
+_SCAFFOLD = """\
+# yaml-language-server: $schema=../../schemas/{schema}
+# {name}: a variant of {base}. Everything not changed here is inherited from {base};
+# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
+# {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
+# `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
+kind: ruleset
+id: {id}
+name: "{name}"
+extends: {base}
+
+{changes}"""
+
+
+def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
+    """A new variant's manifest (`new-variant`, `init`): the header is the core's, the examples of
+    what it may change its family's (the hook ``variant_example``, from the base's own data, so
+    that they validate)."""
+    from civrules.resolve import Resolver
+
+    family = base.family
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(base))
+    example = family.hook("variant_example")
+    if example is not None:
+        changes: str = example(resolved)
+    else:
+        collections = ", ".join(family.collections) or "none"
+        changes = (
+            f"# Changes to the base: one block per collection ({collections}), entities named by their\n"
+            "# key, each with add / replace / patch / remove; and `settings` for everything else.\n"
+            "# overlay:\n"
+        )
+    schema = exported_name(_qualified(family, "ruleset"))
+    return _SCAFFOLD.format(schema=schema, id=name, name=title_of(name), base=base.id, changes=changes)
+
+
+def _qualified(family: Family, kind: str) -> str:
+    from civrules.schema import qualify
+
+    return qualify(family, kind)
+
+
+def title_of(name: str) -> str:
+    """``my-house-rules`` → ``My House Rules``."""
+    return " ".join(part.capitalize() for part in name.split("-"))
+
+
+def new_base(workspace: Workspace, base: Manifest, name: str) -> dict[str, bytes]:
+    """A base of its own for ``--new-base``: the family's shipped base copied under the id ``name``
+    (its manifest renamed, every data file it names copied as it is, modelines included), so that
+    it validates at once and a designer edits its facts throughout."""
+    copied: dict[str, bytes] = {}
+    manifest_text = workspace.read_bytes(workspace.key_of(base.file.path)).decode("utf-8")
+    manifest_text = re.sub(r"(?m)^id: .*$", f"id: {name}", manifest_text, count=1)
+    manifest_text = re.sub(r"(?m)^name: .*$", f'name: "{title_of(name)}"', manifest_text, count=1)
+    copied[f"rules/rulesets/{name}.yaml"] = manifest_text.encode("utf-8")
+    for relative in data_files(base):
+        copied[f"rules/{relative}"] = workspace.read_bytes(SHIPPED + relative if base.shipped else relative)
+    return copied
+
+
+def data_files(manifest: Manifest) -> list[str]:
+    """The paths (relative to rules/) of the data files a manifest names, and of its rule index."""
+    found: list[str] = []
+    files = manifest.data.get("files")
+    if isinstance(files, Mapping):
+        for paths in files.values():
+            if isinstance(paths, list):
+                found.extend(p for p in paths if isinstance(p, str))
+    rulebook = manifest.data.get("rulebook")
+    if isinstance(rulebook, Mapping) and isinstance(rulebook.get("rule_index"), str):
+        found.append(rulebook["rule_index"])
+    return sorted(set(found), key=found.index)
+
+
+PRE_COMMIT = """\
+# pre-commit (https://pre-commit.com) runs civrules before each commit: run `pre-commit install`
+# once in this repository. The hook is local: it runs the civrules installed on this machine (on
+# the PATH), so it needs no network. Once civrules is published, the remote form pins a release
+# instead (https://github.com/OWNER/civrules: the repository civrules comes from):
+#
+#   repos:
+#     - repo: https://github.com/OWNER/civrules
+#       rev: v{version}
+#       hooks:
+#         - id: civrules-validate
+#           args: [--strict]
+repos:
+  - repo: local
+    hooks:
+      - id: civrules-validate
+        name: civrules validate
+        entry: civrules validate --strict
+        language: system
+        pass_filenames: false
+        files: \\.ya?ml$
+        require_serial: true
+"""
+
+WORKFLOW = """\
+# Validates the rule data on every push and pull request: each error and warning becomes an
+# annotation on the line it is about. Replace OWNER in the install step by the owner of the
+# civrules repository this one uses (or pin another source of civrules {version}).
+name: rules
+
+on:
+  push:
+  pull_request:
+
+permissions:
+  contents: read
+
+jobs:
+  validate:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - name: Install civrules and the linters
+        run: python -m pip install "civrules @ git+https://github.com/OWNER/civrules@v{version}" yamllint
+      - name: civrules validate
+        run: civrules validate --format github --strict
+      - name: The schemas are the installed civrules' own
+        run: civrules schemas --out schemas --check
+      - name: yamllint
+        run: yamllint --strict .
+"""
+
+README = """\
+# {title}
+
+Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. Made by
+`civrules init{arguments}`.
+
+| path | what it is |
+| --- | --- |
+| `rules/rulesets/{id}.yaml` | the ruleset manifest: {manifest} |
+{data_rows}| `schemas/` | the JSON Schemas the modelines point at (`civrules schemas --out schemas` renews them) |
+| `.pre-commit-config.yaml` | runs `civrules validate --strict` before each commit (`pre-commit install` once) |
+| `.github/workflows/rules.yml` | validates every push and pull request, with annotations |
+| `.yamllint` | yamllint as civrules writes YAML |
+
+## Next
+
+1. Check that the repository works: `civrules validate` (exit 0; the infos count the facts the
+   sources leave unknown; `--verbose` lists them).
+2. {edit}
+3. Open the folder in an editor with a YAML language server (VS Code's YAML extension, Neovim's
+   yamlls): the modelines give completion and checks as you type. For civrules' own diagnostics
+   while you type, start `civrules lsp` from the editor (civrules' docs/editors.md).
+4. `git init && pre-commit install`: each commit is validated first.
+5. In `.github/workflows/rules.yml`, replace `OWNER` by the owner of the civrules repository, so
+   that CI installs the same civrules.
+
+`civrules explain CODE` says what a diagnostic means and how to fix it; `civrules list` lists
+this repository's rulesets and the ones shipped with civrules that it can extend.
+"""
+
+
+def readme(manifest_id: str, base: Manifest, *, new_base_files: list[str] | None, arguments: str) -> str:
+    """The README of a new repository: what is in it, and what to do next."""
+    if new_base_files is None:
+        what = f"`{manifest_id}`, a variant of `{base.id}` (shipped with civrules, read from it, not copied)"
+        manifest = f"it extends `{base.id}` and changes nothing yet; its comments show what a change looks like"
+        edit = (
+            f"Edit `rules/rulesets/{manifest_id}.yaml`: uncomment an example, change it, and run "
+            f"`civrules validate`; `civrules diff {base.id} {manifest_id}` shows what the variant changes."
+        )
+        rows = ""
+    else:
+        what = f"`{manifest_id}`, a base ruleset of its own, started from a copy of `{base.id}`"
+        manifest = f"a copy of `{base.id}`'s, under its own id"
+        edit = (
+            "Edit the facts throughout: every fact cites its source (`rule:` or `source:`), and a fact no "
+            "source gives is `{unknown: why}`, never a guess."
+        )
+        rows = "".join(f"| `rules/{path}` | copied from `{base.id}` |\n" for path in new_base_files)
+    return README.format(
+        title=title_of(manifest_id),
+        version=__version__,
+        what=what,
+        arguments=arguments,
+        id=manifest_id,
+        manifest=manifest,
+        data_rows=rows,
+        edit=edit,
+    )
+
+
+def repository_files(workspace: Workspace, base: Manifest, name: str, *, new: bool, arguments: str) -> dict[str, bytes]:
+    """Every file `civrules init` writes but the schemas, by path relative to the repository."""
+    tree: dict[str, bytes] = {}
+    if new:
+        copied = new_base(workspace, base, name)
+        tree.update(copied)
+        data = [PurePosixPath(p).relative_to("rules").as_posix() for p in copied if not p.startswith("rules/rulesets/")]
+    else:
+        tree[f"rules/rulesets/{name}.yaml"] = variant_manifest(workspace, base, name).encode("utf-8")
+        data = None
+    tree[".pre-commit-config.yaml"] = PRE_COMMIT.format(version=__version__).encode("utf-8")
+    tree[".github/workflows/rules.yml"] = WORKFLOW.format(version=__version__).encode("utf-8")
+    tree[".yamllint"] = YAMLLINT.encode("utf-8")
+    tree["README.md"] = readme(name, base, new_base_files=data, arguments=arguments).encode("utf-8")
+    return tree

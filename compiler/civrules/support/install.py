@@ -1,0 +1,76 @@
+"""How civrules is installed, for messages that name the exact command to run.
+
+A message that names a missing piece says the command for the user's situation: in a clone of
+civrules (an editable install: the package sits in ``<clone>/compiler/civrules``) `make` or the
+clone's own ``.venv``; elsewhere the Python that runs civrules, with the extra that brings the piece.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+
+def clone_root() -> Path | None:
+    """The root of the civrules clone this package runs from (editable install), or None."""
+    package = Path(__file__).resolve().parent.parent
+    root = package.parent.parent
+    if package.parent.name == "compiler" and (root / "pyproject.toml").is_file() and (root / "Makefile").is_file():
+        return root
+    return None
+
+
+def shown(path: Path | str) -> str:
+    """A path as a command line should hold it: relative to the working directory when inside it."""
+    text = os.fspath(path)
+    try:
+        relative = os.path.relpath(text)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        relative = text
+    chosen = text if relative.startswith("..") else relative
+    if not os.path.isabs(chosen) and os.sep not in chosen:
+        chosen = f".{os.sep}{chosen}" if chosen != "." else chosen
+    return shlex.quote(chosen)
+
+
+def python() -> str:
+    """The Python that runs civrules, as a command (not `python`, which may be another one)."""
+    return shown(sys.executable) if sys.executable else "python3"
+
+
+def install_extra(extra: str) -> str:
+    """The command that installs civrules' optional ``extra`` into the Python that runs civrules."""
+    root = clone_root()
+    if root is not None:
+        return f"{python()} -m pip install -e {shlex.quote(_posix(shown_raw(root)) + f'[{extra}]')}"
+    return f"{python()} -m pip install 'civrules[{extra}]'"
+
+
+def reinstall() -> str:
+    """The command that installs civrules again with every dependency it declares."""
+    root = clone_root()
+    if root is not None:
+        where = shown_raw(root)
+        return "make" if where == "." else f"make -C {shlex.quote(where)}"
+    return f"{python()} -m pip install --force-reinstall civrules"
+
+
+def shown_raw(path: Path) -> str:
+    """``path`` relative to the working directory where that is short (`.`, `..`, `../..`), else absolute."""
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") and relative.strip("./" + os.sep) else relative
+
+
+def clone_command() -> str | None:
+    """The civrules of the clone's ``.venv`` (which `make` makes), as a command; None outside a clone."""
+    root = clone_root()
+    if root is None:
+        return None
+    where = shown_raw(root)
+    return shlex.quote(_posix(os.path.join(where, ".venv/bin/civrules") if where != "." else ".venv/bin/civrules"))
+
+
+def _posix(text: str) -> str:
+    return text.replace(os.sep, "/")

@@ -1,0 +1,328 @@
+"""`civrules init` makes a rule-data repository that works at once, and `civrules schemas` exports
+the schemas its modelines point at.
+
+The slow test does what a new user does: it makes a repository, runs pre-commit (the local hook,
+offline), yamllint and check-jsonschema in it, runs the workflow's `run:` steps, lints the workflow
+with actionlint, then plants a mistake and sees pre-commit and the workflow catch it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from civrules import __version__
+from civrules.cli import main
+from civrules.emit.output import MARKER
+from civrules.emit.repository import YAMLLINT, schema_files
+from tests.conftest import REPO
+
+BIN = Path(sys.executable).parent
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
+
+
+@pytest.fixture(autouse=True)
+def with_shipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A made repository extends the shipped rulesets (the suite reads its copies alone)."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+
+
+def civrules(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def made(tmp_path: Path, *options: str, name: str = "house") -> Path:
+    target = tmp_path / name
+    code, _, err = civrules("init", str(target), *options)
+    assert code == 0, err
+    return target
+
+
+def validate(repository: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, list[dict[str, Any]]]:
+    monkeypatch.chdir(repository)
+    code, out, _ = civrules("validate", "--format", "json", *args)
+    return code, json.loads(out)
+
+
+def test_init_makes_a_repository_whose_variant_validates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repository = made(tmp_path)
+    written = sorted(p.relative_to(repository).as_posix() for p in repository.rglob("*") if p.is_file())
+    assert [p for p in written if not p.startswith("schemas/")] == [
+        ".github/workflows/rules.yml",
+        ".pre-commit-config.yaml",
+        ".yamllint",
+        "README.md",
+        "rules/rulesets/house.yaml",
+    ]
+    assert {p.removeprefix("schemas/") for p in written if p.startswith("schemas/")} == {
+        *schema_files(),
+        "README.md",
+        MARKER,
+    }
+    manifest = yaml.safe_load((repository / "rules" / "rulesets" / "house.yaml").read_text(encoding="utf-8"))
+    assert manifest == {"kind": "ruleset", "id": "house", "name": "House", "extends": "advanced-civilization"}
+    code, found = validate(repository, monkeypatch, "--strict")
+    assert code == 0 and {d["severity"] for d in found} == {"info"}
+
+
+def test_every_modeline_resolves_in_the_repository(tmp_path: Path) -> None:
+    for repository in (made(tmp_path), made(tmp_path, "--new-base", "--family", "sid-meiers-civilization", name="b")):
+        files = sorted((repository / "rules").rglob("*.yaml"))
+        assert files
+        for path in files:
+            first = path.read_text(encoding="utf-8").splitlines()[0]
+            match = MODELINE.match(first)
+            assert match is not None, path
+            target = (path.parent / match.group(1)).resolve()
+            assert target.is_file() and target.is_relative_to(repository / "schemas"), (path, target)
+
+
+@pytest.mark.parametrize("family", ["advanced-civilization", "imperial-settlers", "sid-meiers-civilization"])
+def test_each_family_starts_a_variant_or_a_base_that_validates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, family: str
+) -> None:
+    variant = made(tmp_path, "--family", family, name="variant")
+    code, found = validate(variant, monkeypatch)
+    assert code == 0, [d for d in found if d["severity"] == "error"]
+    manifest = yaml.safe_load((variant / "rules" / "rulesets" / "variant.yaml").read_text(encoding="utf-8"))
+    assert manifest["extends"] == family
+    base = made(tmp_path, "--family", family, "--new-base", name="base")
+    code, found = validate(base, monkeypatch)
+    assert code == 0, [d for d in found if d["severity"] == "error"]
+    manifest = yaml.safe_load((base / "rules" / "rulesets" / "base.yaml").read_text(encoding="utf-8"))
+    assert manifest["id"] == "base" and "extends" not in manifest
+    assert "README.md" in os.listdir(base)
+
+
+def test_init_extends_the_ruleset_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repository = made(tmp_path, "--extends", "advanced-civilization-western", "--name", "western-house")
+    manifest = yaml.safe_load((repository / "rules" / "rulesets" / "western-house.yaml").read_text(encoding="utf-8"))
+    assert manifest["extends"] == "advanced-civilization-western"
+    assert validate(repository, monkeypatch)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--extends", "nowhere"], "no ruleset `nowhere`"),
+        (["--family", "imperial-settlers", "--extends", "advanced-civilization"], "not of `imperial-settlers`"),
+        (["--family", "chess"], "no game family `chess`"),
+        (["--new-base", "--extends", "advanced-civilization"], "leave --extends out"),
+        (["--name", "Not An Id"], "kebab-case"),
+        (["--name", "mega-civilization"], "shipped with civrules"),
+    ],
+)
+def test_init_refuses_what_cannot_be_made(tmp_path: Path, options: list[str], said: str) -> None:
+    result = CliRunner().invoke(main, ["init", str(tmp_path / "new"), *options])
+    assert result.exit_code == 2
+    assert said in result.stdout + result.stderr
+    assert not (tmp_path / "new").exists()
+
+
+def test_init_never_writes_over_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "existing"
+    (target / ".github" / "workflows").mkdir(parents=True)
+    (target / "README.md").write_text("mine\n", encoding="utf-8")
+    (target / ".github" / "workflows" / "rules.yml").write_text("mine\n", encoding="utf-8")
+    code, _, err = civrules("init", str(target))
+    assert code == 2
+    assert "`.github/workflows/rules.yml`, `README.md`" in err and "nothing was written" in err
+    assert sorted(p.name for p in target.rglob("*")) == [".github", "README.md", "rules.yml", "workflows"]
+    assert (target / "README.md").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_init_writes_beside_files_of_its_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder that holds other files (a licence, .git) is written into: only new files are added."""
+    target = tmp_path / "existing"
+    target.mkdir()
+    (target / "LICENSE").write_text("mine\n", encoding="utf-8")
+    (target / "rules").mkdir()  # empty: nothing in it to keep
+    monkeypatch.chdir(target)
+    code, _, err = civrules("init")
+    assert code == 0, err
+    assert (target / "LICENSE").read_text(encoding="utf-8") == "mine\n"
+    assert (target / "rules" / "rulesets" / "existing.yaml").is_file()
+
+
+def test_init_does_not_follow_a_link(tmp_path: Path) -> None:
+    target = tmp_path / "linked"
+    target.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, target / ".github")
+    code, _, err = civrules("init", str(target))
+    assert code == 2 and "symbolic link" in err
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_schemas_exports_every_schema_and_checks_them(tmp_path: Path) -> None:
+    out = tmp_path / "schemas"
+    code, _, err = civrules("schemas", "--out", str(out))
+    assert code == 0, err
+    for name, text in schema_files().items():
+        assert (out / name).read_text(encoding="utf-8") == text
+    assert (out / "ruleset.schema.json").read_bytes() == (REPO / "schemas" / "ruleset.schema.json").read_bytes()
+    assert __version__ in (out / "README.md").read_text(encoding="utf-8")
+    assert civrules("schemas", "--out", str(out), "--check")[0] == 0
+    (out / "map.schema.json").write_text("{}\n", encoding="utf-8")
+    code, out_text, err = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1 and "map.schema.json: differs" in out_text and "run `civrules schemas --out" in err
+    assert civrules("schemas", "--out", str(out))[0] == 0  # a folder civrules wrote is written again
+    assert civrules("schemas", "--out", str(out), "--check")[0] == 0
+
+
+def test_schemas_never_replace_a_folder_civrules_did_not_write(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    code, _, err = civrules("schemas", "--out", str(out))
+    assert code == 2 and "did not write" in err
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_the_yamllint_configuration_is_the_one_init_writes() -> None:
+    assert (REPO / ".yamllint").read_text(encoding="utf-8") == YAMLLINT
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f"`{name}` is not installed: it is a development dependency (`make setup` installs it)")
+    return found
+
+
+@pytest.mark.slow
+def test_civrules_own_rules_pass_the_yamllint_configuration() -> None:
+    """yamllint with its defaults reported 3,852 problems in rules/; this configuration none."""
+    done = subprocess.run(
+        [_tool("yamllint"), "--strict", "-c", str(REPO / ".yamllint"), "rules"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def _environment(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "CIVRULES_NO_SHIPPED"}
+    return {
+        **env,
+        "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+        "PRE_COMMIT_HOME": str(home / "pre-commit"),
+        "HOME": str(home),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+
+
+def _run(command: list[str] | str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        shell=isinstance(command, str),
+    )
+
+
+def _workflow_steps(repository: Path) -> list[str]:
+    """The workflow's `run:` steps, but the one that installs civrules (here it is installed)."""
+    workflow = yaml.safe_load((repository / ".github" / "workflows" / "rules.yml").read_text(encoding="utf-8"))
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"] if "run" in step]
+    assert steps[0]["name"] == "Install civrules and the linters" and "pip install" in steps[0]["run"]
+    return [step["run"] for step in steps[1:]]
+
+
+@pytest.mark.slow
+def test_a_new_repository_catches_a_planted_mistake_in_pre_commit_and_ci(tmp_path: Path) -> None:
+    env = _environment(tmp_path / "home")
+    (tmp_path / "home").mkdir()
+    repository = tmp_path / "house"
+    started = _run([str(BIN / "civrules"), "init", str(repository)], tmp_path, env)
+    assert started.returncode == 0, started.stderr
+
+    # The workflow is valid for actionlint; every file passes yamllint; every rule file its schema.
+    linted = _run([_tool("actionlint"), ".github/workflows/rules.yml"], repository, env)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert _run([_tool("yamllint"), "--strict", "."], repository, env).returncode == 0
+    for path in sorted((repository / "rules").rglob("*.yaml")):
+        match = MODELINE.match(path.read_text(encoding="utf-8").splitlines()[0])
+        assert match is not None
+        checked = _run([_tool("check-jsonschema"), "--schemafile", match.group(1), path.name], path.parent, env)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+    # pre-commit, offline: the local hook runs the installed civrules.
+    for command in (["git", "init", "-q"], ["git", "add", "-A"], [_tool("pre-commit"), "install"]):
+        assert _run(command, repository, env).returncode == 0
+    committed = _run(["git", "commit", "-q", "-m", "rules"], repository, env)
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    for step in _workflow_steps(repository):
+        done = _run(step, repository, env)
+        assert done.returncode == 0, (step, done.stdout[-2000:], done.stderr[-2000:])
+
+    # A planted mistake: a card the base does not have. pre-commit refuses the commit, CI fails.
+    manifest = repository / "rules" / "rulesets" / "house.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8")
+        + "overlay:\n  civilization_cards:\n    patch:\n      - id: potery\n        cost: 55\n"
+        + '        source: "house rule: cheaper Pottery"\n',
+        encoding="utf-8",
+    )
+    assert _run(["git", "add", "-A"], repository, env).returncode == 0
+    refused = _run(["git", "commit", "-q", "-m", "cheaper pottery"], repository, env)
+    assert refused.returncode != 0
+    said = refused.stdout + refused.stderr  # git gives the hook's output on standard error
+    assert "civrules validate" in said and "Failed" in said
+    assert "rules/rulesets/house.yaml:" in said and "did you mean `pottery`?" in said
+    annotated = _run(_workflow_steps(repository)[0], repository, env)
+    assert annotated.returncode == 1
+    assert annotated.stdout.startswith("::error file=rules/rulesets/house.yaml,line=")
+
+
+def test_an_editor_shows_live_diagnostics_on_a_variant_of_a_shipped_ruleset(tmp_path: Path) -> None:
+    """What the README promises: edit the new repository's variant, see the mistake as you type."""
+    from tests.core.test_lsp import Client, position
+
+    repository = made(tmp_path)
+    rules = repository / "rules"
+    variant = rules / "rulesets" / "house.yaml"
+    uri = variant.absolute().as_uri()
+    text = variant.read_text(encoding="utf-8")
+    client = Client(rules)  # it inherits the environment, which `with_shipped` cleared of CIVRULES_NO_SHIPPED
+    try:
+        client.request("initialize", {"processId": None, "rootUri": repository.as_uri(), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        typo = (
+            text + 'overlay:\n  civilization_cards:\n    patch:\n      - {id: potery, cost: 55, source: "house rule"}\n'
+        )
+        client.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typo}]}
+        )
+        found = [d for d in client.diagnostics_until(uri, "V005") if d["code"] == "V005"]
+        assert found and found[0]["range"]["start"]["line"] == position(typo, "potery")["line"]
+        assert "did you mean `pottery`?" in found[0]["message"]
+        assert client.close() == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()

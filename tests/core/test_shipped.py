@@ -1,0 +1,170 @@
+"""The rulesets shipped with civrules, extended from a rule-data repository without being copied.
+
+They are read from the installed package (the clone's `rules/` in an editable install), through
+the same guards as the user's files; a local ruleset with a shipped id is an error (R013); only
+the rules folder's own rulesets are "every ruleset", and a shipped file is named where it is
+installed, never as the user's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.load.workspace import SHIPPED, Workspace, shipped_rules
+from tests.conftest import RULES
+
+VARIANT = """\
+kind: ruleset
+id: house
+name: "House rules"
+extends: advanced-civilization
+overlay:
+  civilization_cards:
+    patch:
+      - id: pottery
+        cost: 55
+        source: "house rule: Pottery costs 55"
+"""
+
+
+@pytest.fixture
+def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A rule-data repository of one variant of a shipped ruleset, as the working directory."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules" / "rulesets" / "house.yaml").write_text(VARIANT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def civrules(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def records(*args: str) -> tuple[int, list[dict[str, Any]]]:
+    code, out, _ = civrules(*args, "--format", "json")
+    return code, json.loads(out)
+
+
+def test_the_clone_ships_its_own_rules() -> None:
+    assert shipped_rules() == RULES
+
+
+def test_a_variant_extends_a_shipped_ruleset_without_copying_it(repository: Path) -> None:
+    code, found = records("validate")
+    assert code == 0
+    # Every diagnostic is the variant's: the shipped rulesets are not validated as the user's.
+    assert {d["file"] for d in found} == {"rules/rulesets/house.yaml"}
+    code, out, _ = civrules("export", "house")
+    assert code == 0
+    pottery = next(c for c in json.loads(out)["civilization_cards"] if c["id"] == "pottery")
+    assert pottery["cost"] == 55
+    code, out, _ = civrules("diff", "advanced-civilization", "house")
+    assert code == 0 and "pottery" in out and "55" in out
+
+
+def test_list_marks_the_shipped_rulesets(repository: Path) -> None:
+    code, out, _ = civrules("list", "--format", "json")
+    assert code == 0
+    rows = {row["id"]: row for row in json.loads(out)}
+    assert rows["house"]["shipped"] is False and rows["house"]["file"] == "rules/rulesets/house.yaml"
+    assert rows["advanced-civilization"]["shipped"] is True
+    assert Path(rows["advanced-civilization"]["file"]) == RULES / "rulesets" / "advanced-civilization.yaml"
+    code, out, _ = civrules("list")
+    assert "(shipped with civrules)" in out.splitlines()[0]
+
+
+def test_a_mistake_in_the_variant_is_reported_at_the_variant(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "house.yaml"
+    manifest.write_text(VARIANT.replace("cost: 55", "cost: 55\n        prerequisites: [nowhere]"), encoding="utf-8")
+    code, found = records("validate")
+    assert code == 1
+    errors = [d for d in found if d["severity"] == "error"]
+    assert errors and {d["file"] for d in errors} == {"rules/rulesets/house.yaml"}
+    # The base definition it changes is a note, named where the shipped file is installed.
+    notes = {r["file"] for d in errors for r in d["related"]}
+    assert notes == {str(RULES / "cards" / "advanced-civilization.yaml")}
+
+
+def test_a_local_ruleset_with_a_shipped_id_names_both(repository: Path) -> None:
+    rulesets = repository / "rules" / "rulesets"
+    copied = (RULES / "rulesets" / "mega-civilization.yaml").read_text(encoding="utf-8")
+    (rulesets / "mega-civilization.yaml").write_text(copied, encoding="utf-8")
+    code, found = records("validate", "house")
+    assert code == 0  # the variant does not use it
+    code, found = records("validate")
+    assert code == 1
+    (shadowed,) = [d for d in found if d["code"] == "R013"]
+    assert shadowed["file"] == "rules/rulesets/mega-civilization.yaml"
+    assert shadowed["line"] == copied.splitlines().index("id: mega-civilization") + 1
+    assert str(RULES / "rulesets" / "mega-civilization.yaml") in shadowed["message"]
+    (related,) = shadowed["related"]
+    assert related["file"] == str(RULES / "rulesets" / "mega-civilization.yaml")
+    assert related["label"] == "the shipped ruleset"
+
+
+def test_no_shipped_reads_the_rules_folder_alone(repository: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CIVRULES_NO_SHIPPED", "0")  # restored after the test: --no-shipped sets it
+    code, found = records("validate", "--no-shipped")
+    assert code == 1
+    assert [d["code"] for d in found if d["severity"] == "error"] == ["V001"]
+    code, out, _ = civrules("--no-shipped", "list")
+    assert code == 0 and out.split()[0] == "house" and "shipped" not in out
+
+
+def test_a_manifest_cannot_name_a_shipped_file(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "house.yaml"
+    manifest.write_text(VARIANT + f"files: {{map: ['{SHIPPED}maps/mediterranean.yaml']}}\n", encoding="utf-8")
+    code, found = records("validate")
+    assert code == 1
+    assert any(d["code"] in ("R003", "S001") and d["file"] == "rules/rulesets/house.yaml" for d in found)
+
+
+def test_shipped_files_are_read_under_the_same_guards(tmp_path: Path) -> None:
+    """A link in the shipped folder is refused as one in the user's (R003), never followed."""
+    shipped = tmp_path / "shipped"
+    (shipped / "rulesets").mkdir(parents=True)
+    (shipped / "maps").mkdir()
+    base = (RULES / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (shipped / "rulesets" / "advanced-civilization.yaml").write_text(base, encoding="utf-8")
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("kind: map\n", encoding="utf-8")
+    os.symlink(secret, shipped / "maps" / "mediterranean.yaml")
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "house.yaml").write_text(VARIANT, encoding="utf-8")
+    workspace = Workspace(rules, shipped=shipped)
+    base_manifest = workspace.manifest("advanced-civilization")
+    assert base_manifest is not None and base_manifest.shipped
+    loaded = workspace.load_ruleset(base_manifest)
+    refused = [d for d in loaded.all_diagnostics() if d.code == "R003"]
+    assert refused and "symbolic link" in refused[0].message
+    assert list(workspace.manifests()) == ["house"]
+
+
+def test_an_editor_session_sees_the_shipped_base(repository: Path) -> None:
+    from civrules.pipeline.incremental import Session
+
+    session = Session(repository / "rules")
+    first = session.update()
+    assert [d for d in first.diagnostics if d.severity.value == "error"] == []
+    assert "house" in first.analyses and list(first.files) == ["rulesets/house.yaml"]
+    session.set_text("rulesets/house.yaml", VARIANT.replace("id: pottery", "id: potery"))
+    second = session.update()
+    (error,) = [d for d in second.diagnostics if d.severity.value == "error"]
+    assert error.span is not None and error.span.file == "rules/rulesets/house.yaml"
+    assert not [r for r in second.reread if r.startswith(SHIPPED)]  # the shipped files were read once
+
+
+def test_no_output_is_written_into_the_shipped_rules(repository: Path) -> None:
+    code, _, err = civrules("build", "--out", str(RULES / "generated-here"))
+    assert code == 2 and "refusing to write into" in err
+    assert not (RULES / "generated-here").exists()
