@@ -32,9 +32,6 @@ NOT_RUN = re.compile(r"^\*Not run in tests: .+\.\*$")
 SLOW = re.compile(r"^<!-- slow: .+ -->$")
 OUTPUT_OF = re.compile(r"^<!-- output of: (.+) -->$")
 
-#: Sections whose blocks another change owns (the engine packages' import names, issue #30's
-#: sibling): their shell blocks are left to it and to its tests.
-LEFT_TO_OTHERS = {("README.md", "## Generated engine modules")}
 
 
 @dataclass(frozen=True)
@@ -82,7 +79,7 @@ def shell_blocks(page: Path) -> list[Block]:
     return [
         b
         for b in blocks(page)
-        if b.language in SHELLS and (page.name, b.section) not in LEFT_TO_OTHERS and not _marked(b, NOT_RUN)
+        if b.language in SHELLS and not _marked(b, NOT_RUN)
     ]
 
 
@@ -142,7 +139,7 @@ def _run_blocks(page: Path, tmp_path: Path, *, slow: bool) -> None:
 def test_every_shell_block_runs_or_says_why_not(page: Path) -> None:
     """A shell block is run by this module, or marked; a marked one says why."""
     for block in blocks(page):
-        if block.language not in SHELLS or (page.name, block.section) in LEFT_TO_OTHERS:
+        if block.language not in SHELLS:
             continue
         assert block.text.strip(), block.name
         for line in block.before[-3:]:
