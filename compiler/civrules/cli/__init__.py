@@ -22,12 +22,13 @@ import click
 
 from civrules import __version__
 from civrules.diagnostics import (
-    TRUNCATED,
+    SUMMARY_INFOS,
     Diagnostic,
     Severity,
     Span,
     cap_per_file,
     codes,
+    count_line,
     has_errors,
     sort_diagnostics,
 )
@@ -381,7 +382,7 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
-_SUMMARY_INFOS = {"Q007", TRUNCATED}
+_SUMMARY_INFOS = SUMMARY_INFOS
 
 
 def _emit(
@@ -409,11 +410,7 @@ def _emit(
     if out:
         click.echo(out, nl=False)
     if fmt == "text":
-        counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
-        summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
-        hidden = sum(1 for d in ordered if d.severity is Severity.INFO and d.code not in _SUMMARY_INFOS)
-        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden and not verbose else ""
-        click.echo(f"civrules: {summary}{more}", err=True)
+        click.echo(f"civrules: {count_line(ordered, verbose=verbose)}", err=True)
 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
