@@ -34,6 +34,7 @@ from civrules.emit.export import export_ruleset
 from civrules.emit.export import fingerprint as fingerprint_of
 from civrules.emit.sheets import CHANGES, css_string, render_pdf, render_sheets
 from civrules.emit.sheets import SHEETS as EVERY_FAMILYS_SHEETS
+from civrules.emit.sheets.common import label_of
 from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
@@ -285,7 +286,7 @@ def test_ast_shows_unknown_never_blank(base: Built) -> None:
     tree = _parse(base.files["ast.html"].decode())
     rows = {_cell_text(row.find("th")).rstrip("*"): row for row in tree.findall(".//table[@class='ast']/tbody/tr")}
     assert set(rows) == {nation.display_name for nation in base.model.nations}
-    assert " ".join(_cell_text(cell) for cell in rows["Italy"].findall("td")).startswith("2 unknown —")
+    assert " ".join(_cell_text(cell) for cell in rows["Italy"].findall("td")).startswith("2 unknown — Italy's track")
     for name, row in rows.items():
         if name == "Italy":
             continue
@@ -503,7 +504,7 @@ def test_every_card_name_is_on_the_credit_sheet(ruleset_id: str) -> None:
     page = _sheets_of(ruleset_id, "a4", ("credit-table.html",))["credit-table.html"].decode()
     rows = _parse(page).findall(".//tbody/tr")
     shown = {_cell_text(row.find("th")).removesuffix(" Δ").removesuffix(" +") for row in rows}
-    names = {card.display_name for card in model.cards}
+    names = {label_of(card) for card in model.cards}  # an unnamed card by its rule, never its id
     assert {name for name in names if not any(row.endswith(name) for row in shown)} == set()
     assert len(rows) == len(names)
     assert "unknownunknown" not in page
@@ -565,7 +566,10 @@ def test_groups_without_symbols_get_distinct_shapes_and_letters() -> None:
     assert len(keys) == 5
     assert len({re.sub(r"<title>[^<]*</title>", "", shape) for shape in shapes}) == 5
     assert letters == ["Cr", "S", "A", "Ci", "R"]
-    assert "are not in the sources: the hollow shapes with letters are drawn here" in page
+    # The legend says what the drawing shows: the data gives the groups' colours, so the shapes are filled.
+    said = "are not in the sources: the shapes with letters, in the groups' colours, are drawn here"
+    assert said in html.unescape(page)
+    assert "hollow" not in page
     assert ">?</text>" not in page
 
 
@@ -588,8 +592,13 @@ def test_quick_reference_shows_unknown_facts_with_their_reason() -> None:
     # the phases come from the rulebook transcription (issue 31); phase 10's A.S.T.-position order has
     # no value in the vocabulary, so it is a dash with its reason
     assert "A.S.T. Alteration" in page and "—¹" in page
-    assert "which `order` has no value" in page
-    assert "unknown hand limit: no rule file of this ruleset gives the hand limit" in page
+    assert "which no order of play in the data's words can express" in page
+    # Two facts missing for one reason are one note, not two saying the same.
+    assert "unknown hand limit and taxation: not in any rule file of this ruleset" in page
+    assert page.count("not in any rule file of this ruleset") == 1
+    # The order of the calamities is worked out by civrules from other games' rules: the sheet says so.
+    assert "Derived order.</span> Worked out by civrules, not listed in the rule files" in page
+    assert "the rule of Advanced Civilization 29.6 and of the Expansion Project 24.7.1–24.7.2" in page
 
 
 def test_variant_sheets_mark_what_the_variant_changes(base: Built) -> None:

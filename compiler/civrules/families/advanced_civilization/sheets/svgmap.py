@@ -9,7 +9,8 @@ sheet): area names from the data can never become markup.
 Drawing conventions (also the picture's legend): land borders solid, sea borders dashed, borders
 that are both a double line, borders of unknown kind dotted; inland areas white circles, coastal
 areas tinted circles, water areas squares (open sea: a diamond); a flood plain is hatched; a start
-area has a second ring and its nation under the name; a volcano is a triangle; the number in a
+area has a second ring and its nation under the name; each name stands where it covers no other
+(sheets/labels.py), with a thin line back to its area when it stands off; a volcano is a triangle; the number in a
 land area is its population limit and the small square its city site (black or white).
 
 Examples
@@ -22,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ from civrules.emit.sheets.common import environment as common_environment
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Area, Ruleset
+from civrules.families.advanced_civilization.sheets.labels import place_labels
 from civrules.model import Unknown
 from civrules.support import cache
 
@@ -67,6 +70,11 @@ class Node:
     population: str  # the population limit as printed ("" for none, "?" unknown)
     city_site: str  # black, white or ""
     volcano: bool
+    #: Where its label is drawn (sheets/labels.py): the name's baseline, the nation's, a leader line.
+    label_x: float = 0.0
+    label_y: float = 0.0
+    nation_y: float = 0.0
+    leader: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +255,17 @@ def picture(ruleset: Ruleset, aspect: float) -> Picture:
                 node_id in volcanic,
             )
         )
+    labels = place_labels([(n.id, n.x, n.y, n.name, n.start) for n in nodes], WIDTH, height - LEGEND)
+    nodes = [
+        dataclasses.replace(
+            n,
+            label_x=labels[n.id][1].x,
+            label_y=labels[n.id][1].y,
+            nation_y=labels[n.id][1].nation_y,
+            leader=labels[n.id][1].leader,
+        )
+        for n in nodes
+    ]
     edges = []
     for a, b in sorted(tuple(sorted(edge)) for edge in graph.edges):
         kind = str(graph.edges[a, b].get("kind"))

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "186d2ff8f4945b2f24a3c510b5e765456a7cd1bcb11711ce02927c1a17bd2c83"
+SOURCE_SHA256 = "e4104f05fd9a9a4f9e6d5e067765969e866fd6f4819fb8240670f41f5fa741a1"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map-graph.svg.j2'
@@ -284,23 +284,38 @@ def root(context, missing=missing):
             yield escape(t_1((environment.getattr(l_1_node, 'y') - 7)))
             yield '" fill="#c0392b" stroke="#000000" stroke-width="0.8"/>\n'
     l_1_node = missing
-    yield '</g>\n<g class="labels" text-anchor="middle">\n'
-    for l_1_node in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes'):
-        l_1_dy = missing
+    yield '</g>\n<g class="leaders">\n'
+    def t_5(fiter):
+        for l_1_node in fiter:
+            if environment.getattr(l_1_node, 'leader'):
+                yield l_1_node
+    for l_1_node in t_5(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes')):
         _loop_vars = {}
         pass
-        l_1_dy = (20 if environment.getattr(l_1_node, 'start') else 17)
-        _loop_vars['dy'] = l_1_dy
+        yield '<line x1="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 0)))
+        yield '" y1="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 1)))
+        yield '" x2="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 2)))
+        yield '" y2="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 3)))
+        yield '" stroke="#777777" stroke-width="0.7"/>\n'
+    l_1_node = missing
+    yield '</g>\n<g class="labels" text-anchor="middle">\n'
+    for l_1_node in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes'):
+        _loop_vars = {}
+        pass
         yield '<text x="'
-        yield escape(t_1(environment.getattr(l_1_node, 'x')))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
         yield '" y="'
-        yield escape(t_1((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy))))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_y')))
         yield '" font-size="11.5" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" fill="#ffffff">'
         yield escape(environment.getattr(l_1_node, 'name'))
         yield '</text>\n<text x="'
-        yield escape(t_1(environment.getattr(l_1_node, 'x')))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
         yield '" y="'
-        yield escape(t_1((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy))))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_y')))
         yield '" font-size="11.5" fill="'
         yield escape(('#1d3f66' if (environment.getattr(l_1_node, 'shape') in ('sea', 'open_sea')) else '#111111'))
         yield '"'
@@ -313,19 +328,19 @@ def root(context, missing=missing):
         if environment.getattr(l_1_node, 'start'):
             pass
             yield '<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
             yield '" y="'
-            yield escape(t_1(((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy)) + 11)))
+            yield escape(t_1(environment.getattr(l_1_node, 'nation_y')))
             yield '" font-size="10" stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" fill="#ffffff" font-style="italic">'
             yield escape(environment.getattr(l_1_node, 'start'))
             yield '</text>\n<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
             yield '" y="'
-            yield escape(t_1(((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy)) + 11)))
+            yield escape(t_1(environment.getattr(l_1_node, 'nation_y')))
             yield '" font-size="10" fill="#6b2d1a" font-style="italic" font-weight="bold">'
             yield escape(environment.getattr(l_1_node, 'start'))
             yield '</text>\n'
-    l_1_node = l_1_dy = missing
+    l_1_node = missing
     yield '</g>\n<g class="legend" font-size="10">\n<line x1="0" y1="'
     yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend_y')))
     yield '" x2="'
@@ -409,4 +424,4 @@ def root(context, missing=missing):
     yield '</g>\n</svg>\n'
 
 blocks = {}
-debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=241&52=243&53=246&55=252&56=255&58=261&59=264&64=278&65=282&66=285&67=291&68=303&69=306&70=312&75=320&76=326&77=330&78=332&79=334&80=336&81=338&82=340&83=342&84=344&85=346&86=348&87=350&88=353&89=357&90=359&91=362&92=374&93=377&94=383&95=385&96=387&98=392'
+debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=241&52=243&53=246&55=252&56=255&58=261&59=264&64=278&65=286&69=296&70=300&71=306&72=318&73=321&74=327&79=335&80=341&81=345&82=347&83=349&84=351&85=353&86=355&87=357&88=359&89=361&90=363&91=365&92=368&93=372&94=374&95=377&96=389&97=392&98=398&99=400&100=402&102=407'
