@@ -402,7 +402,7 @@ def test_weasyprint_pdf_has_every_sheet_within_bounds(weasy_pdf: Printed, base: 
 def test_each_pdf_page_has_one_header(base: Built) -> None:
     """The first page of a sheet printed its own header and the running one: the ruleset and the
     fingerprint twice. A sheet of two pages, typeset by WeasyPrint: each page says them once."""
-    import weasyprint
+    import weasyprint  # type: ignore[import-untyped]
 
     page = render_sheets(base.model, base.fingerprint)["cards.html"].decode()
     reader = pypdf.PdfReader(io.BytesIO(weasyprint.HTML(string=page).render().write_pdf()))
@@ -929,5 +929,5 @@ def test_the_mega_ast_sheet_groups_the_tracks_by_level_and_gives_each_levels_req
 
 def test_an_ast_with_no_track_is_one_line_saying_why() -> None:
     page = html.unescape((REPO / "generated" / "sheets" / EXPANSION / "ast.html").read_text(encoding="utf-8"))
-    assert "<table class=\"ast\">" not in page
+    assert '<table class="ast">' not in page
     assert "No track can be drawn: The civilizations and the spaces at which each track's epochs begin" in page
