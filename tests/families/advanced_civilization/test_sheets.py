@@ -422,7 +422,7 @@ def test_weasyprint_pdf_states_costs_and_credits(weasy_pdf: Printed) -> None:
 
 
 def test_weasyprint_credit_table_is_one_page_on_either_paper(base: Built) -> None:
-    import weasyprint  # type: ignore[import-untyped]
+    import weasyprint
 
     for paper, size in (("a4", (842, 595)), ("letter", (792, 612))):
         page = render_sheets(base.model, base.fingerprint, paper)["credit-table.html"].decode()
