@@ -215,3 +215,28 @@ def test_the_sheets_of_a_mega_civilization_house_variant_say_only_what_the_data_
         if _scan(page.decode(), diff=name == "variant-changes.html")
     }
     assert found == {}
+
+
+@pytest.mark.parametrize("ruleset_id", ["advanced-civilization", "sid-meiers-civilization", "imperial-settlers"])
+def test_a_ruleset_with_nothing_in_its_collections_gets_a_line_not_an_empty_table(ruleset_id: str) -> None:
+    """Mega Civilization's sequence of play was a table with no row and no note: every sheet of
+    every family, given a ruleset whose every collection is empty, says in a line why it lists nothing."""
+    import dataclasses
+
+    from civrules.emit.sheets import render_sheets
+    from civrules.model import Collection
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    workspace = CachedWorkspace({})
+    model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id])).model
+    assert model is not None
+    empty = {
+        f.name: Collection.of(value.name, [])
+        for f in dataclasses.fields(model)
+        if isinstance(value := getattr(model, f.name), Collection)
+    }
+    assert empty
+    files = render_sheets(dataclasses.replace(model, **empty), "0" * 64)
+    found = {name: _scan(page.decode()) for name, page in files.items()}
+    assert {name: problems for name, problems in found.items() if problems} == {}

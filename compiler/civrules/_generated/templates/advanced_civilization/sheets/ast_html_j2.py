@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "dafc6801bb5ca8c17f42457f73b2aa826df8448310240c82fc64d61edeeaf139"
+SOURCE_SHA256 = "4b627fad0c22c32ece79e1ff016adcd33e64f90c6cee384a1622c2008b4bdb0a"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -45,7 +45,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.ast { table-layout: fixed; font-size: 8pt; }\n.ast col.nation { width: 26mm; }\n.ast col.pos { width: 14mm; }\n.ast th, .ast td { text-align: center; vertical-align: middle; padding: 0.6mm 0.3mm; }\n.ast tbody th { text-align: left; padding-left: 1.5mm; }\n.ast tbody tr { height: 9.8mm; }\n.ast td.space { position: relative; }\n.ast .ep { display: block; font-size: 6.4pt; line-height: 1.05; font-weight: bold; color: #3b2a1e; text-align: left; padding-left: 0.6mm; letter-spacing: 0.03em; }\n.ast td.space { vertical-align: top; }\n.ast td.space .val { margin-top: 0.2mm; }\n.ast td.space:not(.start) .val { margin-top: 2.6mm; }\n.ast .val { display: block; font-weight: bold; font-size: 8.2pt; }\n.ast .val.unknown { font-size: 7pt; }\n.ast td.start { border-left: 0.6mm solid #3b2a1e; }\n.ast td.whole { text-align: left; padding-left: 2mm; background: #ffffff; }\n.ast tr.level th { text-align: left; padding: 1mm 1.5mm 0.4mm; font-size: 8.4pt; background: #f4f1ea; }\n.whole-note { font-size: 8pt; margin: 1mm 0; }\n.req .lvl { font-weight: bold; }\n.ast .caveat { display: block; font-weight: normal; font-size: 6.4pt; color: #6e6a62; }\n.s0 { background: #ffffff; }\n.s1 { background: #efe9dd; }\n.s2 { background: #ddd2bf; }\n.s3 { background: #c6b69b; }\n.s4 { background: #ab977a; }\n.ast thead .finish, .ast thead .startcol { font-size: 6.5pt; }\ntable.req { font-size: 7.6pt; margin-top: 1mm; }\n.req th, .req td { padding: 0.4mm 1mm; }\n.foot-mark { font-size: 7pt; color: #444444; margin: 0.8mm 0 0; }\n.mark { color: #6b2d1a; font-weight: bold; }\nh2 { margin: 2.5mm 0 1mm; font-size: 10.5pt; }\n.req td.sw { width: 5mm; }\n.req col.r-name { width: 32mm; }\n.req col.r-facts { width: 62mm; }\n.notes { margin: 1.5mm 0 0; padding-left: 4mm; font-size: 7.4pt; }\n.key { font-size: 7.6pt; margin-bottom: 1.5mm; }\n.key .chip { display: inline-block; width: 4mm; height: 3mm; border: 0.2mm solid #8c8478; vertical-align: -0.5mm; margin: 0 0.8mm 0 2.5mm; }\n'
+    yield 'table.ast { table-layout: fixed; font-size: 8pt; }\n.ast col.nation { width: 26mm; }\n.ast col.pos { width: 14mm; }\n.ast th, .ast td { text-align: center; vertical-align: middle; padding: 0.6mm 0.3mm; }\n.ast tbody th { text-align: left; padding-left: 1.5mm; }\n.ast tbody tr { height: 9.8mm; }\n.ast td.space { position: relative; }\n.ast .ep { display: block; font-size: 6.4pt; line-height: 1.05; font-weight: bold; color: #3b2a1e; text-align: left; padding-left: 0.6mm; letter-spacing: 0.03em; }\n.ast td.space { vertical-align: top; }\n.ast td.space .val { margin-top: 0.2mm; }\n.ast td.space:not(.start) .val { margin-top: 2.6mm; }\n.ast .val { display: block; font-weight: bold; font-size: 8.2pt; }\n.ast .val.unknown { font-size: 7pt; }\n.ast td.start { border-left: 0.6mm solid #3b2a1e; }\n.ast td.whole { text-align: left; padding-left: 2mm; background: #ffffff; }\n.ast tr.level th { text-align: left; padding: 1mm 1.5mm 0.4mm; font-size: 8.4pt; background: #f4f1ea; }\n.req .lvl { font-weight: bold; }\n.ast .caveat { display: block; font-weight: normal; font-size: 6.4pt; color: #6e6a62; }\n.s0 { background: #ffffff; }\n.s1 { background: #efe9dd; }\n.s2 { background: #ddd2bf; }\n.s3 { background: #c6b69b; }\n.s4 { background: #ab977a; }\n.ast thead .finish, .ast thead .startcol { font-size: 6.5pt; }\ntable.req { font-size: 7.6pt; margin-top: 1mm; }\n.req th, .req td { padding: 0.4mm 1mm; }\n.foot-mark { font-size: 7pt; color: #444444; margin: 0.8mm 0 0; }\n.mark { color: #6b2d1a; font-weight: bold; }\nh2 { margin: 2.5mm 0 1mm; font-size: 10.5pt; }\n.req td.sw { width: 5mm; }\n.req col.r-name { width: 32mm; }\n.req col.r-facts { width: 62mm; }\n.notes { margin: 1.5mm 0 0; padding-left: 4mm; font-size: 7.4pt; }\n.key { font-size: 7.6pt; margin-bottom: 1.5mm; }\n.key .chip { display: inline-block; width: 4mm; height: 3mm; border: 0.2mm solid #8c8478; vertical-align: -0.5mm; margin: 0 0.8mm 0 2.5mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -248,54 +248,60 @@ def block_content(context, missing=missing):
     if (undefined(name='unchecked') if l_0_unchecked is missing else l_0_unchecked):
         pass
         yield '<p class="foot-mark"><sup>*</sup> The values of this track were not checked against a second source.</p>'
-    yield '<h2>Entering an epoch</h2>\n<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
-    l_1_loop = missing
-    for l_1_r, l_1_loop in LoopContext((undefined(name='requirements') if l_0_requirements is missing else l_0_requirements), undefined):
-        l_1_changed = resolve('changed')
-        _loop_vars = {}
+    yield '<h2>Entering an epoch</h2>\n'
+    if (undefined(name='requirements') if l_0_requirements is missing else l_0_requirements):
         pass
-        yield '<tr class="keep"><td class="sw s'
-        yield escape(environment.getattr(l_1_r, 'shade'))
-        yield '"></td><th scope="row">'
-        yield escape(environment.getattr(l_1_r, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
-        yield ' <span class="muted">('
-        yield escape(environment.getattr(l_1_r, 'short'))
-        yield ')</span></th><td>'
-        for l_2_l in environment.getattr(l_1_r, 'levels'):
+        yield '<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
+        l_1_loop = missing
+        for l_1_r, l_1_loop in LoopContext((undefined(name='requirements') if l_0_requirements is missing else l_0_requirements), undefined):
+            l_1_changed = resolve('changed')
             _loop_vars = {}
             pass
-            yield '<div>'
-            if environment.getattr(l_2_l, 'level'):
+            yield '<tr class="keep"><td class="sw s'
+            yield escape(environment.getattr(l_1_r, 'shade'))
+            yield '"></td><th scope="row">'
+            yield escape(environment.getattr(l_1_r, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield ' <span class="muted">('
+            yield escape(environment.getattr(l_1_r, 'short'))
+            yield ')</span></th><td>'
+            for l_2_l in environment.getattr(l_1_r, 'levels'):
+                _loop_vars = {}
                 pass
-                yield '<span class="lvl">'
-                yield escape(environment.getattr(l_2_l, 'level'))
-                yield ':</span> '
-            yield escape((t_1(context.eval_ctx, environment.getattr(l_2_l, 'facts'), '; ') if environment.getattr(l_2_l, 'facts') else '—'))
-            yield '</div>'
-        l_2_l = missing
-        yield '</td><td>'
-        l_2_loop = missing
-        for l_2_l, l_2_loop in LoopContext(environment.getattr(l_1_r, 'levels'), undefined):
-            l_2_rule = resolve('rule')
-            _loop_vars = {}
-            pass
-            yield '<div>'
-            if environment.getattr(l_2_l, 'level'):
+                yield '<div>'
+                if environment.getattr(l_2_l, 'level'):
+                    pass
+                    yield '<span class="lvl">'
+                    yield escape(environment.getattr(l_2_l, 'level'))
+                    yield ':</span> '
+                yield escape((t_1(context.eval_ctx, environment.getattr(l_2_l, 'facts'), '; ') if environment.getattr(l_2_l, 'facts') else '—'))
+                yield '</div>'
+            l_2_l = missing
+            yield '</td><td>'
+            l_2_loop = missing
+            for l_2_l, l_2_loop in LoopContext(environment.getattr(l_1_r, 'levels'), undefined):
+                l_2_rule = resolve('rule')
+                _loop_vars = {}
                 pass
-                yield '<span class="lvl">'
-                yield escape(environment.getattr(l_2_l, 'level'))
-                yield ':</span> '
-            yield escape(environment.getattr(l_2_l, 'text'))
-            if environment.getattr(l_2_loop, 'last'):
-                pass
-                yield ' '
-                yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
-            yield '</div>'
-        l_2_loop = l_2_l = l_2_rule = missing
-        yield '</td></tr>\n'
-    l_1_loop = l_1_r = l_1_changed = missing
-    yield '</tbody>\n</table>\n'
+                yield '<div>'
+                if environment.getattr(l_2_l, 'level'):
+                    pass
+                    yield '<span class="lvl">'
+                    yield escape(environment.getattr(l_2_l, 'level'))
+                    yield ':</span> '
+                yield escape(environment.getattr(l_2_l, 'text'))
+                if environment.getattr(l_2_loop, 'last'):
+                    pass
+                    yield ' '
+                    yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield '</div>'
+            l_2_loop = l_2_l = l_2_rule = missing
+            yield '</td></tr>\n'
+        l_1_loop = l_1_r = l_1_changed = missing
+        yield '</tbody>\n</table>\n'
+    else:
+        pass
+        yield '<p class="whole-note">The rule files of this ruleset list no epoch, so no requirement to enter one.</p>\n'
     if (undefined(name='notes') if l_0_notes is missing else l_0_notes):
         pass
         yield '<ul class="notes">\n'
@@ -312,4 +318,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&41=40&42=88&43=109&44=112&47=117&49=123&52=150&53=152&54=156&55=162&58=169&59=175&60=182&61=185&63=197&64=201&72=226&73=231&74=236&75=238&81=243&82=248&86=289&88=292'
+debug_info = '1=13&2=16&3=30&40=40&41=88&42=109&43=112&46=117&48=123&51=150&52=152&53=156&54=162&57=169&58=175&59=182&60=185&62=197&63=201&71=226&72=231&73=236&74=238&76=242&81=246&82=251&89=295&91=298'

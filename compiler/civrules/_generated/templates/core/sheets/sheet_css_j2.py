@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "3139ac8b2b5b2196d628f25ae0ab9332aa24047e81f91b773ecab8ebac0e247a"
+SOURCE_SHA256 = "2441b23151a2aa20afd7626ae8a67c84dde8a3cf82c8f3cb5d56e3a785eb8410"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sheet.css.j2'
@@ -66,7 +66,7 @@ def root(context, missing=missing):
     yield escape(t_2(environment.getattr((undefined(name='page') if l_0_page is missing else l_0_page), 'side')))
     yield ';\n    right: '
     yield escape(t_2(environment.getattr((undefined(name='page') if l_0_page is missing else l_0_page), 'side')))
-    yield ';\n    bottom: 2.5mm;\n    margin: 0;\n  }\n}\n@media print {\n  html { background: none; }\n  .page { width: auto; min-height: 0; margin: 0; padding: 0; box-shadow: none; }\n  .sheet-foot { display: none; }\n  thead { display: table-header-group; }\n  tr { break-inside: avoid; }\n}\nol.notes { list-style: none; margin: 1.2mm 0 0; padding: 0; font-size: 6.6pt; color: #333333; }\nol.notes li { margin: 0 0 0.3mm; }\nol.notes .mark { font-weight: bold; color: #6b2d1a; }\n.changed-mark { color: #b0421f; font-weight: bold; }\n.group-note { display: block; font-size: 6.6pt; color: #333333; }\n'
+    yield ';\n    bottom: 2.5mm;\n    margin: 0;\n  }\n}\n@media print {\n  html { background: none; }\n  .page { width: auto; min-height: 0; margin: 0; padding: 0; box-shadow: none; }\n  .sheet-foot { display: none; }\n  thead { display: table-header-group; }\n  tr { break-inside: avoid; }\n}\nol.notes { list-style: none; margin: 1.2mm 0 0; padding: 0; font-size: 6.6pt; color: #333333; }\nol.notes li { margin: 0 0 0.3mm; }\nol.notes .mark { font-weight: bold; color: #6b2d1a; }\n.changed-mark { color: #b0421f; font-weight: bold; }\n.whole-note { font-size: 8pt; margin: 1mm 0; }\n.group-note { display: block; font-size: 6.6pt; color: #333333; }\n'
 
 blocks = {}
 debug_info = '3=28&4=30&6=38&11=40&16=42&46=44&47=46&49=48&110=56&111=58'
