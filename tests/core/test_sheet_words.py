@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -231,7 +232,7 @@ def test_a_ruleset_with_nothing_in_its_collections_gets_a_line_not_an_empty_tabl
     workspace = CachedWorkspace({})
     model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id])).model
     assert model is not None
-    empty = {
+    empty: dict[str, Any] = {
         f.name: Collection.of(value.name, [])
         for f in dataclasses.fields(model)
         if isinstance(value := getattr(model, f.name), Collection)
