@@ -13,6 +13,7 @@ from civrules.families.advanced_civilization.calamities import (
     effect_of,
     effect_side,
     modified_effects,
+    order_basis,
     resolution_order,
 )
 from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
@@ -184,6 +185,7 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
             entry["combination"] = ""
     return {
         "calamities": entries,
+        "order_basis": order_basis(ruleset) if entries else "",
         "combination_everywhere": {"text": shared[0][0], "rule": shared[0][1]} if everywhere else None,
         "combination_notes": [
             {"letter": letter, "text": text, "rule": rule} for (text, rule), letter in letters.items() if not everywhere

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "83aa853731d018dbab123bfc62f929c11d6ab5f9248b904b4652882d143bc9e8"
+SOURCE_SHA256 = "c06dd36f75b43d5a0aa1cb32aedfe2edbba234f85a8485904765067d13eb18da"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'calamities.html.j2'
@@ -51,6 +51,7 @@ def block_content(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     _block_vars = {}
+    l_0_order_basis = resolve('order_basis')
     l_0_combination_everywhere = resolve('combination_everywhere')
     l_0_rule = resolve('rule')
     l_0_calamities = resolve('calamities')
@@ -62,7 +63,9 @@ def block_content(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'join' found.")
     pass
-    yield '<p class="lead">In the order they are resolved (lowest stack first; in a stack, non-tradable before tradable). Card modifiers show the change and, where it is a number, the amount before and after for a holder of that card alone.'
+    yield '<p class="lead">In the order they are resolved. '
+    yield escape((undefined(name='order_basis') if l_0_order_basis is missing else l_0_order_basis))
+    yield ' Card modifiers show the change and, where it is a number, the amount before and after for a holder of that card alone.'
     if (undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere):
         pass
         yield ' For every calamity, where a victim holds several of the cards: '
@@ -217,4 +220,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&24=37&25=56&26=63&27=68&29=72&30=74&31=77&32=83&36=98&38=118&39=137&41=140&45=152&46=165&48=178&50=181&55=193&57=196'
+debug_info = '1=13&2=16&3=27&24=37&25=57&26=66&27=71&29=75&30=77&31=80&32=86&36=101&38=121&39=140&41=143&45=155&46=168&48=181&50=184&55=196&57=199'
