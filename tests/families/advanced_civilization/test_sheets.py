@@ -907,6 +907,11 @@ def test_the_variant_map_marks_a_base_area_that_gained_a_border() -> None:
     assert f"Dacia{added}" not in row.group(1)
     untouched = re.search(r'<th scope="row">Thebes(.*?)</tr>', page, re.DOTALL)
     assert untouched is not None and "changed-mark" not in untouched.group(1)
+    # The picture rings them too (dashed: changed), with a legend that says so.
+    marked = len(re.findall(r'<th scope="row">[^<]*<span class="changed-mark"', page))
+    rings = re.findall(r'<circle [^>]*r="13" fill="none" stroke="#b0421f"[^>]*>', page)
+    assert len(rings) == marked > 27
+    assert "changed by this variant (or a border added)" in page
 
 
 def test_the_mega_ast_sheet_groups_the_tracks_by_level_and_gives_each_levels_requirements() -> None:

@@ -44,6 +44,7 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
         kind_text = "land" if area.land else ("open sea" if area.open_sea else "water")
         rows.append(
             {
+                "id": area.id,
                 "name": area.display_name,
                 "mark": mark,
                 "kind": kind_text,
@@ -59,6 +60,9 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
                 },
             }
         )
+    marks = {row["id"]: "changed" if row["mark"] == "borders" else row["mark"] for row in rows if row["mark"]}
+    for row in rows:
+        del row["id"]
     with_unknown = any(row["neighbours"]["unknown"] for row in rows)
     why_none = ""
     if not rows:
@@ -68,7 +72,7 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
     # A spring layout costs memory quadratic in the areas and cannot be read beyond a few hundred.
     drawable = 0 < len(ruleset.areas) <= MAX_PICTURE_AREAS
     return {
-        "picture": map_svg(ruleset, width, height) if drawable else None,
+        "picture": map_svg(ruleset, width, height, marks=marks) if drawable else None,
         "rows": rows,
         "unknown_borders": with_unknown,
         "why_none": why_none,

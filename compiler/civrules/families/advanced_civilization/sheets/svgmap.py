@@ -75,6 +75,8 @@ class Node:
     label_y: float = 0.0
     nation_y: float = 0.0
     leader: tuple[float, float, float, float] | None = None
+    #: What a variant did to the area: ``added``, ``changed`` (a border it gained counts), or "".
+    changed: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,8 @@ MARKS = (
     ("black", "black city site"),
     ("white", "white city site"),
     ("population", "population limit"),
+    ("added", "added by this variant"),
+    ("changed", "changed by this variant (or a border added)"),
 )
 #: Legend items per row.
 LEGEND_COLUMNS = 4
@@ -227,8 +231,9 @@ def _start_areas(ruleset: Ruleset) -> dict[str, list[str]]:
     return starts
 
 
-def picture(ruleset: Ruleset, aspect: float) -> Picture:
-    """The picture of the ruleset's map graph in a box ``aspect`` (height / width) high."""
+def picture(ruleset: Ruleset, aspect: float, marks: Mapping[str, str] | None = None) -> Picture:
+    """The picture of the ruleset's map graph in a box ``aspect`` (height / width) high; ``marks``
+    names the areas a variant adds or changes (``added`` / ``changed``), ringed on the picture."""
     graph = map_graph(ruleset).all
     height = WIDTH * aspect
     positions = spring_positions(graph)
@@ -259,6 +264,7 @@ def picture(ruleset: Ruleset, aspect: float) -> Picture:
     nodes = [
         dataclasses.replace(
             n,
+            changed=(marks or {}).get(n.id, ""),
             label_x=labels[n.id][1].x,
             label_y=labels[n.id][1].y,
             nation_y=labels[n.id][1].nation_y,
@@ -290,16 +296,25 @@ def _node_marks(nodes: tuple[Node, ...] | list[Node]) -> Mapping[str, bool]:
         "black": any(n.city_site == "black" for n in nodes),
         "white": any(n.city_site == "white" for n in nodes),
         "population": any(n.population for n in nodes),
+        "added": any(n.changed == "added" for n in nodes),
+        "changed": any(n.changed == "changed" for n in nodes),
     }
 
 
-def map_svg(ruleset: Ruleset, width_mm: float, height_mm: float, *, standalone: bool = False) -> Markup:
+def map_svg(
+    ruleset: Ruleset,
+    width_mm: float,
+    height_mm: float,
+    *,
+    standalone: bool = False,
+    marks: Mapping[str, str] | None = None,
+) -> Markup:
     """The map graph as SVG markup, ``width_mm`` x ``height_mm`` when printed.
 
     Inline (the default) it carries no namespace declaration, which HTML does not need; with
     ``standalone`` it is a complete SVG document for a file of its own.
     """
-    drawn = picture(ruleset, height_mm / width_mm)
+    drawn = picture(ruleset, height_mm / width_mm, marks)
     text = (
         environment()
         .get_template("map-graph.svg.j2")

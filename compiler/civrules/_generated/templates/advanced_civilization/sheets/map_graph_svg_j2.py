@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e4104f05fd9a9a4f9e6d5e067765969e866fd6f4819fb8240670f41f5fa741a1"
+SOURCE_SHA256 = "09bb5928a459b8a76098958483ee1e00dff0eb930414afbfb73c19c46fb549e0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map-graph.svg.j2'
@@ -241,6 +241,17 @@ def root(context, missing=missing):
     for l_1_node in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes'):
         _loop_vars = {}
         pass
+        if environment.getattr(l_1_node, 'changed'):
+            pass
+            yield '<circle cx="'
+            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield '" cy="'
+            yield escape(t_1(environment.getattr(l_1_node, 'y')))
+            yield '" r="13" fill="none" stroke="#b0421f" stroke-width="2"'
+            if (environment.getattr(l_1_node, 'changed') == 'changed'):
+                pass
+                yield ' stroke-dasharray="3 2"'
+            yield '/>\n'
         if environment.getattr(l_1_node, 'start'):
             pass
             yield '<circle cx="'
@@ -405,6 +416,17 @@ def root(context, missing=missing):
             yield '" width="6" height="6" fill="'
             yield escape(('#000000' if (environment.getattr(l_1_item, 'mark') == 'black') else '#ffffff'))
             yield '" stroke="#000000" stroke-width="1"/>\n'
+        elif (environment.getattr(l_1_item, 'mark') in ('added', 'changed')):
+            pass
+            yield '<circle cx="'
+            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
+            yield '" cy="'
+            yield escape(t_1((undefined(name='y') if l_1_y is missing else l_1_y)))
+            yield '" r="7" fill="none" stroke="#b0421f" stroke-width="2"'
+            if (environment.getattr(l_1_item, 'mark') == 'changed'):
+                pass
+                yield ' stroke-dasharray="3 2"'
+            yield '/>\n'
         elif (environment.getattr(l_1_item, 'mark') == 'population'):
             pass
             yield escape(context.call((undefined(name='node_mark') if l_0_node_mark is missing else l_0_node_mark), 'inland', ((undefined(name='x') if l_1_x is missing else l_1_x) + 17), (undefined(name='y') if l_1_y is missing else l_1_y), '#ffffff', _loop_vars=_loop_vars))
@@ -424,4 +446,4 @@ def root(context, missing=missing):
     yield '</g>\n</svg>\n'
 
 blocks = {}
-debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=241&52=243&53=246&55=252&56=255&58=261&59=264&64=278&65=286&69=296&70=300&71=306&72=318&73=321&74=327&79=335&80=341&81=345&82=347&83=349&84=351&85=353&86=355&87=357&88=359&89=361&90=363&91=365&92=368&93=372&94=374&95=377&96=389&97=392&98=398&99=400&100=402&102=407'
+debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=245&52=248&54=252&55=254&56=257&58=263&59=266&61=272&62=275&67=289&68=297&72=307&73=311&74=317&75=329&76=332&77=338&82=346&83=352&84=356&85=358&86=360&87=362&88=364&89=366&90=368&91=370&92=372&93=374&94=376&95=379&96=383&97=385&98=388&99=400&100=403&101=409&102=412&103=420&104=422&105=424&107=429'
