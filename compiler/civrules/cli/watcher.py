@@ -115,8 +115,7 @@ def compare(
 
     - A diagnostic whose ruleset's checks did not run this round (``unchecked`` files; the rules have
       an error that stops them) is neither fixed nor new: it is held, and judged when they run again.
-    - An info that goes away is not "fixed" (an info is no problem); one shown before and back
-      unchanged is not new.
+    - An info that goes away is not "fixed" (an info is no problem).
     - A diagnostic that only moved (same code, file, message and hint; lines added above it) is not
       a change.
     """
