@@ -29,11 +29,11 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from bench import incremental, lsp  # noqa: E402
+from bench import incremental, lsp, plot, synth_family  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from civrules.emit.build import build as write_build  # noqa: E402
 from civrules.emit.build import render  # noqa: E402
-from civrules.families.advanced_civilization.model import of_family  # noqa: E402
+from civrules.emit.packaging import import_name  # noqa: E402
 from civrules.load.workspace import Workspace  # noqa: E402
 from civrules.pipeline import analyse  # noqa: E402
 from civrules.schema import SCHEMA_FILES, schema_dir  # noqa: E402
@@ -96,7 +96,14 @@ def per_family(rules: Path, tmp: Path, repeat: int) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for family in families:
         ruleset = largest_ruleset(rules, family)
-        found[family] = {"ruleset": ruleset, "in_process": in_process(rules, ruleset, tmp / family, repeat)}
+        ten = synthetic(tmp / "10x", family, 10)
+        found[family] = {
+            "ruleset": ruleset,
+            "in_process": in_process(rules, ruleset, tmp / family, repeat),
+            "whole_process": whole_process(rules, ruleset, tmp / f"{family}-whole", repeat),
+            # Issue 32, point 5: whole-process validate against check-jsonschema at 10x too.
+            "whole_process_10x": whole_process(ten, "synthetic", tmp / f"{family}-whole-10x", max(3, repeat // 2)),
+        }
     return found
 
 
@@ -163,7 +170,7 @@ def whole_process(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str
         "build": timed(_fresh_builds(civrules, ruleset, tmp, env), repeat),
         "noop_build": timed(process([*civrules, "build", ruleset, "--out", str(out)], env), repeat),
     }
-    package = ruleset.replace("-", "_")
+    package = import_name(ruleset)
     import_env = {**env, "PYTHONPATH": str(out / "python")}
     import_env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([sys.executable, "-c", f"import {package}"], env=import_env, check=True)  # write bytecode
@@ -185,21 +192,48 @@ def _fresh_builds(civrules: list[str], ruleset: str, tmp: Path, env: dict[str, s
     return run
 
 
+#: The family whose synthetic series bench/synth.py writes (its boards joined into one map);
+#: every other family's is bench/synth_family.py's, from its largest base ruleset.
+SYNTH_FAMILY = "advanced-civilization"
+
+
+def synthetic(tmp: Path, family: str, scale: int) -> Path:
+    """The rules tree of a family's synthetic ruleset (``synthetic``) at ``scale``."""
+    out = tmp / f"synthetic-{family}-{scale}"
+    if family == SYNTH_FAMILY:
+        return generate(out, scale)
+    rules = REPO / "rules"
+    workspace = Workspace(rules)
+    bases = [
+        name
+        for name, manifest in workspace.manifests().items()
+        if manifest.family.id == family and not manifest.data.get("extends")
+    ]
+    sizes = {name: sum(path.stat().st_size for _, path in ruleset_files(rules, name)) for name in bases}
+    return synth_family.generate(out, max(sorted(sizes), key=lambda name: sizes[name]), scale)
+
+
 def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:
+    """Each family's series: validate + build of its synthetic ruleset at each scale, in process
+    (median), and the peak memory of the same as a process."""
+    families = sorted({manifest.family.id for manifest in Workspace(REPO / "rules").manifests().values()})
+    return {family: series(tmp, family, scales, repeat) for family in families}
+
+
+def series(tmp: Path, family: str, scales: list[int], repeat: int) -> dict[str, Any]:
     rows: dict[str, dict[str, Any]] = {}
     for scale in scales:
-        rules = generate(tmp / f"synthetic-{scale}", scale)
+        rules = synthetic(tmp, family, scale)
         files = ruleset_files(rules, "synthetic")
         sizes: dict[str, int] = {"bytes": sum(p.stat().st_size for _, p in files)}
-        out = tmp / f"synthetic-{scale}-out"
+        out = tmp / f"synthetic-{family}-{scale}-out"
         workspace = Workspace(rules)
         loaded = workspace.load_ruleset(workspace.manifests()["synthetic"])
         analysis = analyse(workspace, loaded)
         errors = [d for d in analysis.diagnostics if d.severity == "error"]
-        if errors:
-            raise RuntimeError(f"synthetic x{scale} does not validate clean: {errors[:3]}")
-        model = of_family(analysis.model)
-        sizes |= {"cards": len(model.cards), "areas": len(model.areas), "borders": len(model.borders)}
+        if errors or analysis.model is None:
+            raise RuntimeError(f"synthetic {family} x{scale} does not validate clean: {errors[:3]}")
+        sizes["entities"] = sum(len(collection) for collection in analysis.model.collections())
 
         def work(rules: Path = rules, out: Path = out) -> None:
             workspace = Workspace(rules)
@@ -208,21 +242,17 @@ def scaling(tmp: Path, scales: list[int], repeat: int) -> dict[str, Any]:
 
         figures = timed(work, repeat if scale < 50 else 1)
         env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}
-        command = [
-            str(BIN / "civrules"),
-            "--rules",
-            str(rules),
-            "build",
-            "synthetic",
-            "--out",
-            str(tmp / f"rss-{scale}"),
-        ]
+        command = [str(BIN / "civrules"), "--rules", str(rules), "build", "synthetic", "--out", str(tmp / "rss")]
         subprocess.run(command, capture_output=True, env=env, check=False)  # warm the schema cache
-        shutil.rmtree(tmp / f"rss-{scale}", ignore_errors=True)
+        shutil.rmtree(tmp / "rss", ignore_errors=True)
         rows[str(scale)] = {"size": sizes, "validate_build": figures, "peak_rss_mb": peak_rss(command)}
+        shutil.rmtree(tmp / f"synthetic-{family}-{scale}", ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
     one = rows[str(scales[0])]["validate_build"]["median"]
     for scale in scales:
         rows[str(scale)]["time_vs_1x"] = rows[str(scale)]["validate_build"]["median"] / one
+        # Linear growth takes k times the 1x time at k times the data; the target allows 1.2 k.
+        rows[str(scale)]["vs_linear"] = rows[str(scale)]["time_vs_1x"] / (scale / scales[0])
     return rows
 
 
@@ -284,20 +314,25 @@ def print_table(results: dict[str, Any]) -> None:
             validate, build = figures["validate"]["median"] * 1000, figures["validate_build"]["median"] * 1000
             ratio = figures["ratios"]["validate"]
             print(f"  {family:<24}{validate:8.1f} ms {build:10.1f} ms   {ratio:5.2f}x  ({row['ruleset']})")
-    print("growth (synthetic rulesets)        validate+build   vs 1x   peak RSS")
+    print("growth (synthetic rulesets)             validate+build   vs 1x   peak RSS")
     for family, row in results.get("families", {}).items():
         ratio = row["in_process"]["ratios"]["validate"]
+        whole, ten = row["whole_process"], row["whole_process_10x"]
         print(
             f"family {family} ({row['ruleset']}): validate {row['in_process']['validate']['median'] * 1000:.1f} ms"
-            f" ({ratio:.2f}x its parse floor), build {row['whole_process']['build']['median'] * 1000:.1f} ms,"
-            f" package import {row['whole_process']['import_generated_net'] * 1000:.1f} ms net"
+            f" ({ratio:.2f}x its parse floor), build {whole['build']['median'] * 1000:.1f} ms,"
+            f" package import {whole['import_generated_net'] * 1000:.1f} ms net; whole-process validate /"
+            f" check-jsonschema {whole['ratios']['validate_vs_check_jsonschema']:.2f}x,"
+            f" at 10x {ten['ratios']['validate_vs_check_jsonschema']:.2f}x"
         )
-    for scale, row in results["scaling"].items():
-        size, median = row["size"], row["validate_build"]["median"] * 1000
-        print(
-            f"  {scale:>3}x  ({size['cards']:>5} cards, {size['areas']:>5} areas)"
-            f"   {median:9.1f} ms  {row['time_vs_1x']:6.1f}x  {row['peak_rss_mb']:6.1f} MB"
-        )
+    for family, rows in results["scaling"].items():
+        for scale, row in rows.items():
+            size, median = row["size"], row["validate_build"]["median"] * 1000
+            print(
+                f"  {family:<24}{scale:>4}x ({size['entities']:>6} entities)"
+                f" {median:9.1f} ms  {row['time_vs_1x']:6.1f}x ({row['vs_linear']:4.2f} of linear)"
+                f"  {row['peak_rss_mb']:6.1f} MB"
+            )
 
 
 def check() -> int:
@@ -324,7 +359,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="civrules benchmarks")
     parser.add_argument("--check", action="store_true", help="only the fast regression guard")
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--scales", default="1,10,50")
+    parser.add_argument("--scales", default="1,10,50,100")
     parser.add_argument(
         "--record",
         action="store_true",
@@ -351,10 +386,13 @@ def main() -> int:
     target = RESULTS if args.record else OUT
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    picture = plot.PLOT if args.record else OUT.parent / plot.PLOT.name
+    picture.write_text(plot.scaling_svg(results["scaling"]), encoding="utf-8")
     print_table(results)
     incremental.print_latency(results["edit_latency"])
     lsp.print_lsp(results["lsp"])
     print(f"results: {target.relative_to(REPO)}" + ("" if args.record else " (`make bench-record` records them)"))
+    print(f"scaling plot: {picture.relative_to(REPO)}")
     return 0
 
 

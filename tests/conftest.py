@@ -13,6 +13,16 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
+#: The committed engine packages and runtimes (kept current by `civrules build --check`).
+GENERATED_PYTHON = REPO / "generated" / "python"
+
+
+def distribution_folder(name: str) -> str:
+    """A generated distribution's folder under generated/python/, by its import package's last
+    name: a runtime's (``civrules_runtime*``) at the top, a ruleset's in the namespace."""
+    return name if name.startswith("civrules_runtime") else f"civrules_rulesets/{name}"
+
+
 TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS / "fixtures"
 

@@ -38,10 +38,9 @@ def environments() -> dict[tuple[str, str], jinja2.Environment]:
     import pkgutil
 
     from civrules.emit.sheets import common
-    from civrules.emit.templating import template_environment
     from civrules.families import families
 
-    found = {(CORE, "python"): template_environment("python", autoescape=False), (CORE, "sheets"): common.environment()}
+    found = {(CORE, "sheets"): common.environment()}
     for family in families().values():
         by_folder = {"sheets": common.environment(family.package)}
         hook = family.hooks.get("package")

@@ -154,7 +154,7 @@ def test_the_example_family_validates_builds_and_explains(example: Path, tmp_pat
     built = CliRunner().invoke(main, ["--rules", str(example), "build", "--out", str(out)])
     assert built.exit_code == 0, built.output
     assert (
-        (out / "python" / "dice_game" / "__init__.py")
+        (out / "python" / "civrules_rulesets" / "dice_game" / "__init__.py")
         .read_text()
         .endswith("FACES: Final[dict[str, int]] = {'d20': 20, 'd6': 6}\n")
     )
@@ -290,7 +290,7 @@ def test_the_example_family_installed_as_a_distribution_is_found(tmp_path: Path)
     assert run("validate").returncode == 0
     built = run("build", "--out", str(tmp_path / "out"))
     assert built.returncode == 0, built.stderr
-    assert (tmp_path / "out" / "python" / "dice_game" / "__init__.py").is_file()
+    assert (tmp_path / "out" / "python" / "civrules_rulesets" / "dice_game" / "__init__.py").is_file()
     explained = run("explain", "E001")
     assert explained.returncode == 0 and "die-with-too-few-faces" in explained.stdout
 

@@ -60,7 +60,7 @@ def test_the_installed_wheel_works_outside_the_repository(tmp_path: Path) -> Non
     built = run("-m", "civrules", "build", "--out", str(tmp_path / "out"))
     assert built.returncode == 0, built.stderr
     assert (tmp_path / "out" / "sheets" / "advanced-civilization" / "credit-table.html").is_file()
-    assert (tmp_path / "out" / "python" / "advanced_civilization" / "helpers.py").is_file()
+    assert (tmp_path / "out" / "python" / "civrules_rulesets" / "advanced_civilization" / "helpers.py").is_file()
     # What the wheel builds is what the checkout committed, byte for byte.
     shutil.copytree(REPO / "generated", elsewhere / "generated")
     checked = run("-m", "civrules", "build", "--check")

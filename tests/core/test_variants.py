@@ -242,7 +242,7 @@ def test_build_builds_the_clean_rulesets_and_reports_the_broken_one(tmp_path: Pa
     runner = CliRunner()
     result = runner.invoke(main, ["--rules", str(rules), "build", "advanced-civilization", "broken", "--out", str(out)])
     assert result.exit_code == 1, result.output
-    assert (out / "python" / "advanced_civilization" / "__init__.py").is_file()
+    assert (out / "python" / "civrules_rulesets" / "advanced_civilization" / "__init__.py").is_file()
     assert not (out / "sheets" / "broken").exists()
     lines = result.stderr.splitlines()
     assert "error[S002]" in result.stdout.splitlines()[0]

@@ -91,7 +91,7 @@ def test_watch_build_writes_the_generated_tree(tmp_path: Path) -> None:
     watcher = Watcher(rules, "advanced-civilization", "--build", "--out", str(out))
     said = watcher.until("civrules: wrote")
     assert "for 1 ruleset into" in said[-1]
-    assert (out / "python" / "advanced_civilization" / "__init__.py").is_file()
+    assert (out / "python" / "civrules_rulesets" / "advanced_civilization" / "__init__.py").is_file()
     assert watcher.interrupt() == 130
 
 

@@ -3,7 +3,8 @@ its modules, with its type and a structural value.
 
 tests/generated/test_package_api.py holds today's packages to the snapshot committed in
 ``tests/data/package-api.json`` (recorded before the runtime was split by family, at 53eba5c:
-0f58774 with the Mega Civilization data of issue 31), so a
+0f58774 with the Mega Civilization data of issue 31; its module names moved into the
+``civrules_rulesets`` namespace in issue 27, with every value unchanged), so a
 change to how the packages are generated cannot change what an engine sees. After a deliberate
 change to the packages' API, rewrite the snapshot and review its diff::
 
@@ -39,11 +40,11 @@ GENERATED = REPO / "generated" / "python"
 SNAPSHOT = REPO / "tests" / "data" / "package-api.json"
 #: The import packages of the rulesets whose API the snapshot holds, and their modules.
 PACKAGES = (
-    "advanced_civilization",
-    "advanced_civilization_western",
-    "central_america",
-    "expansion_project",
-    "mega_civilization",
+    "civrules_rulesets.advanced_civilization",
+    "civrules_rulesets.advanced_civilization_western",
+    "civrules_rulesets.central_america",
+    "civrules_rulesets.expansion_project",
+    "civrules_rulesets.mega_civilization",
 )
 MODULES = ("", ".data", ".helpers", ".ids")
 #: The names the shared runtime exported before its split; each must stay importable from it.

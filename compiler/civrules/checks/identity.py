@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import keyword
 import re
-import sys
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity
-from civrules.emit.packaging import (
-    RUNTIME,
-    RUNTIME_DISTRIBUTION,
-    family_runtime_distribution,
-    family_runtime_package,
-)
+from civrules.emit.packaging import RUNTIME_DISTRIBUTION, family_runtime_distribution
 from civrules.families import families
 from civrules.model import Collection, Entity, Ruleset
 
@@ -102,11 +96,9 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-#: Package names civrules itself takes: the shared runtime beside the generated packages, each
-#: registered family's runtime (:mod:`civrules.emit.packaging`), and the compiler, which a package of
-#: that name would shadow. (Check modules are imported once the families are registered.)
-RESERVED_PACKAGES = frozenset({RUNTIME, "civrules", *(family_runtime_package(f) for f in families())})
 #: Distribution names civrules itself takes (``civrules-<id>`` is a ruleset's): the runtimes'.
+#: (Check modules are imported once the families are registered.) Import names cannot clash: a
+#: ruleset's package is ``civrules_rulesets.<id>``, in civrules' own namespace, whatever the id.
 RESERVED_DISTRIBUTIONS = frozenset({RUNTIME_DISTRIBUTION, *(family_runtime_distribution(f) for f in families())})
 
 #: The longest ruleset id (in UTF-8 bytes): it names generated/python/<id>/, generated/sheets/<id>/
@@ -119,16 +111,19 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an id that cannot become a Python identifier in the generated engine modules: a Python
     keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
-    or a ruleset id whose package name (hyphens as underscores) is a keyword, the name of a
-    standard-library module (`enum`, `typing`) or a name civrules takes itself (`civrules`, the
-    shared runtime `civrules-runtime`, whose distribution a ruleset `runtime` would take, or a
-    family's runtime `civrules-runtime-<family>`); or a ruleset id longer than 100 characters.
+    or a ruleset id whose package name (hyphens as underscores) is a keyword, that ends in a
+    hyphen (no distribution name may), or whose distribution `civrules-<id>` is one civrules takes
+    itself (the shared runtime
+    `civrules-runtime`, which a ruleset `runtime` would take, or a family's runtime
+    `civrules-runtime-<family>`); or a ruleset id longer than 100 characters.
 
     Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
-    name of a package under generated/python/; a keyword would not compile or import, a dunder
-    would shadow Python machinery, and a package named `enum` would shadow the standard library's
-    for every generated package beside it. A ruleset id also names folders and its manifest file,
-    and file systems limit a name to 255 bytes.
+    package `civrules_rulesets.<id>` and the distribution `civrules-<id>`; a keyword would not
+    compile or import, a dunder would shadow Python machinery, and a distribution named as a
+    runtime would replace it when installed. (Any other id is safe: the namespace keeps a ruleset
+    `pip` or `yaml` from replacing what another program installed, so the verdict never depends on
+    the machine that builds.) A ruleset id also names folders and its manifest file, and file
+    systems limit a name to 255 bytes.
 
     Fix: choose another id (`class_` or a more specific word).
 
@@ -136,16 +131,11 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     package = ruleset.id.replace("-", "_")
     distribution = f"civrules-{ruleset.id}"
-    why = (
-        "a Python keyword"
-        if keyword.iskeyword(package) or keyword.issoftkeyword(package)
-        else "a standard-library module"
-        if package in sys.stdlib_module_names
-        else "a package of civrules itself"
-        if package in RESERVED_PACKAGES
-        else None
-    )
-    if why is None and distribution in RESERVED_DISTRIBUTIONS:
+    # A soft keyword (`match`, `type`) is an identifier: `import civrules_rulesets.match` works.
+    why = "a Python keyword" if keyword.iskeyword(package) else None
+    if why is None and ruleset.id.endswith("-"):
+        why = f"its distribution would be `{distribution}`, and a distribution name ends in a letter or digit"
+    elif why is None and distribution in RESERVED_DISTRIBUTIONS:
         owner = "the shared runtime's" if distribution == RUNTIME_DISTRIBUTION else "a family runtime's"
         why = f"its distribution would be `{distribution}`, {owner}"
     elif why is not None:
@@ -155,7 +145,7 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "I003",
             f"ruleset id `{ruleset.id}` cannot name a generated Python package: {why}",
             ruleset.manifest.span("id"),
-            f"rename the ruleset (and its manifest file), e.g. `{ruleset.id}-rules`",
+            f"rename the ruleset (and its manifest file), e.g. `{ruleset.id.rstrip('-')}-rules`",
         )
     if len(ruleset.id.encode("utf-8")) > MAX_RULESET_ID:
         yield diagnostic(

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from civrules.diagnostics import Diagnostic
+from civrules.diagnostics import Diagnostic, codes
 from civrules.emit.export import export_ruleset, fingerprint
 from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
@@ -22,7 +22,8 @@ from civrules.emit.output import (
     stale_files,
     write_tree,
 )
-from civrules.emit.packaging import RUNTIME, family_runtime_package, package_name
+from civrules.emit.packaging import RUNTIME, family_runtime_package, package_folder
+from civrules.emit.pyproject import verify_pyproject
 from civrules.emit.runtimes import render_core_runtime
 from civrules.emit.sheets import render_sheets
 from civrules.families import family_named
@@ -47,7 +48,7 @@ class BuildResult:
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
         runtimes = [f"python/{folder}/" for folder in self.runtimes] if ruleset_ids else []
-        return runtimes + [p for r in ruleset_ids for p in (f"python/{package_name(r)}/", f"sheets/{r}/")]
+        return runtimes + [p for r in ruleset_ids for p in (f"python/{package_folder(r)}/", f"sheets/{r}/")]
 
 
 def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
@@ -65,7 +66,13 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         package = family.hook("package") if family is not None else None
         if family is not None and package is not None:
             runtimes.setdefault(family.id, family.hook("runtime"))
-            for relative, content in package(analysis.model, exported).items():
+            files = package(analysis.model, exported)
+            problem = _package_problem(loaded.id, family.id, files)
+            if problem is not None:
+                result.diagnostics.append(_internal_error(loaded.id, problem))
+                result.failed_ids.append(loaded.id)
+                continue
+            for relative, content in files.items():
                 result.tree[f"python/{relative}"] = content
         changes = variant_changes(workspace, loaded, analysis.resolved)
         for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
@@ -77,7 +84,38 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
         if runtime is not None:
             result.tree.update({f"python/{relative}": content for relative, content in runtime().items()})
             result.runtimes.append(family_runtime_package(family_id))
+    for path, content in result.tree.items():
+        if path.startswith("python/") and path.endswith("/pyproject.toml") and path.count("/") == 2:
+            problem = verify_pyproject(content)  # a runtime's (a ruleset's were verified above)
+            if problem is not None:
+                raise RuntimeError(f"the metadata of {path} does not parse back: {problem}")
     return result
+
+
+def _package_problem(ruleset_id: str, family_id: str, files: dict[str, bytes]) -> str | None:
+    """What is wrong with a family's rendering of a ruleset's package, if anything: a file outside
+    the package's folder (a family writes that package and nothing else, never a name of its
+    choosing), or a ``pyproject.toml`` that does not parse back as TOML and validate as metadata."""
+    folder = f"{package_folder(ruleset_id)}/"
+    for relative, content in sorted(files.items()):
+        if not relative.startswith(folder) or any(part in ("", ".", "..") for part in relative.split("/")):
+            return f"the {family_id} family's package hook wrote `{relative}`, outside `{folder}`"
+        if relative == f"{folder}pyproject.toml":
+            problem = verify_pyproject(content)
+            if problem is not None:
+                return f"the package metadata written for `{ruleset_id}` ({relative}): {problem}"
+    return None
+
+
+def _internal_error(ruleset_id: str, problem: str) -> Diagnostic:
+    return Diagnostic(
+        codes.INTERNAL_ERROR.code,
+        codes.INTERNAL_ERROR.severity,
+        f"ruleset `{ruleset_id}` was not built: {problem}",
+        None,
+        "this is a bug in civrules (or in the family's plugin), not in your rules: please report it "
+        "with the output of --debug; nothing was written",
+    )
 
 
 def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> RulesetDiff | None:

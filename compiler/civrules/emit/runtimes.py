@@ -8,15 +8,22 @@ sources as they are (they are written, formatted and type-checked as part of civ
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from civrules.emit.packaging import RUNTIME, RUNTIME_DISTRIBUTION
-from civrules.emit.templating import template_environment
+from civrules import __version__
+from civrules.emit.packaging import (
+    RUNTIME,
+    RUNTIME_DISTRIBUTION,
+    distribution_name,
+    family_runtime_distribution,
+    family_runtime_package,
+    package_folder,
+)
+from civrules.emit.pyproject import Distribution, render_pyproject
 
 #: The sources of the shared runtime, and the modules it ships.
 SOURCES = Path(__file__).resolve().parent / "runtime"
@@ -24,11 +31,6 @@ FILES = ("__init__.py", "_moved.py", "errors.py", "logic.py", "protocol.py", "re
 #: The shared runtime's version: 2.1 added the record and protocol bases; the names that moved to
 #: the family runtimes are still importable from it (so packages built for 2.0 keep working).
 VERSION = "2.1.0"
-
-
-def quoted(names: Iterable[str]) -> str:
-    """Names as the items of a TOML array: ``"a", "b"``."""
-    return ", ".join(json.dumps(name) for name in names)
 
 
 def runtime_distribution(
@@ -50,23 +52,18 @@ def runtime_distribution(
     modules = tuple(files)
     out = {f"{package}/{name}": (sources / name).read_bytes() for name in modules}
     out[f"{package}/py.typed"] = b""
-    text = (
-        template_environment("python", autoescape=False)
-        .get_template("runtime-pyproject.toml.j2")
-        .render(
-            {
-                "what": what,
-                "install": " ".join(f"generated/python/{p}" for p in (*install, package)),
-                "package": package,
-                "distribution": distribution,
-                "version": version,
-                "description": json.dumps(description, ensure_ascii=False),
-                "dependencies": quoted(dependencies),
-                "files": quoted((*modules, "py.typed")),
-            }
+    out[f"{package}/pyproject.toml"] = render_pyproject(
+        Distribution(
+            name=distribution,
+            version=version,
+            description=description,
+            dependencies=tuple(dependencies),
+            folder=package,
+            files=(*modules, "py.typed"),
+            what=what,
+            install=tuple(install),
         )
     )
-    out[f"{package}/pyproject.toml"] = text.encode("utf-8")
     return out
 
 
@@ -89,8 +86,6 @@ def family_runtime(
     """A family's runtime distribution (``civrules_runtime_<family>``), by path relative to
     ``generated/python/``: the records, vocabularies, rule logic and protocol its packages share,
     on the shared runtime of this major version."""
-    from civrules.emit.packaging import family_runtime_distribution, family_runtime_package
-
     major = VERSION.partition(".")[0]
     return runtime_distribution(
         family_runtime_package(family_id),
@@ -114,15 +109,40 @@ def public_names(*groups: Iterable[str]) -> list[str]:
     return sorted((name for group in groups for name in group), key=lambda n: (not n.isupper(), n[0].islower(), n))
 
 
+#: The files of a ruleset's import package (what its wheel holds), in every family.
+PACKAGE_FILES = ("__init__.py", "data.py", "helpers.py", "ids.py", "py.typed")
+
+
 def package_files(
-    environment: jinja2.Environment, name: str, context: Mapping[str, Any], data_module: str
+    environment: jinja2.Environment,
+    ruleset_id: str,
+    ruleset_name: str,
+    family_id: str,
+    fingerprint: str,
+    context: Mapping[str, Any],
+    data_module: str,
 ) -> dict[str, bytes]:
     """A ruleset package's files, by path relative to ``generated/python/``: its templated modules
-    and pyproject (from the family's ``__init__``/``ids``/``helpers``/``pyproject`` templates), its
-    data module, and the marker that says it is typed."""
+    (from the family's ``__init__``/``ids``/``helpers`` templates), its data module, the marker that
+    says it is typed, and its distribution's ``pyproject.toml``, all in
+    ``civrules_rulesets/<package>/``."""
+    folder = package_folder(ruleset_id)
     files = {}
-    for template in ("__init__.py", "ids.py", "helpers.py", "pyproject.toml"):
-        files[f"{name}/{template}"] = environment.get_template(f"{template}.j2").render(context).encode("utf-8")
-    files[f"{name}/data.py"] = data_module.encode("utf-8")
-    files[f"{name}/py.typed"] = b""
+    for template in ("__init__.py", "ids.py", "helpers.py"):
+        files[f"{folder}/{template}"] = environment.get_template(f"{template}.j2").render(context).encode("utf-8")
+    files[f"{folder}/data.py"] = data_module.encode("utf-8")
+    files[f"{folder}/py.typed"] = b""
+    family_runtime = family_runtime_package(family_id)
+    files[f"{folder}/pyproject.toml"] = render_pyproject(
+        Distribution(
+            name=distribution_name(ruleset_id),
+            version=f"{__version__}+{fingerprint[:12]}",
+            description=f"{ruleset_name}: the rules as typed data (generated by civrules)",
+            dependencies=(f"{RUNTIME_DISTRIBUTION}>=2,<3", f"{family_runtime_distribution(family_id)}>=1,<2"),
+            folder=folder,
+            files=PACKAGE_FILES,
+            what=f"the generated package `{folder.replace('/', '.')}`",
+            install=(RUNTIME, family_runtime),
+        )
+    )
     return files

@@ -158,11 +158,13 @@ def template_environment(folder: str, *, autoescape: bool, family: str | None = 
     """
     if FOLDERS.get(folder) is not autoescape:
         raise ValueError(f"templates/{folder}: autoescape must be {FOLDERS.get(folder)}")
-    loaders = [_ShippedLoader(folder)]
-    if family is not None:
-        # A family without templates of this folder (ValueError): the core's serve it.
+    loaders: list[_ShippedLoader] = []
+    for owner in (family, None) if family is not None else (None,):
+        # An owner without templates of this folder (ValueError): the others serve it.
         with contextlib.suppress(ValueError):
-            loaders.insert(0, _ShippedLoader(folder, family))
+            loaders.append(_ShippedLoader(folder, owner))
+    if not loaders:
+        raise ValueError(f"no templates/{folder} folder for {family or 'the core'}")
     loader: jinja2.BaseLoader = loaders[0] if len(loaders) == 1 else jinja2.ChoiceLoader(loaders)
     environment = jinja2.Environment(loader=loader, autoescape=autoescape, undefined=jinja2.StrictUndefined, **_OPTIONS)
     for each in loaders:

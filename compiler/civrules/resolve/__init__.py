@@ -512,10 +512,30 @@ def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, S
 
 
 def _find(spec: CollectionSpec, entries: list[Entry], key: str) -> int | None:
-    for i, entry in enumerate(entries):
-        if entity_key(spec, entry.raw) == key:
-            return i
-    return None
+    """The index of the first entry with this key. The keys are indexed once per collection and
+    kept while the entries stay the same objects (an overlay that adds thousands of entries extends
+    the index instead of comparing every key again: adding stays linear in the entries)."""
+    cached = _KEY_INDEX.get(id(entries))
+    if cached is None or cached[0] is not entries or cached[1] != spec:
+        cached = (entries, spec, [], {})
+    _, _, seen, index = cached
+    if len(seen) > len(entries) or entries[: len(seen)] != seen:
+        seen.clear()
+        index.clear()
+    for i in range(len(seen), len(entries)):  # the entries appended since (all of them, the first time)
+        seen.append(entries[i])
+        found = entity_key(spec, entries[i].raw)
+        if found is not None:
+            index.setdefault(found, i)
+    if len(_KEY_INDEX) >= 64:
+        _KEY_INDEX.clear()
+    _KEY_INDEX[id(entries)] = cached
+    return index.get(key)
+
+
+#: Each collection's entries as last indexed, and their keys (see :func:`_find`); the list itself is
+#: kept in the value, so a reused id cannot match.
+_KEY_INDEX: dict[int, tuple[list[Entry], CollectionSpec, list[Entry], dict[str, int]]] = {}
 
 
 def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:

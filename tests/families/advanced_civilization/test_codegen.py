@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.emit.output import read_tree
+from civrules.emit.packaging import import_name
 from civrules.families.advanced_civilization.commodities import set_value, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
@@ -77,7 +78,7 @@ def run_python(generated: Path, code: str) -> str:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_each_package_imports_in_a_fresh_interpreter_without_the_compiler(generated: Path, ruleset: str) -> None:
-    package = ruleset.replace("-", "_")
+    package = import_name(ruleset)
     out = run_python(
         generated,
         f"import sys, {package} as p\n"
@@ -92,7 +93,8 @@ def test_each_package_imports_in_a_fresh_interpreter_without_the_compiler(genera
 def test_helper_doctests_pass(generated: Path) -> None:
     out = run_python(
         generated,
-        "import doctest, advanced_civilization.helpers as h\nfailed, tried = doctest.testmod(h)\nprint(failed, tried)",
+        "import doctest, civrules_rulesets.advanced_civilization.helpers as h\n"
+        "failed, tried = doctest.testmod(h)\nprint(failed, tried)",
     )
     failed, tried = map(int, out.split())
     assert failed == 0
@@ -102,7 +104,8 @@ def test_helper_doctests_pass(generated: Path) -> None:
 def test_rulebook_worked_examples_through_the_generated_helpers(generated: Path) -> None:
     out = run_python(
         generated,
-        "from advanced_civilization import CardId as C, CommodityId as G, credit_toward, purchase_cost, set_value\n"
+        "from civrules_rulesets.advanced_civilization import CardId as C, CommodityId as G\n"
+        "from civrules_rulesets.advanced_civilization import credit_toward, purchase_cost, set_value\n"
         # 2.8: Drama and Poetry, Architecture and Literacy reduce Democracy's cost by 45.
         "print(credit_toward([C.DRAMA_AND_POETRY, C.ARCHITECTURE, C.LITERACY], C.DEMOCRACY))\n"
         "print(purchase_cost([C.DRAMA_AND_POETRY, C.ARCHITECTURE, C.LITERACY], C.DEMOCRACY))\n"
@@ -137,7 +140,7 @@ def test_generated_tables_equal_the_compilers_for_every_pair(generated: Path) ->
     ]
     out = run_python(
         generated,
-        "from advanced_civilization import CARDS, COMMODITIES, credit_toward, set_value\n"
+        "from civrules_rulesets.advanced_civilization import CARDS, COMMODITIES, credit_toward, set_value\n"
         "for o in CARDS:\n"
         "    for t in CARDS:\n"
         "        if o != t: print(o.value, t.value, credit_toward([o], t))\n"
@@ -211,7 +214,8 @@ def test_hostile_names_become_safe_literals(tmp_path: Path, rules_copy: Path) ->
     code, stdout, stderr = build_here(out, rules_copy, "advanced-civilization")
     assert code == 0, stdout + stderr
     printed = run_python(
-        out, "from advanced_civilization import CARDS, CardId\nprint(repr(CARDS[CardId.POTTERY].name))"
+        out,
+        "from civrules_rulesets.advanced_civilization import CARDS, CardId\nprint(repr(CARDS[CardId.POTTERY].name))",
     )
     assert printed.strip() == repr(hostile)
 
@@ -235,7 +239,8 @@ def test_cli_build_reports_what_it_wrote(tmp_path: Path) -> None:
 def test_calamity_worked_examples_through_the_generated_helpers(generated: Path) -> None:
     out = run_python(
         generated,
-        "from advanced_civilization import CalamityId as K, CardId as C, CommodityId as G, calamity_amount as a\n"
+        "from civrules_rulesets.advanced_civilization import CalamityId as K, CardId as C, CommodityId as G\n"
+        "from civrules_rulesets.advanced_civilization import calamity_amount as a\n"
         # 30.4121-30.4123: the first faction is 15 + 5 (Music) + 5 (Drama and Poetry) + 10 (Democracy), then 20.
         "w = lambda *cs: a(K.CIVIL_WAR, 'first_faction_by_primary', cs, 'primary').value\n"
         "b = a(K.CIVIL_WAR, 'first_faction_by_beneficiary', [], 'primary').value\n"
@@ -261,7 +266,8 @@ def test_calamity_worked_examples_through_the_generated_helpers(generated: Path)
 def test_epoch_entry_through_the_generated_helpers(generated: Path) -> None:
     out = run_python(
         generated,
-        "from advanced_civilization import CardId as C, EpochId as E, NationId as N, can_enter_epoch as c\n"
+        "from civrules_rulesets.advanced_civilization import CardId as C, EpochId as E, NationId as N\n"
+        "from civrules_rulesets.advanced_civilization import can_enter_epoch as c\n"
         "print(c(E.EARLY_BRONZE_AGE, 2, []), c(E.EARLY_BRONZE_AGE, 1, []))\n"
         # 33.23: three cities and three groups; a two-group card counts for both (31.55).
         "print(c(E.LATE_BRONZE_AGE, 3, [C.ENGINEERING, C.MYSTICISM]),\n"
@@ -315,7 +321,7 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
                 epochs.append([epoch.id, cities, hand, result if isinstance(result, bool) else None])
     script = (
         "import json, sys\n"
-        f"from {ruleset.replace('-', '_')} import calamity_amount, can_enter_epoch\n"
+        f"from {import_name(ruleset)} import calamity_amount, can_enter_epoch\n"
         "cases, epochs = json.loads(sys.stdin.read())\n"
         "out = []\n"
         "for c, e, held, role, *_ in cases:\n"
@@ -362,7 +368,7 @@ def test_generated_epoch_entry_by_level_equals_the_compilers(generated: Path) ->
                     expected.append([level, epoch.id, cities, n, answer if isinstance(answer, bool) else None])
     script = (
         "import json\n"
-        "from mega_civilization import CARDS, EpochId, UnknownFactError, can_enter_epoch\n"
+        "from civrules_rulesets.mega_civilization import CARDS, EpochId, UnknownFactError, can_enter_epoch\n"
         "cards = list(CARDS)\n"
         "out = []\n"
         "for level in ('basic', 'expert'):\n"
@@ -380,7 +386,7 @@ def test_generated_epoch_entry_by_level_equals_the_compilers(generated: Path) ->
 def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
     out = run_python(
         generated,
-        "from expansion_project import CommodityId as G, decks_for, set_value\n"
+        "from civrules_rulesets.expansion_project import CommodityId as G, decks_for, set_value\n"
         # 26.3.3: three Oil (4 each, a western good) redeemed by an eastern player: 3 x 3 x 4 + 3 x 4.
         "east, west = (set_value(G.OIL, 3, players=12, redeemed_in=b) for b in ('east', 'west'))\n"
         "print(east, west)\n"
@@ -421,7 +427,7 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
             for players in (9, 12, 16)
             for block in ("west", "east")
         ]
-        package = ruleset.replace("-", "_")
+        package = import_name(ruleset)
         script = (
             f"import json\nfrom {package} import COMMODITIES, DECK_COMPOSITIONS, CommodityId, set_value\n"
             "bands = [[b.players_min, b.players_max, b.region, [[d.block, [[c.value, k] for c, k in d.commodities]]"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -228,3 +229,64 @@ def test_credit_toward_ignores_the_target_itself_and_adds_across_owned_cards() -
     matrix = derive_credit_matrix([ENGINEERING, SURVEYING, POTTERY], CreditPolicy())
     assert credit_toward(matrix, ["engineering", "pottery", "surveying"], "surveying") == 30
     assert credit_toward(matrix, ["surveying"], "surveying") == 0
+
+
+# --- C004 looks only at the targets it may report (issue 32: linear in the credits written) --------
+
+
+def _brute_force_routes(owner: str, lines: list[Any], members: dict[str, list[str]]) -> dict[str, list[Any]]:
+    """Every target each line reaches, card by card: the definition C004's routes must agree with
+    on every target it can report."""
+    from civrules.families.advanced_civilization.checks.cards import as_credit
+    from civrules.families.advanced_civilization.credits import line_targets
+
+    routes: dict[str, list[Any]] = {}
+    for line in lines:
+        for target in line_targets(owner, as_credit(line), members):
+            routes.setdefault(target, []).append(line)
+    return routes
+
+
+def _reportable(reaching: list[Any]) -> bool:
+    plain = [line for line in reaching if not line.extra]
+    groups = [line.group for line in plain if line.group is not None]
+    return (len(plain) > 1 and (len(groups) < len(plain) or len(set(groups)) < len(groups))) or (
+        len(reaching) - len(plain) > 1
+    )
+
+
+@pytest.mark.parametrize(
+    "ruleset_id",
+    ["advanced-civilization", "advanced-civilization-western", "expansion-project", "mega-civilization"],
+)
+def test_c004_routes_agree_with_walking_every_target(ruleset_id: str) -> None:
+    from civrules.families.advanced_civilization.checks.cards import _overlap_routes, known_points
+    from civrules.families.advanced_civilization.credits import credit_sources, group_members
+    from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
+
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.model is not None
+    ruleset = of_family(analysis.model)
+    members = group_members(credit_sources(ruleset))
+    position = {group: {card: at for at, card in enumerate(cards)} for group, cards in members.items()}
+    some_group = sorted(members)[0] if members else "crafts"  # the Expansion Project's groups are unknown
+    ids = [card.id for card in ruleset.cards]
+    checked = 0
+    for card in ruleset.cards:
+        written = [line for line in card.credit_list() if known_points(line)]
+        # The shipped lines, and the same with every shape C004 reports planted on top of them.
+        base = len(card.credit_list())
+        planted = [
+            WrittenLine(index=base, points=5, group=some_group, card=None, extra=False),
+            WrittenLine(index=base + 1, points=5, group=some_group, card=None, extra=True),
+            WrittenLine(index=base + 2, points=5, group=None, card=ids[-1], extra=True),
+            WrittenLine(index=base + 3, points=5, group=None, card=ids[0], extra=False),
+        ]
+        for lines in (written, written + planted):
+            brute = {t: r for t, r in _brute_force_routes(card.id, lines, members).items() if _reportable(r)}
+            fast = {t: r for t, r in _overlap_routes(card.id, lines, members, position).items() if _reportable(r)}
+            assert list(fast) == list(brute), card.id
+            assert fast == brute, card.id
+            checked += 1
+    assert checked >= 2 * len(ruleset.cards)

@@ -894,6 +894,24 @@ def test_chromium_renders_an_eighteen_player_credit_chart(browsed: Browsed) -> N
     assert CHART_SCREENSHOT.exists()
 
 
+@pytest.mark.slow
+def test_a_map_too_large_for_numpy_alone_gets_the_index_without_a_picture(tmp_path: Path) -> None:
+    """From 500 nodes networkx lays a graph out with scipy, which civrules does not depend on: a
+    map of 524 areas (four synthetic boards) ended the build in an internal error."""
+    from bench.synth import generate
+    from civrules.emit.sheets.common import PAPERS, page_for
+    from civrules.families.advanced_civilization.sheets.map_sheet import MAX_PICTURE_AREAS, map_sheet
+
+    rules = generate(tmp_path / "synthetic", 4)
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["synthetic"]))
+    assert analysis.model is not None
+    ruleset = of_family(analysis.model)
+    assert MAX_PICTURE_AREAS < len(ruleset.areas) <= 600
+    context = map_sheet(ruleset, page_for(PAPERS["a4"], landscape=True))
+    assert context["picture"] is None and context["counts"]["areas"] == len(ruleset.areas)
+
+
 # --- what the data says, once (issue: designers, round three) -----------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.packaging import package_name
+from civrules.emit.packaging import package_folder
 from civrules_example_family.model import DiceRuleset
 
 
@@ -20,4 +20,4 @@ def render_package(model: DiceRuleset, exported: Mapping[str, Any]) -> dict[str,
         f"FACES: Final[dict[str, int]] = {dict(sorted(faces.items()))!r}",
         "",
     ]
-    return {f"{package_name(model.id)}/__init__.py": "\n".join(lines).encode("utf-8")}
+    return {f"{package_folder(model.id)}/__init__.py": "\n".join(lines).encode("utf-8")}

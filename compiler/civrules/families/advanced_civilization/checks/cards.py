@@ -290,12 +290,13 @@ def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     policy = credit_policy(ruleset)
     members = group_members(credit_sources(ruleset))
+    # Where each card stands in each group's list: targets are taken in the order the lines reach them.
+    position = {group: {card: at for at, card in enumerate(cards)} for group, cards in members.items()}
     for card in cards_of(ruleset):
         lines = [line for line in card.credit_list() if known_points(line)]
-        routes: dict[str, list[WrittenLine]] = {}
-        for line in lines:
-            for target in line_targets(card.id, as_credit(line), members):
-                routes.setdefault(target, []).append(line)
+        if len(lines) < 2:
+            continue
+        routes = _overlap_routes(card.id, lines, members, position)
         overlaps: dict[tuple[int, ...], list[str]] = {}
         for target, reaching in routes.items():
             plain = [line for line in reaching if not line.extra]
@@ -307,6 +308,40 @@ def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for indexes, targets in overlaps.items():
             reaching = [card.credit_list()[i] for i in indexes]
             yield _overlap(card, reaching, targets, policy)
+
+
+def _overlap_routes(
+    owner: str,
+    lines: Sequence[WrittenLine],
+    members: Mapping[str, Sequence[str]],
+    position: Mapping[str, Mapping[str, int]],
+) -> dict[str, list[WrittenLine]]:
+    """The lines of ``owner`` reaching each target that C004 may report, in the order the lines
+    reach the targets. Only a target reached by a specific line, by a group credited twice, or by
+    two extra credits can be reported: those are the only targets looked at, so a card crediting a
+    group of thousands is not walked card by card (the check stays linear in the credits written)."""
+    plain = [line for line in lines if not line.extra]
+    extra = [line for line in lines if line.extra]
+    groups = [line.group for line in plain if line.card is None and line.group is not None]
+    twice = {group for group in groups if groups.count(group) > 1}
+    candidates: set[str] = {line.card for line in plain if line.card is not None and line.card != owner}
+    for group in twice:
+        candidates.update(card for card in members.get(group, ()) if card != owner)
+    if len(extra) > 1:
+        for line in extra:
+            candidates.update(line_targets(owner, as_credit(line), members))
+
+    def reaches(line: WrittenLine, target: str) -> bool:
+        if target == owner:
+            return False
+        return line.card == target if line.card is not None else target in position.get(line.group or "", {})
+
+    def first_reached(target: str) -> tuple[int, int]:
+        at, line = next((at, line) for at, line in enumerate(lines) if reaches(line, target))
+        return at, 0 if line.card is not None else position[line.group or ""][target]
+
+    ordered = sorted(candidates, key=first_reached)
+    return {target: [line for line in lines if reaches(line, target)] for target in ordered}
 
 
 def as_credit(line: Any) -> CreditLine:

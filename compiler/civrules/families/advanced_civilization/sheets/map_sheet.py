@@ -11,8 +11,10 @@ from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.families.advanced_civilization.sheets.svgmap import map_svg
 
-#: Largest map drawn as a picture on the map sheet; larger maps get the index only.
-MAX_PICTURE_AREAS = 600
+#: Largest map drawn as a picture on the map sheet; larger maps get the index only. Below 500
+#: nodes networkx lays a graph out with numpy alone; from 500 it needs scipy, which civrules does
+#: not depend on (a map of 500 to 600 areas ended the build in an internal error).
+MAX_PICTURE_AREAS = 499
 
 
 def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = None) -> dict[str, Any]:

@@ -1,1 +1,0 @@
-"""The compiled templates of `core`: templates/python."""

@@ -1,0 +1,54 @@
+"""The benchmark's own tools (they measure nothing here: no test depends on time): the synthetic
+rulesets of every family validate clean at the scales the series uses, and the scaling plot is a
+well-formed SVG with a line and a point per family and scale."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from bench import plot, synth_family
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("ruleset", ["sid-meiers-civilization", "imperial-settlers"])
+@pytest.mark.parametrize("scale", [1, pytest.param(3, marks=pytest.mark.slow)])
+def test_a_synthetic_ruleset_of_each_family_validates_clean_and_grows(tmp_path: Path, ruleset: str, scale: int) -> None:
+    rules = synth_family.generate(tmp_path / "synthetic", ruleset, scale)
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["synthetic"]))
+    assert [d for d in analysis.diagnostics if d.severity == "error"] == []
+    assert analysis.model is not None
+    shipped = Workspace(Path(synth_family.RULES))
+    base = analyse(shipped, shipped.load_ruleset(shipped.manifests()[ruleset]))
+    assert base.model is not None
+    grown = sum(len(c) for c in analysis.model.collections())
+    original = sum(len(c) for c in base.model.collections())
+    assert grown > original if scale > 1 else grown == original  # copy k of each entity, k = 2 .. scale
+    again = synth_family.generate(tmp_path / "again", ruleset, scale)  # the same arguments, the same bytes
+    assert {p.relative_to(again): p.read_bytes() for p in again.rglob("*.yaml")} == {
+        p.relative_to(rules): p.read_bytes() for p in rules.rglob("*.yaml")
+    }
+
+
+def test_the_scaling_plot_draws_every_family_and_scale() -> None:
+    rows = {
+        "advanced-civilization": {"1": (1.0, 81.0), "10": (9.5, 96.0), "50": (29.7, 344.0), "100": (70.0, 600.0)},
+        "<script>alert(1)</script>": {"1": (1.0, 70.0), "10": (0.9, 72.0)},
+    }
+    series = {f: {k: {"time_vs_1x": t, "peak_rss_mb": m} for k, (t, m) in r.items()} for f, r in rows.items()}
+    text = plot.scaling_svg(series)
+    root = ET.fromstring(text)  # well-formed: a name from the data is text, never markup
+    assert root.tag == f"{SVG}svg"
+    assert "<script>" not in text
+    labels = [t.text for t in root.iter(f"{SVG}text")]
+    assert "advanced-civilization" in labels and "<script>alert(1)</script>" in labels
+    # Two reference lines and one line per family on the time panel, one per family on the memory panel.
+    assert len(list(root.iter(f"{SVG}polyline"))) == 2 + 2 * len(series)
+    assert len(list(root.iter(f"{SVG}circle"))) == 2 * sum(len(r) for r in series.values())
+    assert plot.scaling_svg(series) == text

@@ -1,0 +1,142 @@
+"""Every generated distribution's metadata is written by a TOML serializer and read back: it parses
+(tomllib), validates as package metadata (PEP 621, validate-pyproject), names its folder, and
+depends on nothing but civrules' runtimes; a name that Python quoting broke (a no-break space, a
+soft hyphen, more `"` than `'`) comes back exactly. The slow test builds and installs a wheel of
+every package and imports each, and checks that no installed file lies outside civrules' names.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from civrules.emit.build import _package_problem
+from civrules.emit.packaging import NAMESPACE, RUNTIME, package_folder
+from civrules.emit.pyproject import Distribution, render_pyproject, verify_pyproject
+from tests.conftest import GENERATED_PYTHON
+
+PIP = (sys.executable, "-m", "pip")
+PYPROJECTS = sorted(GENERATED_PYTHON.glob("**/pyproject.toml"))
+
+
+def folder_of(pyproject: Path) -> str:
+    return pyproject.parent.relative_to(GENERATED_PYTHON).as_posix()
+
+
+def test_every_package_and_runtime_has_metadata() -> None:
+    folders = {folder_of(p) for p in PYPROJECTS}
+    assert RUNTIME in folders and f"{NAMESPACE}/advanced_civilization" in folders
+    assert len([f for f in folders if f.startswith(f"{NAMESPACE}/")]) == 11  # every shipped ruleset
+    assert not (GENERATED_PYTHON / NAMESPACE / "__init__.py").exists()  # a namespace package: nobody owns it
+
+
+@pytest.mark.parametrize("pyproject", PYPROJECTS, ids=folder_of)
+def test_each_pyproject_parses_back_and_validates_as_metadata(pyproject: Path) -> None:
+    content = pyproject.read_bytes()
+    assert verify_pyproject(content) is None
+    data = tomllib.loads(content.decode("utf-8"))
+    folder = folder_of(pyproject)
+    project = data["project"]
+    wheel = data["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert wheel["sources"] == {"": folder}  # the wheel installs the files at their import path
+    assert set(wheel["only-include"]) <= {p.name for p in pyproject.parent.iterdir()}
+    assert all(dependency.startswith("civrules-runtime") for dependency in project["dependencies"])
+    if folder.startswith(f"{NAMESPACE}/"):
+        ruleset_id = folder.partition("/")[2].replace("_", "-")
+        assert project["name"] == f"civrules-{ruleset_id}"
+        assert len(project["dependencies"]) == 2  # the shared runtime and the family's
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Advanced\u00a0Civilization",  # a no-break space
+        "Civ\u00adilization",  # a soft hyphen
+        'The "Big" "House" "Rules" don\'t',  # more " than '
+        "Back\\slash \"\"\" ''' [table] # not a comment",
+        "Tab\tand\nnew line\u2028and a separator",
+        "\u202eright-to-left \U0001f3b2",
+    ],
+)
+def test_a_hostile_name_comes_back_exactly(name: str) -> None:
+    written = render_pyproject(
+        Distribution(
+            name="civrules-house",
+            version="1.0.0+abc",
+            description=f"{name}: the rules",
+            dependencies=("civrules-runtime>=2,<3",),
+            folder=package_folder("house"),
+            files=("__init__.py",),
+            what="a test",
+        )
+    )
+    assert verify_pyproject(written) is None
+    assert tomllib.loads(written.decode("utf-8"))["project"]["description"] == " ".join(f"{name}: the rules".split())
+
+
+def test_metadata_that_is_not_toml_or_not_metadata_is_named() -> None:
+    assert "not TOML" in (verify_pyproject(b'[project]\nname = "a\nb"\n') or "")
+    problem = verify_pyproject(b'[project]\nname = "not a name!"\nversion = "1"\n')
+    assert problem is not None and "metadata" in problem
+
+
+def test_a_family_writes_its_package_and_nothing_else() -> None:
+    """The build refuses (R900, nothing written) a package hook that writes outside its folder or
+    metadata that does not validate."""
+    good = render_pyproject(Distribution("civrules-x", "1.0", "X", (), package_folder("x"), ("__init__.py",), "a test"))
+    assert (
+        _package_problem(
+            "x", "dice", {"civrules_rulesets/x/__init__.py": b"", "civrules_rulesets/x/pyproject.toml": good}
+        )
+        is None
+    )
+    for path in ("pip/__init__.py", "civrules_rulesets/y/__init__.py", "civrules_rulesets/x/../../pip.py"):
+        assert "outside" in (_package_problem("x", "dice", {path: b""}) or "")
+    bad = {"civrules_rulesets/x/pyproject.toml": b'[project]\nname = "x x"\n'}
+    assert "metadata" in (_package_problem("x", "dice", bad) or "")
+
+
+@pytest.mark.slow
+def test_a_wheel_of_every_package_builds_installs_and_imports(tmp_path: Path) -> None:
+    """`pip wheel` of every folder with a pyproject (offline, no build isolation), installed together
+    into a fresh environment: every package imports there, and every installed file lies in
+    civrules' own names (the namespace, the runtimes, their dist-info)."""
+    pytest.importorskip("hatchling")
+    dist = tmp_path / "dist"
+    offline = ("--no-deps", "--no-build-isolation", "--no-index")
+    for pyproject in PYPROJECTS:
+        built = subprocess.run(
+            [*PIP, "wheel", "-q", *offline, "-w", str(dist), str(pyproject.parent)],
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+        assert built.returncode == 0, built.stderr
+    wheels = sorted(dist.glob("*.whl"))
+    assert len(wheels) == len(PYPROJECTS)
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as archive:
+            for name in archive.namelist():
+                top = name.split("/")[0]
+                assert top in (NAMESPACE, RUNTIME) or top.startswith((f"{RUNTIME}_", "civrules_")), (wheel.name, name)
+                assert not name.startswith(f"{NAMESPACE}/__init__"), (wheel.name, name)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    installed = subprocess.run(
+        [*PIP, "--python", str(python), "install", "-q", "--no-index", "--no-deps", *map(str, wheels)],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    names = [folder_of(p).replace("/", ".") for p in PYPROJECTS]
+    program = "import importlib\n" + "".join(f"importlib.import_module({n!r})\n" for n in names) + "print('ok')\n"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    ran = subprocess.run(
+        [str(python), "-I", "-c", program],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stderr
