@@ -286,12 +286,14 @@ def test_the_variant_sheet_shows_each_change_of_the_house_rules() -> None:
         "+ banking  Banking",
         "+ cost: 140",
         '+ prerequisites: [{"card": "coinage"}]',
-        "~ cost: unknown → 45",
+        "~ cost: unknown (The heading of 30.41 is lost; no passage gives the advancement's cost.) → 45",
         "~ count: 7 → 8",
         "~ hand_limit.commodity_cards: 8 → 9",
-        "- attributes[…]",
+        '- attributes[text: "Five fewer face-value points…"]',
     ):
         assert change in sheet, change
+    # Every element is named by what tells it apart, every unknown by its reason.
+    assert "[…]" not in sheet and '"unknown": ""' not in sheet
 
 
 def _yaml_after(text: str, marker: str) -> str:
@@ -361,3 +363,24 @@ def test_settings_are_replaced_added_and_removed_whole_as_collections_are() -> N
     text = header + 'overlay:\n  settings:\n    add:\n      hand_limit: {commodity_cards: 9, rule: "27.2", text: "x"}\n'
     (twice,) = problems(analysed("whole", ("rulesets/whole.yaml", text)))
     assert twice.code == "V004" and twice.span is not None and twice.span.line == line_of(text, "hand_limit:")
+
+
+def test_elements_without_an_id_are_named_by_what_tells_them_apart() -> None:
+    from civrules.resolve.diff import diff_values, distinguish
+
+    decks = [
+        {"players": {"min": 9, "max": 9}, "map_region": "east"},
+        {"players": {"min": 9, "max": 9}, "map_region": "west"},
+        {"players": {"min": 10, "max": 10}, "map_region": "east"},
+    ]
+    assert distinguish(decks) == [
+        "players: 9-9, map_region: east",
+        "players: 9-9, map_region: west",
+        "players: 10-10, map_region: east",
+    ]
+    assert distinguish([{"rank": 2, "type": "infantaria"}, {"rank": 3, "type": "infantaria"}]) == ["rank: 2", "rank: 3"]
+    old = [{"rank": 2, "type": "a", "cost": 3}, {"rank": 3, "type": "a", "cost": 4}]
+    new = [{"rank": 2, "type": "a", "cost": 5}, {"rank": 3, "type": "a", "cost": 4}]
+    assert [(c.path, c.old, c.new) for c in diff_values(old, new, "units")] == [("units[rank: 2].cost", 3, 5)]
+    added = list(diff_values(["gaul"], ["gaul", "narbo"], "areas"))
+    assert [(c.path, c.new) for c in added] == [("areas[narbo]", "narbo")]

@@ -12,6 +12,8 @@ from typing import IO
 
 import pytest
 
+from civrules.cli.watcher import compare, describe_changes, summary
+from civrules.diagnostics import Diagnostic, Severity, Span
 from tests.conftest import default_sigint
 from tests.core.test_incremental import copy_subset
 
@@ -91,3 +93,92 @@ def test_watch_build_writes_the_generated_tree(tmp_path: Path) -> None:
     assert "for 1 ruleset into" in said[-1]
     assert (out / "python" / "civrules_rulesets" / "advanced_civilization" / "__init__.py").is_file()
     assert watcher.interrupt() == 130
+
+
+def test_every_save_ends_with_the_counts_validate_prints_even_when_nothing_changed(tmp_path: Path) -> None:
+    """The docs promise a summary after each save; a save that changes no diagnostic printed nothing,
+    and the counts were of the infos shown (2) where `validate` counts every one."""
+    rules = copy_subset(tmp_path / "rules")
+    validated = subprocess.run(
+        [sys.executable, "-m", "civrules", "--rules", str(rules), "validate"], capture_output=True, text=True
+    )
+    counts = validated.stderr.strip().splitlines()[-1]
+    assert counts.startswith("civrules: 0 errors, 0 warnings, ") and "infos not shown" in counts
+    watcher = Watcher(rules)
+    try:
+        assert watcher.until("civrules: ")[-1].startswith(counts + " (read ")
+        cards = rules / CARDS
+        cards.write_text(cards.read_text(encoding="utf-8") + "# a comment changes no diagnostic\n", encoding="utf-8")
+        after = watcher.until("civrules: ")
+        assert after == [f"{counts} (read {CARDS}; {after[-1].rsplit('; ', 1)[1]}"]
+        assert watcher.interrupt() == 130
+    finally:
+        watcher.process.kill()
+
+
+def test_a_ruleset_that_stops_validating_has_nothing_fixed_and_its_infos_come_back_unannounced(
+    tmp_path: Path,
+) -> None:
+    """A syntax error stops the checks: the unknown-facts summary (Q007) going away was printed as
+    `fixed:`, and printed again in full once the error was mended."""
+    rules = copy_subset(tmp_path / "rules")
+    watcher = Watcher(rules, "advanced-civilization")
+    try:
+        first = watcher.until("civrules: ")
+        assert any("info[Q007]" in line for line in first)
+        cards = rules / CARDS
+        text = cards.read_text(encoding="utf-8")
+        cards.write_text(text.replace("kind:", "kind: [", 1), encoding="utf-8")
+        broken = watcher.until("civrules: ")
+        assert not any(line.startswith("fixed:") for line in broken), broken
+        assert any("error[" in line for line in broken)
+        cards.write_text(text, encoding="utf-8")
+        mended = watcher.until("civrules: ")
+        assert [line for line in mended if "]: " in line and not line.startswith("fixed:")] == [], mended
+        assert any(line.startswith("fixed:") and "error[" in line for line in mended)
+        assert watcher.interrupt() == 130
+    finally:
+        watcher.process.kill()
+
+
+def _at(code: str, severity: Severity, line: int, file: str = "rules/cards/a.yaml", message: str = "m") -> Diagnostic:
+    return Diagnostic(code, severity, message, Span(file, line, 1, line, 2))
+
+
+def test_an_info_that_goes_away_is_not_fixed() -> None:
+    info = _at("Q007", Severity.INFO, 3)
+    assert compare([info], []).fixed == []
+    assert describe_changes([info], [], sources=None) == ""  # type: ignore[arg-type]
+
+
+def test_a_check_that_did_not_run_is_held_not_fixed_and_not_new_when_it_comes_back() -> None:
+    warning = _at("K010", Severity.WARNING, 7)
+    syntax = _at("L001", Severity.ERROR, 2)
+    stopped = compare([warning], [syntax], unchecked={"rules/cards/a.yaml"})
+    assert stopped.appeared == [syntax] and stopped.fixed == []
+    assert warning in stopped.current
+    back = compare(stopped.current, [warning])
+    assert back.appeared == [] and back.fixed == [syntax]
+    # Checked again and gone: now it is fixed.
+    assert compare(stopped.current, []).fixed == [syntax, warning]
+
+
+def test_a_read_stage_error_of_a_stopped_ruleset_is_fixed_all_the_same() -> None:
+    syntax = _at("L001", Severity.ERROR, 2)
+    schema = _at("S002", Severity.ERROR, 9)
+    assert compare([syntax], [schema], unchecked={"rules/cards/a.yaml"}).fixed == [syntax]
+
+
+def test_a_diagnostic_that_only_moved_is_no_change() -> None:
+    before = [_at("Q001", Severity.ERROR, 44)]
+    after = [_at("Q001", Severity.ERROR, 45)]
+    moved = compare(before, after)
+    assert moved.appeared == [] and moved.fixed == [] and moved.current == after
+    other = [_at("Q001", Severity.ERROR, 45, message="another section")]
+    assert compare(before, other).fixed == before
+
+
+def test_the_summary_counts_every_diagnostic_as_validate_does() -> None:
+    found = [_at("Q006", Severity.INFO, n) for n in range(1, 6)] + [_at("Q007", Severity.INFO, 9)]
+    assert summary(found) == "0 errors, 0 warnings, 6 infos (5 infos not shown: --verbose lists them)"
+    assert summary(found, verbose=True) == "0 errors, 0 warnings, 6 infos"

@@ -22,12 +22,14 @@ import click
 
 from civrules import __version__
 from civrules.diagnostics import (
+    SUMMARY_INFOS,
     TRUNCATED,
     Diagnostic,
     Severity,
     Span,
     cap_per_file,
     codes,
+    count_line,
     has_errors,
     sort_diagnostics,
 )
@@ -532,7 +534,7 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
 _ANNOTATING = ("github", "sarif")
 
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
-_SUMMARY_INFOS = {"Q007", TRUNCATED}
+_SUMMARY_INFOS = SUMMARY_INFOS
 
 
 def _emit(
@@ -570,11 +572,7 @@ def _emit(
         # `color=` as decided: click would strip the escapes of output that is not a terminal.
         click.echo(out, nl=False, color=colour)
     if fmt == "text":
-        counts = {s: sum(1 for d in ordered if d.severity is s) for s in Severity}
-        summary = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
-        hidden = sum(1 for d in ordered if d.severity is Severity.INFO and d.code not in _SUMMARY_INFOS)
-        more = f" ({hidden} infos not shown: --verbose lists them)" if hidden and not verbose else ""
-        _note(f"civrules: {summary}{more}")
+        _note(f"civrules: {count_line(ordered, verbose=verbose)}")
 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:

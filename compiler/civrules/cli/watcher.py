@@ -12,10 +12,20 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from civrules.diagnostics import TRUNCATED, Diagnostic, Severity, cap_per_file, has_errors
+from civrules.diagnostics import (
+    SUMMARY_INFOS,
+    Diagnostic,
+    Severity,
+    cap_per_file,
+    count_line,
+    has_errors,
+    sort_diagnostics,
+)
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.render import SourceLines, render_text
 from civrules.load import Limits
@@ -62,28 +72,103 @@ def chosen(result: Result, limit: int, *, verbose: bool) -> list[Diagnostic]:
     at most ``limit`` per file (one line counts the rest)."""
     diagnostics = result.diagnostics
     if not verbose:
-        diagnostics = [d for d in diagnostics if d.severity is not Severity.INFO or d.code in ("Q007", TRUNCATED)]
+        diagnostics = [d for d in diagnostics if d.severity is not Severity.INFO or d.code in SUMMARY_INFOS]
     return cap_per_file(diagnostics, limit)
 
 
-def describe_changes(
-    before: Sequence[Diagnostic], after: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False
-) -> str:
-    """What appeared (in full) and what went away (one line each)."""
-    old, new = set(before), set(after)
+def unchecked_files(result: Result) -> frozenset[str]:
+    """The files (as diagnostics name them) of every ruleset whose checks did not run this round: it
+    stopped at reading, the schemas or resolving, so what those checks said is neither there nor gone."""
+    found: set[str] = set()
+    for name, analysis in result.analyses.items():
+        if analysis.model is None:
+            found.update(result.files.get(relative, relative) for relative in result.depends.get(name, ()))
+    return frozenset(found)
+
+
+#: The stages that run before a ruleset's checks (reading, schemas, manifests): what they say is
+#: said again every round, even when the checks after them cannot run.
+_READ_STAGES = ("L", "S", "R")
+
+
+def _same_problem(diagnostic: Diagnostic) -> tuple[object, ...]:
+    """A diagnostic without its line and column: a problem that only moved (a line added above it)
+    is the same problem."""
+    span = diagnostic.span
+    return (diagnostic.code, diagnostic.severity, span.file if span else None, diagnostic.message, diagnostic.hint)
+
+
+@dataclass(slots=True)
+class Changes:
+    """What one save changed: the diagnostics that appeared, those fixed, and what is now believed
+    to stand (``current``: the new round's, plus those not checked again this round)."""
+
+    appeared: list[Diagnostic]
+    fixed: list[Diagnostic]
+    current: list[Diagnostic]
+
+
+def compare(
+    before: Sequence[Diagnostic], after: Sequence[Diagnostic], unchecked: Collection[str] = frozenset()
+) -> Changes:
+    """The real changes between two rounds.
+
+    - A diagnostic whose ruleset's checks did not run this round (``unchecked`` files; the rules have
+      an error that stops them) is neither fixed nor new: it is held, and judged when they run again.
+    - An info that goes away is not "fixed" (an info is no problem).
+    - A diagnostic that only moved (same code, file, message and hint; lines added above it) is not
+      a change.
+    """
+    new, old = set(after), set(before)
+    held = [
+        d
+        for d in before
+        if d not in new and d.span is not None and d.span.file in unchecked and not d.code.startswith(_READ_STAGES)
+    ]
+    gone = [d for d in before if d not in new and d not in held]
     appeared = [d for d in after if d not in old]
-    gone = [d for d in before if d not in new]
-    out = render_text(appeared, sources, colour=colour) if appeared else ""
-    for diagnostic in gone:  # every field escaped, as render_text escapes it
+    moved = Counter(_same_problem(d) for d in gone) & Counter(_same_problem(d) for d in appeared)
+    if moved:
+        still = moved.copy()
+        gone = [d for d in gone if not _take(still, _same_problem(d))]
+        still = moved.copy()
+        appeared = [d for d in appeared if not _take(still, _same_problem(d))]
+    fixed = [d for d in gone if d.severity is not Severity.INFO]
+    return Changes(appeared, fixed, sort_diagnostics([*after, *held]))
+
+
+def _take(counts: Counter[tuple[object, ...]], key: tuple[object, ...]) -> bool:
+    if counts[key] > 0:
+        counts[key] -= 1
+        return True
+    return False
+
+
+def describe_changes(
+    before: Sequence[Diagnostic],
+    after: Sequence[Diagnostic],
+    sources: SourceLines,
+    unchecked: Collection[str] = frozenset(),
+    *,
+    colour: bool = False,
+) -> str:
+    """What appeared (in full) and what was fixed (one line each): see :func:`compare`."""
+    changes = compare(before, after, unchecked)
+    return _described(changes, sources, colour=colour)
+
+
+def _described(changes: Changes, sources: SourceLines, *, colour: bool = False) -> str:
+    out = render_text(changes.appeared, sources, colour=colour) if changes.appeared else ""
+    for diagnostic in changes.fixed:  # every field escaped, as render_text escapes it
         span = diagnostic.span
         where = f"{printable(span.file)}:{span.line}:{span.column}" if span is not None else "civrules"
         out += f"fixed: {where}: {diagnostic.severity.value}[{diagnostic.code}]: {printable(diagnostic.message)}\n"
     return out
 
 
-def summary(diagnostics: Sequence[Diagnostic]) -> str:
-    counts = {s: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
-    return ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
+def summary(diagnostics: Sequence[Diagnostic], *, verbose: bool = False) -> str:
+    """The counts `validate` prints: of every diagnostic, the infos not listed among them."""
+    return count_line(diagnostics, verbose=verbose)
 
 
 def watch(
@@ -115,12 +200,13 @@ def watch(
         elapsed = time.perf_counter() - started
         diagnostics = chosen(result, session.limits.max_diagnostics, verbose=verbose)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
-        out = (
-            render_text(diagnostics, sources, colour=colour)
-            if first
-            else describe_changes(shown, diagnostics, sources, colour=colour)
-        )
-        changed = first or bool(out)
+        if first:
+            out = render_text(diagnostics, sources, colour=colour)
+            shown = diagnostics
+        else:
+            changes = compare(shown, diagnostics, unchecked_files(result))
+            out = _described(changes, sources, colour=colour)
+            shown = changes.current
         if out:
             echo(out.rstrip("\n"))
         if build is not None and (first or set(result.rechecked) & set(rulesets or result.analyses)):
@@ -130,7 +216,7 @@ def watch(
                 said = build(result)
                 if said:
                     echo(said)
-        if changed:
-            reread = ", ".join(map(printable, result.reread)) if not first else f"{len(result.reread)} files"
-            echo(f"civrules: {summary(diagnostics)} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")
-        shown = diagnostics
+        # After every save, whatever it changed: the counts of `validate`, what was read, how long.
+        reread = ", ".join(map(printable, result.reread)) if not first else f"{len(result.reread)} files"
+        counts = summary(result.diagnostics, verbose=verbose)
+        echo(f"civrules: {counts} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")

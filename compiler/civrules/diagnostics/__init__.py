@@ -102,6 +102,23 @@ TRUNCATED = "R011"
 _HIDDEN = re.compile(r"^([0-9,]+) more ")
 
 
+#: Infos that text output lists even without --verbose: summaries, not one line per fact (Q007 counts
+#: a ruleset's unknown facts; the truncation line counts what a file did not list).
+SUMMARY_INFOS = frozenset({"Q007", TRUNCATED})
+
+
+def count_line(diagnostics: Iterable[Diagnostic], *, verbose: bool = False) -> str:
+    """The counts text output ends with, of every diagnostic (``validate`` and ``watch`` alike):
+    ``1 error, 0 warnings, 234 infos (232 infos not shown: --verbose lists them)``."""
+    found = list(diagnostics)
+    counts = {s: sum(1 for d in found if d.severity is s) for s in Severity}
+    line = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in counts.items())
+    hidden = sum(1 for d in found if d.severity is Severity.INFO and d.code not in SUMMARY_INFOS)
+    if hidden and not verbose:
+        line += f" ({hidden} info{'s' if hidden != 1 else ''} not shown: --verbose lists them)"
+    return line
+
+
 def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
     """The summary of the ``hidden`` diagnostics of ``file`` beyond the first ``limit``."""
     return Diagnostic(

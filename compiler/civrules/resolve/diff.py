@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from civrules.diagnostics.escape import printable
@@ -79,6 +80,11 @@ class RulesetDiff:
         }
 
 
+def _names_itself(path: str, value: Any) -> bool:
+    """An element added or removed whole whose path already ends in its value (``areas[gaul]``)."""
+    return not isinstance(value, (dict, list)) and path.endswith(f"[{value}]")
+
+
 def _field_json(change: FieldChange) -> dict[str, Any]:
     return {"field": change.path, "old": change.old, "new": change.new}
 
@@ -107,20 +113,50 @@ def _settings(resolved: Resolved) -> dict[str, Any]:
 CITATION_KEYS = frozenset({"rule", "source", "note", "disagreements"})
 
 
+class UnknownFact(dict[str, Any]):
+    """An unknown fact, ``{unknown: why}``, that keeps its reason to be printed but equals every
+    other unknown: a reason is not a fact, so two rulesets whose reasons differ compare equal."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and set(other) == {"unknown"}
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+
+def _blank(value: Any) -> Any:
+    """``value`` with every unknown's reason blanked: what two facts are compared by."""
+    if isinstance(value, UnknownFact):
+        return {"unknown": ""}
+    if isinstance(value, dict):
+        return {k: _blank(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_blank(v) for v in value]
+    return value
+
+
+def _canon(value: Any) -> str:
+    """A value as text that is the same for equal facts (reasons of unknowns left out)."""
+    return json.dumps(_blank(value), sort_keys=True)
+
+
 def strip_citations(value: Any) -> Any:
-    """``value`` as facts only: no citation keys, no reasons on unknowns, unordered where order is not a fact.
+    """``value`` as facts only: no citation keys, unknowns equal whatever their reasons (which are
+    kept, to be printed), unordered where order is not a fact.
 
     Lists of mappings without ids (credit lines, effects' entries) are sets in the rules: they are
     put in a canonical order so that two transcriptions listing them differently compare equal.
     """
     if isinstance(value, dict):
         if set(value) == {"unknown"}:
-            return {"unknown": ""}
+            return UnknownFact(value)
         return {k: strip_citations(v) for k, v in value.items() if k not in CITATION_KEYS}
     if isinstance(value, list):
         items = [strip_citations(v) for v in value]
         if items and all(isinstance(v, dict) and "id" not in v for v in items):
-            items.sort(key=lambda v: json.dumps(v, sort_keys=True))
+            items.sort(key=_canon)
         return items
     return value
 
@@ -221,6 +257,7 @@ _ELEMENT_KEYS = (
     "epoch",
     "step",
     "space",
+    "level",
 )
 
 
@@ -237,32 +274,115 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
     if (old or new) and before_named is not None and after_named is not None:
         yield from _diff_named(before_named, after_named, path)
         return
-    remaining = [json.dumps(v, sort_keys=True) for v in new]
+    remaining = [_canon(v) for v in new]
     gone = []
     for i, value in enumerate(old):
-        text = json.dumps(value, sort_keys=True)
+        text = _canon(value)
         if text in remaining:
             remaining[remaining.index(text)] = ""
         else:
             gone.append(i)
-    kept = [json.dumps(v, sort_keys=True) for v in old]
-    # Positions mean nothing here (unordered lists are compared in a canonical order): `[…]` is
-    # "an element of".
+    kept = [_canon(v) for v in old]
     added = []
-    for value in new:
-        text = json.dumps(value, sort_keys=True)
+    for j, value in enumerate(new):
+        text = _canon(value)
         if text in kept:
             kept[kept.index(text)] = ""
         else:
-            added.append(value)
-    if len(gone) == 1 and len(added) == 1 and _plain_mapping(old[gone[0]]) and _plain_mapping(added[0]):
+            added.append(j)
+    # Each element is named by what tells it from the others of its list (never `[…]`): an element
+    # gone and one come under the same name are one element changed, shown field by field.
+    before, after = distinguish(old), distinguish(new)
+    if len(gone) == 1 and len(added) == 1 and _plain_mapping(old[gone[0]]) and _plain_mapping(new[added[0]]):
         # One element changed in place (an attribute's text): its fields, not the whole of it twice.
-        yield from diff_values(old[gone[0]], added[0], f"{path}[…]")
+        yield from diff_values(old[gone[0]], new[added[0]], f"{path}[{before[gone[0]]}]")
         return
+    pairs: dict[int, int] = {}
     for i in gone:
-        yield FieldChange(f"{path}[…]", old[i], None)
-    for value in added:
-        yield FieldChange(f"{path}[…]", None, value)
+        match = next((j for j in added if after[j] == before[i] and j not in pairs.values()), None)
+        positional = before[i].startswith("#")  # places in a list in no order of the rules pair nothing
+        if match is not None and not positional and _plain_mapping(old[i]) and _plain_mapping(new[match]):
+            pairs[i] = match
+    for i in gone:
+        if i in pairs:
+            yield from diff_values(old[i], new[pairs[i]], f"{path}[{before[i]}]")
+        else:
+            yield FieldChange(f"{path}[{before[i]}]", old[i], None)
+    for j in added:
+        if j not in pairs.values():
+            yield FieldChange(f"{path}[{after[j]}]", None, new[j])
+
+
+#: The longest value that names an element (a sentence of rules text does not).
+_NAME_LENGTH = 40
+
+
+def _name_value(value: Any) -> str | None:
+    """A field's value as part of an element's name, or None when it cannot name one (a list, a
+    sentence, a mapping other than a band of players)."""
+    if isinstance(value, bool) or value is None:
+        return None if value is None else str(value).lower()
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return value if len(value) <= _NAME_LENGTH and "\n" not in value else None
+    if isinstance(value, dict) and set(value) >= {"min", "max"} and not isinstance(value, UnknownFact):
+        return _label(value)
+    return None
+
+
+def distinguish(items: list[Any]) -> list[str]:
+    """Each element's name in a list with no naming field: what tells it from the others.
+
+    A value names itself (``gaul``); a mapping is named by the fewest short fields whose values
+    differ between every two elements (``level: expert``; ``players: 9-9, map_region: east``),
+    fields that usually name an element first, else by the first words of a sentence of its own
+    (``text: "Ships may move five…"``); elements nothing tells apart (two equal) by their places, ``#2``.
+
+    >>> distinguish([{"level": "basic", "min_cities": 2}, {"level": "expert", "min_cities": 3}])
+    ['level: basic', 'level: expert']
+    >>> distinguish(["gaul", "narbo"])
+    ['gaul', 'narbo']
+    >>> distinguish([{"text": "Ships may move five areas instead of four."}])
+    ['text: "Ships may move five…"']
+    >>> distinguish([{"min_cities": 3}, {"min_cities": 3}])
+    ['#1', '#2']
+    """
+    if all(not isinstance(v, (dict, list)) for v in items):
+        names = [_name_value(v) or json.dumps(v) for v in items]
+        return names if len(set(names)) == len(names) else [f"#{i + 1}" for i in range(len(items))]
+    fields: list[str] = []
+    for item in items:
+        if isinstance(item, dict):
+            fields.extend(k for k in item if k not in fields)
+    fields.sort(key=lambda k: _ELEMENT_KEYS.index(k) if k in _ELEMENT_KEYS else len(_ELEMENT_KEYS))
+    usable = [
+        k
+        for k in fields
+        if all(isinstance(v, dict) and (k not in v or _name_value(v[k]) is not None) for v in items)
+        and any(isinstance(v, dict) and k in v for v in items)
+    ]
+    for size in (1, 2, 3):
+        for chosen in combinations(usable, size):
+            values = [tuple(_name_value(v.get(k)) for k in chosen) for v in items]
+            if len(set(values)) == len(values) and all(any(x is not None for x in named) for named in values):
+                return [
+                    ", ".join(f"{k}: {value}" for k, value in zip(chosen, named, strict=True) if value is not None)
+                    for named in values
+                ]
+    # No short field tells them apart: the first words of a sentence of theirs (an attribute's text).
+    for words in (4, 8, 16):
+        for key in fields:
+            if all(isinstance(v, dict) and isinstance(v.get(key), str) for v in items):
+                starts = [_first_words(v[key], words) for v in items]
+                if len(set(starts)) == len(starts):
+                    return [f'{key}: "{start}"' for start in starts]
+    return [f"#{i + 1}" for i in range(len(items))]
+
+
+def _first_words(text: str, count: int) -> str:
+    words = text.split()
+    return " ".join(words[:count]) + ("…" if len(words) > count else "")
 
 
 def _diff_named(before: dict[str, Any], after: dict[str, Any], path: str) -> Iterator[FieldChange]:
@@ -303,7 +423,7 @@ def _label(value: Any) -> str:
     if isinstance(value, dict):
         if set(value) >= {"min", "max"}:
             return f"{value['min']}-{value['max']}"
-        return json.dumps(value, sort_keys=True)
+        return _canon(value)
     return str(value)
 
 
@@ -316,14 +436,30 @@ def _entity_list(value: Any) -> bool:
 
 
 def show(value: Any) -> str:
-    """A readable rendering of a value for the text diff: scalars as they are, the rest as JSON, whole."""
+    """A readable rendering of a value for the text diff: scalars as they are, the rest as JSON, whole;
+    an unknown fact as ``unknown (its reason)``, wherever it sits."""
     if value is None:
         return "(absent)"
     if isinstance(value, dict) and set(value) == {"unknown"}:
-        return "unknown"
+        return _unknown_text(value)
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return json.dumps(_readable(value), ensure_ascii=False, sort_keys=True)
+
+
+def _unknown_text(value: dict[str, Any]) -> str:
+    why = value.get("unknown")
+    return f"unknown ({' '.join(why.split())})" if isinstance(why, str) and why.strip() else "unknown"
+
+
+def _readable(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"unknown"}:
+            return _unknown_text(value)
+        return {k: _readable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    return value
 
 
 def render_text(result: RulesetDiff) -> str:
@@ -356,6 +492,9 @@ def render_text(result: RulesetDiff) -> str:
 
 
 def _change_line(change: FieldChange, indent: str) -> str:
+    for mark, value in (("+", change.new), ("-", change.old)):
+        if (change.old is None or change.new is None) and value is not None and _names_itself(change.path, value):
+            return f"{indent}{mark} {change.path}"
     if change.old is None:
         return f"{indent}+ {change.path}: {show(change.new)}"
     if change.new is None:

@@ -208,8 +208,9 @@ def test_one_changed_element_of_an_unnamed_list_is_shown_field_by_field() -> Non
         '              with: {text: "Grain cards reduce Famine losses by five each."}\n'
     )
     changes = diff_of(text)
-    assert "~ attributes[…].text: " in changes and "Grain cards reduce Famine losses by five each." in changes, changes
-    assert "+ attributes[…]" not in changes
+    assert '~ attributes[text: "A holder of Pottery…"].text: ' in changes, changes
+    assert "Grain cards reduce Famine losses by five each." in changes
+    assert "+ attributes[" not in changes
 
 
 # --- a list operation that names no element ---------------------------------------------------------

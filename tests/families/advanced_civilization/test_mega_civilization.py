@@ -585,3 +585,66 @@ def test_entering_epochs_at_each_level(ruleset: Ruleset) -> None:
     # Expert Late Iron Age: 6 cities, 56 points and the 17 advances under 100 (17 points) + 7 of 200+ (42).
     assert can_enter_epoch(ruleset, "late_iron_age", 6, cheap + dear[:7], level="expert") is True
     assert can_enter_epoch(ruleset, "late_iron_age", 6, cheap[:16] + dear, level="expert") is False
+
+
+# --- a house variant's changes, as `diff` and the variant sheet name them ----------------------------
+
+MEGA_HOUSE = """\
+kind: ruleset
+id: mega-house
+name: "Mega house rules"
+extends: mega-civilization
+overlay:
+  epochs:
+    patch:
+      - id: late_bronze_age
+        source: "house rule"
+        requirements_by_level:
+          patch:
+            - where: {level: expert}
+              with:
+                requirements:
+                  source: "house rule"
+                  text: "5 Cities and 12 Advances"
+                  min_cities: 5
+                  min_cards: 12
+"""
+
+
+def _mega_house_changes() -> str:
+    from civrules.emit.build import variant_changes
+    from civrules.resolve.diff import render_text
+    from tests.rulefiles import CachedWorkspace
+
+    workspace = CachedWorkspace({"rulesets/mega-house.yaml": MEGA_HOUSE})
+    loaded = workspace.load_ruleset(workspace.manifests()["mega-house"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    return render_text(changes)
+
+
+def test_a_changed_expert_requirement_is_named_by_its_level_not_as_an_element() -> None:
+    """Basic and Expert requirements were both `requirements_by_level[…]`: which one changed?"""
+    text = _mega_house_changes()
+    assert "~ requirements_by_level[expert].requirements.min_cities: 4 → 5" in text, text
+    assert "[…]" not in text and "basic" not in text
+
+
+def test_an_unknown_fact_in_a_diff_prints_its_reason_as_text() -> None:
+    text = (RULES.parent / "docs" / "diff-expansion-project-to-mega-civilization.txt").read_text(encoding="utf-8")
+    assert '"unknown": ""' not in text and "[…]" not in text
+    assert "~ ast.finish_space: 16 → unknown (Searched: the community files" in text
+    assert '"calamity_severities": "unknown (10.3.1 adds' in text
+
+
+def test_the_diff_file_of_the_readme_is_current() -> None:
+    from click.testing import CliRunner
+
+    from civrules.cli import main
+
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "diff", "expansion-project", "mega-civilization"])
+    assert result.exit_code == 0
+    written = (RULES.parent / "docs" / "diff-expansion-project-to-mega-civilization.txt").read_text(encoding="utf-8")
+    assert result.stdout == written, "regenerate docs/diff-expansion-project-to-mega-civilization.txt"

@@ -139,15 +139,27 @@ _UNITS = {
 
 
 def unit_words(unit: object, amount: int | None = None) -> str:
-    """The unit of an amount in words, singular for one."""
+    """The unit of an amount in words, singular for one; nothing where the data names no unit."""
+    if unit is None or isinstance(unit, Unknown):
+        return ""
     singular, plural = _UNITS.get(str(unit), (humanize(unit), humanize(unit)))
     return singular if amount is not None and abs(amount) == 1 else plural
 
 
+def label_of(entity: Any) -> str:
+    """An entity as a player reads it: its name, or, where the sources do not give one, ``unnamed``
+    and the rule sections it is cited by (``unnamed (30.44)``), never its id."""
+    name = getattr(entity, "name", None)
+    if isinstance(name, str):
+        return name
+    rules = [str(rule) for rule in getattr(entity, "rules", ()) or ()]
+    return f"unnamed ({', '.join(rules)})" if rules else "unnamed"
+
+
 def name_of(collection: Any, item_id: str) -> str:
-    """The display name of ``item_id`` in a collection, or the id itself when it is not there."""
+    """The name of ``item_id`` in a collection (:func:`label_of`), or the id itself when it is not there."""
     found = collection.get(item_id)
-    return str(found.display_name) if found is not None else item_id
+    return label_of(found) if found is not None else item_id
 
 
 # --- Unknown facts, compactly ------------------------------------------------------------------
@@ -162,14 +174,24 @@ class Notes:
     A note is per topic (``cost``, ``prerequisites`` ...): one mark for every unknown cost of the
     sheet, whose note gives the reason, or the number of unknowns and the first reason when the
     reasons differ (each is in the rule files, and ``civrules explain`` says how to find them).
+    Topics unknown for the same reason share one note (``hand limit and taxation: …``): no note
+    repeats another's reason.
     """
 
     def __init__(self) -> None:
         self.topics: dict[str, list[str]] = {}
+        self.names: dict[str, list[str]] = {}
+        self.alias: dict[str, str] = {}
 
     def mark(self, topic: str, reason: str) -> str:
-        self.topics.setdefault(topic, []).append(reason)
-        return self.reference(list(self.topics).index(topic))
+        first = self.alias.get(topic)
+        if first is None:
+            first = next((t for t, reasons in self.topics.items() if set(reasons) == {reason}), topic)
+            self.alias[topic] = first
+            if topic not in self.names.setdefault(first, []):
+                self.names[first].append(topic)
+        self.topics.setdefault(first, []).append(reason)
+        return self.reference(list(self.topics).index(first))
 
     @staticmethod
     def reference(index: int) -> str:
@@ -185,11 +207,13 @@ class Notes:
         """Every note: its mark and its text."""
         found = []
         for index, (topic, reasons) in enumerate(self.topics.items()):
+            names = self.names.get(topic, [topic])
+            label = " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
             distinct = list(dict.fromkeys(reasons))
             if len(distinct) == 1:
-                text = f"{topic}: {distinct[0]}"
+                text = f"{label}: {distinct[0]}"
             else:
-                text = f"{topic}, {len(reasons)} times; the first: {distinct[0]}"
+                text = f"{label}, {len(reasons)} times; the first: {distinct[0]}"
             found.append((self.reference(index), text))
         return found
 

@@ -686,6 +686,12 @@ def build_ast(value: Any, origin: Origin) -> AstSetting:
         written.get("points_per_space"),
         known(written.get("finish_space_min_card_value")),
         levels,
+        tracks.reason if isinstance(tracks := known(written.get("tracks")), Unknown) else None,
+        tuple(
+            (str(level["id"]), str(level["name"]))
+            for level in written.get("levels") or ()
+            if isinstance(level, dict) and "id" in level and isinstance(level.get("name"), str)
+        ),
         tuple(
             (str(entry["text"]), entry.get("rule"))
             for entry in (written.get(key) for key in ("epoch_entry", "frozen", "regression", "order"))

@@ -41,6 +41,30 @@ def resolution_order(ruleset: Ruleset | Iterable[Calamity]) -> tuple[Calamity, .
     return tuple(sorted(calamities, key=_order_key))
 
 
+def order_basis(ruleset: Ruleset) -> str:
+    """How :func:`resolution_order` was worked out, for a sheet to say beside the order: it is
+    derived, never listed in the data, by the rules of Advanced Civilization (and of the Expansion
+    Project where calamities have a severity), whichever game the ruleset is; the ruleset's own
+    phase of calamity resolution is quoted where it says how."""
+    severities = any(calamity.severity is not None for calamity in ruleset.calamities)
+    text = (
+        "Worked out by civrules, not listed in the rule files: by trade stack, lowest first, and in a stack "
+        "the non-tradable calamities before the tradable ones"
+        + (", every minor calamity before the major ones" if severities else "")
+        + " (the rule of Advanced Civilization 29.6"
+        + (" and of the Expansion Project 24.7.1–24.7.2" if severities else "")
+        + ")."
+    )
+    for phase in ruleset.phases:
+        if phase.order == "ascending_calamity_order" and phase.order_text:
+            rules = ", ".join(phase.rules)
+            text += f" This ruleset's {phase.display_name} says: {phase.order_text}" + (f" ({rules})" if rules else "")
+            if not text.endswith((".", ")")):
+                text += "."
+            break
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class AllBut:
     """An amount of "all of the victim's units except ``spared``" (Civil Disorder, 30.711)."""

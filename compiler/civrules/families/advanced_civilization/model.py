@@ -608,6 +608,10 @@ class AstSetting:
     #: The card value the finish box needs: a number, Unknown, or None where not written.
     finish_space_min_card_value: Any = None
     levels: tuple[str, ...] = ()
+    #: Why the tracks are not listed, where the data marks them `{unknown: why}`.
+    tracks_unknown: str | None = None
+    #: Each level's name as the source prints it (``basic`` → ``Basic``), where written.
+    level_names: tuple[tuple[str, str], ...] = ()
     #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
     #: `order`, in that order, where they have a text): each text and its citation as written.
     notes: tuple[tuple[str, Any], ...] = ()

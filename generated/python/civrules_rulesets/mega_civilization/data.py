@@ -99,7 +99,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ad298ef0250367d4d0b3b9e373a9e1bafd72c358dfa4407b62212d553dd988a8"
+RULESET_FINGERPRINT: Final = "17c5281b3e437de5218711ca1946c365301d3d11830cdb1b3af73573f142c663"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -394,7 +394,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.spaces_per_track",
-        "Searched: the community files (epoch starts only), menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (the A.S.T. chapter and §13 describe the track but its pictures are not transcribed) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (lastAstStep: 15 steps from the arrow at Basic, 16 at Expert). The length differs by level, and where the arrow falls in this data's numbering (start_space 1, an assumption) is not stated, so no single length is written.",
+        "Searched: the community files (epoch starts only), menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (the A.S.T. chapter and §13 describe the track but its pictures are not transcribed) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (lastAstStep: 15 steps from the arrow at Basic, 16 at Expert). The length differs by level, and where the arrow falls in this data's numbering (the Stone Age on space 1, an assumption) is not stated, so no single length is written.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
@@ -584,12 +584,12 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "sequence_of_play.phases[special_abilities].order",
-        "Known but not expressible: §10 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (the marker furthest on first, ties by ranking), for which `order` has no value.",
+        "Known but not expressible: §10 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (the marker furthest on first, ties by ranking), which no order of play in the data's words can express.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "sequence_of_play.phases[acquisition_of_civilization_cards].order",
-        "Known but not expressible: §12 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (furthest on first, ties by ranking; simultaneous if desired), for which `order` has no value.",
+        "Known but not expressible: §12 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (furthest on first, ties by ranking; simultaneous if desired), which no order of play in the data's words can express.",
     ),
 )
 
@@ -6988,7 +6988,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "order": MappingProxyType(
                     {
                         "source": "community/megaciv_ast_by_civ.csv (ast_rank); menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (A.S.T.-ranking / A.S.T.-position)",
-                        "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last (nations[].ast_position). 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, General rules: A.S.T.-ranking / A.S.T.-position).",
+                        "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last. 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, General rules: A.S.T.-ranking / A.S.T.-position).",
                     },
                 ),
                 "points_per_space": 5,

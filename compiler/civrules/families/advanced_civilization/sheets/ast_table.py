@@ -1,15 +1,25 @@
 """Each nation's A.S.T. track with its epochs and Late Iron Age values, and the epochs' entry
-requirements."""
+requirements.
+
+What the data does not give is said once: a track whose epochs are unknown is one row with a
+note (and, when no track is known, the table is one line saying why); where the tracks end is
+unknown, they are drawn to their last epoch's first space and one line says so. Where the game
+prints a track per level (Basic and Expert), the tracks are grouped under their level's name, and
+an epoch's requirements are given level by level.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
-from civrules.emit.sheets.common import known, rules_text
+from civrules.emit.sheets.common import Notes, known, rules_text
 from civrules.emit.sheets.registry import Source, sheet
-from civrules.families.advanced_civilization.model import Ruleset
+from civrules.families.advanced_civilization.model import AstTrack, Epoch, Ruleset
 from civrules.families.advanced_civilization.succession import (
+    EpochSpan,
     epoch_order,
     epoch_spans,
     is_value_gated,
@@ -17,6 +27,7 @@ from civrules.families.advanced_civilization.succession import (
     space_value,
 )
 from civrules.model import Unknown
+from civrules.model import known as known_fact
 
 
 def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
@@ -30,30 +41,103 @@ def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
     return found
 
 
+def open_spans(ruleset: Ruleset, track: AstTrack) -> tuple[EpochSpan, ...] | None:
+    """The epochs of a track whose starts are known but whose end is not (its length is unknown):
+    each epoch to the space before the next one's start, the last one on its first space only."""
+    starts = track.epoch_starts
+    if isinstance(starts, Unknown) or [e for e, _ in starts] != [e.id for e in epoch_order(ruleset)]:
+        return None
+    spaces = [space for _, space in starts]
+    if any(later <= earlier for earlier, later in pairwise(spaces)):
+        return None
+    return tuple(
+        EpochSpan(epoch, first, spaces[i + 1] - 1 if i + 1 < len(spaces) else first)
+        for i, (epoch, first) in enumerate(starts)
+    )
+
+
+def requirement_facts(found: Mapping[str, Any]) -> list[str]:
+    """An epoch's entry requirements in words, from the fields the data writes."""
+    facts = []
+    if isinstance(found.get("min_cities"), int):
+        facts.append(f"{found['min_cities']} cities in play")
+    if isinstance(found.get("min_card_groups"), int):
+        facts.append(f"cards of {found['min_card_groups']} groups")
+    if found.get("all_card_groups"):
+        facts.append("cards of every group")
+    if isinstance(found.get("min_cards"), int):
+        facts.append(f"{found['min_cards']} civilization cards")
+    for band in found.get("min_cards_of_value") or ():
+        if not isinstance(band, dict) or not isinstance(band.get("count"), int):
+            continue
+        if isinstance(band.get("min_value"), int):
+            facts.append(f"{band['count']} cards worth {band['min_value']} or more")
+        elif isinstance(band.get("max_value_below"), int):
+            facts.append(f"{band['count']} cards worth less than {band['max_value_below']}")
+    if isinstance(found.get("min_victory_points"), int):
+        facts.append(f"{found['min_victory_points']} victory points in civilization cards")
+    if found.get("two_group_cards_count_twice"):
+        facts.append("a card of two groups counts for both")
+    if found.get("card_value_per_space"):
+        facts.append("card face value at least the space's value")
+    if found.get("none"):
+        facts.append("none")
+    return facts
+
+
+def _requirements(epoch: Epoch, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The requirements of an epoch: one entry, or one per level where the game has levels (their
+    texts then replace the epoch's own, which only says that they differ)."""
+    levels = [entry for entry in epoch.by_level if isinstance(entry.requirements, dict)]
+    if not levels:
+        found = epoch.requirements
+        return [{"level": "", "facts": requirement_facts(found), "text": str(found.get("text", ""))}]
+    return [
+        {
+            "level": names.get(str(entry.level), str(entry.level or "")),
+            "facts": requirement_facts(entry.requirements or {}),
+            "text": str((entry.requirements or {}).get("text", "")),
+        }
+        for entry in levels
+    ]
+
+
 def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
     shape = layout(ruleset)
     epochs = list(epoch_order(ruleset))
     shades = {epoch.id: i % 5 for i, epoch in enumerate(epochs)}
     initials = epoch_initials(epochs)
-    spaces = max(
-        [shape.last_space(track) or 0 for track in ruleset.ast_tracks] + [shape.spaces_per_track or 0],
-    )
+    names = dict(ruleset.ast.level_names) if ruleset.ast is not None else {}
+    notes = Notes()
+    found_spans = {track.key: epoch_spans(ruleset, track) for track in ruleset.ast_tracks}
+    opened = {
+        track.key: open_spans(ruleset, track)
+        for track in ruleset.ast_tracks
+        if found_spans[track.key] is None and shape.last_space(track) is None
+    }
+    ends = [shape.last_space(track) or 0 for track in ruleset.ast_tracks if found_spans[track.key]]
+    ends += [spans[-1].first for spans in opened.values() if spans]
+    spaces = max([*ends, shape.spaces_per_track or 0])
     columns = list(range(shape.start_space, spaces + 1))
+    levels = list(dict.fromkeys(track.level for track in ruleset.ast_tracks))
     tracks = []
     for track in ruleset.ast_tracks:
         nation = ruleset.nations.get(track.id)
-        spans = epoch_spans(ruleset, track)
+        spans = found_spans[track.key] or opened.get(track.key)
         row: dict[str, Any] = {
             "name": nation.display_name if nation is not None else track.id,
             "position": known(nation.ast_position) if nation is not None else "unknown",
+            "level": names.get(str(track.level), str(track.level or "")) if len(levels) > 1 else "",
             "cells": [],
             "unknown": "",
             "caveat": track.caveat,
             "checked": track.checked,
             "mark": _changed(source, "ast_tracks", track.id if track.level is None else f"{track.id}@{track.level}"),
         }
-        if isinstance(spans, Unknown) or spans is None:
-            row["unknown"] = spans.reason if isinstance(spans, Unknown) else "the epochs of this track are not usable"
+        if isinstance(spans, Unknown) or not spans:
+            reason = spans.reason if isinstance(spans, Unknown) else "its epochs' first spaces are not in order"
+            row["unknown"] = reason
+            row["note"] = ""
             tracks.append(row)
             continue
         last = shape.last_space(track)
@@ -64,7 +148,9 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                 continue
             epoch = ruleset.epochs.by_id[span.epoch]
             value = ""
-            if is_value_gated(epoch) or (space == last and space_value(ruleset, track, space) is not None):
+            if last is not None and (
+                is_value_gated(epoch) or (space == last and space_value(ruleset, track, space) is not None)
+            ):
                 needed = space_value(ruleset, track, space)
                 value = "unknown" if needed is None or isinstance(needed, Unknown) else str(needed)
             row["cells"].append(
@@ -78,46 +164,59 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                 }
             )
         tracks.append(row)
+    # A reason said by one row stays in it; one said by several is a note, said once below.
+    said = Counter(t["unknown"] for t in tracks if t["unknown"])
+    for t in tracks:
+        if said[t["unknown"]] > 1:
+            t["note"] = notes.mark("epochs of a track", t["unknown"])
+    # A table of nothing but unknown rows is one line saying why.
+    reasons = list(dict.fromkeys(t["unknown"] for t in tracks))
+    none_known = bool(tracks) and all(t["unknown"] for t in tracks)
+    if none_known:
+        notes = Notes()
+    if not tracks:
+        none_known = True
+        listed = ruleset.ast.tracks_unknown if ruleset.ast is not None else None
+        reasons = [listed or "the data of this ruleset lists no track"]
     requirements = []
     for epoch in epochs:
-        found = epoch.requirements
-        facts = []
-        if isinstance(found.get("min_cities"), int):
-            facts.append(f"{found['min_cities']} cities in play")
-        if isinstance(found.get("min_card_groups"), int):
-            facts.append(f"cards of {found['min_card_groups']} groups")
-        if found.get("all_card_groups"):
-            facts.append("cards of every group")
-        if isinstance(found.get("min_cards"), int):
-            facts.append(f"{found['min_cards']} civilization cards")
-        if found.get("two_group_cards_count_twice"):
-            facts.append("a card of two groups counts for both")
-        if found.get("card_value_per_space"):
-            facts.append("card face value at least the space's value")
-        if found.get("none"):
-            facts.append("none")
         requirements.append(
             {
                 "name": epoch.display_name,
                 "short": initials[epoch.id],
                 "shade": shades[epoch.id],
                 "mark": _changed(source, "epochs", epoch.id),
-                "text": str(found.get("text", "")),
-                "facts": facts,
-                "rule": rules_text(found.get("rule") or list(epoch.rules)),
+                "levels": _requirements(epoch, names),
+                "rule": rules_text(epoch.requirements.get("rule") or list(epoch.rules)),
             }
         )
-    notes = [{"text": text, "rule": rules_text(rule)} for text, rule in (ruleset.ast.notes if ruleset.ast else ())]
+    ast_notes = [{"text": text, "rule": rules_text(rule)} for text, rule in (ruleset.ast.notes if ruleset.ast else ())]
+    length = known_fact(ruleset.ast.spaces_per_track) if ruleset.ast is not None else None
+    open_end = ""
+    if any(opened.values()):
+        why = length.reason if isinstance(length, Unknown) else "the data does not give it"
+        open_end = f"Where the tracks end is not known, so each is drawn to the first space of its last epoch: {why}"
     return {
         "columns": columns,
         "start": shape.start_space,
         "finish": shape.finish_space,
         "points": known(shape.points_per_space),
-        "tracks": tracks,
+        "tracks": [] if none_known else tracks,
+        "none_known": (
+            f"No track can be drawn: {reasons[0]}"
+            if none_known and len(reasons) == 1
+            else f"No track can be drawn; the first of {len(reasons)} reasons: {reasons[0]}"
+            if none_known
+            else ""
+        ),
+        "open_end": open_end,
+        "notes_of_tracks": notes.listed(),
+        "levels_note": _levels_note(ruleset, [names.get(str(level), str(level)) for level in levels]),
+        "values_shown": any(cell["value"] for t in tracks for cell in t["cells"]),
         "epochs": [{"name": e.display_name, "short": initials[e.id], "shade": shades[e.id]} for e in epochs],
         "unchecked": any(t["checked"] is False and not t["unknown"] for t in tracks),
         "requirements": requirements,
-        "notes": notes,
+        "notes": ast_notes,
     }
 
 
@@ -130,6 +229,29 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
 )
 def build(source: Source[Ruleset]) -> Mapping[str, Any]:
     return ast_sheet(source.ruleset, source)
+
+
+def _levels_note(ruleset: Ruleset, levels: list[str]) -> str:
+    """What tells the tracks of two levels apart: the civilizations whose tracks differ between them."""
+    if len(levels) < 2:
+        return ""
+    by_nation: dict[str, list[Any]] = {}
+    for track in ruleset.ast_tracks:
+        by_nation.setdefault(track.id, []).append(track.epoch_starts)
+    differ = [
+        str(nation.display_name) if (nation := ruleset.nations.get(key)) is not None else key
+        for key, starts in by_nation.items()
+        if len(starts) > 1 and any(other != starts[0] for other in starts[1:])
+    ]
+    listed = " and ".join(levels) if len(levels) == 2 else ", ".join(levels)
+    text = f"Each civilization has a track at each level of the game ({listed}), listed level by level"
+    if not differ:
+        return text + "; they are the same at every level."
+    listed_differ = ", ".join(differ)
+    return (
+        text
+        + f"; the epochs' first spaces differ between the levels for {listed_differ}, and are the same for the rest."
+    )
 
 
 def _changed(source: Source[Ruleset] | None, collection: str, key: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -12,6 +13,7 @@ from civrules.families.advanced_civilization.calamities import (
     effect_of,
     effect_side,
     modified_effects,
+    order_basis,
     resolution_order,
 )
 from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
@@ -25,9 +27,9 @@ def effect_amount_text(effect: CalamityEffect) -> str:
     if effect.amount_unknown is not None:
         text = "unknown"
     elif effect.all_but is not None:
-        text = f"all but {effect.all_but} {unit_words(unit, effect.all_but)}"
+        text = f"all but {effect.all_but} {unit_words(unit, effect.all_but)}".rstrip()
     elif isinstance(amount, int) and not isinstance(amount, bool):
-        text = f"{amount} {unit_words(unit, amount)}"
+        text = f"{amount} {unit_words(unit, amount)}".rstrip()
     else:
         return ""
     if effect.max_per_victim is not None:
@@ -93,6 +95,7 @@ def modifier_parts(ruleset: Ruleset, calamity: Calamity, modifier: Modifier) -> 
             words = "no effect"
         else:
             words = humanize(modifier.effect)
+        words = " ".join(words.split())  # an amount of no named unit has no word after it
         if modifier.optional:
             words += ", optional"
         where: list[str] = [side]
@@ -169,7 +172,25 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 "notes": notes,
             }
         )
-    return {"calamities": entries}
+    # How the cards' changes combine is said once: above the list when every calamity says the same,
+    # else as a lettered note under it for the calamities that share a text.
+    said = [(e["combination"], e["combination_rule"]) for e in entries if e["combination"]]
+    shared = [text for text, n in Counter(said).items() if n > 1]
+    everywhere = len(shared) == 1 and len(said) == len(entries)
+    letters = {text: "abcdefghijklmnopqrstuvwxyz"[i % 26] for i, text in enumerate(shared)}
+    for entry in entries:
+        key = (entry["combination"], entry["combination_rule"])
+        entry["combination_note"] = "" if everywhere else letters.get(key, "")
+        if key in letters:
+            entry["combination"] = ""
+    return {
+        "calamities": entries,
+        "order_basis": order_basis(ruleset) if entries else "",
+        "combination_everywhere": {"text": shared[0][0], "rule": shared[0][1]} if everywhere else None,
+        "combination_notes": [
+            {"letter": letter, "text": text, "rule": rule} for (text, rule), letter in letters.items() if not everywhere
+        ],
+    }
 
 
 @sheet(

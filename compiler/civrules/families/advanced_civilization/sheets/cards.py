@@ -47,7 +47,7 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
             prerequisites = [name_of(ruleset.cards, p) for p in card.prerequisites]
         rows.append(
             {
-                "name": card.display_name,
+                "name": card.name if isinstance(card.name, str) else notes.fact(card.name, "name", "unnamed"),
                 "mark": source.changed("civilization_cards", card.id) if source is not None else "",
                 "symbols": symbols(ruleset, card),
                 "groups": " / ".join(name_of(ruleset.groups, g) for g in card.group_list())

@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from civrules.emit.sheets.common import Notes, Page, environment, name_of, rules_text
+from civrules.emit.sheets.common import Notes, Page, environment, label_of, name_of, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.credits import credit_matrix
@@ -81,7 +81,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         first = card.group_list()[0] if card.group_list() else ""
         head = CreditCard(
             card.id,
-            card.display_name,
+            label_of(card),
             symbols(ruleset, card),
             notes.fact(card.cost, "cost"),
             _needs(ruleset, card, notes),
@@ -190,7 +190,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         rows.append(
             ChartRow(
                 card.id,
-                card.display_name,
+                label_of(card),
                 symbols(ruleset, card),
                 notes.fact(card.groups, "group") if isinstance(card.groups, Unknown) else "",
                 notes.fact(card.cost, "cost"),

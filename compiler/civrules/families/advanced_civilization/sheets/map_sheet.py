@@ -31,17 +31,24 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
             volcanoes.setdefault(area_id, []).append(region.display_name)
     floods = {region.id: region.display_name for region in ruleset.flood_plains}
     kinds = ("land", "sea", "both")
+    bordered = _changed_borders(source)
     rows: list[dict[str, Any]] = []
     for area in sorted(ruleset.areas.by_id.values(), key=lambda a: (a.display_name.casefold(), a.id)):
-        neighbours: dict[str, list[str]] = {kind: [] for kind in (*kinds, "unknown")}
+        neighbours: dict[str, list[dict[str, str]]] = {kind: [] for kind in (*kinds, "unknown")}
         for other in graph.neighbours(area.id):
             kind = graph.kind(area.id, other) or "unknown"
-            neighbours[kind if kind in kinds else "unknown"].append(names.get(other, other))
+            neighbours[kind if kind in kinds else "unknown"].append(
+                {"name": names.get(other, other), "mark": bordered.get(frozenset((area.id, other)), "")}
+            )
+        mark = source.changed("areas", area.id) if source is not None else ""
+        if not mark and any(n["mark"] for found in neighbours.values() for n in found):
+            mark = "borders"  # an area of the base that this variant gives a border (or changes one)
         kind_text = "land" if area.land else ("open sea" if area.open_sea else "water")
         rows.append(
             {
+                "id": area.id,
                 "name": area.display_name,
-                "mark": source.changed("areas", area.id) if source is not None else "",
+                "mark": mark,
                 "kind": kind_text,
                 "water": not area.land,
                 "population": known(area.population_limit),
@@ -50,23 +57,49 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
                 "coastal": known(area.coastal) if area.land else "—",
                 "volcano": ", ".join(sorted(volcanoes.get(area.id, []))),
                 "start": ", ".join(sorted(starts.get(area.id, []))),
-                "neighbours": {kind: sorted(found, key=str.casefold) for kind, found in neighbours.items()},
+                "neighbours": {
+                    kind: sorted(found, key=lambda n: n["name"].casefold()) for kind, found in neighbours.items()
+                },
             }
         )
+    marks = {row["id"]: "changed" if row["mark"] == "borders" else row["mark"] for row in rows if row["mark"]}
+    for row in rows:
+        del row["id"]
     with_unknown = any(row["neighbours"]["unknown"] for row in rows)
+    why_none = ""
+    if not rows:
+        why_none = "The data of this ruleset lists no area: there is no map to draw or to index."
     width = page.content_width
     height = page.content_height - 22.0
     # A spring layout costs memory quadratic in the areas and cannot be read beyond a few hundred.
     drawable = 0 < len(ruleset.areas) <= MAX_PICTURE_AREAS
     return {
-        "picture": map_svg(ruleset, width, height) if drawable else None,
+        "picture": map_svg(ruleset, width, height, marks=marks) if drawable else None,
         "rows": rows,
         "unknown_borders": with_unknown,
+        "why_none": why_none,
+        "variant": source is not None and source.changes is not None,
         "counts": {
             "areas": len(ruleset.areas),
             "borders": graph.all.number_of_edges(),
         },
     }
+
+
+def _changed_borders(source: Source[Ruleset] | None) -> dict[frozenset[str], str]:
+    """The borders a variant adds or changes, by their pair of areas."""
+    found: dict[frozenset[str], str] = {}
+    if source is None or source.changes is None:
+        return found
+    for collection in source.changes.collections:
+        if collection.name != "borders":
+            continue
+        for mark, entities in (("added", collection.added), ("changed", collection.changed)):
+            for entity in entities:
+                pair = entity.key.split("|")
+                if len(pair) == 2:
+                    found[frozenset(pair)] = mark
+    return found
 
 
 @sheet(

@@ -39,8 +39,9 @@ DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "pentagon"
 class Symbol:
     """A group's mark: its shape and fill, the group's name and its letters.
 
-    ``drawn`` marks a shape chosen by civrules because the data gives none: it is drawn hollow
-    with the group's letters in it, and the legend says the symbol is not the game's.
+    ``drawn`` marks a shape chosen by civrules because the data gives none: it is drawn with the
+    group's letters in it (hollow unless the data gives the group's colour), and the legend says the
+    symbol is not the game's.
     """
 
     shape: str
@@ -109,11 +110,17 @@ def group_symbols(ruleset: Ruleset) -> list[Symbol]:
 
 
 def drawn_note(marks: Iterable[Symbol]) -> str:
-    """The legend's note when some marks are drawn by civrules, else empty."""
-    names = [mark.name for mark in marks if mark.drawn]
-    if not names:
+    """The legend's note when some marks are drawn by civrules, else empty: it describes them as
+    they are drawn (hollow where the data gives no colour, filled with the group's colour where it does)."""
+    drawn = [mark for mark in marks if mark.drawn]
+    if not drawn:
         return ""
-    return (
-        f"The symbols of {', '.join(names)} are not in the sources: the hollow shapes with letters are "
-        "drawn here to tell the groups apart."
-    )
+    names = ", ".join(mark.name for mark in drawn)
+    filled = [mark for mark in drawn if mark.fill != "#ffffff"]
+    if not filled:
+        look = "the hollow shapes with letters"
+    elif len(filled) == len(drawn):
+        look = "the shapes with letters, in the groups' colours,"
+    else:
+        look = "the shapes with letters (in the group's colour where the sources give one)"
+    return f"The symbols of {names} are not in the sources: {look} are drawn here to tell the groups apart."

@@ -12,7 +12,7 @@ from typing import Any
 
 from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
 from civrules.emit.sheets.registry import Source, sheet
-from civrules.families.advanced_civilization.calamities import resolution_order
+from civrules.families.advanced_civilization.calamities import order_basis, resolution_order
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.model import Unknown
 
@@ -25,7 +25,7 @@ def _missing(ruleset: Ruleset, key: str) -> str:
     reason = ruleset.not_in_sources.get(key)
     if reason is not None:
         return reason
-    return f"no rule file of this ruleset gives the {humanize(key)}"
+    return "not in any rule file of this ruleset"
 
 
 def _hand_limit(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
@@ -117,7 +117,8 @@ def _trade_draw(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
 def _minimum_trade(ruleset: Ruleset) -> str:
     for phase in ruleset.phases:
         if phase.min_trade_cards is not None:
-            return f"{phase.min_trade_cards} cards at least per trade ({rules_text(list(phase.rules))})"
+            rules = rules_text(list(phase.rules))
+            return f"{phase.min_trade_cards} cards at least per trade" + (f" ({rules})" if rules else "")
     return ""
 
 
@@ -150,6 +151,7 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
         "draw": _trade_draw(ruleset, notes),
         "minimum_trade": _minimum_trade(ruleset),
         "calamities": calamities,
+        "calamity_order_basis": order_basis(ruleset) if calamities else "",
         "variant": source.changes is not None,
         "notes": notes.listed(),
     }

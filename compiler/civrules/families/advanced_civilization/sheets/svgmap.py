@@ -9,7 +9,8 @@ sheet): area names from the data can never become markup.
 Drawing conventions (also the picture's legend): land borders solid, sea borders dashed, borders
 that are both a double line, borders of unknown kind dotted; inland areas white circles, coastal
 areas tinted circles, water areas squares (open sea: a diamond); a flood plain is hatched; a start
-area has a second ring and its nation under the name; a volcano is a triangle; the number in a
+area has a second ring and its nation under the name; each name stands where it covers no other
+(sheets/labels.py), with a thin line back to its area when it stands off; a volcano is a triangle; the number in a
 land area is its population limit and the small square its city site (black or white).
 
 Examples
@@ -22,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ from civrules.emit.sheets.common import environment as common_environment
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Area, Ruleset
+from civrules.families.advanced_civilization.sheets.labels import place_labels
 from civrules.model import Unknown
 from civrules.support import cache
 
@@ -67,6 +70,13 @@ class Node:
     population: str  # the population limit as printed ("" for none, "?" unknown)
     city_site: str  # black, white or ""
     volcano: bool
+    #: Where its label is drawn (sheets/labels.py): the name's baseline, the nation's, a leader line.
+    label_x: float = 0.0
+    label_y: float = 0.0
+    nation_y: float = 0.0
+    leader: tuple[float, float, float, float] | None = None
+    #: What a variant did to the area: ``added``, ``changed`` (a border it gained counts), or "".
+    changed: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +126,8 @@ MARKS = (
     ("black", "black city site"),
     ("white", "white city site"),
     ("population", "population limit"),
+    ("added", "added by this variant"),
+    ("changed", "changed by this variant (or a border added)"),
 )
 #: Legend items per row.
 LEGEND_COLUMNS = 4
@@ -219,8 +231,9 @@ def _start_areas(ruleset: Ruleset) -> dict[str, list[str]]:
     return starts
 
 
-def picture(ruleset: Ruleset, aspect: float) -> Picture:
-    """The picture of the ruleset's map graph in a box ``aspect`` (height / width) high."""
+def picture(ruleset: Ruleset, aspect: float, marks: Mapping[str, str] | None = None) -> Picture:
+    """The picture of the ruleset's map graph in a box ``aspect`` (height / width) high; ``marks``
+    names the areas a variant adds or changes (``added`` / ``changed``), ringed on the picture."""
     graph = map_graph(ruleset).all
     height = WIDTH * aspect
     positions = spring_positions(graph)
@@ -247,6 +260,18 @@ def picture(ruleset: Ruleset, aspect: float) -> Picture:
                 node_id in volcanic,
             )
         )
+    labels = place_labels([(n.id, n.x, n.y, n.name, n.start) for n in nodes], WIDTH, height - LEGEND)
+    nodes = [
+        dataclasses.replace(
+            n,
+            changed=(marks or {}).get(n.id, ""),
+            label_x=labels[n.id][1].x,
+            label_y=labels[n.id][1].y,
+            nation_y=labels[n.id][1].nation_y,
+            leader=labels[n.id][1].leader,
+        )
+        for n in nodes
+    ]
     edges = []
     for a, b in sorted(tuple(sorted(edge)) for edge in graph.edges):
         kind = str(graph.edges[a, b].get("kind"))
@@ -271,16 +296,25 @@ def _node_marks(nodes: tuple[Node, ...] | list[Node]) -> Mapping[str, bool]:
         "black": any(n.city_site == "black" for n in nodes),
         "white": any(n.city_site == "white" for n in nodes),
         "population": any(n.population for n in nodes),
+        "added": any(n.changed == "added" for n in nodes),
+        "changed": any(n.changed == "changed" for n in nodes),
     }
 
 
-def map_svg(ruleset: Ruleset, width_mm: float, height_mm: float, *, standalone: bool = False) -> Markup:
+def map_svg(
+    ruleset: Ruleset,
+    width_mm: float,
+    height_mm: float,
+    *,
+    standalone: bool = False,
+    marks: Mapping[str, str] | None = None,
+) -> Markup:
     """The map graph as SVG markup, ``width_mm`` x ``height_mm`` when printed.
 
     Inline (the default) it carries no namespace declaration, which HTML does not need; with
     ``standalone`` it is a complete SVG document for a file of its own.
     """
-    drawn = picture(ruleset, height_mm / width_mm)
+    drawn = picture(ruleset, height_mm / width_mm, marks)
     text = (
         environment()
         .get_template("map-graph.svg.j2")

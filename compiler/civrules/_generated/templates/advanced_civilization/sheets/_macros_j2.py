@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "59995b09d3b9a80622226f4cf1d7f68b58c41281bc5a8693e8137b4d4398ed9f"
+SOURCE_SHA256 = "27ccd74435326f044d42879d35f40c580c461e976a1bbb5f8438604f642ae4a9"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.j2'
@@ -246,7 +246,7 @@ def root(context, missing=missing):
             pass
             t_9.extend((
                 ' <span class="changed-mark" title="',
-                escape(l_1_mark),
+                escape(('gained a border' if (l_1_mark == 'borders') else l_1_mark)),
                 ' by this variant">',
                 escape(('+' if (l_1_mark == 'added') else 'Δ')),
                 '</span>',

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "3f2f65ea79307832d04b64f2b41cebed6ce6d587219909c680a7dc068e6f7b94"
+SOURCE_SHA256 = "8c8880d69f5ef3a1bb2cfd66e2d4a7da8f2197e0eea40359f1c645cf87031426"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_rule = l_0_changed = missing
+    l_0_rule = l_0_changed = l_0_notes_list = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'ast.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -30,8 +30,11 @@ def root(context, missing=missing):
     l_0_changed = getattr(included_template, 'changed', missing)
     if l_0_changed is missing:
         l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'ast.html.j2') does not export the requested name 'changed'", name='changed')
-    context.vars.update({'rule': l_0_rule, 'changed': l_0_changed})
-    context.exported_vars.difference_update(('rule', 'changed'))
+    l_0_notes_list = getattr(included_template, 'notes_list', missing)
+    if l_0_notes_list is missing:
+        l_0_notes_list = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'ast.html.j2') does not export the requested name 'notes_list'", name='notes_list')
+    context.vars.update({'rule': l_0_rule, 'changed': l_0_changed, 'notes_list': l_0_notes_list})
+    context.exported_vars.difference_update(('rule', 'changed', 'notes_list'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -42,7 +45,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.ast { table-layout: fixed; font-size: 8pt; }\n.ast col.nation { width: 26mm; }\n.ast col.pos { width: 14mm; }\n.ast th, .ast td { text-align: center; vertical-align: middle; padding: 0.6mm 0.3mm; }\n.ast tbody th { text-align: left; padding-left: 1.5mm; }\n.ast tbody tr { height: 9.8mm; }\n.ast td.space { position: relative; }\n.ast .ep { display: block; font-size: 6.4pt; line-height: 1.05; font-weight: bold; color: #3b2a1e; text-align: left; padding-left: 0.6mm; letter-spacing: 0.03em; }\n.ast td.space { vertical-align: top; }\n.ast td.space .val { margin-top: 0.2mm; }\n.ast td.space:not(.start) .val { margin-top: 2.6mm; }\n.ast .val { display: block; font-weight: bold; font-size: 8.2pt; }\n.ast .val.unknown { font-size: 7pt; }\n.ast td.start { border-left: 0.6mm solid #3b2a1e; }\n.ast td.whole { text-align: left; padding-left: 2mm; background: #ffffff; }\n.ast .caveat { display: block; font-weight: normal; font-size: 6.4pt; color: #6e6a62; }\n.s0 { background: #ffffff; }\n.s1 { background: #efe9dd; }\n.s2 { background: #ddd2bf; }\n.s3 { background: #c6b69b; }\n.s4 { background: #ab977a; }\n.ast thead .finish, .ast thead .startcol { font-size: 6.5pt; }\ntable.req { font-size: 7.6pt; margin-top: 1mm; }\n.req th, .req td { padding: 0.4mm 1mm; }\n.foot-mark { font-size: 7pt; color: #444444; margin: 0.8mm 0 0; }\n.mark { color: #6b2d1a; font-weight: bold; }\nh2 { margin: 2.5mm 0 1mm; font-size: 10.5pt; }\n.req td.sw { width: 5mm; }\n.req col.r-name { width: 32mm; }\n.req col.r-facts { width: 62mm; }\n.notes { margin: 1.5mm 0 0; padding-left: 4mm; font-size: 7.4pt; }\n.key { font-size: 7.6pt; margin-bottom: 1.5mm; }\n.key .chip { display: inline-block; width: 4mm; height: 3mm; border: 0.2mm solid #8c8478; vertical-align: -0.5mm; margin: 0 0.8mm 0 2.5mm; }\n'
+    yield 'table.ast { table-layout: fixed; font-size: 8pt; }\n.ast col.nation { width: 26mm; }\n.ast col.pos { width: 14mm; }\n.ast th, .ast td { text-align: center; vertical-align: middle; padding: 0.6mm 0.3mm; }\n.ast tbody th { text-align: left; padding-left: 1.5mm; }\n.ast tbody tr { height: 9.8mm; }\n.ast td.space { position: relative; }\n.ast .ep { display: block; font-size: 6.4pt; line-height: 1.05; font-weight: bold; color: #3b2a1e; text-align: left; padding-left: 0.6mm; letter-spacing: 0.03em; }\n.ast td.space { vertical-align: top; }\n.ast td.space .val { margin-top: 0.2mm; }\n.ast td.space:not(.start) .val { margin-top: 2.6mm; }\n.ast .val { display: block; font-weight: bold; font-size: 8.2pt; }\n.ast .val.unknown { font-size: 7pt; }\n.ast td.start { border-left: 0.6mm solid #3b2a1e; }\n.ast td.whole { text-align: left; padding-left: 2mm; background: #ffffff; }\n.ast tbody tr.level { height: auto; }\n.ast tr.level th { text-align: left; padding: 1mm 1.5mm 0.4mm; font-size: 8.4pt; background: #f4f1ea; }\n.req .lvl { font-weight: bold; }\n.ast .caveat { display: block; font-weight: normal; font-size: 6.4pt; color: #6e6a62; }\n.s0 { background: #ffffff; }\n.s1 { background: #efe9dd; }\n.s2 { background: #ddd2bf; }\n.s3 { background: #c6b69b; }\n.s4 { background: #ab977a; }\n.ast thead .finish, .ast thead .startcol { font-size: 6.5pt; }\ntable.req { font-size: 7.6pt; margin-top: 1mm; }\n.req th, .req td { padding: 0.4mm 1mm; }\n.foot-mark { font-size: 7pt; color: #444444; margin: 0.8mm 0 0; }\n.mark { color: #6b2d1a; font-weight: bold; }\nh2 { margin: 2.5mm 0 1mm; font-size: 10.5pt; }\n.req td.sw { width: 5mm; }\n.req col.r-name { width: 32mm; }\n.req col.r-facts { width: 62mm; }\n.notes { margin: 1.5mm 0 0; padding-left: 4mm; font-size: 7.4pt; }\n.key { font-size: 7.6pt; margin-bottom: 1.5mm; }\n.key .chip { display: inline-block; width: 4mm; height: 3mm; border: 0.2mm solid #8c8478; vertical-align: -0.5mm; margin: 0 0.8mm 0 2.5mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -52,9 +55,17 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_epochs = resolve('epochs')
+    l_0_values_shown = resolve('values_shown')
     l_0_points = resolve('points')
+    l_0_none_known = resolve('none_known')
     l_0_columns = resolve('columns')
+    l_0_namespace = resolve('namespace')
+    l_0_ns = resolve('ns')
     l_0_tracks = resolve('tracks')
+    l_0_levels_note = resolve('levels_note')
+    l_0_open_end = resolve('open_end')
+    l_0_notes_list = resolve('notes_list')
+    l_0_notes_of_tracks = resolve('notes_of_tracks')
     l_0_unchecked = resolve('unchecked')
     l_0_requirements = resolve('requirements')
     l_0_notes = resolve('notes')
@@ -70,6 +81,18 @@ def block_content(context, missing=missing):
         @internalcode
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_3 = environment.filters['list']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'list' found.")
+    try:
+        t_4 = environment.filters['selectattr']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
     pass
     yield '<p class="key">Epochs:'
     for l_1_e in (undefined(name='epochs') if l_0_epochs is missing else l_0_epochs):
@@ -83,127 +106,202 @@ def block_content(context, missing=missing):
         yield escape(environment.getattr(l_1_e, 'short'))
         yield ')'
     l_1_e = missing
-    yield '. A thick line marks the first space of an epoch; a number is the face value of civilization cards needed to enter that space'
+    yield '. A thick line marks the first space of an epoch'
+    if (undefined(name='values_shown') if l_0_values_shown is missing else l_0_values_shown):
+        pass
+        yield '; a number is the face value of civilization cards needed to enter that space'
     if ((undefined(name='points') if l_0_points is missing else l_0_points) != '—'):
         pass
         yield '; each space is worth '
         yield escape((undefined(name='points') if l_0_points is missing else l_0_points))
         yield ' points at the end'
-    yield '.</p>\n<table class="ast">\n<colgroup><col class="nation"><col class="pos">'
-    for l_1_n in (undefined(name='columns') if l_0_columns is missing else l_0_columns):
-        _loop_vars = {}
+    yield '.</p>\n'
+    if (undefined(name='none_known') if l_0_none_known is missing else l_0_none_known):
         pass
-        yield '<col>'
-    l_1_n = missing
-    yield '</colgroup>\n<thead>\n<tr><th>Nation</th><th>Order</th>'
-    for l_1_n in (undefined(name='columns') if l_0_columns is missing else l_0_columns):
-        l_1_start = resolve('start')
-        l_1_finish = resolve('finish')
-        _loop_vars = {}
+        yield '<p class="whole-note"><span class="unknown">unknown</span> — '
+        yield escape((undefined(name='none_known') if l_0_none_known is missing else l_0_none_known))
+        yield '</p>\n'
+    else:
         pass
-        yield '<th class="'
-        if (l_1_n == (undefined(name='start') if l_1_start is missing else l_1_start)):
+        yield '<table class="ast">\n<colgroup><col class="nation"><col class="pos">'
+        for l_1_n in (undefined(name='columns') if l_0_columns is missing else l_0_columns):
+            _loop_vars = {}
             pass
-            yield 'startcol'
-        elif (l_1_n == (undefined(name='finish') if l_1_finish is missing else l_1_finish)):
+            yield '<col>'
+        l_1_n = missing
+        yield '</colgroup>\n<thead>\n<tr><th>Nation</th><th>Order</th>'
+        for l_1_n in (undefined(name='columns') if l_0_columns is missing else l_0_columns):
+            l_1_start = resolve('start')
+            l_1_finish = resolve('finish')
+            _loop_vars = {}
             pass
-            yield 'finish'
-        yield '">'
-        if (l_1_n == (undefined(name='start') if l_1_start is missing else l_1_start)):
-            pass
-            yield 'start '
-            yield escape(l_1_n)
-        elif (l_1_n == (undefined(name='finish') if l_1_finish is missing else l_1_finish)):
-            pass
-            yield 'finish '
-            yield escape(l_1_n)
-        else:
-            pass
-            yield escape(l_1_n)
-        yield '</th>'
-    l_1_n = l_1_start = l_1_finish = missing
-    yield '</tr>\n</thead>\n<tbody>\n'
-    for l_1_t in (undefined(name='tracks') if l_0_tracks is missing else l_0_tracks):
-        l_1_changed = resolve('changed')
-        _loop_vars = {}
-        pass
-        yield '<tr>\n<th scope="row">'
-        yield escape(environment.getattr(l_1_t, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_t, 'mark'), _loop_vars=_loop_vars))
-        if ((environment.getattr(l_1_t, 'checked') == False) and (not environment.getattr(l_1_t, 'unknown'))):
-            pass
-            yield '<sup class="mark">*</sup>'
-        yield '</th>\n<td>'
-        if (environment.getattr(l_1_t, 'position') == 'unknown'):
-            pass
-            yield '<span class="unknown">unknown</span>'
-        else:
-            pass
-            yield escape(environment.getattr(l_1_t, 'position'))
-        yield '</td>\n'
-        if environment.getattr(l_1_t, 'unknown'):
-            pass
-            yield '<td class="whole" colspan="'
-            yield escape(t_2((undefined(name='columns') if l_0_columns is missing else l_0_columns)))
-            yield '"><span class="unknown">unknown</span> — '
-            yield escape(environment.getattr(l_1_t, 'unknown'))
-            yield '</td>\n'
-        else:
-            pass
-            for l_2_cell in environment.getattr(l_1_t, 'cells'):
-                _loop_vars = {}
+            yield '<th class="'
+            if (l_1_n == (undefined(name='start') if l_1_start is missing else l_1_start)):
                 pass
-                yield '<td class="space s'
-                yield escape(environment.getattr(l_2_cell, 'shade'))
-                if environment.getattr(l_2_cell, 'start'):
+                yield 'startcol'
+            elif (l_1_n == (undefined(name='finish') if l_1_finish is missing else l_1_finish)):
+                pass
+                yield 'finish'
+            yield '">'
+            if (l_1_n == (undefined(name='start') if l_1_start is missing else l_1_start)):
+                pass
+                yield 'start '
+                yield escape(l_1_n)
+            elif (l_1_n == (undefined(name='finish') if l_1_finish is missing else l_1_finish)):
+                pass
+                yield 'finish '
+                yield escape(l_1_n)
+            else:
+                pass
+                yield escape(l_1_n)
+            yield '</th>'
+        l_1_n = l_1_start = l_1_finish = missing
+        yield '</tr>\n</thead>\n<tbody>\n'
+        l_0_ns = context.call((undefined(name='namespace') if l_0_namespace is missing else l_0_namespace), level=None, _block_vars=_block_vars)
+        _block_vars['ns'] = l_0_ns
+        for l_1_t in (undefined(name='tracks') if l_0_tracks is missing else l_0_tracks):
+            l_1_changed = resolve('changed')
+            _loop_vars = {}
+            pass
+            if ((undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note) and (environment.getattr(l_1_t, 'level') != environment.getattr((undefined(name='ns') if l_0_ns is missing else l_0_ns), 'level'))):
+                pass
+                if not isinstance(l_0_ns, Namespace):
+                    raise TemplateRuntimeError("cannot assign attribute on non-namespace object")
+                l_0_ns['level'] = environment.getattr(l_1_t, 'level')
+                yield '<tr class="level"><th colspan="'
+                yield escape((t_2((undefined(name='columns') if l_0_columns is missing else l_0_columns)) + 2))
+                yield '" scope="rowgroup">'
+                yield escape(environment.getattr(l_1_t, 'level'))
+                yield ' A.S.T.: '
+                yield escape(t_2(t_3(context.eval_ctx, t_4(context, (undefined(name='tracks') if l_0_tracks is missing else l_0_tracks), 'level', 'equalto', environment.getattr(l_1_t, 'level')))))
+                yield ' tracks</th></tr>\n'
+            yield '<tr>\n<th scope="row">'
+            yield escape(environment.getattr(l_1_t, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_t, 'mark'), _loop_vars=_loop_vars))
+            if ((environment.getattr(l_1_t, 'checked') == False) and (not environment.getattr(l_1_t, 'unknown'))):
+                pass
+                yield '<sup class="mark">*</sup>'
+            yield '</th>\n<td>'
+            if (environment.getattr(l_1_t, 'position') == 'unknown'):
+                pass
+                yield '<span class="unknown">unknown</span>'
+            else:
+                pass
+                yield escape(environment.getattr(l_1_t, 'position'))
+            yield '</td>\n'
+            if environment.getattr(l_1_t, 'unknown'):
+                pass
+                yield '<td class="whole" colspan="'
+                yield escape(t_2((undefined(name='columns') if l_0_columns is missing else l_0_columns)))
+                yield '"><span class="unknown">unknown</span>'
+                if environment.getattr(l_1_t, 'note'):
                     pass
-                    yield ' start'
-                yield '" title="'
-                yield escape(environment.getattr(l_2_cell, 'epoch'))
-                yield '">'
-                if environment.getattr(l_2_cell, 'start'):
+                    yield escape(environment.getattr(l_1_t, 'note'))
+                else:
                     pass
-                    yield '<span class="ep">'
-                    yield escape(environment.getattr(l_2_cell, 'short'))
-                    yield '</span> '
-                if (environment.getattr(l_2_cell, 'value') == 'unknown'):
-                    pass
-                    yield '<span class="val unknown">unknown</span>'
-                elif environment.getattr(l_2_cell, 'value'):
-                    pass
-                    yield '<span class="val">'
-                    yield escape(environment.getattr(l_2_cell, 'value'))
-                    yield '</span>'
+                    yield ' — '
+                    yield escape(environment.getattr(l_1_t, 'unknown'))
                 yield '</td>\n'
-            l_2_cell = missing
-        yield '</tr>\n'
-    l_1_t = l_1_changed = missing
-    yield '</tbody>\n</table>\n'
+            else:
+                pass
+                for l_2_cell in environment.getattr(l_1_t, 'cells'):
+                    _loop_vars = {}
+                    pass
+                    yield '<td class="space s'
+                    yield escape(environment.getattr(l_2_cell, 'shade'))
+                    if environment.getattr(l_2_cell, 'start'):
+                        pass
+                        yield ' start'
+                    yield '" title="'
+                    yield escape(environment.getattr(l_2_cell, 'epoch'))
+                    yield '">'
+                    if environment.getattr(l_2_cell, 'start'):
+                        pass
+                        yield '<span class="ep">'
+                        yield escape(environment.getattr(l_2_cell, 'short'))
+                        yield '</span> '
+                    if (environment.getattr(l_2_cell, 'value') == 'unknown'):
+                        pass
+                        yield '<span class="val unknown">unknown</span>'
+                    elif environment.getattr(l_2_cell, 'value'):
+                        pass
+                        yield '<span class="val">'
+                        yield escape(environment.getattr(l_2_cell, 'value'))
+                        yield '</span>'
+                    yield '</td>\n'
+                l_2_cell = missing
+            yield '</tr>\n'
+        l_1_t = l_1_changed = missing
+        yield '</tbody>\n</table>\n'
+    if (undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note):
+        pass
+        yield '<p class="foot-mark">'
+        yield escape((undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note))
+        yield '</p>'
+    if (undefined(name='open_end') if l_0_open_end is missing else l_0_open_end):
+        pass
+        yield '<p class="foot-mark">'
+        yield escape((undefined(name='open_end') if l_0_open_end is missing else l_0_open_end))
+        yield '</p>'
+    yield escape(context.call((undefined(name='notes_list') if l_0_notes_list is missing else l_0_notes_list), (undefined(name='notes_of_tracks') if l_0_notes_of_tracks is missing else l_0_notes_of_tracks), _block_vars=_block_vars))
+    yield '\n'
     if (undefined(name='unchecked') if l_0_unchecked is missing else l_0_unchecked):
         pass
         yield '<p class="foot-mark"><sup>*</sup> The values of this track were not checked against a second source.</p>'
-    yield '<h2>Entering an epoch</h2>\n<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
-    for l_1_r in (undefined(name='requirements') if l_0_requirements is missing else l_0_requirements):
-        l_1_changed = resolve('changed')
-        l_1_rule = resolve('rule')
-        _loop_vars = {}
+    yield '<h2>Entering an epoch</h2>\n'
+    if (undefined(name='requirements') if l_0_requirements is missing else l_0_requirements):
         pass
-        yield '<tr class="keep"><td class="sw s'
-        yield escape(environment.getattr(l_1_r, 'shade'))
-        yield '"></td><th scope="row">'
-        yield escape(environment.getattr(l_1_r, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
-        yield ' <span class="muted">('
-        yield escape(environment.getattr(l_1_r, 'short'))
-        yield ')</span></th><td>'
-        yield escape((t_1(context.eval_ctx, environment.getattr(l_1_r, 'facts'), '; ') if environment.getattr(l_1_r, 'facts') else '—'))
-        yield '</td><td>'
-        yield escape(environment.getattr(l_1_r, 'text'))
-        yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
-        yield '</td></tr>\n'
-    l_1_r = l_1_changed = l_1_rule = missing
-    yield '</tbody>\n</table>\n'
+        yield '<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
+        l_1_loop = missing
+        for l_1_r, l_1_loop in LoopContext((undefined(name='requirements') if l_0_requirements is missing else l_0_requirements), undefined):
+            l_1_changed = resolve('changed')
+            _loop_vars = {}
+            pass
+            yield '<tr class="keep"><td class="sw s'
+            yield escape(environment.getattr(l_1_r, 'shade'))
+            yield '"></td><th scope="row">'
+            yield escape(environment.getattr(l_1_r, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield ' <span class="muted">('
+            yield escape(environment.getattr(l_1_r, 'short'))
+            yield ')</span></th><td>'
+            for l_2_l in environment.getattr(l_1_r, 'levels'):
+                _loop_vars = {}
+                pass
+                yield '<div>'
+                if environment.getattr(l_2_l, 'level'):
+                    pass
+                    yield '<span class="lvl">'
+                    yield escape(environment.getattr(l_2_l, 'level'))
+                    yield ':</span> '
+                yield escape((t_1(context.eval_ctx, environment.getattr(l_2_l, 'facts'), '; ') if environment.getattr(l_2_l, 'facts') else '—'))
+                yield '</div>'
+            l_2_l = missing
+            yield '</td><td>'
+            l_2_loop = missing
+            for l_2_l, l_2_loop in LoopContext(environment.getattr(l_1_r, 'levels'), undefined):
+                l_2_rule = resolve('rule')
+                _loop_vars = {}
+                pass
+                yield '<div>'
+                if environment.getattr(l_2_l, 'level'):
+                    pass
+                    yield '<span class="lvl">'
+                    yield escape(environment.getattr(l_2_l, 'level'))
+                    yield ':</span> '
+                yield escape(environment.getattr(l_2_l, 'text'))
+                if environment.getattr(l_2_loop, 'last'):
+                    pass
+                    yield ' '
+                    yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield '</div>'
+            l_2_loop = l_2_l = l_2_rule = missing
+            yield '</td></tr>\n'
+        l_1_loop = l_1_r = l_1_changed = missing
+        yield '</tbody>\n</table>\n'
+    else:
+        pass
+        yield '<p class="whole-note">The rule files of this ruleset list no epoch, so no requirement to enter one.</p>\n'
     if (undefined(name='notes') if l_0_notes is missing else l_0_notes):
         pass
         yield '<ul class="notes">\n'
@@ -220,4 +318,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&38=37&39=65&41=83&43=89&46=116&48=121&49=127&50=134&51=137&53=143&54=147&61=172&67=176&68=182&72=197&74=200'
+debug_info = '1=13&2=16&3=30&41=40&42=88&43=109&44=112&47=117&49=123&52=150&53=152&54=156&55=162&58=169&59=175&60=182&61=185&63=197&64=201&72=226&73=231&74=236&75=238&77=242&82=246&83=251&90=295&92=298'

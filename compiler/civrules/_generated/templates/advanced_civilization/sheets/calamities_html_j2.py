@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "a15548821bab114c27a182e5d35b8a6aa77e465b06d049f41f3b616d50120f79"
+SOURCE_SHA256 = "c06dd36f75b43d5a0aa1cb32aedfe2edbba234f85a8485904765067d13eb18da"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'calamities.html.j2'
@@ -42,7 +42,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield '.calamity { break-inside: avoid; border: 0.25mm solid #a6a39c; border-left: 1.6mm solid #6b2d1a; margin: 0 0 2.2mm; padding: 1.2mm 2mm 1.4mm; }\n.calamity.tradable { border-left-style: double; border-left-width: 2mm; }\n.calamity header { display: flex; align-items: baseline; gap: 2mm; border-bottom: 0.15mm solid #d2ccc1; padding-bottom: 0.6mm; margin-bottom: 0.8mm; }\n.calamity .order { font-family: "Liberation Serif", "DejaVu Serif", Georgia, serif; font-size: 13pt; font-weight: bold; color: #6b2d1a; min-width: 6mm; }\n.calamity h2 { margin: 0; font-size: 11pt; }\n.calamity .facts { margin-left: auto; white-space: nowrap; font-size: 8pt; }\n.tag { display: inline-block; border: 0.2mm solid #6e6a62; border-radius: 0.8mm; padding: 0 1mm; margin-left: 1mm; font-size: 7.2pt; }\n.tag.strong { background: #3b2a1e; color: #ffffff; border-color: #3b2a1e; }\n.calamity dl { display: grid; grid-template-columns: 20mm 1fr; gap: 0.5mm 2mm; margin: 0; font-size: 7.8pt; }\n.calamity dt { font-weight: bold; color: #3b2a1e; }\n.calamity dd { margin: 0; }\n.calamity ul { margin: 0; padding: 0; list-style: none; }\n.calamity li + li { margin-top: 0.4mm; }\n.amount { font-weight: bold; white-space: nowrap; }\n.card { font-weight: bold; }\n.mods li { padding-left: 0; }\n.lead { font-size: 8pt; }\n'
+    yield '.calamity { break-inside: avoid; border: 0.25mm solid #a6a39c; border-left: 1.6mm solid #6b2d1a; margin: 0 0 2.2mm; padding: 1.2mm 2mm 1.4mm; }\n.calamity.tradable { border-left-style: double; border-left-width: 2mm; }\n.calamity header { display: flex; align-items: baseline; gap: 2mm; border-bottom: 0.15mm solid #d2ccc1; padding-bottom: 0.6mm; margin-bottom: 0.8mm; }\n.calamity .order { font-family: "Liberation Serif", "DejaVu Serif", Georgia, serif; font-size: 13pt; font-weight: bold; color: #6b2d1a; min-width: 6mm; }\n.calamity h2 { margin: 0; font-size: 11pt; }\n.calamity .facts { margin-left: auto; white-space: nowrap; font-size: 8pt; }\n.tag { display: inline-block; border: 0.2mm solid #6e6a62; border-radius: 0.8mm; padding: 0 1mm; margin-left: 1mm; font-size: 7.2pt; }\n.tag.strong { background: #3b2a1e; color: #ffffff; border-color: #3b2a1e; }\n.calamity dl { display: grid; grid-template-columns: 20mm 1fr; gap: 0.5mm 2mm; margin: 0; font-size: 7.8pt; }\n.calamity dt { font-weight: bold; color: #3b2a1e; }\n.calamity dd { margin: 0; }\n.calamity ul { margin: 0; padding: 0; list-style: none; }\n.calamity li + li { margin-top: 0.4mm; }\n.amount { font-weight: bold; white-space: nowrap; }\n.card { font-weight: bold; }\n.mods li { padding-left: 0; }\n.lead { font-size: 8pt; }\n.combination-notes { margin: 2mm 0 0; padding-left: 4mm; font-size: 7.6pt; list-style: none; }\n.combination-notes .letter { font-weight: bold; margin-right: 1mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -51,7 +51,11 @@ def block_content(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     _block_vars = {}
+    l_0_order_basis = resolve('order_basis')
+    l_0_combination_everywhere = resolve('combination_everywhere')
+    l_0_rule = resolve('rule')
     l_0_calamities = resolve('calamities')
+    l_0_combination_notes = resolve('combination_notes')
     try:
         t_1 = environment.filters['join']
     except KeyError:
@@ -59,10 +63,18 @@ def block_content(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'join' found.")
     pass
-    yield '<p class="lead">In the order they are resolved (lowest stack first; in a stack, non-tradable before tradable). Card modifiers show the change and, where it is a number, the amount before and after for a holder of that card alone.</p>\n'
+    yield '<p class="lead">In the order they are resolved. '
+    yield escape((undefined(name='order_basis') if l_0_order_basis is missing else l_0_order_basis))
+    yield ' Card modifiers show the change and, where it is a number, the amount before and after for a holder of that card alone.'
+    if (undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere):
+        pass
+        yield ' For every calamity, where a victim holds several of the cards: '
+        yield escape(environment.getattr((undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere), 'text'))
+        yield ' '
+        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere), 'rule'), _block_vars=_block_vars))
+    yield '</p>\n'
     for l_1_c in (undefined(name='calamities') if l_0_calamities is missing else l_0_calamities):
         l_1_changed = resolve('changed')
-        l_1_rule = resolve('rule')
         _loop_vars = {}
         pass
         yield '<section class="calamity'
@@ -107,7 +119,7 @@ def block_content(context, missing=missing):
                 yield ':</span> '
             yield escape(environment.getattr(l_2_e, 'text'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
             yield '</li>'
             t_2 = 0
         l_2_e = missing
@@ -127,7 +139,7 @@ def block_content(context, missing=missing):
                 yield ':</span> '
             yield escape(environment.getattr(l_2_e, 'text'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
             yield '</li>'
             t_3 = 0
         l_2_e = missing
@@ -144,7 +156,7 @@ def block_content(context, missing=missing):
                 yield '<li>'
                 yield escape(environment.getattr(l_2_e, 'text'))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
                 yield '</li>'
             l_2_e = missing
             yield '</ul></dd>\n'
@@ -168,8 +180,13 @@ def block_content(context, missing=missing):
             yield '<li class="muted">'
             yield escape(environment.getattr(l_1_c, 'combination'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_c, 'combination_rule'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_c, 'combination_rule'), _loop_vars=_loop_vars))
             yield '</li>'
+        elif environment.getattr(l_1_c, 'combination_note'):
+            pass
+            yield '<li class="muted">Several of the cards: see note '
+            yield escape(environment.getattr(l_1_c, 'combination_note'))
+            yield ' below.</li>'
         yield '</ul></dd>\n'
         if environment.getattr(l_1_c, 'notes'):
             pass
@@ -180,12 +197,27 @@ def block_content(context, missing=missing):
                 yield '<li>'
                 yield escape(environment.getattr(l_2_e, 'text'))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
                 yield '</li>'
             l_2_e = missing
             yield '</ul></dd>\n'
         yield '</dl>\n</section>\n'
-    l_1_c = l_1_changed = l_1_rule = missing
+    l_1_c = l_1_changed = missing
+    if (undefined(name='combination_notes') if l_0_combination_notes is missing else l_0_combination_notes):
+        pass
+        yield '<ul class="combination-notes">\n'
+        for l_1_n in (undefined(name='combination_notes') if l_0_combination_notes is missing else l_0_combination_notes):
+            _loop_vars = {}
+            pass
+            yield '<li><span class="letter">'
+            yield escape(environment.getattr(l_1_n, 'letter'))
+            yield '</span> Where a victim holds several of the cards: '
+            yield escape(environment.getattr(l_1_n, 'text'))
+            yield ' '
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_n, 'rule'), _loop_vars=_loop_vars))
+            yield '</li>'
+        l_1_n = missing
+        yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&22=37&24=53&25=59&27=63&28=65&29=68&30=74&34=89&36=109&37=128&39=131&43=143&44=156&46=164&48=167'
+debug_info = '1=13&2=16&3=27&24=37&25=57&26=66&27=71&29=75&30=77&31=80&32=86&36=101&38=121&39=140&41=143&45=155&46=168&48=181&50=184&55=196&57=199'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "7246eeaacd360f696b2c095be65084e548e83c9bcd0a3a68b51958eda00af680"
+SOURCE_SHA256 = "4be9ca3bd5e66e58099759345aca319c4ec80b3a4753d220816443f4463aa48c"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'cards.html.j2'
@@ -63,8 +63,8 @@ def block_content(context, missing=missing):
     l_0_group_legend = resolve('group_legend')
     l_0_groups = resolve('groups')
     l_0_drawn = resolve('drawn')
-    l_0_victory_points = resolve('victory_points')
     l_0_rows = resolve('rows')
+    l_0_victory_points = resolve('victory_points')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
     try:
@@ -81,83 +81,89 @@ def block_content(context, missing=missing):
         yield '<span class="group-note">'
         yield escape((undefined(name='drawn') if l_0_drawn is missing else l_0_drawn))
         yield '</span>'
-    yield '</p>\n<table class="cards">\n<colgroup><col class="c-name"><col class="c-cost">'
-    if (undefined(name='victory_points') if l_0_victory_points is missing else l_0_victory_points):
+    yield '</p>\n'
+    if (undefined(name='rows') if l_0_rows is missing else l_0_rows):
         pass
-        yield '<col class="c-cost">'
-    yield '<col class="c-pre"><col class="c-credits"><col></colgroup>\n<thead>\n<tr><th>Card</th><th class="num">Cost</th>'
-    if (undefined(name='victory_points') if l_0_victory_points is missing else l_0_victory_points):
-        pass
-        yield '<th class="num">Points</th>'
-    yield '<th>Prerequisites</th><th>Credits it gives</th><th>Attributes</th></tr>\n</thead>\n<tbody>\n'
-    for l_1_card in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-        l_1_symbols = resolve('symbols')
-        l_1_changed = resolve('changed')
-        l_1_rule = resolve('rule')
-        _loop_vars = {}
-        pass
-        yield '<tr>\n<th class="name" scope="row">'
-        yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_card, 'symbols'), _loop_vars=_loop_vars))
-        yield ' '
-        yield escape(environment.getattr(l_1_card, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_card, 'mark'), _loop_vars=_loop_vars))
-        yield '<span class="groups">'
-        yield escape(environment.getattr(l_1_card, 'groups'))
-        yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_card, 'rule'), _loop_vars=_loop_vars))
-        yield '</span></th>\n<td class="num">'
-        yield escape(environment.getattr(l_1_card, 'cost'))
-        yield '</td>\n'
+        yield '<table class="cards">\n<colgroup><col class="c-name"><col class="c-cost">'
         if (undefined(name='victory_points') if l_0_victory_points is missing else l_0_victory_points):
             pass
-            yield '<td class="num">'
-            yield escape(environment.getattr(l_1_card, 'victory_points'))
-            yield '</td>'
-        yield '<td>'
-        if environment.getattr(l_1_card, 'prerequisites'):
+            yield '<col class="c-cost">'
+        yield '<col class="c-pre"><col class="c-credits"><col></colgroup>\n<thead>\n<tr><th>Card</th><th class="num">Cost</th>'
+        if (undefined(name='victory_points') if l_0_victory_points is missing else l_0_victory_points):
             pass
-            yield escape(t_1(context.eval_ctx, environment.getattr(l_1_card, 'prerequisites'), ', '))
-        else:
-            pass
-            yield '<span class="none">none</span>'
-        yield '</td>\n<td><ul>'
-        t_2 = 1
-        for l_2_line in environment.getattr(l_1_card, 'credits'):
+            yield '<th class="num">Points</th>'
+        yield '<th>Prerequisites</th><th>Credits it gives</th><th>Attributes</th></tr>\n</thead>\n<tbody>\n'
+        for l_1_card in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
+            l_1_symbols = resolve('symbols')
+            l_1_changed = resolve('changed')
+            l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
-            yield '<li>'
-            yield escape(l_2_line)
-            yield '</li>'
-            t_2 = 0
-        l_2_line = missing
-        if t_2:
-            pass
-            yield '<li class="none">none</li>'
-        yield '</ul></td>\n<td><ul>\n'
-        t_3 = 1
-        for l_2_attribute in environment.getattr(l_1_card, 'attributes'):
-            _loop_vars = {}
-            pass
-            yield '<li>'
-            yield escape(environment.getattr(l_2_attribute, 'text'))
+            yield '<tr>\n<th class="name" scope="row">'
+            yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_card, 'symbols'), _loop_vars=_loop_vars))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_attribute, 'rule'), _loop_vars=_loop_vars))
-            if environment.getattr(l_2_attribute, 'links'):
+            yield escape(environment.getattr(l_1_card, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_card, 'mark'), _loop_vars=_loop_vars))
+            yield '<span class="groups">'
+            yield escape(environment.getattr(l_1_card, 'groups'))
+            yield ' '
+            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_card, 'rule'), _loop_vars=_loop_vars))
+            yield '</span></th>\n<td class="num">'
+            yield escape(environment.getattr(l_1_card, 'cost'))
+            yield '</td>\n'
+            if (undefined(name='victory_points') if l_0_victory_points is missing else l_0_victory_points):
                 pass
-                yield ' <span class="links">— '
-                yield escape(t_1(context.eval_ctx, environment.getattr(l_2_attribute, 'links'), '; '))
-                yield '</span>'
-            yield '</li>\n'
-            t_3 = 0
-        l_2_attribute = missing
-        if t_3:
-            pass
-            yield '<li class="none">none</li>\n'
-        yield '</ul></td>\n</tr>\n'
-    l_1_card = l_1_symbols = l_1_changed = l_1_rule = missing
-    yield '</tbody>\n</table>\n'
+                yield '<td class="num">'
+                yield escape(environment.getattr(l_1_card, 'victory_points'))
+                yield '</td>'
+            yield '<td>'
+            if environment.getattr(l_1_card, 'prerequisites'):
+                pass
+                yield escape(t_1(context.eval_ctx, environment.getattr(l_1_card, 'prerequisites'), ', '))
+            else:
+                pass
+                yield '<span class="none">none</span>'
+            yield '</td>\n<td><ul>'
+            t_2 = 1
+            for l_2_line in environment.getattr(l_1_card, 'credits'):
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(l_2_line)
+                yield '</li>'
+                t_2 = 0
+            l_2_line = missing
+            if t_2:
+                pass
+                yield '<li class="none">none</li>'
+            yield '</ul></td>\n<td><ul>\n'
+            t_3 = 1
+            for l_2_attribute in environment.getattr(l_1_card, 'attributes'):
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(environment.getattr(l_2_attribute, 'text'))
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_attribute, 'rule'), _loop_vars=_loop_vars))
+                if environment.getattr(l_2_attribute, 'links'):
+                    pass
+                    yield ' <span class="links">— '
+                    yield escape(t_1(context.eval_ctx, environment.getattr(l_2_attribute, 'links'), '; '))
+                    yield '</span>'
+                yield '</li>\n'
+                t_3 = 0
+            l_2_attribute = missing
+            if t_3:
+                pass
+                yield '<li class="none">none</li>\n'
+            yield '</ul></td>\n</tr>\n'
+        l_1_card = l_1_symbols = l_1_changed = l_1_rule = missing
+        yield '</tbody>\n</table>\n'
+    else:
+        pass
+        yield '<p class="whole-note">The rule files of this ruleset list no civilization card.</p>\n'
     yield escape(context.call((undefined(name='notes_list') if l_0_notes_list is missing else l_0_notes_list), (undefined(name='notes') if l_0_notes is missing else l_0_notes), _block_vars=_block_vars))
     yield '\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&19=46&20=68&22=75&24=79&27=83&29=90&30=99&31=101&32=107&33=115&35=128&36=132&45=149'
+debug_info = '1=13&2=16&3=36&19=46&20=68&21=75&23=78&25=82&28=86&30=93&31=102&32=104&33=110&34=118&36=131&37=135&49=155'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "5a4db32be50aa56c2f4942d064b3ca00551f3ada96663b673592cf290c5f4dfd"
+SOURCE_SHA256 = "86ee090fc6d69243796241b6a1f6902095e2114448909d76b738f5fb7996b2f3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -97,9 +97,9 @@ def block_content(context, missing=missing):
     l_0_groups = resolve('groups')
     l_0_drawn = resolve('drawn')
     l_0_all_unknown = resolve('all_unknown')
+    l_0_rows = resolve('rows')
     l_0_with_cost = resolve('with_cost')
     l_0_with_needs = resolve('with_needs')
-    l_0_rows = resolve('rows')
     l_0_policy = resolve('policy')
     l_0_policy_rules = resolve('policy_rules')
     l_0_variant = resolve('variant')
@@ -128,86 +128,93 @@ def block_content(context, missing=missing):
             yield '<span class="group-note">Unknown for every card, so not in the chart: '
             yield escape(t_1(context.eval_ctx, (undefined(name='all_unknown') if l_0_all_unknown is missing else l_0_all_unknown), ', '))
             yield '.</span>'
-        yield '</div>\n<table class="chart">\n<colgroup><col class="name">'
-        if (undefined(name='with_cost') if l_0_with_cost is missing else l_0_with_cost):
+        yield '</div>\n'
+        if (undefined(name='rows') if l_0_rows is missing else l_0_rows):
             pass
-            yield '<col class="cost">'
-        if (undefined(name='with_needs') if l_0_with_needs is missing else l_0_with_needs):
-            pass
-            yield '<col class="needs">'
-        for l_1_g in (undefined(name='groups') if l_0_groups is missing else l_0_groups):
-            _loop_vars = {}
-            pass
-            yield '<col class="group">'
-        l_1_g = missing
-        yield '<col class="cards"></colgroup>\n<thead>\n<tr>\n<th scope="col">Card held</th>\n'
-        if (undefined(name='with_cost') if l_0_with_cost is missing else l_0_with_cost):
-            pass
-            yield '<th scope="col">cost</th>'
-        if (undefined(name='with_needs') if l_0_with_needs is missing else l_0_with_needs):
-            pass
-            yield '<th scope="col">needs</th>'
-        for l_1_g in (undefined(name='groups') if l_0_groups is missing else l_0_groups):
-            l_1_symbol = resolve('symbol')
-            _loop_vars = {}
-            pass
-            yield '<th class="group" scope="col">'
-            yield escape(context.call((undefined(name='symbol') if l_1_symbol is missing else l_1_symbol), l_1_g, '3mm', _loop_vars=_loop_vars))
-            yield '<br>to '
-            yield escape(environment.getattr(l_1_g, 'name'))
-            yield '</th>\n'
-        l_1_g = l_1_symbol = missing
-        yield '<th scope="col">to single cards</th>\n</tr>\n</thead>\n<tbody>\n'
-        for l_1_r in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-            l_1_symbols = resolve('symbols')
-            _loop_vars = {}
-            pass
-            yield '<tr'
-            if environment.getattr(l_1_r, 'group_start'):
-                pass
-                yield ' class="gs"'
-            yield '>\n<th scope="row">'
-            yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_r, 'symbols'), '2.8mm', _loop_vars=_loop_vars))
-            if environment.getattr(l_1_r, 'groups'):
-                pass
-                yield '<span class="muted">'
-                yield escape(environment.getattr(l_1_r, 'groups'))
-                yield '</span> '
-            yield escape(environment.getattr(l_1_r, 'name'))
-            if environment.getattr(l_1_r, 'mark'):
-                pass
-                yield ' <span class="changed-mark" title="'
-                yield escape(environment.getattr(l_1_r, 'mark'))
-                yield ' by this variant">'
-                yield escape(('+' if (environment.getattr(l_1_r, 'mark') == 'added') else 'Δ'))
-                yield '</span>'
-            yield '</th>\n'
+            yield '<table class="chart">\n<colgroup><col class="name">'
             if (undefined(name='with_cost') if l_0_with_cost is missing else l_0_with_cost):
                 pass
-                yield '<td class="cost">'
-                yield escape(environment.getattr(l_1_r, 'cost'))
-                yield '</td>'
+                yield '<col class="cost">'
             if (undefined(name='with_needs') if l_0_with_needs is missing else l_0_with_needs):
                 pass
-                yield '<td class="needs">'
-                yield escape(environment.getattr(l_1_r, 'prerequisites'))
-                yield '</td>'
-            for l_2_points in environment.getattr(l_1_r, 'to_groups'):
+                yield '<col class="needs">'
+            for l_1_g in (undefined(name='groups') if l_0_groups is missing else l_0_groups):
                 _loop_vars = {}
                 pass
-                yield '<td class="g'
-                if (not l_2_points):
+                yield '<col class="group">'
+            l_1_g = missing
+            yield '<col class="cards"></colgroup>\n<thead>\n<tr>\n<th scope="col">Card held</th>\n'
+            if (undefined(name='with_cost') if l_0_with_cost is missing else l_0_with_cost):
+                pass
+                yield '<th scope="col">cost</th>'
+            if (undefined(name='with_needs') if l_0_with_needs is missing else l_0_with_needs):
+                pass
+                yield '<th scope="col">needs</th>'
+            for l_1_g in (undefined(name='groups') if l_0_groups is missing else l_0_groups):
+                l_1_symbol = resolve('symbol')
+                _loop_vars = {}
+                pass
+                yield '<th class="group" scope="col">'
+                yield escape(context.call((undefined(name='symbol') if l_1_symbol is missing else l_1_symbol), l_1_g, '3mm', _loop_vars=_loop_vars))
+                yield '<br>to '
+                yield escape(environment.getattr(l_1_g, 'name'))
+                yield '</th>\n'
+            l_1_g = l_1_symbol = missing
+            yield '<th scope="col">to single cards</th>\n</tr>\n</thead>\n<tbody>\n'
+            for l_1_r in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
+                l_1_symbols = resolve('symbols')
+                _loop_vars = {}
+                pass
+                yield '<tr'
+                if environment.getattr(l_1_r, 'group_start'):
                     pass
-                    yield ' none'
-                yield '">'
-                yield escape(l_2_points)
-                yield '</td>\n'
-            l_2_points = missing
-            yield '<td class="cards">'
-            yield escape(t_1(context.eval_ctx, environment.getattr(l_1_r, 'to_cards'), '; '))
-            yield '</td>\n</tr>\n'
-        l_1_r = l_1_symbols = missing
-        yield '</tbody>\n</table>\n<div class="foot">\n<span>'
+                    yield ' class="gs"'
+                yield '>\n<th scope="row">'
+                yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_r, 'symbols'), '2.8mm', _loop_vars=_loop_vars))
+                if environment.getattr(l_1_r, 'groups'):
+                    pass
+                    yield '<span class="muted">'
+                    yield escape(environment.getattr(l_1_r, 'groups'))
+                    yield '</span> '
+                yield escape(environment.getattr(l_1_r, 'name'))
+                if environment.getattr(l_1_r, 'mark'):
+                    pass
+                    yield ' <span class="changed-mark" title="'
+                    yield escape(environment.getattr(l_1_r, 'mark'))
+                    yield ' by this variant">'
+                    yield escape(('+' if (environment.getattr(l_1_r, 'mark') == 'added') else 'Δ'))
+                    yield '</span>'
+                yield '</th>\n'
+                if (undefined(name='with_cost') if l_0_with_cost is missing else l_0_with_cost):
+                    pass
+                    yield '<td class="cost">'
+                    yield escape(environment.getattr(l_1_r, 'cost'))
+                    yield '</td>'
+                if (undefined(name='with_needs') if l_0_with_needs is missing else l_0_with_needs):
+                    pass
+                    yield '<td class="needs">'
+                    yield escape(environment.getattr(l_1_r, 'prerequisites'))
+                    yield '</td>'
+                for l_2_points in environment.getattr(l_1_r, 'to_groups'):
+                    _loop_vars = {}
+                    pass
+                    yield '<td class="g'
+                    if (not l_2_points):
+                        pass
+                        yield ' none'
+                    yield '">'
+                    yield escape(l_2_points)
+                    yield '</td>\n'
+                l_2_points = missing
+                yield '<td class="cards">'
+                yield escape(t_1(context.eval_ctx, environment.getattr(l_1_r, 'to_cards'), '; '))
+                yield '</td>\n</tr>\n'
+            l_1_r = l_1_symbols = missing
+            yield '</tbody>\n</table>\n'
+        else:
+            pass
+            yield '<p class="whole-note">The rule files of this ruleset list no civilization card, so there is no credit to give.</p>\n'
+        yield '<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
             pass
@@ -224,78 +231,85 @@ def block_content(context, missing=missing):
         pass
         yield '<div class="intro">\n'
         yield escape(context.call((undefined(name='group_legend') if l_0_group_legend is missing else l_0_group_legend), (undefined(name='groups') if l_0_groups is missing else l_0_groups), _block_vars=_block_vars))
-        yield '\n<span class="how">Read across from a card you hold to the card you want: the cell is the credit toward its cost.</span>\n</div>\n<table class="credits">\n<colgroup><col class="name"><col class="cost">'
-        for l_1_card in (undefined(name='cards') if l_0_cards is missing else l_0_cards):
-            _loop_vars = {}
+        yield '\n<span class="how">Read across from a card you hold to the card you want: the cell is the credit toward its cost.</span>\n</div>\n'
+        if (undefined(name='rows') if l_0_rows is missing else l_0_rows):
             pass
-            yield '<col class="card">'
-        l_1_card = missing
-        yield '</colgroup>\n<thead>\n<tr>\n<th class="corner" colspan="2"><span class="across"><span class="big">Buying →</span></span><span class="down"><span class="big">Holding ↓</span></span></th>\n'
-        for l_1_card in (undefined(name='cards') if l_0_cards is missing else l_0_cards):
-            _loop_vars = {}
-            pass
-            yield '<th class="label'
-            if environment.getattr(l_1_card, 'group_start'):
-                pass
-                yield ' gs'
-            yield '" scope="col" title="'
-            yield escape(environment.getattr(l_1_card, 'name'))
-            yield '">'
-            yield escape(environment.getattr(l_1_card, 'label'))
-            yield '</th>\n'
-        l_1_card = missing
-        yield '</tr>\n<tr>\n<th class="costlabel" colspan="2">cost</th>\n'
-        for l_1_card in (undefined(name='cards') if l_0_cards is missing else l_0_cards):
-            _loop_vars = {}
-            pass
-            yield '<th class="tcost'
-            if environment.getattr(l_1_card, 'group_start'):
-                pass
-                yield ' gs'
-            yield '">'
-            yield escape(environment.getattr(l_1_card, 'cost'))
-            yield '</th>\n'
-        l_1_card = missing
-        yield '</tr>\n</thead>\n<tbody>\n'
-        l_1_loop = missing
-        for (l_1_owned, l_1_cells), l_1_loop in LoopContext((undefined(name='rows') if l_0_rows is missing else l_0_rows), undefined):
-            l_1_symbols = resolve('symbols')
-            l_1_geometry = resolve('geometry')
-            l_1_changed = resolve('changed')
-            _loop_vars = {}
-            pass
-            yield '<tr'
-            if environment.getattr(l_1_owned, 'group_start'):
-                pass
-                yield ' class="gs"'
-            yield '>\n<th scope="row">'
-            yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_owned, 'symbols'), environment.getattr((undefined(name='geometry') if l_1_geometry is missing else l_1_geometry), 'symbol'), _loop_vars=_loop_vars))
-            yield escape(environment.getattr(l_1_owned, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
-            yield '</th>\n<td class="owncost">'
-            yield escape(environment.getattr(l_1_owned, 'cost'))
-            yield '</td>\n'
-            l_2_loop = missing
-            for l_2_cell, l_2_loop in LoopContext(l_1_cells, undefined):
+            yield '<table class="credits">\n<colgroup><col class="name"><col class="cost">'
+            for l_1_card in (undefined(name='cards') if l_0_cards is missing else l_0_cards):
                 _loop_vars = {}
                 pass
-                yield '<td class="c l'
-                yield escape(environment.getattr(l_2_cell, 'level'))
-                if environment.getattr(l_2_cell, 'diagonal'):
+                yield '<col class="card">'
+            l_1_card = missing
+            yield '</colgroup>\n<thead>\n<tr>\n<th class="corner" colspan="2"><span class="across"><span class="big">Buying →</span></span><span class="down"><span class="big">Holding ↓</span></span></th>\n'
+            for l_1_card in (undefined(name='cards') if l_0_cards is missing else l_0_cards):
+                _loop_vars = {}
+                pass
+                yield '<th class="label'
+                if environment.getattr(l_1_card, 'group_start'):
                     pass
-                    yield ' diag'
-                if environment.getattr(environment.getitem((undefined(name='cards') if l_0_cards is missing else l_0_cards), environment.getattr(l_2_loop, 'index0')), 'group_start'):
+                    yield ' gs'
+                yield '" scope="col" title="'
+                yield escape(environment.getattr(l_1_card, 'name'))
+                yield '">'
+                yield escape(environment.getattr(l_1_card, 'label'))
+                yield '</th>\n'
+            l_1_card = missing
+            yield '</tr>\n<tr>\n<th class="costlabel" colspan="2">cost</th>\n'
+            for l_1_card in (undefined(name='cards') if l_0_cards is missing else l_0_cards):
+                _loop_vars = {}
+                pass
+                yield '<th class="tcost'
+                if environment.getattr(l_1_card, 'group_start'):
                     pass
                     yield ' gs'
                 yield '">'
-                if environment.getattr(l_2_cell, 'points'):
+                yield escape(environment.getattr(l_1_card, 'cost'))
+                yield '</th>\n'
+            l_1_card = missing
+            yield '</tr>\n</thead>\n<tbody>\n'
+            l_1_loop = missing
+            for (l_1_owned, l_1_cells), l_1_loop in LoopContext((undefined(name='rows') if l_0_rows is missing else l_0_rows), undefined):
+                l_1_symbols = resolve('symbols')
+                l_1_geometry = resolve('geometry')
+                l_1_changed = resolve('changed')
+                _loop_vars = {}
+                pass
+                yield '<tr'
+                if environment.getattr(l_1_owned, 'group_start'):
                     pass
-                    yield escape(environment.getattr(l_2_cell, 'points'))
+                    yield ' class="gs"'
+                yield '>\n<th scope="row">'
+                yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_owned, 'symbols'), environment.getattr((undefined(name='geometry') if l_1_geometry is missing else l_1_geometry), 'symbol'), _loop_vars=_loop_vars))
+                yield escape(environment.getattr(l_1_owned, 'name'))
+                yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
+                yield '</th>\n<td class="owncost">'
+                yield escape(environment.getattr(l_1_owned, 'cost'))
                 yield '</td>\n'
-            l_2_loop = l_2_cell = missing
-            yield '</tr>\n'
-        l_1_loop = l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = l_1_changed = missing
-        yield '</tbody>\n</table>\n<div class="foot">\n<span>'
+                l_2_loop = missing
+                for l_2_cell, l_2_loop in LoopContext(l_1_cells, undefined):
+                    _loop_vars = {}
+                    pass
+                    yield '<td class="c l'
+                    yield escape(environment.getattr(l_2_cell, 'level'))
+                    if environment.getattr(l_2_cell, 'diagonal'):
+                        pass
+                        yield ' diag'
+                    if environment.getattr(environment.getitem((undefined(name='cards') if l_0_cards is missing else l_0_cards), environment.getattr(l_2_loop, 'index0')), 'group_start'):
+                        pass
+                        yield ' gs'
+                    yield '">'
+                    if environment.getattr(l_2_cell, 'points'):
+                        pass
+                        yield escape(environment.getattr(l_2_cell, 'points'))
+                    yield '</td>\n'
+                l_2_loop = l_2_cell = missing
+                yield '</tr>\n'
+            l_1_loop = l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = l_1_changed = missing
+            yield '</tbody>\n</table>\n'
+        else:
+            pass
+            yield '<p class="whole-note">The rule files of this ruleset list no civilization card, so there is no credit to give.</p>\n'
+        yield '<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
             pass
@@ -312,4 +326,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=106&71=109&73=111&74=116&77=122&81=134&82=137&83=140&84=145&90=151&91=156&92=160&93=175&94=180&95=185&96=189&98=197&104=201&105=208&106=211&110=216&114=218&118=224&119=228&124=238&125=242&130=251&131=258&132=262&133=266&134=269&135=273&142=289&145=296&146=298'
+debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=106&71=109&73=111&74=116&76=122&78=125&82=137&83=140&84=143&85=148&91=154&92=159&93=163&94=178&95=183&96=188&97=192&99=200&108=208&109=215&110=218&114=223&117=225&119=228&123=234&124=238&129=248&130=252&135=261&136=268&137=272&138=276&139=279&140=283&150=303&153=310&154=312'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "186d2ff8f4945b2f24a3c510b5e765456a7cd1bcb11711ce02927c1a17bd2c83"
+SOURCE_SHA256 = "09bb5928a459b8a76098958483ee1e00dff0eb930414afbfb73c19c46fb549e0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map-graph.svg.j2'
@@ -241,6 +241,17 @@ def root(context, missing=missing):
     for l_1_node in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes'):
         _loop_vars = {}
         pass
+        if environment.getattr(l_1_node, 'changed'):
+            pass
+            yield '<circle cx="'
+            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield '" cy="'
+            yield escape(t_1(environment.getattr(l_1_node, 'y')))
+            yield '" r="13" fill="none" stroke="#b0421f" stroke-width="2"'
+            if (environment.getattr(l_1_node, 'changed') == 'changed'):
+                pass
+                yield ' stroke-dasharray="3 2"'
+            yield '/>\n'
         if environment.getattr(l_1_node, 'start'):
             pass
             yield '<circle cx="'
@@ -284,23 +295,38 @@ def root(context, missing=missing):
             yield escape(t_1((environment.getattr(l_1_node, 'y') - 7)))
             yield '" fill="#c0392b" stroke="#000000" stroke-width="0.8"/>\n'
     l_1_node = missing
-    yield '</g>\n<g class="labels" text-anchor="middle">\n'
-    for l_1_node in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes'):
-        l_1_dy = missing
+    yield '</g>\n<g class="leaders">\n'
+    def t_5(fiter):
+        for l_1_node in fiter:
+            if environment.getattr(l_1_node, 'leader'):
+                yield l_1_node
+    for l_1_node in t_5(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes')):
         _loop_vars = {}
         pass
-        l_1_dy = (20 if environment.getattr(l_1_node, 'start') else 17)
-        _loop_vars['dy'] = l_1_dy
+        yield '<line x1="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 0)))
+        yield '" y1="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 1)))
+        yield '" x2="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 2)))
+        yield '" y2="'
+        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 3)))
+        yield '" stroke="#777777" stroke-width="0.7"/>\n'
+    l_1_node = missing
+    yield '</g>\n<g class="labels" text-anchor="middle">\n'
+    for l_1_node in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes'):
+        _loop_vars = {}
+        pass
         yield '<text x="'
-        yield escape(t_1(environment.getattr(l_1_node, 'x')))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
         yield '" y="'
-        yield escape(t_1((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy))))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_y')))
         yield '" font-size="11.5" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" fill="#ffffff">'
         yield escape(environment.getattr(l_1_node, 'name'))
         yield '</text>\n<text x="'
-        yield escape(t_1(environment.getattr(l_1_node, 'x')))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
         yield '" y="'
-        yield escape(t_1((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy))))
+        yield escape(t_1(environment.getattr(l_1_node, 'label_y')))
         yield '" font-size="11.5" fill="'
         yield escape(('#1d3f66' if (environment.getattr(l_1_node, 'shape') in ('sea', 'open_sea')) else '#111111'))
         yield '"'
@@ -313,19 +339,19 @@ def root(context, missing=missing):
         if environment.getattr(l_1_node, 'start'):
             pass
             yield '<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
             yield '" y="'
-            yield escape(t_1(((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy)) + 11)))
+            yield escape(t_1(environment.getattr(l_1_node, 'nation_y')))
             yield '" font-size="10" stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" fill="#ffffff" font-style="italic">'
             yield escape(environment.getattr(l_1_node, 'start'))
             yield '</text>\n<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
             yield '" y="'
-            yield escape(t_1(((environment.getattr(l_1_node, 'y') + (undefined(name='dy') if l_1_dy is missing else l_1_dy)) + 11)))
+            yield escape(t_1(environment.getattr(l_1_node, 'nation_y')))
             yield '" font-size="10" fill="#6b2d1a" font-style="italic" font-weight="bold">'
             yield escape(environment.getattr(l_1_node, 'start'))
             yield '</text>\n'
-    l_1_node = l_1_dy = missing
+    l_1_node = missing
     yield '</g>\n<g class="legend" font-size="10">\n<line x1="0" y1="'
     yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend_y')))
     yield '" x2="'
@@ -390,6 +416,17 @@ def root(context, missing=missing):
             yield '" width="6" height="6" fill="'
             yield escape(('#000000' if (environment.getattr(l_1_item, 'mark') == 'black') else '#ffffff'))
             yield '" stroke="#000000" stroke-width="1"/>\n'
+        elif (environment.getattr(l_1_item, 'mark') in ('added', 'changed')):
+            pass
+            yield '<circle cx="'
+            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
+            yield '" cy="'
+            yield escape(t_1((undefined(name='y') if l_1_y is missing else l_1_y)))
+            yield '" r="7" fill="none" stroke="#b0421f" stroke-width="2"'
+            if (environment.getattr(l_1_item, 'mark') == 'changed'):
+                pass
+                yield ' stroke-dasharray="3 2"'
+            yield '/>\n'
         elif (environment.getattr(l_1_item, 'mark') == 'population'):
             pass
             yield escape(context.call((undefined(name='node_mark') if l_0_node_mark is missing else l_0_node_mark), 'inland', ((undefined(name='x') if l_1_x is missing else l_1_x) + 17), (undefined(name='y') if l_1_y is missing else l_1_y), '#ffffff', _loop_vars=_loop_vars))
@@ -409,4 +446,4 @@ def root(context, missing=missing):
     yield '</g>\n</svg>\n'
 
 blocks = {}
-debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=241&52=243&53=246&55=252&56=255&58=261&59=264&64=278&65=282&66=285&67=291&68=303&69=306&70=312&75=320&76=326&77=330&78=332&79=334&80=336&81=338&82=340&83=342&84=344&85=346&86=348&87=350&88=353&89=357&90=359&91=362&92=374&93=377&94=383&95=385&96=387&98=392'
+debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=245&52=248&54=252&55=254&56=257&58=263&59=266&61=272&62=275&67=289&68=297&72=307&73=311&74=317&75=329&76=332&77=338&82=346&83=352&84=356&85=358&86=360&87=362&88=364&89=366&90=368&91=370&92=372&93=374&94=376&95=379&96=383&97=385&98=388&99=400&100=403&101=409&102=412&103=420&104=422&105=424&107=429'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "3a8b956208e5435dc9c01903894f96088de8b9ea2aae9287545603a9120a3ee4"
+SOURCE_SHA256 = "b7935a0f0a682e9fcbc09f6bea036ade5072f99b2b7fcb40729f5b3cb98c3def"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_changed = missing
+    l_0_changed = l_0_neighbours = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'map.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -29,6 +29,36 @@ def root(context, missing=missing):
         l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'map.html.j2') does not export the requested name 'changed'", name='changed')
     context.vars['changed'] = l_0_changed
     context.exported_vars.discard('changed')
+    def macro(l_1_found):
+        t_1 = []
+        if l_1_found is missing:
+            l_1_found = undefined("parameter 'found' was not provided", name='found')
+        pass
+        l_2_loop = missing
+        for l_2_n, l_2_loop in LoopContext(l_1_found, undefined):
+            _loop_vars = {}
+            pass
+            t_1.append(
+                escape(environment.getattr(l_2_n, 'name')),
+            )
+            if environment.getattr(l_2_n, 'mark'):
+                pass
+                t_1.extend((
+                    '<span class="changed-mark" title="border ',
+                    escape(environment.getattr(l_2_n, 'mark')),
+                    ' by this variant">',
+                    escape(('+' if (environment.getattr(l_2_n, 'mark') == 'added') else 'Δ')),
+                    '</span>',
+                ))
+            if (not environment.getattr(l_2_loop, 'last')):
+                pass
+                t_1.append(
+                    ', ',
+                )
+        l_2_loop = l_2_n = missing
+        return concat(t_1)
+    context.exported_vars.add('neighbours')
+    context.vars['neighbours'] = l_0_neighbours = Macro(environment, macro, 'neighbours', ('found',), False, False, False, context.eval_ctx.autoescape)
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -50,14 +80,10 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_picture = resolve('picture')
     l_0_counts = resolve('counts')
-    l_0_unknown_borders = resolve('unknown_borders')
+    l_0_why_none = resolve('why_none')
     l_0_rows = resolve('rows')
-    try:
-        t_1 = environment.filters['join']
-    except KeyError:
-        @internalcode
-        def t_1(*unused):
-            raise TemplateRuntimeError("No filter named 'join' found.")
+    l_0_unknown_borders = resolve('unknown_borders')
+    l_0_variant = resolve('variant')
     pass
     if (undefined(name='picture') if l_0_picture is missing else l_0_picture):
         pass
@@ -68,85 +94,89 @@ def block_content(context, missing=missing):
         yield ' areas and '
         yield escape(environment.getattr((undefined(name='counts') if l_0_counts is missing else l_0_counts), 'borders'))
         yield " borders. The positions are a drawing of who borders whom (a spring layout of the graph), not of the board's geography.</figcaption>\n</figure>\n"
+    elif (undefined(name='why_none') if l_0_why_none is missing else l_0_why_none):
+        pass
+        yield '<p>'
+        yield escape((undefined(name='why_none') if l_0_why_none is missing else l_0_why_none))
+        yield '</p>\n'
     else:
         pass
         yield '<p>'
         yield escape(environment.getattr((undefined(name='counts') if l_0_counts is missing else l_0_counts), 'areas'))
         yield ' areas and '
         yield escape(environment.getattr((undefined(name='counts') if l_0_counts is missing else l_0_counts), 'borders'))
-        yield ' borders'
-        if environment.getattr((undefined(name='counts') if l_0_counts is missing else l_0_counts), 'areas'):
-            pass
-            yield ': too many to draw legibly on one page, so only the index follows'
-        else:
-            pass
-            yield ': the map of this ruleset is not in the sources'
-        yield '.</p>\n'
-    yield '<h2>Areas</h2>\n<table class="areas">\n<colgroup><col class="a-name"><col class="a-kind"><col class="a-small"><col class="a-small"><col class="a-flood"><col class="a-coast"><col class="a-land"><col class="a-sea"><col>'
-    if (undefined(name='unknown_borders') if l_0_unknown_borders is missing else l_0_unknown_borders):
+        yield ' borders: too many to draw legibly on one page, so only the index follows.</p>\n'
+    if (undefined(name='rows') if l_0_rows is missing else l_0_rows):
         pass
-        yield '<col class="a-unknown">'
-    yield '</colgroup>\n<thead>\n<tr><th>Area</th><th>Kind</th><th title="population limit">Pop.</th><th>City</th><th>Flood plain</th><th>Coastal</th><th>Land borders</th><th>Sea borders</th><th>Land and sea borders</th>'
-    if (undefined(name='unknown_borders') if l_0_unknown_borders is missing else l_0_unknown_borders):
-        pass
-        yield '<th>Unknown kind</th>'
-    yield '</tr>\n</thead>\n<tbody>\n'
-    for l_1_a in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-        l_1_changed = resolve('changed')
-        _loop_vars = {}
-        pass
-        yield '<tr'
-        if environment.getattr(l_1_a, 'water'):
-            pass
-            yield ' class="water"'
-        yield '>\n<th scope="row">'
-        yield escape(environment.getattr(l_1_a, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
-        if environment.getattr(l_1_a, 'start'):
-            pass
-            yield '<span class="start">start: '
-            yield escape(environment.getattr(l_1_a, 'start'))
-            yield '</span>'
-        if environment.getattr(l_1_a, 'volcano'):
-            pass
-            yield '<span class="volc">▲ '
-            yield escape(environment.getattr(l_1_a, 'volcano'))
-            yield '</span>'
-        yield '</th>\n<td>'
-        yield escape(environment.getattr(l_1_a, 'kind'))
-        yield '</td>\n<td class="c">'
-        if (environment.getattr(l_1_a, 'population') == 'unknown'):
-            pass
-            yield '<span class="unknown">unknown</span>'
-        else:
-            pass
-            yield escape(environment.getattr(l_1_a, 'population'))
-        yield '</td>\n<td class="c">'
-        yield escape(environment.getattr(l_1_a, 'city'))
-        yield '</td>\n<td>'
-        yield escape(environment.getattr(l_1_a, 'flood'))
-        yield '</td>\n<td class="c">'
-        if (environment.getattr(l_1_a, 'coastal') == 'unknown'):
-            pass
-            yield '<span class="unknown">unknown</span>'
-        else:
-            pass
-            yield escape(environment.getattr(l_1_a, 'coastal'))
-        yield '</td>\n<td>'
-        yield escape(t_1(context.eval_ctx, environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'land'), ', '))
-        yield '</td>\n<td>'
-        yield escape(t_1(context.eval_ctx, environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'sea'), ', '))
-        yield '</td>\n<td>'
-        yield escape(t_1(context.eval_ctx, environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'both'), ', '))
-        yield '</td>\n'
+        yield '<h2>Areas</h2>\n<table class="areas">\n<colgroup><col class="a-name"><col class="a-kind"><col class="a-small"><col class="a-small"><col class="a-flood"><col class="a-coast"><col class="a-land"><col class="a-sea"><col>'
         if (undefined(name='unknown_borders') if l_0_unknown_borders is missing else l_0_unknown_borders):
             pass
-            yield '<td>'
-            yield escape(t_1(context.eval_ctx, environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'unknown'), ', '))
-            yield '</td>'
-        yield '</tr>\n'
-    l_1_a = l_1_changed = missing
-    yield '</tbody>\n</table>\n'
+            yield '<col class="a-unknown">'
+        yield '</colgroup>\n<thead>\n<tr><th>Area</th><th>Kind</th><th title="population limit">Pop.</th><th>City</th><th>Flood plain</th><th>Coastal</th><th>Land borders</th><th>Sea borders</th><th>Land and sea borders</th>'
+        if (undefined(name='unknown_borders') if l_0_unknown_borders is missing else l_0_unknown_borders):
+            pass
+            yield '<th>Unknown kind</th>'
+        yield '</tr>\n</thead>\n<tbody>\n'
+        for l_1_a in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
+            l_1_changed = resolve('changed')
+            l_1_neighbours = resolve('neighbours')
+            _loop_vars = {}
+            pass
+            yield '<tr'
+            if environment.getattr(l_1_a, 'water'):
+                pass
+                yield ' class="water"'
+            yield '>\n<th scope="row">'
+            yield escape(environment.getattr(l_1_a, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
+            if environment.getattr(l_1_a, 'start'):
+                pass
+                yield '<span class="start">start: '
+                yield escape(environment.getattr(l_1_a, 'start'))
+                yield '</span>'
+            if environment.getattr(l_1_a, 'volcano'):
+                pass
+                yield '<span class="volc">▲ '
+                yield escape(environment.getattr(l_1_a, 'volcano'))
+                yield '</span>'
+            yield '</th>\n<td>'
+            yield escape(environment.getattr(l_1_a, 'kind'))
+            yield '</td>\n<td class="c">'
+            if (environment.getattr(l_1_a, 'population') == 'unknown'):
+                pass
+                yield '<span class="unknown">unknown</span>'
+            else:
+                pass
+                yield escape(environment.getattr(l_1_a, 'population'))
+            yield '</td>\n<td class="c">'
+            yield escape(environment.getattr(l_1_a, 'city'))
+            yield '</td>\n<td>'
+            yield escape(environment.getattr(l_1_a, 'flood'))
+            yield '</td>\n<td class="c">'
+            if (environment.getattr(l_1_a, 'coastal') == 'unknown'):
+                pass
+                yield '<span class="unknown">unknown</span>'
+            else:
+                pass
+                yield escape(environment.getattr(l_1_a, 'coastal'))
+            yield '</td>\n<td>'
+            yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'land'), _loop_vars=_loop_vars))
+            yield '</td>\n<td>'
+            yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'sea'), _loop_vars=_loop_vars))
+            yield '</td>\n<td>'
+            yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'both'), _loop_vars=_loop_vars))
+            yield '</td>\n'
+            if (undefined(name='unknown_borders') if l_0_unknown_borders is missing else l_0_unknown_borders):
+                pass
+                yield '<td>'
+                yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'unknown'), _loop_vars=_loop_vars))
+                yield '</td>'
+            yield '</tr>\n'
+        l_1_a = l_1_changed = l_1_neighbours = missing
+        yield '</tbody>\n</table>\n'
+        if (undefined(name='variant') if l_0_variant is missing else l_0_variant):
+            pass
+            yield '<p class="small">+ added, Δ changed by this variant; an area of the base marked Δ gained a border (or had one changed), and each neighbour across such a border is marked + (or Δ).</p>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&24=34&25=52&27=55&28=57&31=64&35=76&37=80&40=84&41=89&42=93&43=106&44=108&45=115&46=117&47=119&48=126&49=128&50=130&51=132'
+debug_info = '1=13&2=16&24=22&25=28&3=54&27=64&28=78&30=81&31=83&33=87&34=90&36=95&38=99&41=102&43=106&46=110&47=116&48=120&49=133&50=135&51=142&52=144&53=146&54=153&55=155&56=157&57=159&62=167'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "3b4ecbfc8c8d9d3b033619d25110c114a5422137866996f394c9b5ff6b405561"
+SOURCE_SHA256 = "506d41ec763b7fe09f4b707ae531f15326d89e3eba4231cf39ca2bbe766d3f72"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'quick-reference.html.j2'
@@ -42,7 +42,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield '.qr { font-size: 8.4pt; }\n.qr h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\nol.phases { list-style: none; margin: 0; padding: 0; columns: 2; column-gap: 5mm; }\nol.phases li { break-inside: avoid; padding: 0.5mm 0; border-bottom: 0.15mm solid #e0dbd1; }\nol.phases .n { display: inline-block; min-width: 5mm; font-weight: bold; color: #6b2d1a; }\nol.phases .name { font-weight: bold; }\nol.phases .how { display: block; padding-left: 5mm; color: #333333; font-size: 7.4pt; }\ndl.facts { display: grid; grid-template-columns: 26mm 1fr; gap: 1mm 3mm; margin: 0; }\ndl.facts dt { font-weight: bold; color: #3b2a1e; }\ndl.facts dd { margin: 0; }\ndl.facts .big { font-weight: bold; font-size: 9.5pt; }\nol.calamities { margin: 0; padding: 0; list-style: none; columns: 3; column-gap: 4mm; font-size: 7.8pt; }\nol.calamities li { break-inside: avoid; }\nol.calamities .n { display: inline-block; min-width: 5mm; color: #6e6a62; }\n.tradable { font-style: italic; }\n'
+    yield '.qr { font-size: 8.4pt; }\n.qr h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\nol.phases { list-style: none; margin: 0; padding: 0; columns: 2; column-gap: 5mm; }\nol.phases li { break-inside: avoid; padding: 0.5mm 0; border-bottom: 0.15mm solid #e0dbd1; }\nol.phases .n { display: inline-block; min-width: 5mm; font-weight: bold; color: #6b2d1a; }\nol.phases .name { font-weight: bold; }\nol.phases .how { display: block; padding-left: 5mm; color: #333333; font-size: 7.4pt; }\ndl.facts { display: grid; grid-template-columns: 26mm 1fr; gap: 1mm 3mm; margin: 0; }\ndl.facts dt { font-weight: bold; color: #3b2a1e; }\ndl.facts dd { margin: 0; }\ndl.facts .big { font-weight: bold; font-size: 9.5pt; }\nol.calamities { margin: 0; padding: 0; list-style: none; columns: 3; column-gap: 4mm; font-size: 7.8pt; }\nol.calamities li { break-inside: avoid; }\nol.calamities .n { display: inline-block; min-width: 5mm; color: #6e6a62; }\n.tradable { font-style: italic; }\n.derived-head { font-weight: bold; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -61,6 +61,7 @@ def block_content(context, missing=missing):
     l_0_draw = resolve('draw')
     l_0_minimum_trade = resolve('minimum_trade')
     l_0_calamities = resolve('calamities')
+    l_0_calamity_order_basis = resolve('calamity_order_basis')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
@@ -172,7 +173,9 @@ def block_content(context, missing=missing):
                 yield '</span>'
             yield '</li>\n'
         l_1_loop = l_1_c = missing
-        yield '</ol>\n<p class="small muted">Stack number in brackets; tradable calamities in italics. The calamities sheet gives every effect and card modifier.</p>\n'
+        yield '</ol>\n<p class="small muted">Stack number in brackets; tradable calamities in italics. The calamities sheet gives every effect and card modifier.</p>\n<p class="small derived"><span class="derived-head">Derived order.</span> '
+        yield escape((undefined(name='calamity_order_basis') if l_0_calamity_order_basis is missing else l_0_calamity_order_basis))
+        yield '</p>\n'
     else:
         pass
         yield '<p>No calamity is in the rule files of this ruleset.</p>\n'
@@ -183,4 +186,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&20=37&23=65&25=68&26=72&30=101&34=104&35=108&36=117&37=121&39=130&42=138&44=142&45=146&52=169&53=172'
+debug_info = '1=13&2=16&3=27&21=37&24=66&26=69&27=73&31=102&35=105&36=109&37=118&38=122&40=131&43=139&45=143&46=147&50=167&54=172&55=175'

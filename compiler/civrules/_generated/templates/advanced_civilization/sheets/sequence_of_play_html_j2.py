@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "b17f9e50951d42cfa4dc1fd3dfd0a12fd093a87c99516ec1b4fe297310fb2304"
+SOURCE_SHA256 = "149a171d6b180eab715635e6f07d1de71d0e782327b5f9431a2e8fa689efaa2f"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sequence-of-play.html.j2'
@@ -51,52 +51,57 @@ def block_content(context, missing=missing):
     l_0_phases = resolve('phases')
     l_0_general = resolve('general')
     pass
-    yield '<table class="phases">\n<colgroup><col class="p-num"><col class="p-name"><col class="p-cond"><col></colgroup>\n<thead><tr><th>#</th><th>Phase</th><th>When</th><th>Who goes first</th></tr></thead>\n<tbody>\n'
-    l_1_loop = missing
-    for l_1_p, l_1_loop in LoopContext((undefined(name='phases') if l_0_phases is missing else l_0_phases), undefined):
-        l_1_rule = resolve('rule')
-        _loop_vars = {}
+    if (undefined(name='phases') if l_0_phases is missing else l_0_phases):
         pass
-        yield '<tr>\n<td class="n">'
-        yield escape(environment.getattr(l_1_p, 'number'))
-        yield '</td>\n<th scope="row">'
-        yield escape(environment.getattr(l_1_p, 'name'))
-        yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
-        if environment.getattr(l_1_p, 'subs'):
+        yield '<table class="phases">\n<colgroup><col class="p-num"><col class="p-name"><col class="p-cond"><col></colgroup>\n<thead><tr><th>#</th><th>Phase</th><th>When</th><th>Who goes first</th></tr></thead>\n<tbody>\n'
+        l_1_loop = missing
+        for l_1_p, l_1_loop in LoopContext((undefined(name='phases') if l_0_phases is missing else l_0_phases), undefined):
+            l_1_rule = resolve('rule')
+            _loop_vars = {}
             pass
-            yield '<span class="subs">'
-            l_2_loop = missing
-            for l_2_s, l_2_loop in LoopContext(environment.getattr(l_1_p, 'subs'), undefined):
-                _loop_vars = {}
+            yield '<tr>\n<td class="n">'
+            yield escape(environment.getattr(l_1_p, 'number'))
+            yield '</td>\n<th scope="row">'
+            yield escape(environment.getattr(l_1_p, 'name'))
+            yield ' '
+            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
+            if environment.getattr(l_1_p, 'subs'):
                 pass
-                yield '('
-                yield escape(environment.getattr(l_2_s, 'name'))
-                if environment.getattr(l_2_s, 'rule'):
+                yield '<span class="subs">'
+                l_2_loop = missing
+                for l_2_s, l_2_loop in LoopContext(environment.getattr(l_1_p, 'subs'), undefined):
+                    _loop_vars = {}
                     pass
-                    yield ' <span class="rule">'
-                    yield escape(environment.getattr(l_2_s, 'rule'))
-                    yield '</span>'
-                yield ')'
-                if (not environment.getattr(l_2_loop, 'last')):
-                    pass
-                    yield ' '
-            l_2_loop = l_2_s = missing
-            yield '</span>'
-        yield '</th>\n<td>'
-        yield escape(environment.getattr(l_1_p, 'condition'))
-        yield '</td>\n<td>'
-        if (environment.getattr(l_1_p, 'order') == 'unknown'):
-            pass
-            yield '<span class="unknown">unknown</span> <span class="reason">'
-            yield escape(environment.getattr(l_1_p, 'reason'))
-            yield '</span>'
-        else:
-            pass
-            yield escape(environment.getattr(l_1_p, 'order'))
-        yield '</td>\n</tr>\n'
-    l_1_loop = l_1_p = l_1_rule = missing
-    yield '</tbody>\n</table>\n'
+                    yield '('
+                    yield escape(environment.getattr(l_2_s, 'name'))
+                    if environment.getattr(l_2_s, 'rule'):
+                        pass
+                        yield ' <span class="rule">'
+                        yield escape(environment.getattr(l_2_s, 'rule'))
+                        yield '</span>'
+                    yield ')'
+                    if (not environment.getattr(l_2_loop, 'last')):
+                        pass
+                        yield ' '
+                l_2_loop = l_2_s = missing
+                yield '</span>'
+            yield '</th>\n<td>'
+            yield escape(environment.getattr(l_1_p, 'condition'))
+            yield '</td>\n<td>'
+            if (environment.getattr(l_1_p, 'order') == 'unknown'):
+                pass
+                yield '<span class="unknown">unknown</span> <span class="reason">'
+                yield escape(environment.getattr(l_1_p, 'reason'))
+                yield '</span>'
+            else:
+                pass
+                yield escape(environment.getattr(l_1_p, 'order'))
+            yield '</td>\n</tr>\n'
+        l_1_loop = l_1_p = l_1_rule = missing
+        yield '</tbody>\n</table>\n'
+    else:
+        pass
+        yield '<p class="whole-note">The rule files of this ruleset list no phase of a turn.</p>\n'
     if (undefined(name='general') if l_0_general is missing else l_0_general):
         pass
         yield '<ul class="general">\n'
@@ -113,4 +118,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&14=34&19=46&21=51&22=53&23=77&24=79&29=90&31=93'
+debug_info = '1=13&2=16&3=24&14=34&15=44&20=48&22=53&23=55&24=79&25=81&33=95&35=98'

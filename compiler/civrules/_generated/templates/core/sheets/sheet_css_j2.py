@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "6280fa34119abc3b1a2f25c6f90b3049b6d84de2e3a5e6481c985ecc47ba43a2"
+SOURCE_SHA256 = "2441b23151a2aa20afd7626ae8a67c84dde8a3cf82c8f3cb5d56e3a785eb8410"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sheet.css.j2'
@@ -50,7 +50,7 @@ def root(context, missing=missing):
     yield escape(t_1(markup_join(('fingerprint ', (undefined(name='short') if l_0_short is missing else l_0_short), ))))
     yield ';\n    font-family: "Liberation Mono", "DejaVu Sans Mono", monospace;\n    font-size: 6.5pt; color: #555555; vertical-align: bottom; padding-bottom: 2.5mm;\n  }\n  @bottom-left {\n    content: '
     yield escape(t_1((undefined(name='note') if l_0_note is missing else l_0_note)))
-    yield ';\n    font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif;\n    font-size: 6.5pt; color: #555555; vertical-align: top; padding-top: 2.5mm;\n  }\n  @bottom-right {\n    content: "page " counter(page) " of " counter(pages);\n    font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif;\n    font-size: 6.5pt; color: #555555; vertical-align: top; padding-top: 2.5mm;\n    white-space: nowrap; width: 20mm; text-align: right;\n  }\n}\n* { box-sizing: border-box; }\nhtml { background: #d8d4cc; }\nbody {\n  margin: 0;\n  color: #161616;\n  font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif;\n  font-size: 8.5pt;\n  line-height: 1.3;\n  -webkit-print-color-adjust: exact;\n  print-color-adjust: exact;\n}\n.page {\n  background: #ffffff;\n  width: '
+    yield ';\n    font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif;\n    font-size: 6.5pt; color: #555555; vertical-align: top; padding-top: 2.5mm;\n  }\n  @bottom-right {\n    content: "page " counter(page) " of " counter(pages);\n    font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif;\n    font-size: 6.5pt; color: #555555; vertical-align: top; padding-top: 2.5mm;\n    white-space: nowrap; width: 20mm; text-align: right;\n  }\n}@page :first {\n  @top-left { content: none; }\n  @top-right { content: none; }\n}\n* { box-sizing: border-box; }\nhtml { background: #d8d4cc; }\nbody {\n  margin: 0;\n  color: #161616;\n  font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif;\n  font-size: 8.5pt;\n  line-height: 1.3;\n  -webkit-print-color-adjust: exact;\n  print-color-adjust: exact;\n}\n.page {\n  background: #ffffff;\n  width: '
     yield escape(t_2(environment.getattr((undefined(name='page') if l_0_page is missing else l_0_page), 'width')))
     yield ';\n  min-height: '
     yield escape(t_2(environment.getattr((undefined(name='page') if l_0_page is missing else l_0_page), 'height')))
@@ -66,7 +66,7 @@ def root(context, missing=missing):
     yield escape(t_2(environment.getattr((undefined(name='page') if l_0_page is missing else l_0_page), 'side')))
     yield ';\n    right: '
     yield escape(t_2(environment.getattr((undefined(name='page') if l_0_page is missing else l_0_page), 'side')))
-    yield ';\n    bottom: 2.5mm;\n    margin: 0;\n  }\n}\n@media print {\n  html { background: none; }\n  .page { width: auto; min-height: 0; margin: 0; padding: 0; box-shadow: none; }\n  .sheet-foot { display: none; }\n  thead { display: table-header-group; }\n  tr { break-inside: avoid; }\n}\nol.notes { list-style: none; margin: 1.2mm 0 0; padding: 0; font-size: 6.6pt; color: #333333; }\nol.notes li { margin: 0 0 0.3mm; }\nol.notes .mark { font-weight: bold; color: #6b2d1a; }\n.changed-mark { color: #b0421f; font-weight: bold; }\n.group-note { display: block; font-size: 6.6pt; color: #333333; }\n'
+    yield ';\n    bottom: 2.5mm;\n    margin: 0;\n  }\n}\n@media print {\n  html { background: none; }\n  .page { width: auto; min-height: 0; margin: 0; padding: 0; box-shadow: none; }\n  .sheet-foot { display: none; }\n  thead { display: table-header-group; }\n  tr { break-inside: avoid; }\n}\nol.notes { list-style: none; margin: 1.2mm 0 0; padding: 0; font-size: 6.6pt; color: #333333; }\nol.notes li { margin: 0 0 0.3mm; }\nol.notes .mark { font-weight: bold; color: #6b2d1a; }\n.changed-mark { color: #b0421f; font-weight: bold; }\n.whole-note { font-size: 8pt; margin: 1mm 0; }\n.group-note { display: block; font-size: 6.6pt; color: #333333; }\n'
 
 blocks = {}
-debug_info = '3=28&4=30&6=38&11=40&16=42&40=44&41=46&43=48&104=56&105=58'
+debug_info = '3=28&4=30&6=38&11=40&16=42&46=44&47=46&49=48&110=56&111=58'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "d878e7be2b383229b3b5fdbec1de393ea5fd359c2d2ac752102272d48be265ed"
+SOURCE_SHA256 = "bca080abcaa65f7e283bba4a3c9ee28b4f38401fdf22332b275568694ebfea48"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'round-and-actions.html.j2'
@@ -126,36 +126,43 @@ def block_content(context, missing=missing):
             yield '</p>'
         yield '</section>\n'
     l_1_loop = l_1_p = l_1_changed = l_1_rule = missing
-    yield '</div>\n<h2>Actions</h2>\n<table class="actions">\n<thead><tr><th>Action</th><th>Price</th><th>Notes</th></tr></thead>\n<tbody>\n'
-    for l_1_a in (undefined(name='actions') if l_0_actions is missing else l_0_actions):
-        l_1_changed = resolve('changed')
-        l_1_rule = resolve('rule')
-        _loop_vars = {}
+    yield '</div>\n<h2>Actions</h2>\n'
+    if (undefined(name='actions') if l_0_actions is missing else l_0_actions):
         pass
-        yield '<tr><td><strong'
-        if (not environment.getattr(l_1_a, 'allowed')):
+        yield '<table class="actions">\n<thead><tr><th>Action</th><th>Price</th><th>Notes</th></tr></thead>\n<tbody>\n'
+        for l_1_a in (undefined(name='actions') if l_0_actions is missing else l_0_actions):
+            l_1_changed = resolve('changed')
+            l_1_rule = resolve('rule')
+            _loop_vars = {}
             pass
-            yield ' class="forbidden"'
-        yield '>'
-        yield escape(environment.getattr(l_1_a, 'name'))
-        yield '</strong>'
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
-        if (not environment.getattr(l_1_a, 'allowed')):
-            pass
-            yield '<br><span class="bad">not allowed in this ruleset</span>'
-        yield '</td><td>'
-        yield escape(environment.getattr(l_1_a, 'price'))
-        if environment.getattr(l_1_a, 'gives'):
-            pass
-            yield '; gives one of: '
-            yield escape(environment.getattr(l_1_a, 'gives'))
-        yield '</td><td>'
-        yield escape((environment.getattr(l_1_a, 'note') or ''))
-        yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_a, 'rule'), _loop_vars=_loop_vars))
-        yield '</td></tr>\n'
-    l_1_a = l_1_changed = l_1_rule = missing
-    yield '</tbody>\n</table>\n<div class="columns">\n<section class="box">\n<h2>General rules</h2>\n<ul class="steps">'
+            yield '<tr><td><strong'
+            if (not environment.getattr(l_1_a, 'allowed')):
+                pass
+                yield ' class="forbidden"'
+            yield '>'
+            yield escape(environment.getattr(l_1_a, 'name'))
+            yield '</strong>'
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
+            if (not environment.getattr(l_1_a, 'allowed')):
+                pass
+                yield '<br><span class="bad">not allowed in this ruleset</span>'
+            yield '</td><td>'
+            yield escape(environment.getattr(l_1_a, 'price'))
+            if environment.getattr(l_1_a, 'gives'):
+                pass
+                yield '; gives one of: '
+                yield escape(environment.getattr(l_1_a, 'gives'))
+            yield '</td><td>'
+            yield escape((environment.getattr(l_1_a, 'note') or ''))
+            yield ' '
+            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_a, 'rule'), _loop_vars=_loop_vars))
+            yield '</td></tr>\n'
+        l_1_a = l_1_changed = l_1_rule = missing
+        yield '</tbody>\n</table>\n'
+    else:
+        pass
+        yield '<p class="whole-note">The rule files of this ruleset list no action.</p>\n'
+    yield '<div class="columns">\n<section class="box">\n<h2>General rules</h2>\n<ul class="steps">'
     for l_1_text in (undefined(name='general') if l_0_general is missing else l_0_general):
         _loop_vars = {}
         pass
@@ -190,4 +197,4 @@ def block_content(context, missing=missing):
     yield '</section>\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&4=35&10=43&14=66&15=74&17=91&19=97&20=104&21=112&29=120&30=126&37=149&41=157&42=162&43=169'
+debug_info = '1=13&2=16&3=27&4=35&10=43&14=66&15=74&17=91&19=97&20=104&21=112&26=120&30=123&31=129&41=156&45=164&46=169&47=176'
