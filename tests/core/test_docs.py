@@ -33,7 +33,6 @@ SLOW = re.compile(r"^<!-- slow: .+ -->$")
 OUTPUT_OF = re.compile(r"^<!-- output of: (.+) -->$")
 
 
-
 @dataclass(frozen=True)
 class Block:
     page: Path
@@ -76,11 +75,7 @@ def blocks(page: Path) -> list[Block]:
 
 
 def shell_blocks(page: Path) -> list[Block]:
-    return [
-        b
-        for b in blocks(page)
-        if b.language in SHELLS and not _marked(b, NOT_RUN)
-    ]
+    return [b for b in blocks(page) if b.language in SHELLS and not _marked(b, NOT_RUN)]
 
 
 def _marked(block: Block, pattern: re.Pattern[str]) -> bool:
