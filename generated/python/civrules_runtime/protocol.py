@@ -3,8 +3,8 @@
 
 A module satisfies a protocol (PEP 544). Each family's runtime extends :class:`RulesetPackageBase`
 with the tables and helpers of its games (``civrules_runtime_advanced_civilization.RulesetPackage``);
-an engine typed against the base reads what every package has: its identity, how complete it is,
-its ids, settings and sources.
+an engine typed against the base reads what every package has: its identity, its version and base, how
+complete it is, its ids, settings and sources.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ class RulesetPackageBase(Protocol):
     def RULESET_NAME(self) -> str: ...
     @property
     def RULESET_FINGERPRINT(self) -> str: ...
+    @property
+    def BASE_RULESET(self) -> str | None: ...
+    @property
+    def __version__(self) -> str: ...
     @property
     def DRAFT(self) -> bool: ...
     @property
