@@ -15,8 +15,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from enum import StrEnum
+    from typing import Any, TypeAlias
 
     from .records import UnknownFact
+
+    #: An id where a family's protocol takes one. Each package's helpers take only its own ids (its
+    #: ``CardIdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
+    #: ruleset, so the protocol, written once for all of them, takes any id: an engine typed against it
+    #: passes the ids it read from the package (``str``), and the package refuses one it does not have
+    #: at run time (UnknownIdError).
+    AnyId: TypeAlias = Any
 
 
 class RulesetPackageBase(Protocol):
