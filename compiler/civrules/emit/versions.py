@@ -12,7 +12,9 @@ committed with ``generated/``) and moves the version the manifest records:
 - nothing changed: the same version, so a rebuild of the same rules (a fresh clone's
   ``build --check`` included) writes the same files.
 
-A package without a manifest (the first build of a ruleset, or a new output folder) is 1.0.0.
+A package without a manifest (the first build of a ruleset, or a new output folder) is 1.0.0. A
+family's package is versioned when it is written with ``civrules.emit.runtimes.package_files``
+(which renders :data:`UNVERSIONED` where the version goes); another has no version and no manifest.
 Each move is said in one line (``BuildResult.versions``, printed by ``build`` on stderr).
 """
 
@@ -205,17 +207,18 @@ def settle(tree: MutableMapping[str, bytes], folders: Mapping[str, str], out: Pa
     version moved, saying why."""
     lines = []
     files = {path.removeprefix("python/"): content for path, content in tree.items() if path.startswith("python/")}
+    placeholder = f'"{UNVERSIONED}"'.encode()
     for package, folder in sorted(folders.items()):
+        versioned = [f"python/{folder}/{name}" for name in ("__init__.py", "pyproject.toml")]
+        versioned = [path for path in versioned if tree.get(path, b"").count(placeholder) == 1]
+        if f"python/{folder}/__init__.py" not in versioned:
+            continue  # a family's package not written with package_files (no placeholder) has no version
         api = package_api(files, folder)
         at = f"python/{folder}/{MANIFEST}"
         previous = read_manifest(out / at, max_bytes) if out is not None else None
         decision = decide(previous, api)
-        for name in ("__init__.py", "pyproject.toml"):
-            path = f"python/{folder}/{name}"
-            content = tree[path]
-            if content.count(f'"{UNVERSIONED}"'.encode()) != 1:
-                raise RuntimeError(f"{path} does not hold the version placeholder once")
-            tree[path] = content.replace(f'"{UNVERSIONED}"'.encode(), f'"{decision.version}"'.encode())
+        for path in versioned:
+            tree[path] = tree[path].replace(placeholder, f'"{decision.version}"'.encode())
         tree[at] = manifest(package, decision, api)
         line = _line(package, previous, decision, at)
         if line is not None:
