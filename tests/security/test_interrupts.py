@@ -59,6 +59,9 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, byt
     assert "    cost: 45\n" in text
     cards.write_text(text.replace("    cost: 45\n", "    cost: 46\n", 1), encoding="utf-8")
     old = build_here(RULES, root / "old", RULESET)
+    # The change is built over the old tree, as the killed builds are: a package's version moves from
+    # the API manifest the old tree holds (into an empty folder every package would be 1.0.0).
+    shutil.copytree(root / "old", root / "new")
     new = build_here(changed, root / "new", RULESET)
     assert old != new and set(old) == set(new)
     return changed, old, new

@@ -1074,7 +1074,9 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         click.echo("civrules: nothing was built: a ruleset manifest cannot be read (previous output kept)", err=True)
         sys.exit(EXIT_RULE_ERRORS)
     ids = [one.id for one in loaded]
-    result = builder.render(workspace, loaded, debug=obj.debug)
+    result = builder.render(workspace, loaded, debug=obj.debug, out=out, max_bytes=obj.limits.max_bytes)
+    for line in result.versions:  # why each package's version moved (or would, with --check)
+        click.echo(f"civrules: {printable(line)}", err=True)
     # Errors and warnings first, then infos folded into one line (each with --verbose).
     by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     ordered = sorted(sort_diagnostics(result.diagnostics), key=lambda d: by_severity[d.severity])
@@ -1292,7 +1294,13 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
     def rebuild(result: Result) -> str | None:
         assert result.workspace is not None
         names = list(rulesets) or sorted(result.analyses)
-        rendered = builder.render(result.workspace, [result.analyses[n].loaded for n in names], debug=obj.debug)
+        rendered = builder.render(
+            result.workspace,
+            [result.analyses[n].loaded for n in names],
+            debug=obj.debug,
+            out=out,
+            max_bytes=obj.limits.max_bytes,
+        )
         if rendered.failed:
             return "civrules: nothing was built: the rules have errors"
         try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from civrules.diagnostics import Diagnostic, codes
+from civrules.emit import versions
 from civrules.emit.export import export_ruleset, fingerprint
 from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
@@ -22,7 +23,7 @@ from civrules.emit.output import (
     stale_files,
     write_tree,
 )
-from civrules.emit.packaging import RUNTIME, family_runtime_package, package_folder
+from civrules.emit.packaging import RUNTIME, family_runtime_package, import_name, package_folder
 from civrules.emit.pyproject import verify_pyproject
 from civrules.emit.runtimes import render_core_runtime
 from civrules.emit.sheets import render_sheets
@@ -41,6 +42,8 @@ class BuildResult:
     failed_ids: list[str] = field(default_factory=list)
     #: The folders of the runtimes rendered (under python/): the shared one and each family's.
     runtimes: list[str] = field(default_factory=list)
+    #: A line for each package whose version moved, saying why (civrules.emit.versions).
+    versions: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> bool:
@@ -51,9 +54,21 @@ class BuildResult:
         return runtimes + [p for r in ruleset_ids for p in (f"python/{package_folder(r)}/", f"sheets/{r}/")]
 
 
-def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:
-    """Every output file of the given rulesets, by path relative to ``generated/``."""
+def render(
+    workspace: Workspace,
+    rulesets: Sequence[LoadedRuleset],
+    *,
+    debug: bool = False,
+    out: Path | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> BuildResult:
+    """Every output file of the given rulesets, by path relative to ``generated/``.
+
+    Each package's version is decided against the API manifest the previous build wrote in ``out``
+    (None: as if there were none; see :mod:`civrules.emit.versions`).
+    """
     result = BuildResult()
+    packages: dict[str, str] = {}
     runtimes: dict[str, Callable[[], dict[str, bytes]] | None] = {}
     for loaded in rulesets:
         analysis = analyse(workspace, loaded, debug=debug)
@@ -74,9 +89,11 @@ def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bo
                 continue
             for relative, content in files.items():
                 result.tree[f"python/{relative}"] = content
+            packages[import_name(loaded.id)] = package_folder(loaded.id)
         changes = variant_changes(workspace, loaded, analysis.resolved)
         for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
+    result.versions = versions.settle(result.tree, packages, out, max_bytes)
     if runtimes:  # the runtimes the packages built import: the shared one, rendered by the core, and each family's
         result.tree.update({f"python/{relative}": content for relative, content in render_core_runtime().items()})
         result.runtimes.append(RUNTIME)

@@ -1,7 +1,8 @@
 """civrules_runtime: what the generated packages of every game family share (standard library only).
 
 The errors every package raises, the record base each family's records are built on
-(:class:`Record`), :class:`UnknownFact`, and :class:`RulesetPackageBase`, the protocol of the
+(:class:`Record`), :class:`UnknownFact`, :class:`FrozenMap` (the read-only mapping the packages'
+tables are made of), and :class:`RulesetPackageBase`, the protocol of the
 names every package has whatever its family. Each family has a runtime of its own with its
 records, vocabularies, rule logic and ``RulesetPackage`` protocol: the Advanced Civilization
 family's is ``civrules_runtime_advanced_civilization``.
@@ -11,7 +12,7 @@ importable from here (loaded from the family's runtime on first use: import them
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
-from .errors import DraftRulesetError, UnknownFactError, UnknownIdError
+from .errors import DraftRulesetError, NotACollectionError, UnknownFactError, UnknownIdError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ if TYPE_CHECKING:
         VictoryPoints,
     )
 
+    from .mappings import FrozenMap
     from .protocol import RulesetPackageBase
     from .records import Record, UnknownFact
 else:
@@ -107,6 +109,10 @@ else:
             from . import protocol
 
             return protocol.RulesetPackageBase
+        if name == "FrozenMap":
+            from . import mappings
+
+            return mappings.FrozenMap
         if name in ("Record", "UnknownFact"):
             from . import records
 
@@ -203,7 +209,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.1.0"
+__version__ = "2.2.0"
 
 __all__ = [
     "AbilityAction",
@@ -247,6 +253,7 @@ __all__ = [
     "Effect",
     "EffectKind",
     "Epoch",
+    "FrozenMap",
     "Goods",
     "Group",
     "GroupId",
@@ -260,6 +267,7 @@ __all__ = [
     "Movement",
     "MovementUnits",
     "Nation",
+    "NotACollectionError",
     "Phase",
     "PlayerCount",
     "PopulationLimit",

@@ -14,3 +14,17 @@ class UnknownIdError(KeyError, ValueError):
 
 class DraftRulesetError(RuntimeError):
     """An engine asked for a complete ruleset and was given a draft (see the package's DRAFT)."""
+
+
+class NotACollectionError(TypeError):
+    """A single string where a collection of ids belongs (``purchase_cost("law", ...)``): a string
+    is iterable, but its letters are not ids."""
+
+
+def collection(value: object, parameter: str) -> None:
+    """Raise NotACollectionError when ``value``, given for ``parameter`` (a collection of ids), is a
+    string."""
+    if isinstance(value, str | bytes):
+        raise NotACollectionError(
+            f"{parameter} is a collection of ids, not the string {value!r}: write [{value!r}] for one id"
+        )

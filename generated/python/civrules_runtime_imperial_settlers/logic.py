@@ -7,7 +7,7 @@ iterable of good ids, one per unit.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError
+from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ def known(table: Mapping[str, object], key: str, what: str) -> str:
 
 def counted(goods: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
     """Goods as counts: a mapping as it is (negative counts refused), an iterable one unit per id."""
+    collection(goods, "goods")
     found: dict[str, int] = {}
     if hasattr(goods, "items"):
         for good, amount in goods.items():
@@ -46,6 +47,8 @@ def shortfall(
 ) -> dict[str, int]:
     """What ``held`` lacks to pay ``cost``, good by good, after what it holds of each good that
     stands in for others (gold for any resource, p3) covers what it can; empty: it pays."""
+    collection(cost, "cost")
+    collection(held, "goods")
     have = counted(held)
     for held_good in have:
         if held_good != "location":
@@ -128,6 +131,8 @@ def production(
 ) -> dict[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
     deal, and each production location's; by good id."""
+    collection(deals, "deals")
+    collection(locations, "locations")
     record = factions[known(factions, faction, "faction")]
     if record.production is None:
         raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")

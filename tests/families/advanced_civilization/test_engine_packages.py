@@ -157,9 +157,9 @@ def test_a_misspelt_id_or_vocabulary_value_is_an_error_naming_the_allowed_values
     with pytest.raises(UnknownIdError, match="'land'"):
         ac.neighbours("egypt", "both")  # type: ignore[arg-type]
     with pytest.raises(UnknownIdError):
-        ac.purchase_cost([], "potery")
+        ac.purchase_cost([], "potery")  # type: ignore[arg-type]  # misspelt on purpose
     with pytest.raises(KeyError):  # UnknownIdError is a KeyError
-        ac.calamity_amount("famine", "famine_primary", ["potery"], Role.PRIMARY)
+        ac.calamity_amount("famine", "famine_primary", ["potery"], Role.PRIMARY)  # type: ignore[list-item]
 
 
 def test_every_known_card_has_a_credit_row() -> None:

@@ -172,11 +172,11 @@ def test_what_the_sources_do_not_give_is_refused_never_guessed() -> None:
 
 def test_a_misspelt_id_is_an_error_naming_the_ids() -> None:
     with pytest.raises(UnknownIdError, match="technology"):
-        base.may_place_technology([], "potery")
+        base.may_place_technology([], "potery")  # type: ignore[arg-type]  # misspelt on purpose
     with pytest.raises(KeyError):
-        base.unit_cost("archers", 1)
+        base.unit_cost("archers", 1)  # type: ignore[arg-type]
     with pytest.raises(UnknownIdError):
-        base.may_stand_on("templo", "swamp")
+        base.may_stand_on("templo", "swamp")  # type: ignore[arg-type]
 
 
 # --- The compiler's own answers -----------------------------------------------------------------

@@ -3,8 +3,8 @@
 
 A module satisfies a protocol (PEP 544). Each family's runtime extends :class:`RulesetPackageBase`
 with the tables and helpers of its games (``civrules_runtime_advanced_civilization.RulesetPackage``);
-an engine typed against the base reads what every package has: its identity, how complete it is,
-its ids, settings and sources.
+an engine typed against the base reads what every package has: its identity, its version and base, how
+complete it is, its ids, settings and sources.
 """
 
 from __future__ import annotations
@@ -15,8 +15,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from enum import StrEnum
+    from typing import Any, TypeAlias
 
     from .records import UnknownFact
+
+    #: An id where a family's protocol takes one. Each package's helpers take only its own ids (its
+    #: ``CardIdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
+    #: ruleset, so the protocol, written once for all of them, takes any id: an engine typed against it
+    #: passes the ids it read from the package (``str``), and the package refuses one it does not have
+    #: at run time (UnknownIdError).
+    AnyId: TypeAlias = Any
 
 
 class RulesetPackageBase(Protocol):
@@ -28,6 +36,10 @@ class RulesetPackageBase(Protocol):
     def RULESET_NAME(self) -> str: ...
     @property
     def RULESET_FINGERPRINT(self) -> str: ...
+    @property
+    def BASE_RULESET(self) -> str | None: ...
+    @property
+    def __version__(self) -> str: ...
     @property
     def DRAFT(self) -> bool: ...
     @property

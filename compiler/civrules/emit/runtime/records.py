@@ -1,7 +1,10 @@
 # ruff: noqa: RUF023 - __slots__ list the fields in their order, which repr and comparison follow
 """The record base every family's runtime builds its records on, and the records every family shares.
 
-A record is frozen, slotted and compared by its fields, like a frozen dataclass. Each family's
+A record is frozen, slotted and compared by its fields, like a frozen dataclass, and a Python
+value like one: it pickles, copies and hashes, ``record.replace(field=value)`` derives a changed
+record (``copy.replace`` too, on Python 3.13) and ``record.asdict()`` gives its fields as a dict,
+recursively, as ``dataclasses.asdict`` does. Each family's
 runtime (``civrules_runtime_<family>``) defines its own records on :class:`Record`; the records of
 the Advanced Civilization family that lived here before the runtime was split by family are still
 importable from this module for now (loaded on first use): they live in
@@ -9,6 +12,12 @@ importable from this module for now (loaded on first use): they live in
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
 
 _set = object.__setattr__
 
@@ -42,8 +51,44 @@ class Record:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot assign to {name!r}")
 
+    # pickle and copy make a record without ``__init__`` and set its fields from this state
+    # (``__setattr__`` refuses, so the default state of a slotted object cannot be restored).
+    def __getstate__(self) -> tuple[object, ...]:
+        return self._values()
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for name, value in zip(self._names(), state, strict=True):
+            _set(self, name, value)
+
+    def __copy__(self) -> Self:
+        return self  # it cannot change: a copy is itself, as for a tuple
+
+    def replace(self, **changes: object) -> Self:
+        """A record of the same type with ``changes`` made to its fields (the others as they are).
+
+        Raises TypeError for a name that is not one of its fields.
+        """
+        return type(self)(**{**dict(zip(self._names(), self._values(), strict=True)), **changes})
+
+    __replace__ = replace  # copy.replace (Python 3.13)
+
+    def asdict(self) -> dict[str, object]:
+        """The fields by name, records and mappings in them turned into dicts (as
+        ``dataclasses.asdict``; tuples stay tuples)."""
+        return {name: _plain(value) for name, value in zip(self._names(), self._values(), strict=True)}
+
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Record):
+        return value.asdict()
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    return value
 
 
 class UnknownFact(Record):

@@ -27,6 +27,8 @@ from .ids import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from .data import (
         ADJACENCY,
         AREAS,
@@ -100,6 +102,13 @@ else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The package's version: semantic versioning of its public API, decided by `civrules build`
+#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
+__version__: Final = "1.0.0"
+#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
+#: whole resolved ruleset and does not import the base's package.
+BASE_RULESET: Final[str | None] = "advanced-civilization"
+
 _DATA = frozenset(
     (
         "ADJACENCY",
@@ -168,6 +177,7 @@ __all__ = [
     "AREAS",
     "AST_LEVELS",
     "AST_TRACKS",
+    "BASE_RULESET",
     "BLOCK_BONUSES",
     "BORDERS",
     "CALAMITIES",
@@ -216,6 +226,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "__version__",
     "calamity_amount",
     "calamity_resolution_order",
     "can_enter_epoch",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_advanced_civilization.records import (
     Area,
     AstTrack,
@@ -391,7 +390,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing.
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
+ID_ALIASES: Final[Mapping[str, str]] = FrozenMap(
     {
         "acquisition_of_civilization_advancements": "acquisition_of_civilization_cards",
         "gemstones": "gems",
@@ -400,7 +399,7 @@ ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 #: The id enum of each collection, for engines that handle ids generically.
-ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
     {
         "groups": GroupId,
         "civilization_cards": CardId,
@@ -414,7 +413,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
     },
 )
 
-GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
+GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
         GroupId.ARTS: Group(GroupId.ARTS, "Arts", "blue", "triangle"),
         GroupId.CRAFTS: Group(GroupId.CRAFTS, "Crafts", "orange", "square"),
@@ -424,7 +423,7 @@ GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
     },
 )
 
-CARDS: Final[Mapping[str, Card]] = MappingProxyType(
+CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
         CardId.POTTERY: Card(
             id=CardId.POTTERY,
@@ -1027,9 +1026,9 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
 
 #: Credit each owned card gives toward each other card, derived by the ruleset's credit policy
 #: (every card has a row, empty when it gives no credit).
-CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
+CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = FrozenMap(
     {
-        CardId.POTTERY: MappingProxyType(
+        CardId.POTTERY: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.CLOTH_MAKING: 10,
@@ -1041,7 +1040,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.ROADBUILDING: 10,
             },
         ),
-        CardId.CLOTH_MAKING: MappingProxyType(
+        CardId.CLOTH_MAKING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.DEMOCRACY: 10,
@@ -1053,7 +1052,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.ROADBUILDING: 10,
             },
         ),
-        CardId.METALWORKING: MappingProxyType(
+        CardId.METALWORKING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.CLOTH_MAKING: 10,
@@ -1066,7 +1065,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.ROADBUILDING: 10,
             },
         ),
-        CardId.AGRICULTURE: MappingProxyType(
+        CardId.AGRICULTURE: FrozenMap(
             {
                 CardId.CLOTH_MAKING: 10,
                 CardId.DEMOCRACY: 10,
@@ -1078,7 +1077,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.ROADBUILDING: 10,
             },
         ),
-        CardId.ROADBUILDING: MappingProxyType(
+        CardId.ROADBUILDING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.CLOTH_MAKING: 10,
@@ -1090,7 +1089,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.POTTERY: 10,
             },
         ),
-        CardId.MINING: MappingProxyType(
+        CardId.MINING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.CLOTH_MAKING: 10,
@@ -1102,7 +1101,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.ROADBUILDING: 10,
             },
         ),
-        CardId.ENGINEERING: MappingProxyType(
+        CardId.ENGINEERING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.ASTRONOMY: 20,
@@ -1120,7 +1119,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.THEOLOGY: 20,
             },
         ),
-        CardId.ASTRONOMY: MappingProxyType(
+        CardId.ASTRONOMY: FrozenMap(
             {
                 CardId.COINAGE: 20,
                 CardId.ENGINEERING: 20,
@@ -1130,7 +1129,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.THEOLOGY: 20,
             },
         ),
-        CardId.COINAGE: MappingProxyType(
+        CardId.COINAGE: FrozenMap(
             {
                 CardId.ASTRONOMY: 20,
                 CardId.ENGINEERING: 20,
@@ -1140,7 +1139,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.THEOLOGY: 20,
             },
         ),
-        CardId.MEDICINE: MappingProxyType(
+        CardId.MEDICINE: FrozenMap(
             {
                 CardId.ASTRONOMY: 20,
                 CardId.COINAGE: 20,
@@ -1150,7 +1149,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.THEOLOGY: 20,
             },
         ),
-        CardId.MATHEMATICS: MappingProxyType(
+        CardId.MATHEMATICS: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.ASTRONOMY: 20,
@@ -1167,7 +1166,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.THEOLOGY: 25,
             },
         ),
-        CardId.DRAMA_AND_POETRY: MappingProxyType(
+        CardId.DRAMA_AND_POETRY: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.DEMOCRACY: 10,
@@ -1179,7 +1178,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.MYSTICISM: 5,
             },
         ),
-        CardId.MUSIC: MappingProxyType(
+        CardId.MUSIC: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.DEMOCRACY: 10,
@@ -1192,7 +1191,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.PHILOSOPHY: 20,
             },
         ),
-        CardId.ARCHITECTURE: MappingProxyType(
+        CardId.ARCHITECTURE: FrozenMap(
             {
                 CardId.DEMOCRACY: 10,
                 CardId.DRAMA_AND_POETRY: 5,
@@ -1204,7 +1203,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.MYSTICISM: 5,
             },
         ),
-        CardId.LITERACY: MappingProxyType(
+        CardId.LITERACY: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.DEMOCRACY: 25,
@@ -1217,11 +1216,11 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.PHILOSOPHY: 25,
             },
         ),
-        CardId.LAW: MappingProxyType({}),
-        CardId.DEMOCRACY: MappingProxyType({}),
-        CardId.MILITARY: MappingProxyType({}),
-        CardId.PHILOSOPHY: MappingProxyType({}),
-        CardId.MYSTICISM: MappingProxyType(
+        CardId.LAW: FrozenMap({}),
+        CardId.DEMOCRACY: FrozenMap({}),
+        CardId.MILITARY: FrozenMap({}),
+        CardId.PHILOSOPHY: FrozenMap({}),
+        CardId.MYSTICISM: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.DEISM: 15,
@@ -1234,10 +1233,10 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.THEOLOGY: 15,
             },
         ),
-        CardId.DEISM: MappingProxyType({CardId.ENLIGHTENMENT: 15, CardId.MONOTHEISM: 15, CardId.THEOLOGY: 15}),
-        CardId.ENLIGHTENMENT: MappingProxyType({CardId.MONOTHEISM: 15, CardId.THEOLOGY: 15}),
-        CardId.MONOTHEISM: MappingProxyType({}),
-        CardId.THEOLOGY: MappingProxyType({}),
+        CardId.DEISM: FrozenMap({CardId.ENLIGHTENMENT: 15, CardId.MONOTHEISM: 15, CardId.THEOLOGY: 15}),
+        CardId.ENLIGHTENMENT: FrozenMap({CardId.MONOTHEISM: 15, CardId.THEOLOGY: 15}),
+        CardId.MONOTHEISM: FrozenMap({}),
+        CardId.THEOLOGY: FrozenMap({}),
     },
 )
 
@@ -1247,7 +1246,7 @@ SET_VALUE_FORMULA: Final[str | None] = "count_squared_times_value"
 #: How many cards Mining adds to one set (0: none).
 MINING_EXTRA_CARDS: Final[int] = 1
 
-COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
+COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
         CommodityId.OCHRE: Commodity(CommodityId.OCHRE, "Ochre", 1, 7, 1, False, None),
         CommodityId.HIDES: Commodity(CommodityId.HIDES, "Hides", 1, 7, 1, False, None),
@@ -1270,7 +1269,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
     },
 )
 
-CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
+CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
@@ -1357,7 +1356,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 )
 
 #: Each calamity's effects, by calamity.
-CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = MappingProxyType(
+CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityEffect(
@@ -1746,7 +1745,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Mappi
 )
 
 #: The civilization cards' modifiers of each calamity, by calamity.
-CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = MappingProxyType(
+CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityModifier(
@@ -2369,7 +2368,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = M
 )
 
 #: How each calamity's modifiers of different cards combine.
-CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
+CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Combination(None, (), (), mode_unknown=False),
         CalamityId.TREACHERY: Combination(None, (), (), mode_unknown=False),
@@ -2397,7 +2396,7 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
 )
 
 #: Who cannot be a victim of each calamity (nations, card holders, the trading player).
-CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = MappingProxyType(
+CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityImmunity(
@@ -2506,7 +2505,7 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = ()
 #: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
 BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = ()
 
-NATIONS: Final[Mapping[str, Nation]] = MappingProxyType(
+NATIONS: Final[Mapping[str, Nation]] = FrozenMap(
     {
         NationId.AFRICA: Nation(
             NationId.AFRICA,
@@ -2533,13 +2532,13 @@ NATIONS: Final[Mapping[str, Nation]] = MappingProxyType(
 #: The A.S.T. levels of the game ("standard" when it has only one), the first being the default.
 AST_LEVELS: Final[tuple[str, ...]] = ("standard",)
 
-EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
+EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
         EpochId.STONE_AGE: Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -2559,7 +2558,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=2,
@@ -2579,7 +2578,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=3,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=3,
@@ -2599,7 +2598,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=4,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=4,
@@ -2619,7 +2618,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=5,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=5,
@@ -2638,9 +2637,9 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
     },
 )
 
-AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
+AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
     {
-        NationId.AFRICA: MappingProxyType(
+        NationId.AFRICA: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.AFRICA,
@@ -2657,8 +2656,8 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.ITALY: MappingProxyType({"standard": AstTrack(NationId.ITALY, "standard", 16, None, None)}),
-        NationId.ILLYRIA: MappingProxyType(
+        NationId.ITALY: FrozenMap({"standard": AstTrack(NationId.ITALY, "standard", 16, None, None)}),
+        NationId.ILLYRIA: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.ILLYRIA,
@@ -2675,7 +2674,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.THRACE: MappingProxyType(
+        NationId.THRACE: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.THRACE,
@@ -2692,7 +2691,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.CRETE: MappingProxyType(
+        NationId.CRETE: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.CRETE,
@@ -2709,7 +2708,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.ASIA: MappingProxyType(
+        NationId.ASIA: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.ASIA,
@@ -2726,7 +2725,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.ASSYRIA: MappingProxyType(
+        NationId.ASSYRIA: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.ASSYRIA,
@@ -2743,7 +2742,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.BABYLON: MappingProxyType(
+        NationId.BABYLON: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.BABYLON,
@@ -2760,7 +2759,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.EGYPT: MappingProxyType(
+        NationId.EGYPT: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.EGYPT,
@@ -2780,7 +2779,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
     },
 )
 
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
         PhaseId.TAX_COLLECTION: Phase(PhaseId.TAX_COLLECTION, "Tax Collection", 1, "if_cities_exist", "ast_order"),
         PhaseId.POPULATION_EXPANSION: Phase(
@@ -2856,7 +2855,7 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
     PhaseId.AST_MOVEMENT,
 )
 
-PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType(
+PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
     {
         8: PlayerCount(
             8,
@@ -2915,7 +2914,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType(
     },
 )
 
-AREAS: Final[Mapping[str, Area]] = MappingProxyType(
+AREAS: Final[Mapping[str, Area]] = FrozenMap(
     {
         AreaId.ADRIATIC_SEA: Area(
             AreaId.ADRIATIC_SEA,
@@ -5250,9 +5249,9 @@ BORDERS: Final[tuple[Border, ...]] = (
 )
 
 #: Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".
-ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
+ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
     {
-        Adjacency.LAND: MappingProxyType(
+        Adjacency.LAND: FrozenMap(
             {
                 AreaId.ADRIATIC_SEA: frozenset(),
                 AreaId.AEGEAN_SEA: frozenset(),
@@ -5639,7 +5638,7 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
                 AreaId.WEST_MAURETANIA: frozenset({AreaId.EAST_MAURETANIA}),
             },
         ),
-        Adjacency.SEA: MappingProxyType(
+        Adjacency.SEA: FrozenMap(
             {
                 AreaId.ADRIATIC_SEA: frozenset(
                     {
@@ -6042,7 +6041,7 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
                 ),
             },
         ),
-        Adjacency.ALL: MappingProxyType(
+        Adjacency.ALL: FrozenMap(
             {
                 AreaId.ADRIATIC_SEA: frozenset(
                     {
@@ -6881,7 +6880,7 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
     },
 )
 
-FLOOD_PLAINS: Final[Mapping[str, Region]] = MappingProxyType(
+FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap(
     {
         "nile": Region(
             "nile",
@@ -6910,7 +6909,7 @@ FLOOD_PLAINS: Final[Mapping[str, Region]] = MappingProxyType(
     },
 )
 
-VOLCANOES: Final[Mapping[str, Region]] = MappingProxyType(
+VOLCANOES: Final[Mapping[str, Region]] = FrozenMap(
     {
         "aegean": Region("aegean", "Volcano in the Aegean", (AreaId.THERA,)),
         "sicily": Region("sicily", "Volcano in Sicily", (AreaId.MILAZZO, AreaId.SYRACUS)),
@@ -6981,12 +6980,12 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
 #: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
+SETTINGS: Final[Mapping[str, object]] = FrozenMap(
     {
-        "ast": MappingProxyType(
+        "ast": FrozenMap(
             {
                 "advance_per_turn": 1,
-                "epoch_entry": MappingProxyType(
+                "epoch_entry": FrozenMap(
                     {
                         "id": "epoch_entry",
                         "rule": "33.11",
@@ -6995,7 +6994,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
                 "finish_space": 16,
                 "finish_space_min_card_value": None,
-                "frozen": MappingProxyType(
+                "frozen": FrozenMap(
                     {
                         "id": "frozen_without_cities",
                         "note": "The guide after 35.2 adds that, as civilization cards are never lost, freezing only ever comes from the city requirement.",
@@ -7004,7 +7003,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "note": "10.2 (sixteen spaces) confirms the community tracks' finish space 16; 35.1 D (100 points per space) confirms their points per space; 10.21 and 33.2 confirm the five epochs. Space 1 is the start arrow, as in community/advciv_ast.csv (stone_start 1). community/advciv_ast.csv also has a '(generic track)' row (approximate, per its source) and tracks of Iberia, Indus and Persia (not nations of this ruleset); they are not used.",
-                "order": MappingProxyType(
+                "order": FrozenMap(
                     {
                         "note": "Known positions are on the nations (ast_position); the other six are missing from the sources.",
                         "rule": ("17.4", "21.2"),
@@ -7012,7 +7011,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "points_per_space": 100,
-                "regression": MappingProxyType(
+                "regression": FrozenMap(
                     {
                         "condition": "no_cities_in_play",
                         "except_epochs": ("stone_age",),
@@ -7027,13 +7026,13 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "text": "The Archaeological Succession Table has one horizontal track per nation, on which the nation's succession marker moves from left to right; each track has sixteen spaces including the start arrow and the finish box, divided into five epochs. Markers start on the start arrow (15.4).",
             },
         ),
-        "commodities": MappingProxyType(
+        "commodities": FrozenMap(
             {
-                "mining": MappingProxyType(
+                "mining": FrozenMap(
                     {
                         "card": "mining",
                         "rule": "32.261",
-                        "set_bonus": MappingProxyType(
+                        "set_bonus": FrozenMap(
                             {
                                 "applies_when": (
                                     "acquiring_civilization_cards",
@@ -7049,18 +7048,18 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         ),
                     },
                 ),
-                "set_value": MappingProxyType(
+                "set_value": FrozenMap(
                     {
                         "examples": (
-                            MappingProxyType({"cards": 3, "commodity": "bronze", "rule": "28.53", "set_value": 54}),
-                            MappingProxyType({"cards": 4, "commodity": "bronze", "rule": "28.53", "set_value": 96}),
-                            MappingProxyType({"cards": 3, "commodity": "iron", "rule": "32.261", "set_value": 18}),
-                            MappingProxyType({"cards": 4, "commodity": "iron", "rule": "32.261", "set_value": 32}),
-                            MappingProxyType({"cards": 2, "commodity": "gems", "rule": "32.261", "set_value": 32}),
-                            MappingProxyType({"cards": 3, "commodity": "gems", "rule": "32.261", "set_value": 72}),
-                            MappingProxyType({"cards": 3, "commodity": "grain", "rule": "31.58", "set_value": 36}),
-                            MappingProxyType({"cards": 2, "commodity": "papyrus", "rule": "31.58", "set_value": 8}),
-                            MappingProxyType({"cards": 1, "commodity": "hides", "rule": "31.58", "set_value": 1}),
+                            FrozenMap({"cards": 3, "commodity": "bronze", "rule": "28.53", "set_value": 54}),
+                            FrozenMap({"cards": 4, "commodity": "bronze", "rule": "28.53", "set_value": 96}),
+                            FrozenMap({"cards": 3, "commodity": "iron", "rule": "32.261", "set_value": 18}),
+                            FrozenMap({"cards": 4, "commodity": "iron", "rule": "32.261", "set_value": 32}),
+                            FrozenMap({"cards": 2, "commodity": "gems", "rule": "32.261", "set_value": 32}),
+                            FrozenMap({"cards": 3, "commodity": "gems", "rule": "32.261", "set_value": 72}),
+                            FrozenMap({"cards": 3, "commodity": "grain", "rule": "31.58", "set_value": 36}),
+                            FrozenMap({"cards": 2, "commodity": "papyrus", "rule": "31.58", "set_value": 8}),
+                            FrozenMap({"cards": 1, "commodity": "hides", "rule": "31.58", "set_value": 1}),
                         ),
                         "formula": "count_squared_times_value",
                         "max_set_size": "count_of_good",
@@ -7069,63 +7068,63 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         "same_good_only": True,
                     },
                 ),
-                "total_cards": MappingProxyType(
+                "total_cards": FrozenMap(
                     {
                         "count": 114,
                         "note": "The Guide for players of CIVILIZATION (unnumbered, after section 35) also says the number of commodity cards rose from 66 to 114.",
                         "rule": "8.1",
                     },
                 ),
-                "trade_stacks": MappingProxyType(
+                "trade_stacks": FrozenMap(
                     {
                         "count": 9,
                         "note": "A stack's number is the face value of its commodities and the number of its calamities (9.1, 15.2, 30.1).",
                         "numbered_by_value": True,
                         "rule": ("10.3", "15.2"),
-                        "setup": MappingProxyType(
+                        "setup": FrozenMap(
                             {
                                 "note": "15.2 is in Italian in the source (English card names kept). During play, used and excess commodity cards and drawn tradable calamities are shuffled and put at the bottom of their stacks, then drawn non-tradable calamities go beneath them (31.81, 31.82).",
                                 "rule": "15.2",
                                 "steps": (
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "15.2",
                                             "step": "sort_commodities_by_stack",
                                             "text": "Sort the commodity cards by number.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {"rule": "15.2", "step": "shuffle_each_stack", "text": "Shuffle each stack."},
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "count_per_stack": "players",
                                             "rule": "15.2",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "set_aside_commodities",
                                             "text": "From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "15.2",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "shuffle_in_tradable_calamities",
                                             "text": "Shuffle each of the eight tradable calamity cards with the remaining trade cards of the same number (Treachery with Iron and Papyrus, Superstition with Salt and Timber, and so on).",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "15.2",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_set_aside_on_top",
                                             "text": "Put the commodity cards set aside on top of their stacks, so no player draws a tradable calamity until the game is well under way.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "15.2",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_non_tradable_calamities_at_bottom",
                                             "text": "Place the four non-tradable calamity cards at the bottom of the stack of their number. The first stack contains no calamities.",
                                         },
@@ -7134,77 +7133,77 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             },
                         ),
                         "stacks": (
-                            MappingProxyType({"calamities": False, "number": 1, "rule": ("15.2", "30.1")}),
-                            MappingProxyType(
+                            FrozenMap({"calamities": False, "number": 1, "rule": ("15.2", "30.1")}),
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
                                     ),
                                     "number": 2,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
                                     ),
                                     "number": 3,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
                                     ),
                                     "number": 4,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
                                     ),
                                     "number": 5,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType({"rule": ("9.1", "15.2"), "tradable": 1}),
+                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
                                     "number": 6,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType({"rule": ("9.1", "15.2"), "tradable": 1}),
+                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
                                     "number": 7,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType({"rule": ("9.1", "15.2"), "tradable": 1}),
+                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
                                     "number": 8,
                                     "rule": "9.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType({"rule": ("9.1", "15.2"), "tradable": 1}),
+                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
                                     "number": 9,
-                                    "purchases": (MappingProxyType({"price": None, "rule": "27.5"}),),
+                                    "purchases": (FrozenMap({"price": None, "rule": "27.5"}),),
                                     "rule": "9.1",
                                 },
                             ),
@@ -7213,7 +7212,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "components": MappingProxyType(
+        "components": FrozenMap(
             {
                 "census_markers_per_set": 1,
                 "cities_per_set": 9,
@@ -7225,7 +7224,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tokens_per_set": 55,
             },
         ),
-        "credit_policy": MappingProxyType(
+        "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
                 "group_credits": "other_cards_in_group",
@@ -7236,7 +7235,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "description": "Advanced Civilization played with the Western Extension panel west of the original map: Iberia, Gaul and Britain become part of the board, Africa starts from the panel, and a four-player game can be played on the western part of the map.",
-        "hand_limit": MappingProxyType(
+        "hand_limit": FrozenMap(
             {
                 "commodity_cards": 8,
                 "count_public": True,
@@ -7246,45 +7245,45 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tradable_calamities_retained": False,
             },
         ),
-        "map": MappingProxyType(
+        "map": FrozenMap(
             {
                 "excluded_borders": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "areas": ("jericho", "lesser_armenia"),
                             "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                             "why": "Only in the independent map, and one-way there: jericho lists lesser_armenia as a sea connection, lesser_armenia does not list jericho. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (jericho - syria - assyria - niniveh - lesser_armenia); taken as an error of the independent map.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "areas": ("lesser_armenia", "phoenicia"),
                             "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                             "why": "Only in the independent map, and one-way there: phoenicia lists lesser_armenia as a sea connection, lesser_armenia does not list phoenicia. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia); taken as an error of the independent map.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "areas": ("lesser_armenia", "sahara"),
                             "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                             "why": "Only in the independent map, and one-way there: sahara lists lesser_armenia as a sea connection, lesser_armenia does not list sahara. The named source, the base for which areas are adjacent, has no such link and puts the two areas 9 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - central_mediterranean - libya - tripolitania - sahara); taken as an error of the independent map.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "areas": ("lesser_armenia", "siwa"),
                             "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                             "why": "Only in the independent map, and one-way there: siwa lists lesser_armenia as a sea connection, lesser_armenia does not list siwa. The named source, the base for which areas are adjacent, has no such link and puts the two areas 7 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - cyrenaica - siwa); taken as an error of the independent map.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "areas": ("midian", "ptolemais"),
                             "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                             "why": "Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (midian - red_sea - ptolemais); a direct border would add a shortcut to its model.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "areas": ("ptolemais", "sinai"),
                             "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
@@ -7295,17 +7294,17 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "two_coast_areas": None,
             },
         ),
-        "player_counts": MappingProxyType(
+        "player_counts": FrozenMap(
             {
                 "general_rules": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "partial_map_areas",
                             "rule": "16.11",
                             "text": "When only part of the map is used, a land area lying partly on that part may be used only if its population limit is printed on a panel in play; an area whose city site is printed on a panel not in play counts as having no city site.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "nations_off_map",
                             "rule": "16.12",
@@ -7317,24 +7316,24 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "rule": ("16.1", "16.11", "16.12"),
             },
         ),
-        "rulebook": MappingProxyType(
+        "rulebook": FrozenMap(
             {
                 "note": 'The title follows the component list of the expansion kit ("5. Rulebook and Gamer\'s Guide", in the article after 35.2). The source text is a mixed English/Italian transcription; sections 16.4, 16.5, 20.1, 21.1, 23.2, 25.1-25.2 and others are absent from it.',
                 "rule_index": "rulebooks/advanced-civilization.yaml",
                 "title": "Advanced Civilization Rulebook and Gamer's Guide",
             },
         ),
-        "sequence_of_play": MappingProxyType(
+        "sequence_of_play": FrozenMap(
             {
                 "general_rules": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_order_breaks_ties",
                             "rule": "17.4",
                             "text": "A.S.T. order breaks all ties between nations except in conflicts.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "order_on_request",
                             "rule": "17.2",
@@ -7347,13 +7346,13 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "rule": ("17.1", "17.3", "18.1", "18.2"),
             },
         ),
-        "taxation": MappingProxyType(
+        "taxation": FrozenMap(
             {
                 "note": "19.1: taxation is the only way, besides pillage (24.52), to put tokens into treasury.",
-                "rate_card": MappingProxyType(
+                "rate_card": FrozenMap(
                     {"card": "coinage", "rates": (1, 2, 3), "rule": ("19.2", "32.421"), "same_rate_all_cities": True},
                 ),
-                "revolt": MappingProxyType(
+                "revolt": FrozenMap(
                     {
                         "beneficiary": "most_unit_points_in_stock",
                         "immune_card": "democracy",
@@ -7365,18 +7364,18 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tokens_per_city": 2,
             },
         ),
-        "victory": MappingProxyType(
+        "victory": FrozenMap(
             {
                 "complete_final_turn": True,
                 "end_conditions": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "finish_square",
                             "rule": "34.1",
                             "text": "At least one player moves his marker onto a finish square of the A.S.T.; that move is the last step along the A.S.T. The first player to reach a finish square does not necessarily win.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "time_limit",
                             "rule": ("34.1", "34.2"),
@@ -7388,7 +7387,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "note": "35.2: the player with the highest total wins; with equal totals the game is a tie. 2.1's '(35)' is a cross-reference to section 35, not a number of points.",
                 "rule": ("34.1", "34.2", "35.1", "35.2"),
                 "scoring": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "civilization_cards",
                             "name": "Civilization cards",
@@ -7397,7 +7396,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "Civilization cards: their total face value.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "commodity_cards",
                             "name": "Commodity cards",
@@ -7406,7 +7405,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "Commodity cards: the total value of sets plus the face value of single cards.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "treasury",
                             "name": "Treasury",
@@ -7416,7 +7415,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "Treasury: the number of tokens in treasury.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_position",
                             "name": "A.S.T. position",
@@ -7428,7 +7427,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "A.S.T. position: 100 points per space.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "cities",
                             "name": "Cities",
@@ -7446,7 +7445,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".
-ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "groups.arts": ("6.1",),
         "groups.crafts": ("6.1", "31.55"),

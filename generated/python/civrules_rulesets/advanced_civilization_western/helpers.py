@@ -25,6 +25,8 @@ if TYPE_CHECKING:
         RoleName,
     )
 
+    from .ids import AreaIdName, CalamityIdName, CardIdName, CommodityIdName, EpochIdName, NationIdName
+
 
 def require_complete() -> None:
     """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""
@@ -38,7 +40,7 @@ def canonical_id(name: str) -> str:
     return data.ID_ALIASES.get(name, name)
 
 
-def credit_toward(owned: Iterable[str], target: str) -> int:
+def credit_toward(owned: Iterable[CardIdName], target: CardIdName) -> int:
     """Total credit that holding ``owned`` gives toward buying ``target``.
 
     Each owned card's credit counts once; a card gives no credit toward itself; every known card
@@ -50,7 +52,7 @@ def credit_toward(owned: Iterable[str], target: str) -> int:
     return logic.credit_toward(data.CREDIT_MATRIX, owned, target)
 
 
-def purchase_cost(owned: Iterable[str], target: str) -> int:
+def purchase_cost(owned: Iterable[CardIdName], target: CardIdName) -> int:
     """What ``target`` costs a holder of ``owned``: its cost less credits, never below zero.
 
     Raises UnknownFactError when the card's cost is not in the sources.
@@ -62,7 +64,7 @@ def purchase_cost(owned: Iterable[str], target: str) -> int:
 
 
 def set_value(
-    good: str,
+    good: CommodityIdName,
     n: int,
     *,
     mining: bool = False,
@@ -102,23 +104,23 @@ def decks_for(players: int, region: MapRegionName | None = None) -> tuple[Deck, 
     return logic.decks_for(data.DECK_COMPOSITIONS, players, region)
 
 
-def calamity_resolution_order(calamities: Iterable[str]) -> tuple[str, ...]:
+def calamity_resolution_order(calamities: Iterable[CalamityIdName]) -> tuple[str, ...]:
     """The given calamities in the order they are resolved (CALAMITY_ORDER)."""
     return logic.resolution_order(data.CALAMITY_ORDER, calamities)
 
 
-def neighbours(area: str, kind: AdjacencyName = "all") -> frozenset[str]:
+def neighbours(area: AreaIdName, kind: AdjacencyName = "all") -> frozenset[str]:
     """The areas next to ``area`` across land, across water, or either (``kind``, an Adjacency)."""
     return logic.neighbours(data.ADJACENCY, area, kind)
 
 
 def calamity_amount(
-    calamity: str,
+    calamity: CalamityIdName,
     effect: str,
-    held: Iterable[str],
+    held: Iterable[CardIdName],
     role: RoleName,
     commodities: Mapping[str, int] | None = None,
-    nation: str | None = None,
+    nation: NationIdName | None = None,
 ) -> CalamityAmount:
     """What the effect ``effect`` of ``calamity`` takes from a holder of the cards ``held``.
 
@@ -148,26 +150,26 @@ def calamity_amount(
     )
 
 
-def effects_held(held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]:
+def effects_held(held: Iterable[CardIdName], kind: EffectKindName | None = None) -> tuple[Effect, ...]:
     """The structured effects of the held cards' attributes (of one EffectKind, or all)."""
     return logic.effects_held(data.CARDS, held, kind)
 
 
-def hand_limit(held: Iterable[str]) -> int:
+def hand_limit(held: Iterable[CardIdName]) -> int:
     """The commodity cards a holder of ``held`` may keep (HAND_LIMIT and the cards that change it)."""
     return logic.hand_limit(data.HAND_LIMIT, data.CARDS, held)
 
 
-def tax_rates(held: Iterable[str]) -> tuple[int, ...]:
+def tax_rates(held: Iterable[CardIdName]) -> tuple[int, ...]:
     """The tax rates, in tokens per city, a holder of ``held`` may choose from (TAXATION)."""
     return logic.tax_rates(data.TAXATION, data.CARDS, held)
 
 
 def can_enter_epoch(
-    epoch: str,
+    epoch: EpochIdName,
     cities: int,
-    held: Iterable[str],
-    nation: str | None = None,
+    held: Iterable[CardIdName],
+    nation: NationIdName | None = None,
     level: str | None = None,
 ) -> bool:
     """May a marker enter ``epoch`` with ``cities`` in play and the civilization cards ``held``?
@@ -195,7 +197,9 @@ def can_enter_epoch(
     )
 
 
-def can_enter_space(nation: str, space: int, cities: int, held: Iterable[str], level: str | None = None) -> bool:
+def can_enter_space(
+    nation: NationIdName, space: int, cities: int, held: Iterable[CardIdName], level: str | None = None
+) -> bool:
     """May ``nation``'s marker move onto ``space`` of its A.S.T. track?"""
     return logic.can_enter_space(
         data.EPOCHS,

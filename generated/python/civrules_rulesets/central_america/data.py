@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_advanced_civilization.records import (
     Area,
     AstTrack,
@@ -1041,12 +1040,12 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing.
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
+ID_ALIASES: Final[Mapping[str, str]] = FrozenMap(
     {"acquisition_of_civilization_advancements": "acquisition_of_civilization_cards", "gemstones": "gems"},
 )
 
 #: The id enum of each collection, for engines that handle ids generically.
-ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
     {
         "groups": GroupId,
         "civilization_cards": CardId,
@@ -1060,7 +1059,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
     },
 )
 
-GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
+GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
         GroupId.ARTS: Group(GroupId.ARTS, "Art", "blue", "triangle"),
         GroupId.CIVICS: Group(GroupId.CIVICS, "Civic", "red", "hexagon"),
@@ -1070,7 +1069,7 @@ GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
     },
 )
 
-CARDS: Final[Mapping[str, Card]] = MappingProxyType(
+CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
         CardId.ADVANCED_MILITARY: Card(
             id=CardId.ADVANCED_MILITARY,
@@ -2692,61 +2691,61 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
 
 #: Credit each owned card gives toward each other card, derived by the ruleset's credit policy
 #: (every card has a row, empty when it gives no credit).
-CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
+CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = FrozenMap(
     {
-        CardId.ADVANCED_MILITARY: MappingProxyType({}),
-        CardId.AGRICULTURE: MappingProxyType({CardId.DEMOCRACY: 20}),
-        CardId.ANATOMY: MappingProxyType({}),
-        CardId.ARCHITECTURE: MappingProxyType({CardId.MINING: 20}),
-        CardId.ASTRONAVIGATION: MappingProxyType({CardId.CALENDAR: 10}),
-        CardId.CALENDAR: MappingProxyType({CardId.PUBLIC_WORKS: 20}),
-        CardId.CARTOGRAPHY: MappingProxyType({CardId.LIBRARY: 20}),
-        CardId.ADVANCEMENT_30_9: MappingProxyType({CardId.NAVAL_WARFARE: 10}),
-        CardId.COINAGE: MappingProxyType({CardId.TRADE_ROUTES: 10}),
-        CardId.CULTURAL_ASCENDANCY: MappingProxyType({}),
-        CardId.DEISM: MappingProxyType({CardId.FUNDAMENTALISM: 10}),
-        CardId.DEMOCRACY: MappingProxyType({}),
-        CardId.DIASPORA: MappingProxyType({}),
-        CardId.DIPLOMACY: MappingProxyType({CardId.PROVINCIAL_EMPIRE: 20}),
-        CardId.DRAMA_AND_POETRY: MappingProxyType({CardId.ADVANCEMENT_30_44: 10}),
-        CardId.ADVANCEMENT_30_17: MappingProxyType({CardId.MEDICINE: 10}),
-        CardId.ENGINEERING: MappingProxyType({CardId.ROADBUILDING: 20}),
-        CardId.ENLIGHTENMENT: MappingProxyType({CardId.PHILOSOPHY: 20}),
-        CardId.FUNDAMENTALISM: MappingProxyType({CardId.MONOTHEISM: 20}),
-        CardId.IRON_WORKING: MappingProxyType({CardId.ADVANCED_MILITARY: 10}),
-        CardId.IRRIGATION: MappingProxyType({}),
-        CardId.LAW: MappingProxyType({CardId.CULTURAL_ASCENDANCY: 20}),
-        CardId.LIBRARY: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_25: MappingProxyType({CardId.ADVANCEMENT_30_27: 20}),
-        CardId.MASONRY: MappingProxyType({CardId.ENGINEERING: 10}),
-        CardId.ADVANCEMENT_30_27: MappingProxyType({}),
-        CardId.MEDICINE: MappingProxyType({CardId.ANATOMY: 20}),
-        CardId.METALWORKING: MappingProxyType({CardId.MILITARY: 10}),
-        CardId.MILITARY: MappingProxyType({CardId.ADVANCED_MILITARY: 20}),
-        CardId.MINING: MappingProxyType({}),
-        CardId.MONARCHY: MappingProxyType({CardId.LAW: 10}),
-        CardId.MONOTHEISM: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_34: MappingProxyType({CardId.WONDER_OF_THE_WORLD: 20}),
-        CardId.MUSIC: MappingProxyType({CardId.ENLIGHTENMENT: 10}),
-        CardId.MYSTICISM: MappingProxyType({CardId.ADVANCEMENT_30_34: 10}),
-        CardId.MYTHOLOGY: MappingProxyType({CardId.ADVANCEMENT_30_25: 10}),
-        CardId.NAVAL_WARFARE: MappingProxyType({CardId.DIASPORA: 20}),
-        CardId.PHILOSOPHY: MappingProxyType({}),
-        CardId.POLITICS: MappingProxyType({}),
-        CardId.POTTERY: MappingProxyType({CardId.AGRICULTURE: 10}),
-        CardId.PROVINCIAL_EMPIRE: MappingProxyType({}),
-        CardId.PUBLIC_WORKS: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_44: MappingProxyType({CardId.POLITICS: 20}),
-        CardId.ROADBUILDING: MappingProxyType({}),
-        CardId.SCULPTURE: MappingProxyType({CardId.ARCHITECTURE: 10}),
-        CardId.THEOCRACY: MappingProxyType({CardId.UNIVERSAL_DOCTRINE: 10}),
-        CardId.THEOLOGY: MappingProxyType({}),
-        CardId.TRADE_EMPIRE: MappingProxyType({}),
-        CardId.TRADE_ROUTES: MappingProxyType({CardId.TRADE_EMPIRE: 20}),
-        CardId.UNIVERSAL_DOCTRINE: MappingProxyType({CardId.THEOLOGY: 20}),
-        CardId.URBANISM: MappingProxyType({CardId.DIPLOMACY: 10}),
-        CardId.WONDER_OF_THE_WORLD: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_54: MappingProxyType({CardId.CARTOGRAPHY: 10}),
+        CardId.ADVANCED_MILITARY: FrozenMap({}),
+        CardId.AGRICULTURE: FrozenMap({CardId.DEMOCRACY: 20}),
+        CardId.ANATOMY: FrozenMap({}),
+        CardId.ARCHITECTURE: FrozenMap({CardId.MINING: 20}),
+        CardId.ASTRONAVIGATION: FrozenMap({CardId.CALENDAR: 10}),
+        CardId.CALENDAR: FrozenMap({CardId.PUBLIC_WORKS: 20}),
+        CardId.CARTOGRAPHY: FrozenMap({CardId.LIBRARY: 20}),
+        CardId.ADVANCEMENT_30_9: FrozenMap({CardId.NAVAL_WARFARE: 10}),
+        CardId.COINAGE: FrozenMap({CardId.TRADE_ROUTES: 10}),
+        CardId.CULTURAL_ASCENDANCY: FrozenMap({}),
+        CardId.DEISM: FrozenMap({CardId.FUNDAMENTALISM: 10}),
+        CardId.DEMOCRACY: FrozenMap({}),
+        CardId.DIASPORA: FrozenMap({}),
+        CardId.DIPLOMACY: FrozenMap({CardId.PROVINCIAL_EMPIRE: 20}),
+        CardId.DRAMA_AND_POETRY: FrozenMap({CardId.ADVANCEMENT_30_44: 10}),
+        CardId.ADVANCEMENT_30_17: FrozenMap({CardId.MEDICINE: 10}),
+        CardId.ENGINEERING: FrozenMap({CardId.ROADBUILDING: 20}),
+        CardId.ENLIGHTENMENT: FrozenMap({CardId.PHILOSOPHY: 20}),
+        CardId.FUNDAMENTALISM: FrozenMap({CardId.MONOTHEISM: 20}),
+        CardId.IRON_WORKING: FrozenMap({CardId.ADVANCED_MILITARY: 10}),
+        CardId.IRRIGATION: FrozenMap({}),
+        CardId.LAW: FrozenMap({CardId.CULTURAL_ASCENDANCY: 20}),
+        CardId.LIBRARY: FrozenMap({}),
+        CardId.ADVANCEMENT_30_25: FrozenMap({CardId.ADVANCEMENT_30_27: 20}),
+        CardId.MASONRY: FrozenMap({CardId.ENGINEERING: 10}),
+        CardId.ADVANCEMENT_30_27: FrozenMap({}),
+        CardId.MEDICINE: FrozenMap({CardId.ANATOMY: 20}),
+        CardId.METALWORKING: FrozenMap({CardId.MILITARY: 10}),
+        CardId.MILITARY: FrozenMap({CardId.ADVANCED_MILITARY: 20}),
+        CardId.MINING: FrozenMap({}),
+        CardId.MONARCHY: FrozenMap({CardId.LAW: 10}),
+        CardId.MONOTHEISM: FrozenMap({}),
+        CardId.ADVANCEMENT_30_34: FrozenMap({CardId.WONDER_OF_THE_WORLD: 20}),
+        CardId.MUSIC: FrozenMap({CardId.ENLIGHTENMENT: 10}),
+        CardId.MYSTICISM: FrozenMap({CardId.ADVANCEMENT_30_34: 10}),
+        CardId.MYTHOLOGY: FrozenMap({CardId.ADVANCEMENT_30_25: 10}),
+        CardId.NAVAL_WARFARE: FrozenMap({CardId.DIASPORA: 20}),
+        CardId.PHILOSOPHY: FrozenMap({}),
+        CardId.POLITICS: FrozenMap({}),
+        CardId.POTTERY: FrozenMap({CardId.AGRICULTURE: 10}),
+        CardId.PROVINCIAL_EMPIRE: FrozenMap({}),
+        CardId.PUBLIC_WORKS: FrozenMap({}),
+        CardId.ADVANCEMENT_30_44: FrozenMap({CardId.POLITICS: 20}),
+        CardId.ROADBUILDING: FrozenMap({}),
+        CardId.SCULPTURE: FrozenMap({CardId.ARCHITECTURE: 10}),
+        CardId.THEOCRACY: FrozenMap({CardId.UNIVERSAL_DOCTRINE: 10}),
+        CardId.THEOLOGY: FrozenMap({}),
+        CardId.TRADE_EMPIRE: FrozenMap({}),
+        CardId.TRADE_ROUTES: FrozenMap({CardId.TRADE_EMPIRE: 20}),
+        CardId.UNIVERSAL_DOCTRINE: FrozenMap({CardId.THEOLOGY: 20}),
+        CardId.URBANISM: FrozenMap({CardId.DIPLOMACY: 10}),
+        CardId.WONDER_OF_THE_WORLD: FrozenMap({}),
+        CardId.ADVANCEMENT_30_54: FrozenMap({CardId.CARTOGRAPHY: 10}),
     },
 )
 
@@ -2756,7 +2755,7 @@ SET_VALUE_FORMULA: Final[str | None] = "count_squared_times_value"
 #: How many cards Mining adds to one set (0: none).
 MINING_EXTRA_CARDS: Final[int] = 0
 
-COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
+COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
         CommodityId.BEANS: Commodity(CommodityId.BEANS, "Beans", 1, 7, 1, False, None),
         CommodityId.MAIZE: Commodity(CommodityId.MAIZE, "Maize", 1, 8, 1, False, None),
@@ -2788,7 +2787,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
     },
 )
 
-CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
+CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
@@ -3049,7 +3048,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 )
 
 #: Each calamity's effects, by calamity.
-CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = MappingProxyType(
+CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityEffect(
@@ -3717,7 +3716,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Mappi
 )
 
 #: The civilization cards' modifiers of each calamity, by calamity.
-CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = MappingProxyType(
+CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityModifier(
@@ -5143,7 +5142,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = M
 )
 
 #: How each calamity's modifiers of different cards combine.
-CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
+CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Combination(
             CombinationMode.CUMULATIVE,
@@ -5183,7 +5182,7 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
 )
 
 #: Who cannot be a victim of each calamity (nations, card holders, the trading player).
-CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = MappingProxyType(
+CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityImmunity(
@@ -5368,18 +5367,18 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
 #: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
 BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (BlockBonus(12, 15, True), BlockBonus(16, 18, False))
 
-NATIONS: Final[Mapping[str, Nation]] = MappingProxyType({})
+NATIONS: Final[Mapping[str, Nation]] = FrozenMap({})
 
 #: The A.S.T. levels of the game ("standard" when it has only one), the first being the default.
 AST_LEVELS: Final[tuple[str, ...]] = ("standard",)
 
-EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
+EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
         EpochId.STONE_AGE: Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -5399,7 +5398,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -5419,7 +5418,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=3,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -5439,7 +5438,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=4,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=4,
@@ -5459,7 +5458,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=5,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=5,
@@ -5478,9 +5477,9 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
     },
 )
 
-AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType({})
+AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap({})
 
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
         PhaseId.TAX_COLLECTION: Phase(PhaseId.TAX_COLLECTION, "Tax Collection", 1, "if_cities_exist", "ast_order"),
         PhaseId.POPULATION_EXPANSION: Phase(
@@ -5588,20 +5587,20 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
     PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
 )
 
-PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType({9: PlayerCount(9, True, 55, ())})
+PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap({9: PlayerCount(9, True, 55, ())})
 
-AREAS: Final[Mapping[str, Area]] = MappingProxyType({})
+AREAS: Final[Mapping[str, Area]] = FrozenMap({})
 
 BORDERS: Final[tuple[Border, ...]] = ()
 
 #: Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".
-ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
-    {Adjacency.LAND: MappingProxyType({}), Adjacency.SEA: MappingProxyType({}), Adjacency.ALL: MappingProxyType({})},
+ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
+    {Adjacency.LAND: FrozenMap({}), Adjacency.SEA: FrozenMap({}), Adjacency.ALL: FrozenMap({})},
 )
 
-FLOOD_PLAINS: Final[Mapping[str, Region]] = MappingProxyType({})
+FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap({})
 
-VOLCANOES: Final[Mapping[str, Region]] = MappingProxyType({})
+VOLCANOES: Final[Mapping[str, Region]] = FrozenMap({})
 
 #: The commodity cards a player may keep, and the cards that change it.
 HAND_LIMIT: Final[HandLimit | None] = HandLimit(
@@ -5658,12 +5657,12 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
 #: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
+SETTINGS: Final[Mapping[str, object]] = FrozenMap(
     {
-        "ast": MappingProxyType(
+        "ast": FrozenMap(
             {
                 "advance_per_turn": 1,
-                "epoch_entry": MappingProxyType(
+                "epoch_entry": FrozenMap(
                     {
                         "id": "epoch_entry",
                         "rule": ("28.1", "28.2"),
@@ -5671,7 +5670,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "finish_space": 16,
-                "frozen": MappingProxyType(
+                "frozen": FrozenMap(
                     {
                         "id": "frozen_without_cities",
                         "rule": "28.3.1",
@@ -5679,7 +5678,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "note": "points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
-                "order": MappingProxyType(
+                "order": FrozenMap(
                     {
                         "note": "The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
                         "rule": ("11.4", "15.2"),
@@ -5687,7 +5686,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "points_per_space": 5,
-                "regression": MappingProxyType(
+                "regression": FrozenMap(
                     {
                         "condition": "no_cities_in_play",
                         "except_epochs": ("stone_age",),
@@ -5703,9 +5702,9 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tracks": None,
             },
         ),
-        "civilization_cards": MappingProxyType(
+        "civilization_cards": FrozenMap(
             {
-                "declared_count": MappingProxyType(
+                "declared_count": FrozenMap(
                     {
                         "count": 51,
                         "note": '5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
@@ -5714,57 +5713,57 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "commodities": MappingProxyType(
+        "commodities": FrozenMap(
             {
                 "deck_compositions": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "beans", "share": "all"}),
-                                            MappingProxyType({"commodity": "maize", "share": "all"}),
-                                            MappingProxyType({"commodity": "potatoes", "share": "all"}),
-                                            MappingProxyType({"commodity": "honey", "share": "all"}),
-                                            MappingProxyType({"commodity": "squash", "share": "all"}),
-                                            MappingProxyType({"commodity": "turkey", "share": "all"}),
-                                            MappingProxyType({"commodity": "ceramics", "share": "all"}),
-                                            MappingProxyType({"commodity": "cacao", "share": "all"}),
-                                            MappingProxyType({"commodity": "salt", "share": "all"}),
-                                            MappingProxyType({"commodity": "cotton", "share": "all"}),
-                                            MappingProxyType({"commodity": "limestone", "share": "all"}),
-                                            MappingProxyType({"commodity": "vanilla", "share": "all"}),
-                                            MappingProxyType({"commodity": "fabric", "share": "all"}),
-                                            MappingProxyType({"commodity": "hematite", "share": "all"}),
-                                            MappingProxyType({"commodity": "serpentine", "share": "all"}),
-                                            MappingProxyType({"commodity": "copper", "share": "all"}),
-                                            MappingProxyType({"commodity": "feathers", "share": "all"}),
-                                            MappingProxyType({"commodity": "silver", "share": "all"}),
-                                            MappingProxyType({"commodity": "jade", "share": "all"}),
-                                            MappingProxyType({"commodity": "pyrite", "share": "all"}),
-                                            MappingProxyType({"commodity": "shells", "share": "all"}),
-                                            MappingProxyType({"commodity": "gems", "share": "all"}),
-                                            MappingProxyType({"commodity": "marble", "share": "all"}),
-                                            MappingProxyType({"commodity": "obsidian", "share": "all"}),
-                                            MappingProxyType({"commodity": "gold", "share": "all"}),
-                                            MappingProxyType({"commodity": "pearls", "share": "all"}),
-                                            MappingProxyType({"commodity": "turquoise", "share": "all"}),
+                                            FrozenMap({"commodity": "beans", "share": "all"}),
+                                            FrozenMap({"commodity": "maize", "share": "all"}),
+                                            FrozenMap({"commodity": "potatoes", "share": "all"}),
+                                            FrozenMap({"commodity": "honey", "share": "all"}),
+                                            FrozenMap({"commodity": "squash", "share": "all"}),
+                                            FrozenMap({"commodity": "turkey", "share": "all"}),
+                                            FrozenMap({"commodity": "ceramics", "share": "all"}),
+                                            FrozenMap({"commodity": "cacao", "share": "all"}),
+                                            FrozenMap({"commodity": "salt", "share": "all"}),
+                                            FrozenMap({"commodity": "cotton", "share": "all"}),
+                                            FrozenMap({"commodity": "limestone", "share": "all"}),
+                                            FrozenMap({"commodity": "vanilla", "share": "all"}),
+                                            FrozenMap({"commodity": "fabric", "share": "all"}),
+                                            FrozenMap({"commodity": "hematite", "share": "all"}),
+                                            FrozenMap({"commodity": "serpentine", "share": "all"}),
+                                            FrozenMap({"commodity": "copper", "share": "all"}),
+                                            FrozenMap({"commodity": "feathers", "share": "all"}),
+                                            FrozenMap({"commodity": "silver", "share": "all"}),
+                                            FrozenMap({"commodity": "jade", "share": "all"}),
+                                            FrozenMap({"commodity": "pyrite", "share": "all"}),
+                                            FrozenMap({"commodity": "shells", "share": "all"}),
+                                            FrozenMap({"commodity": "gems", "share": "all"}),
+                                            FrozenMap({"commodity": "marble", "share": "all"}),
+                                            FrozenMap({"commodity": "obsidian", "share": "all"}),
+                                            FrozenMap({"commodity": "gold", "share": "all"}),
+                                            FrozenMap({"commodity": "pearls", "share": "all"}),
+                                            FrozenMap({"commodity": "turquoise", "share": "all"}),
                                         ),
                                         "note": "All 173 cards of the variant's 27 goods. The calamities are the Expansion Project's for nine players (10.3.2: one set of major and minor calamities, 24 cards); the variant says nothing of them but its Conquistador calamity card (see the manifest).",
                                     },
                                 ),
                             ),
-                            "players": MappingProxyType({"max": 9, "min": 9}),
+                            "players": FrozenMap({"max": 9, "min": 9}),
                             "rule": "10.3.2",
                             "source": "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                         },
                     ),
                 ),
-                "mining": MappingProxyType(
+                "mining": FrozenMap(
                     {
                         "card": "mining",
                         "note": "The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
@@ -5774,28 +5773,28 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "non_native_block_bonus": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "bonus": "face_value_per_card",
                             "may_exceed_printed_maximum": True,
                             "note": "The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
-                            "players": MappingProxyType({"max": 15, "min": 12}),
+                            "players": FrozenMap({"max": 15, "min": 12}),
                             "rule": "26.3.3",
                             "shared_goods": "bonus",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "bonus": "face_value_per_card",
                             "may_exceed_printed_maximum": True,
                             "note": "As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
-                            "players": MappingProxyType({"max": 18, "min": 16}),
+                            "players": FrozenMap({"max": 18, "min": 16}),
                             "rule": ("26.3.3", "26.3.4"),
                             "shared_goods": "no_bonus",
                         },
                     ),
                 ),
-                "set_value": MappingProxyType(
+                "set_value": FrozenMap(
                     {
                         "formula": "count_squared_times_value",
                         "max_set_size": "count_of_good",
@@ -5804,58 +5803,58 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         "same_good_only": True,
                     },
                 ),
-                "trade_stacks": MappingProxyType(
+                "trade_stacks": FrozenMap(
                     {
                         "count": 9,
                         "note": "The Expansion Project's nine stacks and the purchases its advancements allow (30.8.2-30.8.3, 30.31.2-30.31.3, 30.44.2); the variant changes neither.",
                         "numbered_by_value": True,
                         "rule": ("2.6.2", "8.2.1", "29.1"),
-                        "setup": MappingProxyType(
+                        "setup": FrozenMap(
                             {
                                 "note": "The Expansion Project's preparation (10.3.5) for its single deck: the variant has one deck and nine players (one block).",
                                 "per_block": False,
                                 "rule": "10.3.5",
                                 "steps": (
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
                                             "step": "sort_commodities_by_stack",
                                             "text": "Sort the commodity cards by number.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {"rule": "10.3.5", "step": "shuffle_each_stack", "text": "Shuffle each stack."},
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "count_per_stack": "players",
                                             "rule": "10.3.5",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "set_aside_commodities",
                                             "text": "From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
                                             "severities": ("major", "minor"),
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "shuffle_in_tradable_calamities",
                                             "text": "Shuffle each of the eight major tradable calamities and the eight minor calamities with the remaining commodity cards of its stack.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_set_aside_on_top",
                                             "text": "Put the commodity cards set aside back on top of their stacks.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_non_tradable_calamities_at_bottom",
                                             "text": "Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
                                         },
@@ -5865,102 +5864,98 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         ),
                         "source": "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                         "stacks": (
-                            MappingProxyType({"calamities": False, "number": 1, "rule": ("10.3.5", "29.1")}),
-                            MappingProxyType(
+                            FrozenMap({"calamities": False, "number": 1, "rule": ("10.3.5", "29.1")}),
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 2,
                                     "purchases": (
-                                        MappingProxyType(
-                                            {"price": 7, "requires_card": "cartography", "rule": "30.8.2"},
-                                        ),
+                                        FrozenMap({"price": 7, "requires_card": "cartography", "rule": "30.8.2"}),
                                     ),
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 3,
                                     "purchases": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {"price": 9, "requires_card": "advancement_30_44", "rule": "30.44.2"},
                                         ),
                                     ),
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 4,
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 5,
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 6,
                                     "purchases": (
-                                        MappingProxyType({"price": 13, "requires_card": "mining", "rule": "30.31.2"}),
+                                        FrozenMap({"price": 13, "requires_card": "mining", "rule": "30.31.2"}),
                                     ),
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 7,
                                     "purchases": (
-                                        MappingProxyType(
-                                            {"price": 15, "requires_card": "cartography", "rule": "30.8.3"},
-                                        ),
+                                        FrozenMap({"price": 15, "requires_card": "cartography", "rule": "30.8.3"}),
                                     ),
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 8,
                                     "purchases": (
-                                        MappingProxyType({"price": 16, "requires_card": "mining", "rule": "30.31.3"}),
+                                        FrozenMap({"price": 16, "requires_card": "mining", "rule": "30.31.3"}),
                                     ),
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 9,
@@ -5972,7 +5967,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "components": MappingProxyType(
+        "components": FrozenMap(
             {
                 "census_markers_per_set": 1,
                 "cities_per_set": 9,
@@ -5984,7 +5979,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tokens_per_set": 55,
             },
         ),
-        "credit_policy": MappingProxyType(
+        "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
                 "credits_must_be_used": True,
@@ -5998,10 +5993,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "description": "A nine-player variant on a map of Central America, played with the Expansion Project's rules (or those of the Dawn of History game): 27 Central American goods replace the trade goods, the Conquistadors replace the barbarians and pirates, and a volcanic eruption sets off every volcano of the map.",
-        "hand_limit": MappingProxyType(
+        "hand_limit": FrozenMap(
             {
                 "card_changes": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "card": "trade_routes",
                             "change": 1,
@@ -6009,7 +6004,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "rule": "30.50.3",
                         },
                     ),
-                    MappingProxyType({"card": "diaspora", "change": -1, "rule": ("27.2.2", "30.14.3")}),
+                    FrozenMap({"card": "diaspora", "change": -1, "rule": ("27.2.2", "30.14.3")}),
                 ),
                 "card_changes_cumulative": True,
                 "commodity_cards": 8,
@@ -6021,9 +6016,9 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
         ),
         "nations": None,
         "non_player_forces": (
-            MappingProxyType(
+            FrozenMap(
                 {
-                    "activation": MappingProxyType(
+                    "activation": FrozenMap(
                         {
                             "id": "conquistador_card",
                             "note": "Where the Conquistador units enter the map is not stated.",
@@ -6032,27 +6027,27 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         },
                     ),
                     "advancements": (
-                        MappingProxyType({"card": "fundamentalism", "name": "Fondamentalismo"}),
-                        MappingProxyType({"card": "monotheism", "name": "Monoteismo"}),
-                        MappingProxyType({"card": "military", "name": "Militari"}),
-                        MappingProxyType(
+                        FrozenMap({"card": "fundamentalism", "name": "Fondamentalismo"}),
+                        FrozenMap({"card": "monotheism", "name": "Monoteismo"}),
+                        FrozenMap({"card": "military", "name": "Militari"}),
+                        FrozenMap(
                             {
                                 "card": "advanced_military",
                                 "name": "Militari Esperti",
                                 "note": "'Expert Military', read as Advanced Military: the only military advancement besides Military.",
                             },
                         ),
-                        MappingProxyType({"card": "naval_warfare", "name": "Guerra Navale"}),
-                        MappingProxyType({"card": None, "name": "Navigazione"}),
-                        MappingProxyType({"card": "astronavigation", "name": "Navigazione Astronomica"}),
-                        MappingProxyType({"card": "architecture", "name": "Architettura"}),
-                        MappingProxyType({"card": "diplomacy", "name": "Diplomazia"}),
-                        MappingProxyType({"card": "agriculture", "name": "Agricoltura"}),
-                        MappingProxyType({"card": "iron_working", "name": "Lavorazione del Ferro"}),
-                        MappingProxyType({"card": "roadbuilding", "name": "Costruzione Strade"}),
-                        MappingProxyType({"card": "engineering", "name": "Ingegneria"}),
+                        FrozenMap({"card": "naval_warfare", "name": "Guerra Navale"}),
+                        FrozenMap({"card": None, "name": "Navigazione"}),
+                        FrozenMap({"card": "astronavigation", "name": "Navigazione Astronomica"}),
+                        FrozenMap({"card": "architecture", "name": "Architettura"}),
+                        FrozenMap({"card": "diplomacy", "name": "Diplomazia"}),
+                        FrozenMap({"card": "agriculture", "name": "Agricoltura"}),
+                        FrozenMap({"card": "iron_working", "name": "Lavorazione del Ferro"}),
+                        FrozenMap({"card": "roadbuilding", "name": "Costruzione Strade"}),
+                        FrozenMap({"card": "engineering", "name": "Ingegneria"}),
                     ),
-                    "calamity_card": MappingProxyType(
+                    "calamity_card": FrozenMap(
                         {
                             "name": "Conquistador",
                             "note": "Tradable: item 2 speaks of the card being 'drawn and traded'. It is not in the calamities collection: no stack, severity or effect on a victim is given; it hands the Conquistadors to a player (item 2) and cannot be avoided by sacrificing a Slave card (item 9).",
@@ -6066,56 +6061,56 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     "note": "Item 1: the Conquistadors replace the Barbarians/Pirates of the original Dawn of History game and have advantages over them. Whether the Expansion Project's Barbarian Hordes and Piracy calamities stay in the game is not said; they are kept here.",
                     "replaces": ("barbarians", "pirates"),
                     "rules": (
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "expansion_without_taxes",
                                 "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "Once in play, the Conquistador player expands his population as normal players do, but collects no taxes.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "city_production",
                                 "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "At the start of the Special Abilities phase, each Conquistador city may produce either a ship or two population tokens.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "moves_last",
                                 "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "The Conquistadors move and resolve their conflicts after all other players have used their special abilities.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "card_tribute",
                                 "source": "Central America map variant, item 3 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "For each city the Conquistador player has, a random trade card is drawn from a player's hand, starting with the player with the most cities; the Conquistador player draws last before trading begins. No player may lose more than one trade card to the Conquistador each turn, and the player controlling the Conquistadors is exempt.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "hoard",
                                 "source": "Central America map variant, item 4 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "Trade cards acquired by the Conquistador player are hoarded, at most eight: the lowest cards beyond eight are discarded at the end of the advancement purchase phase and returned to their trade card stacks with the other cards returned; all players may then see the hoarded cards.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "reducing_a_conquistador_city",
                                 "source": "Central America map variant, item 5 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "A player who reduces a Conquistador city may draw one of the hoarded cards at random; when there are none, he may take a card from the top of any trade card stack. A calamity so drawn may be discarded or kept and traded later, unless it is non-tradable.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "calamities_drawn",
                                 "source": "Central America map variant, item 6 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                                 "text": "Calamities drawn by the Conquistador player are discarded and returned to the bottom of their trade card stacks at the end of the turn.",
                             },
                         ),
-                        MappingProxyType(
+                        FrozenMap(
                             {
                                 "id": "gold_ransom",
                                 "source": "Central America map variant, item 7 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
@@ -6127,33 +6122,33 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 },
             ),
         ),
-        "not_in_sources": MappingProxyType({"map": None}),
+        "not_in_sources": FrozenMap({"map": None}),
         "note": "Everything not changed here is the Expansion Project's (advancements, calamities, epochs, A.S.T., sequence of play, victory, hand limit, taxation). The variant's author adds that some advancements may not suit Central America but that all of them are kept.",
-        "player_counts": MappingProxyType(
+        "player_counts": FrozenMap(
             {
                 "note": "The variant replaces the Expansion Project's counts 5-18: it is for nine players.",
                 "rule": "9.1",
                 "source": "Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
             },
         ),
-        "rulebook": MappingProxyType(
+        "rulebook": FrozenMap(
             {
                 "note": '1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
                 "rule_index": "rulebooks/expansion-project.yaml",
                 "title": "CIVILIZATION: The Expansion Project",
             },
         ),
-        "sequence_of_play": MappingProxyType(
+        "sequence_of_play": FrozenMap(
             {
                 "general_rules": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "order_on_request",
                             "rule": "11.2",
                             "text": "Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_order_breaks_ties",
                             "rule": "11.4",
@@ -6167,7 +6162,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "special_rules": (
-            MappingProxyType(
+            FrozenMap(
                 {
                     "id": "base_rules",
                     "note": "The Dawn of History rules are not in the sources; this ruleset extends the Expansion Project.",
@@ -6175,7 +6170,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     "text": "Use the rules of the Dawn of History game or of the Civilization Expansion Project, with the Scenario guidelines that go with them, with the modifications of the variant.",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "id": "tools_and_slaves",
                     "note": "The Tools and Slaves cards are optional and are not in the variant's list of goods (item 11); their counts and stacks are not given.",
@@ -6185,14 +6180,14 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             ),
         ),
         "status": "draft",
-        "taxation": MappingProxyType(
+        "taxation": FrozenMap(
             {
                 "note": "13.1: each player moves two tokens from stock to treasury for each city on the board.",
                 "rate_changes": (
-                    MappingProxyType({"card": "monarchy", "lower_by": 0, "raise_by": 1, "rule": ("13.2.1", "30.32.2")}),
-                    MappingProxyType({"card": "coinage", "lower_by": 1, "raise_by": 1, "rule": ("13.2.2", "30.10.2")}),
+                    FrozenMap({"card": "monarchy", "lower_by": 0, "raise_by": 1, "rule": ("13.2.1", "30.32.2")}),
+                    FrozenMap({"card": "coinage", "lower_by": 1, "raise_by": 1, "rule": ("13.2.2", "30.10.2")}),
                 ),
-                "rate_changes_combination": MappingProxyType(
+                "rate_changes_combination": FrozenMap(
                     {
                         "cumulative": True,
                         "revolts_allowed": True,
@@ -6202,7 +6197,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         "text": "The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
                     },
                 ),
-                "revolt": MappingProxyType(
+                "revolt": FrozenMap(
                     {
                         "beneficiary": None,
                         "immune_card": "democracy",
@@ -6214,18 +6209,18 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tokens_per_city": 2,
             },
         ),
-        "victory": MappingProxyType(
+        "victory": FrozenMap(
             {
                 "complete_final_turn": True,
                 "end_conditions": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "finish_square",
                             "rule": "34.1",
                             "text": "At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "time_limit",
                             "rule": ("34.1", "34.2"),
@@ -6237,7 +6232,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "note": "35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
                 "rule": ("34.1", "34.2", "35.1", "35.2"),
                 "scoring": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_position",
                             "name": "A.S.T. position",
@@ -6248,7 +6243,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "A.S.T. position: 5 points for each space.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "card_value_below": 100,
                             "id": "advancements_below_100",
@@ -6259,7 +6254,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "1 point for each advancement with a face value below 100.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "card_value_min": 100,
                             "id": "advancements_100_and_more",
@@ -6270,7 +6265,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "Advancements with a face value of 100 or more: points not in the sources.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "cities",
                             "name": "Cities",
@@ -6288,7 +6283,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".
-ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "groups.arts": ("5.1", "6.1"),
         "groups.civics": ("5.1", "6.1"),

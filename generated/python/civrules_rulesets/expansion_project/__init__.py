@@ -30,6 +30,8 @@ from .ids import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from .data import (
         ADJACENCY,
         AREAS,
@@ -103,6 +105,13 @@ else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The package's version: semantic versioning of its public API, decided by `civrules build`
+#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
+__version__: Final = "1.0.0"
+#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
+#: whole resolved ruleset and does not import the base's package.
+BASE_RULESET: Final[str | None] = None
+
 _DATA = frozenset(
     (
         "ADJACENCY",
@@ -171,6 +180,7 @@ __all__ = [
     "AREAS",
     "AST_LEVELS",
     "AST_TRACKS",
+    "BASE_RULESET",
     "BLOCK_BONUSES",
     "BORDERS",
     "CALAMITIES",
@@ -219,6 +229,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "__version__",
     "calamity_amount",
     "calamity_resolution_order",
     "can_enter_epoch",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_advanced_civilization.records import (
     Area,
     AstTrack,
@@ -1106,7 +1105,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing.
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
+ID_ALIASES: Final[Mapping[str, str]] = FrozenMap(
     {
         "acquisition_of_civilization_advancements": "acquisition_of_civilization_cards",
         "gemstones": "gems",
@@ -1115,7 +1114,7 @@ ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 #: The id enum of each collection, for engines that handle ids generically.
-ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
     {
         "groups": GroupId,
         "civilization_cards": CardId,
@@ -1129,7 +1128,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
     },
 )
 
-GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
+GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
         GroupId.ARTS: Group(GroupId.ARTS, "Art", "blue", "triangle"),
         GroupId.CIVICS: Group(GroupId.CIVICS, "Civic", "red", "hexagon"),
@@ -1139,7 +1138,7 @@ GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
     },
 )
 
-CARDS: Final[Mapping[str, Card]] = MappingProxyType(
+CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
         CardId.ADVANCED_MILITARY: Card(
             id=CardId.ADVANCED_MILITARY,
@@ -2761,61 +2760,61 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
 
 #: Credit each owned card gives toward each other card, derived by the ruleset's credit policy
 #: (every card has a row, empty when it gives no credit).
-CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
+CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = FrozenMap(
     {
-        CardId.ADVANCED_MILITARY: MappingProxyType({}),
-        CardId.AGRICULTURE: MappingProxyType({CardId.DEMOCRACY: 20}),
-        CardId.ANATOMY: MappingProxyType({}),
-        CardId.ARCHITECTURE: MappingProxyType({CardId.MINING: 20}),
-        CardId.ASTRONAVIGATION: MappingProxyType({CardId.CALENDAR: 10}),
-        CardId.CALENDAR: MappingProxyType({CardId.PUBLIC_WORKS: 20}),
-        CardId.CARTOGRAPHY: MappingProxyType({CardId.LIBRARY: 20}),
-        CardId.ADVANCEMENT_30_9: MappingProxyType({CardId.NAVAL_WARFARE: 10}),
-        CardId.COINAGE: MappingProxyType({CardId.TRADE_ROUTES: 10}),
-        CardId.CULTURAL_ASCENDANCY: MappingProxyType({}),
-        CardId.DEISM: MappingProxyType({CardId.FUNDAMENTALISM: 10}),
-        CardId.DEMOCRACY: MappingProxyType({}),
-        CardId.DIASPORA: MappingProxyType({}),
-        CardId.DIPLOMACY: MappingProxyType({CardId.PROVINCIAL_EMPIRE: 20}),
-        CardId.DRAMA_AND_POETRY: MappingProxyType({CardId.ADVANCEMENT_30_44: 10}),
-        CardId.ADVANCEMENT_30_17: MappingProxyType({CardId.MEDICINE: 10}),
-        CardId.ENGINEERING: MappingProxyType({CardId.ROADBUILDING: 20}),
-        CardId.ENLIGHTENMENT: MappingProxyType({CardId.PHILOSOPHY: 20}),
-        CardId.FUNDAMENTALISM: MappingProxyType({CardId.MONOTHEISM: 20}),
-        CardId.IRON_WORKING: MappingProxyType({CardId.ADVANCED_MILITARY: 10}),
-        CardId.IRRIGATION: MappingProxyType({}),
-        CardId.LAW: MappingProxyType({CardId.CULTURAL_ASCENDANCY: 20}),
-        CardId.LIBRARY: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_25: MappingProxyType({CardId.ADVANCEMENT_30_27: 20}),
-        CardId.MASONRY: MappingProxyType({CardId.ENGINEERING: 10}),
-        CardId.ADVANCEMENT_30_27: MappingProxyType({}),
-        CardId.MEDICINE: MappingProxyType({CardId.ANATOMY: 20}),
-        CardId.METALWORKING: MappingProxyType({CardId.MILITARY: 10}),
-        CardId.MILITARY: MappingProxyType({CardId.ADVANCED_MILITARY: 20}),
-        CardId.MINING: MappingProxyType({}),
-        CardId.MONARCHY: MappingProxyType({CardId.LAW: 10}),
-        CardId.MONOTHEISM: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_34: MappingProxyType({CardId.WONDER_OF_THE_WORLD: 20}),
-        CardId.MUSIC: MappingProxyType({CardId.ENLIGHTENMENT: 10}),
-        CardId.MYSTICISM: MappingProxyType({CardId.ADVANCEMENT_30_34: 10}),
-        CardId.MYTHOLOGY: MappingProxyType({CardId.ADVANCEMENT_30_25: 10}),
-        CardId.NAVAL_WARFARE: MappingProxyType({CardId.DIASPORA: 20}),
-        CardId.PHILOSOPHY: MappingProxyType({}),
-        CardId.POLITICS: MappingProxyType({}),
-        CardId.POTTERY: MappingProxyType({CardId.AGRICULTURE: 10}),
-        CardId.PROVINCIAL_EMPIRE: MappingProxyType({}),
-        CardId.PUBLIC_WORKS: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_44: MappingProxyType({CardId.POLITICS: 20}),
-        CardId.ROADBUILDING: MappingProxyType({}),
-        CardId.SCULPTURE: MappingProxyType({CardId.ARCHITECTURE: 10}),
-        CardId.THEOCRACY: MappingProxyType({CardId.UNIVERSAL_DOCTRINE: 10}),
-        CardId.THEOLOGY: MappingProxyType({}),
-        CardId.TRADE_EMPIRE: MappingProxyType({}),
-        CardId.TRADE_ROUTES: MappingProxyType({CardId.TRADE_EMPIRE: 20}),
-        CardId.UNIVERSAL_DOCTRINE: MappingProxyType({CardId.THEOLOGY: 20}),
-        CardId.URBANISM: MappingProxyType({CardId.DIPLOMACY: 10}),
-        CardId.WONDER_OF_THE_WORLD: MappingProxyType({}),
-        CardId.ADVANCEMENT_30_54: MappingProxyType({CardId.CARTOGRAPHY: 10}),
+        CardId.ADVANCED_MILITARY: FrozenMap({}),
+        CardId.AGRICULTURE: FrozenMap({CardId.DEMOCRACY: 20}),
+        CardId.ANATOMY: FrozenMap({}),
+        CardId.ARCHITECTURE: FrozenMap({CardId.MINING: 20}),
+        CardId.ASTRONAVIGATION: FrozenMap({CardId.CALENDAR: 10}),
+        CardId.CALENDAR: FrozenMap({CardId.PUBLIC_WORKS: 20}),
+        CardId.CARTOGRAPHY: FrozenMap({CardId.LIBRARY: 20}),
+        CardId.ADVANCEMENT_30_9: FrozenMap({CardId.NAVAL_WARFARE: 10}),
+        CardId.COINAGE: FrozenMap({CardId.TRADE_ROUTES: 10}),
+        CardId.CULTURAL_ASCENDANCY: FrozenMap({}),
+        CardId.DEISM: FrozenMap({CardId.FUNDAMENTALISM: 10}),
+        CardId.DEMOCRACY: FrozenMap({}),
+        CardId.DIASPORA: FrozenMap({}),
+        CardId.DIPLOMACY: FrozenMap({CardId.PROVINCIAL_EMPIRE: 20}),
+        CardId.DRAMA_AND_POETRY: FrozenMap({CardId.ADVANCEMENT_30_44: 10}),
+        CardId.ADVANCEMENT_30_17: FrozenMap({CardId.MEDICINE: 10}),
+        CardId.ENGINEERING: FrozenMap({CardId.ROADBUILDING: 20}),
+        CardId.ENLIGHTENMENT: FrozenMap({CardId.PHILOSOPHY: 20}),
+        CardId.FUNDAMENTALISM: FrozenMap({CardId.MONOTHEISM: 20}),
+        CardId.IRON_WORKING: FrozenMap({CardId.ADVANCED_MILITARY: 10}),
+        CardId.IRRIGATION: FrozenMap({}),
+        CardId.LAW: FrozenMap({CardId.CULTURAL_ASCENDANCY: 20}),
+        CardId.LIBRARY: FrozenMap({}),
+        CardId.ADVANCEMENT_30_25: FrozenMap({CardId.ADVANCEMENT_30_27: 20}),
+        CardId.MASONRY: FrozenMap({CardId.ENGINEERING: 10}),
+        CardId.ADVANCEMENT_30_27: FrozenMap({}),
+        CardId.MEDICINE: FrozenMap({CardId.ANATOMY: 20}),
+        CardId.METALWORKING: FrozenMap({CardId.MILITARY: 10}),
+        CardId.MILITARY: FrozenMap({CardId.ADVANCED_MILITARY: 20}),
+        CardId.MINING: FrozenMap({}),
+        CardId.MONARCHY: FrozenMap({CardId.LAW: 10}),
+        CardId.MONOTHEISM: FrozenMap({}),
+        CardId.ADVANCEMENT_30_34: FrozenMap({CardId.WONDER_OF_THE_WORLD: 20}),
+        CardId.MUSIC: FrozenMap({CardId.ENLIGHTENMENT: 10}),
+        CardId.MYSTICISM: FrozenMap({CardId.ADVANCEMENT_30_34: 10}),
+        CardId.MYTHOLOGY: FrozenMap({CardId.ADVANCEMENT_30_25: 10}),
+        CardId.NAVAL_WARFARE: FrozenMap({CardId.DIASPORA: 20}),
+        CardId.PHILOSOPHY: FrozenMap({}),
+        CardId.POLITICS: FrozenMap({}),
+        CardId.POTTERY: FrozenMap({CardId.AGRICULTURE: 10}),
+        CardId.PROVINCIAL_EMPIRE: FrozenMap({}),
+        CardId.PUBLIC_WORKS: FrozenMap({}),
+        CardId.ADVANCEMENT_30_44: FrozenMap({CardId.POLITICS: 20}),
+        CardId.ROADBUILDING: FrozenMap({}),
+        CardId.SCULPTURE: FrozenMap({CardId.ARCHITECTURE: 10}),
+        CardId.THEOCRACY: FrozenMap({CardId.UNIVERSAL_DOCTRINE: 10}),
+        CardId.THEOLOGY: FrozenMap({}),
+        CardId.TRADE_EMPIRE: FrozenMap({}),
+        CardId.TRADE_ROUTES: FrozenMap({CardId.TRADE_EMPIRE: 20}),
+        CardId.UNIVERSAL_DOCTRINE: FrozenMap({CardId.THEOLOGY: 20}),
+        CardId.URBANISM: FrozenMap({CardId.DIPLOMACY: 10}),
+        CardId.WONDER_OF_THE_WORLD: FrozenMap({}),
+        CardId.ADVANCEMENT_30_54: FrozenMap({CardId.CARTOGRAPHY: 10}),
     },
 )
 
@@ -2825,7 +2824,7 @@ SET_VALUE_FORMULA: Final[str | None] = "count_squared_times_value"
 #: How many cards Mining adds to one set (0: none).
 MINING_EXTRA_CARDS: Final[int] = 0
 
-COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
+COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
         CommodityId.CLAY: Commodity(CommodityId.CLAY, "Clay", 1, 7, 1, False, Block.WEST),
         CommodityId.OCHRE: Commodity(CommodityId.OCHRE, "Ochre", 1, 7, 1, False, Block.WEST),
@@ -2875,7 +2874,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
     },
 )
 
-CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
+CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
@@ -3136,7 +3135,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 )
 
 #: Each calamity's effects, by calamity.
-CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = MappingProxyType(
+CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityEffect(
@@ -3806,7 +3805,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Mappi
 )
 
 #: The civilization cards' modifiers of each calamity, by calamity.
-CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = MappingProxyType(
+CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityModifier(
@@ -5232,7 +5231,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = M
 )
 
 #: How each calamity's modifiers of different cards combine.
-CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
+CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Combination(
             CombinationMode.CUMULATIVE,
@@ -5272,7 +5271,7 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
 )
 
 #: Who cannot be a victim of each calamity (nations, card holders, the trading player).
-CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = MappingProxyType(
+CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityImmunity(
@@ -5625,18 +5624,18 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
 #: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
 BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (BlockBonus(12, 15, True), BlockBonus(16, 18, False))
 
-NATIONS: Final[Mapping[str, Nation]] = MappingProxyType({})
+NATIONS: Final[Mapping[str, Nation]] = FrozenMap({})
 
 #: The A.S.T. levels of the game ("standard" when it has only one), the first being the default.
 AST_LEVELS: Final[tuple[str, ...]] = ("standard",)
 
-EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
+EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
         EpochId.STONE_AGE: Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -5656,7 +5655,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -5676,7 +5675,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=3,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=None,
@@ -5696,7 +5695,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=4,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=4,
@@ -5716,7 +5715,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=5,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "standard": Requirements(
                         min_cities=5,
@@ -5735,9 +5734,9 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
     },
 )
 
-AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType({})
+AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap({})
 
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
         PhaseId.TAX_COLLECTION: Phase(PhaseId.TAX_COLLECTION, "Tax Collection", 1, "if_cities_exist", "ast_order"),
         PhaseId.POPULATION_EXPANSION: Phase(
@@ -5845,7 +5844,7 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
     PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
 )
 
-PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType(
+PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
     {
         18: PlayerCount(18, True, 55, ()),
         17: PlayerCount(17, True, 55, ()),
@@ -5864,18 +5863,18 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType(
     },
 )
 
-AREAS: Final[Mapping[str, Area]] = MappingProxyType({})
+AREAS: Final[Mapping[str, Area]] = FrozenMap({})
 
 BORDERS: Final[tuple[Border, ...]] = ()
 
 #: Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".
-ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
-    {Adjacency.LAND: MappingProxyType({}), Adjacency.SEA: MappingProxyType({}), Adjacency.ALL: MappingProxyType({})},
+ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
+    {Adjacency.LAND: FrozenMap({}), Adjacency.SEA: FrozenMap({}), Adjacency.ALL: FrozenMap({})},
 )
 
-FLOOD_PLAINS: Final[Mapping[str, Region]] = MappingProxyType({})
+FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap({})
 
-VOLCANOES: Final[Mapping[str, Region]] = MappingProxyType({})
+VOLCANOES: Final[Mapping[str, Region]] = FrozenMap({})
 
 #: The commodity cards a player may keep, and the cards that change it.
 HAND_LIMIT: Final[HandLimit | None] = HandLimit(
@@ -5932,12 +5931,12 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
 #: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
+SETTINGS: Final[Mapping[str, object]] = FrozenMap(
     {
-        "ast": MappingProxyType(
+        "ast": FrozenMap(
             {
                 "advance_per_turn": 1,
-                "epoch_entry": MappingProxyType(
+                "epoch_entry": FrozenMap(
                     {
                         "id": "epoch_entry",
                         "rule": ("28.1", "28.2"),
@@ -5945,7 +5944,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "finish_space": 16,
-                "frozen": MappingProxyType(
+                "frozen": FrozenMap(
                     {
                         "id": "frozen_without_cities",
                         "rule": "28.3.1",
@@ -5953,7 +5952,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "note": "points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
-                "order": MappingProxyType(
+                "order": FrozenMap(
                     {
                         "note": "The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
                         "rule": ("11.4", "15.2"),
@@ -5961,7 +5960,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "points_per_space": 5,
-                "regression": MappingProxyType(
+                "regression": FrozenMap(
                     {
                         "condition": "no_cities_in_play",
                         "except_epochs": ("stone_age",),
@@ -5977,9 +5976,9 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tracks": None,
             },
         ),
-        "civilization_cards": MappingProxyType(
+        "civilization_cards": FrozenMap(
             {
-                "declared_count": MappingProxyType(
+                "declared_count": FrozenMap(
                     {
                         "count": 51,
                         "note": '5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
@@ -5988,240 +5987,240 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "commodities": MappingProxyType(
+        "commodities": FrozenMap(
             {
                 "deck_compositions": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": None,
                                         "commodities": (
-                                            MappingProxyType({"commodity": "clay", "share": "all"}),
-                                            MappingProxyType({"commodity": "hides", "share": "all"}),
-                                            MappingProxyType({"commodity": "iron", "share": "all"}),
-                                            MappingProxyType({"commodity": "stone", "share": "all"}),
-                                            MappingProxyType({"commodity": "fish", "share": "all"}),
-                                            MappingProxyType({"commodity": "salt", "share": "all"}),
-                                            MappingProxyType({"commodity": "oil", "share": "all"}),
-                                            MappingProxyType({"commodity": "cotton", "share": "all"}),
-                                            MappingProxyType({"commodity": "wine", "share": "all"}),
-                                            MappingProxyType({"commodity": "livestock", "share": "all"}),
-                                            MappingProxyType({"commodity": "copper", "share": "all"}),
-                                            MappingProxyType({"commodity": "silver", "share": "all"}),
-                                            MappingProxyType({"commodity": "resin", "share": "all"}),
-                                            MappingProxyType({"commodity": "spices", "share": "all"}),
-                                            MappingProxyType({"commodity": "gems", "share": "all"}),
-                                            MappingProxyType({"commodity": "dye", "share": "all"}),
-                                            MappingProxyType({"commodity": "gold", "share": "all"}),
-                                            MappingProxyType({"commodity": "silk", "share": "all"}),
+                                            FrozenMap({"commodity": "clay", "share": "all"}),
+                                            FrozenMap({"commodity": "hides", "share": "all"}),
+                                            FrozenMap({"commodity": "iron", "share": "all"}),
+                                            FrozenMap({"commodity": "stone", "share": "all"}),
+                                            FrozenMap({"commodity": "fish", "share": "all"}),
+                                            FrozenMap({"commodity": "salt", "share": "all"}),
+                                            FrozenMap({"commodity": "oil", "share": "all"}),
+                                            FrozenMap({"commodity": "cotton", "share": "all"}),
+                                            FrozenMap({"commodity": "wine", "share": "all"}),
+                                            FrozenMap({"commodity": "livestock", "share": "all"}),
+                                            FrozenMap({"commodity": "copper", "share": "all"}),
+                                            FrozenMap({"commodity": "silver", "share": "all"}),
+                                            FrozenMap({"commodity": "resin", "share": "all"}),
+                                            FrozenMap({"commodity": "spices", "share": "all"}),
+                                            FrozenMap({"commodity": "gems", "share": "all"}),
+                                            FrozenMap({"commodity": "dye", "share": "all"}),
+                                            FrozenMap({"commodity": "gold", "share": "all"}),
+                                            FrozenMap({"commodity": "silk", "share": "all"}),
                                         ),
                                         "note": "All goods of the 5-11 table (8.2.2) not marked with an asterisk: two per stack, 114 cards.",
                                     },
                                 ),
                             ),
-                            "players": MappingProxyType({"max": 7, "min": 5}),
+                            "players": FrozenMap({"max": 7, "min": 5}),
                             "rule": ("10.3.1", "8.2.2"),
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "clay", "share": "all"}),
-                                            MappingProxyType({"commodity": "hides", "share": "all"}),
-                                            MappingProxyType({"commodity": "bone", "share": "all"}),
-                                            MappingProxyType({"commodity": "iron", "share": "all"}),
-                                            MappingProxyType({"commodity": "stone", "share": "all"}),
-                                            MappingProxyType({"commodity": "wax", "share": "all"}),
-                                            MappingProxyType({"commodity": "fish", "share": "all"}),
-                                            MappingProxyType({"commodity": "salt", "share": "all"}),
-                                            MappingProxyType({"commodity": "ceramics", "share": "all"}),
-                                            MappingProxyType({"commodity": "oil", "share": "all"}),
-                                            MappingProxyType({"commodity": "cotton", "share": "all"}),
-                                            MappingProxyType({"commodity": "grain", "share": "all"}),
-                                            MappingProxyType({"commodity": "wine", "share": "all"}),
-                                            MappingProxyType({"commodity": "livestock", "share": "all"}),
-                                            MappingProxyType({"commodity": "glass", "share": "all"}),
-                                            MappingProxyType({"commodity": "copper", "share": "all"}),
-                                            MappingProxyType({"commodity": "silver", "share": "all"}),
-                                            MappingProxyType({"commodity": "lead", "share": "all"}),
-                                            MappingProxyType({"commodity": "resin", "share": "all"}),
-                                            MappingProxyType({"commodity": "spices", "share": "all"}),
-                                            MappingProxyType({"commodity": "herbs", "share": "all"}),
-                                            MappingProxyType({"commodity": "gems", "share": "all"}),
-                                            MappingProxyType({"commodity": "dye", "share": "all"}),
-                                            MappingProxyType({"commodity": "obsidian", "share": "all"}),
-                                            MappingProxyType({"commodity": "gold", "share": "all"}),
-                                            MappingProxyType({"commodity": "silk", "share": "all"}),
-                                            MappingProxyType({"commodity": "amber", "share": "all"}),
+                                            FrozenMap({"commodity": "clay", "share": "all"}),
+                                            FrozenMap({"commodity": "hides", "share": "all"}),
+                                            FrozenMap({"commodity": "bone", "share": "all"}),
+                                            FrozenMap({"commodity": "iron", "share": "all"}),
+                                            FrozenMap({"commodity": "stone", "share": "all"}),
+                                            FrozenMap({"commodity": "wax", "share": "all"}),
+                                            FrozenMap({"commodity": "fish", "share": "all"}),
+                                            FrozenMap({"commodity": "salt", "share": "all"}),
+                                            FrozenMap({"commodity": "ceramics", "share": "all"}),
+                                            FrozenMap({"commodity": "oil", "share": "all"}),
+                                            FrozenMap({"commodity": "cotton", "share": "all"}),
+                                            FrozenMap({"commodity": "grain", "share": "all"}),
+                                            FrozenMap({"commodity": "wine", "share": "all"}),
+                                            FrozenMap({"commodity": "livestock", "share": "all"}),
+                                            FrozenMap({"commodity": "glass", "share": "all"}),
+                                            FrozenMap({"commodity": "copper", "share": "all"}),
+                                            FrozenMap({"commodity": "silver", "share": "all"}),
+                                            FrozenMap({"commodity": "lead", "share": "all"}),
+                                            FrozenMap({"commodity": "resin", "share": "all"}),
+                                            FrozenMap({"commodity": "spices", "share": "all"}),
+                                            FrozenMap({"commodity": "herbs", "share": "all"}),
+                                            FrozenMap({"commodity": "gems", "share": "all"}),
+                                            FrozenMap({"commodity": "dye", "share": "all"}),
+                                            FrozenMap({"commodity": "obsidian", "share": "all"}),
+                                            FrozenMap({"commodity": "gold", "share": "all"}),
+                                            FrozenMap({"commodity": "silk", "share": "all"}),
+                                            FrozenMap({"commodity": "amber", "share": "all"}),
                                         ),
                                         "note": "Every good of the 5-11 table (8.2.2): three per stack, 172 cards; one set of major (tradable and non-tradable) and minor calamities, 24 cards.",
                                     },
                                 ),
                             ),
-                            "players": MappingProxyType({"max": 11, "min": 8}),
+                            "players": FrozenMap({"max": 11, "min": 8}),
                             "rule": ("10.3.2", "8.2.2"),
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "west",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major",),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "clay", "share": "all"}),
-                                            MappingProxyType({"commodity": "ochre", "share": "all"}),
-                                            MappingProxyType({"commodity": "iron", "share": "all"}),
-                                            MappingProxyType({"commodity": "papyrus", "share": "all"}),
-                                            MappingProxyType({"commodity": "fish", "share": "all"}),
-                                            MappingProxyType({"commodity": "fruit", "share": "all"}),
-                                            MappingProxyType({"commodity": "oil", "share": "all"}),
-                                            MappingProxyType({"commodity": "wool", "share": "all"}),
-                                            MappingProxyType({"commodity": "wine", "share": "all"}),
-                                            MappingProxyType({"commodity": "textiles", "share": "all"}),
-                                            MappingProxyType({"commodity": "copper", "share": "all"}),
-                                            MappingProxyType({"commodity": "tin", "share": "all"}),
-                                            MappingProxyType({"commodity": "resin", "share": "all"}),
-                                            MappingProxyType({"commodity": "incense", "share": "all"}),
-                                            MappingProxyType({"commodity": "gems", "share": "all"}),
-                                            MappingProxyType({"commodity": "marble", "share": "all"}),
-                                            MappingProxyType({"commodity": "gold", "share": "all"}),
-                                            MappingProxyType({"commodity": "ivory", "share": "all"}),
+                                            FrozenMap({"commodity": "clay", "share": "all"}),
+                                            FrozenMap({"commodity": "ochre", "share": "all"}),
+                                            FrozenMap({"commodity": "iron", "share": "all"}),
+                                            FrozenMap({"commodity": "papyrus", "share": "all"}),
+                                            FrozenMap({"commodity": "fish", "share": "all"}),
+                                            FrozenMap({"commodity": "fruit", "share": "all"}),
+                                            FrozenMap({"commodity": "oil", "share": "all"}),
+                                            FrozenMap({"commodity": "wool", "share": "all"}),
+                                            FrozenMap({"commodity": "wine", "share": "all"}),
+                                            FrozenMap({"commodity": "textiles", "share": "all"}),
+                                            FrozenMap({"commodity": "copper", "share": "all"}),
+                                            FrozenMap({"commodity": "tin", "share": "all"}),
+                                            FrozenMap({"commodity": "resin", "share": "all"}),
+                                            FrozenMap({"commodity": "incense", "share": "all"}),
+                                            FrozenMap({"commodity": "gems", "share": "all"}),
+                                            FrozenMap({"commodity": "marble", "share": "all"}),
+                                            FrozenMap({"commodity": "gold", "share": "all"}),
+                                            FrozenMap({"commodity": "ivory", "share": "all"}),
                                         ),
                                         "note": "The goods marked W in 8.2.3: 114 cards; the set of major calamities (tradable and non-tradable), 16 cards.",
                                     },
                                 ),
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "east",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major",),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "hides", "share": "all"}),
-                                            MappingProxyType({"commodity": "flax", "share": "all"}),
-                                            MappingProxyType({"commodity": "stone", "share": "all"}),
-                                            MappingProxyType({"commodity": "furs", "share": "all"}),
-                                            MappingProxyType({"commodity": "salt", "share": "all"}),
-                                            MappingProxyType({"commodity": "timber", "share": "all"}),
-                                            MappingProxyType({"commodity": "cotton", "share": "all"}),
-                                            MappingProxyType({"commodity": "sugar", "share": "all"}),
-                                            MappingProxyType({"commodity": "livestock", "share": "all"}),
-                                            MappingProxyType({"commodity": "lacquer", "share": "all"}),
-                                            MappingProxyType({"commodity": "silver", "share": "all"}),
-                                            MappingProxyType({"commodity": "bronze", "share": "all"}),
-                                            MappingProxyType({"commodity": "spices", "share": "all"}),
-                                            MappingProxyType({"commodity": "jade", "share": "all"}),
-                                            MappingProxyType({"commodity": "dye", "share": "all"}),
-                                            MappingProxyType({"commodity": "tea", "share": "all"}),
-                                            MappingProxyType({"commodity": "silk", "share": "all"}),
-                                            MappingProxyType({"commodity": "pearls", "share": "all"}),
+                                            FrozenMap({"commodity": "hides", "share": "all"}),
+                                            FrozenMap({"commodity": "flax", "share": "all"}),
+                                            FrozenMap({"commodity": "stone", "share": "all"}),
+                                            FrozenMap({"commodity": "furs", "share": "all"}),
+                                            FrozenMap({"commodity": "salt", "share": "all"}),
+                                            FrozenMap({"commodity": "timber", "share": "all"}),
+                                            FrozenMap({"commodity": "cotton", "share": "all"}),
+                                            FrozenMap({"commodity": "sugar", "share": "all"}),
+                                            FrozenMap({"commodity": "livestock", "share": "all"}),
+                                            FrozenMap({"commodity": "lacquer", "share": "all"}),
+                                            FrozenMap({"commodity": "silver", "share": "all"}),
+                                            FrozenMap({"commodity": "bronze", "share": "all"}),
+                                            FrozenMap({"commodity": "spices", "share": "all"}),
+                                            FrozenMap({"commodity": "jade", "share": "all"}),
+                                            FrozenMap({"commodity": "dye", "share": "all"}),
+                                            FrozenMap({"commodity": "tea", "share": "all"}),
+                                            FrozenMap({"commodity": "silk", "share": "all"}),
+                                            FrozenMap({"commodity": "pearls", "share": "all"}),
                                         ),
                                         "note": "The goods marked E in 8.2.3: 114 cards; the set of major calamities (tradable and non-tradable), 16 cards.",
                                     },
                                 ),
                             ),
                             "note": "The duplicate calamity cards are used with twelve or more players (8.3.1): each block has its own set.",
-                            "players": MappingProxyType({"max": 14, "min": 12}),
+                            "players": FrozenMap({"max": 14, "min": 12}),
                             "rule": ("10.3.3", "8.2.3", "9.6"),
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "west",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "clay", "share": "all"}),
-                                            MappingProxyType({"commodity": "ochre", "share": "all"}),
-                                            MappingProxyType({"commodity": "iron", "share": "all"}),
-                                            MappingProxyType({"commodity": "papyrus", "share": "all"}),
-                                            MappingProxyType({"commodity": "fish", "share": "all"}),
-                                            MappingProxyType({"commodity": "fruit", "share": "all"}),
-                                            MappingProxyType({"commodity": "oil", "share": "all"}),
-                                            MappingProxyType({"commodity": "wool", "share": "all"}),
-                                            MappingProxyType({"commodity": "wine", "share": "all"}),
-                                            MappingProxyType({"commodity": "textiles", "share": "all"}),
-                                            MappingProxyType({"commodity": "copper", "share": "all"}),
-                                            MappingProxyType({"commodity": "tin", "share": "all"}),
-                                            MappingProxyType({"commodity": "resin", "share": "all"}),
-                                            MappingProxyType({"commodity": "incense", "share": "all"}),
-                                            MappingProxyType({"commodity": "gems", "share": "all"}),
-                                            MappingProxyType({"commodity": "marble", "share": "all"}),
-                                            MappingProxyType({"commodity": "gold", "share": "all"}),
-                                            MappingProxyType({"commodity": "ivory", "share": "all"}),
-                                            MappingProxyType({"commodity": "bone", "share": "half"}),
-                                            MappingProxyType({"commodity": "wax", "share": "half"}),
-                                            MappingProxyType({"commodity": "ceramics", "share": "half"}),
-                                            MappingProxyType({"commodity": "grain", "share": "half"}),
-                                            MappingProxyType({"commodity": "glass", "share": "half"}),
-                                            MappingProxyType({"commodity": "lead", "share": "half"}),
-                                            MappingProxyType({"commodity": "herbs", "share": "half"}),
-                                            MappingProxyType({"commodity": "obsidian", "share": "half"}),
-                                            MappingProxyType({"commodity": "amber", "share": "half"}),
+                                            FrozenMap({"commodity": "clay", "share": "all"}),
+                                            FrozenMap({"commodity": "ochre", "share": "all"}),
+                                            FrozenMap({"commodity": "iron", "share": "all"}),
+                                            FrozenMap({"commodity": "papyrus", "share": "all"}),
+                                            FrozenMap({"commodity": "fish", "share": "all"}),
+                                            FrozenMap({"commodity": "fruit", "share": "all"}),
+                                            FrozenMap({"commodity": "oil", "share": "all"}),
+                                            FrozenMap({"commodity": "wool", "share": "all"}),
+                                            FrozenMap({"commodity": "wine", "share": "all"}),
+                                            FrozenMap({"commodity": "textiles", "share": "all"}),
+                                            FrozenMap({"commodity": "copper", "share": "all"}),
+                                            FrozenMap({"commodity": "tin", "share": "all"}),
+                                            FrozenMap({"commodity": "resin", "share": "all"}),
+                                            FrozenMap({"commodity": "incense", "share": "all"}),
+                                            FrozenMap({"commodity": "gems", "share": "all"}),
+                                            FrozenMap({"commodity": "marble", "share": "all"}),
+                                            FrozenMap({"commodity": "gold", "share": "all"}),
+                                            FrozenMap({"commodity": "ivory", "share": "all"}),
+                                            FrozenMap({"commodity": "bone", "share": "half"}),
+                                            FrozenMap({"commodity": "wax", "share": "half"}),
+                                            FrozenMap({"commodity": "ceramics", "share": "half"}),
+                                            FrozenMap({"commodity": "grain", "share": "half"}),
+                                            FrozenMap({"commodity": "glass", "share": "half"}),
+                                            FrozenMap({"commodity": "lead", "share": "half"}),
+                                            FrozenMap({"commodity": "herbs", "share": "half"}),
+                                            FrozenMap({"commodity": "obsidian", "share": "half"}),
+                                            FrozenMap({"commodity": "amber", "share": "half"}),
                                         ),
                                         "note": "The goods marked W, and half of each good marked S (8.2.3: 'divided evenly between the East and West decks'): 143 cards; a set of major and minor calamities, 24 cards.",
                                     },
                                 ),
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "east",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "hides", "share": "all"}),
-                                            MappingProxyType({"commodity": "flax", "share": "all"}),
-                                            MappingProxyType({"commodity": "stone", "share": "all"}),
-                                            MappingProxyType({"commodity": "furs", "share": "all"}),
-                                            MappingProxyType({"commodity": "salt", "share": "all"}),
-                                            MappingProxyType({"commodity": "timber", "share": "all"}),
-                                            MappingProxyType({"commodity": "cotton", "share": "all"}),
-                                            MappingProxyType({"commodity": "sugar", "share": "all"}),
-                                            MappingProxyType({"commodity": "livestock", "share": "all"}),
-                                            MappingProxyType({"commodity": "lacquer", "share": "all"}),
-                                            MappingProxyType({"commodity": "silver", "share": "all"}),
-                                            MappingProxyType({"commodity": "bronze", "share": "all"}),
-                                            MappingProxyType({"commodity": "spices", "share": "all"}),
-                                            MappingProxyType({"commodity": "jade", "share": "all"}),
-                                            MappingProxyType({"commodity": "dye", "share": "all"}),
-                                            MappingProxyType({"commodity": "tea", "share": "all"}),
-                                            MappingProxyType({"commodity": "silk", "share": "all"}),
-                                            MappingProxyType({"commodity": "pearls", "share": "all"}),
-                                            MappingProxyType({"commodity": "bone", "share": "half"}),
-                                            MappingProxyType({"commodity": "wax", "share": "half"}),
-                                            MappingProxyType({"commodity": "ceramics", "share": "half"}),
-                                            MappingProxyType({"commodity": "grain", "share": "half"}),
-                                            MappingProxyType({"commodity": "glass", "share": "half"}),
-                                            MappingProxyType({"commodity": "lead", "share": "half"}),
-                                            MappingProxyType({"commodity": "herbs", "share": "half"}),
-                                            MappingProxyType({"commodity": "obsidian", "share": "half"}),
-                                            MappingProxyType({"commodity": "amber", "share": "half"}),
+                                            FrozenMap({"commodity": "hides", "share": "all"}),
+                                            FrozenMap({"commodity": "flax", "share": "all"}),
+                                            FrozenMap({"commodity": "stone", "share": "all"}),
+                                            FrozenMap({"commodity": "furs", "share": "all"}),
+                                            FrozenMap({"commodity": "salt", "share": "all"}),
+                                            FrozenMap({"commodity": "timber", "share": "all"}),
+                                            FrozenMap({"commodity": "cotton", "share": "all"}),
+                                            FrozenMap({"commodity": "sugar", "share": "all"}),
+                                            FrozenMap({"commodity": "livestock", "share": "all"}),
+                                            FrozenMap({"commodity": "lacquer", "share": "all"}),
+                                            FrozenMap({"commodity": "silver", "share": "all"}),
+                                            FrozenMap({"commodity": "bronze", "share": "all"}),
+                                            FrozenMap({"commodity": "spices", "share": "all"}),
+                                            FrozenMap({"commodity": "jade", "share": "all"}),
+                                            FrozenMap({"commodity": "dye", "share": "all"}),
+                                            FrozenMap({"commodity": "tea", "share": "all"}),
+                                            FrozenMap({"commodity": "silk", "share": "all"}),
+                                            FrozenMap({"commodity": "pearls", "share": "all"}),
+                                            FrozenMap({"commodity": "bone", "share": "half"}),
+                                            FrozenMap({"commodity": "wax", "share": "half"}),
+                                            FrozenMap({"commodity": "ceramics", "share": "half"}),
+                                            FrozenMap({"commodity": "grain", "share": "half"}),
+                                            FrozenMap({"commodity": "glass", "share": "half"}),
+                                            FrozenMap({"commodity": "lead", "share": "half"}),
+                                            FrozenMap({"commodity": "herbs", "share": "half"}),
+                                            FrozenMap({"commodity": "obsidian", "share": "half"}),
+                                            FrozenMap({"commodity": "amber", "share": "half"}),
                                         ),
                                         "note": "The goods marked E, and half of each good marked S: 143 cards; a set of major and minor calamities, 24 cards.",
                                     },
                                 ),
                             ),
                             "note": "All 286 commodity cards and all 48 calamity cards are in play.",
-                            "players": MappingProxyType({"max": 18, "min": 15}),
+                            "players": FrozenMap({"max": 18, "min": 15}),
                             "rule": ("10.3.4", "8.2.3"),
                         },
                     ),
                 ),
-                "mining": MappingProxyType(
+                "mining": FrozenMap(
                     {
                         "card": "mining",
                         "note": "The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
@@ -6231,32 +6230,30 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "non_native_block_bonus": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "bonus": "face_value_per_card",
                             "may_exceed_printed_maximum": True,
                             "note": "The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
-                            "players": MappingProxyType({"max": 15, "min": 12}),
+                            "players": FrozenMap({"max": 15, "min": 12}),
                             "rule": "26.3.3",
                             "shared_goods": "bonus",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "bonus": "face_value_per_card",
                             "may_exceed_printed_maximum": True,
                             "note": "As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
-                            "players": MappingProxyType({"max": 18, "min": 16}),
+                            "players": FrozenMap({"max": 18, "min": 16}),
                             "rule": ("26.3.3", "26.3.4"),
                             "shared_goods": "no_bonus",
                         },
                     ),
                 ),
-                "set_value": MappingProxyType(
+                "set_value": FrozenMap(
                     {
-                        "examples": (
-                            MappingProxyType({"cards": 3, "commodity": "oil", "rule": "26.3.3", "set_value": 36}),
-                        ),
+                        "examples": (FrozenMap({"cards": 3, "commodity": "oil", "rule": "26.3.3", "set_value": 36}),),
                         "formula": "count_squared_times_value",
                         "max_set_size": "count_of_good",
                         "note": "26.3.2: set values are printed on each commodity card; different goods, even of the same value, cannot be combined. 26.3.3 writes the formula out ('3 x 3 x 4 = 36') and speaks of 'the maximum set value printed on the cards'. For the set redeemed in its non-native block the same example gives 48 (see non_native_block_bonus). A single card counts its face value.",
@@ -6264,65 +6261,65 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         "same_good_only": True,
                     },
                 ),
-                "total_cards": MappingProxyType(
+                "total_cards": FrozenMap(
                     {
                         "count": 286,
                         "note": "1.1 I: 'Deck of 286 commodity cards'; 8.2.1: 'There are 286 commodity cards.' The counts of 8.2.1 add up to 286 (with Tea read as 5).",
                         "rule": ("1.1", "8.2.1"),
                     },
                 ),
-                "trade_stacks": MappingProxyType(
+                "trade_stacks": FrozenMap(
                     {
                         "count": 9,
                         "note": "A stack's number is the level of its goods and calamities (2.6.2, 29.1: 'Second level calamities' are 29.2, and so on). With twelve or more players there are two blocks of nine stacks each, West and East (2.6.2, 9.6).",
                         "numbered_by_value": True,
                         "rule": ("2.6.2", "8.2.1", "29.1"),
-                        "setup": MappingProxyType(
+                        "setup": FrozenMap(
                             {
                                 "note": "10.3.5 is in Italian. During play, used and excess commodity cards and the calamities of the turn go back, shuffled, to the bottom of their stacks, non-tradable calamities under them (27.2, 27.3.2); with two blocks, each card returns to the block it was drawn from, as marked on it (27.3.3).",
                                 "per_block": True,
                                 "rule": "10.3.5",
                                 "steps": (
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
                                             "step": "sort_commodities_by_stack",
                                             "text": "For each trade block (East, West) in play, sort the commodity cards by number.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {"rule": "10.3.5", "step": "shuffle_each_stack", "text": "Shuffle each stack."},
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "count_per_stack": "players_in_block",
                                             "rule": "10.3.5",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "set_aside_commodities",
                                             "text": "From each stack from the second to the ninth, count off as many commodity cards as there are players in the block and set them aside.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
                                             "severities": ("major", "minor"),
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "shuffle_in_tradable_calamities",
                                             "text": "Shuffle each of the eight major tradable calamities, and the eight minor calamities if they are in play, with the remaining commodity cards of its stack.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_set_aside_on_top",
                                             "text": "Put the commodity cards set aside back on top of their stacks, so that no player draws a tradable calamity until the game is well under way.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "rule": "10.3.5",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_non_tradable_calamities_at_bottom",
                                             "text": "Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
                                         },
@@ -6331,11 +6328,11 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             },
                         ),
                         "stacks": (
-                            MappingProxyType({"calamities": False, "number": 1, "rule": ("10.3.5", "29.1")}),
-                            MappingProxyType(
+                            FrozenMap({"calamities": False, "number": 1, "rule": ("10.3.5", "29.1")}),
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -6346,7 +6343,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     ),
                                     "number": 2,
                                     "purchases": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {
                                                 "note": "30.8.2 cites 22.5.4; all of 22.5 (buying trade cards) is missing from the text, so whether players without the advancement may buy is not known.",
                                                 "price": 7,
@@ -6358,15 +6355,15 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 3,
                                     "purchases": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {
                                                 "note": "30.44.2 cites 22.5.3 (missing).",
                                                 "price": 9,
@@ -6378,35 +6375,35 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 4,
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 5,
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 6,
                                     "purchases": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {
                                                 "note": "30.31.2 cites 22.5.5 (missing).",
                                                 "price": 13,
@@ -6418,15 +6415,15 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 7,
                                     "purchases": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {
                                                 "note": "30.8.3 cites 22.5.4 (missing).",
                                                 "price": 15,
@@ -6438,15 +6435,15 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 8,
                                     "purchases": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {
                                                 "note": "30.31.3 cites 22.5.5 (missing).",
                                                 "price": 16,
@@ -6458,10 +6455,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "rule": "8.3.1",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
                                     ),
                                     "number": 9,
@@ -6473,7 +6470,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "components": MappingProxyType(
+        "components": FrozenMap(
             {
                 "census_markers_per_set": 1,
                 "cities_per_set": 9,
@@ -6485,7 +6482,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tokens_per_set": 55,
             },
         ),
-        "credit_policy": MappingProxyType(
+        "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
                 "credits_must_be_used": True,
@@ -6499,10 +6496,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "description": "The fan-made CIVILIZATION: The Expansion Project for five to eighteen players on a map from the Mediterranean to India: eighteen civilizations, 53 civilization advancements in five groups with credit tokens, 45 goods in West and East trade blocks and 24 calamities (major and minor); the most victory points (A.S.T. position, advancements, cities) wins.",
-        "hand_limit": MappingProxyType(
+        "hand_limit": FrozenMap(
             {
                 "card_changes": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "card": "trade_routes",
                             "change": 1,
@@ -6510,7 +6507,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "rule": "30.50.3",
                         },
                     ),
-                    MappingProxyType({"card": "diaspora", "change": -1, "rule": ("27.2.2", "30.14.3")}),
+                    FrozenMap({"card": "diaspora", "change": -1, "rule": ("27.2.2", "30.14.3")}),
                 ),
                 "card_changes_cumulative": True,
                 "commodity_cards": 8,
@@ -6521,40 +6518,40 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "nations": None,
-        "not_in_sources": MappingProxyType({"map": None}),
+        "not_in_sources": FrozenMap({"map": None}),
         "note": "Costs (face values) of the 53 advancements are not in the sources, so every purchase cost, the A.S.T. requirements of 28.2.4-28.2.5 and the victory points of advancements are unknown in practice; 5.1 counts 51 advancements against 53 sections (see the cards file). Buying trade cards with treasury (22.5) survives only in the advancements that allow it; the rules of the trading session (23) and of conflict (18) are summarized in the phases, not encoded.",
-        "player_counts": MappingProxyType(
+        "player_counts": FrozenMap(
             {
                 "general_rules": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "choose_civilizations",
                             "rule": "9.3",
                             "text": "With fewer than eighteen players, choose as many civilizations as there are players, with start areas close together (no gaps); no civilization may be in play without at least two direct neighbours; they may border over water, but not over open sea or zero-population areas. The Scenario Handbook suggests sets; players agree, else a majority or the GM decides.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "remove_unused_areas",
                             "rule": ("9.4", "10.1"),
                             "text": "Remove from play every area associated with a civilization not in play (listed in the Scenario Handbook), covering its population limit and making it impassable; an area associated with several civilizations is removed if any of them is not in play.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "areas_out_of_play",
                             "rule": "9.5",
                             "text": "Tokens may not enter, nor cities be built in, areas out of play. Ships may pass through them, even carrying tokens, but may not unload or end their move there. They count when tracing a path over water, not over land; otherwise, Barbarian Hordes included, areas adjacent to them are adjacent to the map edge.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "trade_blocks",
                             "rule": "9.6",
                             "text": "With twelve or more players, the civilizations in play are divided into two trade card blocks: the easternmost half is the East, the westernmost half the West; with an odd number, the middle civilization belongs to the block it would have in an eighteen-player game.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "civilizations_drawn",
                             "rule": "10.4",
@@ -6566,24 +6563,24 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "rule": ("9.1", "9.2", "9.3", "9.4", "9.5", "9.6"),
             },
         ),
-        "rulebook": MappingProxyType(
+        "rulebook": FrozenMap(
             {
                 "note": '1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
                 "rule_index": "rulebooks/expansion-project.yaml",
                 "title": "CIVILIZATION: The Expansion Project",
             },
         ),
-        "sequence_of_play": MappingProxyType(
+        "sequence_of_play": FrozenMap(
             {
                 "general_rules": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "order_on_request",
                             "rule": "11.2",
                             "text": "Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_order_breaks_ties",
                             "rule": "11.4",
@@ -6597,14 +6594,14 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "status": "draft",
-        "taxation": MappingProxyType(
+        "taxation": FrozenMap(
             {
                 "note": "13.1: each player moves two tokens from stock to treasury for each city on the board.",
                 "rate_changes": (
-                    MappingProxyType({"card": "monarchy", "lower_by": 0, "raise_by": 1, "rule": ("13.2.1", "30.32.2")}),
-                    MappingProxyType({"card": "coinage", "lower_by": 1, "raise_by": 1, "rule": ("13.2.2", "30.10.2")}),
+                    FrozenMap({"card": "monarchy", "lower_by": 0, "raise_by": 1, "rule": ("13.2.1", "30.32.2")}),
+                    FrozenMap({"card": "coinage", "lower_by": 1, "raise_by": 1, "rule": ("13.2.2", "30.10.2")}),
                 ),
-                "rate_changes_combination": MappingProxyType(
+                "rate_changes_combination": FrozenMap(
                     {
                         "cumulative": True,
                         "revolts_allowed": True,
@@ -6614,7 +6611,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         "text": "The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
                     },
                 ),
-                "revolt": MappingProxyType(
+                "revolt": FrozenMap(
                     {
                         "beneficiary": None,
                         "immune_card": "democracy",
@@ -6626,18 +6623,18 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tokens_per_city": 2,
             },
         ),
-        "victory": MappingProxyType(
+        "victory": FrozenMap(
             {
                 "complete_final_turn": True,
                 "end_conditions": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "finish_square",
                             "rule": "34.1",
                             "text": "At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "time_limit",
                             "rule": ("34.1", "34.2"),
@@ -6649,7 +6646,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "note": "35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
                 "rule": ("34.1", "34.2", "35.1", "35.2"),
                 "scoring": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_position",
                             "name": "A.S.T. position",
@@ -6660,7 +6657,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "A.S.T. position: 5 points for each space.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "card_value_below": 100,
                             "id": "advancements_below_100",
@@ -6671,7 +6668,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "1 point for each advancement with a face value below 100.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "card_value_min": 100,
                             "id": "advancements_100_and_more",
@@ -6682,7 +6679,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                             "text": "Advancements with a face value of 100 or more: points not in the sources.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "cities",
                             "name": "Cities",
@@ -6700,7 +6697,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".
-ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "groups.arts": ("5.1", "6.1"),
         "groups.civics": ("5.1", "6.1"),

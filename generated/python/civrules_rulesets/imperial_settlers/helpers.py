@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from civrules_runtime_imperial_settlers.records import Card, SoloLevel
     from civrules_runtime_imperial_settlers.vocab import RazeTargetName
 
+    from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName
+
 
 def require_complete() -> None:
     """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""
@@ -33,7 +35,7 @@ def canonical_id(name: str) -> str:
     return data.ID_ALIASES.get(name, name)
 
 
-def deck(deck: str) -> tuple[str, ...]:
+def deck(deck: DeckIdName) -> tuple[str, ...]:
     """The deck as a game uses it: one printed id per copy (a faction's custom deck where the
     ruleset uses one).
 
@@ -48,13 +50,13 @@ def card_of(printed_id: str) -> Card:
     return data.CARDS[data.PRINTED_IDS[logic.known(data.PRINTED_IDS, printed_id, "printed id")]]
 
 
-def missing_to_pay(card: str, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:
+def missing_to_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:
     """What ``goods`` lack to pay the building cost of ``card`` (empty: they pay it). Gold stands in
     for any resource, never the reverse (p3)."""
     return logic.shortfall(logic.card_cost(data.CARDS, card), goods, data.GOODS)
 
 
-def can_pay(card: str, goods: Mapping[str, int] | Iterable[str]) -> bool:
+def can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:
     """Whether ``goods`` pay the building cost of ``card``, gold standing in for resources (p3).
 
     >>> can_pay("bar001", ["wood"])
@@ -85,7 +87,9 @@ def worker_exchange(workers: int) -> int:
     return logic.worker_exchange(data.ACTIONS, workers)
 
 
-def production(faction: str, deals: Iterable[str] = (), locations: Iterable[str] = ()) -> Mapping[str, int]:
+def production(
+    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()
+) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
     deal (the deals' goods), and each production location's (cards by id)."""
     return logic.production(data.FACTIONS, data.CARDS, faction, deals, locations)

@@ -25,6 +25,8 @@ from .ids import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from .data import (
         ACTIONS,
         CARDS,
@@ -77,6 +79,13 @@ else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The package's version: semantic versioning of its public API, decided by `civrules build`
+#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
+__version__: Final = "1.0.0"
+#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
+#: whole resolved ruleset and does not import the base's package.
+BASE_RULESET: Final[str | None] = "imperial-settlers"
+
 _DATA = frozenset(
     (
         "ACTIONS",
@@ -121,6 +130,7 @@ _HELPERS = frozenset(
 
 __all__ = [
     "ACTIONS",
+    "BASE_RULESET",
     "CARDS",
     "DECKS",
     "DECK_CARDS",
@@ -152,6 +162,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "__version__",
     "board_score",
     "can_pay",
     "canonical_id",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_imperial_settlers.records import (
     Action,
     Card,
@@ -1051,10 +1050,10 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing (none here).
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType({})
+ID_ALIASES: Final[Mapping[str, str]] = FrozenMap({})
 
 #: The id enum of each collection, for engines that handle ids generically.
-ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
     {
         "actions": ActionId,
         "cards": CardId,
@@ -1067,7 +1066,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
 )
 
 #: Every card by id, with its copies; name None where no source in the edition's language names it.
-CARDS: Final[Mapping[str, Card]] = MappingProxyType(
+CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
         "bar001": Card(
             id="bar001",
@@ -3121,7 +3120,7 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
 )
 
 #: The card of each printed id (each copy's id: BAR001, BAR002 ...).
-PRINTED_IDS: Final[Mapping[str, str]] = MappingProxyType(
+PRINTED_IDS: Final[Mapping[str, str]] = FrozenMap(
     {
         "BAR001": "bar001",
         "BAR002": "bar001",
@@ -3331,7 +3330,7 @@ PRINTED_IDS: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 #: The decks: printed code, size, faction (None: the common deck).
-DECKS: Final[Mapping[str, Deck]] = MappingProxyType(
+DECKS: Final[Mapping[str, Deck]] = FrozenMap(
     {
         "barbarians": Deck("barbarians", "Bárbaros", "BAR", 30, "barbarians"),
         "romans": Deck("romans", "Romanos", "ROM", 30, "romans"),
@@ -3343,7 +3342,7 @@ DECKS: Final[Mapping[str, Deck]] = MappingProxyType(
 
 #: Each deck as a game uses it, one printed id per copy (a faction's custom deck where the ruleset
 #: uses one in place of its printed deck).
-DECK_CARDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+DECK_CARDS: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "barbarians": (
             "BAR001",
@@ -3563,7 +3562,7 @@ DECK_CARDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
 )
 
 #: The factions: deck, what the board produces each production phase, what it lets a player store.
-FACTIONS: Final[Mapping[str, Faction]] = MappingProxyType(
+FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
     {
         "barbarians": Faction(
             "barbarians",
@@ -3601,7 +3600,7 @@ FACTIONS: Final[Mapping[str, Faction]] = MappingProxyType(
 )
 
 #: The goods; stands_for: the goods one may pay in place of (gold for any resource, p3).
-GOODS: Final[Mapping[str, Good]] = MappingProxyType(
+GOODS: Final[Mapping[str, Good]] = FrozenMap(
     {
         "card": Good("card", "Carta", False, False, ()),
         "vp": Good("vp", "Ponto de Vitória", False, False, ()),
@@ -3616,12 +3615,12 @@ GOODS: Final[Mapping[str, Good]] = MappingProxyType(
 )
 
 #: The actions of the action phase: price, whether allowed, extras per defence token and Samurai.
-ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
+ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
     {
         "build": Action(
             "build",
             "Construir um Local",
-            MappingProxyType({}),
+            FrozenMap({}),
             allowed=True,
             extra_per_defence=0,
             extra_per_samurai=0,
@@ -3631,7 +3630,7 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
         "deal": Action(
             "deal",
             "Fazer um Acordo",
-            MappingProxyType({"food": 1}),
+            FrozenMap({"food": 1}),
             allowed=True,
             extra_per_defence=0,
             extra_per_samurai=0,
@@ -3641,7 +3640,7 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
         "raze_card_in_hand": Action(
             "raze_card_in_hand",
             "Destruir uma carta da mão",
-            MappingProxyType({"raze": 1}),
+            FrozenMap({"raze": 1}),
             allowed=True,
             extra_per_defence=0,
             extra_per_samurai=0,
@@ -3651,7 +3650,7 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
         "raze_opponent_location": Action(
             "raze_opponent_location",
             "Destruir um Local de um oponente",
-            MappingProxyType({"raze": 2}),
+            FrozenMap({"raze": 2}),
             allowed=False,
             extra_per_defence=1,
             extra_per_samurai=1,
@@ -3666,7 +3665,7 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
         "activate": Action(
             "activate",
             "Ativar um Local de Ação",
-            MappingProxyType({}),
+            FrozenMap({}),
             allowed=True,
             extra_per_defence=0,
             extra_per_samurai=0,
@@ -3676,7 +3675,7 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
         "spend_workers": Action(
             "spend_workers",
             "Gastar Trabalhadores",
-            MappingProxyType({"worker": 2}),
+            FrozenMap({"worker": 2}),
             allowed=True,
             extra_per_defence=0,
             extra_per_samurai=0,
@@ -3691,7 +3690,7 @@ ACTIONS: Final[Mapping[str, Action]] = MappingProxyType(
 )
 
 #: The phases of a round, with their steps in words.
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
         "lookout": Phase(
             "lookout",
@@ -3770,18 +3769,18 @@ DECK_RULE: Final[DeckRule | None] = DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
 #: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
+SETTINGS: Final[Mapping[str, object]] = FrozenMap(
     {
-        "card_uses": MappingProxyType(
+        "card_uses": FrozenMap(
             {
-                "deal": MappingProxyType(
+                "deal": FrozenMap(
                     {
                         "deal_on": ("barbarians", "romans", "japanese", "egyptians"),
                         "note": "Faction cards only; a deal cannot be made with a common card.",
                         "rule": ("p4/visao-geral-das-cartas", "p9/faca-um-acordo"),
                     },
                 ),
-                "raze": MappingProxyType(
+                "raze": FrozenMap(
                     {
                         "note": "Common and Japanese cards can be razed; the Japanese are the exception among faction cards.",
                         "rule": ("p4/visao-geral-das-cartas", "p9/destruir"),
@@ -3791,14 +3790,14 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "colourless_cards": (
-            MappingProxyType({"card": "com069", "note": "The Ruínas have no type (colour).", "rule": "p12/comum"}),
+            FrozenMap({"card": "com069", "note": "The Ruínas have no type (colour).", "rule": "p12/comum"}),
         ),
-        "deck_building": MappingProxyType(
+        "deck_building": FrozenMap(
             {
                 "all_copies": True,
                 "deck_size": 30,
                 "note": "For decks built with cards added by expansions or variants; adding a card of 3 copies means removing all 3 copies of another.",
-                "own_faction_only": MappingProxyType(
+                "own_faction_only": FrozenMap(
                     {
                         "inferred": True,
                         "rule": ("p12/regras-para-construir-um-baralho-de-faccao", "p2/220-cartas-63-x-88-mm"),
@@ -3807,14 +3806,14 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "pattern": (
-                    MappingProxyType({"cards": 3, "copies": 3}),
-                    MappingProxyType({"cards": 6, "copies": 2}),
-                    MappingProxyType({"cards": 9, "copies": 1}),
+                    FrozenMap({"cards": 3, "copies": 3}),
+                    FrozenMap({"cards": 6, "copies": 2}),
+                    FrozenMap({"cards": 9, "copies": 1}),
                 ),
                 "rule": "p12/regras-para-construir-um-baralho-de-faccao",
             },
         ),
-        "defence": MappingProxyType(
+        "defence": FrozenMap(
             {
                 "discarded_at_clean_up": True,
                 "movable": False,
@@ -3826,15 +3825,15 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "description": "The base game: four factions of 30 cards, an 84-card common deck, five rounds of four phases; the solo game against a virtual player; the rulebook's variants are variants of this ruleset.",
-        "first_game": MappingProxyType({"factions": ("romans", "barbarians"), "players": 2, "rule": "p5"}),
-        "foundation": MappingProxyType(
+        "first_game": FrozenMap({"factions": ("romans", "barbarians"), "players": 2, "rule": "p5"}),
+        "foundation": FrozenMap(
             {
                 "owner_gains": ("wood",),
                 "rule": ("p9/transformando-um-local-em-uma-fundacao", "p8/custos-de-construcao"),
                 "use": "discarded to pay a faction location's cost",
             },
         ),
-        "goods_unlimited": MappingProxyType(
+        "goods_unlimited": FrozenMap(
             {
                 "note": "Resources, workers and tokens are not limited by the pieces; the multiplier tokens stand for more.",
                 "rule": "p3/bens-ilimitados",
@@ -3842,56 +3841,56 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "named_cards_not_identified": (
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Moinho",
                     "rule": "p8/exemplo-de-construcao-de-local",
                     "why": "a Barbarian player's location discarded to build; no fact singles out its card",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Campos do Lorde",
                     "rule": "p6/exemplo-de-fase-de-producao",
                     "why": "a production location giving 1 food; several cards of the source produce food",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Tendas",
                     "rule": "p7/exemplo-de-fase-de-limpeza",
                     "why": "a Japanese player's action location activated with 1 food; the source does not encode activation costs",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Cassino",
                     "rule": "p7/exemplo-de-fase-de-limpeza",
                     "why": "an action location activated with 1 worker; the source does not encode activation costs",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Guilda dos Construtores",
                     "rule": "p10/exemplos-de-como-usar-um-local-de-acao",
                     "why": "a common action location (1 worker and 2 stone for 3 VP); the source does not encode action effects",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Castelo",
                     "rule": "p10/exemplos-de-como-usar-um-local-de-acao",
                     "why": "a common action location (1 worker for a card); the source does not encode action effects",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Marceneiro",
                     "rule": "p14/exemplo-de-ataque-do-jogador-virtual",
                     "why": "a common location with wood and no gold or worker in its spoils; several cards of the source match",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "name": "Fornecedor de Madeira",
                     "rule": "p14/exemplo-de-ataque-do-jogador-virtual",
@@ -3899,69 +3898,69 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 },
             ),
         ),
-        "rounds": MappingProxyType({"count": 5, "rule": ("p6", "p7/final-de-jogo")}),
-        "rulebook": MappingProxyType({"rule_index": "rulebooks/imperial-settlers.yaml", "title": "Imperial Settlers"}),
-        "scoring": MappingProxyType(
+        "rounds": FrozenMap({"count": 5, "rule": ("p6", "p7/final-de-jogo")}),
+        "rulebook": FrozenMap({"rule_index": "rulebooks/imperial-settlers.yaml", "title": "Imperial Settlers"}),
+        "scoring": FrozenMap(
             {
                 "common_location_vp": 1,
                 "faction_location_vp": 2,
                 "note": "Added after the fifth round to the points scored during the game; some Japanese abilities (Santuário, Portal) give more at the end.",
                 "rule": ("p7/final-de-jogo", "p15"),
                 "tie_breaks": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "workers_and_resources_left",
                             "rule": "p7/empates",
                             "text": "Most workers and resources left.",
                         },
                     ),
-                    MappingProxyType({"id": "cards_in_hand", "rule": "p7/empates", "text": "Most cards in hand."}),
-                    MappingProxyType(
+                    FrozenMap({"id": "cards_in_hand", "rule": "p7/empates", "text": "Most cards in hand."}),
+                    FrozenMap(
                         {"id": "shared_victory", "rule": "p7/empates", "text": "The tied players share the victory."},
                     ),
                 ),
             },
         ),
         "setup": (
-            MappingProxyType(
+            FrozenMap(
                 {
                     "rule": "p5",
                     "step": 1,
                     "text": "Place the score board; put the round marker on space I of the round track.",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "rule": "p5",
                     "step": 2,
                     "text": "Shuffle the common cards into a face-down deck within reach of all.",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "rule": "p5",
                     "step": 3,
                     "text": "Each player chooses a faction and takes its board, its 30-card deck and its marker.",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "rule": "p5",
                     "step": 4,
                     "text": "Each player places the board in front of them and shuffles the faction deck face down; unused pieces go back to the box.",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "rule": "p5",
                     "step": 5,
                     "text": "Each player puts the faction marker on space 0 of the victory point track.",
                 },
             ),
-            MappingProxyType(
+            FrozenMap(
                 {"rule": "p5", "step": 6, "text": "Put the resources, workers and tokens within reach as the supply."},
             ),
-            MappingProxyType(
+            FrozenMap(
                 {
                     "rule": "p5",
                     "step": 7,
@@ -3969,26 +3968,26 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 },
             ),
         ),
-        "solo": MappingProxyType(
+        "solo": FrozenMap(
             {
-                "achievements": MappingProxyType(
+                "achievements": FrozenMap(
                     {
                         "levels": (
-                            MappingProxyType({"below": 30, "id": "plebeu", "name": "Plebeu"}),
-                            MappingProxyType({"at_least": 30, "id": "servo", "name": "Servo"}),
-                            MappingProxyType({"at_least": 40, "id": "escudeiro", "name": "Escudeiro"}),
-                            MappingProxyType({"at_least": 50, "id": "cavaleiro", "name": "Cavaleiro"}),
-                            MappingProxyType({"at_least": 60, "id": "castelao", "name": "Castelão"}),
-                            MappingProxyType({"at_least": 70, "id": "rei", "name": "Rei"}),
-                            MappingProxyType({"at_least": 80, "id": "imperador", "name": "Imperador"}),
+                            FrozenMap({"below": 30, "id": "plebeu", "name": "Plebeu"}),
+                            FrozenMap({"at_least": 30, "id": "servo", "name": "Servo"}),
+                            FrozenMap({"at_least": 40, "id": "escudeiro", "name": "Escudeiro"}),
+                            FrozenMap({"at_least": 50, "id": "cavaleiro", "name": "Cavaleiro"}),
+                            FrozenMap({"at_least": 60, "id": "castelao", "name": "Castelão"}),
+                            FrozenMap({"at_least": 70, "id": "rei", "name": "Rei"}),
+                            FrozenMap({"at_least": 80, "id": "imperador", "name": "Imperador"}),
                         ),
                         "rule": "p14/tabela-de-conquistas",
                     },
                 ),
-                "attack_cards": MappingProxyType(
+                "attack_cards": FrozenMap(
                     {"count": 16, "rule": ("p13/preparacao", "p13/cartas-de-ataque"), "targets": None},
                 ),
-                "attack_priority": MappingProxyType(
+                "attack_priority": FrozenMap(
                     {
                         "by_kind": ("action", "ability", "production"),
                         "rule": ("p13/fase-de-ataque-do-jogador-virtual", "p14"),
@@ -3997,7 +3996,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
                 "attacks_per_round": 2,
                 "defence_protects": False,
-                "japanese_target_order": MappingProxyType(
+                "japanese_target_order": FrozenMap(
                     {
                         "note": "When the first target is a VP and another attack card shows a VP, the virtual player attacks a faction location; it razes first those whose deal area gives a card, then in this order.",
                         "order": ("card", "raze", "gold", "vp", "stone", "worker", "food", "wood"),
@@ -4006,31 +4005,29 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
                 "locations_razed_per_attack": 1,
                 "lookout_steps": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "rule": "p13/fase-de-observacao",
                             "step": 1,
                             "text": "Draw the top card of your faction deck.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "rule": "p13/fase-de-observacao",
                             "step": 2,
                             "text": "Reveal the top 4 common cards; take one.",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "rule": "p13/fase-de-observacao",
                             "step": 3,
                             "text": "Shuffle the other three; one at random goes face up to the virtual player.",
                         },
                     ),
-                    MappingProxyType(
-                        {"rule": "p13/fase-de-observacao", "step": 4, "text": "Of the two left, take one."},
-                    ),
-                    MappingProxyType(
+                    FrozenMap({"rule": "p13/fase-de-observacao", "step": 4, "text": "Of the two left, take one."}),
+                    FrozenMap(
                         {"rule": "p13/fase-de-observacao", "step": 5, "text": "The last goes to the virtual player."},
                     ),
                 ),
@@ -4038,27 +4035,27 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "rule": ("p13", "p14"),
                 "samurai_protects": False,
                 "setup": (
-                    MappingProxyType({"rule": "p13/preparacao", "step": 1, "text": "Use only the faction you choose."}),
-                    MappingProxyType(
+                    FrozenMap({"rule": "p13/preparacao", "step": 1, "text": "Use only the faction you choose."}),
+                    FrozenMap(
                         {
                             "rule": "p13/preparacao",
                             "step": 2,
                             "text": "Shuffle the 16 attack cards face down opposite your empire.",
                         },
                     ),
-                    MappingProxyType({"rule": "p13/preparacao", "step": 3, "text": "Reveal the top attack card."}),
+                    FrozenMap({"rule": "p13/preparacao", "step": 3, "text": "Reveal the top attack card."}),
                 ),
-                "virtual_player": MappingProxyType(
+                "virtual_player": FrozenMap(
                     {"board": False, "faction": False, "goods": False, "marker": False, "rule": "p13"},
                 ),
-                "winning": MappingProxyType(
+                "winning": FrozenMap(
                     {
                         "compare": "faction_locations",
                         "disagreements": (
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "alternatives": (
-                                        MappingProxyType(
+                                        FrozenMap(
                                             {
                                                 "source": "p14/fim-do-jogo ('Locais construídos em seu Império')",
                                                 "value": "built_locations",
@@ -4077,7 +4074,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "starting_hand": MappingProxyType(
+        "starting_hand": FrozenMap(
             {"common": 2, "faction": 2, "note": "Drawn by each player, starting with the first player.", "rule": "p5"},
         ),
         "status": "official_variant",
@@ -4085,7 +4082,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".
-ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "cards.bar001": (
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",

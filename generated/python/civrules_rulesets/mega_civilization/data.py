@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_advanced_civilization.records import (
     Area,
     AstTrack,
@@ -594,7 +593,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing.
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
+ID_ALIASES: Final[Mapping[str, str]] = FrozenMap(
     {
         "acquisition_of_civilization_advancements": "acquisition_of_civilization_cards",
         "gemstones": "gems",
@@ -603,7 +602,7 @@ ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType(
 )
 
 #: The id enum of each collection, for engines that handle ids generically.
-ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
     {
         "groups": GroupId,
         "civilization_cards": CardId,
@@ -617,7 +616,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
     },
 )
 
-GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
+GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
         GroupId.CRAFTS: Group(GroupId.CRAFTS, "Crafts", "orange", None),
         GroupId.SCIENCES: Group(GroupId.SCIENCES, "Sciences", "green", None),
@@ -627,7 +626,7 @@ GROUPS: Final[Mapping[str, Group]] = MappingProxyType(
     },
 )
 
-CARDS: Final[Mapping[str, Card]] = MappingProxyType(
+CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
         CardId.ADVANCED_MILITARY: Card(
             id=CardId.ADVANCED_MILITARY,
@@ -2124,9 +2123,9 @@ CARDS: Final[Mapping[str, Card]] = MappingProxyType(
 
 #: Credit each owned card gives toward each other card, derived by the ruleset's credit policy
 #: (every card has a row, empty when it gives no credit).
-CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
+CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = FrozenMap(
     {
-        CardId.ADVANCED_MILITARY: MappingProxyType(
+        CardId.ADVANCED_MILITARY: FrozenMap(
             {
                 CardId.ANATOMY: 5,
                 CardId.ASTRONAVIGATION: 5,
@@ -2152,7 +2151,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.AGRICULTURE: MappingProxyType(
+        CardId.AGRICULTURE: FrozenMap(
             {
                 CardId.ANATOMY: 5,
                 CardId.ASTRONAVIGATION: 5,
@@ -2179,7 +2178,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.ANATOMY: MappingProxyType(
+        CardId.ANATOMY: FrozenMap(
             {
                 CardId.AGRICULTURE: 5,
                 CardId.ASTRONAVIGATION: 20,
@@ -2205,7 +2204,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.ARCHITECTURE: MappingProxyType(
+        CardId.ARCHITECTURE: FrozenMap(
             {
                 CardId.ANATOMY: 5,
                 CardId.ASTRONAVIGATION: 5,
@@ -2232,7 +2231,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.ASTRONAVIGATION: MappingProxyType(
+        CardId.ASTRONAVIGATION: FrozenMap(
             {
                 CardId.ANATOMY: 10,
                 CardId.CALENDAR: 20,
@@ -2258,7 +2257,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.CALENDAR: MappingProxyType(
+        CardId.CALENDAR: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.ANATOMY: 10,
@@ -2284,7 +2283,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.CARTOGRAPHY: MappingProxyType(
+        CardId.CARTOGRAPHY: FrozenMap(
             {
                 CardId.ANATOMY: 10,
                 CardId.ARCHITECTURE: 5,
@@ -2310,7 +2309,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.CLOTH_MAKING: MappingProxyType(
+        CardId.CLOTH_MAKING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.ARCHITECTURE: 5,
@@ -2337,7 +2336,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 10,
             },
         ),
-        CardId.COINAGE: MappingProxyType(
+        CardId.COINAGE: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.ANATOMY: 10,
@@ -2364,7 +2363,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.CULTURAL_ASCENDANCY: MappingProxyType(
+        CardId.CULTURAL_ASCENDANCY: FrozenMap(
             {
                 CardId.ARCHITECTURE: 20,
                 CardId.DEISM: 5,
@@ -2390,7 +2389,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 20,
             },
         ),
-        CardId.DEISM: MappingProxyType(
+        CardId.DEISM: FrozenMap(
             {
                 CardId.AGRICULTURE: 5,
                 CardId.CLOTH_MAKING: 5,
@@ -2416,7 +2415,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 5,
             },
         ),
-        CardId.DEMOCRACY: MappingProxyType(
+        CardId.DEMOCRACY: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 20,
                 CardId.ARCHITECTURE: 5,
@@ -2442,7 +2441,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.DIASPORA: MappingProxyType(
+        CardId.DIASPORA: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.CULTURAL_ASCENDANCY: 5,
@@ -2468,7 +2467,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 5,
             },
         ),
-        CardId.DIPLOMACY: MappingProxyType(
+        CardId.DIPLOMACY: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.ARCHITECTURE: 10,
@@ -2494,7 +2493,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.DRAMA_AND_POETRY: MappingProxyType(
+        CardId.DRAMA_AND_POETRY: FrozenMap(
             {
                 CardId.ARCHITECTURE: 10,
                 CardId.CULTURAL_ASCENDANCY: 10,
@@ -2520,7 +2519,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 10,
             },
         ),
-        CardId.EMPIRICISM: MappingProxyType(
+        CardId.EMPIRICISM: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.AGRICULTURE: 5,
@@ -2574,7 +2573,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.ENGINEERING: MappingProxyType(
+        CardId.ENGINEERING: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.ANATOMY: 10,
@@ -2600,7 +2599,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.ENLIGHTENMENT: MappingProxyType(
+        CardId.ENLIGHTENMENT: FrozenMap(
             {
                 CardId.AGRICULTURE: 5,
                 CardId.CLOTH_MAKING: 5,
@@ -2626,7 +2625,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 5,
             },
         ),
-        CardId.FUNDAMENTALISM: MappingProxyType(
+        CardId.FUNDAMENTALISM: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.CULTURAL_ASCENDANCY: 5,
@@ -2652,7 +2651,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 5,
             },
         ),
-        CardId.LAW: MappingProxyType(
+        CardId.LAW: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 10,
                 CardId.CULTURAL_ASCENDANCY: 20,
@@ -2679,7 +2678,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.LIBRARY: MappingProxyType(
+        CardId.LIBRARY: FrozenMap(
             {
                 CardId.ANATOMY: 20,
                 CardId.ARCHITECTURE: 5,
@@ -2705,7 +2704,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.LITERACY: MappingProxyType(
+        CardId.LITERACY: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 10,
                 CardId.AGRICULTURE: 5,
@@ -2759,7 +2758,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.MASONRY: MappingProxyType(
+        CardId.MASONRY: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.ANATOMY: 5,
@@ -2785,7 +2784,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.MATHEMATICS: MappingProxyType(
+        CardId.MATHEMATICS: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 10,
                 CardId.AGRICULTURE: 10,
@@ -2839,7 +2838,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.MEDICINE: MappingProxyType(
+        CardId.MEDICINE: FrozenMap(
             {
                 CardId.AGRICULTURE: 5,
                 CardId.ANATOMY: 30,
@@ -2865,7 +2864,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.METALWORKING: MappingProxyType(
+        CardId.METALWORKING: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.AGRICULTURE: 10,
@@ -2892,7 +2891,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.MILITARY: MappingProxyType(
+        CardId.MILITARY: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 30,
                 CardId.AGRICULTURE: 5,
@@ -2919,7 +2918,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.MINING: MappingProxyType(
+        CardId.MINING: FrozenMap(
             {
                 CardId.AGRICULTURE: 20,
                 CardId.ANATOMY: 5,
@@ -2945,7 +2944,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.MONARCHY: MappingProxyType(
+        CardId.MONARCHY: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 10,
                 CardId.DEISM: 5,
@@ -2971,7 +2970,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.MONOTHEISM: MappingProxyType(
+        CardId.MONOTHEISM: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.DEISM: 20,
@@ -2997,7 +2996,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.MONUMENT: MappingProxyType(
+        CardId.MONUMENT: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.CLOTH_MAKING: 10,
@@ -3023,7 +3022,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 30,
             },
         ),
-        CardId.MUSIC: MappingProxyType(
+        CardId.MUSIC: FrozenMap(
             {
                 CardId.ARCHITECTURE: 10,
                 CardId.CULTURAL_ASCENDANCY: 10,
@@ -3049,7 +3048,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 10,
             },
         ),
-        CardId.MYSTICISM: MappingProxyType(
+        CardId.MYSTICISM: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.CULTURAL_ASCENDANCY: 5,
@@ -3075,7 +3074,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 5,
             },
         ),
-        CardId.MYTHOLOGY: MappingProxyType(
+        CardId.MYTHOLOGY: FrozenMap(
             {
                 CardId.ARCHITECTURE: 5,
                 CardId.CULTURAL_ASCENDANCY: 5,
@@ -3101,7 +3100,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 5,
             },
         ),
-        CardId.NAVAL_WARFARE: MappingProxyType(
+        CardId.NAVAL_WARFARE: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 10,
                 CardId.AGRICULTURE: 5,
@@ -3129,7 +3128,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.PHILOSOPHY: MappingProxyType(
+        CardId.PHILOSOPHY: FrozenMap(
             {
                 CardId.ANATOMY: 20,
                 CardId.ASTRONAVIGATION: 20,
@@ -3155,7 +3154,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.POLITICS: MappingProxyType(
+        CardId.POLITICS: FrozenMap(
             {
                 CardId.ARCHITECTURE: 20,
                 CardId.CULTURAL_ASCENDANCY: 20,
@@ -3181,7 +3180,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 20,
             },
         ),
-        CardId.POTTERY: MappingProxyType(
+        CardId.POTTERY: FrozenMap(
             {
                 CardId.AGRICULTURE: 20,
                 CardId.ARCHITECTURE: 5,
@@ -3207,7 +3206,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 10,
             },
         ),
-        CardId.PROVINCIAL_EMPIRE: MappingProxyType(
+        CardId.PROVINCIAL_EMPIRE: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 20,
                 CardId.DEISM: 5,
@@ -3233,7 +3232,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.PUBLIC_WORKS: MappingProxyType(
+        CardId.PUBLIC_WORKS: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 20,
                 CardId.AGRICULTURE: 5,
@@ -3260,7 +3259,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 20,
             },
         ),
-        CardId.RHETORIC: MappingProxyType(
+        CardId.RHETORIC: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.ARCHITECTURE: 10,
@@ -3286,7 +3285,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.ROADBUILDING: MappingProxyType(
+        CardId.ROADBUILDING: FrozenMap(
             {
                 CardId.AGRICULTURE: 20,
                 CardId.ANATOMY: 5,
@@ -3312,7 +3311,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.SCULPTURE: MappingProxyType(
+        CardId.SCULPTURE: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.ARCHITECTURE: 20,
@@ -3338,7 +3337,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.THEOCRACY: MappingProxyType(
+        CardId.THEOCRACY: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.DEISM: 5,
@@ -3364,7 +3363,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.THEOLOGY: MappingProxyType(
+        CardId.THEOLOGY: FrozenMap(
             {
                 CardId.ANATOMY: 5,
                 CardId.ASTRONAVIGATION: 5,
@@ -3390,7 +3389,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.TRADE_EMPIRE: MappingProxyType(
+        CardId.TRADE_EMPIRE: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.AGRICULTURE: 20,
@@ -3417,7 +3416,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.TRADE_ROUTES: MappingProxyType(
+        CardId.TRADE_ROUTES: FrozenMap(
             {
                 CardId.AGRICULTURE: 10,
                 CardId.CLOTH_MAKING: 10,
@@ -3443,7 +3442,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WONDER_OF_THE_WORLD: 10,
             },
         ),
-        CardId.UNIVERSAL_DOCTRINE: MappingProxyType(
+        CardId.UNIVERSAL_DOCTRINE: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.DEISM: 10,
@@ -3469,7 +3468,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 5,
             },
         ),
-        CardId.URBANISM: MappingProxyType(
+        CardId.URBANISM: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 10,
                 CardId.ANATOMY: 5,
@@ -3496,7 +3495,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.WRITTEN_RECORD: 10,
             },
         ),
-        CardId.WONDER_OF_THE_WORLD: MappingProxyType(
+        CardId.WONDER_OF_THE_WORLD: FrozenMap(
             {
                 CardId.AGRICULTURE: 20,
                 CardId.ARCHITECTURE: 20,
@@ -3522,7 +3521,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = MappingProxyType(
                 CardId.TRADE_ROUTES: 20,
             },
         ),
-        CardId.WRITTEN_RECORD: MappingProxyType(
+        CardId.WRITTEN_RECORD: FrozenMap(
             {
                 CardId.ADVANCED_MILITARY: 5,
                 CardId.ANATOMY: 5,
@@ -3557,7 +3556,7 @@ SET_VALUE_FORMULA: Final[str | None] = "count_squared_times_value"
 #: How many cards Mining adds to one set (0: none).
 MINING_EXTRA_CARDS: Final[int] = 0
 
-COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
+COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
         CommodityId.OCHRE: Commodity(CommodityId.OCHRE, "Ochre", 1, 9, 1, False, Block.WEST),
         CommodityId.FLAX: Commodity(CommodityId.FLAX, "Flax", 1, 9, 1, False, Block.EAST),
@@ -3607,7 +3606,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = MappingProxyType(
     },
 )
 
-CALAMITIES: Final[Mapping[str, Calamity]] = MappingProxyType(
+CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
@@ -3881,7 +3880,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 )
 
 #: Each calamity's effects, by calamity.
-CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = MappingProxyType(
+CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityEffect(
@@ -4526,7 +4525,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Mappi
 )
 
 #: The civilization cards' modifiers of each calamity, by calamity.
-CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = MappingProxyType(
+CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
             CalamityModifier(
@@ -5614,7 +5613,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = M
 )
 
 #: How each calamity's modifiers of different cards combine.
-CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
+CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Combination(None, (), (), mode_unknown=False),
         CalamityId.TREACHERY: Combination(None, (), (), mode_unknown=False),
@@ -5644,7 +5643,7 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = MappingProxyType(
 )
 
 #: Who cannot be a victim of each calamity (nations, card holders, the trading player).
-CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = MappingProxyType(
+CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (),
         CalamityId.TREACHERY: (),
@@ -6069,7 +6068,7 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
 #: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
 BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = ()
 
-NATIONS: Final[Mapping[str, Nation]] = MappingProxyType(
+NATIONS: Final[Mapping[str, Nation]] = FrozenMap(
     {
         NationId.MINOA: Nation(NationId.MINOA, "Minoa", None, 1, MapRegion.WEST),
         NationId.SABA: Nation(NationId.SABA, "Saba", None, 2, MapRegion.EAST),
@@ -6095,13 +6094,13 @@ NATIONS: Final[Mapping[str, Nation]] = MappingProxyType(
 #: The A.S.T. levels of the game ("standard" when it has only one), the first being the default.
 AST_LEVELS: Final[tuple[str, ...]] = ("basic", "expert")
 
-EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
+EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
         EpochId.STONE_AGE: Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "basic": Requirements(
                         min_cities=None,
@@ -6132,7 +6131,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "basic": Requirements(
                         min_cities=2,
@@ -6163,7 +6162,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.MIDDLE_BRONZE_AGE,
             name="Middle Bronze Age",
             order=3,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "basic": Requirements(
                         min_cities=3,
@@ -6194,7 +6193,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=4,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "basic": Requirements(
                         min_cities=3,
@@ -6225,7 +6224,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=5,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "basic": Requirements(
                         min_cities=4,
@@ -6256,7 +6255,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=6,
-            requirements=MappingProxyType(
+            requirements=FrozenMap(
                 {
                     "basic": Requirements(
                         min_cities=5,
@@ -6286,9 +6285,9 @@ EPOCHS: Final[Mapping[str, Epoch]] = MappingProxyType(
     },
 )
 
-AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
+AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
     {
-        NationId.MINOA: MappingProxyType(
+        NationId.MINOA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.MINOA,
@@ -6320,7 +6319,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.SABA: MappingProxyType(
+        NationId.SABA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.SABA,
@@ -6352,7 +6351,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.ASSYRIA: MappingProxyType(
+        NationId.ASSYRIA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.ASSYRIA,
@@ -6384,7 +6383,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.MAURYA: MappingProxyType(
+        NationId.MAURYA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.MAURYA,
@@ -6416,7 +6415,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.CELT: MappingProxyType(
+        NationId.CELT: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.CELT,
@@ -6448,7 +6447,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.BABYLON: MappingProxyType(
+        NationId.BABYLON: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.BABYLON,
@@ -6480,7 +6479,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.CARTHAGE: MappingProxyType(
+        NationId.CARTHAGE: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.CARTHAGE,
@@ -6512,7 +6511,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.DRAVIDIA: MappingProxyType(
+        NationId.DRAVIDIA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.DRAVIDIA,
@@ -6544,7 +6543,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.HATTI: MappingProxyType(
+        NationId.HATTI: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.HATTI,
@@ -6576,7 +6575,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.KUSHAN: MappingProxyType(
+        NationId.KUSHAN: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.KUSHAN,
@@ -6608,7 +6607,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.ROME: MappingProxyType(
+        NationId.ROME: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.ROME,
@@ -6640,7 +6639,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.PERSIA: MappingProxyType(
+        NationId.PERSIA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.PERSIA,
@@ -6672,7 +6671,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.IBERIA: MappingProxyType(
+        NationId.IBERIA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.IBERIA,
@@ -6704,7 +6703,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.NUBIA: MappingProxyType(
+        NationId.NUBIA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.NUBIA,
@@ -6736,7 +6735,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.HELLAS: MappingProxyType(
+        NationId.HELLAS: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.HELLAS,
@@ -6768,7 +6767,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.INDUS: MappingProxyType(
+        NationId.INDUS: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.INDUS,
@@ -6800,7 +6799,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.EGYPT: MappingProxyType(
+        NationId.EGYPT: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.EGYPT,
@@ -6832,7 +6831,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
                 ),
             },
         ),
-        NationId.PARTHIA: MappingProxyType(
+        NationId.PARTHIA: FrozenMap(
             {
                 "basic": AstTrack(
                     NationId.PARTHIA,
@@ -6867,7 +6866,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = MappingProxyType(
     },
 )
 
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
         PhaseId.TAX_COLLECTION: Phase(PhaseId.TAX_COLLECTION, "Tax Collection", 1, "always", "simultaneous"),
         PhaseId.POPULATION_EXPANSION: Phase(
@@ -6937,20 +6936,20 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
     PhaseId.AST_ALTERATION,
 )
 
-PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = MappingProxyType({})
+PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap({})
 
-AREAS: Final[Mapping[str, Area]] = MappingProxyType({})
+AREAS: Final[Mapping[str, Area]] = FrozenMap({})
 
 BORDERS: Final[tuple[Border, ...]] = ()
 
 #: Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".
-ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = MappingProxyType(
-    {Adjacency.LAND: MappingProxyType({}), Adjacency.SEA: MappingProxyType({}), Adjacency.ALL: MappingProxyType({})},
+ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
+    {Adjacency.LAND: FrozenMap({}), Adjacency.SEA: FrozenMap({}), Adjacency.ALL: FrozenMap({})},
 )
 
-FLOOD_PLAINS: Final[Mapping[str, Region]] = MappingProxyType({})
+FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap({})
 
-VOLCANOES: Final[Mapping[str, Region]] = MappingProxyType({})
+VOLCANOES: Final[Mapping[str, Region]] = FrozenMap({})
 
 #: The commodity cards a player may keep, and the cards that change it.
 HAND_LIMIT: Final[HandLimit | None] = None
@@ -6963,20 +6962,20 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = None
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
 #: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
+SETTINGS: Final[Mapping[str, object]] = FrozenMap(
     {
-        "ast": MappingProxyType(
+        "ast": FrozenMap(
             {
                 "finish_space": None,
                 "levels": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "basic",
                             "name": "Basic",
                             "source": "community/megaciv_ast_by_civ.csv (difficulty Basic); community/megaciv_ast_requirements.csv (BASIC)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "expert",
                             "name": "Expert",
@@ -6985,7 +6984,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     ),
                 ),
                 "note": "Space numbers are the source's. Its columns start with the Early Bronze Age; the Stone Age, with which every track begins, is taken to start on space 1 (start_space), the numbering of the community A.S.T. file of Advanced Civilization (community/advciv_ast.csv, stone_start 1): an assumption about the source's numbering, which it does not state. The Expert tracks repeat the nations of the Basic ones; I001 keys tracks by nation only, so each Expert track carries a suppression (A009 checks one track per nation and level).",
-                "order": MappingProxyType(
+                "order": FrozenMap(
                     {
                         "source": "community/megaciv_ast_by_civ.csv (ast_rank); menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (A.S.T.-ranking / A.S.T.-position)",
                         "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last. 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, General rules: A.S.T.-ranking / A.S.T.-position).",
@@ -6998,342 +6997,342 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "text": "One track per civilization, with an epoch start space for each age; Basic and Expert tracks differ for some civilizations in the starts of the Early and Middle Bronze Ages. Each step a marker has moved from the start arrow scores 5 points at the end (bubba0077/MegaCiv); the number of spaces and the finish in this numbering are not settled by the sources.",
             },
         ),
-        "commodities": MappingProxyType(
+        "commodities": FrozenMap(
             {
                 "deck_compositions": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major",),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "ochre", "count": 9}),
-                                            MappingProxyType({"commodity": "clay", "count": 9}),
-                                            MappingProxyType({"commodity": "papyrus", "count": 8}),
-                                            MappingProxyType({"commodity": "iron", "count": 8}),
-                                            MappingProxyType({"commodity": "fish", "count": 8}),
-                                            MappingProxyType({"commodity": "fruit", "count": 9}),
-                                            MappingProxyType({"commodity": "wool", "count": 7}),
-                                            MappingProxyType({"commodity": "oil", "count": 8}),
-                                            MappingProxyType({"commodity": "wine", "count": 6}),
-                                            MappingProxyType({"commodity": "textiles", "count": 7}),
-                                            MappingProxyType({"commodity": "tin", "count": 5}),
-                                            MappingProxyType({"commodity": "copper", "count": 6}),
-                                            MappingProxyType({"commodity": "resin", "count": 5}),
-                                            MappingProxyType({"commodity": "incense", "count": 6}),
-                                            MappingProxyType({"commodity": "marble", "count": 4}),
-                                            MappingProxyType({"commodity": "gems", "count": 5}),
-                                            MappingProxyType({"commodity": "ivory", "count": 4}),
-                                            MappingProxyType({"commodity": "gold", "count": 5}),
+                                            FrozenMap({"commodity": "ochre", "count": 9}),
+                                            FrozenMap({"commodity": "clay", "count": 9}),
+                                            FrozenMap({"commodity": "papyrus", "count": 8}),
+                                            FrozenMap({"commodity": "iron", "count": 8}),
+                                            FrozenMap({"commodity": "fish", "count": 8}),
+                                            FrozenMap({"commodity": "fruit", "count": 9}),
+                                            FrozenMap({"commodity": "wool", "count": 7}),
+                                            FrozenMap({"commodity": "oil", "count": 8}),
+                                            FrozenMap({"commodity": "wine", "count": 6}),
+                                            FrozenMap({"commodity": "textiles", "count": 7}),
+                                            FrozenMap({"commodity": "tin", "count": 5}),
+                                            FrozenMap({"commodity": "copper", "count": 6}),
+                                            FrozenMap({"commodity": "resin", "count": 5}),
+                                            FrozenMap({"commodity": "incense", "count": 6}),
+                                            FrozenMap({"commodity": "marble", "count": 4}),
+                                            FrozenMap({"commodity": "gems", "count": 5}),
+                                            FrozenMap({"commodity": "ivory", "count": 4}),
+                                            FrozenMap({"commodity": "gold", "count": 5}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "west",
                             "note": "18 goods, each with all its cards (119 commodity cards), and 8 non-tradable and 8 tradable major calamities, one copy of each, one of each kind in each of stacks 2-9: 135 trade cards. The source marks every card of this deck card region West, including the cards of shared goods that block_counts puts in the other half.",
-                            "players": MappingProxyType({"max": 8, "min": 5}),
+                            "players": FrozenMap({"max": 8, "min": 5}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player counts 5-8, game region West)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "ochre", "count": 9}),
-                                            MappingProxyType({"commodity": "clay", "count": 9}),
-                                            MappingProxyType({"commodity": "bone", "count": 8}),
-                                            MappingProxyType({"commodity": "papyrus", "count": 8}),
-                                            MappingProxyType({"commodity": "iron", "count": 8}),
-                                            MappingProxyType({"commodity": "wax", "count": 8}),
-                                            MappingProxyType({"commodity": "fish", "count": 8}),
-                                            MappingProxyType({"commodity": "fruit", "count": 9}),
-                                            MappingProxyType({"commodity": "ceramics", "count": 8}),
-                                            MappingProxyType({"commodity": "wool", "count": 7}),
-                                            MappingProxyType({"commodity": "oil", "count": 8}),
-                                            MappingProxyType({"commodity": "grain", "count": 8}),
-                                            MappingProxyType({"commodity": "wine", "count": 6}),
-                                            MappingProxyType({"commodity": "textiles", "count": 7}),
-                                            MappingProxyType({"commodity": "glass", "count": 6}),
-                                            MappingProxyType({"commodity": "tin", "count": 5}),
-                                            MappingProxyType({"commodity": "copper", "count": 6}),
-                                            MappingProxyType({"commodity": "lead", "count": 6}),
-                                            MappingProxyType({"commodity": "resin", "count": 5}),
-                                            MappingProxyType({"commodity": "incense", "count": 6}),
-                                            MappingProxyType({"commodity": "herbs", "count": 6}),
-                                            MappingProxyType({"commodity": "marble", "count": 4}),
-                                            MappingProxyType({"commodity": "gems", "count": 5}),
-                                            MappingProxyType({"commodity": "obsidian", "count": 4}),
-                                            MappingProxyType({"commodity": "ivory", "count": 4}),
-                                            MappingProxyType({"commodity": "gold", "count": 5}),
-                                            MappingProxyType({"commodity": "amber", "count": 4}),
+                                            FrozenMap({"commodity": "ochre", "count": 9}),
+                                            FrozenMap({"commodity": "clay", "count": 9}),
+                                            FrozenMap({"commodity": "bone", "count": 8}),
+                                            FrozenMap({"commodity": "papyrus", "count": 8}),
+                                            FrozenMap({"commodity": "iron", "count": 8}),
+                                            FrozenMap({"commodity": "wax", "count": 8}),
+                                            FrozenMap({"commodity": "fish", "count": 8}),
+                                            FrozenMap({"commodity": "fruit", "count": 9}),
+                                            FrozenMap({"commodity": "ceramics", "count": 8}),
+                                            FrozenMap({"commodity": "wool", "count": 7}),
+                                            FrozenMap({"commodity": "oil", "count": 8}),
+                                            FrozenMap({"commodity": "grain", "count": 8}),
+                                            FrozenMap({"commodity": "wine", "count": 6}),
+                                            FrozenMap({"commodity": "textiles", "count": 7}),
+                                            FrozenMap({"commodity": "glass", "count": 6}),
+                                            FrozenMap({"commodity": "tin", "count": 5}),
+                                            FrozenMap({"commodity": "copper", "count": 6}),
+                                            FrozenMap({"commodity": "lead", "count": 6}),
+                                            FrozenMap({"commodity": "resin", "count": 5}),
+                                            FrozenMap({"commodity": "incense", "count": 6}),
+                                            FrozenMap({"commodity": "herbs", "count": 6}),
+                                            FrozenMap({"commodity": "marble", "count": 4}),
+                                            FrozenMap({"commodity": "gems", "count": 5}),
+                                            FrozenMap({"commodity": "obsidian", "count": 4}),
+                                            FrozenMap({"commodity": "ivory", "count": 4}),
+                                            FrozenMap({"commodity": "gold", "count": 5}),
+                                            FrozenMap({"commodity": "amber", "count": 4}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "west",
                             "note": "27 goods, each with all its cards (177 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 201 trade cards. The source marks every card of this deck card region West, including the cards of shared goods that block_counts puts in the other half.",
-                            "players": MappingProxyType({"max": 10, "min": 9}),
+                            "players": FrozenMap({"max": 10, "min": 9}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player counts 9-10, game region West)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major",),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "flax", "count": 9}),
-                                            MappingProxyType({"commodity": "hides", "count": 9}),
-                                            MappingProxyType({"commodity": "stone", "count": 8}),
-                                            MappingProxyType({"commodity": "furs", "count": 8}),
-                                            MappingProxyType({"commodity": "timber", "count": 8}),
-                                            MappingProxyType({"commodity": "salt", "count": 9}),
-                                            MappingProxyType({"commodity": "cotton", "count": 7}),
-                                            MappingProxyType({"commodity": "sugar", "count": 8}),
-                                            MappingProxyType({"commodity": "lacquer", "count": 6}),
-                                            MappingProxyType({"commodity": "livestock", "count": 7}),
-                                            MappingProxyType({"commodity": "silver", "count": 5}),
-                                            MappingProxyType({"commodity": "bronze", "count": 6}),
-                                            MappingProxyType({"commodity": "jade", "count": 5}),
-                                            MappingProxyType({"commodity": "spices", "count": 6}),
-                                            MappingProxyType({"commodity": "dye", "count": 4}),
-                                            MappingProxyType({"commodity": "tea", "count": 5}),
-                                            MappingProxyType({"commodity": "silk", "count": 4}),
-                                            MappingProxyType({"commodity": "pearls", "count": 5}),
+                                            FrozenMap({"commodity": "flax", "count": 9}),
+                                            FrozenMap({"commodity": "hides", "count": 9}),
+                                            FrozenMap({"commodity": "stone", "count": 8}),
+                                            FrozenMap({"commodity": "furs", "count": 8}),
+                                            FrozenMap({"commodity": "timber", "count": 8}),
+                                            FrozenMap({"commodity": "salt", "count": 9}),
+                                            FrozenMap({"commodity": "cotton", "count": 7}),
+                                            FrozenMap({"commodity": "sugar", "count": 8}),
+                                            FrozenMap({"commodity": "lacquer", "count": 6}),
+                                            FrozenMap({"commodity": "livestock", "count": 7}),
+                                            FrozenMap({"commodity": "silver", "count": 5}),
+                                            FrozenMap({"commodity": "bronze", "count": 6}),
+                                            FrozenMap({"commodity": "jade", "count": 5}),
+                                            FrozenMap({"commodity": "spices", "count": 6}),
+                                            FrozenMap({"commodity": "dye", "count": 4}),
+                                            FrozenMap({"commodity": "tea", "count": 5}),
+                                            FrozenMap({"commodity": "silk", "count": 4}),
+                                            FrozenMap({"commodity": "pearls", "count": 5}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "east",
                             "note": "18 goods, each with all its cards (119 commodity cards), and 8 non-tradable and 8 tradable major calamities, one copy of each, one of each kind in each of stacks 2-9: 135 trade cards. The source marks every card of this deck card region East, including the cards of shared goods that block_counts puts in the other half.",
-                            "players": MappingProxyType({"max": 8, "min": 5}),
+                            "players": FrozenMap({"max": 8, "min": 5}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player counts 5-8, game region East)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "flax", "count": 9}),
-                                            MappingProxyType({"commodity": "hides", "count": 9}),
-                                            MappingProxyType({"commodity": "bone", "count": 8}),
-                                            MappingProxyType({"commodity": "stone", "count": 8}),
-                                            MappingProxyType({"commodity": "furs", "count": 8}),
-                                            MappingProxyType({"commodity": "wax", "count": 8}),
-                                            MappingProxyType({"commodity": "timber", "count": 8}),
-                                            MappingProxyType({"commodity": "salt", "count": 9}),
-                                            MappingProxyType({"commodity": "ceramics", "count": 8}),
-                                            MappingProxyType({"commodity": "cotton", "count": 7}),
-                                            MappingProxyType({"commodity": "sugar", "count": 8}),
-                                            MappingProxyType({"commodity": "grain", "count": 8}),
-                                            MappingProxyType({"commodity": "lacquer", "count": 6}),
-                                            MappingProxyType({"commodity": "livestock", "count": 7}),
-                                            MappingProxyType({"commodity": "glass", "count": 6}),
-                                            MappingProxyType({"commodity": "silver", "count": 5}),
-                                            MappingProxyType({"commodity": "bronze", "count": 6}),
-                                            MappingProxyType({"commodity": "lead", "count": 6}),
-                                            MappingProxyType({"commodity": "jade", "count": 5}),
-                                            MappingProxyType({"commodity": "spices", "count": 6}),
-                                            MappingProxyType({"commodity": "herbs", "count": 6}),
-                                            MappingProxyType({"commodity": "dye", "count": 4}),
-                                            MappingProxyType({"commodity": "tea", "count": 5}),
-                                            MappingProxyType({"commodity": "obsidian", "count": 4}),
-                                            MappingProxyType({"commodity": "silk", "count": 4}),
-                                            MappingProxyType({"commodity": "pearls", "count": 5}),
-                                            MappingProxyType({"commodity": "amber", "count": 4}),
+                                            FrozenMap({"commodity": "flax", "count": 9}),
+                                            FrozenMap({"commodity": "hides", "count": 9}),
+                                            FrozenMap({"commodity": "bone", "count": 8}),
+                                            FrozenMap({"commodity": "stone", "count": 8}),
+                                            FrozenMap({"commodity": "furs", "count": 8}),
+                                            FrozenMap({"commodity": "wax", "count": 8}),
+                                            FrozenMap({"commodity": "timber", "count": 8}),
+                                            FrozenMap({"commodity": "salt", "count": 9}),
+                                            FrozenMap({"commodity": "ceramics", "count": 8}),
+                                            FrozenMap({"commodity": "cotton", "count": 7}),
+                                            FrozenMap({"commodity": "sugar", "count": 8}),
+                                            FrozenMap({"commodity": "grain", "count": 8}),
+                                            FrozenMap({"commodity": "lacquer", "count": 6}),
+                                            FrozenMap({"commodity": "livestock", "count": 7}),
+                                            FrozenMap({"commodity": "glass", "count": 6}),
+                                            FrozenMap({"commodity": "silver", "count": 5}),
+                                            FrozenMap({"commodity": "bronze", "count": 6}),
+                                            FrozenMap({"commodity": "lead", "count": 6}),
+                                            FrozenMap({"commodity": "jade", "count": 5}),
+                                            FrozenMap({"commodity": "spices", "count": 6}),
+                                            FrozenMap({"commodity": "herbs", "count": 6}),
+                                            FrozenMap({"commodity": "dye", "count": 4}),
+                                            FrozenMap({"commodity": "tea", "count": 5}),
+                                            FrozenMap({"commodity": "obsidian", "count": 4}),
+                                            FrozenMap({"commodity": "silk", "count": 4}),
+                                            FrozenMap({"commodity": "pearls", "count": 5}),
+                                            FrozenMap({"commodity": "amber", "count": 4}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "east",
                             "note": "27 goods, each with all its cards (177 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 201 trade cards. The source marks every card of this deck card region East, including the cards of shared goods that block_counts puts in the other half.",
-                            "players": MappingProxyType({"max": 9, "min": 9}),
+                            "players": FrozenMap({"max": 9, "min": 9}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player count 9, game region East)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "flax", "count": 9}),
-                                            MappingProxyType({"commodity": "hides", "count": 9}),
-                                            MappingProxyType({"commodity": "bone", "count": 8}),
-                                            MappingProxyType({"commodity": "stone", "count": 8}),
-                                            MappingProxyType({"commodity": "furs", "count": 8}),
-                                            MappingProxyType({"commodity": "wax", "count": 8}),
-                                            MappingProxyType({"commodity": "timber", "count": 8}),
-                                            MappingProxyType({"commodity": "salt", "count": 9}),
-                                            MappingProxyType({"commodity": "ceramics", "count": 8}),
-                                            MappingProxyType({"commodity": "cotton", "count": 7}),
-                                            MappingProxyType({"commodity": "sugar", "count": 8}),
-                                            MappingProxyType({"commodity": "grain", "count": 8}),
-                                            MappingProxyType({"commodity": "lacquer", "count": 6}),
-                                            MappingProxyType({"commodity": "livestock", "count": 7}),
-                                            MappingProxyType({"commodity": "glass", "count": 6}),
-                                            MappingProxyType({"commodity": "silver", "count": 5}),
-                                            MappingProxyType({"commodity": "bronze", "count": 6}),
-                                            MappingProxyType({"commodity": "lead", "count": 6}),
-                                            MappingProxyType({"commodity": "jade", "count": 5}),
-                                            MappingProxyType({"commodity": "spices", "count": 6}),
-                                            MappingProxyType({"commodity": "herbs", "count": 6}),
-                                            MappingProxyType({"commodity": "dye", "count": 4}),
-                                            MappingProxyType({"commodity": "tea", "count": 5}),
-                                            MappingProxyType({"commodity": "obsidian", "count": 4}),
-                                            MappingProxyType({"commodity": "silk", "count": 4}),
-                                            MappingProxyType({"commodity": "pearls", "count": 5}),
-                                            MappingProxyType({"commodity": "amber", "count": 4}),
+                                            FrozenMap({"commodity": "flax", "count": 9}),
+                                            FrozenMap({"commodity": "hides", "count": 9}),
+                                            FrozenMap({"commodity": "bone", "count": 8}),
+                                            FrozenMap({"commodity": "stone", "count": 8}),
+                                            FrozenMap({"commodity": "furs", "count": 8}),
+                                            FrozenMap({"commodity": "wax", "count": 8}),
+                                            FrozenMap({"commodity": "timber", "count": 8}),
+                                            FrozenMap({"commodity": "salt", "count": 9}),
+                                            FrozenMap({"commodity": "ceramics", "count": 8}),
+                                            FrozenMap({"commodity": "cotton", "count": 7}),
+                                            FrozenMap({"commodity": "sugar", "count": 8}),
+                                            FrozenMap({"commodity": "grain", "count": 8}),
+                                            FrozenMap({"commodity": "lacquer", "count": 6}),
+                                            FrozenMap({"commodity": "livestock", "count": 7}),
+                                            FrozenMap({"commodity": "glass", "count": 6}),
+                                            FrozenMap({"commodity": "silver", "count": 5}),
+                                            FrozenMap({"commodity": "bronze", "count": 6}),
+                                            FrozenMap({"commodity": "lead", "count": 6}),
+                                            FrozenMap({"commodity": "jade", "count": 5}),
+                                            FrozenMap({"commodity": "spices", "count": 6}),
+                                            FrozenMap({"commodity": "herbs", "count": 6}),
+                                            FrozenMap({"commodity": "dye", "count": 4}),
+                                            FrozenMap({"commodity": "tea", "count": 5}),
+                                            FrozenMap({"commodity": "obsidian", "count": 4}),
+                                            FrozenMap({"commodity": "silk", "count": 4}),
+                                            FrozenMap({"commodity": "pearls", "count": 5}),
+                                            FrozenMap({"commodity": "amber", "count": 4}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "east",
                             "note": "27 goods, each with all its cards (177 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 201 trade cards. The source marks every card of this deck card region East, including the cards of shared goods that block_counts puts in the other half.",
-                            "players": MappingProxyType({"max": 11, "min": 11}),
+                            "players": FrozenMap({"max": 11, "min": 11}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player count 11, game region East)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major",),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "ochre", "count": 9}),
-                                            MappingProxyType({"commodity": "flax", "count": 9}),
-                                            MappingProxyType({"commodity": "clay", "count": 9}),
-                                            MappingProxyType({"commodity": "hides", "count": 9}),
-                                            MappingProxyType({"commodity": "papyrus", "count": 8}),
-                                            MappingProxyType({"commodity": "stone", "count": 8}),
-                                            MappingProxyType({"commodity": "iron", "count": 8}),
-                                            MappingProxyType({"commodity": "furs", "count": 8}),
-                                            MappingProxyType({"commodity": "fish", "count": 8}),
-                                            MappingProxyType({"commodity": "timber", "count": 8}),
-                                            MappingProxyType({"commodity": "fruit", "count": 9}),
-                                            MappingProxyType({"commodity": "salt", "count": 9}),
-                                            MappingProxyType({"commodity": "wool", "count": 7}),
-                                            MappingProxyType({"commodity": "cotton", "count": 7}),
-                                            MappingProxyType({"commodity": "oil", "count": 8}),
-                                            MappingProxyType({"commodity": "sugar", "count": 8}),
-                                            MappingProxyType({"commodity": "wine", "count": 6}),
-                                            MappingProxyType({"commodity": "lacquer", "count": 6}),
-                                            MappingProxyType({"commodity": "textiles", "count": 7}),
-                                            MappingProxyType({"commodity": "livestock", "count": 7}),
-                                            MappingProxyType({"commodity": "tin", "count": 5}),
-                                            MappingProxyType({"commodity": "silver", "count": 5}),
-                                            MappingProxyType({"commodity": "copper", "count": 6}),
-                                            MappingProxyType({"commodity": "bronze", "count": 6}),
-                                            MappingProxyType({"commodity": "resin", "count": 5}),
-                                            MappingProxyType({"commodity": "jade", "count": 5}),
-                                            MappingProxyType({"commodity": "incense", "count": 6}),
-                                            MappingProxyType({"commodity": "spices", "count": 6}),
-                                            MappingProxyType({"commodity": "marble", "count": 4}),
-                                            MappingProxyType({"commodity": "dye", "count": 4}),
-                                            MappingProxyType({"commodity": "gems", "count": 5}),
-                                            MappingProxyType({"commodity": "tea", "count": 5}),
-                                            MappingProxyType({"commodity": "ivory", "count": 4}),
-                                            MappingProxyType({"commodity": "silk", "count": 4}),
-                                            MappingProxyType({"commodity": "gold", "count": 5}),
-                                            MappingProxyType({"commodity": "pearls", "count": 5}),
+                                            FrozenMap({"commodity": "ochre", "count": 9}),
+                                            FrozenMap({"commodity": "flax", "count": 9}),
+                                            FrozenMap({"commodity": "clay", "count": 9}),
+                                            FrozenMap({"commodity": "hides", "count": 9}),
+                                            FrozenMap({"commodity": "papyrus", "count": 8}),
+                                            FrozenMap({"commodity": "stone", "count": 8}),
+                                            FrozenMap({"commodity": "iron", "count": 8}),
+                                            FrozenMap({"commodity": "furs", "count": 8}),
+                                            FrozenMap({"commodity": "fish", "count": 8}),
+                                            FrozenMap({"commodity": "timber", "count": 8}),
+                                            FrozenMap({"commodity": "fruit", "count": 9}),
+                                            FrozenMap({"commodity": "salt", "count": 9}),
+                                            FrozenMap({"commodity": "wool", "count": 7}),
+                                            FrozenMap({"commodity": "cotton", "count": 7}),
+                                            FrozenMap({"commodity": "oil", "count": 8}),
+                                            FrozenMap({"commodity": "sugar", "count": 8}),
+                                            FrozenMap({"commodity": "wine", "count": 6}),
+                                            FrozenMap({"commodity": "lacquer", "count": 6}),
+                                            FrozenMap({"commodity": "textiles", "count": 7}),
+                                            FrozenMap({"commodity": "livestock", "count": 7}),
+                                            FrozenMap({"commodity": "tin", "count": 5}),
+                                            FrozenMap({"commodity": "silver", "count": 5}),
+                                            FrozenMap({"commodity": "copper", "count": 6}),
+                                            FrozenMap({"commodity": "bronze", "count": 6}),
+                                            FrozenMap({"commodity": "resin", "count": 5}),
+                                            FrozenMap({"commodity": "jade", "count": 5}),
+                                            FrozenMap({"commodity": "incense", "count": 6}),
+                                            FrozenMap({"commodity": "spices", "count": 6}),
+                                            FrozenMap({"commodity": "marble", "count": 4}),
+                                            FrozenMap({"commodity": "dye", "count": 4}),
+                                            FrozenMap({"commodity": "gems", "count": 5}),
+                                            FrozenMap({"commodity": "tea", "count": 5}),
+                                            FrozenMap({"commodity": "ivory", "count": 4}),
+                                            FrozenMap({"commodity": "silk", "count": 4}),
+                                            FrozenMap({"commodity": "gold", "count": 5}),
+                                            FrozenMap({"commodity": "pearls", "count": 5}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "whole",
                             "note": "36 goods, each with all its cards (238 commodity cards), and 8 non-tradable and 8 tradable major calamities, one copy of each, one of each kind in each of stacks 2-9: 254 trade cards. The source lists each good's cards of this deck under card region West and East, split as the goods' block_counts, and the calamities once, without a region: one deck, read here as a single one.",
-                            "players": MappingProxyType({"max": 14, "min": 12}),
+                            "players": FrozenMap({"max": 14, "min": 12}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player counts 12-14, game region Both)",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "decks": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "block": "single",
                                         "calamity_sets": 1,
                                         "calamity_severities": ("major", "minor"),
                                         "commodities": (
-                                            MappingProxyType({"commodity": "ochre", "count": 9}),
-                                            MappingProxyType({"commodity": "flax", "count": 9}),
-                                            MappingProxyType({"commodity": "clay", "count": 9}),
-                                            MappingProxyType({"commodity": "hides", "count": 9}),
-                                            MappingProxyType({"commodity": "bone", "count": 8}),
-                                            MappingProxyType({"commodity": "papyrus", "count": 8}),
-                                            MappingProxyType({"commodity": "stone", "count": 8}),
-                                            MappingProxyType({"commodity": "iron", "count": 8}),
-                                            MappingProxyType({"commodity": "furs", "count": 8}),
-                                            MappingProxyType({"commodity": "wax", "count": 8}),
-                                            MappingProxyType({"commodity": "fish", "count": 8}),
-                                            MappingProxyType({"commodity": "timber", "count": 8}),
-                                            MappingProxyType({"commodity": "fruit", "count": 9}),
-                                            MappingProxyType({"commodity": "salt", "count": 9}),
-                                            MappingProxyType({"commodity": "ceramics", "count": 8}),
-                                            MappingProxyType({"commodity": "wool", "count": 7}),
-                                            MappingProxyType({"commodity": "cotton", "count": 7}),
-                                            MappingProxyType({"commodity": "oil", "count": 8}),
-                                            MappingProxyType({"commodity": "sugar", "count": 8}),
-                                            MappingProxyType({"commodity": "grain", "count": 8}),
-                                            MappingProxyType({"commodity": "wine", "count": 6}),
-                                            MappingProxyType({"commodity": "lacquer", "count": 6}),
-                                            MappingProxyType({"commodity": "textiles", "count": 7}),
-                                            MappingProxyType({"commodity": "livestock", "count": 7}),
-                                            MappingProxyType({"commodity": "glass", "count": 6}),
-                                            MappingProxyType({"commodity": "tin", "count": 5}),
-                                            MappingProxyType({"commodity": "silver", "count": 5}),
-                                            MappingProxyType({"commodity": "copper", "count": 6}),
-                                            MappingProxyType({"commodity": "bronze", "count": 6}),
-                                            MappingProxyType({"commodity": "lead", "count": 6}),
-                                            MappingProxyType({"commodity": "resin", "count": 5}),
-                                            MappingProxyType({"commodity": "jade", "count": 5}),
-                                            MappingProxyType({"commodity": "incense", "count": 6}),
-                                            MappingProxyType({"commodity": "spices", "count": 6}),
-                                            MappingProxyType({"commodity": "herbs", "count": 6}),
-                                            MappingProxyType({"commodity": "marble", "count": 4}),
-                                            MappingProxyType({"commodity": "dye", "count": 4}),
-                                            MappingProxyType({"commodity": "gems", "count": 5}),
-                                            MappingProxyType({"commodity": "tea", "count": 5}),
-                                            MappingProxyType({"commodity": "obsidian", "count": 4}),
-                                            MappingProxyType({"commodity": "ivory", "count": 4}),
-                                            MappingProxyType({"commodity": "silk", "count": 4}),
-                                            MappingProxyType({"commodity": "gold", "count": 5}),
-                                            MappingProxyType({"commodity": "pearls", "count": 5}),
-                                            MappingProxyType({"commodity": "amber", "count": 4}),
+                                            FrozenMap({"commodity": "ochre", "count": 9}),
+                                            FrozenMap({"commodity": "flax", "count": 9}),
+                                            FrozenMap({"commodity": "clay", "count": 9}),
+                                            FrozenMap({"commodity": "hides", "count": 9}),
+                                            FrozenMap({"commodity": "bone", "count": 8}),
+                                            FrozenMap({"commodity": "papyrus", "count": 8}),
+                                            FrozenMap({"commodity": "stone", "count": 8}),
+                                            FrozenMap({"commodity": "iron", "count": 8}),
+                                            FrozenMap({"commodity": "furs", "count": 8}),
+                                            FrozenMap({"commodity": "wax", "count": 8}),
+                                            FrozenMap({"commodity": "fish", "count": 8}),
+                                            FrozenMap({"commodity": "timber", "count": 8}),
+                                            FrozenMap({"commodity": "fruit", "count": 9}),
+                                            FrozenMap({"commodity": "salt", "count": 9}),
+                                            FrozenMap({"commodity": "ceramics", "count": 8}),
+                                            FrozenMap({"commodity": "wool", "count": 7}),
+                                            FrozenMap({"commodity": "cotton", "count": 7}),
+                                            FrozenMap({"commodity": "oil", "count": 8}),
+                                            FrozenMap({"commodity": "sugar", "count": 8}),
+                                            FrozenMap({"commodity": "grain", "count": 8}),
+                                            FrozenMap({"commodity": "wine", "count": 6}),
+                                            FrozenMap({"commodity": "lacquer", "count": 6}),
+                                            FrozenMap({"commodity": "textiles", "count": 7}),
+                                            FrozenMap({"commodity": "livestock", "count": 7}),
+                                            FrozenMap({"commodity": "glass", "count": 6}),
+                                            FrozenMap({"commodity": "tin", "count": 5}),
+                                            FrozenMap({"commodity": "silver", "count": 5}),
+                                            FrozenMap({"commodity": "copper", "count": 6}),
+                                            FrozenMap({"commodity": "bronze", "count": 6}),
+                                            FrozenMap({"commodity": "lead", "count": 6}),
+                                            FrozenMap({"commodity": "resin", "count": 5}),
+                                            FrozenMap({"commodity": "jade", "count": 5}),
+                                            FrozenMap({"commodity": "incense", "count": 6}),
+                                            FrozenMap({"commodity": "spices", "count": 6}),
+                                            FrozenMap({"commodity": "herbs", "count": 6}),
+                                            FrozenMap({"commodity": "marble", "count": 4}),
+                                            FrozenMap({"commodity": "dye", "count": 4}),
+                                            FrozenMap({"commodity": "gems", "count": 5}),
+                                            FrozenMap({"commodity": "tea", "count": 5}),
+                                            FrozenMap({"commodity": "obsidian", "count": 4}),
+                                            FrozenMap({"commodity": "ivory", "count": 4}),
+                                            FrozenMap({"commodity": "silk", "count": 4}),
+                                            FrozenMap({"commodity": "gold", "count": 5}),
+                                            FrozenMap({"commodity": "pearls", "count": 5}),
+                                            FrozenMap({"commodity": "amber", "count": 4}),
                                         ),
                                     },
                                 ),
                             ),
                             "map_region": "whole",
                             "note": "45 goods, each with all its cards (296 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 320 trade cards. The source lists each good's cards of this deck under card region West and East, split as the goods' block_counts, and the calamities once, without a region: one deck, read here as a single one.",
-                            "players": MappingProxyType({"max": 18, "min": 15}),
+                            "players": FrozenMap({"max": 18, "min": 15}),
                             "source": "community/megaciv_trade_deck_by_playercount.csv (player counts 15-18, game region Both)",
                         },
                     ),
                 ),
-                "set_value": MappingProxyType(
+                "set_value": FrozenMap(
                     {
                         "formula": "count_squared_times_value",
                         "max_set_size": "count_of_good",
@@ -7342,65 +7341,65 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: the value of commodity cards)",
                     },
                 ),
-                "total_cards": MappingProxyType(
+                "total_cards": FrozenMap(
                     {
                         "count": 296,
                         "source": "community/megaciv_commodities.csv (sum of the counts); community/README.md (45 goods, 296 cards)",
                     },
                 ),
-                "trade_stacks": MappingProxyType(
+                "trade_stacks": FrozenMap(
                     {
                         "count": 9,
                         "numbered_by_value": True,
-                        "setup": MappingProxyType(
+                        "setup": FrozenMap(
                             {
                                 "note": "The transcription gives the preparation under 'Setting up the game for 5-8 players', where no minor calamity is used (§8); its sections for 9-11, 12-14 and 15-18 players are empty headings, so where the minor calamities go (used with 9-11 and 15-18 players), and whether the cards set aside are counted per player of the game or of the block when two blocks are used (12-18 players), are not in any source searched (the transcription, the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid). During play (§13c) each discard pile but its non-tradable calamity is shuffled and put under the rest of its stack, the non-tradable calamities under them; with two blocks, each block separately.",
                                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Setting up the game: Preshuffling trade cards; Setting up the game for 5-8 players)",
                                 "steps": (
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players)",
                                             "step": "sort_commodities_by_stack",
                                             "text": "Sort the trade cards of the game into nine stacks by number.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 1)",
                                             "step": "shuffle_each_stack",
                                             "text": "Shuffle each stack's two goods together, without its calamities.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "count_per_stack": "players",
                                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 2)",
-                                            "stacks": MappingProxyType({"from": 1, "to": 9}),
+                                            "stacks": FrozenMap({"from": 1, "to": 9}),
                                             "step": "set_aside_commodities",
                                             "text": "From each stack, put aside as many cards as there are players.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "severities": ("major",),
                                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 3)",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "shuffle_in_tradable_calamities",
                                             "text": "Shuffle the stack's tradable major calamity into its remaining cards; stack 1 has none.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 4)",
-                                            "stacks": MappingProxyType({"from": 2, "to": 9}),
+                                            "stacks": FrozenMap({"from": 2, "to": 9}),
                                             "step": "place_non_tradable_calamities_at_bottom",
                                             "text": "Put the stack's non-tradable calamity at its bottom.",
                                         },
                                     ),
-                                    MappingProxyType(
+                                    FrozenMap(
                                         {
                                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 5)",
-                                            "stacks": MappingProxyType({"from": 1, "to": 9}),
+                                            "stacks": FrozenMap({"from": 1, "to": 9}),
                                             "step": "place_set_aside_on_top",
                                             "text": "Put the cards set aside back on top of their stack.",
                                         },
@@ -7410,17 +7409,17 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         ),
                         "source": "community/megaciv_commodities.csv (stack and value columns: value = stack); community/megaciv_trade_deck_by_playercount.csv",
                         "stacks": (
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": False,
                                     "number": 1,
                                     "source": "community/megaciv_trade_deck_by_playercount.csv (no calamity in stack 1 at any player count); community/megaciv_calamities.csv (stacks 2-9)",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7432,10 +7431,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7447,10 +7446,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7462,10 +7461,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7477,10 +7476,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7492,10 +7491,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7507,10 +7506,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7522,10 +7521,10 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                                     "source": "community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                                 },
                             ),
-                            MappingProxyType(
+                            FrozenMap(
                                 {
                                     "calamities": True,
-                                    "calamity_cards": MappingProxyType(
+                                    "calamity_cards": FrozenMap(
                                         {
                                             "minor": 1,
                                             "non_tradable": 1,
@@ -7542,7 +7541,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
             },
         ),
-        "credit_policy": MappingProxyType(
+        "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
                 "excess_lost": True,
@@ -7556,26 +7555,26 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "description": "The published Mega Civilization for five to eighteen players, successor of the fan-made Expansion Project: 18 civilizations on a map divided into a western and an eastern half, 51 civilization advances in five groups, 45 goods and 24 calamities in nine trade stacks, and an A.S.T. with Basic and Expert entry requirements. Known here from community transcriptions only.",
-        "not_in_sources": MappingProxyType({"map": None, "player_counts": None, "victory": None}),
+        "not_in_sources": FrozenMap({"map": None, "player_counts": None, "victory": None}),
         "note": "The rulebook is known from one public transcription, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (2018, the app text of the rules; its pictures, the map-board set-ups, the victory points table and the card chapters are not transcribed): the sequence of play, the set value rule, the stack preparation, that advances have no prerequisites, that the minor calamities are tradable, that advances' effects add up and how credit tokens work come from it (cited as §N for the phase paragraphs, by chapter and heading otherwise). Not in the sources, so not in this ruleset: the map and the rules per player count (not_in_sources), the typed victory section (known in part, see not_in_sources.victory), game options. Hand limit and taxation are stated in the transcription (§12: 8 commodity cards for 5-11 players, 9 for 12-18; §1a: a tax rate of 2 per city) but have no typed field that varies with the player count here. Advance abilities and calamity effects are paraphrased from the card texts of two transcriptions (bubba0077/MegaCiv, czvandijk/MegaCivAid), each citing its file and commit. Each advance's victory points are written on the cards, by the cost bands of community/README.md (under 100 -> 1, 100-199 -> 3, 200 and more -> 6). Civilizations, epochs and A.S.T. tracks come from a single source (bubba0077/MegaCiv), advances from eight transcriptions (per-field majority), calamities from three.",
-        "rulebook": MappingProxyType(
+        "rulebook": FrozenMap(
             {
                 "note": "No text of the Mega Civilization rulebook is in the sources. The rule index is empty (text_in_sources: false): every fact cites a community transcription (source:), and a rule: citation would be reported as an unknown section (Q001).",
                 "rule_index": "rulebooks/mega-civilization.yaml",
                 "title": "Mega Civilization",
             },
         ),
-        "sequence_of_play": MappingProxyType(
+        "sequence_of_play": FrozenMap(
             {
                 "general_rules": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "ast_order_breaks_ties",
                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure; A.S.T.-ranking / A.S.T.-position)",
                             "text": "A tie between players' actions that no rule breaks otherwise is broken in A.S.T. order (the ranking printed on the table).",
                         },
                     ),
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "id": "order_on_request",
                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure)",
@@ -7593,7 +7592,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".
-ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "groups.crafts": (
             "community/megaciv_advances.csv (groups and group_credits columns); colour: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java (enum Type); Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml (groups named by colour) and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py (GROUP_COLORS) agree",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
     Building,
@@ -417,10 +416,10 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
 )
 
 #: Ids a source spells differently, with the id this package uses for the same thing.
-ID_ALIASES: Final[Mapping[str, str]] = MappingProxyType({})
+ID_ALIASES: Final[Mapping[str, str]] = FrozenMap({})
 
 #: The id enum of each collection, for engines that handle ids generically.
-ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
+ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
     {
         "technologies": TechnologyId,
         "terrains": TerrainId,
@@ -445,7 +444,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = MappingProxyType(
     },
 )
 
-TECHNOLOGIES: Final[Mapping[str, Technology]] = MappingProxyType(
+TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
     {
         "pottery": Technology(
             id="pottery",
@@ -597,7 +596,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = MappingProxyType(
     },
 )
 
-TERRAINS: Final[Mapping[str, Terrain]] = MappingProxyType(
+TERRAINS: Final[Mapping[str, Terrain]] = FrozenMap(
     {
         "agua": Terrain("agua", "Água", True),
         "deserto": Terrain("deserto", "Deserto", False),
@@ -607,7 +606,7 @@ TERRAINS: Final[Mapping[str, Terrain]] = MappingProxyType(
     },
 )
 
-BUILDINGS: Final[Mapping[str, Building]] = MappingProxyType(
+BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
     {
         "porto": Building(
             id="porto",
@@ -762,7 +761,7 @@ BUILDINGS: Final[Mapping[str, Building]] = MappingProxyType(
     },
 )
 
-UNIT_TYPES: Final[Mapping[str, UnitType]] = MappingProxyType(
+UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
     {
         "artilharia": UnitType(
             id="artilharia",
@@ -818,9 +817,9 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = MappingProxyType(
     },
 )
 
-ERAS: Final[Mapping[str, Era]] = MappingProxyType({})
+ERAS: Final[Mapping[str, Era]] = FrozenMap({})
 
-WONDERS: Final[Mapping[str, Wonder]] = MappingProxyType(
+WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
     {
         "the_hanging_gardens": Wonder(
             id="the_hanging_gardens",
@@ -888,7 +887,7 @@ WONDERS: Final[Mapping[str, Wonder]] = MappingProxyType(
     },
 )
 
-SPACE_KINDS: Final[Mapping[str, SpaceKind]] = MappingProxyType(
+SPACE_KINDS: Final[Mapping[str, SpaceKind]] = FrozenMap(
     {
         "culture_event": SpaceKind("culture_event", "Espaços de Evento de cultura"),
         "great_person": SpaceKind("great_person", "Espaços de Pessoas importantes"),
@@ -896,17 +895,15 @@ SPACE_KINDS: Final[Mapping[str, SpaceKind]] = MappingProxyType(
     },
 )
 
-CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = MappingProxyType({})
+CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap({})
 
-CULTURE_DECKS: Final[Mapping[str, CultureDeck]] = MappingProxyType({})
+CULTURE_DECKS: Final[Mapping[str, CultureDeck]] = FrozenMap({})
 
-GREAT_PEOPLE: Final[Mapping[str, GreatPerson]] = MappingProxyType(
-    {"general": GreatPerson("general", "General", None, 4)},
-)
+GREAT_PEOPLE: Final[Mapping[str, GreatPerson]] = FrozenMap({"general": GreatPerson("general", "General", None, 4)})
 
-TILES: Final[Mapping[str, Tile]] = MappingProxyType({})
+TILES: Final[Mapping[str, Tile]] = FrozenMap({})
 
-PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
+PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
         "inicio_do_turno": Phase(
             "inicio_do_turno",
@@ -936,7 +933,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
     },
 )
 
-GOVERNMENTS: Final[Mapping[str, Government]] = MappingProxyType(
+GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
     {
         "despotismo": Government(
             "despotismo",
@@ -974,7 +971,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = MappingProxyType(
     },
 )
 
-VICTORIES: Final[Mapping[str, Victory]] = MappingProxyType(
+VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
     {
         "culture": Victory(
             "culture",
@@ -1011,7 +1008,7 @@ VICTORIES: Final[Mapping[str, Victory]] = MappingProxyType(
     },
 )
 
-RESOURCES: Final[Mapping[str, Resource]] = MappingProxyType(
+RESOURCES: Final[Mapping[str, Resource]] = FrozenMap(
     {
         "seda": Resource("seda", "Seda"),
         "ferro": Resource("ferro", "Ferro"),
@@ -1020,7 +1017,7 @@ RESOURCES: Final[Mapping[str, Resource]] = MappingProxyType(
     },
 )
 
-COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = MappingProxyType(
+COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
     {
         "barracks": CombatBonus(
             id="barracks",
@@ -1073,7 +1070,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = MappingProxyType(
     },
 )
 
-CITY_ACTIONS: Final[Mapping[str, CityAction]] = MappingProxyType(
+CITY_ACTIONS: Final[Mapping[str, CityAction]] = FrozenMap(
     {
         "produce": CityAction("produce", "Produzir uma figura, unidade, construção ou maravilha"),
         "arts": CityAction("arts", "Dedicar às artes"),
@@ -1081,7 +1078,7 @@ CITY_ACTIONS: Final[Mapping[str, CityAction]] = MappingProxyType(
     },
 )
 
-CIVILIZATIONS: Final[Mapping[str, Civilization]] = MappingProxyType(
+CIVILIZATIONS: Final[Mapping[str, Civilization]] = FrozenMap(
     {
         "roma": Civilization("roma", "Roma", None, None),
         "russia": Civilization("russia", "Rússia", None, None),
@@ -1089,18 +1086,18 @@ CIVILIZATIONS: Final[Mapping[str, Civilization]] = MappingProxyType(
     },
 )
 
-HUTS: Final[Mapping[str, Marker]] = MappingProxyType({})
+HUTS: Final[Mapping[str, Marker]] = FrozenMap({})
 
-VILLAGES: Final[Mapping[str, Marker]] = MappingProxyType({})
+VILLAGES: Final[Mapping[str, Marker]] = FrozenMap({})
 
 #: What researching costs: the trade by level (p11), the trade a coin keeps, whether research spends all.
-RESEARCH: Final[Research] = Research(MappingProxyType({1: 6, 2: 11, 3: 16, 4: 21, 5: 26}), 1, True)
+RESEARCH: Final[Research] = Research(FrozenMap({1: 6, 2: 11, 3: 16, 4: 21, 5: 26}), 1, True)
 
 #: The technology pyramid: levels, the technologies each level needs for the technology victory.
 PYRAMID: Final[Pyramid] = Pyramid(
     levels=5,
     top_level=5,
-    minimums=MappingProxyType({1: 5, 2: 4, 3: 3, 4: 2, 5: 1}),
+    minimums=FrozenMap({1: 5, 2: 4, 3: 3, 4: 2, 5: 1}),
     total=15,
     one_more_below=True,
     inferred=True,
@@ -1112,20 +1109,20 @@ BATTLE_HAND: Final[BattleHand] = BattleHand(3, 2, 3)
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
 #: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
+SETTINGS: Final[Mapping[str, object]] = FrozenMap(
     {
-        "cities": MappingProxyType(
+        "cities": FrozenMap(
             {
                 "centre_yields": False,
                 "founded_by": "scout",
                 "limit": 2,
                 "min_distance": 3,
                 "placement": (
-                    MappingProxyType({"id": "not_water", "rule": "p2/construindo-novas-cidades"}),
-                    MappingProxyType({"id": "eight_neighbours_revealed", "rule": "p2/construindo-novas-cidades"}),
-                    MappingProxyType({"id": "not_next_to_hut_or_village", "rule": "p2/construindo-novas-cidades"}),
-                    MappingProxyType({"id": "not_next_to_enemy_figure", "rule": "p2/construindo-novas-cidades"}),
-                    MappingProxyType(
+                    FrozenMap({"id": "not_water", "rule": "p2/construindo-novas-cidades"}),
+                    FrozenMap({"id": "eight_neighbours_revealed", "rule": "p2/construindo-novas-cidades"}),
+                    FrozenMap({"id": "not_next_to_hut_or_village", "rule": "p2/construindo-novas-cidades"}),
+                    FrozenMap({"id": "not_next_to_enemy_figure", "rule": "p2/construindo-novas-cidades"}),
+                    FrozenMap(
                         {
                             "id": "three_squares_from_other_cities",
                             "note": "Diagonals included: outskirts never overlap.",
@@ -1133,20 +1130,20 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                         },
                     ),
                 ),
-                "raised_limit": MappingProxyType({"limit": 3, "technology": "irrigacao"}),
+                "raised_limit": FrozenMap({"limit": 3, "technology": "irrigacao"}),
                 "rule": ("p2/construindo-novas-cidades", "p3"),
             },
         ),
-        "coins": MappingProxyType(
+        "coins": FrozenMap(
             {
                 "rule": ("p14/3-vitoria-pela-economia", "p18/moedas-e-o-poder-economico", "p18/fichas-de-moeda"),
                 "token_coins_lost": False,
                 "victory": 15,
             },
         ),
-        "combat": MappingProxyType(
+        "combat": FrozenMap(
             {
-                "battle_hand": MappingProxyType(
+                "battle_hand": FrozenMap(
                     {
                         "base": 3,
                         "defending_city": 3,
@@ -1156,11 +1153,11 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                     },
                 ),
                 "figures_lost_per_destroyed_units": 2,
-                "loot": MappingProxyType(
+                "loot": FrozenMap(
                     {
                         "capital": "military_victory",
-                        "city": MappingProxyType({"culture_cards": 1, "resources": 2, "technologies": 1}),
-                        "figures": MappingProxyType({"culture": 3, "resources": 1, "trade": 3}),
+                        "city": FrozenMap({"culture_cards": 1, "resources": 2, "technologies": 1}),
+                        "figures": FrozenMap({"culture": 3, "resources": 1, "trade": 3}),
                     },
                 ),
                 "rule": (
@@ -1171,7 +1168,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "ties": "defender",
             },
         ),
-        "culture_hand": MappingProxyType(
+        "culture_hand": FrozenMap(
             {
                 "raised_by": "pottery",
                 "rule": ("p8/espacos-de-evento-de-cultura", "p8/carta-de-evento-cultural"),
@@ -1179,7 +1176,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             },
         ),
         "description": "The base game as its rulebook gives it: five phases, cities and governments, trade and research, the technology pyramid, buildings, units, wonders, culture, combat and the four victories.",
-        "movement": MappingProxyType(
+        "movement": FrozenMap(
             {
                 "diagonal": False,
                 "explore_cost": 1,
@@ -1200,9 +1197,9 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
             "Unit decks, the names of most ranks; the culture track's spaces and costs; culture event cards; great people.",
             "Wonders' eras and costs except the Colossus's; civilizations' abilities; map tiles; hut and village markers.",
         ),
-        "production": MappingProxyType(
+        "production": FrozenMap(
             {
-                "figures": MappingProxyType({"army": 4, "scout": 6}),
+                "figures": FrozenMap({"army": 4, "scout": 6}),
                 "rule": (
                     "p4/comercio-vs-producao",
                     "p5/a-corrida-de-producao-com-o-comercio",
@@ -1213,9 +1210,9 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "trade_per_production": 3,
             },
         ),
-        "pyramid": MappingProxyType(
+        "pyramid": FrozenMap(
             {
-                "each_level_needs_one_more_below": MappingProxyType(
+                "each_level_needs_one_more_below": FrozenMap(
                     {
                         "inferred": True,
                         "note": "The text says a level II tech is placed above the level I row 'already formed', and so on (p12), and that Space Flight needs at least 5, 4, 3 and 2 techs at levels I-IV, 15 in all (p13). That a level L tech may be placed only while the row below holds more techs than row L will after it is inferred from those figures; the text never states it.",
@@ -1225,11 +1222,11 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 ),
                 "levels": 5,
                 "minimums": (
-                    MappingProxyType({"count": 5, "level": 1}),
-                    MappingProxyType({"count": 4, "level": 2}),
-                    MappingProxyType({"count": 3, "level": 3}),
-                    MappingProxyType({"count": 2, "level": 4}),
-                    MappingProxyType({"count": 1, "level": 5}),
+                    FrozenMap({"count": 5, "level": 1}),
+                    FrozenMap({"count": 4, "level": 2}),
+                    FrozenMap({"count": 3, "level": 3}),
+                    FrozenMap({"count": 2, "level": 4}),
+                    FrozenMap({"count": 1, "level": 5}),
                 ),
                 "placement": "above_lower_row",
                 "rule": ("p11/a-piramide-de-tecnologia", "p12", "p13/2-vitoria-pela-tecnologia"),
@@ -1238,29 +1235,29 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "total": 15,
             },
         ),
-        "research": MappingProxyType(
+        "research": FrozenMap(
             {
                 "costs": (
-                    MappingProxyType({"level": 1, "trade": 6}),
-                    MappingProxyType({"level": 2, "trade": 11}),
-                    MappingProxyType({"level": 3, "trade": 16}),
-                    MappingProxyType({"level": 4, "trade": 21}),
-                    MappingProxyType({"level": 5, "trade": 26}),
+                    FrozenMap({"level": 1, "trade": 6}),
+                    FrozenMap({"level": 2, "trade": 11}),
+                    FrozenMap({"level": 3, "trade": 16}),
+                    FrozenMap({"level": 4, "trade": 21}),
+                    FrozenMap({"level": 5, "trade": 26}),
                 ),
                 "rule": ("p11/custo-em-comercio", "p18/moedas-e-o-poder-economico"),
                 "spends_all_trade": True,
                 "trade_kept_per_coin": 1,
             },
         ),
-        "rulebook": MappingProxyType(
+        "rulebook": FrozenMap(
             {
                 "rule_index": "rulebooks/sid-meiers-civilization.yaml",
                 "title": "Civilization de Sid Meier: Jogo de Tabuleiro, Livro de Regras",
             },
         ),
-        "tie_break": MappingProxyType(
+        "tie_break": FrozenMap(
             {
-                "advanced": MappingProxyType(
+                "advanced": FrozenMap(
                     {
                         "military_ends_at_once": True,
                         "others_finish_the_turn": True,
@@ -1272,7 +1269,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "rule": ("p20/perguntas-frequentes", "p20/versao-avancada-de-resolucao-de-empates"),
             },
         ),
-        "trade": MappingProxyType(
+        "trade": FrozenMap(
             {
                 "dial_max": 27,
                 "kept_between_turns": True,
@@ -1280,14 +1277,14 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "tradeable": ("promises", "trade_points", "culture_tokens", "resource_tokens", "culture_event_cards"),
             },
         ),
-        "turn_order": MappingProxyType(
+        "turn_order": FrozenMap(
             {
                 "direction": "left",
                 "disagreements": (
-                    MappingProxyType(
+                    FrozenMap(
                         {
                             "alternatives": (
-                                MappingProxyType(
+                                FrozenMap(
                                     {
                                         "source": "p2/uma-visao-geral-do-turno ('começando pelo primeiro jogador e continuando à direita')",
                                         "value": "right",
@@ -1303,7 +1300,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
                 "rule": ("p2/1-inicio-do-turno", "p4/3-administracao-da-cidade"),
             },
         ),
-        "villages": MappingProxyType(
+        "villages": FrozenMap(
             {
                 "barbarian_player": "left",
                 "barbarian_rank": 1,
@@ -1315,7 +1312,7 @@ SETTINGS: Final[Mapping[str, object]] = MappingProxyType(
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".
-ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     {
         "technologies.pottery": (
             "p6/produzindo-construcoes",

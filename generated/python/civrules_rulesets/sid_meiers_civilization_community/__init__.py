@@ -38,6 +38,8 @@ from .ids import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from .data import (
         BATTLE_HAND,
         BUILDINGS,
@@ -103,6 +105,13 @@ else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: The package's version: semantic versioning of its public API, decided by `civrules build`
+#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
+__version__: Final = "1.0.0"
+#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
+#: whole resolved ruleset and does not import the base's package.
+BASE_RULESET: Final[str | None] = "sid-meiers-civilization"
+
 _DATA = frozenset(
     (
         "BATTLE_HAND",
@@ -159,6 +168,7 @@ _HELPERS = frozenset(
 )
 
 __all__ = [
+    "BASE_RULESET",
     "BATTLE_HAND",
     "BUILDINGS",
     "CITY_ACTIONS",
@@ -214,6 +224,7 @@ __all__ = [
     "VictoryId",
     "VillageId",
     "WonderId",
+    "__version__",
     "battle_hand_size",
     "canonical_id",
     "combat_bonus",

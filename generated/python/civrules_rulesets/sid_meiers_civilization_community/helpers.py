@@ -20,6 +20,15 @@ if TYPE_CHECKING:
     from civrules_runtime_sid_meiers_civilization.records import Unlocks
     from civrules_runtime_sid_meiers_civilization.vocab import DefenceName
 
+    from .ids import (
+        BuildingIdName,
+        GovernmentIdName,
+        TechnologyIdName,
+        TerrainIdName,
+        UnitTypeIdName,
+        WonderIdName,
+    )
+
 
 def require_complete() -> None:
     """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""
@@ -33,7 +42,7 @@ def canonical_id(name: str) -> str:
     return data.ID_ALIASES.get(name, name)
 
 
-def research_cost(level: int, wonders: Iterable[str] = ()) -> int:
+def research_cost(level: int, wonders: Iterable[WonderIdName] = ()) -> int:
     """The trade a technology of ``level`` needs (RESEARCH), less the research discount of the
     ``wonders`` the player holds.
 
@@ -43,7 +52,7 @@ def research_cost(level: int, wonders: Iterable[str] = ()) -> int:
     return logic.research_cost(data.RESEARCH, data.WONDERS, level, wonders)
 
 
-def trade_after_research(level: int, trade: int, coins: int = 0, wonders: Iterable[str] = ()) -> int:
+def trade_after_research(level: int, trade: int, coins: int = 0, wonders: Iterable[WonderIdName] = ()) -> int:
     """The trade left on the dial after researching a technology of ``level`` with ``trade`` on the
     dial and ``coins``: research spends all the trade, but each coin keeps some (never more than the
     player had). ValueError when ``trade`` is below the cost.
@@ -56,20 +65,22 @@ def trade_after_research(level: int, trade: int, coins: int = 0, wonders: Iterab
     return logic.trade_after_research(data.RESEARCH, data.WONDERS, level, trade, coins, wonders)
 
 
-def may_place_technology(pyramid: Iterable[str], technology: str, starting: str | None = None) -> bool:
+def may_place_technology(
+    pyramid: Iterable[TechnologyIdName], technology: TechnologyIdName, starting: TechnologyIdName | None = None
+) -> bool:
     """Whether ``technology`` has a legal space in a pyramid that holds the technologies ``pyramid``
     (``starting``: the civilization's starting technology, which sits in the base row whatever its
     level). UnknownFactError where a level, or the pyramid's rule, is not in the sources."""
     return logic.may_place_technology(data.TECHNOLOGIES, data.PYRAMID, pyramid, technology, starting)
 
 
-def pyramid_needs(pyramid: Iterable[str], starting: str | None = None) -> Mapping[int, int]:
+def pyramid_needs(pyramid: Iterable[TechnologyIdName], starting: TechnologyIdName | None = None) -> Mapping[int, int]:
     """How many more technologies each level needs for the technology victory (PYRAMID.minimums);
     levels that need none are left out. UnknownFactError where a held technology's level is unknown."""
     return logic.pyramid_needs(data.TECHNOLOGIES, data.PYRAMID, pyramid, starting)
 
 
-def unit_cost(unit: str, rank: int) -> int:
+def unit_cost(unit: UnitTypeIdName, rank: int) -> int:
     """What a unit of the type ``unit`` costs to produce at ``rank``.
 
     >>> unit_cost("artilharia", 1)
@@ -78,13 +89,13 @@ def unit_cost(unit: str, rank: int) -> int:
     return logic.unit_cost(data.UNIT_TYPES, unit, rank)
 
 
-def may_stand_on(building: str, terrain: str) -> bool:
+def may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:
     """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city
     centre stands on no outskirt square)."""
     return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)
 
 
-def battle_hand_size(figures: int, government: str | None = None, defending_city: bool = False) -> int:
+def battle_hand_size(figures: int, government: GovernmentIdName | None = None, defending_city: bool = False) -> int:
     """The battle hand of a side with ``figures`` friendly figures in the square, under
     ``government``, defending a city or capital or not (BATTLE_HAND).
 
@@ -110,7 +121,7 @@ def combat_bonus(
     return logic.combat_bonus(data.COMBAT_BONUSES, dict(buildings or {}), generals, situation, walled)
 
 
-def wonder_cost(wonder: str, technologies: Iterable[str] = ()) -> int:
+def wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] = ()) -> int:
     """What ``wonder`` costs a holder of ``technologies`` (its discount where it applies).
 
     >>> wonder_cost("the_hanging_gardens")
@@ -122,7 +133,7 @@ def wonder_cost(wonder: str, technologies: Iterable[str] = ()) -> int:
 
 
 def victories_met(
-    technologies: Iterable[str] = (),
+    technologies: Iterable[TechnologyIdName] = (),
     coins: int = 0,
     culture_space: int | None = None,
     captured_capital: bool = False,
@@ -134,7 +145,7 @@ def victories_met(
     )
 
 
-def unlocks_of(technology: str) -> Unlocks:
+def unlocks_of(technology: TechnologyIdName) -> Unlocks:
     """What ``technology`` unlocks; UnknownFactError where no source gives it."""
     return logic.unlocks_of(data.TECHNOLOGIES, technology)
 

@@ -4,7 +4,7 @@ Each generated package binds these to its own data (``helpers.py``); engines cal
 helpers, not these.
 """
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError
+from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection
 
 from .records import (
     Addition,
@@ -64,6 +64,7 @@ def known_id(table: "Mapping[str, object]", value: str, what: str) -> str:
 
 
 def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str) -> int:
+    collection(owned, "owned")
     known_id(matrix, target, "civilization card")
     return sum(
         matrix[known_id(matrix, card, "civilization card")].get(target, 0) for card in set(owned) if card != target
@@ -73,6 +74,7 @@ def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[st
 def purchase_cost(
     cards: "Mapping[str, Card]", matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str
 ) -> int:
+    collection(owned, "owned")
     cost = cards[known_id(cards, target, "civilization card")].cost
     if cost is None:
         raise UnknownFactError(f"the cost of {target} is not in the sources")
@@ -142,6 +144,7 @@ def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: st
 
 
 def resolution_order(order: "tuple[str, ...]", calamities: "Iterable[str]") -> "tuple[str, ...]":
+    collection(calamities, "calamities")
     rank = {calamity: index for index, calamity in enumerate(order)}
     return tuple(sorted({known_id(rank, c, "calamity") for c in calamities}, key=rank.__getitem__))
 
@@ -159,6 +162,7 @@ def calamity_amount(
     commodities: "Mapping[str, int] | None",
     nation: str | None,
 ) -> CalamityAmount:
+    collection(held, "held")
     side = vocabulary(Role, role, "calamity role")
     held_cards = {known_id(cards, card, "civilization card") for card in held}
     listed = effects[known_id(effects, calamity, "calamity")]
@@ -230,6 +234,7 @@ def _counted(
 
 
 def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str | None) -> "tuple[Effect, ...]":
+    collection(held, "held")
     wanted = None if kind is None else vocabulary(EffectKind, kind, "effect kind")
     out: list[Effect] = []
     for card in dict.fromkeys(held):
@@ -241,6 +246,7 @@ def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str |
 
 
 def hand_limit(limit: HandLimit | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
+    collection(held, "held")
     if limit is None or limit.commodity_cards is None:
         raise UnknownFactError("the hand limit is not in the sources")
     owned = {known_id(cards, card, "civilization card") for card in held}
@@ -251,6 +257,7 @@ def hand_limit(limit: HandLimit | None, cards: "Mapping[str, Card]", held: "Iter
 
 
 def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":
+    collection(held, "held")
     if taxation is None or taxation.tokens_per_city is None:
         raise UnknownFactError("the tax rate is not in the sources")
     owned = {known_id(cards, card, "civilization card") for card in held}
@@ -353,6 +360,7 @@ def can_enter_epoch(
     nations: "Mapping[str, object]", group_count: int, levels: "tuple[str, ...]",
     epoch: str, cities: int, held: "Iterable[str]", nation: str | None, level: str | None,
 ) -> bool:  # fmt: skip
+    collection(held, "held")
     known_id(epochs, epoch, "epoch")
     at = levels[0] if level is None else _level(levels, level)
     owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
@@ -374,6 +382,7 @@ def can_enter_space(
     nations: "Mapping[str, object]", group_count: int, levels: "tuple[str, ...]",
     nation: str, space: int, cities: int, held: "Iterable[str]", level: str | None,
 ) -> bool:  # fmt: skip
+    collection(held, "held")
     known_id(nations, nation, "nation")
     at = levels[0] if level is None else _level(levels, level)
     track = _track(tracks, nation, at)

@@ -64,7 +64,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 __all__ = [
     "Action",

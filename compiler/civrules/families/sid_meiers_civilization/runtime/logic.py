@@ -5,7 +5,7 @@ helpers, not these. Where an answer depends on a fact the sources do not give, U
 never a guess.
 """
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError
+from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection
 
 from .records import (
     BattleHand,
@@ -53,6 +53,7 @@ def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
 
 def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: int, held: "Iterable[str]") -> int:
     """The trade a technology of ``level`` needs, less the research discount of the wonders held."""
+    collection(held, "wonders")
     cost = research.costs.get(level)
     if cost is None:
         raise UnknownFactError(f"the research cost of level {level} is not in the sources")
@@ -65,6 +66,7 @@ def trade_after_research(
 ) -> int:
     """The trade left on the dial after researching at ``level`` with ``trade`` and ``coins``: all of it
     is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short."""
+    collection(held, "wonders")
     cost = research_cost(research, wonders, level, held)
     if trade < cost:
         raise ValueError(f"level {level} needs {cost} trade; the player has {trade}")
@@ -97,6 +99,7 @@ def may_place_technology(
     starting: str | None,
 ) -> bool:
     """Whether ``technology`` has a legal space in a pyramid holding ``pyramid``."""
+    collection(pyramid, "pyramid")
     held = list(pyramid)
     tech = entry(technologies, technology, "technology")
     if technology in held:
@@ -118,6 +121,7 @@ def pyramid_needs(
     technologies: "Mapping[str, Technology]", rules: Pyramid, pyramid: "Iterable[str]", starting: str | None
 ) -> "dict[int, int]":
     """The technologies each level still needs for the technology victory (levels that need none left out)."""
+    collection(pyramid, "pyramid")
     rows = _rows(technologies, pyramid, starting)
     return {
         level: need - rows.get(level, 0) for level, need in sorted(rules.minimums.items()) if need > rows.get(level, 0)
@@ -188,6 +192,7 @@ def combat_bonus(
 
 def wonder_cost(wonders: "Mapping[str, Wonder]", wonder: str, held: "Iterable[str]") -> int:
     """What ``wonder`` costs a holder of the technologies ``held`` (its discount where it applies)."""
+    collection(held, "technologies")
     found = entry(wonders, wonder, "wonder")
     if found.cost is None:
         raise UnknownFactError(f"the cost of {wonder} is not in the sources")
@@ -205,6 +210,7 @@ def victories_met(
     captured_capital: bool,
 ) -> tuple[str, ...]:
     """The victories a player's state meets, in the ruleset's order."""
+    collection(technologies, "technologies")
     held = set(technologies)
     met = []
     for victory in victories.values():

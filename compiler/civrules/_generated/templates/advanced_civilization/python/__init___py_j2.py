@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "c7bf62e0339554f78e6482a072864d04a4d4d037840fc16dac74f9583ced3eb3"
+SOURCE_SHA256 = "e4c28c225bf8d566ddb4d76c90d79dae053fbad439e46cb2495bcca971a222a1"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -23,6 +23,8 @@ def root(context, missing=missing):
     l_0_runtime = resolve('runtime')
     l_0_data_names = resolve('data_names')
     l_0_helper_names = resolve('helper_names')
+    l_0_version = resolve('version')
+    l_0_base_ruleset = resolve('base_ruleset')
     l_0_all_names = resolve('all_names')
     try:
         t_1 = environment.filters['doc']
@@ -57,7 +59,7 @@ def root(context, missing=missing):
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
-    yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError\n\nfrom .ids import (\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .data import (\n'
+    yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError\n\nfrom .ids import (\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -73,7 +75,11 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n_DATA = frozenset(\n    (\n'
+    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final = '
+    yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
+    yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
+    yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
+    yield '\n\n_DATA = frozenset(\n    (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -100,4 +106,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=31&3=33&5=41&6=43&13=47&19=49&36=51&37=55&41=59&42=63&62=67&63=71&69=75&70=79&76=83&77=87'
+debug_info = '1=33&3=35&5=43&6=45&13=49&19=51&38=53&39=57&43=61&44=65&64=69&67=71&71=73&72=77&78=81&79=85&85=89&86=93'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "a4359ab2baf3b9bc83008efab3368c536eabb8ee575c4a348c08d0e0f67a6fce"
+SOURCE_SHA256 = "6ba681858b9da1ec4c21e002b2e64f76758a676bafadd5b3892294e365a2ffa0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -24,6 +24,8 @@ def root(context, missing=missing):
     l_0_id_names = resolve('id_names')
     l_0_data_names = resolve('data_names')
     l_0_helper_names = resolve('helper_names')
+    l_0_version = resolve('version')
+    l_0_base_ruleset = resolve('base_ruleset')
     l_0_all_names = resolve('all_names')
     try:
         t_1 = environment.filters['doc']
@@ -66,7 +68,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield ')\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .data import (\n'
+    yield ')\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -82,7 +84,11 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n_DATA = frozenset(\n    (\n'
+    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final = '
+    yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
+    yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
+    yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
+    yield '\n\n_DATA = frozenset(\n    (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -109,4 +115,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=32&3=34&5=42&6=44&13=48&19=50&22=52&23=56&30=60&31=64&35=68&36=72&56=76&57=80&63=84&64=88&70=92&71=96'
+debug_info = '1=34&3=36&5=44&6=46&13=50&19=52&22=54&23=58&32=62&33=66&37=70&38=74&58=78&61=80&65=82&66=86&72=90&73=94&79=98&80=102'

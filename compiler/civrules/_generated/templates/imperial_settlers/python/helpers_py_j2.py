@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "5550d227b58d2a69fe4bc02d5814bf8343a01c86f8f12c27ba16626fb8a3348e"
+SOURCE_SHA256 = "f94c9ded6739e3e88cc04f6a744a813294ce450095ae1c500b4ba775e8c9b35f"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -32,7 +32,7 @@ def root(context, missing=missing):
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.records import Card, SoloLevel\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.vocab import RazeTargetName\n\n\ndef require_complete() -> None:\n    """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""\n    if data.DRAFT:\n        unknown = len(data.UNKNOWN_FACTS)\n        raise DraftRulesetError(f"{data.RULESET_ID} is a draft: {unknown} facts are unknown")\n\n\ndef canonical_id(name: str) -> str:\n    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES)."""\n    return data.ID_ALIASES.get(name, name)\n\n\ndef deck(deck: str) -> tuple[str, ...]:\n    """The deck as a game uses it: one printed id per copy (a faction\'s custom deck where the\n    ruleset uses one).\n'
+    yield '.vocab import RazeTargetName\n\n    from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName\n\n\ndef require_complete() -> None:\n    """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""\n    if data.DRAFT:\n        unknown = len(data.UNKNOWN_FACTS)\n        raise DraftRulesetError(f"{data.RULESET_ID} is a draft: {unknown} facts are unknown")\n\n\ndef canonical_id(name: str) -> str:\n    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES)."""\n    return data.ID_ALIASES.get(name, name)\n\n\ndef deck(deck: DeckIdName) -> tuple[str, ...]:\n    """The deck as a game uses it: one printed id per copy (a faction\'s custom deck where the\n    ruleset uses one).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'deck'):
         pass
         yield '\n    >>> len(deck("'
@@ -40,7 +40,7 @@ def root(context, missing=missing):
         yield '"))\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'deck'), 1))
         yield '\n'
-    yield '    """\n    return data.DECK_CARDS[logic.known(data.DECK_CARDS, deck, "deck")]\n\n\ndef card_of(printed_id: str) -> Card:\n    """The card a printed id (one copy\'s, ``BAR002``) belongs to."""\n    return data.CARDS[data.PRINTED_IDS[logic.known(data.PRINTED_IDS, printed_id, "printed id")]]\n\n\ndef missing_to_pay(card: str, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:\n    """What ``goods`` lack to pay the building cost of ``card`` (empty: they pay it). Gold stands in\n    for any resource, never the reverse (p3)."""\n    return logic.shortfall(logic.card_cost(data.CARDS, card), goods, data.GOODS)\n\n\ndef can_pay(card: str, goods: Mapping[str, int] | Iterable[str]) -> bool:\n    """Whether ``goods`` pay the building cost of ``card``, gold standing in for resources (p3).\n'
+    yield '    """\n    return data.DECK_CARDS[logic.known(data.DECK_CARDS, deck, "deck")]\n\n\ndef card_of(printed_id: str) -> Card:\n    """The card a printed id (one copy\'s, ``BAR002``) belongs to."""\n    return data.CARDS[data.PRINTED_IDS[logic.known(data.PRINTED_IDS, printed_id, "printed id")]]\n\n\ndef missing_to_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:\n    """What ``goods`` lack to pay the building cost of ``card`` (empty: they pay it). Gold stands in\n    for any resource, never the reverse (p3)."""\n    return logic.shortfall(logic.card_cost(data.CARDS, card), goods, data.GOODS)\n\n\ndef can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:\n    """Whether ``goods`` pay the building cost of ``card``, gold standing in for resources (p3).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'pay'):
         pass
         yield '\n    >>> can_pay("'
@@ -75,7 +75,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(faction: str, deals: Iterable[str] = (), locations: Iterable[str] = ()) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id)."""\n    return logic.production(data.FACTIONS, data.CARDS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id)."""\n    return logic.production(data.FACTIONS, data.CARDS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -98,4 +98,4 @@ def root(context, missing=missing):
     yield '    """\n    return logic.solo_achievement(data.SOLO_ACHIEVEMENTS, score)\n'
 
 blocks = {}
-debug_info = '1=16&11=18&12=20&20=22&21=24&39=26&41=29&42=31&61=34&63=37&64=41&66=43&67=46&68=50&78=53&80=56&81=58&89=61&91=64&92=66&106=69&108=72&109=78&117=81&119=84&120=86'
+debug_info = '1=16&11=18&12=20&20=22&21=24&41=26&43=29&44=31&63=34&65=37&66=41&68=43&69=46&70=50&80=53&82=56&83=58&91=61&93=64&94=66&110=69&112=72&113=78&121=81&123=84&124=86'

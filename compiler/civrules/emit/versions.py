@@ -1,0 +1,238 @@
+"""The version of each ruleset package: semantic versioning of its public API, decided by ``build``.
+
+A package's public API is what its ``__all__`` names, each with its type (a table's annotation, a
+helper's signature, an id enum and its ids). ``build`` compares the API of the package it renders
+with the API manifest the previous build left beside it (``api.json`` in the package's folder,
+committed with ``generated/``) and moves the version the manifest records:
+
+- a name or an id removed (a renamed id is one removed and one added), a type or signature changed:
+  the next **major** version;
+- a name or an id added: the next **minor** version;
+- the same API, other files (values: costs, texts, citations): the next **patch** version;
+- nothing changed: the same version, so a rebuild of the same rules (a fresh clone's
+  ``build --check`` included) writes the same files.
+
+A package without a manifest (the first build of a ruleset, or a new output folder) is 1.0.0. A
+family's package is versioned when it is written with ``civrules.emit.runtimes.package_files``
+(which renders :data:`UNVERSIONED` where the version goes); another has no version and no manifest.
+Each move is said in one line (``BuildResult.versions``, printed by ``build`` on stderr).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The version a package is rendered with until ``build`` decides it (valid PEP 440, never shipped).
+UNVERSIONED = "0.0.0.dev0+unversioned"
+#: The API manifest's name, in the package's folder.
+MANIFEST = "api.json"
+#: The version of a package that has no manifest yet.
+FIRST = "1.0.0"
+#: How many changes a version line names before it says how many more there are.
+SHOWN = 4
+#: The modules whose definitions make up the API (``__init__`` re-exports the others' names).
+MODULES = ("__init__.py", "data.py", "helpers.py", "ids.py")
+
+
+@dataclass(frozen=True, slots=True)
+class Api:
+    """A package's public API: each public name's type, each id enum's ids, a digest of its files."""
+
+    names: Mapping[str, str]
+    ids: Mapping[str, tuple[str, ...]]
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    version: str
+    #: "first", "major", "minor", "patch" or "none".
+    bump: str
+    changes: tuple[str, ...]
+
+
+def package_api(files: Mapping[str, bytes], folder: str) -> Api:
+    """The API of the package whose files (by path relative to ``generated/python/``) lie in ``folder``."""
+    trees = {name: ast.parse(files[f"{folder}/{name}"]) for name in MODULES if f"{folder}/{name}" in files}
+    public = _public_names(trees.get("__init__.py"))
+    found: dict[str, str] = {}
+    ids: dict[str, tuple[str, ...]] = {}
+    for module in ("__init__.py", "ids.py", "helpers.py", "data.py"):
+        tree = trees.get(module)
+        if tree is None:
+            continue
+        for node in tree.body:
+            for name, kind in _definitions(node, ids):
+                if name in public and (name not in found or found[name].startswith("from ")):
+                    found[name] = kind
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        if path.startswith(f"{folder}/") and path != f"{folder}/{MANIFEST}":
+            digest.update(f"{path}\0{len(files[path])}\0".encode())
+            digest.update(files[path])
+    return Api(
+        names={name: found.get(name, "?") for name in sorted(public)},
+        ids={name: members for name, members in sorted(ids.items()) if name in public},
+        digest=digest.hexdigest(),
+    )
+
+
+def _public_names(tree: ast.Module | None) -> set[str]:
+    for node in tree.body if tree is not None else ():
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            value = ast.literal_eval(node.value)
+            return {str(name) for name in value} | {"__version__"}
+    return {"__version__"}
+
+
+def _definitions(node: ast.stmt, ids: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
+    """The names ``node`` defines at module level, each with its type as the API manifest records it."""
+    if isinstance(node, ast.If):  # TYPE_CHECKING imports
+        return [d for child in node.body for d in _definitions(child, ids)]
+    if isinstance(node, ast.ImportFrom) and node.level == 0:
+        return [(alias.asname or alias.name, f"from {node.module}") for alias in node.names]
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        annotation = ast.unparse(node.annotation)
+        if annotation == "Final" and isinstance(node.value, ast.Constant):  # the type is the value's
+            annotation = f"Final[{type(node.value.value).__name__}]"
+        return [(node.target.id, annotation)]
+    if isinstance(node, ast.FunctionDef):
+        returns = f" -> {ast.unparse(node.returns)}" if node.returns is not None else ""
+        return [(node.name, f"def ({ast.unparse(node.args)}){returns}")]
+    if isinstance(node, ast.ClassDef):
+        members = [
+            target.id
+            for statement in node.body
+            if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+            for target in statement.targets
+            if isinstance(target, ast.Name)
+        ]
+        values = [
+            str(statement.value.value)
+            for statement in node.body
+            if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+        ]
+        ids[node.name] = tuple(f"{m}={v}" for m, v in zip(members, values, strict=True))
+        return [(node.name, f"class({', '.join(ast.unparse(base) for base in node.bases)})")]
+    return []
+
+
+def decide(previous: Mapping[str, object] | None, api: Api) -> Decision:
+    """The version of a package of API ``api`` whose previous manifest is ``previous`` (None: none)."""
+    version = previous.get("version") if previous is not None else None
+    if previous is None or not isinstance(version, str) or not _is_version(version):
+        return Decision(FIRST, "first", ())
+    old_names = _str_map(previous.get("names"))
+    old_ids = {k: tuple(v) for k, v in _list_map(previous.get("ids")).items()}
+    major: list[str] = []
+    minor: list[str] = []
+    for name in sorted(set(old_names) | set(api.names)):
+        if name not in api.names:
+            major.append(f"removed {name}")
+        elif name not in old_names:
+            minor.append(f"added {name}")
+        elif old_names[name] != api.names[name]:
+            major.append(f"changed the type of {name} from `{old_names[name]}` to `{api.names[name]}`")
+    for enum in sorted(set(old_ids) & set(api.ids)):
+        before, after = set(old_ids[enum]), set(api.ids[enum])
+        major.extend(f"removed {enum}.{member.partition('=')[0]}" for member in sorted(before - after))
+        minor.extend(f"added {enum}.{member.partition('=')[0]}" for member in sorted(after - before))
+    a, b, c = (int(part) for part in version.split("."))
+    if major:
+        return Decision(f"{a + 1}.0.0", "major", tuple(major + minor))
+    if minor:
+        return Decision(f"{a}.{b + 1}.0", "minor", tuple(minor))
+    if previous.get("digest") != api.digest:
+        return Decision(f"{a}.{b}.{c + 1}", "patch", ("the same API, other values",))
+    return Decision(version, "none", ())
+
+
+def _is_version(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 3 and all(part.isdigit() and part == str(int(part)) for part in parts)
+
+
+def _str_map(value: object) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): str(v) for k, v in value.items()}
+
+
+def _list_map(value: object) -> dict[str, list[str]]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): [str(i) for i in v] for k, v in value.items() if isinstance(v, list)}
+
+
+def manifest(package: str, decision: Decision, api: Api) -> bytes:
+    """The API manifest's bytes: canonical JSON, keys sorted."""
+    document = {
+        "package": package,
+        "version": decision.version,
+        "digest": api.digest,
+        "names": dict(api.names),
+        "ids": {name: list(members) for name, members in api.ids.items()},
+    }
+    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def read_manifest(path: Path, max_bytes: int) -> Mapping[str, object] | None:
+    """The previous manifest at ``path``: None when there is none, or it is not a regular file within
+    ``max_bytes`` (a link is not followed), or it is not a JSON object (the package starts over at 1.0.0)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+        return None
+    try:
+        document = json.loads(path.read_bytes())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def settle(tree: MutableMapping[str, bytes], folders: Mapping[str, str], out: Path | None, max_bytes: int) -> list[str]:
+    """Decide the version of each package rendered into ``tree`` (paths relative to ``generated/``),
+    ``folders`` giving each package's folder (relative to ``python/``) by its import name; write it
+    into its ``__init__.py`` and ``pyproject.toml`` and its manifest beside them. The previous
+    manifests are read from ``out`` (None: there are none). Returns a line per package whose
+    version moved, saying why."""
+    lines = []
+    files = {path.removeprefix("python/"): content for path, content in tree.items() if path.startswith("python/")}
+    placeholder = f'"{UNVERSIONED}"'.encode()
+    for package, folder in sorted(folders.items()):
+        versioned = [f"python/{folder}/{name}" for name in ("__init__.py", "pyproject.toml")]
+        versioned = [path for path in versioned if tree.get(path, b"").count(placeholder) == 1]
+        if f"python/{folder}/__init__.py" not in versioned:
+            continue  # a family's package not written with package_files (no placeholder) has no version
+        api = package_api(files, folder)
+        at = f"python/{folder}/{MANIFEST}"
+        previous = read_manifest(out / at, max_bytes) if out is not None else None
+        decision = decide(previous, api)
+        for path in versioned:
+            tree[path] = tree[path].replace(placeholder, f'"{decision.version}"'.encode())
+        tree[at] = manifest(package, decision, api)
+        line = _line(package, previous, decision, at)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _line(package: str, previous: Mapping[str, object] | None, decision: Decision, at: str) -> str | None:
+    if decision.bump == "none":
+        return None
+    if decision.bump == "first":
+        return f"{package} {decision.version}: the first version (no API manifest at {at} before)"
+    changes = list(decision.changes[:SHOWN])
+    if len(decision.changes) > SHOWN:
+        changes.append(f"and {len(decision.changes) - SHOWN} more")
+    was = previous.get("version") if previous is not None else None
+    return f"{package} {was} -> {decision.version} ({decision.bump}): {'; '.join(changes)}"

@@ -1,0 +1,120 @@
+"""Package versions: semantic versioning of each package's public API, decided by ``build`` against
+the API manifest (``api.json``) the previous build left beside the package."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.emit import versions
+from tests.conftest import REPO
+
+FOLDER = "civrules_rulesets/example"
+INIT = f'''__all__ = ["CARDS", "CardId", "cost"]
+__version__: Final = "{versions.UNVERSIONED}"
+'''
+IDS = 'class CardId(StrEnum):\n    POTTERY = "pottery"\n    LAW = "law"\n'
+DATA = "CARDS: Final[Mapping[str, int]] = FrozenMap({CardId.POTTERY: 40, CardId.LAW: 150})\n"
+HELPERS = "def cost(card: str) -> int:\n    return data.CARDS[card]\n"
+
+
+def api(init: str = INIT, ids: str = IDS, data: str = DATA, helpers: str = HELPERS) -> versions.Api:
+    files = {"__init__.py": init, "ids.py": ids, "data.py": data, "helpers.py": helpers}
+    return versions.package_api({f"{FOLDER}/{k}": v.encode() for k, v in files.items()}, FOLDER)
+
+
+def previous(version: str = "1.4.2", **changes: str) -> dict[str, object]:
+    document: dict[str, object] = json.loads(
+        versions.manifest("example", versions.Decision(version, "none", ()), api(**changes))
+    )
+    return document
+
+
+def test_the_api_is_each_public_name_with_its_type_and_each_id() -> None:
+    found = api()
+    assert found.names == {
+        "CARDS": "Final[Mapping[str, int]]",
+        "CardId": "class(StrEnum)",
+        "__version__": "Final[str]",
+        "cost": "def (card: str) -> int",
+    }
+    assert found.ids == {"CardId": ("POTTERY=pottery", "LAW=law")}
+
+
+def test_without_a_manifest_a_package_is_1_0_0() -> None:
+    assert versions.decide(None, api()) == versions.Decision("1.0.0", "first", ())
+    assert versions.decide({"version": "not a version"}, api()).version == "1.0.0"
+
+
+def test_nothing_changed_keeps_the_version() -> None:
+    assert versions.decide(previous(), api()) == versions.Decision("1.4.2", "none", ())
+
+
+def test_values_only_is_a_patch() -> None:
+    decision = versions.decide(previous(), api(data=DATA.replace("40", "45")))
+    assert (decision.version, decision.bump) == ("1.4.3", "patch")
+
+
+def test_an_added_name_or_id_is_a_minor_version() -> None:
+    added_id = versions.decide(previous(), api(ids=IDS + '    MUSIC = "music"\n'))
+    assert (added_id.version, added_id.changes) == ("1.5.0", ("added CardId.MUSIC",))
+    added_name = versions.decide(
+        previous(), api(init=INIT.replace('"cost"]', '"cost", "limit"]'), helpers=HELPERS + "def limit() -> int: ...\n")
+    )
+    assert (added_name.version, added_name.changes) == ("1.5.0", ("added limit",))
+
+
+def test_a_removed_or_renamed_id_or_a_changed_type_is_a_major_version() -> None:
+    renamed = versions.decide(previous(), api(ids=IDS.replace('LAW = "law"', 'CODE_OF_LAWS = "code_of_laws"')))
+    assert renamed.version == "2.0.0" and renamed.bump == "major"
+    assert renamed.changes == ("removed CardId.LAW", "added CardId.CODE_OF_LAWS")
+    typed = versions.decide(previous(), api(helpers=HELPERS.replace("card: str", "card: CardId")))
+    assert typed.version == "2.0.0"
+    assert typed.changes == ("changed the type of cost from `def (card: str) -> int` to `def (card: CardId) -> int`",)
+    removed = versions.decide(previous(), api(init=INIT.replace(', "cost"', "")))
+    assert (removed.version, removed.changes) == ("2.0.0", ("removed cost",))
+
+
+def _build(rules: Path, out: Path, *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "--out", str(out), *extra])
+    return result.exit_code, result.stderr
+
+
+def test_build_decides_each_version_says_why_and_a_rebuild_keeps_it(family_copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    package = out / "python" / "civrules_rulesets" / "advanced_civilization"
+    code, said = _build(family_copy, out)
+    assert code == 0, said
+    assert "civrules_rulesets.advanced_civilization 1.0.0: the first version" in said
+    assert '__version__: Final = "1.0.0"' in (package / "__init__.py").read_text()
+    assert json.loads((package / "api.json").read_text())["version"] == "1.0.0"
+    assert _build(family_copy, out, "--check")[0] == 0  # the manifest makes the rebuild identical
+
+    # values only: a patch
+    cards = family_copy / "cards" / "advanced-civilization.yaml"
+    text = cards.read_text()
+    assert "cost: 45" in text
+    cards.write_text(text.replace("cost: 45", "cost: 46", 1))
+    code, said = _build(family_copy, out)
+    assert code == 0, said
+    assert "civrules_rulesets.advanced_civilization 1.0.0 -> 1.0.1 (patch): the same API, other values" in said
+    assert 'version = "1.0.1"' in (package / "pyproject.toml").read_text()
+
+    # the manifest of an API that had an id this one lacks: a major version
+    manifest = json.loads((package / "api.json").read_text())
+    manifest["ids"]["CardId"].append("ASTROLOGY=astrology")
+    (package / "api.json").write_text(json.dumps(manifest))
+    code, said = _build(family_copy, out)
+    assert "civrules_rulesets.advanced_civilization 1.0.1 -> 2.0.0 (major): removed CardId.ASTROLOGY" in said
+    assert _build(family_copy, out, "--check")[0] == 0
+
+
+def test_a_variant_names_its_base_and_does_not_depend_on_it() -> None:
+    package = REPO / "generated" / "python" / "civrules_rulesets" / "advanced_civilization_western"
+    assert 'BASE_RULESET: Final[str | None] = "advanced-civilization"' in (package / "__init__.py").read_text()
+    assert "civrules-advanced-civilization" not in (package / "pyproject.toml").read_text().replace(
+        "civrules-advanced-civilization-western", ""
+    )

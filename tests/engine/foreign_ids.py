@@ -1,0 +1,54 @@
+"""Engine code that must not type-check: each line marked ``# rejected`` is one mypy --strict refuses.
+
+Each package's helpers take only its own ids (an id enum's member, or the id as a literal), so
+another ruleset's id, an id of the wrong kind or a misspelt one is a type error before it is an
+UnknownIdError at run time. The unmarked lines are what an engine writes and must type-check: its
+own ids, literals, and code typed against the family's protocol, which runs on every ruleset.
+
+This file is kept out of the project's mypy run (pyproject.toml ``exclude``);
+``tests/engine/test_foreign_ids.py`` runs mypy --strict on it and compares the lines it rejects
+with the marked ones. It is never imported.
+"""
+
+from __future__ import annotations
+
+from civrules_rulesets import advanced_civilization as ac
+from civrules_rulesets import imperial_settlers as imperial
+from civrules_rulesets import mega_civilization as mega
+from civrules_rulesets import sid_meiers_civilization as smc
+from civrules_runtime_advanced_civilization import Role, RulesetPackage
+
+# The issue's example: Mega Civilization's Law toward Advanced Civilization's Democracy.
+ac.purchase_cost([mega.CardId.LAW], "democracy")  # rejected
+ac.purchase_cost([], mega.CardId.DEMOCRACY)  # rejected
+ac.purchase_cost([], "democrazy")  # rejected
+ac.credit_toward(["agriculture", "potery"], "cloth_making")  # rejected
+ac.neighbours(ac.NationId.EGYPT)  # rejected
+ac.can_enter_epoch(ac.CardId.POTTERY, 2, [])  # rejected
+ac.calamity_amount(mega.CalamityId.FLOOD, "flood_primary", [], Role.PRIMARY)  # rejected
+ac.calamity_resolution_order([ac.CardId.POTTERY])  # rejected
+smc.unit_cost(smc.BuildingId.PORTO, 1)  # rejected
+imperial.production(imperial.DeckId.COMMON)  # rejected
+
+
+def held_from_a_save(names: list[str]) -> int:
+    return ac.hand_limit(names)  # rejected
+
+
+# What an engine writes: the package's own ids and literals.
+ac.purchase_cost([ac.CardId.LAW], ac.CardId.DEMOCRACY)
+ac.purchase_cost(["drama_and_poetry", "architecture", "literacy"], "democracy")
+ac.calamity_amount(ac.CalamityId.FLOOD, "flood_primary", [ac.CardId.ENGINEERING], Role.PRIMARY)
+mega.purchase_cost([mega.CardId.LAW], mega.CardId.DEMOCRACY)
+smc.research_cost(1)
+imperial.production(imperial.FactionId.ROMANS)
+cheapest_card = min(ac.purchase_cost([], card) for card in ac.CardId)
+
+
+def cheapest(rules: RulesetPackage) -> int:
+    """Engine code typed against the protocol: the ids it reads from the package are accepted."""
+    return min(rules.purchase_cost([], card) for card in rules.CARDS)
+
+
+cheapest(ac)
+cheapest(mega)

@@ -1,0 +1,188 @@
+"""The records and tables of every generated package, of every family, are Python values: they
+pickle (every protocol), copy and deep-copy to equal values, hash, compare equal, derive a changed
+record (``replace``) and turn into dicts (``asdict``).
+
+Every record type of every family's runtime is held to it: those the packages' tables hold are
+taken from them (every value of every public table, walked), the others (a helper's answers) are
+made as an engine gets them.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import inspect
+import itertools
+import pickle
+import sys
+from collections.abc import Iterator, Mapping
+from types import ModuleType
+
+import pytest
+
+from tests.conftest import REPO
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+from civrules_runtime import FrozenMap  # noqa: E402 - the committed runtime, kept current by `build --check`
+from civrules_runtime.records import Record  # noqa: E402
+
+PACKAGES = sorted(p.name for p in (GENERATED / "civrules_rulesets").iterdir() if (p / "__init__.py").is_file())
+RUNTIMES = sorted(p.name for p in GENERATED.iterdir() if p.name.startswith("civrules_runtime_"))
+
+
+def package(name: str) -> ModuleType:
+    return importlib.import_module(f"civrules_rulesets.{name}")
+
+
+def tables(module: ModuleType) -> Iterator[tuple[str, object]]:
+    """Every public table of a package (its upper-case names)."""
+    for name in module.__all__:
+        if name.isupper():
+            yield name, getattr(module, name)
+
+
+def values(value: object) -> Iterator[object]:
+    """``value`` and every value inside it: records' fields, mappings' keys and values, items."""
+    yield value
+    if isinstance(value, Record):
+        for name in fields(value):
+            yield from values(getattr(value, name))
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from values(key)
+            yield from values(item)
+    elif isinstance(value, tuple | frozenset):
+        for item in value:
+            yield from values(item)
+
+
+def fields(record: Record) -> tuple[str, ...]:
+    names: tuple[str, ...] = getattr(type(record), "__slots__")  # noqa: B009 - Record's own is ()
+    return names
+
+
+def answers() -> Iterator[Record]:
+    """Records the packages give as answers, not as tables: every calamity effect's amount, for
+    each role, holding no card and every card, in every package that has calamity effects."""
+    for name in PACKAGES:
+        module = package(name)
+        effects = getattr(module, "CALAMITY_EFFECTS", None)
+        if effects is None:
+            continue
+        for calamity, listed in effects.items():
+            for effect in listed or ():
+                for role, held in itertools.product(("primary", "secondary"), ((), tuple(module.CARDS))):
+                    try:
+                        yield module.calamity_amount(calamity, effect.id, held, role)
+                    except (LookupError, ValueError):
+                        continue
+
+
+def record_types() -> list[type[Record]]:
+    found: set[type[Record]] = set()
+    for runtime in ("civrules_runtime", *RUNTIMES):
+        records = importlib.import_module(f"{runtime}.records")
+        found.update(c for c in vars(records).values() if inspect.isclass(c) and issubclass(c, Record))
+    found.discard(Record)
+    return sorted(found, key=lambda c: f"{c.__module__}.{c.__name__}")
+
+
+def samples() -> dict[type[Record], list[Record]]:
+    """Up to a few records of each type, from the tables, the answers, or made from defaults."""
+    out: dict[type[Record], list[Record]] = {}
+    sources = [v for name in PACKAGES for _, table in tables(package(name)) for v in values(table)]
+    sources += [v for answer in answers() for v in values(answer)]
+    for value in sources:
+        if isinstance(value, Record) and len(out.setdefault(type(value), [])) < 8:
+            out[type(value)].append(value)
+    for kind in record_types():
+        if kind not in out and all(
+            p.default is not inspect.Parameter.empty for p in inspect.signature(kind).parameters.values()
+        ):
+            out[kind] = [kind()]  # e.g. a card effect no ruleset's card has yet
+    return out
+
+
+SAMPLES = samples()
+
+
+def assert_value(value: object) -> None:
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(value, protocol)) == value
+    assert copy.copy(value) == value
+    deep = copy.deepcopy(value)
+    assert deep == value
+    assert hash(deep) == hash(value)
+
+
+def test_every_record_type_of_every_family_is_sampled() -> None:
+    """A record type neither in a table, nor an answer, nor constructible from defaults would go
+    untested: give ``answers`` a way to make it."""
+    assert RUNTIMES, "no family runtime in generated/python"
+    assert [qualified(kind) for kind in record_types() if kind not in SAMPLES] == []
+
+
+def qualified(kind: type[Record]) -> str:
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+KINDS: list[type[Record]] = sorted(SAMPLES, key=qualified)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[kind.__name__ for kind in KINDS])
+def test_records_are_python_values(kind: type[Record]) -> None:
+    for record in SAMPLES[kind]:
+        assert_value(record)
+        assert record.replace() == record and record.replace() is not record
+        names = fields(record)
+        assert list(record.asdict()) == list(names)
+        assert all(not isinstance(v, Record | FrozenMap) for v in record.asdict().values())
+        first = names[0]
+        changed = record.replace(**{first: None})
+        assert getattr(changed, first) is None and changed.__class__ is kind
+        assert all(getattr(changed, n) == getattr(record, n) for n in names[1:])
+        with pytest.raises(TypeError):
+            record.replace(no_such_field=1)
+        with pytest.raises(AttributeError, match="frozen"):
+            setattr(record, first, None)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_every_table_of_every_package_is_a_python_value(name: str) -> None:
+    module = package(name)
+    for table, value in tables(module):
+        if table == "ID_ENUMS":  # classes pickle by reference
+            assert pickle.loads(pickle.dumps(value)) == value
+            continue
+        assert_value(value)
+        for inner in values(value):
+            assert not isinstance(inner, dict | list | set), f"{table} holds a mutable {type(inner).__name__}"
+
+
+def test_frozen_map_is_a_read_only_value() -> None:
+    table = FrozenMap({"iron": 6, "salt": 3})
+    assert table == {"iron": 6, "salt": 3} and table == FrozenMap({"iron": 6, "salt": 3})
+    assert hash(table) == hash(FrozenMap({"salt": 3, "iron": 6}))
+    assert list(table) == ["iron", "salt"] and len(table) == 2 and "iron" in table
+    assert copy.copy(table) is table
+    with pytest.raises(TypeError):
+        table["iron"] = 7  # type: ignore[index]
+    with pytest.raises(AttributeError, match="read-only"):
+        table._items = {}
+
+
+def test_the_issue_examples() -> None:
+    """pickle/copy/deepcopy of a card failed ("frozen"), the mappings could not be pickled, an
+    epoch (its requirements a mappingproxy) could not be hashed."""
+    rules = package("advanced_civilization")
+    card = rules.CARDS["pottery"]
+    assert pickle.loads(pickle.dumps(card)) == card
+    assert copy.copy(card) == card and copy.deepcopy(card) == card
+    assert pickle.loads(pickle.dumps(rules.CARDS)) == rules.CARDS
+    assert all(isinstance(hash(epoch), int) for epoch in rules.EPOCHS.values())
+    cheaper = card.replace(cost=card.cost - 5)
+    assert cheaper.cost == card.cost - 5 and cheaper != card and cheaper.name == card.name
+    assert card.asdict()["id"] == "pottery"

@@ -1,0 +1,79 @@
+"""Every committed package, of every family: its version is the one its API manifest decided, the
+manifest describes the package as committed, it names its base, and it depends on its runtimes only."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import tomllib
+
+import pytest
+import yaml
+
+from civrules.emit import versions
+from civrules.emit.packaging import import_name
+from tests.conftest import REPO, RULES
+
+GENERATED = REPO / "generated" / "python"
+PACKAGES = sorted(p.name for p in (GENERATED / "civrules_rulesets").iterdir() if (p / "__init__.py").is_file())
+
+
+def _constant(source: str, name: str) -> object:
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            assert node.value is not None
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"no {name}")
+
+
+@functools.cache
+def _manifests() -> list[dict[str, object]]:
+    loaded = (yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted((RULES / "rulesets").glob("*.yaml")))
+    return [data for data in loaded if isinstance(data, dict) and isinstance(data.get("id"), str)]
+
+
+def _extends(ruleset_id: str) -> str | None:
+    data = next(data for data in _manifests() if data["id"] == ruleset_id)
+    extends = data.get("extends")
+    return extends if isinstance(extends, str) else None
+
+
+def _ruleset_id(package: str) -> str:
+    return next(str(data["id"]) for data in _manifests() if import_name(str(data["id"])) == package)
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_version_manifest_base_and_dependencies(name: str) -> None:
+    folder = GENERATED / "civrules_rulesets" / name
+    source = (folder / "__init__.py").read_text(encoding="utf-8")
+    version = _constant(source, "__version__")
+    assert isinstance(version, str) and versions._is_version(version)
+    project = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    manifest = json.loads((folder / versions.MANIFEST).read_text(encoding="utf-8"))
+    assert project["version"] == version == manifest["version"]
+
+    # The manifest is the API of the package as committed (with the version put back as rendered).
+    files = {}
+    for path in folder.iterdir():
+        if not path.is_file():  # __pycache__ of the tests that imported the package
+            continue
+        content = path.read_bytes()
+        if path.name in ("__init__.py", "pyproject.toml"):
+            content = content.replace(f'"{version}"'.encode(), f'"{versions.UNVERSIONED}"'.encode())
+        files[f"civrules_rulesets/{name}/{path.name}"] = content
+    api = versions.package_api(files, f"civrules_rulesets/{name}")
+    assert manifest["package"] == f"civrules_rulesets.{name}"
+    assert (manifest["names"], manifest["ids"], manifest["digest"]) == (
+        dict(api.names),
+        {k: list(v) for k, v in api.ids.items()},
+        api.digest,
+    )
+    assert "__version__" in manifest["names"] and "BASE_RULESET" in manifest["names"]
+
+    # A variant names its base (None for a ruleset that extends none).
+    assert _constant(source, "BASE_RULESET") == _extends(_ruleset_id(manifest["package"]))
+    # The standard library and the two runtimes: never another ruleset's package, not even the base's.
+    requirements = [r.split(">")[0].split("=")[0].strip() for r in project["dependencies"]]
+    assert requirements[0] == "civrules-runtime" and requirements[1].startswith("civrules-runtime-")
+    assert len(requirements) == 2
