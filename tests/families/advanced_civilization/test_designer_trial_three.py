@@ -1,0 +1,32 @@
+"""The third designer trial: the mistakes a designer planted that civrules let pass, or reported
+on the wrong line. Each test is one mistake, answered at the line that holds it.
+"""
+
+from __future__ import annotations
+
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, only
+
+MUSIC = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n"
+
+# --- suppression comments are checked like `suppress:` entries --------------------------------------
+
+
+def test_a_suppression_comment_with_a_misspelt_code_names_the_code_it_meant() -> None:
+    text = MUSIC + "        cost: 90   # civrules: ignore[K01O] house rule\n"
+    found = only(analysed(text), text, "ignore[K01O]", "R020")
+    assert found.severity == "warning" and found.hint == "did you mean `K010`?"
+    assert found.span is not None
+    assert text.splitlines()[found.span.line - 1][found.span.column - 1 :].startswith("K01O")
+
+
+def test_a_file_wide_suppression_with_a_misspelt_code_is_reported_at_the_comment() -> None:
+    text = MUSIC + "        cost: 90\n# civrules: ignore-file[M3O] no map here\n"
+    found = only(analysed(text), text, "ignore-file[M3O]", "R020")
+    assert found.hint == "did you mean `M030`?"
+
+
+def test_a_suppression_comment_on_a_line_where_nothing_fires_is_unused() -> None:
+    text = MUSIC.replace("id: music\n", "id: music   # civrules: ignore[C006] no credits\n") + "        cost: 90\n"
+    found = only(analysed(text), text, "ignore[C006]", "R021")
+    assert found.severity == "warning" and "silences nothing" in found.message
+    assert found.hint == "delete `C006` from the comment"
