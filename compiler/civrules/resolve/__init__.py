@@ -471,7 +471,7 @@ def _patch_setting(
     if previous is not None:
         resolved.base_notes.append((at.span(), previous.span()))
     base_span = previous.span() if previous is not None else None
-    yield from validate_setting(resolved.family.slot_kind(slot), key, merged, origin.locate, base_span)
+    yield from validate_setting(resolved.family.slot_kind(slot), key, merged, origin.place, base_span)
 
 
 def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
@@ -577,7 +577,7 @@ def _add(
         return
     resolved.removed.get(name, {}).pop(key, None)
     entries.append(Entry(at, item))
-    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.locate)
+    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
 
 
 def _target(
@@ -604,7 +604,7 @@ def _replace(
     base = entries[existing].origin.base or entries[existing].origin
     entries[existing] = Entry(replace(at, base=base), item)
     resolved.base_notes.append((at.span(), base.head()))
-    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.locate, base.head())
+    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.place, base.head())
 
 
 def _remove(
@@ -657,7 +657,7 @@ def _patch(
     entries[existing] = Entry(origin, merged)
     resolved.base_notes.append((at.span(), entry.origin.head()))
     yield from validate_entity(
-        resolved.family.slot_kind(spec.slot), spec.path, merged, origin.locate, entry.origin.head()
+        resolved.family.slot_kind(spec.slot), spec.path, merged, origin.place, entry.origin.head()
     )
 
 
@@ -885,6 +885,10 @@ def _list_operations(
                 items[index] = merge_patch(
                     items[index], entry["with"], problems, (*where, "with"), root, moved, (*merged_at, index)
                 )
+                if moved is not None and isinstance(entry["with"], dict):
+                    # Each field the `with:` wrote is located there, the element's others at the base.
+                    for key in entry["with"]:
+                        moved.setdefault((*merged_at, index, key), (*where, "with", key))
     if moved is not None:
         for index, path in enumerate(written):
             if path is not None:

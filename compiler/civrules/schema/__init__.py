@@ -330,8 +330,8 @@ def validate_entity(
 ) -> list[Diagnostic]:
     """Validate one collection element that an overlay added, replaced or patched.
 
-    ``locate`` maps a path inside the element to the document and path where that part was
-    written (the overlay for what it set, the base for the rest); ``base`` is the base's
+    ``locate`` maps a path inside the element to the document and the path in it where that part
+    was written (the overlay for what it set, the base for the rest); ``base`` is the base's
     definition, named in a note of every diagnostic located in the overlay.
     """
     try:
@@ -377,32 +377,33 @@ def _validate_part(
     # own path: a wrong value inside a patch is the variant's line, not the base's.
     for error in (inner for top in validator.iter_errors(data) for inner in _expand(top)):
         sub: NodePath = tuple(error.absolute_path)
-        document, prefix = locate(sub)
+        document, written = locate(sub)
         instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}
         if error.validator == "additionalProperties" and isinstance(instance, dict):
             # Each unknown key where it was written: a misspelt key of a patch is in the variant.
             for key in instance:
-                owner, owner_prefix = locate((*sub, key))
-                found.extend(_unknown_key(owner, (*owner_prefix, *sub), key, schema))
+                owner, at = locate((*sub, key))
+                found.extend(_unknown_key(owner, at[:-1], key, schema))
             continue
         if error.validator == "required" and isinstance(instance, dict):
             deleted = []
             required: Any = error.validator_value
             for key in required:
-                owner, owner_prefix = locate((*sub, key))
-                if key not in instance and (owner is not document or owner_prefix != prefix):
+                owner, at = locate((*sub, key))
+                if key not in instance and (owner is not document or at[:-1] != written):
                     deleted.append(key)
                     found.append(
                         _diag(
                             codes.MISSING_KEY,
-                            f"`{key}` is required{_where((*owner_prefix, *sub))}: this patch deletes it",
-                            owner.key_span((*owner_prefix, *sub, key)),
+                            f"`{key}` is required{_where(at[:-1])}: this patch deletes it",
+                            owner.key_span(at),
                             "keep the field (remove the `null`), or `replace` the whole entry",
                         )
                     )
             if deleted:
                 continue
-        found.extend(_translate(document, error, prefix))
+        # The error's path (and the deeper ones of its branches) counted from where `sub` was written.
+        found.extend(_translate(document, error, written, len(sub)))
     unique = list(dict.fromkeys(found))
     if base is None:
         return unique
@@ -415,14 +416,18 @@ def _validate_part(
 _VALID_ENTITIES: set[tuple[str, tuple[str, ...], str]] = set()
 
 
-def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
+def _translate(
+    document: Document, error: ValidationError, prefix: NodePath = (), strip: int = 0
+) -> Iterator[Diagnostic]:
+    """The diagnostics of ``error``, its path read after ``prefix`` (less its first ``strip`` parts,
+    which ``prefix`` already holds as written: a list operation's `with:` for an element's index)."""
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _branch_errors(error)
         if chosen:
             for inner in chosen:
-                yield from _translate(document, inner, prefix)
+                yield from _translate(document, inner, prefix, strip)
             return
-    path: NodePath = (*prefix, *error.absolute_path)
+    path: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
     instance = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     keyword = error.validator

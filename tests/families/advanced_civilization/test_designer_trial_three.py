@@ -30,3 +30,42 @@ def test_a_suppression_comment_on_a_line_where_nothing_fires_is_unused() -> None
     found = only(analysed(text), text, "ignore[C006]", "R021")
     assert found.severity == "warning" and "silences nothing" in found.message
     assert found.hint == "delete `C006` from the comment"
+
+
+# --- a value inside a list operation's `with:` is where its diagnostic points ---------------------------
+
+LAW_ATTRIBUTE = (
+    HEAD
+    + "overlay:\n  civilization_cards:\n    patch:\n      - id: law\n        attributes:\n          patch:\n"
+    + '            - where: {rule: "32.811"}\n              with:\n'
+)
+
+
+def test_a_wrong_type_inside_with_is_reported_at_the_value() -> None:
+    text = LAW_ATTRIBUTE + '                text: "Reduces Civil Disorder."\n                calamities: 7\n'
+    found = only(analysed(text), text, "calamities: 7", "S001")
+    assert found.span is not None and found.span.column == text.splitlines()[found.span.line - 1].index("7") + 1
+
+
+def test_a_misspelt_key_inside_with_is_reported_at_the_key() -> None:
+    text = LAW_ATTRIBUTE + "                calamites: []\n"
+    assert only(analysed(text), text, "calamites", "S002").hint == "did you mean `calamities`?"
+
+
+def test_a_wrong_value_in_a_nested_list_operation_is_reported_at_the_value() -> None:
+    text = LAW_ATTRIBUTE + (
+        "                calamities:\n                  patch:\n"
+        "                    - where: {calamity: civil_disorder}\n                      with: {effect: reduce}\n"
+    )
+    assert only(analysed(text), text, "effect: reduce}", "S003").hint == "did you mean `reduces`?"
+
+
+def test_a_stack_make_up_patched_inside_with_is_reported_at_the_value() -> None:
+    """K002 pointed at the `patch:` key, three lines above the count that is wrong."""
+    text = HEAD + (
+        "overlay:\n  settings:\n    trade_stacks:\n      stacks:\n        patch:\n"
+        "          - where: {number: 9}\n            with:\n"
+        "              calamity_cards: {non_tradable: 0, tradable: 5, minor: 0}\n"
+    )
+    found = only(analysed(text), text, "calamity_cards: {", "K002")
+    assert "declares 5 tradable" in found.message
