@@ -8,7 +8,7 @@ can point at the exact key or value a designer must edit. Facts the sources do n
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace, dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
@@ -106,12 +106,13 @@ class Origin:
             for key, path in self.moved:
                 if key[: len(sub)] == sub and len(key) > len(sub) and isinstance(key[len(sub)], str):
                     fields.setdefault(str(key[len(sub)]), []).append((key[len(sub) :], path))
-            changes = []
-            for name, written in fields.items():
-                (top,) = [path for key, path in written if len(key) == 1] or [None]
-                if top is None:
+            changes: list[tuple[str, Origin]] = []
+            for name, places in fields.items():
+                tops = [path for key, path in places if len(key) == 1]
+                if not tops:
                     continue
-                inner = tuple((key[1:], path[len(top) :]) for key, path in written if len(key) > 1)
+                top = tops[0]
+                inner = tuple((key[1:], path[len(top) :]) for key, path in places if len(key) > 1)
                 changes.append((name, Origin(owner.document, (*owner.path, *top[:-1]), moved=inner)))
             return replace(here, changes=tuple(sorted(changes, key=lambda c: c[0])))
         if owner is not None:

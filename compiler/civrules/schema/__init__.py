@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped
+from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped, words
 from civrules.diagnostics.suggest import Vocabulary, ascii_slug, closest, did_you_mean, mean, non_ascii
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
@@ -638,11 +638,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
     match error.validator:
         case "type" if isinstance(error.instance, (dict, list)):
             wanted = _types(rule)
-            article = "an" if wanted[0] in "aeiou" else "a"
-            return f"{value} where {article} {wanted} belongs{where}"
+            return f"{value} where {words.a(wanted)} belongs{where}"
         case "type":
             kind = _type_of(error.instance)
-            return f"{value} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, expected {_types(rule)}{where}"
+            return f"{value} is {words.a(kind)}, expected {_types(rule)}{where}"
         case "minimum":
             return f"{value} is less than the minimum {rule}{where}"
         case "maximum":

@@ -69,3 +69,21 @@ def test_a_stack_make_up_patched_inside_with_is_reported_at_the_value() -> None:
     )
     found = only(analysed(text), text, "calamity_cards: {", "K002")
     assert "declares 5 tradable" in found.message
+
+
+# --- counts and articles -------------------------------------------------------------------------------
+
+
+def test_a_count_of_one_is_singular_and_an_id_takes_its_article() -> None:
+    from civrules.diagnostics.words import a, count
+
+    assert count(1, "minor calamity", "minor calamities") == "1 minor calamity"
+    assert count(0, "card") == "0 cards"
+    assert a("`agriculture`") == "an `agriculture`" and a("`pottery`") == "a `pottery`"
+    text = HEAD + (
+        "overlay:\n  settings:\n    trade_stacks:\n      stacks:\n        patch:\n"
+        "          - where: {number: 9}\n            with:\n"
+        "              calamity_cards: {non_tradable: 0, tradable: 2, minor: 0}\n"
+    )
+    message = only(analysed(text), text, "calamity_cards: {", "K002").message
+    assert "holds 1 tradable calamity;" in message and "declares 2 tradable calamities" in message

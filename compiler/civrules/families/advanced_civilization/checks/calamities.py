@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
 from civrules.families.advanced_civilization.commodities import declared_stacks
@@ -72,7 +72,7 @@ KIND_WORDS = {"non_tradable": "non-tradable", "tradable": "tradable", "minor": "
 
 
 def _count(n: int, kind: str) -> str:
-    return f"{n} {KIND_WORDS[kind]}"
+    return words.count(n, f"{KIND_WORDS[kind]} calamity", f"{KIND_WORDS[kind]} calamities")
 
 
 def _closest(name: str, choices: Sequence[str]) -> str | None:
@@ -216,7 +216,7 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
         yield diagnostic(
             "K002",
-            f"trade stack {stack.number} holds {has} calamities; the ruleset declares {wants}",
+            f"trade stack {stack.number} holds {has}; the ruleset declares {wants}",
             # the count written for the kind that is short (the whole declaration if it is left out)
             stack.origin.span("calamity_cards", lacking[0]),
             "correct the `stack` or `tradable` of a calamity (see the notes), or the stack's `calamity_cards`",
@@ -231,7 +231,7 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
             extra = found[-1]
             yield diagnostic(
                 "K002",
-                f"`{extra.id}` makes trade stack {stack.number} hold {_count(len(found), kind)} calamities; "
+                f"`{extra.id}` makes trade stack {stack.number} hold {_count(len(found), kind)}; "
                 f"the ruleset declares {_declared(stack, kind)}",
                 extra.origin.span("stack"),
                 "move it to another stack, or correct the stack's `calamity_cards`",
@@ -275,7 +275,8 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
         names = ", ".join(f"`{card}`" for card in first)
         yield diagnostic(
             "K003",
-            f"`{calamity.id}` has modifiers of {len(first)} cards ({names}) but no `modifier_combination`",
+            f"`{calamity.id}` has modifiers of {words.count(len(first), 'card')} ({names}) but no "
+            f"`modifier_combination`",
             calamity.origin.key_span("modifiers"),
             "add `modifier_combination: {mode: cumulative | highest, text: ..., rule: ...}` as the rule says",
             [
@@ -591,7 +592,7 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             place = card.origin.key_span("attributes") if card.writes_attributes else card.origin.head()
             yield diagnostic(
                 "K010",
-                f"`{calamity.id}` has a `{card.id}` modifier, but no attribute of `{card.id}` links to it",
+                f"`{calamity.id}` has {words.a(f'`{card.id}`')} modifier, but no attribute of `{card.id}` links to it",
                 calamity.origin.span("modifiers", modifier.index, "card"),
                 f"add `{{calamity: {calamity.id}, effect: {_link_word(modifier.effect)}, rule: ...}}` "
                 f"to the attribute of `{card.id}` that states it, or remove the modifier",
