@@ -4,7 +4,7 @@ on the wrong line. Each test is one mistake, answered at the line that holds it.
 
 from __future__ import annotations
 
-from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, only
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, only, problems
 
 MUSIC = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n"
 
@@ -87,3 +87,37 @@ def test_a_count_of_one_is_singular_and_an_id_takes_its_article() -> None:
     )
     message = only(analysed(text), text, "calamity_cards: {", "K002").message
     assert "holds 1 tradable calamity;" in message and "declares 2 tradable calamities" in message
+
+
+# --- no declared fact survives a change that makes it false ---------------------------------------------
+
+
+def _exported(text: str) -> dict[str, object]:
+    from civrules.emit.export import export_ruleset
+    from civrules.pipeline import derived_facts
+
+    analysis = analysed(text)
+    assert analysis.ok and analysis.resolved is not None and analysis.model is not None
+    return export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+
+
+def test_a_calamity_moved_into_a_stack_re_derives_the_stack_make_up_everywhere() -> None:
+    """The base declares one tradable calamity in stack 9; the variant puts Famine there too. The
+    declared make-up no longer holds: export, the model (package, sheets) give the variant's."""
+    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9}\n"
+    analysis = analysed(text)
+    assert not problems(analysis)
+    assert analysis.model is not None
+    by_number = {s.number: s.calamity_cards for s in analysis.model.trade_stacks.stacks}
+    assert by_number[9] is not None and by_number[9]["non_tradable"] == 1 and by_number[9]["tradable"] == 1
+    stacks = _exported(text)["settings"]["commodities"]["trade_stacks"]["stacks"]  # type: ignore[index]
+    (nine,) = [s for s in stacks if s["number"] == 9]
+    assert nine["calamity_cards"] == {"non_tradable": 1, "tradable": 1}
+    (three,) = [s for s in stacks if s["number"] == 3]
+    assert three["calamity_cards"]["non_tradable"] == 0
+
+
+def test_a_recounted_good_re_derives_the_declared_total() -> None:
+    text = HEAD + 'overlay:\n  commodities:\n    patch:\n      - {id: gems, count: 6, source: "house rule"}\n'
+    total = _exported(text)["settings"]["commodities"]["total_cards"]  # type: ignore[index]
+    assert total == {"count": 115, "note": "derived from this ruleset's counts of the goods (the base declares 114)"}

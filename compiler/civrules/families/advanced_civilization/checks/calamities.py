@@ -161,8 +161,9 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: correct the calamity's `stack` or `tradable` (the notes name the candidates), or the
     declaration. A stack that lacks a calamity is reported at its declaration, naming the stacks
     that have one too many; a surplus nothing else explains is reported at the calamity. A
-    variant that adds, removes or moves calamities without restating `calamity_cards` is not held
-    to its base's declaration (the stacks' contents are derived from its calamities).
+    variant that adds, removes or moves calamities need not restate `calamity_cards`: the base's
+    declaration no longer holds, so the variant's make-up is derived from its calamities (in
+    `export`, the package and the sheets too); one it restates is checked.
 
         - id: famine
           stack: 2          # FAIL: stack 3 declares one non-tradable calamity and has none
