@@ -348,7 +348,17 @@ def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: in
         if depth >= 2:
             return {"...": "..."}
         properties = resolved.get("properties") or {}
-        keys = [k for k in resolved.get("required", ()) if k in properties] or list(properties)[:1]
+        # "one of these keys" (`anyOf: [{required: [id]}, ...]`) names the entity: its first comes first
+        named = next(
+            (
+                a["required"]
+                for a in resolved.get("anyOf", ())
+                if isinstance(a, dict) and set(a) == {"required"} and a["required"] not in (["rule"], ["source"])
+            ),
+            [],
+        )
+        keys = list(dict.fromkeys(k for k in [*named, *resolved.get("required", ())] if k in properties))
+        keys = keys or list(properties)[:1]
         if _cites(resolved) and "rule" in properties and "rule" not in keys:
             keys.insert(0, "rule")
         return {k: _example(schema, properties[k], inner, depth + 1) for k in keys}

@@ -421,6 +421,11 @@ def _translate(
 ) -> Iterator[Diagnostic]:
     """The diagnostics of ``error``, its path read after ``prefix`` (less its first ``strip`` parts,
     which ``prefix`` already holds as written: a list operation's `with:` for an element's index)."""
+    stranger = _no_shape_knows(error)
+    if stranger is not None:
+        path = (*prefix, *tuple(error.absolute_path)[strip:])
+        yield _diag(codes.SCHEMA_VIOLATION, f"{stranger[0]}{_where(path)}", _head(document, path), stranger[1])
+        return
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _branch_errors(error)
         if chosen:
@@ -576,7 +581,10 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
     def fits(candidate: ValidationError) -> bool:
         branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
         schema = alternatives[branch] if isinstance(branch, int) and branch < len(alternatives) else candidate.schema
-        return candidate.validator != "type" and _fits_type(schema, error.instance)
+        # A wrong type deeper in the value (`append: {id: x}` where list operations take lists) is
+        # the mistake inside the branch the designer meant, not a sign of another branch.
+        wrong_type = candidate.validator == "type" and not candidate.path
+        return not wrong_type and _fits_type(schema, error.instance)
 
     fitting = [e for e in context if fits(e)]
     candidates = fitting or context
@@ -586,13 +594,66 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
     for candidate in candidates:
         branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
         branches.setdefault(branch, []).append(candidate)
-    chosen = max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+    written = set(error.instance) if isinstance(error.instance, dict) else set()
+
+    def closeness(errors: list[ValidationError]) -> int:
+        """How many of the keys written the branch knows: the branch the designer meant."""
+        if any(e.path for e in errors):
+            return 0  # the branch got inside the value: depth decides
+        known = {k for e in errors if isinstance(e.schema, dict) for k in e.schema.get("properties", {})}
+        return len(written & known)
+
+    chosen = max(
+        branches.values(), key=lambda errors: (max(len(e.path) for e in errors), closeness(errors), -len(errors))
+    )
     if len(chosen) > _MISTAKES_PER_SHAPE:
         from jsonschema.exceptions import best_match
 
         best: ValidationError | None = best_match(chosen)
         return [best] if best is not None else chosen[:1]
     return chosen
+
+
+#: The operations of a variant's overlay: written outside `overlay:`, they are a dedent.
+_OVERLAY_OPERATIONS = ("add", "replace", "patch", "remove")
+
+
+def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
+    """The message and hint for a mapping none of whose keys any shape of ``error`` knows.
+
+    `nations: {add: [...]}` dedented out of `overlay:` is neither a list of nations nor
+    `{unknown: why}`: "missing key `unknown`" names a key the designer never meant.
+    """
+    if error.validator not in ("oneOf", "anyOf") or not error.context or not isinstance(error.instance, dict):
+        return None
+    written = list(error.instance)
+    if not written or MERGE_KEY in error.instance:
+        return None
+    shapes: list[str] = []
+    for candidate in error.context:
+        if candidate.path:
+            return None  # a branch got inside the value: it knows the shape
+        schema = candidate.schema if isinstance(candidate.schema, dict) else {}
+        if candidate.validator == "type":
+            shapes.append(words.a(_types(candidate.validator_value)))
+            continue
+        properties = schema.get("properties", {})
+        if any(key in properties for key in written):
+            return None
+        required = schema.get("required") or list(properties)[:1]
+        if required:
+            shapes.append("`{" + ", ".join(f"{k}: ..." for k in required) + "}`")
+    keys = ", ".join(f"`{k}`" for k in written)
+    forms = " or ".join(dict.fromkeys(shapes)) or "another shape"
+    operations = [k for k in written if k in _OVERLAY_OPERATIONS]
+    if operations:
+        hint = (
+            f"`{operations[0]}` is an operation of a variant's `overlay:`: indent this key (and its lines) "
+            "under `overlay:`"
+        )
+    else:
+        hint = f"write {forms} here"
+    return f"a mapping of {keys} where {forms} belongs", hint
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:

@@ -121,3 +121,26 @@ def test_a_recounted_good_re_derives_the_declared_total() -> None:
     text = HEAD + 'overlay:\n  commodities:\n    patch:\n      - {id: gems, count: 6, source: "house rule"}\n'
     total = _exported(text)["settings"]["commodities"]["total_cards"]  # type: ignore[index]
     assert total == {"count": 115, "note": "derived from this ruleset's counts of the goods (the base declares 114)"}
+
+
+# --- schema errors choose the branch the designer meant, and removals say why ---------------------------
+
+
+def test_a_collection_dedented_out_of_the_overlay_says_to_indent_it() -> None:
+    """`nations: {add: [...]}` at the top of a variant was "missing key `unknown`"."""
+    text = MUSIC + "        cost: 90\nnations:\n  add:\n    - id: numidia\n"
+    found = only(analysed(text), text, "nations:", "S001")
+    assert "unknown" not in found.message.replace("{unknown: ...}", "")
+    assert found.hint is not None and "indent" in found.hint and "`overlay:`" in found.hint
+
+
+def test_a_mapping_where_a_list_operation_needs_a_list_has_a_hint() -> None:
+    text = MUSIC + "        prerequisites: {append: {card: pottery}}\n"
+    found = only(analysed(text), text, "prerequisites:", "S001")
+    assert "where a list belongs" in found.message and found.hint is not None and "list" in found.hint
+
+
+def test_a_removal_without_why_is_an_error_as_the_docs_say() -> None:
+    text = HEAD + "overlay:\n  calamities:\n    remove:\n      - id: piracy\n"
+    found = only(analysed(text), text, "- id: piracy", "S004")
+    assert "`why`" in found.message
