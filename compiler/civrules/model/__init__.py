@@ -354,6 +354,17 @@ class Ruleset:
             return True
         return any(self.layer(e.origin, *sub) > layer for e in entities for sub in ((), *((f,) for f in fields)))
 
+    def from_base(self, origin: Origin, *sub: str | int) -> bool:
+        """True when ``sub`` of an entity or setting was last written by a base of this variant: a
+        hint then says how to change it from the variant (its base's files are not the designer's)."""
+        return len(self.chain) > 1 and self.layer(origin, *sub) < len(self.chain) - 1
+
+    def citation_placeholder(self) -> str:
+        """How a hint writes a citation: `rule: ...` where the rule index has sections to cite, else
+        `source: ...` (a ruleset whose rulebook text is in no source cites transcriptions)."""
+        index = self.rule_index
+        return "rule: ..." if index is not None and index.sections else 'source: "..."'
+
     def layer(self, origin: Origin, *sub: str | int) -> int:
         """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""
         document, _ = origin.locate(sub)

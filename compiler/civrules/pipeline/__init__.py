@@ -18,7 +18,7 @@ from civrules.diagnostics.suggest import closest
 from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Ruleset
-from civrules.resolve import Resolved, Resolver, overlay_base_notes
+from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
 
 
 @dataclass(slots=True)
@@ -60,7 +60,10 @@ def analyse(
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
     diagnostics = note_base_definitions(
-        at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved), resolved),
+        from_the_variant(
+            at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved), resolved),
+            resolved,
+        ),
         resolved.base_notes,
     )
     return Analysis(loaded, model, diagnostics, resolved)
@@ -74,6 +77,46 @@ def build_model(resolved: Resolved) -> Ruleset:
         raise LookupError(f"ruleset `{resolved.data.get('id')}` has no family that builds its model")
     model: Ruleset = assemble(resolved)
     return model
+
+
+def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Say, in the hint of a diagnostic a variant's analysis leaves in a base file, how to make the
+    change from the variant: its base's files are not the designer's to edit ("correct the cost"
+    becomes "... from this variant: patch `music` in `overlay.civilization_cards`")."""
+    if len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    by_file: dict[str, list[tuple[Span, str]]] = {}
+    for name, entries in resolved.collections.items():
+        spec = resolved.family.collections[name]
+        for entry in entries:
+            key = entity_key(spec, entry.raw)
+            if key is not None:
+                way = f"patch `{key}` in `overlay.{name}` (`- {spec.key}: {key}` and the fields to change)"
+                by_file.setdefault(entry.origin.file, []).append((entry.origin.span(), way))
+    for key, origin in resolved.setting_origins.items():
+        way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
+        by_file.setdefault(origin.file, []).append((origin.span(), way))
+    told = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        if (
+            span is not None
+            and resolved.layers.get(span.file, own) != own
+            and "this variant" not in (diagnostic.hint or "")
+        ):
+            inside = [
+                (around, way)
+                for around, way in by_file.get(span.file, ())
+                if (around.line, around.column) <= (span.line, span.column)
+                and (span.end_line, span.end_column) <= (around.end_line, around.end_column)
+            ]
+            if inside:
+                _, way = min(inside, key=lambda found: found[0].end_line - found[0].line)
+                hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
+                diagnostic = replace(diagnostic, hint=f"{hint}this file is the base's: from this variant, {way}")
+        told.append(diagnostic)
+    return told
 
 
 def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:

@@ -4,7 +4,7 @@ on the wrong line. Each test is one mistake, answered at the line that holds it.
 
 from __future__ import annotations
 
-from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, only, problems
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, only, problems
 
 MUSIC = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n"
 
@@ -144,3 +144,90 @@ def test_a_removal_without_why_is_an_error_as_the_docs_say() -> None:
     text = HEAD + "overlay:\n  calamities:\n    remove:\n      - id: piracy\n"
     found = only(analysed(text), text, "- id: piracy", "S004")
     assert "`why`" in found.message
+
+
+# --- a Mega Civilization house variant: calamity arithmetic, and hints from where the designer stands ---
+
+BLIGHT = """\
+kind: ruleset
+id: house
+name: "House rules"
+extends: mega-civilization
+overlay:
+  calamities:
+    add:
+      - id: blight
+        name: "Blight"
+        stack: 3
+        severity: major
+        tradable: true
+        source: "house rule: blight"
+        primary:
+          - id: blight_primary
+            kind: lose_unit_points
+            amount: 12
+            unit: unit_points
+            text: The victim takes 12 damage.
+            source: "house rule"
+        secondary:
+          - id: blight_secondary
+            kind: lose_unit_points
+            amount: 15
+            unit: unit_points
+            max_per_victim: 5
+            victim_count: 3
+            allocated_by: primary_victim
+            text: He assigns 5 damage to each of three players.
+            source: "house rule"
+        immune: []
+        modifiers:
+          - card: pottery
+            applies_to: primary
+            effect: reduces
+            modifies: [blight_primary]
+            amount: -5
+            text: A victim holding Pottery prevents 5 damage.
+            source: "house rule"
+"""
+
+
+def blight_problems(text: str) -> list[tuple[str, int, str, str]]:
+    return [
+        (d.code, d.span.line if d.span else 0, d.message, d.hint or "")
+        for d in problems(analysed(text))
+        if d.code != "K010"
+    ]
+
+
+def test_a_modifier_larger_than_its_effect_is_a_warning_with_the_numbers() -> None:
+    text = BLIGHT.replace("amount: -5\n", "amount: -20\n")
+    ((code, line, message, _),) = blight_problems(text)
+    assert (code, line) == ("K016", line_of(text, "amount: -20"))
+    assert "by 20, more than its 12 points" in message
+
+
+def test_a_secondary_total_above_victims_times_cap_is_a_warning_with_the_numbers() -> None:
+    text = BLIGHT.replace("amount: 15\n", "amount: 20\n")
+    ((code, line, message, _),) = blight_problems(text)
+    assert (code, line) == ("K017", line_of(text, "amount: 20"))
+    assert "20 points to 3 victims of at most 5 each (15)" in message
+
+
+def test_k010_in_a_variant_says_how_to_link_the_base_card_from_the_variant() -> None:
+    """Mega Civilization has no rule index to cite: the hint writes `source:`, and since Pottery
+    is the base's, it says to patch it in the overlay instead of "add to the attribute"."""
+    (found,) = [d for d in problems(analysed(BLIGHT)) if d.code == "K010"]
+    assert found.span is not None and found.span.line == line_of(BLIGHT, "card: pottery")
+    hint = found.hint or ""
+    assert "in this variant, patch `pottery` in `overlay.civilization_cards`" in hint
+    assert 'source: "..."' in hint and "rule:" not in hint.replace("{rule:", "")
+
+
+def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant() -> None:
+    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: epidemic, modifier_combination: null}\n"
+    (found,) = problems(analysed(text))
+    assert found.code == "K003" and found.span is not None and "calamities/" in found.span.file
+    assert (found.hint or "").endswith(
+        "this file is the base's: from this variant, patch `epidemic` in `overlay.calamities` "
+        "(`- id: epidemic` and the fields to change)"
+    )

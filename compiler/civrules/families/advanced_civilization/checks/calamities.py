@@ -27,7 +27,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
 from civrules.families.advanced_civilization.commodities import declared_stacks
-from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Modifier, Ruleset, TradeStack
+from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Card, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -591,14 +591,34 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if any(link.calamity == calamity.id for link in card.calamity_links):
                 continue
             place = card.origin.key_span("attributes") if card.writes_attributes else card.origin.head()
+            cite = ruleset.citation_placeholder()
+            link = f"{{calamity: {calamity.id}, effect: {_link_word(modifier.effect)}, {cite}}}"
+            if ruleset.from_base(card.origin, "attributes"):
+                hint = (
+                    f"the attributes of `{card.id}` are its base's: in this variant, patch `{card.id}` in "
+                    f"`overlay.civilization_cards` with `attributes: {{patch: [{{where: {_attribute_selector(card)}, "
+                    f"with: {{calamities: {{append: [{link}]}}}}}}]}}`, or remove the modifier"
+                )
+            else:
+                hint = f"add `{link}` to the attribute of `{card.id}` that states it, or remove the modifier"
             yield diagnostic(
                 "K010",
                 f"`{calamity.id}` has {words.a(f'`{card.id}`')} modifier, but no attribute of `{card.id}` links to it",
                 calamity.origin.span("modifiers", modifier.index, "card"),
-                f"add `{{calamity: {calamity.id}, effect: {_link_word(modifier.effect)}, rule: ...}}` "
-                f"to the attribute of `{card.id}` that states it, or remove the modifier",
+                hint,
                 [Related(place, f"the attributes of `{card.id}`")],
             )
+
+
+def _attribute_selector(card: Card) -> str:
+    """How a list operation names the card's first attribute: by its citation, else by its text."""
+    attributes = card.attributes if not isinstance(card.attributes, Unknown) else ()
+    for attribute in attributes:
+        if attribute.rules:
+            return '{rule: "' + attribute.rules[0] + '"}'
+        if attribute.source:
+            return '{source: "' + attribute.source[:40] + '"}' if len(attribute.source) <= 40 else '{text: "..."}'
+    return '{text: "..."}'
 
 
 def _link_word(effect: str) -> str:
