@@ -615,8 +615,9 @@ def _remove(
         yield from [target] if target is not None else []
         return
     key, existing = target
-    del entries[existing]
-    resolved.removed.setdefault(name, {})[key] = at
+    # The removal keeps what it removed (``base``): the entity's facts, its unknowns too, are gone.
+    removed = entries.pop(existing)
+    resolved.removed.setdefault(name, {})[key] = replace(at, base=removed.origin)
 
 
 def _patch(

@@ -231,3 +231,20 @@ def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant
         "this file is the base's: from this variant, patch `epidemic` in `overlay.calamities` "
         "(`- id: epidemic` and the fields to change)"
     )
+
+
+# --- unknown facts are counted in the resolved ruleset ----------------------------------------------------
+
+
+def test_the_unknown_facts_of_a_removed_entity_are_no_longer_listed_or_counted() -> None:
+    def unknowns(text: str) -> tuple[str, list[str]]:
+        analysis = analysed(text)
+        (summary,) = [d.message for d in analysis.diagnostics if d.code == "Q007"]
+        return summary, [d.message for d in analysis.diagnostics if d.code == "Q006"]
+
+    kept_summary, kept = unknowns(HEAD)
+    text = HEAD + 'overlay:\n  calamities:\n    remove:\n      - {id: piracy, why: "house rule: no pirates"}\n'
+    summary, listed = unknowns(text)
+    assert [m for m in kept if "calamities[piracy]" in m] and not [m for m in listed if "calamities[piracy]" in m]
+    assert len(listed) == len(kept) - 1
+    assert f"has {len(kept) - 1} unknown facts" in summary and f"has {len(kept)} unknown facts" in kept_summary
