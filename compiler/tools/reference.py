@@ -265,6 +265,7 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
             yield f"Refers to {ids} (named *{ref.what}* in diagnostics{checked})."
             yield ""
         example = _example(schema, child, inner, 0)
+        example = _referring_example(example, ref, resolved) if ref is not None else example
         yield f"Example: `{key}: {_flow(example)}`"
         yield ""
         if name in ("unknown", "rule", "note", "source", "disagreements"):
@@ -274,6 +275,45 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
             for b in [*resolved.get("oneOf", ()), *resolved.get("anyOf", ())]
         )
         yield from _fields(schema, resolved, f"{path}[]." if is_list else f"{path}.", inner, depth + 1)
+
+
+def _referring_example(example: Any, ref: Any, field: dict[str, Any]) -> Any:
+    """``example`` of a field that refers to another collection, with ids the shipped rules have
+    there (`start_nation: egypt`, not the generic `pottery`, which is a card), in its shape (a list
+    as long as the field needs: a border's two areas)."""
+    rulesets = [_DEF_EXAMPLES["ruleset_id"]]
+    found = rulesets if ref.collection == "rulesets" else _shipped_ids().get(ref.collection, [])
+    if not found:
+        return example
+    if isinstance(example, list):
+        wanted = max(len(example), int(field.get("minItems", 1)))
+        return found[:wanted] if len(found) >= wanted else example
+    return found[0] if isinstance(example, str) else example
+
+
+_SHIPPED: dict[str, list[str]] = {}
+
+
+def _shipped_ids() -> dict[str, list[str]]:
+    """The first ids (two) of each collection in the shipped rules (`rules/`), by collection name."""
+    if not _SHIPPED:
+        from civrules.load.workspace import Workspace
+        from civrules.resolve import Resolver, entity_key
+
+        workspace = Workspace(Path(__file__).resolve().parents[2] / "rules")
+        resolver = Resolver(workspace)
+        for manifest in sorted(workspace.manifests().values(), key=lambda m: m.id):
+            resolved, _ = resolver.resolve(workspace.load_ruleset(manifest))
+            if resolved is None:
+                continue
+            for name, entries in resolved.collections.items():
+                spec = resolved.family.collections[name]
+                if spec.qualifier is not None or spec.pair or name in _SHIPPED:
+                    continue
+                keys = [k for k in (entity_key(spec, entry.raw) for entry in entries[:2]) if k is not None]
+                if keys:
+                    _SHIPPED[name] = keys
+    return _SHIPPED
 
 
 #: A fact cites the rulebook (`rule`) or, where the rulebook is silent or a house rule changes it, a `source`.
@@ -324,6 +364,8 @@ def _type(schema: dict[str, Any], node: dict[str, Any], name: str | None, seen: 
 
 
 def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: int) -> Any:
+    if isinstance(node, dict) and node.get("examples"):  # beside a `$ref`: the field's own example
+        return node["examples"][0]
     resolved, name, inner = _deref(schema, node, seen)
     if name in _DEF_EXAMPLES:
         return _DEF_EXAMPLES[name]
@@ -349,7 +391,7 @@ def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: in
             return {"...": "..."}
         properties = resolved.get("properties") or {}
         # "one of these keys" (`anyOf: [{required: [id]}, ...]`) names the entity: its first comes first
-        named = next(
+        named: list[str] = next(
             (
                 a["required"]
                 for a in resolved.get("anyOf", ())
@@ -361,7 +403,8 @@ def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: in
         keys = keys or list(properties)[:1]
         if _cites(resolved) and "rule" in properties and "rule" not in keys:
             keys.insert(0, "rule")
-        return {k: _example(schema, properties[k], inner, depth + 1) for k in keys}
+        # an entity with no field to show is a placeholder, not an (invalid) empty mapping
+        return {k: _example(schema, properties[k], inner, depth + 1) for k in keys} or {"...": "..."}
     if kind == "integer":
         return resolved.get("minimum", 1)
     if kind == "number":

@@ -423,8 +423,8 @@ def _translate(
     which ``prefix`` already holds as written: a list operation's `with:` for an element's index)."""
     stranger = _no_shape_knows(error)
     if stranger is not None:
-        path = (*prefix, *tuple(error.absolute_path)[strip:])
-        yield _diag(codes.SCHEMA_VIOLATION, f"{stranger[0]}{_where(path)}", _head(document, path), stranger[1])
+        at: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
+        yield _diag(codes.SCHEMA_VIOLATION, f"{stranger[0]}{_where(at)}", _head(document, at), stranger[1])
         return
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _branch_errors(error)

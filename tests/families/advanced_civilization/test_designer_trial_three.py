@@ -4,6 +4,7 @@ on the wrong line. Each test is one mistake, answered at the line that holds it.
 
 from __future__ import annotations
 
+from civrules.families.advanced_civilization.model import Ruleset
 from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, only, problems
 
 MUSIC = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n"
@@ -107,8 +108,9 @@ def test_a_calamity_moved_into_a_stack_re_derives_the_stack_make_up_everywhere()
     text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9}\n"
     analysis = analysed(text)
     assert not problems(analysis)
-    assert analysis.model is not None
-    by_number = {s.number: s.calamity_cards for s in analysis.model.trade_stacks.stacks}
+    model = analysis.model
+    assert isinstance(model, Ruleset) and model.trade_stacks is not None
+    by_number = {s.number: s.calamity_cards for s in model.trade_stacks.stacks}
     assert by_number[9] is not None and by_number[9]["non_tradable"] == 1 and by_number[9]["tradable"] == 1
     stacks = _exported(text)["settings"]["commodities"]["trade_stacks"]["stacks"]  # type: ignore[index]
     (nine,) = [s for s in stacks if s["number"] == 9]

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e9b9ed0cd82a7b72da81bbe80abe66d07d8f3fd574397d38729f1b9dfbc20b3a"
+SCHEMA_SHA256 = "2aeec2f3e6198763837ad09c64fcc01c02c2a22ab788245cdb619689f7e6a24d"
 
 from decimal import Decimal
 import re
