@@ -674,6 +674,64 @@ def _render(path: NodePath) -> str:
     return ".".join(str(p) for p in _list_part(path))
 
 
+#: The keys that cite where a fact comes from.
+CITATION_FIELDS = ("rule", "source")
+
+
+def citation_at(document: Document, path: NodePath) -> str | None:
+    """The citation (`rule:`, `source:`) written on the mapping at ``path`` of ``document``."""
+    node: Any = document.data
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(node, dict):
+        return None
+    parts = []
+    for key in CITATION_FIELDS:
+        value = node.get(key)
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        if isinstance(value, (str, int, float)) and str(value).strip():
+            parts.append(f"{key}{' ' if key == 'rule' else ': '}{' '.join(str(value).split())}")
+    return "; ".join(parts) or None
+
+
+def field_citation(entry: Entry, name: str) -> str | None:
+    """The citation of the field ``name`` of an entity: the overlay entry's that last changed it
+    (a house rule's `source:`, never the rulebook section the base cited for its old value), else
+    the definition's. None where the writer of the field cites nothing."""
+    for changed, origin in entry.origin.changes:
+        if changed == name:
+            return _cited(origin.document, origin.path, name, inside=True)
+    return _cited(entry.origin.document, entry.origin.path, name)
+
+
+def _cited(document: Document, path: NodePath, name: str, *, inside: bool = False) -> str | None:
+    """The field's own citation (`start_areas: {areas: [...], rule: "16.12"}`), else (``inside``:
+    an overlay's change) the citations of what its list operations wrote, else its entity's."""
+    own = citation_at(document, (*path, name))
+    if own is None and inside:
+        found = [
+            cited
+            for sub in document.value_spans
+            if len(sub) > len(path) + 1 and sub[: len(path) + 1] == (*path, name) and sub[-1] in CITATION_FIELDS
+            if (cited := citation_at(document, sub[:-1])) is not None
+        ]
+        own = "; ".join(dict.fromkeys(found)) or None
+    return own or citation_at(document, path)
+
+
+def field_citations(entry: Entry) -> dict[str, str | None]:
+    """The citation of each field a variant's overlay changed (its own, maybe none)."""
+    return {
+        name: _cited(origin.document, origin.path, name, inside=True)
+        for name, origin in entry.origin.changes
+        if name not in CITATION_FIELDS and name != "note"
+    }
+
+
 _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
     "add": _add,
     "replace": _replace,
@@ -916,7 +974,10 @@ __all__ = [
     "NodePath",
     "Resolved",
     "Resolver",
+    "citation_at",
     "entity_key",
+    "field_citation",
+    "field_citations",
     "is_list_operations",
     "merge_patch",
     "overlay_base_notes",

@@ -250,3 +250,19 @@ def test_the_unknown_facts_of_a_removed_entity_are_no_longer_listed_or_counted()
     assert [m for m in kept if "calamities[piracy]" in m] and not [m for m in listed if "calamities[piracy]" in m]
     assert len(listed) == len(kept) - 1
     assert f"has {len(kept) - 1} unknown facts" in summary and f"has {len(kept)} unknown facts" in kept_summary
+
+
+# --- provenance per field ----------------------------------------------------------------------------------
+
+
+def test_a_patched_field_carries_the_patch_citation_in_export_and_diff() -> None:
+    from civrules.resolve.diff import diff_rulesets, render_text
+
+    text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 50, source: "house rule: cheap"}\n'
+    (pottery,) = [c for c in _exported(text)["civilization_cards"] if c["id"] == "pottery"]  # type: ignore[attr-defined]
+    assert pottery["field_sources"] == {"cost": "source: house rule: cheap"}
+    variant = analysed(text).resolved
+    base = analysed(HEAD).resolved  # the house ruleset unchanged: Advanced Civilization's data
+    assert variant is not None and base is not None
+    shown = render_text(diff_rulesets(base, variant))
+    assert "~ cost: 45 → 50\n          cited: rule 32.21 → source: house rule: cheap\n" in shown
