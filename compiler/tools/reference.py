@@ -157,6 +157,8 @@ def _variants() -> Iterator[str]:
     yield "```yaml"
     yield from _EXAMPLE.splitlines()
     yield "```"
+    yield ""
+    yield from _ANSWERS.splitlines()
 
 
 _EXAMPLE = """\
@@ -180,6 +182,34 @@ overlay:
       - {id: clay, count: 8, source: "house rule"}   # the deck's total follows from the counts
   settings:
     hand_limit: {commodity_cards: 9, source: "house rule"}   # the base's card_changes are kept
+"""
+
+
+#: What designers asked of this page and did not find (designer trial, round three).
+_ANSWERS = """\
+Questions a variant raises:
+
+- **May a variant add areas to a ruleset with no map?** Yes: `overlay.areas` `add` works whether or
+  not the base has map files (Mega Civilization has none), with `overlay.borders` `add` for the new
+  areas' borders (an area without one is M005). `panel:` names the board piece the area is printed
+  on; an area an overlay adds is in no map file, so no file's declared panels bind it: write the
+  base map's panel it lies on (`main` or `western` in Advanced Civilization), or, in a ruleset with
+  no map, a name of your own for the new piece (`house`).
+- **Is `basis:` optional?** Yes. A border's `basis:` says where a transcribed border's kind comes
+  from (`independent_map` or `area_types`); a border a variant adds leaves it out and cites its
+  `source:`. A field is required only where this page says *required*.
+- **How does a patch's citation combine with the base's?** Field by field: the `rule:` or `source:`
+  a `patch` entry writes cites the fields that entry writes; the fields it leaves keep the base's
+  citation (a `replace` cites the whole entity). `civrules export` gives each changed field's
+  citation in the entity's `field_sources`, and `civrules diff` prints `cited: OLD → NEW` under
+  each changed field. A citation inside a list operation's `with:` cites what it writes.
+- **Must a stack make-up be restated?** No. A variant that adds, removes or moves calamities need
+  not restate the stacks' `calamity_cards`, nor `total_cards` after it recounts goods: the base's
+  declaration no longer holds, so civrules derives the variant's from its data (in `export`, the
+  package and the sheets). A make-up or total the variant does restate is checked against its
+  data (K002, D001).
+- **Does a removal need `why:`?** Yes: every entry of a `remove:` names its entity and gives
+  `why:` (S004 without it).
 """
 
 

@@ -72,6 +72,14 @@ class Origin:
         inside = any(key[: len(sub)] == sub and len(key) > len(sub) for key, _ in self.moved)
         return inside and not any(sub[: len(key)] == key for key, _ in self.moved)
 
+    def _untouched(self, sub: tuple[str | int, ...]) -> bool:
+        """True when the variant changed the field of ``sub`` element by element (list operations)
+        and wrote nothing at, above or inside ``sub``: the part is still the base's."""
+        field_moves = [key for key, _ in self.moved if key[:1] == sub[:1]]
+        if not field_moves or len(sub) < 2:
+            return False
+        return not any(key[: len(sub)] == sub or sub[: len(key)] == key for key in field_moves)
+
     def _where_written(self, owner: Origin, sub: tuple[str | int, ...]) -> Origin | None:
         """``owner``, unless the variant wrote nothing at ``sub`` itself (a field of a list element
         its `with:` left as the base had it): then None, the base's own place."""
@@ -115,6 +123,8 @@ class Origin:
                 inner = tuple((key[1:], path[len(top) :]) for key, path in places if len(key) > 1)
                 changes.append((name, Origin(owner.document, (*owner.path, *top[:-1]), moved=inner)))
             return replace(here, changes=tuple(sorted(changes, key=lambda c: c[0])))
+        if owner is not None and self._untouched(sub):
+            return here
         if owner is not None:
             written = self._written(sub)
             inner = tuple(
@@ -367,5 +377,5 @@ class Ruleset:
 
     def layer(self, origin: Origin, *sub: str | int) -> int:
         """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""
-        document, _ = origin.locate(sub)
+        document, _ = origin.place(sub)
         return self.layers.get(document.file, 0)

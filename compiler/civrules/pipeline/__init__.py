@@ -100,8 +100,10 @@ def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
     told = []
     for diagnostic in diagnostics:
         span = diagnostic.span
+        # an info (an unknown fact of the base, say) asks for no change: the same note in every variant
         if (
             span is not None
+            and diagnostic.severity != "info"
             and resolved.layers.get(span.file, own) != own
             and "this variant" not in (diagnostic.hint or "")
         ):

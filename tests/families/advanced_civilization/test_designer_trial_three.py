@@ -266,3 +266,15 @@ def test_a_patched_field_carries_the_patch_citation_in_export_and_diff() -> None
     assert variant is not None and base is not None
     shown = render_text(diff_rulesets(base, variant))
     assert "~ cost: 45 → 50\n          cited: rule 32.21 → source: house rule: cheap\n" in shown
+
+
+def test_a_stack_make_up_the_variant_restates_is_held_to_its_calamities() -> None:
+    text = HEAD + (
+        "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9}\n"
+        "  settings:\n    trade_stacks:\n      stacks:\n        patch:\n"
+        "          - where: {number: 9}\n            with:\n"
+        "              calamity_cards: {non_tradable: 0, tradable: 1}\n"
+    )
+    # the restated make-up says no non-tradable calamity; the variant's Famine is one: at Famine's stack
+    found = only(analysed(text), text, "famine, stack: 9", "K002")
+    assert "makes trade stack 9 hold 1 non-tradable calamity; the ruleset declares 0" in found.message

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2aeec2f3e6198763837ad09c64fcc01c02c2a22ab788245cdb619689f7e6a24d"
+SCHEMA_SHA256 = "ac1cd3ca23cf342be0857abda4774977fa8b33a1f18d3b1dde7684a03735fcab"
 
 from decimal import Decimal
 import re

@@ -850,10 +850,15 @@ def rederive_declared(resolved: Resolved, ruleset: Ruleset) -> bool:
         written = _setting_value(resolved, "trade_stacks")
         if held is not None and isinstance(written, dict) and isinstance(written.get("stacks"), list):
             new = copy.deepcopy(written)
+            restated = {
+                s.number
+                for s in stacks
+                if not ruleset.changed_after(s.origin.child("calamity_cards"), "calamities", calamities, _STACK_FIELDS)
+            }
             for raw in new["stacks"]:
                 cards = raw.get("calamity_cards") if isinstance(raw, dict) else None
-                if not isinstance(cards, dict) or not isinstance(raw.get("number"), int):
-                    continue
+                if not isinstance(cards, dict) or not isinstance(raw.get("number"), int) or raw["number"] in restated:
+                    continue  # a make-up the variant restates is its statement: K002 holds it to the data
                 found = held.get(raw["number"], dict.fromkeys(CALAMITY_KINDS, 0))
                 if any(cards.get(kind, 0) != found[kind] for kind in CALAMITY_KINDS):
                     raw["calamity_cards"] = {k: n for k, n in found.items() if n or k in cards}

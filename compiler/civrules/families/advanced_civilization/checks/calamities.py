@@ -169,12 +169,17 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
           stack: 2          # FAIL: stack 3 declares one non-tradable calamity and has none
           tradable: false
     """
-    stacks = [s for s in declared_stacks(ruleset) if s.calamity_cards is not None]
+    fields = ("stack", "tradable", "severity")
+    # A declaration a later variant's change to the calamities overtook is derived, not checked
+    # (assemble re-derives it); one the variant restates is held to its calamities.
+    stacks = [
+        s
+        for s in declared_stacks(ruleset)
+        if s.calamity_cards is not None
+        and not ruleset.changed_after(s.origin.child("calamity_cards"), "calamities", calamities_of(ruleset), fields)
+    ]
     if not stacks:
         return
-    fields = ("stack", "tradable", "severity")
-    if ruleset.changed_after(stacks[0].origin.child("calamity_cards"), "calamities", calamities_of(ruleset), fields):
-        return  # a variant changed the calamities without restating the stacks: their contents are derived
     held: dict[int, dict[str, list[Calamity]]] = {s.number: {kind: [] for kind in CALAMITY_KINDS} for s in stacks}
     for calamity in calamities_of(ruleset):
         kind = kind_of(calamity)
