@@ -17,7 +17,7 @@ from civrules.diagnostics import Diagnostic, Related, Span, codes, has_errors
 from civrules.diagnostics.suggest import closest
 from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
-from civrules.model import Ruleset
+from civrules.model import Origin, Ruleset
 from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
 
 
@@ -87,14 +87,21 @@ def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
         return diagnostics
     own = len(resolved.chain) - 1
     by_file: dict[str, list[tuple[Span, str]]] = {}
+
+    def changed_here(origin: Origin) -> bool:
+        # only what the variant changed: a base's own problem is reported as the base reports it
+        return any(resolved.layers.get(o.file) == own for _, o in origin.changes)
+
     for name, entries in resolved.collections.items():
         spec = resolved.family.collections[name]
         for entry in entries:
             key = entity_key(spec, entry.raw)
-            if key is not None:
+            if key is not None and changed_here(entry.origin):
                 way = f"patch `{key}` in `overlay.{name}` (`- {spec.key}: {key}` and the fields to change)"
                 by_file.setdefault(entry.origin.file, []).append((entry.origin.span(), way))
     for key, origin in resolved.setting_origins.items():
+        if not changed_here(origin):
+            continue
         way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
         by_file.setdefault(origin.file, []).append((origin.span(), way))
     told = []

@@ -258,7 +258,7 @@ def test_the_unknown_facts_of_a_removed_entity_are_no_longer_listed_or_counted()
 def test_a_patched_field_carries_the_patch_citation_in_export_and_diff() -> None:
     from civrules.resolve.diff import diff_rulesets, render_text
 
-    text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 50, source: "house rule: cheap"}\n'
+    text = MUSIC.replace("id: music", '{id: pottery, cost: 50, source: "house rule: cheap"}')
     (pottery,) = [c for c in _exported(text)["civilization_cards"] if c["id"] == "pottery"]  # type: ignore[attr-defined]
     assert pottery["field_sources"] == {"cost": "source: house rule: cheap"}
     variant = analysed(text).resolved
