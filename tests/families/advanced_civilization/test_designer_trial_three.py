@@ -278,3 +278,15 @@ def test_a_stack_make_up_the_variant_restates_is_held_to_its_calamities() -> Non
     # the restated make-up says no non-tradable calamity; the variant's Famine is one: at Famine's stack
     found = only(analysed(text), text, "famine, stack: 9", "K002")
     assert "makes trade stack 9 hold 1 non-tradable calamity; the ruleset declares 0" in found.message
+
+
+# --- a value inside an alias is where its diagnostic points ---------------------------------------------
+
+
+def test_a_wrong_value_repeated_by_an_alias_is_reported_where_it_is_written() -> None:
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        prerequisites: &pre\n"
+        '          - {card: potery, rule: "32.21"}\n      - id: music\n        prerequisites: *pre\n'
+    )
+    found = [d for d in problems(analysed(text)) if d.code == "X001"]
+    assert found and {d.span.line for d in found if d.span is not None} == {line_of(text, "card: potery")}
