@@ -157,6 +157,8 @@ def _variants() -> Iterator[str]:
     yield "```yaml"
     yield from _EXAMPLE.splitlines()
     yield "```"
+    yield ""
+    yield from _ANSWERS.splitlines()
 
 
 _EXAMPLE = """\
@@ -180,6 +182,34 @@ overlay:
       - {id: clay, count: 8, source: "house rule"}   # the deck's total follows from the counts
   settings:
     hand_limit: {commodity_cards: 9, source: "house rule"}   # the base's card_changes are kept
+"""
+
+
+#: What designers asked of this page and did not find (designer trial, round three).
+_ANSWERS = """\
+Questions a variant raises:
+
+- **May a variant add areas to a ruleset with no map?** Yes: `overlay.areas` `add` works whether or
+  not the base has map files (Mega Civilization has none), with `overlay.borders` `add` for the new
+  areas' borders (an area without one is M005). `panel:` names the board piece the area is printed
+  on; an area an overlay adds is in no map file, so no file's declared panels bind it: write the
+  base map's panel it lies on (`main` or `western` in Advanced Civilization), or, in a ruleset with
+  no map, a name of your own for the new piece (`house`).
+- **Is `basis:` optional?** Yes. A border's `basis:` says where a transcribed border's kind comes
+  from (`independent_map` or `area_types`); a border a variant adds leaves it out and cites its
+  `source:`. A field is required only where this page says *required*.
+- **How does a patch's citation combine with the base's?** Field by field: the `rule:` or `source:`
+  a `patch` entry writes cites the fields that entry writes; the fields it leaves keep the base's
+  citation (a `replace` cites the whole entity). `civrules export` gives each changed field's
+  citation in the entity's `field_sources`, and `civrules diff` prints `cited: OLD → NEW` under
+  each changed field. A citation inside a list operation's `with:` cites what it writes.
+- **Must a stack make-up be restated?** No. A variant that adds, removes or moves calamities need
+  not restate the stacks' `calamity_cards`, nor `total_cards` after it recounts goods: the base's
+  declaration no longer holds, so civrules derives the variant's from its data (in `export`, the
+  package and the sheets). A make-up or total the variant does restate is checked against its
+  data (K002, D001).
+- **Does a removal need `why:`?** Yes: every entry of a `remove:` names its entity and gives
+  `why:` (S004 without it).
 """
 
 
@@ -265,6 +295,7 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
             yield f"Refers to {ids} (named *{ref.what}* in diagnostics{checked})."
             yield ""
         example = _example(schema, child, inner, 0)
+        example = _referring_example(example, ref, resolved) if ref is not None else example
         yield f"Example: `{key}: {_flow(example)}`"
         yield ""
         if name in ("unknown", "rule", "note", "source", "disagreements"):
@@ -274,6 +305,45 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
             for b in [*resolved.get("oneOf", ()), *resolved.get("anyOf", ())]
         )
         yield from _fields(schema, resolved, f"{path}[]." if is_list else f"{path}.", inner, depth + 1)
+
+
+def _referring_example(example: Any, ref: Any, field: dict[str, Any]) -> Any:
+    """``example`` of a field that refers to another collection, with ids the shipped rules have
+    there (`start_nation: egypt`, not the generic `pottery`, which is a card), in its shape (a list
+    as long as the field needs: a border's two areas)."""
+    rulesets = [_DEF_EXAMPLES["ruleset_id"]]
+    found = rulesets if ref.collection == "rulesets" else _shipped_ids().get(ref.collection, [])
+    if not found:
+        return example
+    if isinstance(example, list):
+        wanted = max(len(example), int(field.get("minItems", 1)))
+        return found[:wanted] if len(found) >= wanted else example
+    return found[0] if isinstance(example, str) else example
+
+
+_SHIPPED: dict[str, list[str]] = {}
+
+
+def _shipped_ids() -> dict[str, list[str]]:
+    """The first ids (two) of each collection in the shipped rules (`rules/`), by collection name."""
+    if not _SHIPPED:
+        from civrules.load.workspace import Workspace
+        from civrules.resolve import Resolver, entity_key
+
+        workspace = Workspace(Path(__file__).resolve().parents[2] / "rules")
+        resolver = Resolver(workspace)
+        for manifest in sorted(workspace.manifests().values(), key=lambda m: m.id):
+            resolved, _ = resolver.resolve(workspace.load_ruleset(manifest))
+            if resolved is None:
+                continue
+            for name, entries in resolved.collections.items():
+                spec = resolved.family.collections[name]
+                if spec.qualifier is not None or spec.pair or name in _SHIPPED:
+                    continue
+                keys = [k for k in (entity_key(spec, entry.raw) for entry in entries[:2]) if k is not None]
+                if keys:
+                    _SHIPPED[name] = keys
+    return _SHIPPED
 
 
 #: A fact cites the rulebook (`rule`) or, where the rulebook is silent or a house rule changes it, a `source`.
@@ -324,6 +394,8 @@ def _type(schema: dict[str, Any], node: dict[str, Any], name: str | None, seen: 
 
 
 def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: int) -> Any:
+    if isinstance(node, dict) and node.get("examples"):  # beside a `$ref`: the field's own example
+        return node["examples"][0]
     resolved, name, inner = _deref(schema, node, seen)
     if name in _DEF_EXAMPLES:
         return _DEF_EXAMPLES[name]
@@ -348,10 +420,21 @@ def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: in
         if depth >= 2:
             return {"...": "..."}
         properties = resolved.get("properties") or {}
-        keys = [k for k in resolved.get("required", ()) if k in properties] or list(properties)[:1]
+        # "one of these keys" (`anyOf: [{required: [id]}, ...]`) names the entity: its first comes first
+        named: list[str] = next(
+            (
+                a["required"]
+                for a in resolved.get("anyOf", ())
+                if isinstance(a, dict) and set(a) == {"required"} and a["required"] not in (["rule"], ["source"])
+            ),
+            [],
+        )
+        keys = list(dict.fromkeys(k for k in [*named, *resolved.get("required", ())] if k in properties))
+        keys = keys or list(properties)[:1]
         if _cites(resolved) and "rule" in properties and "rule" not in keys:
             keys.insert(0, "rule")
-        return {k: _example(schema, properties[k], inner, depth + 1) for k in keys}
+        # an entity with no field to show is a placeholder, not an (invalid) empty mapping
+        return {k: _example(schema, properties[k], inner, depth + 1) for k in keys} or {"...": "..."}
     if kind == "integer":
         return resolved.get("minimum", 1)
     if kind == "number":

@@ -26,11 +26,14 @@ def test_keeps_the_span_of_every_value_and_key() -> None:
     assert document.span(("cards", 0)).line == 2
 
 
-def test_spans_inside_an_alias_fall_back_to_the_alias() -> None:
+def test_spans_inside_an_alias_are_where_the_value_is_written() -> None:
+    """A part of what an alias repeats is located at its anchor's node, where the designer wrote
+    it (and can correct it); the alias itself keeps its own span."""
     document, _ = read_yaml_text("a: &x {b: 1}\nc: *x\n", "f.yaml")
     assert document is not None
     assert document.data["c"] == {"b": 1}
-    assert document.span(("c", "b")) == Span("f.yaml", 2, 4, 2, 6)
+    assert document.span(("c", "b")) == Span("f.yaml", 1, 11, 1, 12)
+    assert document.span(("c",)) == Span("f.yaml", 2, 4, 2, 6)
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,19 @@ def test_a_suppression_comment_with_a_reason_silences_its_line() -> None:
 
 def test_a_suppression_without_a_reason_is_not_honoured() -> None:
     find, renamed = SAME_NAME
-    assert codes_with(calamities(find, renamed + "  # civrules: ignore[I002]")) == ["I002"]
+    # The comment is reported too (R021): it says it silences nothing, and why.
+    assert codes_with(calamities(find, renamed + "  # civrules: ignore[I002]")) == ["I002", "R021"]
+
+
+def test_a_suppression_comment_is_checked_like_a_suppress_entry() -> None:
+    """An unknown code (R020, with the code it meant) and a code that silences nothing (R021) are
+    warnings at the comment; a code kept from running by --select/--ignore is not judged."""
+    find, renamed = SAME_NAME
+    assert codes_with(calamities(find, renamed + "  # civrules: ignore[I0O2] two printings")) == ["I002", "R020"]
+    unused = calamities("  - id: treachery\n", "  - id: treachery  # civrules: ignore[I002] two printings\n")
+    assert codes_with(unused) == ["R021"]
+    assert codes_with(unused, select=("X",)) == []
+    assert codes_with(unused, ignore=("I002",)) == []
 
 
 def test_a_file_wide_suppression_silences_the_code_in_that_file_only() -> None:
@@ -67,7 +79,7 @@ def test_an_error_that_makes_the_ruleset_unbuildable_cannot_be_suppressed() -> N
     workspace = Workspace(RULES, overrides={CALAMITIES: silenced})
     loaded = workspace.load_ruleset(workspace.manifests()["advanced-civilization"])
     found = [d for d in analyse(workspace, loaded).diagnostics if d.severity != "info"]
-    assert sorted(d.code for d in found) == ["I001", "R010"]
+    assert sorted(d.code for d in found) == ["I001", "R010", "R021"]  # C002 fires nowhere here
     (refusal,) = [d for d in found if d.code == "R010"]
     index = silenced.index("I001]")
     line, column = silenced.count("\n", 0, index) + 1, index - silenced.rfind("\n", 0, index)

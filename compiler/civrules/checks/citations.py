@@ -120,6 +120,13 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
             continue
         found.update((id(document), (key,)) for key in data if key in later)
         later |= {key for key in data if key not in ("kind", "files", "overlay")}
+    for removals in ruleset.removed.values():
+        for removal in removals.values():
+            gone = removal.base
+            while gone is not None:  # the removed entity where it was defined, and what patched it
+                found.add((id(gone.document), gone.path))
+                found.update((id(change.document), change.path) for _, change in gone.changes)
+                gone = gone.base
     for collection in ruleset.collections():
         for entity in collection:
             origin = entity.origin

@@ -507,6 +507,35 @@ UNSUPPRESSIBLE = define(
     Fix: fix the error the comment was meant to hide, then remove the comment.
     """,
 )
+UNKNOWN_SUPPRESSION = define(
+    "R020",
+    "suppression-comment-unknown-code",
+    W,
+    """
+    What: a `# civrules: ignore[...]` (or `ignore-file[...]`) comment names a code that is no
+    diagnostic code (`K01O` for `K010`, `M3O` for `M030`).
+    Why: the comment silences nothing, and the diagnostic it was written for is still reported, or
+    will be when it comes back; a bad `suppress:` entry and a bad `--select` are reported too.
+    Fix: correct the code (the hint names the closest; `civrules explain --list` lists them all).
+
+        cost: 90   # civrules: ignore[K01O] house rule   # FAIL: did you mean `K010`?
+    """,
+)
+UNUSED_SUPPRESSION_COMMENT = define(
+    "R021",
+    "suppression-comment-unused",
+    W,
+    """
+    What: a code of a `# civrules: ignore[...]` comment silences nothing on its line, or a code of
+    an `ignore-file[...]` comment nothing in its file; or the comment gives no reason, and is not
+    honoured.
+    Why: the diagnostic it was written for is gone (fixed, moved to another line, or the data
+    changed): the comment now only hides a future problem of that code, where nobody looks.
+    Fix: delete the code from the comment (the whole comment when it was the last), or move the
+    comment to the line the diagnostic points at. Codes kept from running by `--select` or
+    `--ignore` are not judged.
+    """,
+)
 TRUNCATED = define(
     "R011",
     "diagnostics-truncated",

@@ -2,7 +2,8 @@
 
 The shape is a contract other tools rely on (DESIGN.md): ``ruleset`` (id, name, family, extends,
 players, chain), then one array per collection, each element with at least ``id`` and ``name`` and
-its fields as written, in data order; the facts the ruleset's family derives (its hook ``export``,
+its fields as written, in data order (an entity a variant changed also has `field_sources`: the
+citation of each field the variant changed); the facts the ruleset's family derives (its hook ``export``,
 which :func:`civrules.pipeline.derived_facts` calls for the caller); and ``settings``: the ruleset-level rules (manifest
 sections that are not collections, and data-file settings by file kind). Keys are sorted by the
 caller.
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from civrules.model import Ruleset
-from civrules.resolve import Resolved, entity_key
+from civrules.resolve import Resolved, entity_key, field_citations
 
 _HEADER = ("id", "name", "extends", "players")
 _NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
@@ -41,6 +42,11 @@ def export_ruleset(resolved: Resolved, model: Ruleset, derived: Mapping[str, Any
             item = dict(entry.raw)
             item.setdefault("id", key)
             item.setdefault("name", key)
+            cited = field_citations(entry)
+            if cited:
+                # per field, the citation of the overlay that changed it: a house rule's value does
+                # not borrow the rulebook section the base cited for the value it replaced
+                item["field_sources"] = cited
             items.append(item)
         out[name] = items
     out.update(derived)
@@ -64,8 +70,20 @@ def fingerprint(exported: Mapping[str, Any]) -> str:
     """A hash of the resolved ruleset's canonical JSON: changes whenever any fact changes.
 
     The ruleset's family is left out: it is not a fact of the ruleset but where its facts are
-    read (and the fingerprints printed on sheets before families existed stay what they were).
+    read (and the fingerprints printed on sheets before families existed stay what they were); so
+    are the entities' `field_sources`, which say which overlay wrote a field, already counted in
+    the facts themselves.
     """
     header = {k: v for k, v in exported.get("ruleset", {}).items() if k != "family"}
-    canonical = json.dumps({**exported, "ruleset": header}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    facts = {
+        name: [_without_field_sources(item) for item in items] if isinstance(items, list) else items
+        for name, items in exported.items()
+    }
+    canonical = json.dumps({**facts, "ruleset": header}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _without_field_sources(item: Any) -> Any:
+    if isinstance(item, dict) and "field_sources" in item:
+        return {k: v for k, v in item.items() if k != "field_sources"}
+    return item

@@ -35,7 +35,8 @@ class Document:
     ``data`` holds only dicts, lists, strings, ints, floats, bools and None. Positions are kept in
     two tables keyed by node path: the position of each value and, for mapping entries, of its key
     (packed, see :func:`pack_position`; :meth:`span` and :meth:`key_span` give spans). A path with
-    no entry (inside an aliased subtree) takes the span of its nearest ancestor.
+    no entry inside an aliased subtree is located in the node the alias repeats (its anchor's,
+    where it is written); any other path without one takes the span of its nearest ancestor.
     """
 
     file: str
@@ -47,14 +48,35 @@ class Document:
     #: Whether a float with no fractional part (`1e3`, `45.0`) is in the data: JSON Schema
     #: validators other than civrules' own take it for an integer.
     whole_floats: bool = False
+    #: The path of each alias (`*pre`), and the path of the node it repeats (its anchor `&pre`):
+    #: a part inside an alias is located where it is written.
+    aliases: dict[NodePath, NodePath] = field(default_factory=dict)
 
     def span(self, path: NodePath) -> Span:
-        """The span of the value at ``path`` (or of its nearest recorded ancestor)."""
+        """The span of the value at ``path`` (or of its nearest recorded ancestor); a part inside an
+        alias is located in the node the alias repeats, where it is written."""
+        path = self.written(path)
         for end in range(len(path), -1, -1):
             found = self.value_spans.get(path[:end])
             if found is not None:
                 return unpack_position(self.file, found)
         return Span.at(self.file)
+
+    def written(self, path: NodePath) -> NodePath:
+        """``path``, or, for a part inside an alias, its path in the node the alias repeats."""
+        if not self.aliases or path in self.value_spans:
+            return path
+        for _ in range(len(self.aliases) + 1):  # an alias inside an anchored node: follow again
+            for end in range(len(path) - 1, -1, -1):
+                repeated = self.aliases.get(path[:end])
+                if repeated is not None:
+                    path = (*repeated, *path[end:])
+                    break
+            else:
+                return path
+            if path in self.value_spans:
+                return path
+        return path
 
     def exact_span(self, path: NodePath) -> Span | None:
         """The span of the value at ``path`` itself, or None when it has none of its own."""
@@ -64,4 +86,6 @@ class Document:
     def key_span(self, path: NodePath) -> Span:
         """The span of the key of the mapping entry at ``path``; its value's span if it has none."""
         found = self.key_spans.get(path)
+        if found is None and self.aliases:
+            found = self.key_spans.get(self.written(path))
         return unpack_position(self.file, found) if found is not None else self.span(path)

@@ -169,7 +169,13 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
             )
         ]
     document = Document(
-        display, builder.root, builder.value_spans, builder.key_spans, builder.refused, builder.whole_floats
+        display,
+        builder.root,
+        builder.value_spans,
+        builder.key_spans,
+        builder.refused,
+        builder.whole_floats,
+        builder.aliases,
     )
     return document, builder.diagnostics
 
@@ -307,6 +313,9 @@ class _Builder:
         self.value_spans: dict[NodePath, int] = {}
         self.key_spans: dict[NodePath, int] = {}
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
+        self.anchor_paths: dict[str, NodePath] = {}  # where each anchored node is
+        self.aliases: dict[NodePath, NodePath] = {}  # an alias's path: the path of the node it repeats
+        self.alias_of: str | None = None  # the anchor of the alias being placed
         self.refused_anchors: set[str] = set()  # anchors of nodes the reader refused (reported there)
         self.stack: list[_Frame] = []
         self.root: Any = None
@@ -534,7 +543,9 @@ class _Builder:
         self.refusing = event.anchor in self.refused_anchors
         if self.refusing and self._expects_key():
             value = _DISCARD  # the key it repeats was refused (and reported) where it was written
+        self.alias_of = event.anchor
         self.place(value, span, None, nodes, height=height)
+        self.alias_of = None
         self.refusing = False
 
     def on_start(self, event: Any) -> None:
@@ -599,6 +610,7 @@ class _Builder:
         if not self.stack:
             self.root = value
             self.value_spans[()] = span
+            self._remember((), anchor)
             return
         parent = self.stack[-1]
         parent.nodes += nodes
@@ -609,6 +621,7 @@ class _Builder:
             path = opened.path if opened is not None else (*parent.path, len(container))
             container.append(value)
             self.value_spans[path] = span
+            self._remember(path, anchor)
             if self.refusing:
                 self.refused.add(path)
             return
@@ -621,10 +634,19 @@ class _Builder:
         path = (*parent.path, key)
         container[key] = value
         self.value_spans[path] = span
+        self._remember(path, anchor)
         if self.refusing:
             self.refused.add(path)
         assert parent.key_span is not None
         self.key_spans[path] = parent.key_span
+
+    def _remember(self, path: NodePath, anchor: str | None) -> None:
+        """Where an anchored node is, and which node an alias repeats: a value inside an alias is
+        located where it is written (at its anchor), not at the alias."""
+        if anchor is not None:
+            self.anchor_paths[anchor] = path
+        if self.alias_of is not None and self.alias_of in self.anchor_paths:
+            self.aliases[path] = self.anchor_paths[self.alias_of]
 
     def accept_key(self, parent: _Frame, key: Any, span: int) -> None:
         parent.key_span = span

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from civrules.checks import entity_word
-from civrules.diagnostics import Diagnostic, Span, codes
+from civrules.diagnostics import Diagnostic, Span, codes, words
 from civrules.diagnostics.markup import markdown_code, markdown_text
 from civrules.families import CollectionSpec, families
 from civrules.load import Document, NodePath
@@ -200,7 +200,7 @@ class Index:
         taken = [s for s in same if s.relative in scope]
         if taken and new != symbol.id:
             where = f"{taken[0].span.file}:{taken[0].span.line}"
-            raise RenameRefusedError(f"a {word} `{new}` already exists ({where}): choose another id")
+            raise RenameRefusedError(f"{words.a(word)} `{new}` already exists ({where}): choose another id")
         return [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
 
     def ids(self, relative: str) -> list[tuple[str, str]]:

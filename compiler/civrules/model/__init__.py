@@ -8,7 +8,7 @@ can point at the exact key or value a designer must edit. Facts the sources do n
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
@@ -65,14 +65,66 @@ class Origin:
             return owner.locate(sub)
         return self.document, self.path
 
+    def _patched_inside(self, sub: tuple[str | int, ...]) -> bool:
+        """True when a variant's list operation patched fields of the part ``sub`` (`patch: [{where:
+        ..., with: {...}}]`) and wrote no whole value at or above it: the part is the base's, its
+        patched fields the variant's."""
+        inside = any(key[: len(sub)] == sub and len(key) > len(sub) for key, _ in self.moved)
+        return inside and not any(sub[: len(key)] == key for key, _ in self.moved)
+
+    def _untouched(self, sub: tuple[str | int, ...]) -> bool:
+        """True when the variant changed the field of ``sub`` element by element (list operations)
+        and wrote nothing at, above or inside ``sub``: the part is still the base's."""
+        field_moves = [key for key, _ in self.moved if key[:1] == sub[:1]]
+        if not field_moves or len(sub) < 2:
+            return False
+        return not any(key[: len(sub)] == sub or sub[: len(key)] == key for key in field_moves)
+
+    def _where_written(self, owner: Origin, sub: tuple[str | int, ...]) -> Origin | None:
+        """``owner``, unless the variant wrote nothing at ``sub`` itself (a field of a list element
+        its `with:` left as the base had it): then None, the base's own place."""
+        if not self.moved or not sub:
+            return owner
+        written = self._written(sub)
+        if owner.document.exact_span((*owner.path, *written)) is not None:
+            return owner
+        if self.document.exact_span((*self.path, *sub)) is not None:
+            return None
+        return owner
+
+    def place(self, sub: NodePath) -> tuple[Document, NodePath]:
+        """The document and the path in it where the part ``sub`` of the entity was written: in the
+        overlay entry that changed it (inside its list operations' `with:`, `items:`), else here."""
+        owner = self._owner(sub)
+        if owner is not None and self._where_written(owner, sub) is not None:
+            return owner.place(self._written(sub))
+        return self.document, (*self.path, *(sub if owner is not None else self._written(sub)))
+
     def child(self, *sub: str | int) -> Origin:
         """The origin of a part of the entity (a list element of a setting, say).
 
         When a variant changed the part, the child is in the variant, with ``base`` at the base's
-        definition of the part.
+        definition of the part; when it patched fields of the part (a list operation's `with:`),
+        the child is the base's, each patched field located at the value the variant wrote.
         """
         owner = self._owner(sub)
         here = Origin(self.document, (*self.path, *sub), base=self.base.child(*sub) if self.base else None)
+        if owner is not None and self._patched_inside(sub):
+            fields: dict[str, list[tuple[NodePath, NodePath]]] = {}
+            for key, path in self.moved:
+                if key[: len(sub)] == sub and len(key) > len(sub) and isinstance(key[len(sub)], str):
+                    fields.setdefault(str(key[len(sub)]), []).append((key[len(sub) :], path))
+            changes: list[tuple[str, Origin]] = []
+            for name, places in fields.items():
+                tops = [path for key, path in places if len(key) == 1]
+                if not tops:
+                    continue
+                top = tops[0]
+                inner = tuple((key[1:], path[len(top) :]) for key, path in places if len(key) > 1)
+                changes.append((name, Origin(owner.document, (*owner.path, *top[:-1]), moved=inner)))
+            return replace(here, changes=tuple(sorted(changes, key=lambda c: c[0])))
+        if owner is not None and self._untouched(sub):
+            return here
         if owner is not None:
             written = self._written(sub)
             inner = tuple(
@@ -86,16 +138,16 @@ class Origin:
     def span(self, *sub: str | int) -> Span:
         """The span of the entity's value at ``sub`` (the entity itself when empty)."""
         owner = self._owner(sub)
-        if owner is not None:
+        if owner is not None and self._where_written(owner, sub) is not None:
             return owner.span(*self._written(sub))
-        return self.document.span((*self.path, *self._written(sub)))
+        return self.document.span((*self.path, *(sub if owner is not None else self._written(sub))))
 
     def key_span(self, *sub: str | int) -> Span:
         """The span of the key ``sub`` of the entity (its value's span where there is no key)."""
         owner = self._owner(sub)
-        if owner is not None:
+        if owner is not None and self._where_written(owner, sub) is not None:
             return owner.key_span(*self._written(sub))
-        return self.document.key_span((*self.path, *self._written(sub)))
+        return self.document.key_span((*self.path, *(sub if owner is not None else self._written(sub))))
 
     def head(self) -> Span:
         """The first line of the entity: its `id` when it has one."""
@@ -312,7 +364,18 @@ class Ruleset:
             return True
         return any(self.layer(e.origin, *sub) > layer for e in entities for sub in ((), *((f,) for f in fields)))
 
+    def from_base(self, origin: Origin, *sub: str | int) -> bool:
+        """True when ``sub`` of an entity or setting was last written by a base of this variant: a
+        hint then says how to change it from the variant (its base's files are not the designer's)."""
+        return len(self.chain) > 1 and self.layer(origin, *sub) < len(self.chain) - 1
+
+    def citation_placeholder(self) -> str:
+        """How a hint writes a citation: `rule: ...` where the rule index has sections to cite, else
+        `source: ...` (a ruleset whose rulebook text is in no source cites transcriptions)."""
+        index = self.rule_index
+        return "rule: ..." if index is not None and index.sections else 'source: "..."'
+
     def layer(self, origin: Origin, *sub: str | int) -> int:
         """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""
-        document, _ = origin.locate(sub)
+        document, _ = origin.place(sub)
         return self.layers.get(document.file, 0)

@@ -12,12 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from civrules.checks.catalogue import run_checks
+from civrules.checks.catalogue import catalogue, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
+from civrules.diagnostics.suggest import closest
 from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
-from civrules.model import Ruleset
-from civrules.resolve import Resolved, Resolver, overlay_base_notes
+from civrules.model import Origin, Ruleset
+from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
 
 
 @dataclass(slots=True)
@@ -59,7 +60,10 @@ def analyse(
     diagnostics.extend(run_checks(model, select, ignore, debug=debug))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
     diagnostics = note_base_definitions(
-        at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own), resolved), resolved),
+        from_the_variant(
+            at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved), resolved),
+            resolved,
+        ),
         resolved.base_notes,
     )
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved)
@@ -85,6 +89,55 @@ def build_model(resolved: Resolved) -> Ruleset:
         raise LookupError(f"ruleset `{resolved.data.get('id')}` has no family that builds its model")
     model: Ruleset = assemble(resolved)
     return model
+
+
+def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Say, in the hint of a diagnostic a variant's analysis leaves in a base file, how to make the
+    change from the variant: its base's files are not the designer's to edit ("correct the cost"
+    becomes "... from this variant: patch `music` in `overlay.civilization_cards`")."""
+    if len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    by_file: dict[str, list[tuple[Span, str]]] = {}
+
+    def changed_here(origin: Origin) -> bool:
+        # only what the variant changed: a base's own problem is reported as the base reports it
+        return any(resolved.layers.get(o.file) == own for _, o in origin.changes)
+
+    for name, entries in resolved.collections.items():
+        spec = resolved.family.collections[name]
+        for entry in entries:
+            key = entity_key(spec, entry.raw)
+            if key is not None and changed_here(entry.origin):
+                way = f"patch `{key}` in `overlay.{name}` (`- {spec.key}: {key}` and the fields to change)"
+                by_file.setdefault(entry.origin.file, []).append((entry.origin.span(), way))
+    for key, origin in resolved.setting_origins.items():
+        if not changed_here(origin):
+            continue
+        way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
+        by_file.setdefault(origin.file, []).append((origin.span(), way))
+    told = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        # an info (an unknown fact of the base, say) asks for no change: the same note in every variant
+        if (
+            span is not None
+            and diagnostic.severity != "info"
+            and resolved.layers.get(span.file, own) != own
+            and "this variant" not in (diagnostic.hint or "")
+        ):
+            inside = [
+                (around, way)
+                for around, way in by_file.get(span.file, ())
+                if (around.line, around.column) <= (span.line, span.column)
+                and (span.end_line, span.end_column) <= (around.end_line, around.end_column)
+            ]
+            if inside:
+                _, way = min(inside, key=lambda found: found[0].end_line - found[0].line)
+                hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
+                diagnostic = replace(diagnostic, hint=f"{hint}this file is the base's: from this variant, {way}")
+        told.append(diagnostic)
+    return told
 
 
 def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
@@ -169,7 +222,7 @@ def _noted_at_base(
 
 # `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`
 # anywhere in the file. A reason is required so that a suppression documents itself.
-_SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Z0-9, ]+)\]\s*(\S.*)?$")
+_SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Za-z0-9, ]+)\]\s*(\S.*)?$")
 
 #: Errors that make the model unbuildable: silenced, they let `build` write a package that does not
 #: import (duplicate enum members, a name that is not an identifier, a reference to no member).
@@ -181,36 +234,123 @@ def suppressible(code: str) -> bool:
     return not code.startswith(("L", "S")) and code not in UNBUILDABLE
 
 
-def suppress(diagnostics: Iterable[Diagnostic], workspace: Workspace, files: Iterable[str] = ()) -> list[Diagnostic]:
+def suppress(
+    diagnostics: Iterable[Diagnostic],
+    workspace: Workspace,
+    files: Iterable[str] = (),
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+) -> list[Diagnostic]:
     """Drop diagnostics silenced by a suppression comment in the file they point at.
 
     Load and schema errors, and the errors in :data:`UNBUILDABLE`, cannot be silenced: a comment
     that tries is reported (R010) wherever it is, in the ``files`` given or in a file a diagnostic
-    points at.
+    points at. The comments of the ``files`` given (the ruleset's own) are checked like a variant's
+    `suppress:` entries: a code civrules does not know (R020) and a code that silences nothing on
+    its line or in its file (R021) are warnings at the comment; a code ``select``/``ignore`` kept
+    from running is not judged unused.
     """
-    tables: dict[str, tuple[dict[int, set[str]], set[str]]] = {}
+    tables: dict[str, list[Suppression]] = {}
     refused: list[Diagnostic] = []
 
-    def table(file: str) -> tuple[dict[int, set[str]], set[str]]:
+    def table(file: str) -> list[Suppression]:
         if file not in tables:
-            by_line, whole_file, wrong = _suppressions(file, workspace.source_lines(file))
-            tables[file] = (by_line, whole_file)
+            found, wrong = _suppressions(file, workspace.source_lines(file))
+            tables[file] = found
             refused.extend(wrong)
         return tables[file]
 
-    for file in files:
+    own = list(dict.fromkeys(files))
+    for file in own:
         table(file)
+    used: set[tuple[str, int, str]] = set()
     kept = []
     for diagnostic in diagnostics:
         span = diagnostic.span
         if span is None or not suppressible(diagnostic.code):
             kept.append(diagnostic)
             continue
-        by_line, whole_file = table(span.file)
-        if diagnostic.code in whole_file or diagnostic.code in by_line.get(span.line, ()):
+        silencing = [
+            s
+            for s in table(span.file)
+            if s.code == diagnostic.code and (s.whole_file or s.line == span.line) and s.reason
+        ]
+        if silencing:
+            used.update((span.file, s.line, s.code) for s in silencing)
             continue
         kept.append(diagnostic)
-    return kept + refused
+    return kept + refused + _unchecked_suppressions(own, tables, used, select, ignore)
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """One code of a `# civrules: ignore[...]` comment, where it is written."""
+
+    code: str
+    span: Span
+    whole_file: bool
+    reason: bool
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+
+def _unchecked_suppressions(
+    files: Sequence[str],
+    tables: Mapping[str, Sequence[Suppression]],
+    used: set[tuple[str, int, str]],
+    select: Sequence[str],
+    ignore: Sequence[str],
+) -> list[Diagnostic]:
+    """R020 for a code no check has, R021 for a comment's code that silenced nothing."""
+    known = catalogue()
+    selected = [c.upper() for c in select]
+    ignored = [c.upper() for c in ignore]
+    found = []
+    for file in files:
+        for entry in tables.get(file, ()):
+            comment = "ignore-file" if entry.whole_file else "ignore"
+            if entry.code not in known:
+                meant = _meant_code(entry.code, known)
+                found.append(
+                    Diagnostic(
+                        codes.UNKNOWN_SUPPRESSION.code,
+                        codes.UNKNOWN_SUPPRESSION.severity,
+                        f"`# civrules: {comment}[...]` names `{entry.code}`, which is no diagnostic code: "
+                        "it silences nothing",
+                        entry.span,
+                        f"did you mean `{meant}`?" if meant else "`civrules explain --list` lists the codes",
+                    )
+                )
+                continue
+            skipped = (selected and not any(entry.code.startswith(s) for s in selected)) or any(
+                entry.code.startswith(i) for i in ignored
+            )
+            if skipped or not suppressible(entry.code) or (file, entry.line, entry.code) in used:
+                continue
+            where = "in this file" if entry.whole_file else "on this line"
+            found.append(
+                Diagnostic(
+                    codes.UNUSED_SUPPRESSION_COMMENT.code,
+                    codes.UNUSED_SUPPRESSION_COMMENT.severity,
+                    f"`# civrules: {comment}[{entry.code}]` silences nothing: no {entry.code} is reported {where}"
+                    + ("" if entry.reason else " (a comment without a reason is not honoured)"),
+                    entry.span,
+                    f"delete `{entry.code}` from the comment"
+                    + ("" if entry.reason else f", or give the reason: `# civrules: {comment}[{entry.code}] why`"),
+                )
+            )
+    return found
+
+
+def _meant_code(written: str, known: Mapping[str, object]) -> str | None:
+    """The code a misspelt one meant: letters read as digits first (`K01O` is `K010`)."""
+    upper = written.upper()
+    digits = upper[:1] + upper[1:].translate(str.maketrans("OIL", "011"))
+    if digits in known:
+        return digits
+    return closest(digits, known, cutoff=0.5)
 
 
 def suppress_in_base(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
@@ -263,9 +403,8 @@ def _silences(entry: dict[str, object], diagnostic: Diagnostic) -> bool:
     return not (isinstance(target, str) and f"`{target}`" not in diagnostic.message)
 
 
-def _suppressions(file: str, lines: Sequence[str]) -> tuple[dict[int, set[str]], set[str], list[Diagnostic]]:
-    by_line: dict[int, set[str]] = {}
-    whole_file: set[str] = set()
+def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Diagnostic]]:
+    found: list[Suppression] = []
     refused: list[Diagnostic] = []
     for number, text in enumerate(lines, start=1):
         if "civrules:" not in text:
@@ -273,25 +412,28 @@ def _suppressions(file: str, lines: Sequence[str]) -> tuple[dict[int, set[str]],
         match = _SUPPRESSION.search(text)
         if match is None:
             continue
-        listed = {c.strip() for c in match.group(2).split(",") if c.strip()}
-        for code in sorted(c for c in listed if not suppressible(c)):
-            column = match.start(2) + match.group(2).index(code) + 1
-            refused.append(
-                Diagnostic(
-                    codes.UNSUPPRESSIBLE.code,
-                    codes.UNSUPPRESSIBLE.severity,
-                    f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
-                    Span(file, number, column, number, column + len(code)),
-                    f"fix the {code} error this comment hides, then remove `{code}` from the comment",
+        whole_file, reason = match.group(1) == "ignore-file", bool(match.group(3))
+        offset = 0
+        for part in match.group(2).split(","):
+            code = part.strip()
+            column = match.start(2) + offset + part.find(code) + 1
+            offset += len(part) + 1
+            if not code:
+                continue
+            span = Span(file, number, column, number, column + len(code))
+            if not suppressible(code):
+                refused.append(
+                    Diagnostic(
+                        codes.UNSUPPRESSIBLE.code,
+                        codes.UNSUPPRESSIBLE.severity,
+                        f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
+                        span,
+                        f"fix the {code} error this comment hides, then remove `{code}` from the comment",
+                    )
                 )
-            )
-        if not match.group(3):
-            continue
-        if match.group(1) == "ignore-file":
-            whole_file |= listed
-        else:
-            by_line.setdefault(number, set()).update(listed)
-    return by_line, whole_file, refused
+                continue
+            found.append(Suppression(code, span, whole_file, reason))
+    return found, refused
 
 
 def derived_facts(model: Any) -> Mapping[str, Any]:

@@ -471,7 +471,7 @@ def _patch_setting(
     if previous is not None:
         resolved.base_notes.append((at.span(), previous.span()))
     base_span = previous.span() if previous is not None else None
-    yield from validate_setting(resolved.family.slot_kind(slot), key, merged, origin.locate, base_span)
+    yield from validate_setting(resolved.family.slot_kind(slot), key, merged, origin.place, base_span)
 
 
 def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
@@ -597,7 +597,7 @@ def _add(
         return
     resolved.removed.get(name, {}).pop(key, None)
     entries.append(Entry(at, item))
-    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.locate)
+    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
 
 
 def _target(
@@ -624,7 +624,7 @@ def _replace(
     base = entries[existing].origin.base or entries[existing].origin
     entries[existing] = Entry(replace(at, base=base), item)
     resolved.base_notes.append((at.span(), base.head()))
-    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.locate, base.head())
+    yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.place, base.head())
 
 
 def _remove(
@@ -635,8 +635,9 @@ def _remove(
         yield from [target] if target is not None else []
         return
     key, existing = target
-    del entries[existing]
-    resolved.removed.setdefault(name, {})[key] = at
+    # The removal keeps what it removed (``base``): the entity's facts, its unknowns too, are gone.
+    removed = entries.pop(existing)
+    resolved.removed.setdefault(name, {})[key] = replace(at, base=removed.origin)
 
 
 def _patch(
@@ -677,7 +678,7 @@ def _patch(
     entries[existing] = Entry(origin, merged)
     resolved.base_notes.append((at.span(), entry.origin.head()))
     yield from validate_entity(
-        resolved.family.slot_kind(spec.slot), spec.path, merged, origin.locate, entry.origin.head()
+        resolved.family.slot_kind(spec.slot), spec.path, merged, origin.place, entry.origin.head()
     )
 
 
@@ -691,6 +692,64 @@ def _list_part(path: NodePath) -> NodePath:
 
 def _render(path: NodePath) -> str:
     return ".".join(str(p) for p in _list_part(path))
+
+
+#: The keys that cite where a fact comes from.
+CITATION_FIELDS = ("rule", "source")
+
+
+def citation_at(document: Document, path: NodePath) -> str | None:
+    """The citation (`rule:`, `source:`) written on the mapping at ``path`` of ``document``."""
+    node: Any = document.data
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(node, dict):
+        return None
+    parts = []
+    for key in CITATION_FIELDS:
+        value = node.get(key)
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        if isinstance(value, (str, int, float)) and str(value).strip():
+            parts.append(f"{key}{' ' if key == 'rule' else ': '}{' '.join(str(value).split())}")
+    return "; ".join(parts) or None
+
+
+def field_citation(entry: Entry, name: str) -> str | None:
+    """The citation of the field ``name`` of an entity: the overlay entry's that last changed it
+    (a house rule's `source:`, never the rulebook section the base cited for its old value), else
+    the definition's. None where the writer of the field cites nothing."""
+    for changed, origin in entry.origin.changes:
+        if changed == name:
+            return _cited(origin.document, origin.path, name, inside=True)
+    return _cited(entry.origin.document, entry.origin.path, name)
+
+
+def _cited(document: Document, path: NodePath, name: str, *, inside: bool = False) -> str | None:
+    """The field's own citation (`start_areas: {areas: [...], rule: "16.12"}`), else (``inside``:
+    an overlay's change) the citations of what its list operations wrote, else its entity's."""
+    own = citation_at(document, (*path, name))
+    if own is None and inside:
+        found = [
+            cited
+            for sub in document.value_spans
+            if len(sub) > len(path) + 1 and sub[: len(path) + 1] == (*path, name) and sub[-1] in CITATION_FIELDS
+            if (cited := citation_at(document, sub[:-1])) is not None
+        ]
+        own = "; ".join(dict.fromkeys(found)) or None
+    return own or citation_at(document, path)
+
+
+def field_citations(entry: Entry) -> dict[str, str | None]:
+    """The citation of each field a variant's overlay changed (its own, maybe none)."""
+    return {
+        name: _cited(origin.document, origin.path, name, inside=True)
+        for name, origin in entry.origin.changes
+        if name not in CITATION_FIELDS and name != "note"
+    }
 
 
 _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
@@ -905,6 +964,10 @@ def _list_operations(
                 items[index] = merge_patch(
                     items[index], entry["with"], problems, (*where, "with"), root, moved, (*merged_at, index)
                 )
+                if moved is not None and isinstance(entry["with"], dict):
+                    # Each field the `with:` wrote is located there, the element's others at the base.
+                    for key in entry["with"]:
+                        moved.setdefault((*merged_at, index, key), (*where, "with", key))
     if moved is not None:
         for index, path in enumerate(written):
             if path is not None:
@@ -931,7 +994,10 @@ __all__ = [
     "NodePath",
     "Resolved",
     "Resolver",
+    "citation_at",
     "entity_key",
+    "field_citation",
+    "field_citations",
     "is_list_operations",
     "merge_patch",
     "overlay_base_notes",

@@ -11,14 +11,15 @@ hand limit ...) are compared the same way.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 from civrules.diagnostics.escape import printable
 from civrules.families import CollectionSpec
-from civrules.resolve import Resolved, entity_key
+from civrules.resolve import Entry, Resolved, entity_key, field_citation
 
 #: Manifest keys that are not rules (or that hold collections, compared entity by entity).
 _NOT_SETTINGS = {"kind", "family", "id", "name", "description", "extends", "overlay", "files", "note"}
@@ -29,6 +30,8 @@ class FieldChange:
     path: str
     old: Any
     new: Any
+    #: Where the old and the new value come from (their citations), where they differ.
+    sources: tuple[str | None, str | None] | None = None
 
 
 @dataclass(slots=True)
@@ -86,7 +89,10 @@ def _names_itself(path: str, value: Any) -> bool:
 
 
 def _field_json(change: FieldChange) -> dict[str, Any]:
-    return {"field": change.path, "old": change.old, "new": change.new}
+    found = {"field": change.path, "old": change.old, "new": change.new}
+    if change.sources is not None:
+        found["sources"] = {"old": change.sources[0], "new": change.sources[1]}
+    return found
 
 
 def _settings(resolved: Resolved) -> dict[str, Any]:
@@ -191,14 +197,28 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
             if key is not None and key not in after:
                 fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
                 result.removed.append(EntityChange(key, _name(raw, key), fields, _why(new, name, key)))
+        old_entries = {entity_key(spec, e.raw): e for e in old.collections.get(name, [])}
+        new_entries = {entity_key(spec, e.raw): e for e in new.collections.get(name, [])}
         for key, raw in after.items():
             if key is None or key not in before:
                 continue
-            changes = list(diff_values(before[key], raw, ""))
+            changes = [
+                _sourced(change, old_entries[key], new_entries[key]) for change in diff_values(before[key], raw, "")
+            ]
             if changes:
                 result.changed.append(EntityChange(key, _name(raw, key), changes))
         collections.append(result)
     return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
+
+
+def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
+    """``change`` with the citations of its field before and after, where they differ."""
+    top = re.split(r"[.\[]", change.path, maxsplit=1)[0]
+    patched = any(name == top for entry in (old, new) for name, _ in entry.origin.changes)
+    if top in CITATION_KEYS or not patched:
+        return change  # two rulesets' own definitions: each cites its own rulebook throughout
+    sources = (field_citation(old, top), field_citation(new, top))
+    return replace(change, sources=sources) if sources[0] != sources[1] else change
 
 
 def _why(resolved: Resolved, collection: str, key: str) -> str | None:
@@ -485,7 +505,11 @@ def render_text(result: RulesetDiff) -> str:
                 lines.append(f"  {mark} {entity.key}" + (f"  {entity.name}" if entity.name != entity.key else ""))
                 if entity.why is not None:
                     lines.append(f"      why: {entity.why}")
-                lines.extend(_change_line(change, "      ") for change in entity.fields)
+                for change in entity.fields:
+                    lines.append(_change_line(change, "      "))
+                    if change.sources is not None:
+                        was, now = (source or "uncited" for source in change.sources)
+                        lines.append(f"          cited: {was} → {now}")
     if len(lines) == 1:
         lines.append("no differences")
     return "\n".join(printable(line) for line in lines) + "\n"  # a field's own line breaks stay escaped

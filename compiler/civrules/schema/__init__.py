@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped
+from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped, words
 from civrules.diagnostics.suggest import Vocabulary, ascii_slug, closest, did_you_mean, mean, non_ascii
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
@@ -335,8 +335,8 @@ def validate_entity(
 ) -> list[Diagnostic]:
     """Validate one collection element that an overlay added, replaced or patched.
 
-    ``locate`` maps a path inside the element to the document and path where that part was
-    written (the overlay for what it set, the base for the rest); ``base`` is the base's
+    ``locate`` maps a path inside the element to the document and the path in it where that part
+    was written (the overlay for what it set, the base for the rest); ``base`` is the base's
     definition, named in a note of every diagnostic located in the overlay.
     """
     try:
@@ -382,32 +382,33 @@ def _validate_part(
     # own path: a wrong value inside a patch is the variant's line, not the base's.
     for error in (inner for top in validator.iter_errors(data) for inner in _expand(top)):
         sub: NodePath = tuple(error.absolute_path)
-        document, prefix = locate(sub)
+        document, written = locate(sub)
         instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}
         if error.validator == "additionalProperties" and isinstance(instance, dict):
             # Each unknown key where it was written: a misspelt key of a patch is in the variant.
             for key in instance:
-                owner, owner_prefix = locate((*sub, key))
-                found.extend(_unknown_key(owner, (*owner_prefix, *sub), key, schema))
+                owner, at = locate((*sub, key))
+                found.extend(_unknown_key(owner, at[:-1], key, schema))
             continue
         if error.validator == "required" and isinstance(instance, dict):
             deleted = []
             required: Any = error.validator_value
             for key in required:
-                owner, owner_prefix = locate((*sub, key))
-                if key not in instance and (owner is not document or owner_prefix != prefix):
+                owner, at = locate((*sub, key))
+                if key not in instance and (owner is not document or at[:-1] != written):
                     deleted.append(key)
                     found.append(
                         _diag(
                             codes.MISSING_KEY,
-                            f"`{key}` is required{_where((*owner_prefix, *sub))}: this patch deletes it",
-                            owner.key_span((*owner_prefix, *sub, key)),
+                            f"`{key}` is required{_where(at[:-1])}: this patch deletes it",
+                            owner.key_span(at),
                             "keep the field (remove the `null`), or `replace` the whole entry",
                         )
                     )
             if deleted:
                 continue
-        found.extend(_translate(document, error, prefix))
+        # The error's path (and the deeper ones of its branches) counted from where `sub` was written.
+        found.extend(_translate(document, error, written, len(sub)))
     unique = list(dict.fromkeys(found))
     if base is None:
         return unique
@@ -420,14 +421,23 @@ def _validate_part(
 _VALID_ENTITIES: set[tuple[str, tuple[str, ...], str]] = set()
 
 
-def _translate(document: Document, error: ValidationError, prefix: NodePath = ()) -> Iterator[Diagnostic]:
+def _translate(
+    document: Document, error: ValidationError, prefix: NodePath = (), strip: int = 0
+) -> Iterator[Diagnostic]:
+    """The diagnostics of ``error``, its path read after ``prefix`` (less its first ``strip`` parts,
+    which ``prefix`` already holds as written: a list operation's `with:` for an element's index)."""
+    stranger = _no_shape_knows(error)
+    if stranger is not None:
+        at: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
+        yield _diag(codes.SCHEMA_VIOLATION, f"{stranger[0]}{_where(at)}", _head(document, at), stranger[1])
+        return
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _branch_errors(error)
         if chosen:
             for inner in chosen:
-                yield from _translate(document, inner, prefix)
+                yield from _translate(document, inner, prefix, strip)
             return
-    path: NodePath = (*prefix, *error.absolute_path)
+    path: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
     instance = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     keyword = error.validator
@@ -576,7 +586,10 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
     def fits(candidate: ValidationError) -> bool:
         branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
         schema = alternatives[branch] if isinstance(branch, int) and branch < len(alternatives) else candidate.schema
-        return candidate.validator != "type" and _fits_type(schema, error.instance)
+        # A wrong type deeper in the value (`append: {id: x}` where list operations take lists) is
+        # the mistake inside the branch the designer meant, not a sign of another branch.
+        wrong_type = candidate.validator == "type" and not candidate.path
+        return not wrong_type and _fits_type(schema, error.instance)
 
     fitting = [e for e in context if fits(e)]
     candidates = fitting or context
@@ -586,13 +599,66 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
     for candidate in candidates:
         branch = candidate.relative_schema_path[0] if candidate.relative_schema_path else None
         branches.setdefault(branch, []).append(candidate)
-    chosen = max(branches.values(), key=lambda errors: (max(len(e.path) for e in errors), -len(errors)))
+    written = set(error.instance) if isinstance(error.instance, dict) else set()
+
+    def closeness(errors: list[ValidationError]) -> int:
+        """How many of the keys written the branch knows: the branch the designer meant."""
+        if any(e.path for e in errors):
+            return 0  # the branch got inside the value: depth decides
+        known = {k for e in errors if isinstance(e.schema, dict) for k in e.schema.get("properties", {})}
+        return len(written & known)
+
+    chosen = max(
+        branches.values(), key=lambda errors: (max(len(e.path) for e in errors), closeness(errors), -len(errors))
+    )
     if len(chosen) > _MISTAKES_PER_SHAPE:
         from jsonschema.exceptions import best_match
 
         best: ValidationError | None = best_match(chosen)
         return [best] if best is not None else chosen[:1]
     return chosen
+
+
+#: The operations of a variant's overlay: written outside `overlay:`, they are a dedent.
+_OVERLAY_OPERATIONS = ("add", "replace", "patch", "remove")
+
+
+def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
+    """The message and hint for a mapping none of whose keys any shape of ``error`` knows.
+
+    `nations: {add: [...]}` dedented out of `overlay:` is neither a list of nations nor
+    `{unknown: why}`: "missing key `unknown`" names a key the designer never meant.
+    """
+    if error.validator not in ("oneOf", "anyOf") or not error.context or not isinstance(error.instance, dict):
+        return None
+    written = list(error.instance)
+    if not written or MERGE_KEY in error.instance:
+        return None
+    shapes: list[str] = []
+    for candidate in error.context:
+        if candidate.path:
+            return None  # a branch got inside the value: it knows the shape
+        schema = candidate.schema if isinstance(candidate.schema, dict) else {}
+        if candidate.validator == "type":
+            shapes.append(words.a(_types(candidate.validator_value)))
+            continue
+        properties = schema.get("properties", {})
+        if any(key in properties for key in written):
+            return None
+        required = schema.get("required") or list(properties)[:1]
+        if required:
+            shapes.append("`{" + ", ".join(f"{k}: ..." for k in required) + "}`")
+    keys = ", ".join(f"`{k}`" for k in written)
+    forms = " or ".join(dict.fromkeys(shapes)) or "another shape"
+    operations = [k for k in written if k in _OVERLAY_OPERATIONS]
+    if operations:
+        hint = (
+            f"`{operations[0]}` is an operation of a variant's `overlay:`: indent this key (and its lines) "
+            "under `overlay:`"
+        )
+    else:
+        hint = f"write {forms} here"
+    return f"a mapping of {keys} where {forms} belongs", hint
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:
@@ -638,11 +704,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
     match error.validator:
         case "type" if isinstance(error.instance, (dict, list)):
             wanted = _types(rule)
-            article = "an" if wanted[0] in "aeiou" else "a"
-            return f"{value} where {article} {wanted} belongs{where}"
+            return f"{value} where {words.a(wanted)} belongs{where}"
         case "type":
             kind = _type_of(error.instance)
-            return f"{value} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, expected {_types(rule)}{where}"
+            return f"{value} is {words.a(kind)}, expected {_types(rule)}{where}"
         case "minimum":
             return f"{value} is less than the minimum {rule}{where}"
         case "maximum":

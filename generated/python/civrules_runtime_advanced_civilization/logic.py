@@ -53,13 +53,16 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
         return enum(value)
     except ValueError:
         allowed = ", ".join(repr(m.value) for m in enum)
-        raise UnknownIdError(f"{value!r} is not a {what}: one of {allowed}") from None
+        raise UnknownIdError(
+            f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
+        ) from None
 
 
 def known_id(table: "Mapping[str, object]", value: str, what: str) -> str:
     """``value`` when ``table`` has it; UnknownIdError otherwise."""
     if value not in table:
-        raise UnknownIdError(f"{value!r} is not a {what} of this ruleset")
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise UnknownIdError(f"{value!r} is not {article} {what} of this ruleset")
     return value
 
 

@@ -39,7 +39,9 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
         return enum(value)
     except ValueError:
         allowed = ", ".join(repr(m.value) for m in enum)
-        raise UnknownIdError(f"{value!r} is not a {what}: one of {allowed}") from None
+        raise UnknownIdError(
+            f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
+        ) from None
 
 
 def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
@@ -47,7 +49,9 @@ def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
     found = table.get(value)
     if found is None:
         allowed = ", ".join(sorted(table)[:12])
-        raise UnknownIdError(f"{value!r} is not a {what} of this ruleset: one of {allowed}")
+        raise UnknownIdError(
+            f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what} of this ruleset: one of {allowed}"
+        )
     return found
 
 

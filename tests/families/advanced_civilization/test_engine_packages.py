@@ -375,6 +375,7 @@ def test_the_calamity_vocabularies_are_the_schemas() -> None:
 NOT_CARRIED_ANYWHERE = {
     "note",  # a designer's note
     "disagreements",  # the value chosen is the field itself; the others are for designers
+    "field_sources",  # which overlay wrote a field (export's provenance, not a fact of the game)
 }
 NOT_CARRIED = {
     # Prose restating structured fields carried beside it (no_effect_when's conditions, the

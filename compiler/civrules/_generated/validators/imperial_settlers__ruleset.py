@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "aa51338815d8341fd9373da54bbbfcbeecfcb4f7246eeb11dddef19ff3996289"
+SCHEMA_SHA256 = "532abdc4a02abc5181dc0805e88c3fdbfcb8130959274d4455e7207849052e27"
 
 from decimal import Decimal
 import re
@@ -3540,7 +3540,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['id']) - data.keys()
+        data__missing_keys = set(['id', 'why']) - data.keys()
         if data__missing_keys:
             raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a4219980bd45d8941c77ada394bb37b472421a0d79b7139e176943489aa30b5c"
+SCHEMA_SHA256 = "796fe39b3d09feee142e86a1b73770a318c942effe37202a34fbeca188825976"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "23771ed6bc6f11b5bf59abd670c5fe7b9e71649bd18ba797fb6e86dd412a52fb"
+SCHEMA_SHA256 = "ac1cd3ca23cf342be0857abda4774977fa8b33a1f18d3b1dde7684a03735fcab"
 
 from decimal import Decimal
 import re
@@ -5781,6 +5781,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
+        data__missing_keys = set(['why']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2c0418dab694a119e763a969d8a2b9ba06cef276b5629b0bed7a0d635da3569a"
+SCHEMA_SHA256 = "68ba13f0fb418642eaa150513ee3f6083b2deb36c8c480fa941661055f9b3b5d"
 
 from decimal import Decimal
 import re
@@ -2548,6 +2548,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
+        data__missing_keys = set(['why']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")

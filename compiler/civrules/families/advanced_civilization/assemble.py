@@ -6,6 +6,7 @@ may still be wrong (dangling references, duplicate ids, inconsistent facts) is f
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -821,7 +822,128 @@ def build_deck_compositions(value: Any) -> tuple[DeckComposition, ...]:
 
 
 def build_ruleset(resolved: Resolved) -> Ruleset:
-    """The model of one resolved ruleset."""
+    """The model of one resolved ruleset.
+
+    A declared total or make-up a variant's change makes false (a stack's `calamity_cards` after a
+    calamity is added, `total_cards` after a good is recounted, a set-value example after its good's
+    value changed) is re-derived from the variant's data first (:func:`rederive_declared`): no
+    stale value reaches `export`, the package or a sheet.
+    """
+    ruleset = _build_ruleset(resolved)
+    if rederive_declared(resolved, ruleset):
+        ruleset = _build_ruleset(resolved)
+    return ruleset
+
+
+#: What a declared stack make-up counts, per calamity: its stack, trade status and severity.
+_STACK_FIELDS = ("stack", "tradable", "severity")
+
+
+def rederive_declared(resolved: Resolved, ruleset: Ruleset) -> bool:
+    """Replace, in ``resolved``'s settings, each declared fact a later ruleset of the chain changed
+    what it counts of without restating it; True when one was replaced.
+
+    The declaration is the base rulebook's statement about the base's deck; the variant's deck is
+    what its data holds, so its value is derived (a value that stays true is left as written).
+    """
+    replaced = False
+    stacks = [s for s in ruleset.trade_stacks.stacks if s.calamity_cards is not None] if ruleset.trade_stacks else []
+    calamities = list(ruleset.calamities)
+    if stacks and ruleset.changed_after(
+        stacks[0].origin.child("calamity_cards"), "calamities", calamities, _STACK_FIELDS
+    ):
+        held = _stack_make_up(calamities)
+        written = _setting_value(resolved, "trade_stacks")
+        if held is not None and isinstance(written, dict) and isinstance(written.get("stacks"), list):
+            new = copy.deepcopy(written)
+            restated = {
+                s.number
+                for s in stacks
+                if not ruleset.changed_after(s.origin.child("calamity_cards"), "calamities", calamities, _STACK_FIELDS)
+            }
+            for raw in new["stacks"]:
+                cards = raw.get("calamity_cards") if isinstance(raw, dict) else None
+                if not isinstance(cards, dict) or not isinstance(raw.get("number"), int) or raw["number"] in restated:
+                    continue  # a make-up the variant restates is its statement: K002 holds it to the data
+                found = held.get(raw["number"], dict.fromkeys(CALAMITY_KINDS, 0))
+                if any(cards.get(kind, 0) != found[kind] for kind in CALAMITY_KINDS):
+                    raw["calamity_cards"] = {k: n for k, n in found.items() if n or k in cards}
+                    replaced = True
+            if replaced:
+                _set_setting(resolved, "trade_stacks", new)
+    total = ruleset.total_cards
+    goods = list(ruleset.commodities)
+    counts = [c.count for c in goods]
+    if (
+        total is not None
+        and isinstance(total.count, int)
+        and all(isinstance(n, int) for n in counts)
+        and sum(n for n in counts if isinstance(n, int)) != total.count
+        and ruleset.changed_after(total.origin.child("count"), "commodities", goods, ("count",))
+    ):
+        written = _setting_value(resolved, "total_cards")
+        if isinstance(written, dict):
+            derived = sum(n for n in counts if isinstance(n, int))
+            note = f"derived from this ruleset's counts of the goods (the base declares {total.count})"
+            _set_setting(resolved, "total_cards", {"count": derived, "note": note})
+            replaced = True
+    rule = ruleset.set_value
+    written = _setting_value(resolved, "set_value")
+    if rule is not None and rule.formula == "count_squared_times_value" and isinstance(written, dict):
+        new = copy.deepcopy(written)
+        changed = False
+        for example in rule.examples:
+            good = ruleset.commodities.get(example.commodity)
+            if good is None or not isinstance(good.value, int) or not isinstance(example.cards, int):
+                continue
+            derived = example.cards * example.cards * good.value
+            if example.set_value != derived and ruleset.changed_after(
+                rule.origin.child("examples", example.index), "commodities", [good], ("value", "count")
+            ):
+                new["examples"][example.index] = {
+                    "commodity": example.commodity,
+                    "cards": example.cards,
+                    "set_value": derived,
+                    "note": f"derived from this ruleset's value of the good (the base says {example.set_value})",
+                }
+                changed = True
+        if changed:
+            _set_setting(resolved, "set_value", new)
+            replaced = True
+    return replaced
+
+
+def _stack_make_up(calamities: Sequence[Calamity]) -> dict[int, dict[str, int]] | None:
+    """How many calamities of each kind each stack holds; None when a trade status is unknown."""
+    held: dict[int, dict[str, int]] = {}
+    for calamity in calamities:
+        if calamity.severity == "minor":
+            kind = "minor"
+        elif isinstance(calamity.tradable, Unknown):
+            return None
+        else:
+            kind = "tradable" if calamity.tradable else "non_tradable"
+        held.setdefault(calamity.stack, dict.fromkeys(CALAMITY_KINDS, 0))[kind] += 1
+    return held
+
+
+def _setting_value(resolved: Resolved, key: str) -> Any:
+    slot = resolved.family.settings.get(key)
+    values = resolved.data if slot == "ruleset" else resolved.settings.get(slot or "", {})
+    return values.get(key)
+
+
+def _set_setting(resolved: Resolved, key: str, value: Any) -> None:
+    """Put ``value`` in place of the setting, in a copy of its slot (the base's resolution shares the
+    slot's other values, and is never changed)."""
+    slot = resolved.family.settings.get(key)
+    if slot == "ruleset":
+        resolved.data[key] = value
+    elif slot is not None:
+        resolved.settings[slot] = {**resolved.settings.get(slot, {}), key: value}
+
+
+def _build_ruleset(resolved: Resolved) -> Ruleset:
     data = resolved.data
     groups, cards = build_cards(resolved)
     nations, epochs, tracks, phases, counts = build_structure(resolved)

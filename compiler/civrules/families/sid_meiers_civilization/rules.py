@@ -82,7 +82,7 @@ def battle_hand(ruleset: CivilizationRuleset) -> dict[str, int | None]:
 def _get(collection: Any, item: str, what: str) -> Any:
     found = collection.get(item)
     if found is None:
-        raise KeyError(f"{item!r} is not a {what} of this ruleset")
+        raise KeyError(f"{item!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what} of this ruleset")
     return found
 
 

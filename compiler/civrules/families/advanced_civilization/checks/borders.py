@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import networkx as nx
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.mapgraph import map_graph, pair
 from civrules.families.advanced_civilization.model import Area, Border, Ruleset
 
@@ -107,7 +107,7 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
         yield diagnostic(
             "M002",
-            f"a {border.kind} border needs {needs} on both sides ({rule}), but {sides}",
+            f"{words.a(str(border.kind))} border needs {needs} on both sides ({rule}), but {sides}",
             border.origin.span("kind"),
             hint,
             [Related(area.origin.span(what), f"`{area.id}` has {what}: false") for area, what in lacking],
@@ -226,8 +226,9 @@ def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
         shown = ", ".join(f"`{a}`" for a in group[:5]) + (f" and {len(group) - 5} more" if len(group) > 5 else "")
         yield diagnostic(
             "M006",
-            f"{len(group)} areas ({shown}) have no chain of borders to the rest of the map",
+            f"{words.count(len(group), 'area')} ({shown}) {'has' if len(group) == 1 else 'have'} no chain of "
+            f"borders to the rest of the map",
             first.origin.head(),
             "add the borders that join these areas to their neighbours on the rest of the map",
-            [Related(main.origin.head(), f"the rest of the map ({len(groups[0])} areas)")],
+            [Related(main.origin.head(), f"the rest of the map ({words.count(len(groups[0]), 'area')})")],
         )

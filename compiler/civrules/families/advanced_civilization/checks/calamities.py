@@ -23,11 +23,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
 from civrules.families.advanced_civilization.commodities import declared_stacks
-from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Modifier, Ruleset, TradeStack
+from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Card, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -72,7 +72,7 @@ KIND_WORDS = {"non_tradable": "non-tradable", "tradable": "tradable", "minor": "
 
 
 def _count(n: int, kind: str) -> str:
-    return f"{n} {KIND_WORDS[kind]}"
+    return words.count(n, f"{KIND_WORDS[kind]} calamity", f"{KIND_WORDS[kind]} calamities")
 
 
 def _closest(name: str, choices: Sequence[str]) -> str | None:
@@ -161,19 +161,25 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: correct the calamity's `stack` or `tradable` (the notes name the candidates), or the
     declaration. A stack that lacks a calamity is reported at its declaration, naming the stacks
     that have one too many; a surplus nothing else explains is reported at the calamity. A
-    variant that adds, removes or moves calamities without restating `calamity_cards` is not held
-    to its base's declaration (the stacks' contents are derived from its calamities).
+    variant that adds, removes or moves calamities need not restate `calamity_cards`: the base's
+    declaration no longer holds, so the variant's make-up is derived from its calamities (in
+    `export`, the package and the sheets too); one it restates is checked.
 
         - id: famine
           stack: 2          # FAIL: stack 3 declares one non-tradable calamity and has none
           tradable: false
     """
-    stacks = [s for s in declared_stacks(ruleset) if s.calamity_cards is not None]
+    fields = ("stack", "tradable", "severity")
+    # A declaration a later variant's change to the calamities overtook is derived, not checked
+    # (assemble re-derives it); one the variant restates is held to its calamities.
+    stacks = [
+        s
+        for s in declared_stacks(ruleset)
+        if s.calamity_cards is not None
+        and not ruleset.changed_after(s.origin.child("calamity_cards"), "calamities", calamities_of(ruleset), fields)
+    ]
     if not stacks:
         return
-    fields = ("stack", "tradable", "severity")
-    if ruleset.changed_after(stacks[0].origin.child("calamity_cards"), "calamities", calamities_of(ruleset), fields):
-        return  # a variant changed the calamities without restating the stacks: their contents are derived
     held: dict[int, dict[str, list[Calamity]]] = {s.number: {kind: [] for kind in CALAMITY_KINDS} for s in stacks}
     for calamity in calamities_of(ruleset):
         kind = kind_of(calamity)
@@ -216,7 +222,7 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
         yield diagnostic(
             "K002",
-            f"trade stack {stack.number} holds {has} calamities; the ruleset declares {wants}",
+            f"trade stack {stack.number} holds {has}; the ruleset declares {wants}",
             # the count written for the kind that is short (the whole declaration if it is left out)
             stack.origin.span("calamity_cards", lacking[0]),
             "correct the `stack` or `tradable` of a calamity (see the notes), or the stack's `calamity_cards`",
@@ -231,7 +237,7 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
             extra = found[-1]
             yield diagnostic(
                 "K002",
-                f"`{extra.id}` makes trade stack {stack.number} hold {_count(len(found), kind)} calamities; "
+                f"`{extra.id}` makes trade stack {stack.number} hold {_count(len(found), kind)}; "
                 f"the ruleset declares {_declared(stack, kind)}",
                 extra.origin.span("stack"),
                 "move it to another stack, or correct the stack's `calamity_cards`",
@@ -275,7 +281,8 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
         names = ", ".join(f"`{card}`" for card in first)
         yield diagnostic(
             "K003",
-            f"`{calamity.id}` has modifiers of {len(first)} cards ({names}) but no `modifier_combination`",
+            f"`{calamity.id}` has modifiers of {words.count(len(first), 'card')} ({names}) but no "
+            f"`modifier_combination`",
             calamity.origin.key_span("modifiers"),
             "add `modifier_combination: {mode: cumulative | highest, text: ..., rule: ...}` as the rule says",
             [
@@ -589,14 +596,34 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if any(link.calamity == calamity.id for link in card.calamity_links):
                 continue
             place = card.origin.key_span("attributes") if card.writes_attributes else card.origin.head()
+            cite = ruleset.citation_placeholder()
+            link = f"{{calamity: {calamity.id}, effect: {_link_word(modifier.effect)}, {cite}}}"
+            if ruleset.from_base(card.origin, "attributes"):
+                hint = (
+                    f"the attributes of `{card.id}` are its base's: in this variant, patch `{card.id}` in "
+                    f"`overlay.civilization_cards` with `attributes: {{patch: [{{where: {_attribute_selector(card)}, "
+                    f"with: {{calamities: {{append: [{link}]}}}}}}]}}`, or remove the modifier"
+                )
+            else:
+                hint = f"add `{link}` to the attribute of `{card.id}` that states it, or remove the modifier"
             yield diagnostic(
                 "K010",
-                f"`{calamity.id}` has a `{card.id}` modifier, but no attribute of `{card.id}` links to it",
+                f"`{calamity.id}` has {words.a(f'`{card.id}`')} modifier, but no attribute of `{card.id}` links to it",
                 calamity.origin.span("modifiers", modifier.index, "card"),
-                f"add `{{calamity: {calamity.id}, effect: {_link_word(modifier.effect)}, rule: ...}}` "
-                f"to the attribute of `{card.id}` that states it, or remove the modifier",
+                hint,
                 [Related(place, f"the attributes of `{card.id}`")],
             )
+
+
+def _attribute_selector(card: Card) -> str:
+    """How a list operation names the card's first attribute: by its citation, else by its text."""
+    attributes = card.attributes if not isinstance(card.attributes, Unknown) else ()
+    for attribute in attributes:
+        if attribute.rules:
+            return '{rule: "' + attribute.rules[0] + '"}'
+        if attribute.source:
+            return '{source: "' + attribute.source[:40] + '"}' if len(attribute.source) <= 40 else '{text: "..."}'
+    return '{text: "..."}'
 
 
 def _link_word(effect: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 import networkx as nx
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditPolicy,
@@ -355,7 +355,7 @@ def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy
     written = "; ".join(describe(line) for line in reaching)
     each = "it" if len(targets) == 1 else "each"
     message = (
-        f"`{card.id}` credits {names} by {len(reaching)} lines ({written}): under `same_target: "
+        f"`{card.id}` credits {names} by {words.count(len(reaching), 'line')} ({written}): under `same_target: "
         f"{policy.same_target.value}` a holder of `{card.id}` gets {value} toward {each}"
     )
     plain = [line for line in reaching if not line.extra]

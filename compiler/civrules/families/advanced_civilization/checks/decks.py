@@ -48,7 +48,8 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: correct the count that differs from the rulebook's table (or the total).
 
     A variant that changes the counts (or adds or removes goods) without restating the total is
-    not held to its base's total: its deck's total is derived from its counts.
+    not held to its base's total: its deck's total is derived from its counts (in `export`, the
+    package and the sheets too, with a note naming the base's).
 
         total_cards:
           count: 114

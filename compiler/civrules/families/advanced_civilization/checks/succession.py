@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.model import Epoch, Ruleset
 from civrules.families.advanced_civilization.succession import (
     ast_span,
@@ -411,7 +411,8 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if isinstance(wanted, int) and wanted > covered:
                 yield diagnostic(
                     "A008",
-                    f"epoch `{epoch.id}` needs cards of {wanted} groups, but the cards cover only {covered}",
+                    f"epoch `{epoch.id}` needs cards of {words.count(wanted, 'group')}, but the cards cover "
+                    f"only {covered}",
                     epoch.origin.span(*path, "min_card_groups"),
                     f"groups with cards: {', '.join(sorted(with_groups)) or 'none'}",
                 )
@@ -430,7 +431,8 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if isinstance(wanted, int) and wanted > len(cards):
                 yield diagnostic(
                     "A008",
-                    f"epoch `{epoch.id}` needs {wanted} civilization cards, but the ruleset has {len(cards)}",
+                    f"epoch `{epoch.id}` needs {words.count(wanted, 'civilization card')}, but the ruleset "
+                    f"has {len(cards)}",
                     epoch.origin.span(*path, "min_cards"),
                     "correct the number against the rules",
                 )
@@ -445,7 +447,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 if wanted > total:
                     yield diagnostic(
                         "A008",
-                        f"epoch `{epoch.id}` needs {wanted} victory points, but all cards give {total}",
+                        f"epoch `{epoch.id}` needs {words.count(wanted, 'victory point')}, but all cards give {total}",
                         epoch.origin.span(*path, "min_victory_points"),
                         "correct the number, or the cards' victory points",
                     )
@@ -453,7 +455,8 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if isinstance(wanted, int) and isinstance(cities, int) and wanted > cities:
                 yield diagnostic(
                     "A008",
-                    f"epoch `{epoch.id}` needs {wanted} cities in play, but a nation has {cities} city pieces",
+                    f"epoch `{epoch.id}` needs {words.count(wanted, 'city', 'cities')} in play, but a nation "
+                    f"has {words.count(cities, 'city piece')}",
                     epoch.origin.span(*path, "min_cities"),
                     "correct the number, or `components.cities_per_set`",
                     [Related(components.origin.span("cities_per_set"), "city pieces declared here")]
@@ -474,7 +477,7 @@ def _check_cards_of_value(ruleset: Ruleset, epoch: str, entry: Any, span: Span) 
         window = f"from {low}" + (f" below {below}" if below is not None else " up")
         yield diagnostic(
             "A008",
-            f"epoch `{epoch}` needs {count} cards of face value {window}, but the ruleset has {fitting}",
+            f"epoch `{epoch}` needs {words.count(count, 'card')} of face value {window}, but the ruleset has {fitting}",
             span,
             "correct the count or the value range",
         )
@@ -518,7 +521,8 @@ def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             ((wanted, epoch, path),) = found
             yield diagnostic(
                 "A010",
-                f"epoch `{epoch.id}` needs {wanted} cities in play, fewer than `{higher.id}` before it ({most})",
+                f"epoch `{epoch.id}` needs {words.count(wanted, 'city', 'cities')} in play, fewer than "
+                f"`{higher.id}` before it ({most})",
                 epoch.origin.span(*path, "min_cities"),
                 "city requirements do not decrease from epoch to epoch; check both against the rules",
                 [Related(higher.origin.span(*at, "min_cities"), "the higher requirement")],
@@ -526,7 +530,8 @@ def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             continue
         yield diagnostic(
             "A010",
-            f"epoch `{higher.id}` needs {most} cities in play, more than the {len(found)} epochs after it: "
+            f"epoch `{higher.id}` needs {most} cities in play, more than the "
+            f"{words.count(len(found), 'epoch')} after it: "
             + ", ".join(f"`{epoch.id}` ({wanted})" for wanted, epoch, _ in found),
             higher.origin.span(*at, "min_cities"),
             "city requirements do not decrease from epoch to epoch: lower this one, or raise the later ones "

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.imperial_settlers.model import Card, ImperialSettlersRuleset
 from civrules.model import Unknown
 
@@ -79,7 +79,8 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         if len(card.printed_ids) != card.copies:
             yield diagnostic(
                 "F008",
-                f"card `{card.id}` has {card.copies} copies but {len(card.printed_ids)} printed ids",
+                f"card `{card.id}` has {words.count(card.copies, 'copy', 'copies')} but "
+                f"{words.count(len(card.printed_ids), 'printed id')}",
                 card.origin.span("printed_ids"),
                 "give each copy its printed id",
             )

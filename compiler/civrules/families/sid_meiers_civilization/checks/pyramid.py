@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics import Diagnostic, Severity, words
 from civrules.families.sid_meiers_civilization.checks import cannot_judge
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, levels_of
 
@@ -42,7 +42,8 @@ def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]
     if unknown:
         yield cannot_judge(
             "T001",
-            f"the pyramid cannot be judged: {unknown} technologies have no known level",
+            f"the pyramid cannot be judged: {words.count(unknown, 'technology', 'technologies')} "
+            f"{'has' if unknown == 1 else 'have'} no known level",
             span,
             "the community variant gives every level",
         )
