@@ -4,7 +4,7 @@ Each generated package binds these to its own data (``helpers.py``); engines cal
 helpers, not these.
 """
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError
+from civrules_runtime.errors import UnknownFactError, UnknownIdError, within
 
 from .records import (
     Addition,
@@ -100,8 +100,9 @@ def set_value(
         raise UnknownFactError(f"the set value formula {formula!r} is not one these helpers know")
     if commodity.value is None or commodity.count is None:
         raise UnknownFactError(f"the value or count of {good} is not in the sources")
-    if not 0 <= n <= commodity.count:
-        raise ValueError(f"a set of {good} has 0 to {commodity.count} cards, not {n}")
+    within(n, "n", 0, commodity.count, f"the cards in a set of {good}")
+    if players is not None:
+        within(players, "players", 1)
     cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
     value = cards * cards * commodity.value
     if (redeemed is None) != (players is None) and bonuses:
@@ -119,6 +120,7 @@ def set_value(
 
 
 def decks_for(bands: "tuple[DeckBand, ...]", players: int, region: str | None) -> "tuple[Deck, ...]":
+    within(players, "players", 1)
     wanted = None if region is None else vocabulary(MapRegion, region, "map region")
     matching = [b for b in bands if b.players_min <= players <= b.players_max]
     if not matching:
@@ -142,8 +144,10 @@ def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: st
 
 
 def resolution_order(order: "tuple[str, ...]", calamities: "Iterable[str]") -> "tuple[str, ...]":
+    """Every given calamity card in resolution order (29.6): two copies of one calamity (the
+    Expansion Project has two of each) are both kept, side by side."""
     rank = {calamity: index for index, calamity in enumerate(order)}
-    return tuple(sorted({known_id(rank, c, "calamity") for c in calamities}, key=rank.__getitem__))
+    return tuple(sorted([known_id(rank, c, "calamity") for c in calamities], key=rank.__getitem__))
 
 
 def calamity_amount(
@@ -176,8 +180,11 @@ def calamity_amount(
     if found.side != side:
         raise ValueError(f"{calamity}.{effect} is an effect on the {found.side} victim, not the {side}")
     base, all_but, limit = found.amount, found.all_but, None
-    if side == Role.SECONDARY and found.max_per_victim is not None:
-        base, all_but, limit = found.max_per_victim, None, found.max_per_victim
+    if side == Role.SECONDARY:
+        # The most one secondary victim can be allotted: the per-victim limit, else the total.
+        limit = found.max_per_victim if found.max_per_victim is not None else found.amount
+        if found.max_per_victim is not None:
+            base, all_but = found.max_per_victim, None
     unknown = found.unknown and base is None and found.per_city is None
     # A card holder's immunity is also an `immunity` modifier of the card (check K007): counted below.
     immune = nation is not None and any(
@@ -354,6 +361,7 @@ def can_enter_epoch(
     epoch: str, cities: int, held: "Iterable[str]", nation: str | None, level: str | None,
 ) -> bool:  # fmt: skip
     known_id(epochs, epoch, "epoch")
+    within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
     owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
     if nation is not None:
@@ -375,13 +383,13 @@ def can_enter_space(
     nation: str, space: int, cities: int, held: "Iterable[str]", level: str | None,
 ) -> bool:  # fmt: skip
     known_id(nations, nation, "nation")
+    within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
     track = _track(tracks, nation, at)
     if track.epoch_starts is None or track.spaces is None:
         raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
     starts = sorted(track.epoch_starts, key=lambda item: item[1])
-    if not starts[0][1] <= space <= starts[0][1] + track.spaces - 1:
-        raise ValueError(f"space {space} is not on the A.S.T. track of {nation}")
+    within(space, "space", starts[0][1], starts[0][1] + track.spaces - 1, f"the spaces of the A.S.T. track of {nation}")
     epoch = starts[0][0]
     for listed, first in starts:
         if first <= space:

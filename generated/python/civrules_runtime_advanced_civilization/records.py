@@ -1249,46 +1249,74 @@ class CalamityAmount(Record):
 
     @property
     def value(self) -> int | None:
-        """The amount for this holder; None when it depends on his units or cities, or is unknown."""
-        if self.immune:
-            return 0
-        if self.unknown or self.base is None:
-            return None if self.set_to is None or self.unknown else self._capped(self.set_to)
-        return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
+        """The most this holder loses: ``loss`` of as many units as the rule can take (for a
+        secondary victim, a share as large as ``limit``); None when it depends on his units or
+        cities, or is unknown. The same computation as :meth:`loss`, so ``loss(n) <= value`` for
+        every ``n`` and ``loss(n) == value`` once ``n`` reaches it."""
+        return self._amount(None, None)
 
     def loss(self, units: int, *, cities: int | None = None) -> int:
         """What the holder loses.
 
         ``units`` is, for an effect on the primary victim, what he has of the effect's unit (his
         cities for Civil Disorder); for a secondary victim, the share of the total the primary
-        victim allotted him, never more than the per-victim limit (Famine: 8, 30.311; Piracy: one
-        city, 30.912), which his own cards then change. ``cities`` is the cities he owns, for an
-        amount per city (Expansion Project Tyranny, 29.8.1.3).
+        victim allotted him (29.61), counted only up to ``limit``: the per-victim limit (Famine: 8,
+        30.311; Piracy: one city, 30.912) or else the effect's total (Flood: 10, 30.512;
+        Iconoclasm and Heresy: 2, 30.818); his own cards then change it. A secondary victim
+        allotted nothing loses nothing. ``cities`` is the cities he owns, for an amount per city
+        (Expansion Project Tyranny, 29.8.1.3).
 
-        Raises UnknownFactError when the amount is not in the sources, ValueError when ``cities``
-        is needed and not given.
+        Raises OutOfDomainError (a ValueError) for a negative ``units`` or ``cities``, or when
+        ``cities`` is needed and not given; UnknownFactError when the amount is not in the sources.
         """
-        from civrules_runtime.errors import UnknownFactError
+        from civrules_runtime.errors import OutOfDomainError, UnknownFactError, within
 
+        within(units, "units")
+        if cities is not None:
+            within(cities, "cities")
+        elif self.per_city is not None and self.set_to is None and not self.immune and not self.unknown:
+            raise OutOfDomainError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+        if self.unknown and not self.immune:
+            raise UnknownFactError(f"{self.calamity}.{self.effect}: the amount is not in the sources")
+        amount = self._amount(units, cities)
+        if amount is None:
+            raise UnknownFactError(f"{self.calamity}.{self.effect}: the sources give no amount")
+        return amount
+
+    def _amount(self, units: int | None, cities: int | None) -> int | None:
+        """The one computation of the rule: what he loses with ``units`` of the effect's unit
+        (None: unlimited) and ``cities`` owned (None: not known); None when it cannot be said."""
         if self.immune:
             return 0
         if self.unknown:
-            raise UnknownFactError(f"{self.calamity}.{self.effect}: the amount is not in the sources")
-        if self.per_city is not None and self.set_to is None:
-            if cities is None:
-                raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
-            return min(units, self._capped(self.per_city * cities + self.change))
-        if self.all_but is not None and self.base is None:
-            reduced = max(0, units - self.all_but)
-            changed = self.set_to if self.set_to is not None else reduced + self.change
-            return min(units, self._capped(changed))
+            return None
         if self.role == Role.SECONDARY:
-            share = units if self.limit is None else min(units, self.limit)
-            return self._capped(self.set_to if self.set_to is not None else share + self.change)
-        value = self.value
-        if value is None:
-            raise UnknownFactError(f"{self.calamity}.{self.effect}: the sources give no amount")
-        return min(units, value)
+            if units is None:
+                units = self.limit
+            elif self.limit is not None:
+                units = min(units, self.limit)
+            if units == 0:
+                return 0  # allotted nothing, he is no secondary victim
+        if self.set_to is not None:
+            full = self.set_to
+        elif self.per_city is not None:
+            if cities is None:
+                return None
+            full = self.per_city * cities + self.change
+        elif self.all_but is not None and self.base is None:
+            if units is None:
+                return None
+            full = max(0, units - self.all_but) + self.change
+        elif self.role == Role.SECONDARY and (self.limit is not None or self.base is None):
+            if units is None:
+                return None
+            full = units + self.change
+        elif self.base is None:
+            return None
+        else:
+            full = self.base + self.change
+        amount = self._capped(full)
+        return amount if units is None else min(units, amount) if self.role == Role.PRIMARY else amount
 
     def _capped(self, amount: int) -> int:
         amount = max(0, amount)

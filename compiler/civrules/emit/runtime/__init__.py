@@ -11,7 +11,7 @@ importable from here (loaded from the family's runtime on first use: import them
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
-from .errors import DraftRulesetError, UnknownFactError, UnknownIdError
+from .errors import DraftRulesetError, OutOfDomainError, UnknownFactError, UnknownIdError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -260,6 +260,7 @@ __all__ = [
     "Movement",
     "MovementUnits",
     "Nation",
+    "OutOfDomainError",
     "Phase",
     "PlayerCount",
     "PopulationLimit",
