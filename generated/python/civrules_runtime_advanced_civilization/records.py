@@ -1462,21 +1462,77 @@ class AstTrack(Record):
 
 
 class Phase(Record):
-    __slots__ = ("id", "name", "number", "condition", "order")
-    __match_args__ = ("id", "name", "number", "condition", "order")
+    """A phase of the turn: its number, when it happens (``condition``), in what order the players
+    act, and the numbers of its rules: for the trade the fewest cards each side of a trade gives
+    (28.3: three); for the resolution of calamities the most one player suffers as primary victim
+    (29.5: two) and what a city and a token count for in a loss of unit points (29.62: five and
+    one); for the movement the most sea areas a ship moves through (23.52: four). None where the
+    phase has no such rule or the sources do not give it."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "number",
+        "condition",
+        "order",
+        "min_trade_cards",
+        "rules",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "number",
+        "condition",
+        "order",
+        "min_trade_cards",
+        "rules",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+    )
 
     id: str
     name: str | None
     number: int | None
     condition: str | None
     order: str | None
+    #: The fewest trade cards each player in a trade gives (``condition: min_trade_cards``).
+    min_trade_cards: int | None
+    #: The rule sections the phase cites.
+    rules: tuple[str, ...]
+    #: The most calamities one player suffers as primary victim in a turn.
+    max_primary_calamities: int | None
+    #: The unit points of a city (the most it counts for) and of a token, in a calamity's loss.
+    unit_points: tuple[int, int] | None
+    #: The most sea areas a ship moves through in one movement phase.
+    ship_moves: int | None
 
-    def __init__(self, id: str, name: str | None, number: int | None, condition: str | None, order: str | None) -> None:
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        number: int | None,
+        condition: str | None,
+        order: str | None,
+        min_trade_cards: int | None = None,
+        rules: tuple[str, ...] = (),
+        max_primary_calamities: int | None = None,
+        unit_points: tuple[int, int] | None = None,
+        ship_moves: int | None = None,
+    ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "number", number)
         _set(self, "condition", condition)
         _set(self, "order", order)
+        _set(self, "min_trade_cards", min_trade_cards)
+        _set(self, "rules", rules)
+        _set(self, "max_primary_calamities", max_primary_calamities)
+        _set(self, "unit_points", unit_points)
+        _set(self, "ship_moves", ship_moves)
 
 
 class PlayerCount(Record):

@@ -1038,6 +1038,11 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(p.number),
                         value(p.condition),
                         value(p.order),
+                        value(p.min_trade_cards),
+                        value(p.rules),
+                        value(p.max_primary_calamities),
+                        value(p.unit_points),
+                        value(p.ship_moves),
                     ),
                 )
                 for p in ruleset.phases
