@@ -17,6 +17,7 @@ from civrules_runtime.protocol import RulesetPackageBase
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from random import Random
 
     from .records import Area as AreaRecord
     from .records import (
@@ -153,3 +154,22 @@ class RulesetPackage(RulesetPackageBase, Protocol):
     def can_enter_space(
         self, nation: str, space: int, cities: int, held: Iterable[str], level: str | None = None
     ) -> bool: ...
+    def trade_problems(self, given: Iterable[str], stated_count: int, named: Iterable[str]) -> tuple[str, ...]: ...
+    def secondary_losses(
+        self,
+        calamity: str,
+        effect: str,
+        allotment: Mapping[str, int],
+        held: Mapping[str, Iterable[str]] | None = None,
+        *,
+        traded_by: str | None = None,
+        nations: Mapping[str, str] | None = None,
+    ) -> dict[str, int]: ...
+    def calamities_suffered(
+        self, received: Iterable[str], *, rng: Random | None = None, stoic: bool = False
+    ) -> tuple[str, ...]: ...
+    def ship_range(self, held: Iterable[str]) -> int: ...
+    def unit_points(self, cities: int = 0, tokens: int = 0) -> int: ...
+    def reduction_points(self, tokens_left: int) -> int: ...
+    def finish_space(self, nation: str, level: str | None = None) -> int: ...
+    def has_finished(self, nation: str, space: int, level: str | None = None) -> bool: ...

@@ -277,7 +277,7 @@ WRITTEN_AS: dict[str, Callable[[object], object]] = {
     "civilization_cards.attributes.effects.per_turn": lambda v: v == "unlimited" or v,  # .unlimited
     # commodity_card: per_commodity holds the good; any_commodity_card: per_any_commodity is True
     "calamities.modifiers.per.kind": lambda v: v if v not in ("commodity_card", "any_commodity_card") else True,
-    "player_counts.id": int,  # PLAYER_COUNTS is keyed by the number of players
+    "player_counts.id": lambda v: int(str(v)),  # PLAYER_COUNTS is keyed by the number of players
     "player_counts.status": lambda v: v == "given",  # PlayerCount.given
     "player_counts.configurations.nations": lambda v: v,
 }
@@ -309,3 +309,148 @@ def test_the_facts_the_issue_found_dropped_reach_the_package() -> None:
     assert ac.PHASES["resolution_of_calamities"].unit_points == (5, 1)
     assert ac.PHASES["movement"].ship_moves == 4
     assert "23.52" in ac.PHASES["movement"].rules
+
+
+# --- The rules an engine would otherwise write by hand, held to the rulebook's examples ---------
+
+
+def test_the_trade_example_of_28_2_is_legal_and_its_breaches_are_named() -> None:
+    """28.2's example: three cards including two salt, for a grain, an iron and two unknown cards;
+    the guide after 35.2: at least three cards, their number stated truthfully, two named honestly."""
+    assert ac.trade_problems(["salt", "salt", "epidemic"], 3, ["salt", "salt"]) == ()
+    assert ac.trade_problems(["grain", "iron", "salt", "wine"], 4, ["grain", "iron"]) == ()
+    (few,) = ac.trade_problems(["salt", "salt"], 2, ["salt", "salt"])
+    assert "at least 3" in few
+    (lie,) = ac.trade_problems(["salt", "salt", "grain"], 4, ["salt", "salt"])
+    assert "truthfully" in lie
+    (false_name,) = ac.trade_problems(["salt", "grain", "grain"], 3, ["salt", "salt"])
+    assert "not among the cards given" in false_name
+    (unnamed,) = ac.trade_problems(["salt", "grain", "grain"], 3, ["salt"])
+    assert "names 2" in unnamed
+    (kept,) = ac.trade_problems(["salt", "salt", "flood"], 3, ["salt", "salt"])
+    assert "non-tradable" in kept and not ac.CALAMITIES["flood"].tradable
+    (card,) = ac.trade_problems(["salt", "salt", "pottery"], 3, ["salt", "salt"])
+    assert "civilization card" in card
+    assert ep.trade_problems(["salt", "salt", "salt"], 3, ["salt", "salt"]) == ()  # EP 23.3
+
+
+def test_the_trader_of_a_calamity_is_never_its_secondary_victim() -> None:
+    """29.61's example: Crete trades Epidemic to Egypt, who loses 16 unit points; Crete is immune
+    from the secondary effects as the player who traded it."""
+    assert ac.calamity_amount("epidemic", "epidemic_primary", [], "primary").value == 16
+    with pytest.raises(OutOfDomainError, match="29.61"):
+        ac.secondary_losses("epidemic", "epidemic_secondary", {"crete": 5, "thrace": 10}, traded_by="crete")
+    assert ac.secondary_losses("epidemic", "epidemic_secondary", {"crete": 0, "thrace": 10}, traded_by="crete") == {
+        "crete": 0,
+        "thrace": 10,
+    }
+
+
+def test_famine_shares_twenty_unit_points_no_more_than_eight_a_player_each_victims_cards_counted() -> None:
+    """30.311: the primary victim has 20 unit points removed from others, no more than eight from
+    any one; a victim holding Roadbuilding loses five more of an Epidemic (30.712)."""
+    assert ac.secondary_losses("famine", "famine_secondary", {"a": 8, "b": 8, "c": 4}) == {"a": 8, "b": 8, "c": 4}
+    with pytest.raises(OutOfDomainError, match="0 to 8"):
+        ac.secondary_losses("famine", "famine_secondary", {"a": 9})
+    with pytest.raises(OutOfDomainError, match="more than the 20"):
+        ac.secondary_losses("famine", "famine_secondary", {"a": 8, "b": 8, "c": 5})
+    losses = ac.secondary_losses("epidemic", "epidemic_secondary", {"a": 10, "b": 10}, {"b": ["roadbuilding"]})
+    assert losses == {"a": 10, "b": 15}
+    assert losses["b"] == ac.calamity_amount("epidemic", "epidemic_secondary", ["roadbuilding"], "secondary").loss(10)
+
+
+def test_piracy_has_two_secondary_victims_of_one_city_each() -> None:
+    """30.912: two coastal cities of two other players, each secondary victim losing one."""
+    assert ac.secondary_losses("piracy", "other_coastal_cities_taken", {"a": 1, "b": 1}) == {"a": 1, "b": 1}
+    with pytest.raises(OutOfDomainError):
+        ac.secondary_losses("piracy", "other_coastal_cities_taken", {"a": 2})
+
+
+def test_a_primary_victim_suffers_at_most_two_calamities_drawn_at_random() -> None:
+    """29.5: of more than two, two are drawn at random and resolved (29.6 order); Stoics play
+    without the rule (the guide after 35.2)."""
+    import random
+
+    received = ["piracy", "flood", "famine"]
+    assert ac.PHASES["resolution_of_calamities"].max_primary_calamities == 2
+    drawn = ac.calamities_suffered(received, rng=random.Random(7))
+    assert len(drawn) == 2 and set(drawn) < set(received)
+    assert drawn == ac.calamity_resolution_order(drawn)
+    assert ac.calamities_suffered(["piracy", "famine"]) == ("famine", "piracy")
+    assert ac.calamities_suffered(received, stoic=True) == ("famine", "flood", "piracy")
+    with pytest.raises(UnknownFactError):
+        ep.calamities_suffered(received)  # the Expansion Project's rules do not say
+
+
+def test_a_ship_moves_four_sea_areas_five_with_cloth_making() -> None:
+    """23.52: up to four moves through sea areas; Cloth Making (32.x attribute): five."""
+    assert ac.ship_range([]) == 4
+    assert ac.ship_range(["cloth_making"]) == 5
+    assert ac.ship_range(["astronomy", "pottery"]) == 4
+
+
+def test_africa_counts_ten_unit_points_of_famine_as_the_rulebook_does() -> None:
+    """29.62's example: Africa removes ten unit points: two cities, ten tokens, or any mix; a city
+    reduced to two tokens counts three."""
+    assert ac.unit_points(cities=2) == 10 == ac.unit_points(tokens=10)
+    assert ac.unit_points(cities=1, tokens=5) == 10
+    assert ac.reduction_points(2) == 3
+    with pytest.raises(OutOfDomainError, match="tokens_left=6"):
+        ac.reduction_points(6)
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_the_ast_finish_is_the_compilers_and_unknown_lengths_are_refused(ruleset: str) -> None:
+    """34.1 A: moving onto a track's finish square ends the game; the square is the one the
+    compiler's A.S.T. layout gives (space 16 in Advanced Civilization, 10.2), and where the length
+    of a track is not in the sources the helper says so rather than guessing."""
+    from civrules.families.advanced_civilization import succession
+    from civrules.families.advanced_civilization.assemble import build_ruleset
+    from civrules.load.workspace import Workspace
+    from civrules.resolve import Resolver
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+    assert resolved is not None
+    model = build_ruleset(resolved)
+    package = PACKAGES[ruleset]
+    layout = succession.layout(model)
+    for track in model.ast_tracks:
+        level = track.level if isinstance(track.level, str) else None
+        last = layout.last_space(track)
+        if last is None:
+            with pytest.raises(UnknownFactError, match="length"):
+                package.finish_space(track.raw["nation"], level)
+            continue
+        assert package.finish_space(track.raw["nation"], level) == last
+        assert package.has_finished(track.raw["nation"], last, level)
+        assert not package.has_finished(track.raw["nation"], last - 1, level)
+    for nation in package.NATIONS:
+        if nation not in package.AST_TRACKS:
+            with pytest.raises(UnknownFactError):
+                package.finish_space(nation)
+
+
+def test_the_phases_numbers_are_the_compilers() -> None:
+    """The helpers read the phase facts the compiler's model holds, for every ruleset."""
+    from civrules.families.advanced_civilization.assemble import build_ruleset
+    from civrules.load.workspace import Workspace
+    from civrules.resolve import Resolver
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    for ruleset, package in PACKAGES.items():
+        resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+        assert resolved is not None
+        for phase in build_ruleset(resolved).phases:
+            record = package.PHASES[phase.id]
+            assert (record.min_trade_cards, record.named_trade_cards) == (
+                phase.min_trade_cards,
+                phase.named_trade_cards,
+            )
+            assert (record.max_primary_calamities, record.unit_points, record.ship_moves) == (
+                phase.max_primary_calamities,
+                phase.unit_points,
+                phase.ship_moves,
+            )

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c445d1d5079f1a9984dd4761aec2fcb187047ca6d3a27728f359a76e2da6a6ba"
+SCHEMA_SHA256 = "ef7949f5aeff23ea79cddb8bb612bba1aa05a08a3fd8a7aac4c9e2b865153532"
 
 from decimal import Decimal
 import re
@@ -2838,6 +2838,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if isinstance(data__sequenceofplay__phases_item__mintradecards, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__mintradecards, bool):
                                         if data__sequenceofplay__phases_item__mintradecards < 1:
                                             raise JsonSchemaValueException("invalid")
+                                if "named_trade_cards" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("named_trade_cards")
+                                    data__sequenceofplay__phases_item__namedtradecards = data__sequenceofplay__phases_item["named_trade_cards"]
+                                    if not isinstance(data__sequenceofplay__phases_item__namedtradecards, (int)) and not (isinstance(data__sequenceofplay__phases_item__namedtradecards, float) and data__sequenceofplay__phases_item__namedtradecards.is_integer()) or isinstance(data__sequenceofplay__phases_item__namedtradecards, bool):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__sequenceofplay__phases_item__namedtradecards, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__namedtradecards, bool):
+                                        if data__sequenceofplay__phases_item__namedtradecards < 0:
+                                            raise JsonSchemaValueException("invalid")
                                 if "max_primary_calamities" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("max_primary_calamities")
                                     data__sequenceofplay__phases_item__maxprimarycalamities = data__sequenceofplay__phases_item["max_primary_calamities"]
@@ -5249,6 +5257,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("min_trade_cards")
             data__mintradecards = data["min_trade_cards"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mintradecards, custom_formats, (name_prefix or "data") + ".min_trade_cards")
+        if "named_trade_cards" in data_keys:
+            data_keys.remove("named_trade_cards")
+            data__namedtradecards = data["named_trade_cards"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namedtradecards, custom_formats, (name_prefix or "data") + ".named_trade_cards")
         if "max_primary_calamities" in data_keys:
             data_keys.remove("max_primary_calamities")
             data__maxprimarycalamities = data["max_primary_calamities"]

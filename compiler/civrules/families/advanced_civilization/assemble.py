@@ -477,6 +477,7 @@ def build_structure(
                 for sub in raw.get("sub_activities") or ()
                 if isinstance(sub, dict)
             ),
+            named_trade_cards=_int(raw.get("named_trade_cards")),
             max_primary_calamities=_int(raw.get("max_primary_calamities")),
             unit_points=_unit_points(raw.get("unit_points")),
             ship_moves=_int(raw.get("ship_moves")),

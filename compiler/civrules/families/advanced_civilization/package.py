@@ -1043,6 +1043,7 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(p.max_primary_calamities),
                         value(p.unit_points),
                         value(p.ship_moves),
+                        value(p.named_trade_cards),
                     ),
                 )
                 for p in ruleset.phases
@@ -1301,6 +1302,8 @@ HELPER_NAMES = (
     "calamity_amount", "calamity_resolution_order", "can_enter_epoch", "can_enter_space", "canonical_id",
     "credit_toward", "decks_for", "effects_held", "hand_limit", "neighbours", "purchase_cost",
     "require_complete", "set_value", "tax_rates",
+    "calamities_suffered", "finish_space", "has_finished", "reduction_points", "secondary_losses",
+    "ship_range", "trade_problems", "unit_points",
 )  # fmt: skip
 ID_NAMES = ("AreaId", "BorderKind", "CalamityId", "CardId", "CommodityId", "EpochId", "GroupId", "NationId", "PhaseId")
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")

@@ -90,7 +90,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "621eb4db0e7d33024fce9ab4b17a8f4a6b3957aeb543fa1211027b40cbc5a859"
+RULESET_FINGERPRINT: Final = "02367adbeb2e91bed8ef6d8d96d151c0a769ca6c5fd3a31b50c6b0f5e3003f0e"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -2783,6 +2783,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.POPULATION_EXPANSION: Phase(
             PhaseId.POPULATION_EXPANSION,
@@ -2795,8 +2796,9 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
-        PhaseId.CENSUS: Phase(PhaseId.CENSUS, "Census", 3, "always", None, None, ("21",), None, None, None),
+        PhaseId.CENSUS: Phase(PhaseId.CENSUS, "Census", 3, "always", None, None, ("21",), None, None, None, None),
         PhaseId.SHIP_CONSTRUCTION: Phase(
             PhaseId.SHIP_CONSTRUCTION,
             "Ship Construction and Maintenance",
@@ -2805,6 +2807,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "census_order",
             None,
             ("22",),
+            None,
             None,
             None,
             None,
@@ -2820,6 +2823,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             4,
+            None,
         ),
         PhaseId.CONFLICT: Phase(
             PhaseId.CONFLICT,
@@ -2829,6 +2833,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "simultaneous",
             None,
             ("24",),
+            None,
             None,
             None,
             None,
@@ -2844,6 +2849,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
@@ -2853,6 +2859,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ast_order",
             None,
             ("26",),
+            None,
             None,
             None,
             None,
@@ -2868,6 +2875,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.TRADE: Phase(
             PhaseId.TRADE,
@@ -2880,6 +2888,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            2,
         ),
         PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
@@ -2891,6 +2900,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             ("29", "29.5", "29.62"),
             2,
             (5, 1),
+            None,
             None,
         ),
         PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
@@ -2904,6 +2914,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.AST_MOVEMENT: Phase(
             PhaseId.AST_MOVEMENT,
@@ -2913,6 +2924,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             ("33",),
+            None,
             None,
             None,
             None,

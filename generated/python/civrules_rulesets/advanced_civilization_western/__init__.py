@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         VOLCANOES,
     )
     from .helpers import (
+        calamities_suffered,
         calamity_amount,
         calamity_resolution_order,
         can_enter_epoch,
@@ -78,12 +79,19 @@ if TYPE_CHECKING:
         credit_toward,
         decks_for,
         effects_held,
+        finish_space,
         hand_limit,
+        has_finished,
         neighbours,
         purchase_cost,
+        reduction_points,
         require_complete,
+        secondary_losses,
         set_value,
+        ship_range,
         tax_rates,
+        trade_problems,
+        unit_points,
     )
 else:
 
@@ -146,6 +154,7 @@ _DATA = frozenset(
 )
 _HELPERS = frozenset(
     (
+        "calamities_suffered",
         "calamity_amount",
         "calamity_resolution_order",
         "can_enter_epoch",
@@ -154,12 +163,19 @@ _HELPERS = frozenset(
         "credit_toward",
         "decks_for",
         "effects_held",
+        "finish_space",
         "hand_limit",
+        "has_finished",
         "neighbours",
         "purchase_cost",
+        "reduction_points",
         "require_complete",
+        "secondary_losses",
         "set_value",
+        "ship_range",
         "tax_rates",
+        "trade_problems",
+        "unit_points",
     )
 )
 
@@ -216,6 +232,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "calamities_suffered",
     "calamity_amount",
     "calamity_resolution_order",
     "can_enter_epoch",
@@ -224,10 +241,17 @@ __all__ = [
     "credit_toward",
     "decks_for",
     "effects_held",
+    "finish_space",
     "hand_limit",
+    "has_finished",
     "neighbours",
     "purchase_cost",
+    "reduction_points",
     "require_complete",
+    "secondary_losses",
     "set_value",
+    "ship_range",
     "tax_rates",
+    "trade_problems",
+    "unit_points",
 ]

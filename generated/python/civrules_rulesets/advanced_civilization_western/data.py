@@ -90,7 +90,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "1363d2d252ab999a01f11e3ac4ea432aa84bdcc6c345a809c2b1ebb6a5798587"
+RULESET_FINGERPRINT: Final = "0ddce7bd5e10db986927eed06acf5088381dc5dfaf674364037a253476a85100"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -2793,6 +2793,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.POPULATION_EXPANSION: Phase(
             PhaseId.POPULATION_EXPANSION,
@@ -2805,8 +2806,9 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
-        PhaseId.CENSUS: Phase(PhaseId.CENSUS, "Census", 3, "always", None, None, ("21",), None, None, None),
+        PhaseId.CENSUS: Phase(PhaseId.CENSUS, "Census", 3, "always", None, None, ("21",), None, None, None, None),
         PhaseId.SHIP_CONSTRUCTION: Phase(
             PhaseId.SHIP_CONSTRUCTION,
             "Ship Construction and Maintenance",
@@ -2815,6 +2817,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "census_order",
             None,
             ("22",),
+            None,
             None,
             None,
             None,
@@ -2830,6 +2833,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             4,
+            None,
         ),
         PhaseId.CONFLICT: Phase(
             PhaseId.CONFLICT,
@@ -2839,6 +2843,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "simultaneous",
             None,
             ("24",),
+            None,
             None,
             None,
             None,
@@ -2854,6 +2859,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
@@ -2863,6 +2869,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ast_order",
             None,
             ("26",),
+            None,
             None,
             None,
             None,
@@ -2878,6 +2885,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.TRADE: Phase(
             PhaseId.TRADE,
@@ -2890,6 +2898,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            2,
         ),
         PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
@@ -2901,6 +2910,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             ("29", "29.5", "29.62"),
             2,
             (5, 1),
+            None,
             None,
         ),
         PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
@@ -2914,6 +2924,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.AST_MOVEMENT: Phase(
             PhaseId.AST_MOVEMENT,
@@ -2923,6 +2934,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             ("33",),
+            None,
             None,
             None,
             None,

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         VOLCANOES,
     )
     from .helpers import (
+        calamities_suffered,
         calamity_amount,
         calamity_resolution_order,
         can_enter_epoch,
@@ -81,12 +82,19 @@ if TYPE_CHECKING:
         credit_toward,
         decks_for,
         effects_held,
+        finish_space,
         hand_limit,
+        has_finished,
         neighbours,
         purchase_cost,
+        reduction_points,
         require_complete,
+        secondary_losses,
         set_value,
+        ship_range,
         tax_rates,
+        trade_problems,
+        unit_points,
     )
 else:
 
@@ -149,6 +157,7 @@ _DATA = frozenset(
 )
 _HELPERS = frozenset(
     (
+        "calamities_suffered",
         "calamity_amount",
         "calamity_resolution_order",
         "can_enter_epoch",
@@ -157,12 +166,19 @@ _HELPERS = frozenset(
         "credit_toward",
         "decks_for",
         "effects_held",
+        "finish_space",
         "hand_limit",
+        "has_finished",
         "neighbours",
         "purchase_cost",
+        "reduction_points",
         "require_complete",
+        "secondary_losses",
         "set_value",
+        "ship_range",
         "tax_rates",
+        "trade_problems",
+        "unit_points",
     )
 )
 
@@ -219,6 +235,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "calamities_suffered",
     "calamity_amount",
     "calamity_resolution_order",
     "can_enter_epoch",
@@ -227,10 +244,17 @@ __all__ = [
     "credit_toward",
     "decks_for",
     "effects_held",
+    "finish_space",
     "hand_limit",
+    "has_finished",
     "neighbours",
     "purchase_cost",
+    "reduction_points",
     "require_complete",
+    "secondary_losses",
     "set_value",
+    "ship_range",
     "tax_rates",
+    "trade_problems",
+    "unit_points",
 ]

@@ -101,7 +101,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "7bd4819ca5ca68be7b4af9ac09afe8168772285c67da3eb7a31296005d6b4101"
+RULESET_FINGERPRINT: Final = "4e5575ca86672c8c731cb79f7876b102d2b50a5e19b2df12b87dc8c2f783f1a8"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -5493,6 +5493,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.POPULATION_EXPANSION: Phase(
             PhaseId.POPULATION_EXPANSION,
@@ -5505,8 +5506,21 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
-        PhaseId.CENSUS: Phase(PhaseId.CENSUS, "Census", 3, "always", "simultaneous", None, ("15",), None, None, None),
+        PhaseId.CENSUS: Phase(
+            PhaseId.CENSUS,
+            "Census",
+            3,
+            "always",
+            "simultaneous",
+            None,
+            ("15",),
+            None,
+            None,
+            None,
+            None,
+        ),
         PhaseId.SHIP_CONSTRUCTION: Phase(
             PhaseId.SHIP_CONSTRUCTION,
             "Ship Construction and Maintenance",
@@ -5515,6 +5529,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "census_order",
             None,
             ("16",),
+            None,
             None,
             None,
             None,
@@ -5530,6 +5545,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.CONFLICT: Phase(
             PhaseId.CONFLICT,
@@ -5539,6 +5555,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "simultaneous",
             None,
             ("18",),
+            None,
             None,
             None,
             None,
@@ -5554,6 +5571,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
@@ -5563,6 +5581,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ast_order",
             None,
             ("20",),
+            None,
             None,
             None,
             None,
@@ -5578,6 +5597,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
@@ -5590,6 +5610,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.TRADE: Phase(
             PhaseId.TRADE,
@@ -5597,11 +5618,12 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             11,
             "if_possible_and_desired",
             "simultaneous",
+            3,
+            ("23", "23.3"),
             None,
-            ("23",),
             None,
             None,
-            None,
+            2,
         ),
         PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
@@ -5611,6 +5633,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ascending_calamity_order",
             None,
             ("24",),
+            None,
             None,
             None,
             None,
@@ -5626,6 +5649,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES: Phase(
             PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES,
@@ -5635,6 +5659,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ast_order",
             None,
             ("21", "25.1.2"),
+            None,
             None,
             None,
             None,
@@ -5650,6 +5675,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS: Phase(
             PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS,
@@ -5662,6 +5688,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS: Phase(
             PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
@@ -5671,6 +5698,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "simultaneous",
             None,
             ("28",),
+            None,
             None,
             None,
             None,
@@ -6584,7 +6612,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "phases.removal_of_surplus_population": ("20",),
         "phases.city_support_check": ("21",),
         "phases.acquisition_of_trade_cards": ("22",),
-        "phases.trade": ("23",),
+        "phases.trade": ("23", "23.3"),
         "phases.resolution_of_calamities": ("24",),
         "phases.special_abilities": ("25",),
         "phases.city_support_check_after_special_abilities": ("21", "25.1.2"),

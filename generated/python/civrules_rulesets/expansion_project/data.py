@@ -101,7 +101,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "b45785aab3678554e917b0aad62c7faca41041610ae800db5c7e35b150d8d006"
+RULESET_FINGERPRINT: Final = "898314766e3e7df29370dabbb387d6f3e86c8a83bc179a4a52cd06dfa81781b3"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -5750,6 +5750,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.POPULATION_EXPANSION: Phase(
             PhaseId.POPULATION_EXPANSION,
@@ -5762,8 +5763,21 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
-        PhaseId.CENSUS: Phase(PhaseId.CENSUS, "Census", 3, "always", "simultaneous", None, ("15",), None, None, None),
+        PhaseId.CENSUS: Phase(
+            PhaseId.CENSUS,
+            "Census",
+            3,
+            "always",
+            "simultaneous",
+            None,
+            ("15",),
+            None,
+            None,
+            None,
+            None,
+        ),
         PhaseId.SHIP_CONSTRUCTION: Phase(
             PhaseId.SHIP_CONSTRUCTION,
             "Ship Construction and Maintenance",
@@ -5772,6 +5786,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "census_order",
             None,
             ("16",),
+            None,
             None,
             None,
             None,
@@ -5787,6 +5802,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.CONFLICT: Phase(
             PhaseId.CONFLICT,
@@ -5796,6 +5812,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "simultaneous",
             None,
             ("18",),
+            None,
             None,
             None,
             None,
@@ -5811,6 +5828,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
@@ -5820,6 +5838,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ast_order",
             None,
             ("20",),
+            None,
             None,
             None,
             None,
@@ -5835,6 +5854,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
@@ -5847,6 +5867,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.TRADE: Phase(
             PhaseId.TRADE,
@@ -5854,11 +5875,12 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             11,
             "if_possible_and_desired",
             "simultaneous",
+            3,
+            ("23", "23.3"),
             None,
-            ("23",),
             None,
             None,
-            None,
+            2,
         ),
         PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
@@ -5868,6 +5890,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ascending_calamity_order",
             None,
             ("24",),
+            None,
             None,
             None,
             None,
@@ -5883,6 +5906,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES: Phase(
             PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES,
@@ -5892,6 +5916,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "ast_order",
             None,
             ("21", "25.1.2"),
+            None,
             None,
             None,
             None,
@@ -5907,6 +5932,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS: Phase(
             PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS,
@@ -5919,6 +5945,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             None,
             None,
             None,
+            None,
         ),
         PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS: Phase(
             PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
@@ -5928,6 +5955,7 @@ PHASES: Final[Mapping[str, Phase]] = MappingProxyType(
             "simultaneous",
             None,
             ("28",),
+            None,
             None,
             None,
             None,
@@ -6960,7 +6988,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "phases.removal_of_surplus_population": ("20",),
         "phases.city_support_check": ("21",),
         "phases.acquisition_of_trade_cards": ("22",),
-        "phases.trade": ("23",),
+        "phases.trade": ("23", "23.3"),
         "phases.resolution_of_calamities": ("24",),
         "phases.special_abilities": ("25",),
         "phases.city_support_check_after_special_abilities": ("21", "25.1.2"),

@@ -1464,10 +1464,11 @@ class AstTrack(Record):
 class Phase(Record):
     """A phase of the turn: its number, when it happens (``condition``), in what order the players
     act, and the numbers of its rules: for the trade the fewest cards each side of a trade gives
-    (28.3: three); for the resolution of calamities the most one player suffers as primary victim
-    (29.5: two) and what a city and a token count for in a loss of unit points (29.62: five and
-    one); for the movement the most sea areas a ship moves through (23.52: four). None where the
-    phase has no such rule or the sources do not give it."""
+    and how many of them he names truthfully (28.3: three, two); for the resolution of calamities
+    the most one player suffers as primary victim (29.5: two) and what a city and a token count
+    for in a loss of unit points (29.62: five and one); for the movement the most sea areas a ship
+    moves through (23.52: four). None where the phase has no such rule or the sources do not give
+    it."""
 
     __slots__ = (
         "id",
@@ -1480,6 +1481,7 @@ class Phase(Record):
         "max_primary_calamities",
         "unit_points",
         "ship_moves",
+        "named_trade_cards",
     )
     __match_args__ = (
         "id",
@@ -1492,6 +1494,7 @@ class Phase(Record):
         "max_primary_calamities",
         "unit_points",
         "ship_moves",
+        "named_trade_cards",
     )
 
     id: str
@@ -1509,6 +1512,8 @@ class Phase(Record):
     unit_points: tuple[int, int] | None
     #: The most sea areas a ship moves through in one movement phase.
     ship_moves: int | None
+    #: How many of the cards he gives each player in a trade names truthfully (the first ones).
+    named_trade_cards: int | None
 
     def __init__(
         self,
@@ -1522,6 +1527,7 @@ class Phase(Record):
         max_primary_calamities: int | None = None,
         unit_points: tuple[int, int] | None = None,
         ship_moves: int | None = None,
+        named_trade_cards: int | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -1533,6 +1539,7 @@ class Phase(Record):
         _set(self, "max_primary_calamities", max_primary_calamities)
         _set(self, "unit_points", unit_points)
         _set(self, "ship_moves", ship_moves)
+        _set(self, "named_trade_cards", named_trade_cards)
 
 
 class PlayerCount(Record):
