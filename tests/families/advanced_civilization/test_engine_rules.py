@@ -23,7 +23,14 @@ from civrules_rulesets import (  # noqa: E402 - the committed packages, kept cur
     expansion_project,
     mega_civilization,
 )
-from civrules_runtime import OutOfDomainError, RulesetPackage, UnknownFactError  # noqa: E402
+from civrules_runtime import (  # noqa: E402
+    DraftRulesetError,
+    OutOfDomainError,
+    RulesetPackage,
+    UnknownFactError,
+    UnknownIdError,
+)
+from civrules_runtime_advanced_civilization import Assumptions  # noqa: E402
 from tests.engine.facts import dropped_facts, records_by_id  # noqa: E402
 
 ac = advanced_civilization
@@ -454,3 +461,74 @@ def test_the_phases_numbers_are_the_compilers() -> None:
                 phase.unit_points,
                 phase.ship_moves,
             )
+
+
+# --- An engine supplies the facts a draft lacks; none and unknown are told apart --------------
+
+
+def test_an_engine_plays_a_draft_with_its_own_assumptions_which_the_view_names() -> None:
+    """The Expansion Project's advancement costs are not in the sources (a draft): an engine that
+    assumes them gets answers from the helpers, the package itself still refuses, and so does the
+    view's require_complete()."""
+    with pytest.raises(UnknownFactError):
+        ep.purchase_cost([], "law")
+    assumed = Assumptions(card_costs={"law": 170}, max_primary_calamities=2, ship_moves=4, why="our table's rules")
+    view = ep.assuming(assumed)
+    assert view.purchase_cost([], "law") == 170
+    assert view.CARDS["law"].cost == 170 and ep.CARDS["law"].cost is None
+    assert view.calamities_suffered(["flood", "famine"]) == ("famine", "flood")
+    assert view.ship_range([]) == 4
+    assert assumed == view.ASSUMPTIONS  # type: ignore[attr-defined]
+    with pytest.raises(DraftRulesetError):
+        view.require_complete()
+    with pytest.raises(UnknownFactError):
+        view.purchase_cost([], "pottery")  # only what was assumed
+
+
+def test_an_unknown_track_length_can_be_assumed_and_then_has_a_finish() -> None:
+    """Mega Civilization's track lengths are not in the sources: the finish is refused until an
+    engine assumes a length."""
+    mc = mega_civilization
+    with pytest.raises(UnknownFactError, match="length"):
+        mc.finish_space("minoa")
+    view = mc.assuming(Assumptions(track_spaces={"minoa": 16}))
+    assert view.finish_space("minoa") == 16 and view.has_finished("minoa", 16)
+    with pytest.raises(UnknownFactError):
+        view.finish_space("saba")
+
+
+def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:
+    """23.52 gives four sea moves: assuming five is an error, not a house rule slipped in."""
+    with pytest.raises(OutOfDomainError, match="ship_moves is in the rule data"):
+        ac.assuming(Assumptions(ship_moves=5))
+    with pytest.raises(OutOfDomainError, match="cost of pottery"):
+        ac.assuming(Assumptions(card_costs={"pottery": 1}))
+    with pytest.raises(UnknownIdError):
+        ac.assuming(Assumptions(card_costs={"potery": 1}))
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_a_view_without_assumptions_answers_as_its_package_with_every_name(ruleset: str) -> None:
+    """The engine typed against RulesetPackage runs on a view unchanged; every public name of the
+    package is on the view."""
+    from tests.engine.summary import summary
+
+    package = PACKAGES[ruleset]
+    view = package.assuming(Assumptions())
+    assert summary(view) == summary(package)
+    for name in sys.modules[f"civrules_rulesets.{ruleset.replace('-', '_')}"].__all__:
+        assert getattr(view, name) is not None or getattr(package, name) is None, name
+
+
+def test_none_and_unknown_are_told_apart_for_every_collection() -> None:
+    """An empty table is unknown when UNKNOWN_COLLECTIONS names it (the Expansion Project's map and
+    nations are not in the sources), and known to hold nothing otherwise (Advanced Civilization
+    has no deck compositions: it builds its trade stacks instead)."""
+    assert {"NATIONS", "AREAS", "BORDERS", "ADJACENCY", "AST_TRACKS"} <= ep.UNKNOWN_COLLECTIONS
+    assert not ac.DECK_COMPOSITIONS and "DECK_COMPOSITIONS" not in ac.UNKNOWN_COLLECTIONS
+    assert "PLAYER_COUNTS" in mega_civilization.UNKNOWN_COLLECTIONS and not mega_civilization.PLAYER_COUNTS
+    for package in PACKAGES.values():
+        for table in package.UNKNOWN_COLLECTIONS:
+            found = getattr(package, table)
+            assert not (any(found.values()) if table == "ADJACENCY" else found), (package.RULESET_ID, table)
+    assert not ac.UNKNOWN_COLLECTIONS

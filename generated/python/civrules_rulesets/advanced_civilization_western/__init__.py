@@ -66,10 +66,12 @@ if TYPE_CHECKING:
         STACK_SETUP,
         TAXATION,
         TRADE_STACKS,
+        UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
         VOLCANOES,
     )
     from .helpers import (
+        assuming,
         calamities_suffered,
         calamity_amount,
         calamity_resolution_order,
@@ -148,12 +150,14 @@ _DATA = frozenset(
         "STACK_SETUP",
         "TAXATION",
         "TRADE_STACKS",
+        "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
         "VOLCANOES",
     )
 )
 _HELPERS = frozenset(
     (
+        "assuming",
         "calamities_suffered",
         "calamity_amount",
         "calamity_resolution_order",
@@ -218,6 +222,7 @@ __all__ = [
     "STACK_SETUP",
     "TAXATION",
     "TRADE_STACKS",
+    "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "VOLCANOES",
     "AreaId",
@@ -232,6 +237,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "assuming",
     "calamities_suffered",
     "calamity_amount",
     "calamity_resolution_order",

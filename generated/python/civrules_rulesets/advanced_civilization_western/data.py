@@ -7695,3 +7695,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "volcanoes.italy": ("4.41",),
     },
 )
+
+#: The tables that are empty because the sources do not give them (unknown, not none): an empty
+#: table not named here is known to hold nothing.
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(())

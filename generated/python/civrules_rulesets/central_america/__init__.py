@@ -69,10 +69,12 @@ if TYPE_CHECKING:
         STACK_SETUP,
         TAXATION,
         TRADE_STACKS,
+        UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
         VOLCANOES,
     )
     from .helpers import (
+        assuming,
         calamities_suffered,
         calamity_amount,
         calamity_resolution_order,
@@ -151,12 +153,14 @@ _DATA = frozenset(
         "STACK_SETUP",
         "TAXATION",
         "TRADE_STACKS",
+        "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
         "VOLCANOES",
     )
 )
 _HELPERS = frozenset(
     (
+        "assuming",
         "calamities_suffered",
         "calamity_amount",
         "calamity_resolution_order",
@@ -221,6 +225,7 @@ __all__ = [
     "STACK_SETUP",
     "TAXATION",
     "TRADE_STACKS",
+    "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "VOLCANOES",
     "AreaId",
@@ -235,6 +240,7 @@ __all__ = [
     "PhaseId",
     "UnknownFactError",
     "UnknownIdError",
+    "assuming",
     "calamities_suffered",
     "calamity_amount",
     "calamity_resolution_order",

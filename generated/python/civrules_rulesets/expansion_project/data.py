@@ -7011,3 +7011,9 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         "player_counts.5": ("9.3", "10.3.1"),
     },
 )
+
+#: The tables that are empty because the sources do not give them (unknown, not none): an empty
+#: table not named here is known to hold nothing.
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(
+    ("ADJACENCY", "AREAS", "AST_TRACKS", "BORDERS", "FLOOD_PLAINS", "NATIONS", "VOLCANOES"),
+)

@@ -8311,3 +8311,9 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(
         ),
     },
 )
+
+#: The tables that are empty because the sources do not give them (unknown, not none): an empty
+#: table not named here is known to hold nothing.
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(
+    ("ADJACENCY", "AREAS", "BORDERS", "FLOOD_PLAINS", "PLAYER_COUNTS", "VOLCANOES"),
+)

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from random import Random
 
-    from civrules_runtime_advanced_civilization.records import CalamityAmount, Deck, Effect
+    from civrules_runtime_advanced_civilization.protocol import RulesetPackage
+    from civrules_runtime_advanced_civilization.records import Assumptions, CalamityAmount, Deck, Effect
     from civrules_runtime_advanced_civilization.vocab import (
         AdjacencyName,
         BlockName,
@@ -293,3 +294,14 @@ def has_finished(nation: str, space: int, level: str | None = None) -> bool:
     """Has ``nation``'s marker reached the finish square on ``space``? Moving onto it ends the
     game, though its player need not win (34.1 A)."""
     return logic.has_finished(data.SETTINGS, data.AST_TRACKS, data.NATIONS, data.AST_LEVELS, nation, space, level)
+
+
+def assuming(assumptions: Assumptions) -> RulesetPackage:
+    """This package as an engine that assumes ``assumptions`` sees it: the facts the sources do
+    not give filled in (a card's cost, a track's length...), the helpers using them, every other
+    name the package's own. An assumption about a fact the ruleset gives is an OutOfDomainError;
+    ``require_complete()`` still refuses a draft."""
+    import civrules_rulesets.mega_civilization as package
+    from civrules_runtime_advanced_civilization.assumptions import assuming as view
+
+    return view(package, assumptions)

@@ -1784,3 +1784,94 @@ class ScoringItem(Record):
         _set(self, "points", points)
         _set(self, "text", text)
         _set(self, "rules", rules)
+
+
+# --- What an engine assumes where the sources give nothing (see assumptions.py) ---------------
+
+
+def _pairs(values: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((values or {}).items()))
+
+
+class Assumptions(Record):
+    """The facts an engine assumes where the sources give none, each optional.
+
+    ``card_costs``: a civilization card's cost, by card; ``commodity_values`` and
+    ``commodity_counts``: a good's face value and number of cards; ``track_spaces``: the length of
+    a nation's A.S.T. track (its finish follows, 34.1); ``min_trade_cards``, ``named_trade_cards``
+    (the trade), ``max_primary_calamities``, ``unit_points`` (a city's and a token's, the
+    resolution of calamities), ``ship_moves`` (the movement); ``hand_limit`` (commodity cards
+    kept) and ``tokens_per_city`` (the tax). ``why`` says where they come from (a house rule, a
+    table's agreement), for the record.
+    """
+
+    __slots__ = (
+        "card_costs",
+        "commodity_values",
+        "commodity_counts",
+        "track_spaces",
+        "min_trade_cards",
+        "named_trade_cards",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+        "hand_limit",
+        "tokens_per_city",
+        "why",
+    )
+    __match_args__ = (
+        "card_costs",
+        "commodity_values",
+        "commodity_counts",
+        "track_spaces",
+        "min_trade_cards",
+        "named_trade_cards",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+        "hand_limit",
+        "tokens_per_city",
+        "why",
+    )
+
+    card_costs: tuple[tuple[str, int], ...]
+    commodity_values: tuple[tuple[str, int], ...]
+    commodity_counts: tuple[tuple[str, int], ...]
+    track_spaces: tuple[tuple[str, int], ...]
+    min_trade_cards: int | None
+    named_trade_cards: int | None
+    max_primary_calamities: int | None
+    unit_points: tuple[int, int] | None
+    ship_moves: int | None
+    hand_limit: int | None
+    tokens_per_city: int | None
+    why: str
+
+    def __init__(
+        self,
+        *,
+        card_costs: Mapping[str, int] | None = None,
+        commodity_values: Mapping[str, int] | None = None,
+        commodity_counts: Mapping[str, int] | None = None,
+        track_spaces: Mapping[str, int] | None = None,
+        min_trade_cards: int | None = None,
+        named_trade_cards: int | None = None,
+        max_primary_calamities: int | None = None,
+        unit_points: tuple[int, int] | None = None,
+        ship_moves: int | None = None,
+        hand_limit: int | None = None,
+        tokens_per_city: int | None = None,
+        why: str = "",
+    ) -> None:
+        _set(self, "card_costs", _pairs(card_costs))
+        _set(self, "commodity_values", _pairs(commodity_values))
+        _set(self, "commodity_counts", _pairs(commodity_counts))
+        _set(self, "track_spaces", _pairs(track_spaces))
+        _set(self, "min_trade_cards", min_trade_cards)
+        _set(self, "named_trade_cards", named_trade_cards)
+        _set(self, "max_primary_calamities", max_primary_calamities)
+        _set(self, "unit_points", unit_points)
+        _set(self, "ship_moves", ship_moves)
+        _set(self, "hand_limit", hand_limit)
+        _set(self, "tokens_per_city", tokens_per_city)
+        _set(self, "why", why)
