@@ -80,3 +80,13 @@ def test_every_fact_of_every_collection_and_setting_reaches_the_package(ruleset:
         },
     )
     assert not missing, "\n".join(missing)
+
+
+def test_an_argument_outside_a_rules_domain_is_the_runtimes_error_naming_it() -> None:
+    from civrules_rulesets import imperial_settlers
+    from civrules_runtime import OutOfDomainError
+
+    with pytest.raises(OutOfDomainError, match=r"workers=-1 .*0 or more"):
+        imperial_settlers.worker_exchange(-1)
+    with pytest.raises(OutOfDomainError, match=r"samurai=-2"):
+        imperial_settlers.raze_price("raze_opponent_location", samurai=-2)

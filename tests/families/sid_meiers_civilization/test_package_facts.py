@@ -37,3 +37,11 @@ def test_every_fact_of_every_collection_and_setting_reaches_the_package(ruleset:
         derived={"technologies_by_level": "PYRAMID", "unlocked_by": "TECHNOLOGIES' unlocks"},
     )
     assert not missing, "\n".join(missing)
+
+
+def test_an_argument_outside_a_rules_domain_is_the_runtimes_error_naming_it() -> None:
+    from civrules_rulesets import sid_meiers_civilization
+    from civrules_runtime import OutOfDomainError
+
+    with pytest.raises(OutOfDomainError, match=r"figures=0 .*1 or more"):
+        sid_meiers_civilization.battle_hand_size(0)
