@@ -90,3 +90,9 @@ def test_an_argument_outside_a_rules_domain_is_the_runtimes_error_naming_it() ->
         imperial_settlers.worker_exchange(-1)
     with pytest.raises(OutOfDomainError, match=r"samurai=-2"):
         imperial_settlers.raze_price("raze_opponent_location", samurai=-2)
+
+
+def test_no_collection_is_unknown() -> None:
+    from civrules_rulesets import imperial_settlers
+
+    assert frozenset() == imperial_settlers.UNKNOWN_COLLECTIONS

@@ -45,3 +45,18 @@ def test_an_argument_outside_a_rules_domain_is_the_runtimes_error_naming_it() ->
 
     with pytest.raises(OutOfDomainError, match=r"figures=0 .*1 or more"):
         sid_meiers_civilization.battle_hand_size(0)
+
+
+def test_none_and_unknown_are_told_apart() -> None:
+    """The rulebook's transcription leaves out the map tiles, the huts and villages, the culture
+    track and its cards, and the wonders' eras (not_in_sources): those tables are empty and named
+    unknown; the community variant gives some of them."""
+    from civrules_rulesets import sid_meiers_civilization, sid_meiers_civilization_community
+
+    assert {
+        "CULTURE_DECKS", "CULTURE_SPACES", "ERAS", "HUTS", "TILES", "VILLAGES",
+    } == sid_meiers_civilization.UNKNOWN_COLLECTIONS  # fmt: skip
+    assert not sid_meiers_civilization.TILES
+    assert (
+        sid_meiers_civilization_community.ERAS and "ERAS" not in sid_meiers_civilization_community.UNKNOWN_COLLECTIONS
+    )

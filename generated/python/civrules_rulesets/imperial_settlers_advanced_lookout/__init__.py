@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         SCORING,
         SETTINGS,
         SOLO_ACHIEVEMENTS,
+        UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
     )
     from .helpers import (
@@ -100,6 +101,7 @@ _DATA = frozenset(
         "SCORING",
         "SETTINGS",
         "SOLO_ACHIEVEMENTS",
+        "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
     )
 )
@@ -141,6 +143,7 @@ __all__ = [
     "SCORING",
     "SETTINGS",
     "SOLO_ACHIEVEMENTS",
+    "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "ActionId",
     "CardId",
