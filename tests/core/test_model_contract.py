@@ -82,6 +82,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("families/advanced_civilization/package.py", "_unknown_facts", "data"): (
         "UNKNOWN_FACTS names each unknown fact by its field path in the document as written, as Q006 does"
     ),
+    ("families/advanced_civilization/package.py", "unknown_collections", "data"): (
+        "UNKNOWN_COLLECTIONS reads the same field paths: a collection written `{unknown: why}` is unknown"
+    ),
     ("families/advanced_civilization/scaffold.py", "variant_example", "raw"): (
         "new-variant's hook runs on a resolved ruleset (no model) and writes YAML examples that must "
         "validate as written"

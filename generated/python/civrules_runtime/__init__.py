@@ -12,7 +12,7 @@ importable from here (loaded from the family's runtime on first use: import them
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
-from .errors import DraftRulesetError, NotACollectionError, UnknownFactError, UnknownIdError
+from .errors import DraftRulesetError, NotACollectionError, OutOfDomainError, UnknownFactError, UnknownIdError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -268,6 +268,7 @@ __all__ = [
     "MovementUnits",
     "Nation",
     "NotACollectionError",
+    "OutOfDomainError",
     "Phase",
     "PlayerCount",
     "PopulationLimit",

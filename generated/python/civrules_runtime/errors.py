@@ -28,3 +28,18 @@ def collection(value: object, parameter: str) -> None:
         raise NotACollectionError(
             f"{parameter} is a collection of ids, not the string {value!r}: write [{value!r}] for one id"
         )
+
+
+class OutOfDomainError(ValueError):
+    """An argument a rule is not defined for (a negative count of cities, a set larger than the
+    good's cards, a space off the track): the message names the value and the rule's domain."""
+
+
+def within(value: int, name: str, low: int = 0, high: int | None = None, rule: str = "") -> int:
+    """``value`` when ``low <= value <= high``; OutOfDomainError naming it and the domain otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OutOfDomainError(f"{name}={value!r} is not a whole number{rule and f' ({rule})'}")
+    if value < low or (high is not None and value > high):
+        domain = f"{low} or more" if high is None else f"{low} to {high}"
+        raise OutOfDomainError(f"{name}={value!r} is outside the domain of the rule{rule and f' ({rule})'}: {domain}")
+    return value

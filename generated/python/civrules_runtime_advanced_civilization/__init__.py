@@ -46,10 +46,12 @@ from .vocab import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .assumptions import AssumedPackage
     from .protocol import RulesetPackage
     from .records import (
         Addition,
         Area,
+        Assumptions,
         AstTrack,
         Attribute,
         BlockBonus,
@@ -109,6 +111,10 @@ else:
             from . import protocol
 
             return protocol.RulesetPackage
+        if name == "AssumedPackage":
+            from . import assumptions
+
+            return assumptions.AssumedPackage
         if name in _RECORDS:
             from . import records
 
@@ -120,6 +126,7 @@ _RECORDS = frozenset(
     (
         "Addition",
         "Area",
+        "Assumptions",
         "AstTrack",
         "Attribute",
         "BlockBonus",
@@ -183,6 +190,8 @@ __all__ = [
     "Adjacency",
     "AppliesTo",
     "Area",
+    "AssumedPackage",
+    "Assumptions",
     "AstTrack",
     "Attribute",
     "Block",

@@ -1249,46 +1249,74 @@ class CalamityAmount(Record):
 
     @property
     def value(self) -> int | None:
-        """The amount for this holder; None when it depends on his units or cities, or is unknown."""
-        if self.immune:
-            return 0
-        if self.unknown or self.base is None:
-            return None if self.set_to is None or self.unknown else self._capped(self.set_to)
-        return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
+        """The most this holder loses: ``loss`` of as many units as the rule can take (for a
+        secondary victim, a share as large as ``limit``); None when it depends on his units or
+        cities, or is unknown. The same computation as :meth:`loss`, so ``loss(n) <= value`` for
+        every ``n`` and ``loss(n) == value`` once ``n`` reaches it."""
+        return self._amount(None, None)
 
     def loss(self, units: int, *, cities: int | None = None) -> int:
         """What the holder loses.
 
         ``units`` is, for an effect on the primary victim, what he has of the effect's unit (his
         cities for Civil Disorder); for a secondary victim, the share of the total the primary
-        victim allotted him, never more than the per-victim limit (Famine: 8, 30.311; Piracy: one
-        city, 30.912), which his own cards then change. ``cities`` is the cities he owns, for an
-        amount per city (Expansion Project Tyranny, 29.8.1.3).
+        victim allotted him (29.61), counted only up to ``limit``: the per-victim limit (Famine: 8,
+        30.311; Piracy: one city, 30.912) or else the effect's total (Flood: 10, 30.512;
+        Iconoclasm and Heresy: 2, 30.818); his own cards then change it. A secondary victim
+        allotted nothing loses nothing. ``cities`` is the cities he owns, for an amount per city
+        (Expansion Project Tyranny, 29.8.1.3).
 
-        Raises UnknownFactError when the amount is not in the sources, ValueError when ``cities``
-        is needed and not given.
+        Raises OutOfDomainError (a ValueError) for a negative ``units`` or ``cities``, or when
+        ``cities`` is needed and not given; UnknownFactError when the amount is not in the sources.
         """
-        from civrules_runtime.errors import UnknownFactError
+        from civrules_runtime.errors import OutOfDomainError, UnknownFactError, within
 
+        within(units, "units")
+        if cities is not None:
+            within(cities, "cities")
+        elif self.per_city is not None and self.set_to is None and not self.immune and not self.unknown:
+            raise OutOfDomainError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+        if self.unknown and not self.immune:
+            raise UnknownFactError(f"{self.calamity}.{self.effect}: the amount is not in the sources")
+        amount = self._amount(units, cities)
+        if amount is None:
+            raise UnknownFactError(f"{self.calamity}.{self.effect}: the sources give no amount")
+        return amount
+
+    def _amount(self, units: int | None, cities: int | None) -> int | None:
+        """The one computation of the rule: what he loses with ``units`` of the effect's unit
+        (None: unlimited) and ``cities`` owned (None: not known); None when it cannot be said."""
         if self.immune:
             return 0
         if self.unknown:
-            raise UnknownFactError(f"{self.calamity}.{self.effect}: the amount is not in the sources")
-        if self.per_city is not None and self.set_to is None:
-            if cities is None:
-                raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
-            return min(units, self._capped(self.per_city * cities + self.change))
-        if self.all_but is not None and self.base is None:
-            reduced = max(0, units - self.all_but)
-            changed = self.set_to if self.set_to is not None else reduced + self.change
-            return min(units, self._capped(changed))
+            return None
         if self.role == Role.SECONDARY:
-            share = units if self.limit is None else min(units, self.limit)
-            return self._capped(self.set_to if self.set_to is not None else share + self.change)
-        value = self.value
-        if value is None:
-            raise UnknownFactError(f"{self.calamity}.{self.effect}: the sources give no amount")
-        return min(units, value)
+            if units is None:
+                units = self.limit
+            elif self.limit is not None:
+                units = min(units, self.limit)
+            if units == 0:
+                return 0  # allotted nothing, he is no secondary victim
+        if self.set_to is not None:
+            full = self.set_to
+        elif self.per_city is not None:
+            if cities is None:
+                return None
+            full = self.per_city * cities + self.change
+        elif self.all_but is not None and self.base is None:
+            if units is None:
+                return None
+            full = max(0, units - self.all_but) + self.change
+        elif self.role == Role.SECONDARY and (self.limit is not None or self.base is None):
+            if units is None:
+                return None
+            full = units + self.change
+        elif self.base is None:
+            return None
+        else:
+            full = self.base + self.change
+        amount = self._capped(full)
+        return amount if units is None else min(units, amount) if self.role == Role.PRIMARY else amount
 
     def _capped(self, amount: int) -> int:
         amount = max(0, amount)
@@ -1434,21 +1462,84 @@ class AstTrack(Record):
 
 
 class Phase(Record):
-    __slots__ = ("id", "name", "number", "condition", "order")
-    __match_args__ = ("id", "name", "number", "condition", "order")
+    """A phase of the turn: its number, when it happens (``condition``), in what order the players
+    act, and the numbers of its rules: for the trade the fewest cards each side of a trade gives
+    and how many of them he names truthfully (28.3: three, two); for the resolution of calamities
+    the most one player suffers as primary victim (29.5: two) and what a city and a token count
+    for in a loss of unit points (29.62: five and one); for the movement the most sea areas a ship
+    moves through (23.52: four). None where the phase has no such rule or the sources do not give
+    it."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "number",
+        "condition",
+        "order",
+        "min_trade_cards",
+        "rules",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+        "named_trade_cards",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "number",
+        "condition",
+        "order",
+        "min_trade_cards",
+        "rules",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+        "named_trade_cards",
+    )
 
     id: str
     name: str | None
     number: int | None
     condition: str | None
     order: str | None
+    #: The fewest trade cards each player in a trade gives (``condition: min_trade_cards``).
+    min_trade_cards: int | None
+    #: The rule sections the phase cites.
+    rules: tuple[str, ...]
+    #: The most calamities one player suffers as primary victim in a turn.
+    max_primary_calamities: int | None
+    #: The unit points of a city (the most it counts for) and of a token, in a calamity's loss.
+    unit_points: tuple[int, int] | None
+    #: The most sea areas a ship moves through in one movement phase.
+    ship_moves: int | None
+    #: How many of the cards he gives each player in a trade names truthfully (the first ones).
+    named_trade_cards: int | None
 
-    def __init__(self, id: str, name: str | None, number: int | None, condition: str | None, order: str | None) -> None:
+    def __init__(
+        self,
+        id: str,
+        name: str | None,
+        number: int | None,
+        condition: str | None,
+        order: str | None,
+        min_trade_cards: int | None = None,
+        rules: tuple[str, ...] = (),
+        max_primary_calamities: int | None = None,
+        unit_points: tuple[int, int] | None = None,
+        ship_moves: int | None = None,
+        named_trade_cards: int | None = None,
+    ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "number", number)
         _set(self, "condition", condition)
         _set(self, "order", order)
+        _set(self, "min_trade_cards", min_trade_cards)
+        _set(self, "rules", rules)
+        _set(self, "max_primary_calamities", max_primary_calamities)
+        _set(self, "unit_points", unit_points)
+        _set(self, "ship_moves", ship_moves)
+        _set(self, "named_trade_cards", named_trade_cards)
 
 
 class PlayerCount(Record):
@@ -1693,3 +1784,94 @@ class ScoringItem(Record):
         _set(self, "points", points)
         _set(self, "text", text)
         _set(self, "rules", rules)
+
+
+# --- What an engine assumes where the sources give nothing (see assumptions.py) ---------------
+
+
+def _pairs(values: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((values or {}).items()))
+
+
+class Assumptions(Record):
+    """The facts an engine assumes where the sources give none, each optional.
+
+    ``card_costs``: a civilization card's cost, by card; ``commodity_values`` and
+    ``commodity_counts``: a good's face value and number of cards; ``track_spaces``: the length of
+    a nation's A.S.T. track (its finish follows, 34.1); ``min_trade_cards``, ``named_trade_cards``
+    (the trade), ``max_primary_calamities``, ``unit_points`` (a city's and a token's, the
+    resolution of calamities), ``ship_moves`` (the movement); ``hand_limit`` (commodity cards
+    kept) and ``tokens_per_city`` (the tax). ``why`` says where they come from (a house rule, a
+    table's agreement), for the record.
+    """
+
+    __slots__ = (
+        "card_costs",
+        "commodity_values",
+        "commodity_counts",
+        "track_spaces",
+        "min_trade_cards",
+        "named_trade_cards",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+        "hand_limit",
+        "tokens_per_city",
+        "why",
+    )
+    __match_args__ = (
+        "card_costs",
+        "commodity_values",
+        "commodity_counts",
+        "track_spaces",
+        "min_trade_cards",
+        "named_trade_cards",
+        "max_primary_calamities",
+        "unit_points",
+        "ship_moves",
+        "hand_limit",
+        "tokens_per_city",
+        "why",
+    )
+
+    card_costs: tuple[tuple[str, int], ...]
+    commodity_values: tuple[tuple[str, int], ...]
+    commodity_counts: tuple[tuple[str, int], ...]
+    track_spaces: tuple[tuple[str, int], ...]
+    min_trade_cards: int | None
+    named_trade_cards: int | None
+    max_primary_calamities: int | None
+    unit_points: tuple[int, int] | None
+    ship_moves: int | None
+    hand_limit: int | None
+    tokens_per_city: int | None
+    why: str
+
+    def __init__(
+        self,
+        *,
+        card_costs: Mapping[str, int] | None = None,
+        commodity_values: Mapping[str, int] | None = None,
+        commodity_counts: Mapping[str, int] | None = None,
+        track_spaces: Mapping[str, int] | None = None,
+        min_trade_cards: int | None = None,
+        named_trade_cards: int | None = None,
+        max_primary_calamities: int | None = None,
+        unit_points: tuple[int, int] | None = None,
+        ship_moves: int | None = None,
+        hand_limit: int | None = None,
+        tokens_per_city: int | None = None,
+        why: str = "",
+    ) -> None:
+        _set(self, "card_costs", _pairs(card_costs))
+        _set(self, "commodity_values", _pairs(commodity_values))
+        _set(self, "commodity_counts", _pairs(commodity_counts))
+        _set(self, "track_spaces", _pairs(track_spaces))
+        _set(self, "min_trade_cards", min_trade_cards)
+        _set(self, "named_trade_cards", named_trade_cards)
+        _set(self, "max_primary_calamities", max_primary_calamities)
+        _set(self, "unit_points", unit_points)
+        _set(self, "ship_moves", ship_moves)
+        _set(self, "hand_limit", hand_limit)
+        _set(self, "tokens_per_city", tokens_per_city)
+        _set(self, "why", why)

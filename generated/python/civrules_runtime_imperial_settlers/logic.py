@@ -7,7 +7,7 @@ iterable of good ids, one per unit.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection
+from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ def counted(goods: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
     if hasattr(goods, "items"):
         for good, amount in goods.items():
             if amount < 0:
-                raise ValueError(f"a negative amount of {good!r}: {amount}")
+                raise OutOfDomainError(
+                    f"{good}={amount!r} is outside the domain of the rule (an amount of goods): 0 or more"
+                )
             found[str(good)] = found.get(str(good), 0) + amount
         return found
     for good in goods:
@@ -82,8 +84,8 @@ def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, sam
     action = actions[known(actions, target, "raze action")]
     if "raze" not in action.price:
         raise UnknownFactError(f"the price of {target!r} in raze tokens is not in the sources")
-    if defence < 0 or samurai < 0:
-        raise ValueError("defence tokens and Samurai are counted from 0")
+    within(defence, "defence", 0, None, "defence tokens on the location")
+    within(samurai, "samurai", 0, None, "Samurai on the location")
     return action.price["raze"] + defence * action.extra_per_defence + samurai * action.extra_per_samurai
 
 
@@ -93,8 +95,7 @@ def worker_exchange(actions: Mapping[str, Action], workers: int) -> int:
     price = action.price.get("worker") if action is not None else None
     if price is None or price <= 0:
         raise UnknownFactError("the price of the worker exchange is not in the sources")
-    if workers < 0:
-        raise ValueError("workers are counted from 0")
+    within(workers, "workers", 0, None, "workers spent")
     return workers // price
 
 
@@ -103,8 +104,8 @@ def board_score(scoring: Scoring | None, common_locations: int, faction_location
     empire (p7)."""
     if scoring is None or scoring.common_location_vp is None or scoring.faction_location_vp is None:
         raise UnknownFactError("the end-of-game VP of locations are not in the sources")
-    if common_locations < 0 or faction_locations < 0:
-        raise ValueError("locations are counted from 0")
+    within(common_locations, "common_locations", 0, None, "locations in the empire")
+    within(faction_locations, "faction_locations", 0, None, "locations in the empire")
     return vp + common_locations * scoring.common_location_vp + faction_locations * scoring.faction_location_vp
 
 

@@ -5,7 +5,7 @@ helpers, not these. Where an answer depends on a fact the sources do not give, U
 never a guess.
 """
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection
+from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
 
 from .records import (
     BattleHand,
@@ -72,8 +72,9 @@ def trade_after_research(
     is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short."""
     collection(held, "wonders")
     cost = research_cost(research, wonders, level, held)
+    within(coins, "coins", 0, None, "coins held")
     if trade < cost:
-        raise ValueError(f"level {level} needs {cost} trade; the player has {trade}")
+        raise OutOfDomainError(f"trade={trade!r} is outside the domain of the rule: level {level} needs {cost} or more")
     if not research.spends_all_trade:
         return trade - cost
     if research.trade_kept_per_coin is None:
@@ -162,8 +163,7 @@ def battle_hand_size(
     defending_city: bool,
 ) -> int:
     """The battle hand of a side with ``figures`` friendly figures in the square."""
-    if figures < 1:
-        raise ValueError("a side in battle has at least one figure")
+    within(figures, "figures", 1, None, "the figures of a side in battle")
     if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
         raise UnknownFactError("the battle hand's size is not in the sources")
     size = hand.base + hand.per_extra_figure * (figures - 1)

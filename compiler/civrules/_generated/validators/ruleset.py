@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ac1cd3ca23cf342be0857abda4774977fa8b33a1f18d3b1dde7684a03735fcab"
+SCHEMA_SHA256 = "6d5885c9af2e07d0fa16b5d75563a3927bdc497ed39196f30c64de4d994a0c05"
 
 from decimal import Decimal
 import re
@@ -2838,6 +2838,59 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if isinstance(data__sequenceofplay__phases_item__mintradecards, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__mintradecards, bool):
                                         if data__sequenceofplay__phases_item__mintradecards < 1:
                                             raise JsonSchemaValueException("invalid")
+                                if "named_trade_cards" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("named_trade_cards")
+                                    data__sequenceofplay__phases_item__namedtradecards = data__sequenceofplay__phases_item["named_trade_cards"]
+                                    if not isinstance(data__sequenceofplay__phases_item__namedtradecards, (int)) and not (isinstance(data__sequenceofplay__phases_item__namedtradecards, float) and data__sequenceofplay__phases_item__namedtradecards.is_integer()) or isinstance(data__sequenceofplay__phases_item__namedtradecards, bool):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__sequenceofplay__phases_item__namedtradecards, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__namedtradecards, bool):
+                                        if data__sequenceofplay__phases_item__namedtradecards < 0:
+                                            raise JsonSchemaValueException("invalid")
+                                if "max_primary_calamities" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("max_primary_calamities")
+                                    data__sequenceofplay__phases_item__maxprimarycalamities = data__sequenceofplay__phases_item["max_primary_calamities"]
+                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, float) and data__sequenceofplay__phases_item__maxprimarycalamities.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
+                                        if data__sequenceofplay__phases_item__maxprimarycalamities < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                if "unit_points" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("unit_points")
+                                    data__sequenceofplay__phases_item__unitpoints = data__sequenceofplay__phases_item["unit_points"]
+                                    if not isinstance(data__sequenceofplay__phases_item__unitpoints, (dict)):
+                                        raise JsonSchemaValueException("invalid")
+                                    data__sequenceofplay__phases_item__unitpoints_is_dict = isinstance(data__sequenceofplay__phases_item__unitpoints, dict)
+                                    if data__sequenceofplay__phases_item__unitpoints_is_dict:
+                                        data__sequenceofplay__phases_item__unitpoints__missing_keys = set(['city', 'token']) - data__sequenceofplay__phases_item__unitpoints.keys()
+                                        if data__sequenceofplay__phases_item__unitpoints__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                        data__sequenceofplay__phases_item__unitpoints_keys = set(data__sequenceofplay__phases_item__unitpoints.keys())
+                                        if "city" in data__sequenceofplay__phases_item__unitpoints_keys:
+                                            data__sequenceofplay__phases_item__unitpoints_keys.remove("city")
+                                            data__sequenceofplay__phases_item__unitpoints__city = data__sequenceofplay__phases_item__unitpoints["city"]
+                                            if not isinstance(data__sequenceofplay__phases_item__unitpoints__city, (int)) and not (isinstance(data__sequenceofplay__phases_item__unitpoints__city, float) and data__sequenceofplay__phases_item__unitpoints__city.is_integer()) or isinstance(data__sequenceofplay__phases_item__unitpoints__city, bool):
+                                                raise JsonSchemaValueException("invalid")
+                                            if isinstance(data__sequenceofplay__phases_item__unitpoints__city, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__unitpoints__city, bool):
+                                                if data__sequenceofplay__phases_item__unitpoints__city < 1:
+                                                    raise JsonSchemaValueException("invalid")
+                                        if "token" in data__sequenceofplay__phases_item__unitpoints_keys:
+                                            data__sequenceofplay__phases_item__unitpoints_keys.remove("token")
+                                            data__sequenceofplay__phases_item__unitpoints__token = data__sequenceofplay__phases_item__unitpoints["token"]
+                                            if not isinstance(data__sequenceofplay__phases_item__unitpoints__token, (int)) and not (isinstance(data__sequenceofplay__phases_item__unitpoints__token, float) and data__sequenceofplay__phases_item__unitpoints__token.is_integer()) or isinstance(data__sequenceofplay__phases_item__unitpoints__token, bool):
+                                                raise JsonSchemaValueException("invalid")
+                                            if isinstance(data__sequenceofplay__phases_item__unitpoints__token, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__unitpoints__token, bool):
+                                                if data__sequenceofplay__phases_item__unitpoints__token < 1:
+                                                    raise JsonSchemaValueException("invalid")
+                                        if data__sequenceofplay__phases_item__unitpoints_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                if "ship_moves" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("ship_moves")
+                                    data__sequenceofplay__phases_item__shipmoves = data__sequenceofplay__phases_item["ship_moves"]
+                                    if not isinstance(data__sequenceofplay__phases_item__shipmoves, (int)) and not (isinstance(data__sequenceofplay__phases_item__shipmoves, float) and data__sequenceofplay__phases_item__shipmoves.is_integer()) or isinstance(data__sequenceofplay__phases_item__shipmoves, bool):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__sequenceofplay__phases_item__shipmoves, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__shipmoves, bool):
+                                        if data__sequenceofplay__phases_item__shipmoves < 1:
+                                            raise JsonSchemaValueException("invalid")
                                 if "condition_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("condition_text")
                                     data__sequenceofplay__phases_item__conditiontext = data__sequenceofplay__phases_item["condition_text"]
@@ -5204,6 +5257,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("min_trade_cards")
             data__mintradecards = data["min_trade_cards"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mintradecards, custom_formats, (name_prefix or "data") + ".min_trade_cards")
+        if "named_trade_cards" in data_keys:
+            data_keys.remove("named_trade_cards")
+            data__namedtradecards = data["named_trade_cards"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namedtradecards, custom_formats, (name_prefix or "data") + ".named_trade_cards")
+        if "max_primary_calamities" in data_keys:
+            data_keys.remove("max_primary_calamities")
+            data__maxprimarycalamities = data["max_primary_calamities"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__maxprimarycalamities, custom_formats, (name_prefix or "data") + ".max_primary_calamities")
+        if "unit_points" in data_keys:
+            data_keys.remove("unit_points")
+            data__unitpoints = data["unit_points"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__unitpoints, custom_formats, (name_prefix or "data") + ".unit_points")
+        if "ship_moves" in data_keys:
+            data_keys.remove("ship_moves")
+            data__shipmoves = data["ship_moves"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__shipmoves, custom_formats, (name_prefix or "data") + ".ship_moves")
         if "condition_text" in data_keys:
             data_keys.remove("condition_text")
             data__conditiontext = data["condition_text"]

@@ -112,6 +112,14 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _unit_points(value: Any) -> tuple[int, int] | None:
+    """`unit_points: {city, token}` as (city, token), else None."""
+    if not isinstance(value, Mapping):
+        return None
+    city, token = _int(value.get("city")), _int(value.get("token"))
+    return None if city is None or token is None else (city, token)
+
+
 def _mapping(value: Any) -> Mapping[str, Any]:
     """A mapping as written, or an empty one where something else (or nothing) is."""
     return value if isinstance(value, dict) else {}
@@ -470,6 +478,10 @@ def build_structure(
                 for sub in raw.get("sub_activities") or ()
                 if isinstance(sub, dict)
             ),
+            named_trade_cards=_int(raw.get("named_trade_cards")),
+            max_primary_calamities=_int(raw.get("max_primary_calamities")),
+            unit_points=_unit_points(raw.get("unit_points")),
+            ship_moves=_int(raw.get("ship_moves")),
         )
         for origin, raw in collection(resolved, "phases")
     ]

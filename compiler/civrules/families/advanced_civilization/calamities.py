@@ -98,19 +98,17 @@ class EffectAmount:
     #: Modifiers that add a separate loss rather than change this one (Military in Civil War, 30.414).
     additions: tuple[Modifier, ...] = ()
     unknown: Unknown | None = field(default=None)
-    #: For a secondary victim: the most one victim can be made to lose (`max_per_victim`).
+    #: For a secondary victim: the most one victim can be allotted (`max_per_victim`, else the total).
     limit: int | None = None
     #: An amount per city the victim owns (`amount: {per_city_owned: n}`, Expansion Project Tyranny).
     per_city: int | None = None
 
     @property
     def value(self) -> int | None:
-        """The amount for this holder, or None when it depends on his units (``AllBut``) or is unknown."""
-        if self.immune:
-            return 0
-        if self.unknown is not None or not isinstance(self.base, int):
-            return None if self.set_to is None or self.unknown is not None else self._capped(self.set_to)
-        return self._capped(self.set_to if self.set_to is not None else self.base + self.change)
+        """The most this holder loses: :meth:`loss` of as many units as the rule can take (for a
+        secondary victim a share as large as ``limit``); None when it depends on his units or
+        cities (``AllBut``, an amount per city) or is unknown. One computation with ``loss``."""
+        return self._amount(None, None)
 
     def loss(self, units: int, *, cities: int | None = None) -> int:
         """What the holder loses, given ``units``.
@@ -118,32 +116,64 @@ class EffectAmount:
         ``units`` is, for an effect on the primary victim, what he has of the effect's unit (his
         cities for Civil Disorder: all but three reduced, the modifiers then change the number
         reduced, never below none nor beyond all); for a secondary victim, the share of the total
-        the primary victim allotted him, never more than the per-victim limit (Famine: eight unit
-        points, 30.311; Piracy: one city, 30.912), which his own cards then change. ``cities`` is
-        the number of cities he owns, for an amount per city (Expansion Project Tyranny, 29.8.1.3).
+        the primary victim allotted him (29.61), counted up to ``limit``: the per-victim limit
+        (Famine: eight unit points, 30.311; Piracy: one city, 30.912) or else the effect's total
+        (Flood: ten, 30.512), which his own cards then change; allotted nothing, he loses nothing.
+        ``cities`` is the number of cities he owns, for an amount per city (Expansion Project
+        Tyranny, 29.8.1.3).
 
         Raises:
-            ValueError: the amount is unknown or not given, or ``cities`` is needed and missing.
+            ValueError: the amount is unknown or not given, ``cities`` is needed and missing, or
+            ``units`` or ``cities`` is negative.
         """
+        if units < 0 or (cities is not None and cities < 0):
+            raise ValueError(f"{self.calamity}.{self.effect}: units and cities are counted from 0")
         if self.immune:
             return 0
         if self.unknown is not None:
             raise ValueError(f"{self.calamity}.{self.effect}: amount unknown ({self.unknown.reason})")
-        if self.per_city is not None and self.set_to is None:
-            if cities is None:
-                raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
-            return min(units, self._capped(self.per_city * cities + self.change))
-        if isinstance(self.base, AllBut):
-            reduced = max(0, units - self.base.spared)
-            changed = self.set_to if self.set_to is not None else reduced + self.change
-            return min(units, self._capped(changed))
-        if self.role == "secondary":
-            share = units if self.limit is None else min(units, self.limit)
-            return self._capped(self.set_to if self.set_to is not None else share + self.change)
-        value = self.value
-        if value is None:
+        if self.per_city is not None and self.set_to is None and cities is None:
+            raise ValueError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+        amount = self._amount(units, cities)
+        if amount is None:
             raise ValueError(f"{self.calamity}.{self.effect}: no amount")
-        return min(units, value)
+        return amount
+
+    def _amount(self, units: int | None, cities: int | None) -> int | None:
+        """The one computation of the rule: what he loses with ``units`` (None: unlimited) and
+        ``cities`` (None: not known); None where that cannot be said."""
+        if self.immune:
+            return 0
+        if self.unknown is not None:
+            return None
+        if self.role == "secondary":
+            if units is None:
+                units = self.limit
+            elif self.limit is not None:
+                units = min(units, self.limit)
+            if units == 0:
+                return 0
+        full: int
+        if self.set_to is not None:
+            full = self.set_to
+        elif self.per_city is not None:
+            if cities is None:
+                return None
+            full = self.per_city * cities + self.change
+        elif isinstance(self.base, AllBut):
+            if units is None:
+                return None
+            full = max(0, units - self.base.spared) + self.change
+        elif self.role == "secondary" and (self.limit is not None or not isinstance(self.base, int)):
+            if units is None:
+                return None
+            full = units + self.change
+        elif not isinstance(self.base, int):
+            return None
+        else:
+            full = self.base + self.change
+        amount = self._capped(full)
+        return amount if units is None or self.role != "primary" else min(units, amount)
 
     def _capped(self, amount: int) -> int:
         amount = max(0, amount)
@@ -237,8 +267,13 @@ def calamity_amount(
     else:
         base = None
     limit = None
-    if role == "secondary" and effect.max_per_victim is not None:
-        base = limit = effect.max_per_victim
+    if role == "secondary":
+        # The most one secondary victim can be allotted: the per-victim limit, else the total.
+        limit = (
+            effect.max_per_victim if effect.max_per_victim is not None else amount if isinstance(amount, int) else None
+        )
+        if effect.max_per_victim is not None:
+            base = effect.max_per_victim
     unknown = base if isinstance(base, Unknown) else None
 
     found = [

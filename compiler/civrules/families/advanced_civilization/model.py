@@ -379,6 +379,14 @@ class Phase(Entity):
     #: The fewest cards a trade must have (`min_trade_cards`).
     min_trade_cards: int | None = None
     sub_activities: tuple[SubActivity, ...] = ()
+    #: How many of the cards given in a trade are named truthfully (`named_trade_cards`).
+    named_trade_cards: int | None = None
+    #: The most calamities one player suffers as primary victim a turn (`max_primary_calamities`, 29.5).
+    max_primary_calamities: int | None = None
+    #: What a city and a token count for in a loss of unit points (`unit_points`, 29.62).
+    unit_points: tuple[int, int] | None = None
+    #: The most sea areas a ship moves through in a movement phase (`ship_moves`, 23.52).
+    ship_moves: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,7 @@ FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 FAMILY_RUNTIME_VERSION = "1.1.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
-FAMILY_RUNTIME_FILES = ("__init__.py", "logic.py", "protocol.py", "records.py", "vocab.py")
+FAMILY_RUNTIME_FILES = ("__init__.py", "assumptions.py", "logic.py", "protocol.py", "records.py", "vocab.py")
 
 
 @functools.cache
@@ -1038,6 +1038,12 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(p.number),
                         value(p.condition),
                         value(p.order),
+                        value(p.min_trade_cards),
+                        value(p.rules),
+                        value(p.max_primary_calamities),
+                        value(p.unit_points),
+                        value(p.ship_moves),
+                        value(p.named_trade_cards),
                     ),
                 )
                 for p in ruleset.phases
@@ -1177,6 +1183,60 @@ def _settings_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) 
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _entity_sources(ruleset),
     )
+    w.add(
+        "The tables that are empty because the sources do not give them (unknown, not none): an empty\n"
+        "table not named here is known to hold nothing.",
+        "UNKNOWN_COLLECTIONS: Final[frozenset[str]]",
+        call("frozenset", tup([string(t) for t in unknown_collections(ruleset, exported)])),
+    )
+
+
+#: The tables of each collection (or setting) of the rule data, for UNKNOWN_COLLECTIONS.
+COLLECTION_TABLES = {
+    "groups": ("GROUPS",),
+    "civilization_cards": ("CARDS", "CREDIT_MATRIX"),
+    "commodities": ("COMMODITIES",),
+    "calamities": ("CALAMITIES", "CALAMITY_ORDER"),
+    "nations": ("NATIONS",),
+    "epochs": ("EPOCHS",),
+    "ast_tracks": ("AST_TRACKS",),
+    "phases": ("PHASES", "PHASE_ORDER"),
+    "player_counts": ("PLAYER_COUNTS",),
+    "areas": ("AREAS", "ADJACENCY"),
+    "borders": ("BORDERS",),
+    "flood_plains": ("FLOOD_PLAINS",),
+    "volcanoes": ("VOLCANOES",),
+    "trade_stacks": ("TRADE_STACKS", "STACK_SETUP"),
+    "deck_compositions": ("DECK_COMPOSITIONS",),
+    "non_native_block_bonus": ("BLOCK_BONUSES",),
+}
+#: The collections a ruleset's `not_in_sources: {map: ...}` leaves unknown.
+MAP_COLLECTIONS = ("areas", "borders", "flood_plains", "volcanoes")
+
+
+def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[str, ...]:
+    """The tables that are empty because the sources do not give them: the collection (or setting)
+    is named by `not_in_sources` (the map's collections by its `map`), or written `{unknown: why}`
+    (its unknown fact's field is the collection's own, `ast.tracks` for the A.S.T. tracks). An
+    empty table not among them is known to have nothing."""
+    from civrules.checks.unknowns import field_path, unknown_facts
+
+    fields = {field_path(document.data, path) for document, path, _ in unknown_facts(ruleset)}
+    absent = set(ruleset.not_in_sources) | {f for f in fields if "." not in f and "[" not in f}
+    if "map" in ruleset.not_in_sources:
+        absent.update(MAP_COLLECTIONS)
+    if "ast.tracks" in fields:
+        absent.add("ast_tracks")
+    emptied = {name: not exported.get(name) for name in COLLECTION_TABLES}
+    emptied["ast_tracks"] = not ruleset.ast_tracks
+    emptied["trade_stacks"] = ruleset.trade_stacks is None
+    emptied["deck_compositions"] = not deck_compositions(ruleset)
+    emptied["non_native_block_bonus"] = not block_bonuses(ruleset)
+    return tuple(
+        sorted(
+            table for name, tables in COLLECTION_TABLES.items() if name in absent and emptied[name] for table in tables
+        )
+    )
 
 
 def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
@@ -1289,13 +1349,15 @@ DATA_NAMES = (
     "CARDS", "COMMODITIES", "CREDIT_MATRIX", "DECK_COMPOSITIONS", "DRAFT", "ENTITY_SOURCES", "EPOCHS",
     "FLOOD_PLAINS", "GROUPS", "HAND_LIMIT", "ID_ALIASES", "ID_ENUMS", "MINING_EXTRA_CARDS", "NATIONS",
     "PHASES", "PHASE_ORDER", "PLAYER_COUNTS", "SCORING", "SETTINGS", "SET_VALUE_FORMULA", "STACK_SETUP",
-    "TAXATION", "TRADE_STACKS", "UNKNOWN_FACTS", "VOLCANOES", "RULESET_FINGERPRINT", "RULESET_ID",
-    "RULESET_NAME",
+    "TAXATION", "TRADE_STACKS", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS", "VOLCANOES", "RULESET_FINGERPRINT",
+    "RULESET_ID", "RULESET_NAME",
 )  # fmt: skip
 HELPER_NAMES = (
     "calamity_amount", "calamity_resolution_order", "can_enter_epoch", "can_enter_space", "canonical_id",
     "credit_toward", "decks_for", "effects_held", "hand_limit", "neighbours", "purchase_cost",
     "require_complete", "set_value", "tax_rates",
+    "assuming", "calamities_suffered", "finish_space", "has_finished", "reduction_points", "secondary_losses",
+    "ship_range", "trade_problems", "unit_points",
 )  # fmt: skip
 ID_NAMES = ("AreaId", "BorderKind", "CalamityId", "CardId", "CommodityId", "EpochId", "GroupId", "NationId", "PhaseId")
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")

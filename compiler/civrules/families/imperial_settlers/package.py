@@ -54,7 +54,8 @@ ID_NAMES = tuple(name for name, _, _ in ID_ENUMS)
 DATA_NAMES = (
     "ACTIONS", "CARDS", "DECKS", "DECK_CARDS", "DECK_RULE", "DRAFT", "ENTITY_SOURCES", "FACTIONS", "GOODS",
     "ID_ALIASES", "ID_ENUMS", "PHASES", "PHASE_ORDER", "PRINTED_IDS", "ROUNDS", "RULESET_FINGERPRINT",
-    "RULESET_ID", "RULESET_NAME", "SCORING", "SETTINGS", "SOLO_ACHIEVEMENTS", "UNKNOWN_FACTS",
+    "RULESET_ID", "RULESET_NAME", "SCORING", "SETTINGS", "SOLO_ACHIEVEMENTS", "UNKNOWN_COLLECTIONS",
+    "UNKNOWN_FACTS",
 )  # fmt: skip
 HELPER_NAMES = (
     "board_score", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production", "raze_price",
@@ -406,6 +407,22 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
         'The rule sections (or secondary sources) each entity\'s entry cites, by "collection.id".',
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _mapping(sources),
+    )
+    tables = {
+        "actions": "ACTIONS",
+        "cards": "CARDS",
+        "decks": "DECKS",
+        "factions": "FACTIONS",
+        "goods": "GOODS",
+        "phases": "PHASES",
+    }
+    empty = sorted(table for collection, table in tables.items() if not tuple(getattr(ruleset, collection)))
+    w.add(
+        "The tables that are empty because the sources do not give them (unknown, not none): every\n"
+        "collection of this game has members, so an empty one is one the sources leave out (see\n"
+        "SETTINGS['not_in_sources'] and UNKNOWN_FACTS).",
+        "UNKNOWN_COLLECTIONS: Final[frozenset[str]]",
+        call("frozenset", tup([string(table) for table in empty])),
     )
     body = "\n".join(w.statements)
     records = sorted(

@@ -457,6 +457,14 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> st
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         call("FrozenMap", dct(sources)) if sources else Code("FrozenMap({})"),
     )
+    empty = sorted(table for table, coll, _, _ in TABLES if not tuple(getattr(ruleset, coll)))
+    w.add(
+        "The tables that are empty because the sources do not give them (unknown, not none): every\n"
+        "collection of this game has members, so an empty one is one the sources leave out (see\n"
+        "SETTINGS['not_in_sources'] and UNKNOWN_FACTS).",
+        "UNKNOWN_COLLECTIONS: Final[frozenset[str]]",
+        call("frozenset", tup([string(table) for table in empty])),
+    )
     enums = sorted(w.runtime & vocabularies())
     records = sorted(w.runtime - {"FrozenMap", *enums})
     head = [
@@ -484,7 +492,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> st
 DATA_NAMES = (
     *(t[0] for t in TABLES),
     "BATTLE_HAND", "DRAFT", "ENTITY_SOURCES", "ID_ALIASES", "ID_ENUMS", "PYRAMID", "RESEARCH",
-    "RULESET_FINGERPRINT", "RULESET_ID", "RULESET_NAME", "SETTINGS", "UNKNOWN_FACTS",
+    "RULESET_FINGERPRINT", "RULESET_ID", "RULESET_NAME", "SETTINGS", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS",
 )  # fmt: skip
 HELPER_NAMES = (
     "battle_hand_size", "canonical_id", "combat_bonus", "may_place_technology", "may_stand_on", "pyramid_needs",

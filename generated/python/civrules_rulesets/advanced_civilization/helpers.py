@@ -15,8 +15,10 @@ from . import data
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from random import Random
 
-    from civrules_runtime_advanced_civilization.records import CalamityAmount, Deck, Effect
+    from civrules_runtime_advanced_civilization.protocol import RulesetPackage
+    from civrules_runtime_advanced_civilization.records import Assumptions, CalamityAmount, Deck, Effect
     from civrules_runtime_advanced_civilization.vocab import (
         AdjacencyName,
         BlockName,
@@ -214,3 +216,107 @@ def can_enter_space(
         held,
         level,
     )
+
+
+def trade_problems(
+    given: Iterable[CommodityIdName | CalamityIdName],
+    stated_count: int,
+    named: Iterable[CommodityIdName | CalamityIdName],
+) -> tuple[str, ...]:
+    """What makes one player's side of a trade illegal; () when it is legal.
+
+    ``given`` are the trade cards he hands over (commodities and tradable calamities),
+    ``stated_count`` the number of cards he said he would give, ``named`` the cards he named.
+    Each player gives at least PHASES["trade"].min_trade_cards cards (Advanced Civilization 28.3;
+    the Expansion Project 23.3), states their number truthfully, and names truthfully
+    PHASES["trade"].named_trade_cards of them (two: the guide after 35.2, Expansion Project 23.3);
+    the other cards may be any commodity or tradable calamity. A non-tradable calamity is never
+    traded (Expansion Project 22.3), nor a civilization card (28.2). UnknownFactError where the
+    ruleset does not give these numbers.
+    """
+    return logic.trade_problems(data.PHASES, data.COMMODITIES, data.CALAMITIES, data.CARDS, given, stated_count, named)
+
+
+def secondary_losses(
+    calamity: CalamityIdName,
+    effect: str,
+    allotment: Mapping[str, int],
+    held: Mapping[str, Iterable[CardIdName]] | None = None,
+    *,
+    traded_by: str | None = None,
+    nations: Mapping[str, NationIdName] | None = None,
+) -> dict[str, int]:
+    """What each secondary victim loses of ``calamity``'s ``effect``, by player.
+
+    ``allotment`` is the share of the effect's total the primary victim gives each player (29.61:
+    he must direct it, 29.64); ``held`` each player's civilization cards, ``nations`` his nation.
+    A share is 0 to the per-victim limit (or the total), the shares never exceed the total, and
+    the player who traded the calamity to the primary victim (``traded_by``) is never one of them
+    (29.61): otherwise OutOfDomainError. Each victim's cards then change his loss
+    (:func:`calamity_amount`).
+    """
+    return logic.secondary_losses(
+        data.CALAMITY_EFFECTS,
+        data.CALAMITY_MODIFIERS,
+        data.CALAMITY_COMBINATIONS,
+        data.CALAMITY_IMMUNITIES,
+        data.CARDS,
+        calamity,
+        effect,
+        allotment,
+        held,
+        traded_by,
+        nations,
+    )
+
+
+def calamities_suffered(
+    received: Iterable[CalamityIdName], *, rng: Random | None = None, stoic: bool = False
+) -> tuple[str, ...]:
+    """The calamities a player suffers as primary victim of those he ``received`` this turn, in
+    resolution order: of more than PHASES["resolution_of_calamities"].max_primary_calamities (two,
+    29.5) that many drawn at random with ``rng``; the others are disregarded. ``stoic``: the Stoic
+    option, every calamity takes effect (the guide after 35.2)."""
+    return logic.calamities_suffered(data.PHASES, data.CALAMITY_ORDER, received, rng, stoic)
+
+
+def ship_range(held: Iterable[CardIdName]) -> int:
+    """The most sea areas a holder of ``held`` moves a ship through in one movement phase: the base
+    range (PHASES["movement"].ship_moves, four: 23.52) or a card's own (Cloth Making: five), changed
+    by the cards that change it."""
+    return logic.ship_range(data.PHASES, data.CARDS, held)
+
+
+def unit_points(cities: int = 0, tokens: int = 0) -> int:
+    """The unit points of ``cities`` cities and ``tokens`` tokens in a calamity's loss (a city up to
+    five, a token one: 29.62; PHASES["resolution_of_calamities"].unit_points)."""
+    return logic.unit_points(data.PHASES, cities, tokens)
+
+
+def reduction_points(tokens_left: int) -> int:
+    """The unit points a city's reduction counts for when it leaves ``tokens_left`` tokens: the
+    surviving tokens are not counted (29.62: a city reduced to two tokens counts three)."""
+    return logic.reduction_points(data.PHASES, tokens_left)
+
+
+def finish_space(nation: NationIdName, level: str | None = None) -> int:
+    """The finish square of ``nation``'s A.S.T. track (34.1 A); UnknownFactError when the track's
+    length is not in the sources (supply it with :func:`assuming`)."""
+    return logic.finish_space(data.SETTINGS, data.AST_TRACKS, data.NATIONS, data.AST_LEVELS, nation, level)
+
+
+def has_finished(nation: NationIdName, space: int, level: str | None = None) -> bool:
+    """Has ``nation``'s marker reached the finish square on ``space``? Moving onto it ends the
+    game, though its player need not win (34.1 A)."""
+    return logic.has_finished(data.SETTINGS, data.AST_TRACKS, data.NATIONS, data.AST_LEVELS, nation, space, level)
+
+
+def assuming(assumptions: Assumptions) -> RulesetPackage:
+    """This package as an engine that assumes ``assumptions`` sees it: the facts the sources do
+    not give filled in (a card's cost, a track's length...), the helpers using them, every other
+    name the package's own. An assumption about a fact the ruleset gives is an OutOfDomainError;
+    ``require_complete()`` still refuses a draft."""
+    import civrules_rulesets.advanced_civilization as package
+    from civrules_runtime_advanced_civilization.assumptions import assuming as view
+
+    return view(package, assumptions)

@@ -68,10 +68,13 @@ if TYPE_CHECKING:
         STACK_SETUP,
         TAXATION,
         TRADE_STACKS,
+        UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
         VOLCANOES,
     )
     from .helpers import (
+        assuming,
+        calamities_suffered,
         calamity_amount,
         calamity_resolution_order,
         can_enter_epoch,
@@ -80,12 +83,19 @@ if TYPE_CHECKING:
         credit_toward,
         decks_for,
         effects_held,
+        finish_space,
         hand_limit,
+        has_finished,
         neighbours,
         purchase_cost,
+        reduction_points,
         require_complete,
+        secondary_losses,
         set_value,
+        ship_range,
         tax_rates,
+        trade_problems,
+        unit_points,
     )
 else:
 
@@ -104,7 +114,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.0.0"
+__version__: Final = "1.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "advanced-civilization"
@@ -149,12 +159,15 @@ _DATA = frozenset(
         "STACK_SETUP",
         "TAXATION",
         "TRADE_STACKS",
+        "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
         "VOLCANOES",
     )
 )
 _HELPERS = frozenset(
     (
+        "assuming",
+        "calamities_suffered",
         "calamity_amount",
         "calamity_resolution_order",
         "can_enter_epoch",
@@ -163,12 +176,19 @@ _HELPERS = frozenset(
         "credit_toward",
         "decks_for",
         "effects_held",
+        "finish_space",
         "hand_limit",
+        "has_finished",
         "neighbours",
         "purchase_cost",
+        "reduction_points",
         "require_complete",
+        "secondary_losses",
         "set_value",
+        "ship_range",
         "tax_rates",
+        "trade_problems",
+        "unit_points",
     )
 )
 
@@ -212,6 +232,7 @@ __all__ = [
     "STACK_SETUP",
     "TAXATION",
     "TRADE_STACKS",
+    "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "VOLCANOES",
     "AreaId",
@@ -227,6 +248,8 @@ __all__ = [
     "UnknownFactError",
     "UnknownIdError",
     "__version__",
+    "assuming",
+    "calamities_suffered",
     "calamity_amount",
     "calamity_resolution_order",
     "can_enter_epoch",
@@ -235,10 +258,17 @@ __all__ = [
     "credit_toward",
     "decks_for",
     "effects_held",
+    "finish_space",
     "hand_limit",
+    "has_finished",
     "neighbours",
     "purchase_cost",
+    "reduction_points",
     "require_complete",
+    "secondary_losses",
     "set_value",
+    "ship_range",
     "tax_rates",
+    "trade_problems",
+    "unit_points",
 ]

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         SCORING,
         SETTINGS,
         SOLO_ACHIEVEMENTS,
+        UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
     )
     from .helpers import (
@@ -81,7 +82,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.0.0"
+__version__: Final = "1.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -109,6 +110,7 @@ _DATA = frozenset(
         "SCORING",
         "SETTINGS",
         "SOLO_ACHIEVEMENTS",
+        "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
     )
 )
@@ -151,6 +153,7 @@ __all__ = [
     "SCORING",
     "SETTINGS",
     "SOLO_ACHIEVEMENTS",
+    "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "ActionId",
     "CardId",

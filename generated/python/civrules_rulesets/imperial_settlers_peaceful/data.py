@@ -4612,3 +4612,8 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "general_rules.cards_prevail": ("p10/regras-gerais",),
     },
 )
+
+#: The tables that are empty because the sources do not give them (unknown, not none): every
+#: collection of this game has members, so an empty one is one the sources leave out (see
+#: SETTINGS['not_in_sources'] and UNKNOWN_FACTS).
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(())

@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         TERRAINS,
         TILES,
         UNIT_TYPES,
+        UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
         VICTORIES,
         VILLAGES,
@@ -107,7 +108,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.0.0"
+__version__: Final = "1.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -142,6 +143,7 @@ _DATA = frozenset(
         "TERRAINS",
         "TILES",
         "UNIT_TYPES",
+        "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
         "VICTORIES",
         "VILLAGES",
@@ -197,6 +199,7 @@ __all__ = [
     "TERRAINS",
     "TILES",
     "UNIT_TYPES",
+    "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "VICTORIES",
     "VILLAGES",

@@ -1416,3 +1416,10 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "civilizations.egito": ("p3/trocando-o-governo", "p11/5-pesquisa"),
     },
 )
+
+#: The tables that are empty because the sources do not give them (unknown, not none): every
+#: collection of this game has members, so an empty one is one the sources leave out (see
+#: SETTINGS['not_in_sources'] and UNKNOWN_FACTS).
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(
+    ("CULTURE_DECKS", "CULTURE_SPACES", "ERAS", "HUTS", "TILES", "VILLAGES"),
+)

@@ -4,12 +4,13 @@ Each generated package binds these to its own data (``helpers.py``); engines cal
 helpers, not these.
 """
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection
+from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
 
 from .records import (
     Addition,
     AstTrack,
     BlockBonus,
+    Calamity,
     CalamityAmount,
     CalamityEffect,
     CalamityImmunity,
@@ -22,6 +23,8 @@ from .records import (
     Effect,
     Epoch,
     HandLimit,
+    Movement,
+    Phase,
     Taxation,
 )
 from .vocab import (
@@ -39,6 +42,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from enum import StrEnum
+    from random import Random
     from typing import TypeVar
 
     E = TypeVar("E", bound=StrEnum)
@@ -105,8 +109,9 @@ def set_value(
         raise UnknownFactError(f"the set value formula {formula!r} is not one these helpers know")
     if commodity.value is None or commodity.count is None:
         raise UnknownFactError(f"the value or count of {good} is not in the sources")
-    if not 0 <= n <= commodity.count:
-        raise ValueError(f"a set of {good} has 0 to {commodity.count} cards, not {n}")
+    within(n, "n", 0, commodity.count, f"the cards in a set of {good}")
+    if players is not None:
+        within(players, "players", 1)
     cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
     value = cards * cards * commodity.value
     if (redeemed is None) != (players is None) and bonuses:
@@ -124,6 +129,7 @@ def set_value(
 
 
 def decks_for(bands: "tuple[DeckBand, ...]", players: int, region: str | None) -> "tuple[Deck, ...]":
+    within(players, "players", 1)
     wanted = None if region is None else vocabulary(MapRegion, region, "map region")
     matching = [b for b in bands if b.players_min <= players <= b.players_max]
     if not matching:
@@ -147,9 +153,11 @@ def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: st
 
 
 def resolution_order(order: "tuple[str, ...]", calamities: "Iterable[str]") -> "tuple[str, ...]":
+    """Every given calamity card in resolution order (29.6): two copies of one calamity (the
+    Expansion Project has two of each) are both kept, side by side."""
     collection(calamities, "calamities")
     rank = {calamity: index for index, calamity in enumerate(order)}
-    return tuple(sorted({known_id(rank, c, "calamity") for c in calamities}, key=rank.__getitem__))
+    return tuple(sorted([known_id(rank, c, "calamity") for c in calamities], key=rank.__getitem__))
 
 
 def calamity_amount(
@@ -183,8 +191,11 @@ def calamity_amount(
     if found.side != side:
         raise ValueError(f"{calamity}.{effect} is an effect on the {found.side} victim, not the {side}")
     base, all_but, limit = found.amount, found.all_but, None
-    if side == Role.SECONDARY and found.max_per_victim is not None:
-        base, all_but, limit = found.max_per_victim, None, found.max_per_victim
+    if side == Role.SECONDARY:
+        # The most one secondary victim can be allotted: the per-victim limit, else the total.
+        limit = found.max_per_victim if found.max_per_victim is not None else found.amount
+        if found.max_per_victim is not None:
+            base, all_but = found.max_per_victim, None
     unknown = found.unknown and base is None and found.per_city is None
     # A card holder's immunity is also an `immunity` modifier of the card (check K007): counted below.
     immune = nation is not None and any(
@@ -365,6 +376,7 @@ def can_enter_epoch(
 ) -> bool:  # fmt: skip
     collection(held, "held")
     known_id(epochs, epoch, "epoch")
+    within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
     owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
     if nation is not None:
@@ -387,13 +399,13 @@ def can_enter_space(
 ) -> bool:  # fmt: skip
     collection(held, "held")
     known_id(nations, nation, "nation")
+    within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
     track = _track(tracks, nation, at)
     if track.epoch_starts is None or track.spaces is None:
         raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
     starts = sorted(track.epoch_starts, key=lambda item: item[1])
-    if not starts[0][1] <= space <= starts[0][1] + track.spaces - 1:
-        raise ValueError(f"space {space} is not on the A.S.T. track of {nation}")
+    within(space, "space", starts[0][1], starts[0][1] + track.spaces - 1, f"the spaces of the A.S.T. track of {nation}")
     epoch = starts[0][0]
     for listed, first in starts:
         if first <= space:
@@ -410,3 +422,177 @@ def _level(levels: "tuple[str, ...]", level: str) -> str:
     if level not in levels:
         raise UnknownIdError(f"{level!r} is not an A.S.T. level of this ruleset: one of {', '.join(levels)}")
     return level
+
+
+# --- The rules an engine needs beyond the tables: trade, victims, ships, units, the A.S.T. finish ---
+
+
+def _phase_fact(phases: "Mapping[str, Phase]", phase: str, field: str, what: str) -> "object":
+    found = phases.get(phase)
+    value = None if found is None else getattr(found, field)
+    if value is None:
+        raise UnknownFactError(f"{what} is not in the sources (the {phase} phase's {field})")
+    return value
+
+
+def _phase_int(phases: "Mapping[str, Phase]", phase: str, field: str, what: str) -> int:
+    value = _phase_fact(phases, phase, field, what)
+    assert isinstance(value, int)
+    return value
+
+
+def trade_problems(
+    phases: "Mapping[str, Phase]", commodities: "Mapping[str, object]", calamities: "Mapping[str, Calamity]",
+    cards: "Mapping[str, object]", given: "Iterable[str]", stated_count: int, named: "Iterable[str]",
+) -> "tuple[str, ...]":  # fmt: skip
+    collection(given, "given")
+    collection(named, "named")
+    given_cards, named_cards = list(given), list(named)
+    for card in (*given_cards, *named_cards):
+        if card not in commodities and card not in calamities and card not in cards:
+            raise UnknownIdError(f"{card!r} is not a trade card of this ruleset (a commodity or a calamity)")
+    within(stated_count, "stated_count", 0, None, "a number of cards")
+    least = _phase_int(phases, "trade", "min_trade_cards", "the fewest cards a trade needs")
+    naming = _phase_int(phases, "trade", "named_trade_cards", "how many of the cards traded are named")
+    problems: list[str] = []
+    for card in given_cards:
+        if card in cards:
+            problems.append(f"{card} is a civilization card: only trade cards are traded")
+    if len(given_cards) < least:
+        problems.append(f"{len(given_cards)} cards given: each player in a trade gives at least {least}")
+    if stated_count != len(given_cards):
+        problems.append(f"{stated_count} cards stated, {len(given_cards)} given: the number must be stated truthfully")
+    if len(named_cards) != min(naming, len(given_cards)):
+        problems.append(f"{len(named_cards)} cards named: each player names {naming} of the cards he gives")
+    left = list(given_cards)
+    for card in named_cards:
+        if card in left:
+            left.remove(card)
+        else:
+            problems.append(f"{card} was named but is not among the cards given: named cards must be given")
+    for card in dict.fromkeys(given_cards):
+        if card in calamities:
+            tradable = calamities[card].tradable
+            if tradable is None:
+                raise UnknownFactError(f"whether {card} is tradable is not in the sources")
+            if not tradable:
+                problems.append(f"{card} is a non-tradable calamity: it is kept until trading ends, never traded")
+    return tuple(problems)
+
+
+def secondary_losses(
+    effects: "Mapping[str, tuple[CalamityEffect, ...] | None]",
+    modifiers: "Mapping[str, tuple[CalamityModifier, ...] | None]",
+    combinations: "Mapping[str, Combination]",
+    immunities: "Mapping[str, tuple[CalamityImmunity, ...] | None]",
+    cards: "Mapping[str, Card]",
+    calamity: str, effect: str, allotment: "Mapping[str, int]", held: "Mapping[str, Iterable[str]] | None",
+    traded_by: str | None, nations: "Mapping[str, str] | None",
+) -> "dict[str, int]":  # fmt: skip
+    listed = effects[known_id(effects, calamity, "calamity")]
+    if listed is None:
+        raise UnknownFactError(f"the effects of {calamity} are not in the sources")
+    found = next((e for e in listed if e.id == effect), None)
+    if found is None or found.side != Role.SECONDARY:
+        ids = ", ".join(repr(e.id) for e in listed if e.side == Role.SECONDARY) or "none"
+        raise UnknownIdError(f"{calamity} has no effect {effect!r} on secondary victims (those it has: {ids})")
+    limit = found.max_per_victim if found.max_per_victim is not None else found.amount
+    for player, share in allotment.items():
+        within(share, f"allotment[{player!r}]", 0, limit, f"a share of {calamity}.{effect}")
+        if share and player == traded_by:
+            raise OutOfDomainError(
+                f"allotment[{player!r}]={share}: the player who traded {calamity} to the primary victim "
+                "may not be a secondary victim (29.61)"
+            )
+    total = sum(allotment.values())
+    if found.amount is not None and total > found.amount:
+        raise OutOfDomainError(f"the shares total {total}, more than the {found.amount} of {calamity}.{effect}")
+    victims = sum(1 for share in allotment.values() if share)
+    if found.victim_count is not None and victims > found.victim_count:
+        raise OutOfDomainError(
+            f"{victims} secondary victims, more than the {found.victim_count} of {calamity}.{effect}"
+        )
+    return {
+        player: calamity_amount(
+            effects, modifiers, combinations, immunities, cards, calamity, effect,
+            (held or {}).get(player, ()), "secondary", None, (nations or {}).get(player),
+        ).loss(share)
+        for player, share in allotment.items()
+    }  # fmt: skip
+
+
+def calamities_suffered(
+    phases: "Mapping[str, Phase]", order: "tuple[str, ...]", received: "Iterable[str]",
+    rng: "Random | None", stoic: bool,
+) -> "tuple[str, ...]":  # fmt: skip
+    cards = resolution_order(order, received)
+    if stoic:
+        return cards
+    limit = _phase_int(
+        phases, "resolution_of_calamities", "max_primary_calamities", "how many calamities a player suffers"
+    )
+    if len(cards) <= limit:
+        return cards
+    if rng is None:
+        from random import Random
+
+        rng = Random()
+    return resolution_order(order, rng.sample(list(cards), limit))
+
+
+def ship_range(phases: "Mapping[str, Phase]", cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
+    moves = [
+        e for e in effects_held(cards, held, EffectKind.MOVEMENT) if isinstance(e, Movement) and e.units == "ships"
+    ]
+    ranges = [m.range for m in moves if m.range is not None]
+    base = max(ranges) if ranges else _phase_int(phases, "movement", "ship_moves", "a ship's range")
+    return base + sum(m.range_change or 0 for m in moves)
+
+
+def unit_points(phases: "Mapping[str, Phase]", cities: int, tokens: int) -> int:
+    city, token = _unit_values(phases)
+    return within(cities, "cities") * city + within(tokens, "tokens") * token
+
+
+def reduction_points(phases: "Mapping[str, Phase]", tokens_left: int) -> int:
+    city, token = _unit_values(phases)
+    within(tokens_left, "tokens_left", 0, city // token, "the tokens a reduced city leaves")
+    return city - tokens_left * token
+
+
+def _unit_values(phases: "Mapping[str, Phase]") -> "tuple[int, int]":
+    value = _phase_fact(phases, "resolution_of_calamities", "unit_points", "what a city and a token count for")
+    assert isinstance(value, tuple)
+    return value
+
+
+def _ast(settings: "Mapping[str, object]") -> "Mapping[str, object]":
+    from collections.abc import Mapping
+
+    ast = settings.get("ast")
+    return ast if isinstance(ast, Mapping) else {}
+
+
+def finish_space(
+    settings: "Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
+    nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, level: str | None,
+) -> int:  # fmt: skip
+    known_id(nations, nation, "nation")
+    ast = _ast(settings)
+    track = _track(tracks, nation, levels[0] if level is None else _level(levels, level))
+    per_track = ast.get("spaces_per_track")
+    spaces = track.spaces if track.spaces is not None else per_track if isinstance(per_track, int) else None
+    if spaces is None:
+        raise UnknownFactError(f"the length of the A.S.T. track of {nation} is not in the sources, nor its finish")
+    start = ast.get("start_space")
+    return (start if isinstance(start, int) else 1) + spaces - 1
+
+
+def has_finished(
+    settings: "Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
+    nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, space: int, level: str | None,
+) -> bool:  # fmt: skip
+    last = finish_space(settings, tracks, nations, levels, nation, level)
+    start = _ast(settings).get("start_space")
+    within(space, "space", start if isinstance(start, int) else 1, last, f"the spaces of the A.S.T. track of {nation}")
+    return space == last

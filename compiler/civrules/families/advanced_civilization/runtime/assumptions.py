@@ -1,0 +1,260 @@
+"""Facts an engine supplies where the rule data has none, and the view of a package that uses them.
+
+A draft ruleset (``DRAFT``) lacks facts a game needs: the costs of the Expansion Project's
+advancements, the length of an A.S.T. track, the ship range of a game whose rulebook does not say.
+An engine that plays it anyway states what it assumes in an :class:`Assumptions` and asks the
+package for a view, ``package.assuming(Assumptions(...))``: the view has every name of the
+package, its tables with the assumed facts filled in, and helpers that use them. An assumption
+only ever fills a fact the sources do not give (one the ruleset gives is an error, never
+overridden), the view names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a
+draft: assumed facts are not the rules.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError
+
+from . import logic
+from .records import Assumptions, AstTrack, Card, Commodity, HandLimit, Phase, Taxation
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from random import Random
+
+    from .protocol import RulesetPackage
+    from .records import CalamityAmount, Effect
+    from .vocab import BlockName, EffectKindName, RoleName
+
+
+def _given(what: str) -> OutOfDomainError:
+    return OutOfDomainError(f"{what} is in the rule data: an assumption only supplies a fact the sources do not give")
+
+
+def _card(card: Card, cost: int) -> Card:
+    if card.cost is not None:
+        raise _given(f"the cost of {card.id}")
+    return Card(
+        card.id, card.name, card.groups, cost, card.prerequisites, card.credits, card.victory_points,
+        card.attributes, card.purchase_effects, card.rules,
+    )  # fmt: skip
+
+
+def _commodity(good: Commodity, value: int | None, count: int | None) -> Commodity:
+    if value is not None and good.value is not None:
+        raise _given(f"the value of {good.id}")
+    if count is not None and good.count is not None:
+        raise _given(f"the count of {good.id}")
+    return Commodity(
+        good.id, good.name, good.value if value is None else value, good.count if count is None else count,
+        good.stack, good.mining, good.block,
+    )  # fmt: skip
+
+
+def _phase(phase: Phase, assumed: Assumptions) -> Phase:
+    fields = {}
+    for name in ("min_trade_cards", "named_trade_cards", "max_primary_calamities", "unit_points", "ship_moves"):
+        value = getattr(assumed, name)
+        if value is None or name not in _PHASE_OF or _PHASE_OF[name] != phase.id:
+            fields[name] = getattr(phase, name)
+        elif getattr(phase, name) is not None:
+            raise _given(f"the {phase.id} phase's {name}")
+        else:
+            fields[name] = value
+    return Phase(phase.id, phase.name, phase.number, phase.condition, phase.order, rules=phase.rules, **fields)
+
+
+#: The phase whose rule each phase assumption is.
+_PHASE_OF = {
+    "min_trade_cards": "trade",
+    "named_trade_cards": "trade",
+    "max_primary_calamities": "resolution_of_calamities",
+    "unit_points": "resolution_of_calamities",
+    "ship_moves": "movement",
+}
+
+
+class AssumedPackage:
+    """A view of a ruleset package with an engine's :class:`Assumptions` filled in: every name of
+    the package, its tables changed only where a fact was unknown, its helpers using them.
+    Satisfies :class:`RulesetPackage`."""
+
+    def __init__(self, package: RulesetPackage, assumed: Assumptions) -> None:
+        self._package = package
+        self.ASSUMPTIONS = assumed
+        cards = dict(package.CARDS)
+        for card, cost in assumed.card_costs:
+            if card not in cards:
+                raise UnknownIdError(f"{card!r} is not a civilization card of this ruleset")
+            cards[card] = _card(cards[card], cost)
+        goods = dict(package.COMMODITIES)
+        values, counts = dict(assumed.commodity_values), dict(assumed.commodity_counts)
+        for good in {*values, *counts}:
+            if good not in goods:
+                raise UnknownIdError(f"{good!r} is not a commodity of this ruleset")
+            goods[good] = _commodity(goods[good], values.get(good), counts.get(good))
+        tracks = {nation: dict(levels) for nation, levels in package.AST_TRACKS.items()}
+        for nation, spaces in assumed.track_spaces:
+            if nation not in package.NATIONS:
+                raise UnknownIdError(f"{nation!r} is not a nation of this ruleset")
+            by_level = tracks.setdefault(nation, {})
+            for level in package.AST_LEVELS:
+                track = by_level.get(level)
+                if track is not None and track.spaces is not None:
+                    raise _given(f"the length of the A.S.T. track of {nation}")
+                by_level[level] = AstTrack(
+                    nation, level, spaces, None if track is None else track.epoch_starts,
+                    None if track is None else track.space_values,
+                )  # fmt: skip
+        for name, phase in _PHASE_OF.items():
+            if getattr(assumed, name) is not None and phase not in package.PHASES:
+                raise UnknownFactError(f"this ruleset has no {phase} phase for the assumed {name}")
+        limit, tax = package.HAND_LIMIT, package.TAXATION
+        if assumed.hand_limit is not None:
+            if limit is not None and limit.commodity_cards is not None:
+                raise _given("the hand limit")
+            limit = HandLimit(
+                assumed.hand_limit, () if limit is None else limit.card_changes,
+                False if limit is None else limit.cumulative, () if limit is None else limit.rules,
+            )  # fmt: skip
+        if assumed.tokens_per_city is not None:
+            if tax is not None and tax.tokens_per_city is not None:
+                raise _given("the tax rate")
+            tax = Taxation(
+                assumed.tokens_per_city, () if tax is None else tax.rate_changes,
+                False if tax is None else tax.cumulative, () if tax is None else tax.revolt_immune_cards,
+                () if tax is None else tax.rules,
+            )  # fmt: skip
+        self.CARDS = MappingProxyType(cards)
+        self.COMMODITIES = MappingProxyType(goods)
+        self.AST_TRACKS = MappingProxyType({n: MappingProxyType(levels) for n, levels in tracks.items()})
+        self.PHASES = MappingProxyType({p: _phase(record, assumed) for p, record in package.PHASES.items()})
+        self.HAND_LIMIT = limit
+        self.TAXATION = tax
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._package, name)
+
+    def __repr__(self) -> str:
+        return f"<{self._package.RULESET_ID} assuming {self.ASSUMPTIONS!r}>"
+
+    def require_complete(self) -> None:
+        """Refuses a draft as the package does: assumed facts are not the rules."""
+        self._package.require_complete()
+
+    # The helpers, over the view's tables (the package's own for what nothing was assumed about).
+
+    def purchase_cost(self, owned: Iterable[str], target: str) -> int:
+        return logic.purchase_cost(self.CARDS, self._package.CREDIT_MATRIX, owned, target)
+
+    def set_value(
+        self,
+        good: str,
+        n: int,
+        *,
+        mining: bool = False,
+        players: int | None = None,
+        redeemed_in: BlockName | None = None,
+        drawn_in: BlockName | None = None,
+    ) -> int:
+        p = self._package
+        return logic.set_value(
+            self.COMMODITIES, p.BLOCK_BONUSES, p.SET_VALUE_FORMULA, p.MINING_EXTRA_CARDS, good, n, mining, players,
+            redeemed_in, drawn_in,
+        )  # fmt: skip
+
+    def calamity_amount(
+        self,
+        calamity: str,
+        effect: str,
+        held: Iterable[str],
+        role: RoleName,
+        commodities: Mapping[str, int] | None = None,
+        nation: str | None = None,
+    ) -> CalamityAmount:
+        p = self._package
+        return logic.calamity_amount(
+            p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,
+            calamity, effect, held, role, commodities, nation,
+        )  # fmt: skip
+
+    def effects_held(self, held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]:
+        return logic.effects_held(self.CARDS, held, kind)
+
+    def hand_limit(self, held: Iterable[str]) -> int:
+        return logic.hand_limit(self.HAND_LIMIT, self.CARDS, held)
+
+    def tax_rates(self, held: Iterable[str]) -> tuple[int, ...]:
+        return logic.tax_rates(self.TAXATION, self.CARDS, held)
+
+    def can_enter_epoch(
+        self, epoch: str, cities: int, held: Iterable[str], nation: str | None = None, level: str | None = None
+    ) -> bool:
+        p = self._package
+        return logic.can_enter_epoch(
+            p.EPOCHS, self.CARDS, self.AST_TRACKS, p.NATIONS, len(p.GROUPS), p.AST_LEVELS, epoch, cities, held,
+            nation, level,
+        )  # fmt: skip
+
+    def can_enter_space(
+        self, nation: str, space: int, cities: int, held: Iterable[str], level: str | None = None
+    ) -> bool:
+        p = self._package
+        return logic.can_enter_space(
+            p.EPOCHS, self.CARDS, self.AST_TRACKS, p.NATIONS, len(p.GROUPS), p.AST_LEVELS, nation, space, cities,
+            held, level,
+        )  # fmt: skip
+
+    def trade_problems(self, given: Iterable[str], stated_count: int, named: Iterable[str]) -> tuple[str, ...]:
+        p = self._package
+        return logic.trade_problems(self.PHASES, self.COMMODITIES, p.CALAMITIES, self.CARDS, given, stated_count, named)
+
+    def secondary_losses(
+        self,
+        calamity: str,
+        effect: str,
+        allotment: Mapping[str, int],
+        held: Mapping[str, Iterable[str]] | None = None,
+        *,
+        traded_by: str | None = None,
+        nations: Mapping[str, str] | None = None,
+    ) -> dict[str, int]:
+        p = self._package
+        return logic.secondary_losses(
+            p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,
+            calamity, effect, allotment, held, traded_by, nations,
+        )  # fmt: skip
+
+    def calamities_suffered(
+        self, received: Iterable[str], *, rng: Random | None = None, stoic: bool = False
+    ) -> tuple[str, ...]:
+        return logic.calamities_suffered(self.PHASES, self._package.CALAMITY_ORDER, received, rng, stoic)
+
+    def ship_range(self, held: Iterable[str]) -> int:
+        return logic.ship_range(self.PHASES, self.CARDS, held)
+
+    def unit_points(self, cities: int = 0, tokens: int = 0) -> int:
+        return logic.unit_points(self.PHASES, cities, tokens)
+
+    def reduction_points(self, tokens_left: int) -> int:
+        return logic.reduction_points(self.PHASES, tokens_left)
+
+    def finish_space(self, nation: str, level: str | None = None) -> int:
+        p = self._package
+        return logic.finish_space(p.SETTINGS, self.AST_TRACKS, p.NATIONS, p.AST_LEVELS, nation, level)
+
+    def has_finished(self, nation: str, space: int, level: str | None = None) -> bool:
+        p = self._package
+        return logic.has_finished(p.SETTINGS, self.AST_TRACKS, p.NATIONS, p.AST_LEVELS, nation, space, level)
+
+    def assuming(self, assumptions: Assumptions) -> RulesetPackage:
+        """A view with other assumptions (of the same package: they do not add up)."""
+        return self._package.assuming(assumptions)
+
+
+def assuming(package: RulesetPackage, assumptions: Assumptions) -> RulesetPackage:
+    """``package`` as an engine that assumes ``assumptions`` sees it (see :class:`AssumedPackage`)."""
+    view: RulesetPackage = AssumedPackage(package, assumptions)  # type: ignore[assignment]
+    return view

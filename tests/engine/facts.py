@@ -1,0 +1,159 @@
+"""Does every fact of the rule data reach a generated package? The walker the families' tests share.
+
+It compares ``civrules export`` with the package's tables: every leaf value of every entity of
+every collection must be in the package's records for that entity (the tables keyed by its id, or
+holding a record with its id; a family may say how else to find them), every leaf of every setting
+in SETTINGS, and every unknown fact's reason in UNKNOWN_FACTS. A field a family leaves out on
+purpose is named, with why, in the family's ``not_carried``; any other field missing is a dropped
+fact, and the test that calls :func:`dropped_facts` fails naming it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from types import ModuleType
+from typing import Any
+
+#: Fields no package carries, in any collection: a designer's note, the values a disagreement
+#: between sources did not choose (the chosen one is the field itself), and the citation of each
+#: field a variant changed (`field_sources`: provenance for `export` and `diff`, not a fact of the
+#: game; the package's ENTITY_SOURCES cites each entity).
+NOT_CARRIED_ANYWHERE = {"note", "disagreements", "field_sources"}
+
+Finder = Callable[[Mapping[str, Any], Mapping[str, Any]], list[object]]
+
+
+def exported(ruleset: str) -> dict[str, Any]:
+    """``civrules export RULESET`` as data."""
+    from civrules.emit.export import export_ruleset
+    from civrules.load.workspace import Workspace
+    from civrules.pipeline import analyse, derived_facts
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    assert analysis.resolved is not None and analysis.model is not None
+    return export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+
+
+def data_module(ruleset: str) -> ModuleType:
+    return importlib.import_module(f"civrules_rulesets.{ruleset.replace('-', '_')}.data")
+
+
+def tables(data: ModuleType) -> dict[str, Any]:
+    """The package's public constants."""
+    return {name: item for name, item in vars(data).items() if name.isupper() and name != "TYPE_CHECKING"}
+
+
+def flat(item: object) -> set[object]:
+    """Every value in a record, tuple or mapping (enums as their strings, text whitespace-joined)."""
+    out: set[object] = set()
+    stack = [item]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list, frozenset)):
+            stack.extend(node)
+        elif isinstance(node, Mapping):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif hasattr(node, "__slots__") and not isinstance(node, str):
+            stack.extend(getattr(node, name) for name in node.__slots__)
+            stack.append(getattr(node, "kind", None))  # a card effect's kind is its class's
+        elif isinstance(node, str):
+            out.add(" ".join(node.split()))
+        else:
+            out.add(node)
+    return out
+
+
+def leaves(item: object, path: str) -> Iterator[tuple[str, object]]:
+    if isinstance(item, dict):
+        for key, child in item.items():
+            yield from leaves(child, f"{path}.{key}")
+    elif isinstance(item, list):
+        for child in item:
+            yield from leaves(child, f"{path}[]")
+    else:
+        yield path, item
+
+
+def records_by_id(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[object]:
+    """The records of ``entity`` in the package: each table's entry under its id, and each record
+    of a tuple table whose ``id`` is its id."""
+    key = entity.get("id")
+    out: list[object] = []
+    for name, table in found.items():
+        if name in ("SETTINGS", "UNKNOWN_FACTS", "ID_ENUMS", "ID_ALIASES"):
+            continue
+        if isinstance(table, Mapping) and isinstance(key, str) and key in table:
+            out.append(table[key])
+        elif isinstance(table, tuple):
+            out.extend(r for r in table if getattr(r, "id", None) == key)
+    return out
+
+
+def _normal(value: object) -> object:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
+def dropped_facts(
+    ruleset: str,
+    not_carried: Mapping[str, str],
+    *,
+    finders: Mapping[str, Finder] | None = None,
+    written_as: Mapping[str, Callable[[object], object]] | None = None,
+    derived: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The leaves of ``civrules export RULESET`` that do not reach its package.
+
+    ``not_carried`` names, by path (``collection.field.subfield``), the fields the package leaves
+    out on purpose, each with why; ``finders`` say how to find a collection's records where they are
+    not keyed by id; ``written_as`` how a value is written where it is not itself; ``derived`` the
+    top-level keys of the export that are derived from the collections, each with where the package
+    has them. Every other top-level key must be a collection (a list of entities), ``settings``, or
+    ``ruleset`` (the package's identity).
+    """
+    data = exported(ruleset)
+    found = tables(data_module(ruleset))
+    reasons = {_normal(u.reason) for u in found["UNKNOWN_FACTS"]}
+    missing: list[str] = []
+    checked = 0
+
+    def check(path: str, leaf: object, values: set[object]) -> None:
+        nonlocal checked
+        fields = [part.removesuffix("[]") for part in path.split(".")]
+        general = ".".join(fields)
+        if NOT_CARRIED_ANYWHERE & set(fields) or general in not_carried:
+            return
+        checked += 1
+        if fields[-1] == "unknown":
+            ok = _normal(leaf) in reasons
+        else:
+            written = (written_as or {})[general](leaf) if general in (written_as or {}) else leaf
+            ok = _normal(written) in values
+        if not ok:
+            missing.append(f"{path}: {leaf!r}")
+
+    for key, content in data.items():
+        if key == "ruleset":
+            assert content["id"] == found["RULESET_ID"] and content["name"] == found["RULESET_NAME"]
+            continue
+        if key == "settings":
+            settings = flat(found["SETTINGS"])
+            for path, leaf in leaves(content, "settings"):
+                check(path, leaf, settings)
+            continue
+        if key in (derived or {}):
+            continue
+        assert isinstance(content, list), f"{key}: neither a collection nor named as derived"
+        for entity in content:
+            assert isinstance(entity, dict), f"{key}: not a collection of entities"
+            finder = (finders or {}).get(key, records_by_id)
+            cited = f"{key}.{str(entity.get('id')).replace('@', '.')}"  # a track's id is nation@level
+            sources = [v for k, v in found.get("ENTITY_SOURCES", {}).items() if k == cited or k.startswith(f"{cited}.")]
+            values = flat([finder(entity, found), sources])
+            for path, leaf in leaves(entity, key):
+                check(path, leaf, values)
+    assert checked > 0
+    return missing

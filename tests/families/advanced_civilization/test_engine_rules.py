@@ -1,0 +1,538 @@
+"""The generated packages answer the rules exactly: one computation per rule (a calamity's amount,
+cap and loss agree for every input), arguments outside a rule's domain refused, every copy of a
+calamity card resolved, and the rule helpers held to the rulebook's worked examples."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.conftest import REPO
+
+if TYPE_CHECKING:  # the id aliases exist for type checkers only
+    from civrules_rulesets.advanced_civilization.ids import CalamityIdName
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+from civrules_rulesets import (  # noqa: E402 - the committed packages, kept current by `civrules build --check`
+    advanced_civilization,
+    advanced_civilization_western,
+    central_america,
+    expansion_project,
+    mega_civilization,
+)
+from civrules_runtime import (  # noqa: E402
+    DraftRulesetError,
+    OutOfDomainError,
+    RulesetPackage,
+    UnknownFactError,
+    UnknownIdError,
+)
+from civrules_runtime_advanced_civilization import Assumptions  # noqa: E402
+from tests.engine.facts import dropped_facts, records_by_id  # noqa: E402
+
+ac = advanced_civilization
+ep = expansion_project
+PACKAGES: dict[str, RulesetPackage] = {
+    "advanced-civilization": advanced_civilization,
+    "advanced-civilization-western": advanced_civilization_western,
+    "expansion-project": expansion_project,
+    "central-america": central_america,
+    "mega-civilization": mega_civilization,
+}
+#: More units than any effect takes (a nation has 55 tokens and 9 cities, 5.1).
+PLENTY = 60
+
+
+def _holdings(package: RulesetPackage, calamity: str, effect: str) -> list[tuple[str, ...]]:
+    """No card, each card that changes the effect alone, and all of them together."""
+    cards = sorted({m.card for m in package.CALAMITY_MODIFIERS[calamity] or () if effect in m.effects})
+    return [(), *((card,) for card in cards), *([tuple(cards)] if len(cards) > 1 else [])]
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_every_calamity_amount_cap_and_loss_agree_for_every_input(ruleset: str) -> None:
+    """For every calamity, effect, role, holding and amount: ``loss(n)`` never exceeds ``value``,
+    reaches it once ``n`` is large enough, grows with ``n``, and a primary victim never loses more
+    than he has (Flood's secondary effect: value 10, loss(25) was 25, 30.512)."""
+    package = PACKAGES[ruleset]
+    checked = 0
+    for calamity, effects in package.CALAMITY_EFFECTS.items():
+        for effect in effects or ():
+            for held in _holdings(package, calamity, effect.id):
+                amount = package.calamity_amount(calamity, effect.id, held, effect.side)
+                for cities in (None, *range(0, 10)) if effect.per_city is not None else (None,):
+                    losses: list[int] = []
+                    for units in range(PLENTY + 1):
+                        try:
+                            losses.append(amount.loss(units, cities=cities))
+                        except (UnknownFactError, OutOfDomainError):
+                            losses = []
+                            break
+                    where = (calamity, effect.id, held, cities)
+                    if not losses:
+                        assert amount.value is None or cities is None, where
+                        continue
+                    checked += 1
+                    assert losses == sorted(losses), where
+                    if effect.side == "primary":
+                        assert all(loss <= units for units, loss in enumerate(losses)), where
+                    if amount.limit is not None:
+                        assert len(set(losses[amount.limit :])) == 1, where
+                    if amount.value is not None:
+                        assert max(losses) <= amount.value, where
+                        assert losses[-1] == amount.value, where
+    assert checked > 0
+
+
+def test_a_secondary_victim_loses_no_more_than_the_effect_allows() -> None:
+    """The issue's two examples: Flood's secondary victims lose ten unit points between them
+    (30.512), Iconoclasm and Heresy's two cities (30.818): one victim is allotted at most that."""
+    flood = ac.calamity_amount("flood", "flood_secondary", [], "secondary")
+    assert (flood.value, flood.loss(25), flood.loss(5), flood.limit) == (10, 10, 5, 10)
+    assert ac.calamity_amount("flood", "flood_secondary", ["engineering"], "secondary").loss(25) == 7
+    heresy = ac.calamity_amount("iconoclasm_and_heresy", "other_cities_reduced", [], "secondary")
+    assert (heresy.value, heresy.loss(5), heresy.loss(1)) == (2, 2, 1)
+    assert ac.calamity_amount("epidemic", "epidemic_secondary", [], "secondary").loss(0) == 0
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: ac.can_enter_epoch("early_bronze_age", -3, []), "cities=-3"),
+        (lambda: ac.can_enter_space("egypt", 3, -1, []), "cities=-1"),
+        (lambda: ac.can_enter_space("egypt", 99, 9, []), "space=99"),
+        (lambda: ac.set_value("grain", -1), "n=-1"),
+        (lambda: ac.set_value("grain", 99), "n=99"),
+        (lambda: ep.decks_for(0), "players=0"),
+        (lambda: ac.calamity_amount("famine", "famine_secondary", [], "secondary").loss(-1), "units=-1"),
+        (lambda: ep.calamity_amount("tyranny", "unit_points_annexed", [], "primary").loss(5, cities=-2), "cities=-2"),
+    ],
+)
+def test_an_argument_outside_a_rules_domain_is_the_runtimes_error_naming_value_and_domain(
+    call: object, named: str
+) -> None:
+    with pytest.raises(OutOfDomainError, match=named) as raised:
+        call()  # type: ignore[operator]
+    assert isinstance(raised.value, ValueError)
+    assert "or more" in str(raised.value) or " to " in str(raised.value)
+
+
+def test_resolution_order_keeps_every_copy_of_a_calamity_card() -> None:
+    """The Expansion Project has two cards of each calamity (EP 3.x: 24x2); both are resolved."""
+    assert ep.calamity_resolution_order(["flood", "famine", "flood"]) == ("famine", "flood", "flood")
+    assert ac.calamity_resolution_order(["piracy", "volcano_earthquake"]) == ("volcano_earthquake", "piracy")
+
+
+def test_secondary_amounts_are_the_same_through_every_holding() -> None:
+    """value and loss are one computation: for every secondary effect, ``value`` is ``loss`` of
+    its limit, whatever the victim holds."""
+    for package in PACKAGES.values():
+        for calamity, effects in package.CALAMITY_EFFECTS.items():
+            for effect in effects or ():
+                if effect.side != "secondary":
+                    continue
+                for held in _holdings(package, calamity, effect.id):
+                    amount = package.calamity_amount(calamity, effect.id, held, "secondary")
+                    if amount.value is not None and amount.limit is not None:
+                        assert amount.value == amount.loss(amount.limit), (calamity, effect.id, held)
+
+
+def test_holdings_cover_every_modifier() -> None:
+    """The sweep above holds each card that changes an effect (so none is left untested)."""
+    seen = {
+        (calamity, card)
+        for calamity, effects in ac.CALAMITY_EFFECTS.items()
+        for effect in effects or ()
+        for held in _holdings(ac, calamity, effect.id)
+        for card in held
+    }
+    modifiers = {(c, m.card) for c, mods in ac.CALAMITY_MODIFIERS.items() for m in mods or ()}
+    assert modifiers <= seen
+
+
+# --- Every fact of the rule data reaches the package ------------------------------------------
+
+
+def _borders(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[object]:
+    return [b for b in found["BORDERS"] if {b.a, b.b} == set(entity["areas"])]
+
+
+def _area(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[object]:
+    """The area's record, and the nations that start in it (Area.start_nation is Nation.start_areas)."""
+    starting = [n for n in found["NATIONS"].values() if entity["id"] in (n.start_areas or ())]
+    return [*records_by_id(entity, found), *starting]
+
+
+def _player_count(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[object]:
+    return [found["PLAYER_COUNTS"].get(entity["players"])]
+
+
+def _ast_track(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[object]:
+    by_level = found["AST_TRACKS"].get(entity["nation"]) or {}
+    return [by_level.get(entity.get("level") or found["AST_LEVELS"][0])]
+
+
+#: What the Advanced Civilization family's packages leave out of `civrules export`, and why. A field
+#: not named here and not in the package fails the test below; "not carried yet" marks a gap
+#: this round leaves (engines read it from SETTINGS or the export meanwhile).
+NOT_CARRIED: dict[str, str] = {
+    # Prose restating the structured fields beside it.
+    "calamities.no_effect_when.text": "prose of no_effect_when's conditions",
+    "calamities.modifier_combination.text": "prose of the combination's mode, precedence and overrides",
+    "calamities.modifier_combination.overrides.text": "prose of the overrides",
+    "calamities.beneficiary.text": "prose of the beneficiary's selection and overflow",
+    "epochs.requirements.text": "prose of the requirements' numbers",
+    "epochs.requirements_by_level.requirements.text": "prose of the requirements' numbers",
+    "phases.condition_text": "prose of Phase.condition",
+    "phases.order_text": "prose of Phase.order",
+    # Citations of a part of an entity: the entity's own (ENTITY_SOURCES, .rules) are carried.
+    "calamities.no_effect_when.rule": "a part's citation",
+    "calamities.no_effect_when.source": "a part's citation",
+    "calamities.modifier_combination.rule": "a part's citation",
+    "calamities.modifier_combination.source": "a part's citation",
+    "calamities.modifier_combination.overrides.rule": "a part's citation",
+    "calamities.beneficiary.rule": "a part's citation",
+    "calamities.immune.rule": "a part's citation",
+    "civilization_cards.credits.rule": "a part's citation",
+    "civilization_cards.credits.source": "a part's citation",
+    "civilization_cards.prerequisites.rule": "a part's citation",
+    "civilization_cards.attributes.calamities.rule": "a part's citation",
+    "civilization_cards.attributes.calamities.source": "a part's citation",
+    "epochs.requirements.rule": "a part's citation",
+    "epochs.requirements.source": "a part's citation",
+    "epochs.requirements_by_level.requirements.source": "a part's citation",
+    "nations.ast_position.rule": "a part's citation",
+    "nations.ast_position.source": "a part's citation",
+    "nations.start_areas.rule": "a part's citation",
+    "nations.start_areas.source": "a part's citation",
+    "phases.military_last.rule": "a part's citation",
+    "phases.military_last.source": "a part's citation",
+    "phases.sub_activities.rule": "a part's citation",
+    "phases.sub_activities.source": "a part's citation",
+    "player_counts.configurations.rule": "a part's citation",
+    "player_counts.configurations.trade_decks.rule": "a part's citation",
+    "player_counts.special_rules.rule": "a part's citation",
+    "player_counts.special_rules.source": "a part's citation",
+    # Provenance for designers, not rules.
+    "ast_tracks.caveat": "how the source was read (a designer's caveat)",
+    "ast_tracks.checked_against_second_source": "how the source was checked",
+    "borders.basis": "how the data derived the border's kind",
+    "borders.id": "the two areas joined by '|': Border.a and Border.b",
+    "borders.name": "the two areas joined by '|': Border.a and Border.b",
+    "epochs.requirements.card_value_basis": "prose naming what card_value_per_space counts",
+    # Derived elsewhere in the package.
+    "ast_tracks.id": "AST_TRACKS is keyed by nation and level",
+    "ast_tracks.name": "AST_TRACKS is keyed by nation and level",
+    "ast_tracks.points_per_space": "SCORING and SETTINGS['ast'] hold it",
+    "nations.start_areas.fixed": "Nation.start_areas is None where they are not fixed",
+    "nations.colour.name": "not carried yet: a nation's colour (Crete's, 4.6)",
+    # Online play, not the rules of the game.
+    **{
+        f"options.{field}": "an option of the online site, not a rule of the game (the export has it)"
+        for field in (
+            "id",
+            "name",
+            "description",
+            "help_page",
+            "help_section",
+            "help_section_printed",
+            "online_only",
+            "rule",
+            "rulebook_value",
+            "site_label",
+            "type",
+            "values.description",
+            "values.id",
+            "values.name",
+            "default",
+        )
+    },
+    # Gaps this round leaves, to be carried: the sub-steps of a phase, the card that makes its
+    # holders act last, and what a player count changes beyond its tokens and nations.
+    **dict.fromkeys(
+        (
+            "phases.military_last.card",
+            "phases.sub_activities.id",
+            "phases.sub_activities.name",
+            "phases.sub_activities.card",
+            "player_counts.configurations.id",
+            "player_counts.configurations.name",
+            "player_counts.configurations.island_city_cost_tokens",
+            "player_counts.configurations.island_city_sites_ignored",
+            "player_counts.configurations.map.boundary",
+            "player_counts.configurations.map.text",
+            "player_counts.configurations.map.panels",
+            "player_counts.configurations.map.western_extension",
+            "player_counts.configurations.map.open_sea_on_boundary_usable",
+            "player_counts.configurations.trade_decks.id",
+            "player_counts.configurations.trade_decks.name",
+            "player_counts.configurations.trade_decks.text",
+            "player_counts.special_rules.id",
+            "player_counts.special_rules.text",
+            "player_counts.name",
+            "commodities.block_counts.east",
+            "commodities.block_counts.west",
+        ),
+        "not carried yet (#28 follow-up): read it from `civrules export`",
+    ),
+}
+WRITTEN_AS: dict[str, Callable[[object], object]] = {
+    "civilization_cards.purchase_effects.usable_from": lambda v: v == "next_turn",  # .next_turn
+    "civilization_cards.attributes.effects.per_turn": lambda v: v == "unlimited" or v,  # .unlimited
+    # commodity_card: per_commodity holds the good; any_commodity_card: per_any_commodity is True
+    "calamities.modifiers.per.kind": lambda v: v if v not in ("commodity_card", "any_commodity_card") else True,
+    "player_counts.id": lambda v: int(str(v)),  # PLAYER_COUNTS is keyed by the number of players
+    "player_counts.status": lambda v: v == "given",  # PlayerCount.given
+    "player_counts.configurations.nations": lambda v: v,
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_every_fact_of_every_collection_and_setting_reaches_the_package(ruleset: str) -> None:
+    """Walks every leaf of `civrules export` (every collection, every setting): each is in the
+    package's records for its entity, in SETTINGS, or an unknown fact, unless NOT_CARRIED says why
+    not. The Trade phase's min_trade_cards (28.3) was such a dropped fact."""
+    missing = dropped_facts(
+        ruleset,
+        NOT_CARRIED,
+        finders={"areas": _area, "borders": _borders, "player_counts": _player_count, "ast_tracks": _ast_track},
+        written_as=WRITTEN_AS,
+        derived={
+            "credit_matrix": "CREDIT_MATRIX (the credit policy applied)",
+            "calamity_resolution_order": "CALAMITY_ORDER",
+        },
+    )
+    assert not missing, "\n".join(missing)
+
+
+def test_the_facts_the_issue_found_dropped_reach_the_package() -> None:
+    """28.3: three cards a trade; 29.5: two calamities a primary victim; 29.62: a city five unit
+    points, a token one; 23.52: a ship four sea areas."""
+    assert ac.PHASES["trade"].min_trade_cards == 3
+    assert ac.PHASES["resolution_of_calamities"].max_primary_calamities == 2
+    assert ac.PHASES["resolution_of_calamities"].unit_points == (5, 1)
+    assert ac.PHASES["movement"].ship_moves == 4
+    assert "23.52" in ac.PHASES["movement"].rules
+
+
+# --- The rules an engine would otherwise write by hand, held to the rulebook's examples ---------
+
+
+def test_the_trade_example_of_28_2_is_legal_and_its_breaches_are_named() -> None:
+    """28.2's example: three cards including two salt, for a grain, an iron and two unknown cards;
+    the guide after 35.2: at least three cards, their number stated truthfully, two named honestly."""
+    assert ac.trade_problems(["salt", "salt", "epidemic"], 3, ["salt", "salt"]) == ()
+    assert ac.trade_problems(["grain", "iron", "salt", "wine"], 4, ["grain", "iron"]) == ()
+    (few,) = ac.trade_problems(["salt", "salt"], 2, ["salt", "salt"])
+    assert "at least 3" in few
+    (lie,) = ac.trade_problems(["salt", "salt", "grain"], 4, ["salt", "salt"])
+    assert "truthfully" in lie
+    (false_name,) = ac.trade_problems(["salt", "grain", "grain"], 3, ["salt", "salt"])
+    assert "not among the cards given" in false_name
+    (unnamed,) = ac.trade_problems(["salt", "grain", "grain"], 3, ["salt"])
+    assert "names 2" in unnamed
+    (kept,) = ac.trade_problems(["salt", "salt", "flood"], 3, ["salt", "salt"])
+    assert "non-tradable" in kept and not ac.CALAMITIES["flood"].tradable
+    # A civilization card is no trade card: mypy refuses it too (the run-time answer is tested here).
+    (card,) = ac.trade_problems(["salt", "salt", "pottery"], 3, ["salt", "salt"])  # type: ignore[list-item]
+    assert "civilization card" in card
+    assert ep.trade_problems(["salt", "salt", "salt"], 3, ["salt", "salt"]) == ()  # EP 23.3
+
+
+def test_the_trader_of_a_calamity_is_never_its_secondary_victim() -> None:
+    """29.61's example: Crete trades Epidemic to Egypt, who loses 16 unit points; Crete is immune
+    from the secondary effects as the player who traded it."""
+    assert ac.calamity_amount("epidemic", "epidemic_primary", [], "primary").value == 16
+    with pytest.raises(OutOfDomainError, match=r"29\.61"):
+        ac.secondary_losses("epidemic", "epidemic_secondary", {"crete": 5, "thrace": 10}, traded_by="crete")
+    assert ac.secondary_losses("epidemic", "epidemic_secondary", {"crete": 0, "thrace": 10}, traded_by="crete") == {
+        "crete": 0,
+        "thrace": 10,
+    }
+
+
+def test_famine_shares_twenty_unit_points_no_more_than_eight_a_player_each_victims_cards_counted() -> None:
+    """30.311: the primary victim has 20 unit points removed from others, no more than eight from
+    any one; a victim holding Roadbuilding loses five more of an Epidemic (30.712)."""
+    assert ac.secondary_losses("famine", "famine_secondary", {"a": 8, "b": 8, "c": 4}) == {"a": 8, "b": 8, "c": 4}
+    with pytest.raises(OutOfDomainError, match="0 to 8"):
+        ac.secondary_losses("famine", "famine_secondary", {"a": 9})
+    with pytest.raises(OutOfDomainError, match="more than the 20"):
+        ac.secondary_losses("famine", "famine_secondary", {"a": 8, "b": 8, "c": 5})
+    losses = ac.secondary_losses("epidemic", "epidemic_secondary", {"a": 10, "b": 10}, {"b": ["roadbuilding"]})
+    assert losses == {"a": 10, "b": 15}
+    assert losses["b"] == ac.calamity_amount("epidemic", "epidemic_secondary", ["roadbuilding"], "secondary").loss(10)
+
+
+def test_piracy_has_two_secondary_victims_of_one_city_each() -> None:
+    """30.912: two coastal cities of two other players, each secondary victim losing one."""
+    assert ac.secondary_losses("piracy", "other_coastal_cities_taken", {"a": 1, "b": 1}) == {"a": 1, "b": 1}
+    with pytest.raises(OutOfDomainError):
+        ac.secondary_losses("piracy", "other_coastal_cities_taken", {"a": 2})
+
+
+def test_a_primary_victim_suffers_at_most_two_calamities_drawn_at_random() -> None:
+    """29.5: of more than two, two are drawn at random and resolved (29.6 order); Stoics play
+    without the rule (the guide after 35.2)."""
+    import random
+
+    received: list[CalamityIdName] = ["piracy", "flood", "famine"]
+    assert ac.PHASES["resolution_of_calamities"].max_primary_calamities == 2
+    drawn = ac.calamities_suffered(received, rng=random.Random(7))
+    assert len(drawn) == 2 and set(drawn) < set(received)
+    assert drawn == ac.calamity_resolution_order([ac.CalamityId(c) for c in drawn])
+    assert ac.calamities_suffered(["piracy", "famine"]) == ("famine", "piracy")
+    assert ac.calamities_suffered(received, stoic=True) == ("famine", "flood", "piracy")
+    with pytest.raises(UnknownFactError):
+        ep.calamities_suffered([ep.CalamityId(c) for c in received])  # the Expansion Project's rules do not say
+
+
+def test_a_ship_moves_four_sea_areas_five_with_cloth_making() -> None:
+    """23.52: up to four moves through sea areas; Cloth Making (32.x attribute): five."""
+    assert ac.ship_range([]) == 4
+    assert ac.ship_range(["cloth_making"]) == 5
+    assert ac.ship_range(["astronomy", "pottery"]) == 4
+
+
+def test_africa_counts_ten_unit_points_of_famine_as_the_rulebook_does() -> None:
+    """29.62's example: Africa removes ten unit points: two cities, ten tokens, or any mix; a city
+    reduced to two tokens counts three."""
+    assert ac.unit_points(cities=2) == 10 == ac.unit_points(tokens=10)
+    assert ac.unit_points(cities=1, tokens=5) == 10
+    assert ac.reduction_points(2) == 3
+    with pytest.raises(OutOfDomainError, match="tokens_left=6"):
+        ac.reduction_points(6)
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_the_ast_finish_is_the_compilers_and_unknown_lengths_are_refused(ruleset: str) -> None:
+    """34.1 A: moving onto a track's finish square ends the game; the square is the one the
+    compiler's A.S.T. layout gives (space 16 in Advanced Civilization, 10.2), and where the length
+    of a track is not in the sources the helper says so rather than guessing."""
+    from civrules.families.advanced_civilization import succession
+    from civrules.families.advanced_civilization.assemble import build_ruleset
+    from civrules.load.workspace import Workspace
+    from civrules.resolve import Resolver
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+    assert resolved is not None
+    model = build_ruleset(resolved)
+    package = PACKAGES[ruleset]
+    layout = succession.layout(model)
+    for track in model.ast_tracks:
+        level = track.level if isinstance(track.level, str) else None
+        last = layout.last_space(track)
+        if last is None:
+            with pytest.raises(UnknownFactError, match="length"):
+                package.finish_space(track.raw["nation"], level)
+            continue
+        assert package.finish_space(track.raw["nation"], level) == last
+        assert package.has_finished(track.raw["nation"], last, level)
+        assert not package.has_finished(track.raw["nation"], last - 1, level)
+    for nation in package.NATIONS:
+        if nation not in package.AST_TRACKS:
+            with pytest.raises(UnknownFactError):
+                package.finish_space(nation)
+
+
+def test_the_phases_numbers_are_the_compilers() -> None:
+    """The helpers read the phase facts the compiler's model holds, for every ruleset."""
+    from civrules.families.advanced_civilization.assemble import build_ruleset
+    from civrules.load.workspace import Workspace
+    from civrules.resolve import Resolver
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    for ruleset, package in PACKAGES.items():
+        resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+        assert resolved is not None
+        for phase in build_ruleset(resolved).phases:
+            record = package.PHASES[phase.id]
+            assert (record.min_trade_cards, record.named_trade_cards) == (
+                phase.min_trade_cards,
+                phase.named_trade_cards,
+            )
+            assert (record.max_primary_calamities, record.unit_points, record.ship_moves) == (
+                phase.max_primary_calamities,
+                phase.unit_points,
+                phase.ship_moves,
+            )
+
+
+# --- An engine supplies the facts a draft lacks; none and unknown are told apart --------------
+
+
+def test_an_engine_plays_a_draft_with_its_own_assumptions_which_the_view_names() -> None:
+    """The Expansion Project's advancement costs are not in the sources (a draft): an engine that
+    assumes them gets answers from the helpers, the package itself still refuses, and so does the
+    view's require_complete()."""
+    with pytest.raises(UnknownFactError):
+        ep.purchase_cost([], "law")
+    assumed = Assumptions(card_costs={"law": 170}, max_primary_calamities=2, ship_moves=4, why="our table's rules")
+    view = ep.assuming(assumed)
+    assert view.purchase_cost([], "law") == 170
+    assert view.CARDS["law"].cost == 170 and ep.CARDS["law"].cost is None
+    assert view.calamities_suffered(["flood", "famine"]) == ("famine", "flood")
+    assert view.ship_range([]) == 4
+    assert assumed == view.ASSUMPTIONS  # type: ignore[attr-defined]
+    with pytest.raises(DraftRulesetError):
+        view.require_complete()
+    with pytest.raises(UnknownFactError):
+        view.purchase_cost([], "pottery")  # only what was assumed
+
+
+def test_an_unknown_track_length_can_be_assumed_and_then_has_a_finish() -> None:
+    """Mega Civilization's track lengths are not in the sources: the finish is refused until an
+    engine assumes a length."""
+    mc = mega_civilization
+    with pytest.raises(UnknownFactError, match="length"):
+        mc.finish_space("minoa")
+    view = mc.assuming(Assumptions(track_spaces={"minoa": 16}))
+    assert view.finish_space("minoa") == 16 and view.has_finished("minoa", 16)
+    with pytest.raises(UnknownFactError):
+        view.finish_space("saba")
+
+
+def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:
+    """23.52 gives four sea moves: assuming five is an error, not a house rule slipped in."""
+    with pytest.raises(OutOfDomainError, match="ship_moves is in the rule data"):
+        ac.assuming(Assumptions(ship_moves=5))
+    with pytest.raises(OutOfDomainError, match="cost of pottery"):
+        ac.assuming(Assumptions(card_costs={"pottery": 1}))
+    with pytest.raises(UnknownIdError):
+        ac.assuming(Assumptions(card_costs={"potery": 1}))
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_a_view_without_assumptions_answers_as_its_package_with_every_name(ruleset: str) -> None:
+    """The engine typed against RulesetPackage runs on a view unchanged; every public name of the
+    package is on the view."""
+    from tests.engine.summary import summary
+
+    package = PACKAGES[ruleset]
+    view = package.assuming(Assumptions())
+    assert summary(view) == summary(package)
+    for name in sys.modules[f"civrules_rulesets.{ruleset.replace('-', '_')}"].__all__:
+        assert getattr(view, name) is not None or getattr(package, name) is None, name
+
+
+def test_none_and_unknown_are_told_apart_for_every_collection() -> None:
+    """An empty table is unknown when UNKNOWN_COLLECTIONS names it (the Expansion Project's map and
+    nations are not in the sources), and known to hold nothing otherwise (Advanced Civilization
+    has no deck compositions: it builds its trade stacks instead)."""
+    assert {"NATIONS", "AREAS", "BORDERS", "ADJACENCY", "AST_TRACKS"} <= ep.UNKNOWN_COLLECTIONS
+    assert not ac.DECK_COMPOSITIONS and "DECK_COMPOSITIONS" not in ac.UNKNOWN_COLLECTIONS
+    assert "PLAYER_COUNTS" in mega_civilization.UNKNOWN_COLLECTIONS and not mega_civilization.PLAYER_COUNTS
+    for package in PACKAGES.values():
+        for table in package.UNKNOWN_COLLECTIONS:
+            found = getattr(package, table)
+            assert not (any(found.values()) if table == "ADJACENCY" else found), (package.RULESET_ID, table)
+    assert not ac.UNKNOWN_COLLECTIONS
