@@ -12,6 +12,7 @@ jsonschema's errors are turned into diagnostics pointing at the offending key or
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -529,18 +530,39 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
     if not isinstance(node, dict) or (*path, key) not in document.key_spans:
         return None
     line = document.key_span((*path, key)).line
-    above: tuple[int, str] | None = None
-    for sibling in node:
-        if sibling != key and (*path, sibling) in document.key_spans:
-            at = document.key_span((*path, sibling)).line
-            if at < line and (above is None or at > above[0]):
-                above = (at, sibling)
+    lines, names = _sibling_lines(document, path, node)
+    at = bisect.bisect_left(lines, line) - 1
+    above = (lines[at], names[at]) if at >= 0 else None
     if above is None or node.get(above[1]) is not None:
         return None
     return (
         f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
         f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
     )
+
+
+def _sibling_lines(document: Document, path: NodePath, node: dict[str, Any]) -> tuple[list[int], list[str]]:
+    """The lines of the keys of the mapping at ``path``, ascending, each with the first key on it:
+    made once per mapping, so a mapping of 490,000 unknown keys is not walked once per key."""
+    cached = _SIBLINGS.get((id(document), path))
+    if cached is not None and cached[0] is document:
+        return cached[1], cached[2]
+    first: dict[int, str] = {}
+    for sibling in node:
+        packed = document.key_spans.get((*path, sibling))
+        if packed is not None:
+            first.setdefault(packed >> 96, sibling)  # the start line of a packed position
+    lines = sorted(first)
+    names = [first[at] for at in lines]
+    if len(_SIBLINGS) >= 64:
+        _SIBLINGS.clear()
+    _SIBLINGS[(id(document), path)] = (document, lines, names)
+    return lines, names
+
+
+#: Key lines per mapping (:func:`_sibling_lines`), by document identity and path; the document is
+#: kept in the entry so that a reused id cannot match.
+_SIBLINGS: dict[tuple[int, NodePath], tuple[Document, list[int], list[str]]] = {}
 
 
 @functools.cache
