@@ -316,6 +316,52 @@ def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
     return _validator_class()({**item, "$defs": schema.get("$defs", {})})
 
 
+@functools.cache
+def _fast_item_validator(kind: str, list_path: tuple[str, ...]) -> Callable[[Any], Any] | None:
+    """The compiled validator of one element of the list at ``list_path`` in files of ``kind``: the
+    function fastjsonschema generated for the `$defs` entry its `items` names, inside the kind's
+    shipped fast validator (see :func:`_fast_validator`); None when there is none."""
+    import importlib
+
+    if _fast_validator(kind) is None:
+        return None
+    schema = load_schema(kind)
+    node: Any = schema
+    try:
+        for part in list_path:
+            node = _deref(schema, node)["properties"][part]
+        items = _deref(schema, node)["items"]
+    except (KeyError, TypeError):
+        return None
+    ref = items.get("$ref") if isinstance(items, dict) and len(items) == 1 else None
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/") :]:
+        return None
+    module = importlib.import_module(f"civrules._generated.validators.{validator_module(kind)}")
+    function = getattr(module, f"{module.validate.__name__}___defs_{re.sub(r'[^A-Za-z0-9_]', '_', ref[8:])}", None)
+    return function if callable(function) else None
+
+
+def _passes(validate: Callable[[Any], Any], data: Any) -> bool:
+    from fastjsonschema import JsonSchemaException
+
+    try:
+        validate(data)
+    except JsonSchemaException:
+        return False
+    return True
+
+
+def _whole_floats(data: Any) -> bool:
+    """Whether ``data`` holds a float with no fractional part (fastjsonschema takes it for an integer)."""
+    if isinstance(data, float):
+        return data.is_integer()
+    if isinstance(data, dict):
+        return any(_whole_floats(value) for value in data.values())
+    if isinstance(data, list):
+        return any(_whole_floats(value) for value in data)
+    return False
+
+
 def _deref(schema: dict[str, Any], node: Any) -> Any:
     while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
         node = schema["$defs"][node["$ref"][len("#/$defs/") :]]
@@ -341,6 +387,9 @@ def validate_entity(
         key = None
     if key is not None and key in _VALID_ENTITIES:
         return []
+    fast = _fast_item_validator(kind, list_path)
+    if fast is not None and not _whole_floats(data) and _passes(fast, data):
+        return []  # most added entities are valid: the compiled code says so ~20x faster
     found = _validate_part(_item_validator(kind, list_path), data, locate, base)
     if not found and key is not None:
         if len(_VALID_ENTITIES) >= 10_000:
