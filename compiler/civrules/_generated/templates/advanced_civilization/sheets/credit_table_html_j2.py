@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "5a4db32be50aa56c2f4942d064b3ca00551f3ada96663b673592cf290c5f4dfd"
+SOURCE_SHA256 = "36d4c766bb2ecb49439c62d1a136bac36bd637475299fda513c3403ac3636766"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -95,6 +95,7 @@ def block_content(context, missing=missing):
     l_0_form = resolve('form')
     l_0_group_legend = resolve('group_legend')
     l_0_groups = resolve('groups')
+    l_0_count = resolve('count')
     l_0_drawn = resolve('drawn')
     l_0_all_unknown = resolve('all_unknown')
     l_0_with_cost = resolve('with_cost')
@@ -117,7 +118,9 @@ def block_content(context, missing=missing):
         pass
         yield '<div class="intro">\n'
         yield escape(context.call((undefined(name='group_legend') if l_0_group_legend is missing else l_0_group_legend), (undefined(name='groups') if l_0_groups is missing else l_0_groups), _block_vars=_block_vars))
-        yield '\n<span class="how">Each card you hold gives the credit in the column of the group of the card you want (and to the single cards named at the right). Add them up: the card costs its price less the total.</span>\n'
+        yield '\n<span class="how">'
+        yield escape((undefined(name='count') if l_0_count is missing else l_0_count))
+        yield ' cards are too many for a legible table of every card held against every card to buy on one page, so this chart gives the same credits card by card. Each card you hold gives the credit in the column of the group of the card you want (and to the single cards named at the right). Add them up: the card costs its price less the total.</span>\n'
         if (undefined(name='drawn') if l_0_drawn is missing else l_0_drawn):
             pass
             yield '<span class="group-note">'
@@ -312,4 +315,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=106&71=109&73=111&74=116&77=122&81=134&82=137&83=140&84=145&90=151&91=156&92=160&93=175&94=180&95=185&96=189&98=197&104=201&105=208&106=211&110=216&114=218&118=224&119=228&124=238&125=242&130=251&131=258&132=262&133=266&134=269&135=273&142=289&145=296&146=298'
+debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&77=125&81=137&82=140&83=143&84=148&90=154&91=159&92=163&93=178&94=183&95=188&96=192&98=200&104=204&105=211&106=214&110=219&114=221&118=227&119=231&124=241&125=245&130=254&131=261&132=265&133=269&134=272&135=276&142=292&145=299&146=301'
