@@ -24,10 +24,19 @@ class Node:
 
     def lines(self, indent: int, prefix: str, suffix: str) -> list[str]:
         pad = " " * indent
-        one = f"{pad}{prefix}{self.flat()}{suffix}"
-        if len(one) <= LINE_LENGTH or not self.explodable():
-            return [one]
+        if not self.explodable():
+            return [f"{pad}{prefix}{self.flat()}{suffix}"]
+        # Flattened only as far as a line holds: a large value is not written out whole at every
+        # level of its nesting just to learn that it does not fit.
+        one = self.flat_within(LINE_LENGTH - indent - len(prefix) - len(suffix))
+        if one is not None:
+            return [f"{pad}{prefix}{one}{suffix}"]
         return self.exploded(indent, prefix, suffix)
+
+    def flat_within(self, budget: int) -> str | None:
+        """:meth:`flat` when it is at most ``budget`` characters long, else None."""
+        text = self.flat()
+        return text if len(text) <= budget else None
 
     def explodable(self) -> bool:
         return False
@@ -58,6 +67,27 @@ class _Container(Node):
         if self.one_tuple and len(self.items) == 1:
             inner += ","
         return f"{self.opening}{inner}{self.closing}"
+
+    def flat_within(self, budget: int) -> str | None:
+        used = len(self.opening) + len(self.closing)
+        if self.one_tuple and len(self.items) == 1:
+            used += 1
+        parts = []
+        for n, (key, value) in enumerate(self.items):
+            used += len(key) + (2 if n else 0)
+            if used > budget:
+                return None
+            inner = value.flat_within(budget - used)
+            if inner is None:
+                return None
+            used += len(inner)
+            parts.append(f"{key}{inner}")
+        if used > budget:
+            return None
+        inner_text = ", ".join(parts)
+        if self.one_tuple and len(self.items) == 1:
+            inner_text += ","
+        return f"{self.opening}{inner_text}{self.closing}"
 
     def explodable(self) -> bool:
         return bool(self.items)
@@ -97,6 +127,8 @@ def frozen(items: Sequence[Node]) -> Node:
 def string(value: str) -> Node:
     """A string literal quoted as the formatter prefers (double quotes unless that needs more escapes)."""
     quote = "'" if value.count('"') > value.count("'") else '"'
+    if value.isprintable() and "\\" not in value and quote not in value:
+        return Code(quote + value + quote)  # nothing to escape (most ids and names)
     out = []
     for char in value:
         if char == "\\":

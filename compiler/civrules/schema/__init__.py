@@ -12,6 +12,7 @@ jsonschema's errors are turned into diagnostics pointing at the offending key or
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -320,6 +321,52 @@ def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
     return _validator_class()({**item, "$defs": schema.get("$defs", {})})
 
 
+@functools.cache
+def _fast_item_validator(kind: str, list_path: tuple[str, ...]) -> Callable[[Any], Any] | None:
+    """The compiled validator of one element of the list at ``list_path`` in files of ``kind``: the
+    function fastjsonschema generated for the `$defs` entry its `items` names, inside the kind's
+    shipped fast validator (see :func:`_fast_validator`); None when there is none."""
+    import importlib
+
+    if _fast_validator(kind) is None:
+        return None
+    schema = load_schema(kind)
+    node: Any = schema
+    try:
+        for part in list_path:
+            node = _deref(schema, node)["properties"][part]
+        items = _deref(schema, node)["items"]
+    except (KeyError, TypeError):
+        return None
+    ref = items.get("$ref") if isinstance(items, dict) and len(items) == 1 else None
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/") or "/" in ref[len("#/$defs/") :]:
+        return None
+    module = importlib.import_module(f"civrules._generated.validators.{validator_module(kind)}")
+    function = getattr(module, f"{module.validate.__name__}___defs_{re.sub(r'[^A-Za-z0-9_]', '_', ref[8:])}", None)
+    return function if callable(function) else None
+
+
+def _passes(validate: Callable[[Any], Any], data: Any) -> bool:
+    from fastjsonschema import JsonSchemaException
+
+    try:
+        validate(data)
+    except JsonSchemaException:
+        return False
+    return True
+
+
+def _whole_floats(data: Any) -> bool:
+    """Whether ``data`` holds a float with no fractional part (fastjsonschema takes it for an integer)."""
+    if isinstance(data, float):
+        return data.is_integer()
+    if isinstance(data, dict):
+        return any(_whole_floats(value) for value in data.values())
+    if isinstance(data, list):
+        return any(_whole_floats(value) for value in data)
+    return False
+
+
 def _deref(schema: dict[str, Any], node: Any) -> Any:
     while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
         node = schema["$defs"][node["$ref"][len("#/$defs/") :]]
@@ -345,6 +392,9 @@ def validate_entity(
         key = None
     if key is not None and key in _VALID_ENTITIES:
         return []
+    fast = _fast_item_validator(kind, list_path)
+    if fast is not None and not _whole_floats(data) and _passes(fast, data):
+        return []  # most added entities are valid: the compiled code says so ~20x faster
     found = _validate_part(_item_validator(kind, list_path), data, locate, base)
     if not found and key is not None:
         if len(_VALID_ENTITIES) >= 10_000:
@@ -544,18 +594,39 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
     if not isinstance(node, dict) or (*path, key) not in document.key_spans:
         return None
     line = document.key_span((*path, key)).line
-    above: tuple[int, str] | None = None
-    for sibling in node:
-        if sibling != key and (*path, sibling) in document.key_spans:
-            at = document.key_span((*path, sibling)).line
-            if at < line and (above is None or at > above[0]):
-                above = (at, sibling)
+    lines, names = _sibling_lines(document, path, node)
+    at = bisect.bisect_left(lines, line) - 1
+    above = (lines[at], names[at]) if at >= 0 else None
     if above is None or node.get(above[1]) is not None:
         return None
     return (
         f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
         f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
     )
+
+
+def _sibling_lines(document: Document, path: NodePath, node: dict[str, Any]) -> tuple[list[int], list[str]]:
+    """The lines of the keys of the mapping at ``path``, ascending, each with the first key on it:
+    made once per mapping, so a mapping of 490,000 unknown keys is not walked once per key."""
+    cached = _SIBLINGS.get((id(document), path))
+    if cached is not None and cached[0] is document:
+        return cached[1], cached[2]
+    first: dict[int, str] = {}
+    for sibling in node:
+        packed = document.key_spans.get((*path, sibling))
+        if packed is not None:
+            first.setdefault(packed >> 96, sibling)  # the start line of a packed position
+    lines = sorted(first)
+    names = [first[at] for at in lines]
+    if len(_SIBLINGS) >= 64:
+        _SIBLINGS.clear()
+    _SIBLINGS[(id(document), path)] = (document, lines, names)
+    return lines, names
+
+
+#: Key lines per mapping (:func:`_sibling_lines`), by document identity and path; the document is
+#: kept in the entry so that a reused id cannot match.
+_SIBLINGS: dict[tuple[int, NodePath], tuple[Document, list[int], list[str]]] = {}
 
 
 @functools.cache

@@ -4,6 +4,7 @@ transcriptions, and the rulebook's worked examples (2.8, 31.54, 31.55, 31.58).""
 from __future__ import annotations
 
 import csv
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ def advciv() -> Ruleset:
 
 @pytest.fixture(scope="module")
 def matrix(advciv: Ruleset) -> dict[str, dict[str, int]]:
-    return credit_matrix(advciv)
+    return {owned: dict(row) for owned, row in credit_matrix(advciv).items()}
 
 
 def slug(name: str) -> str:
@@ -290,3 +291,72 @@ def test_c004_routes_agree_with_walking_every_target(ruleset_id: str) -> None:
             assert fast == brute, card.id
             checked += 1
     assert checked >= 2 * len(ruleset.cards)
+
+
+# --- The credit matrix stored as the credits written (issue 32, point 1) ----------------------------
+
+#: Every shipped ruleset of the family.
+FAMILY_RULESETS = [
+    "advanced-civilization",
+    "advanced-civilization-western",
+    "expansion-project",
+    "central-america",
+    "mega-civilization",
+]
+
+
+def runtime_credits() -> Any:
+    """The family runtime's credit module (standard library only), loaded from its source."""
+    import importlib.util
+
+    from civrules.families.advanced_civilization import package
+
+    spec = importlib.util.spec_from_file_location("_runtime_credits", package.FAMILY_RUNTIME_SOURCES / "credits.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_answers_as_dense(sources: list[CreditSource], policy: CreditPolicy) -> int:
+    """The compiler's matrix, the export's linear form read back by the runtime, and the dense
+    derivation agree on every owned × target pair, on the keys and on the order of iteration."""
+    from civrules.families.advanced_civilization.credits import CreditMatrix
+
+    dense = derive_credit_matrix(sources, policy)
+    linear = CreditMatrix(sources, policy)
+    exported = json.loads(json.dumps(linear.export()))
+    runtime = runtime_credits().CreditMatrix.from_export(exported)
+    ids = [card.id for card in sources] + sorted({line.card for c in sources for line in c.credits if line.card})
+    for owned in ids:
+        for target in ids:
+            expected = dense.get(owned, {}).get(target)
+            assert linear.get(owned, {}).get(target) == expected, (owned, target)
+            assert (runtime[owned].get(target) if owned in runtime else None) == expected, (owned, target)
+    assert list(linear) == list(dense)
+    assert {owned: list(row.items()) for owned, row in linear.items()} == {o: list(r.items()) for o, r in dense.items()}
+    assert list(runtime) == [card.id for card in sources]
+    assert all(list(runtime[o].items()) == list(dense.get(o, {}).items()) for o in runtime)
+    return len(ids) ** 2
+
+
+@pytest.mark.parametrize("ruleset_id", FAMILY_RULESETS)
+def test_the_linear_matrix_answers_every_pair_as_the_dense_derivation(ruleset_id: str) -> None:
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.model is not None
+    ruleset = of_family(analysis.model)
+    assert assert_answers_as_dense(credit_sources(ruleset), credit_policy(ruleset)) >= len(ruleset.cards) ** 2
+
+
+def test_the_linear_matrix_answers_as_the_dense_one_under_every_policy() -> None:
+    bonus = CreditSource(
+        "bonus",
+        ("arts",),
+        (CreditLine(10, group="crafts"), CreditLine(5, card="surveying", extra=True), CreditLine(3, card="gone")),
+    )
+    twice = CreditSource("twice", ("crafts",), (CreditLine(10, group="crafts"), CreditLine(20, group="crafts")))
+    cards = [ENGINEERING, SURVEYING, POTTERY, bonus, twice, CreditSource("lonely", ("religion",), ())]
+    for same in SameTarget:
+        for known in (True, False):
+            assert assert_answers_as_dense(cards, CreditPolicy(same, known))

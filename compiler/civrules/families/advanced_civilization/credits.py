@@ -22,9 +22,9 @@ out of the matrix (a cell is never larger than the truth), while specific and ex
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from civrules.families.advanced_civilization.model import Ruleset
@@ -137,6 +137,145 @@ def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) ->
     return dict(sorted(matrix.items()))
 
 
+class CreditRow(Mapping[str, int]):
+    """The credit one owned card gives toward each other card, computed per lookup from its credit
+    lines (a lookup reads the owned card's lines, never a stored cell); iteration is in target order."""
+
+    __slots__ = ("_lines", "_matrix", "_owned")
+
+    def __init__(self, matrix: CreditMatrix, owned: str, lines: tuple[CreditLine, ...]) -> None:
+        self._matrix = matrix
+        self._owned = owned
+        self._lines = lines
+
+    def reaching(self, target: str) -> list[CreditLine]:
+        """The lines of the owned card that reach ``target``, in the order written."""
+        if target == self._owned:
+            return []
+        matrix = self._matrix
+        groups = () if target in matrix.two_groups else matrix.groups_of.get(target, ())
+        return [
+            line for line in self._lines if (line.card == target if line.card is not None else line.group in groups)
+        ]
+
+    def __getitem__(self, target: str) -> int:
+        lines = self.reaching(target)
+        if not lines:
+            raise KeyError(target)
+        return lines[0].points if len(lines) == 1 else combine(lines, self._matrix.policy)
+
+    def targets(self) -> set[str]:
+        """Every card this row gives a credit toward (unordered)."""
+        matrix = self._matrix
+        found: set[str] = set()
+        for line in self._lines:
+            if line.card is not None:
+                found.add(line.card)
+            else:
+                found.update(c for c in matrix.members.get(line.group or "", ()) if c not in matrix.two_groups)
+        found.discard(self._owned)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.targets()))
+
+    def __len__(self) -> int:
+        return len(self.targets())
+
+    def __contains__(self, target: object) -> bool:
+        return isinstance(target, str) and bool(self.reaching(target))
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+class CreditMatrix(Mapping[str, Mapping[str, int]]):
+    """The owned → target credit matrix of a deck, stored as the credits written (linear in them)
+    and answered per lookup: ``matrix[owned][target]`` is the credit under the policy, a row
+    iterates its targets in order, and only owned cards that give some credit are keys (in order).
+
+    It answers what :func:`derive_credit_matrix` lists, cell for cell, without the ``n²`` cells of a
+    group credit to a large group.
+
+    Examples
+    --------
+    >>> pottery = CreditSource("pottery", ("crafts",), (CreditLine(10, group="crafts"),))
+    >>> mining = CreditSource("mining", ("crafts",), (CreditLine(10, group="crafts"),))
+    >>> matrix = CreditMatrix([pottery, mining], CreditPolicy())
+    >>> matrix["pottery"]["mining"], dict(matrix["mining"]), list(matrix)
+    (10, {'pottery': 10}, ['mining', 'pottery'])
+    """
+
+    __slots__ = ("_giving", "_lines", "_owned", "groups_of", "members", "policy", "two_groups")
+
+    def __init__(self, cards: Sequence[CreditSource], policy: CreditPolicy) -> None:
+        self.policy = policy
+        self.groups_of: dict[str, tuple[str, ...]] = {card.id: card.groups for card in cards}
+        self.members = group_members(cards)
+        self.two_groups: frozenset[str] = (
+            frozenset() if policy.two_group_cards_known else frozenset(c.id for c in cards if len(c.groups) > 1)
+        )
+        self._lines: dict[str, tuple[CreditLine, ...]] = {card.id: card.credits for card in cards if card.credits}
+        # The owned cards whose row is not empty: a line to another card, or to a group with a member
+        # (other than the giver) that takes group credits.
+        takers = {group: [c for c in cards if c not in self.two_groups][:2] for group, cards in self.members.items()}
+        self._owned = sorted(
+            owned
+            for owned, lines in self._lines.items()
+            if any(
+                (line.card != owned)
+                if line.card is not None
+                else any(c != owned for c in takers.get(line.group or "", ()))
+                for line in lines
+            )
+        )
+        self._giving = frozenset(self._owned)
+
+    def export(self) -> dict[str, Any]:
+        """The linear form ``civrules export`` writes: the policy, every card's groups and the credit
+        lines of each card that gives any (each `{points, group | card, extra?}`)."""
+
+        def line(credit: CreditLine) -> dict[str, Any]:
+            out: dict[str, Any] = {"points": credit.points}
+            if credit.card is not None:
+                out["card"] = credit.card
+            if credit.group is not None:
+                out["group"] = credit.group
+            if credit.extra:
+                out["extra"] = True
+            return out
+
+        return {
+            "policy": {
+                "same_target": self.policy.same_target.value,
+                "two_group_cards_known": self.policy.two_group_cards_known,
+            },
+            "groups": {card: list(groups) for card, groups in self.groups_of.items()},
+            "credits": {card: [line(credit) for credit in lines] for card, lines in self._lines.items()},
+        }
+
+    def lines(self, owned: str) -> tuple[CreditLine, ...]:
+        """The credit lines of ``owned`` as the derivation sees them."""
+        return self._lines.get(owned, ())
+
+    def __getitem__(self, owned: str) -> CreditRow:
+        if owned not in self._giving:
+            raise KeyError(owned)
+        return CreditRow(self, owned, self._lines[owned])
+
+    def __contains__(self, owned: object) -> bool:
+        return owned in self._giving
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._owned)
+
+    def __len__(self) -> int:
+        return len(self._owned)
+
+    def __repr__(self) -> str:
+        return repr({owned: dict(row) for owned, row in self.items()})
+
+
 def credit_toward(matrix: Mapping[str, Mapping[str, int]], owned: Iterable[str], target: str) -> int:
     """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card).
 
@@ -179,20 +318,20 @@ def credit_sources(ruleset: Ruleset) -> list[CreditSource]:
     return sources
 
 
-def credit_matrix(ruleset: Ruleset) -> dict[str, dict[str, int]]:
-    """The owned → target credit matrix of a ruleset, derived under its own credit policy.
+def credit_matrix(ruleset: Ruleset) -> CreditMatrix:
+    """The owned → target credit matrix of a ruleset, under its own credit policy.
 
-    Checks, code generation and sheets all ask for it: it is derived once per ruleset object (a
-    model never changes once built) and handed out as a copy.
+    Checks, code generation, export and sheets all ask for it: it is built once per ruleset object
+    (a model never changes once built, nor does the matrix, which is read-only).
     """
     cached = _MATRICES.get(id(ruleset))
     if cached is None or cached[0] is not ruleset:
-        cached = (ruleset, derive_credit_matrix(credit_sources(ruleset), credit_policy(ruleset)))
+        cached = (ruleset, CreditMatrix(credit_sources(ruleset), credit_policy(ruleset)))
         if len(_MATRICES) >= 8:
             _MATRICES.clear()
         _MATRICES[id(ruleset)] = cached
-    return {owned: dict(row) for owned, row in cached[1].items()}
+    return cached[1]
 
 
 #: Matrices by model identity; the model is kept in the entry so that a reused id cannot match.
-_MATRICES: dict[int, tuple[Ruleset, dict[str, dict[str, int]]]] = {}
+_MATRICES: dict[int, tuple[Ruleset, CreditMatrix]] = {}

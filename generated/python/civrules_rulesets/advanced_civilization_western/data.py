@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
     Area,
     AstTrack,
@@ -89,7 +90,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "0ddce7bd5e10db986927eed06acf5088381dc5dfaf674364037a253476a85100"
+RULESET_FINGERPRINT: Final = "2862045cf41aaaa4934c026ea610f35d37719d4d94f4262a9fe111268e9e2911"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1024,219 +1025,142 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
     },
 )
 
-#: Credit each owned card gives toward each other card, derived by the ruleset's credit policy
-#: (every card has a row, empty when it gives no credit).
-CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = FrozenMap(
+#: Credit each owned card gives toward each other card under the ruleset's credit policy
+#: (every card has a row, empty when it gives no credit): stored as each card's groups and
+#: credit lines (points, group, card, extra) and computed per lookup.
+CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = CreditMatrix(
+    "highest",
+    True,
     {
-        CardId.POTTERY: FrozenMap(
-            {
-                CardId.AGRICULTURE: 10,
-                CardId.CLOTH_MAKING: 10,
-                CardId.DEMOCRACY: 10,
-                CardId.ENGINEERING: 10,
-                CardId.METALWORKING: 10,
-                CardId.MINING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.ROADBUILDING: 10,
-            },
+        CardId.POTTERY: ("crafts",),
+        CardId.CLOTH_MAKING: ("crafts",),
+        CardId.METALWORKING: ("crafts",),
+        CardId.AGRICULTURE: ("crafts",),
+        CardId.ROADBUILDING: ("crafts",),
+        CardId.MINING: ("crafts",),
+        CardId.ENGINEERING: ("crafts", "sciences"),
+        CardId.ASTRONOMY: ("sciences",),
+        CardId.COINAGE: ("sciences",),
+        CardId.MEDICINE: ("sciences",),
+        CardId.MATHEMATICS: ("sciences", "arts"),
+        CardId.DRAMA_AND_POETRY: ("arts",),
+        CardId.MUSIC: ("arts",),
+        CardId.ARCHITECTURE: ("arts",),
+        CardId.LITERACY: ("arts", "civics"),
+        CardId.LAW: ("civics",),
+        CardId.DEMOCRACY: ("civics",),
+        CardId.MILITARY: ("civics",),
+        CardId.PHILOSOPHY: ("civics",),
+        CardId.MYSTICISM: ("religion", "arts"),
+        CardId.DEISM: ("religion",),
+        CardId.ENLIGHTENMENT: ("religion",),
+        CardId.MONOTHEISM: ("religion",),
+        CardId.THEOLOGY: ("religion",),
+    },
+    {
+        CardId.POTTERY: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
         ),
-        CardId.CLOTH_MAKING: FrozenMap(
-            {
-                CardId.AGRICULTURE: 10,
-                CardId.DEMOCRACY: 10,
-                CardId.ENGINEERING: 10,
-                CardId.METALWORKING: 10,
-                CardId.MINING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.POTTERY: 10,
-                CardId.ROADBUILDING: 10,
-            },
+        CardId.CLOTH_MAKING: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
         ),
-        CardId.METALWORKING: FrozenMap(
-            {
-                CardId.AGRICULTURE: 10,
-                CardId.CLOTH_MAKING: 10,
-                CardId.DEMOCRACY: 10,
-                CardId.ENGINEERING: 10,
-                CardId.MILITARY: 20,
-                CardId.MINING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.POTTERY: 10,
-                CardId.ROADBUILDING: 10,
-            },
+        CardId.METALWORKING: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
+            (20, None, CardId.MILITARY, False),
         ),
-        CardId.AGRICULTURE: FrozenMap(
-            {
-                CardId.CLOTH_MAKING: 10,
-                CardId.DEMOCRACY: 10,
-                CardId.ENGINEERING: 10,
-                CardId.METALWORKING: 10,
-                CardId.MINING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.POTTERY: 10,
-                CardId.ROADBUILDING: 10,
-            },
+        CardId.AGRICULTURE: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
         ),
-        CardId.ROADBUILDING: FrozenMap(
-            {
-                CardId.AGRICULTURE: 10,
-                CardId.CLOTH_MAKING: 10,
-                CardId.DEMOCRACY: 10,
-                CardId.ENGINEERING: 10,
-                CardId.METALWORKING: 10,
-                CardId.MINING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.POTTERY: 10,
-            },
+        CardId.ROADBUILDING: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
         ),
-        CardId.MINING: FrozenMap(
-            {
-                CardId.AGRICULTURE: 10,
-                CardId.CLOTH_MAKING: 10,
-                CardId.DEMOCRACY: 10,
-                CardId.ENGINEERING: 10,
-                CardId.METALWORKING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.POTTERY: 10,
-                CardId.ROADBUILDING: 10,
-            },
+        CardId.MINING: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
         ),
-        CardId.ENGINEERING: FrozenMap(
-            {
-                CardId.AGRICULTURE: 10,
-                CardId.ASTRONOMY: 20,
-                CardId.CLOTH_MAKING: 10,
-                CardId.COINAGE: 20,
-                CardId.DEMOCRACY: 10,
-                CardId.MATHEMATICS: 20,
-                CardId.MEDICINE: 20,
-                CardId.METALWORKING: 10,
-                CardId.MINING: 10,
-                CardId.MONOTHEISM: 10,
-                CardId.PHILOSOPHY: 20,
-                CardId.POTTERY: 10,
-                CardId.ROADBUILDING: 10,
-                CardId.THEOLOGY: 20,
-            },
+        CardId.ENGINEERING: (
+            (10, "crafts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.MONOTHEISM, False),
+            (20, "sciences", None, False),
+            (20, None, CardId.PHILOSOPHY, False),
+            (20, None, CardId.THEOLOGY, False),
         ),
-        CardId.ASTRONOMY: FrozenMap(
-            {
-                CardId.COINAGE: 20,
-                CardId.ENGINEERING: 20,
-                CardId.MATHEMATICS: 20,
-                CardId.MEDICINE: 20,
-                CardId.PHILOSOPHY: 20,
-                CardId.THEOLOGY: 20,
-            },
+        CardId.ASTRONOMY: (
+            (20, "sciences", None, False),
+            (20, None, CardId.PHILOSOPHY, False),
+            (20, None, CardId.THEOLOGY, False),
         ),
-        CardId.COINAGE: FrozenMap(
-            {
-                CardId.ASTRONOMY: 20,
-                CardId.ENGINEERING: 20,
-                CardId.MATHEMATICS: 20,
-                CardId.MEDICINE: 20,
-                CardId.PHILOSOPHY: 20,
-                CardId.THEOLOGY: 20,
-            },
+        CardId.COINAGE: (
+            (20, "sciences", None, False),
+            (20, None, CardId.PHILOSOPHY, False),
+            (20, None, CardId.THEOLOGY, False),
         ),
-        CardId.MEDICINE: FrozenMap(
-            {
-                CardId.ASTRONOMY: 20,
-                CardId.COINAGE: 20,
-                CardId.ENGINEERING: 20,
-                CardId.MATHEMATICS: 20,
-                CardId.PHILOSOPHY: 20,
-                CardId.THEOLOGY: 20,
-            },
+        CardId.MEDICINE: (
+            (20, "sciences", None, False),
+            (20, None, CardId.PHILOSOPHY, False),
+            (20, None, CardId.THEOLOGY, False),
         ),
-        CardId.MATHEMATICS: FrozenMap(
-            {
-                CardId.ARCHITECTURE: 5,
-                CardId.ASTRONOMY: 20,
-                CardId.COINAGE: 20,
-                CardId.DRAMA_AND_POETRY: 5,
-                CardId.ENGINEERING: 20,
-                CardId.ENLIGHTENMENT: 10,
-                CardId.LAW: 5,
-                CardId.LITERACY: 5,
-                CardId.MEDICINE: 20,
-                CardId.MUSIC: 5,
-                CardId.MYSTICISM: 5,
-                CardId.PHILOSOPHY: 25,
-                CardId.THEOLOGY: 25,
-            },
+        CardId.MATHEMATICS: (
+            (20, "sciences", None, False),
+            (5, "arts", None, False),
+            (5, None, CardId.LAW, False),
+            (10, None, CardId.ENLIGHTENMENT, False),
+            (25, None, CardId.PHILOSOPHY, False),
+            (25, None, CardId.THEOLOGY, False),
         ),
-        CardId.DRAMA_AND_POETRY: FrozenMap(
-            {
-                CardId.ARCHITECTURE: 5,
-                CardId.DEMOCRACY: 10,
-                CardId.ENLIGHTENMENT: 10,
-                CardId.LAW: 5,
-                CardId.LITERACY: 20,
-                CardId.MATHEMATICS: 5,
-                CardId.MUSIC: 5,
-                CardId.MYSTICISM: 5,
-            },
+        CardId.DRAMA_AND_POETRY: (
+            (5, None, CardId.MATHEMATICS, False),
+            (5, None, CardId.MUSIC, False),
+            (5, None, CardId.ARCHITECTURE, False),
+            (5, None, CardId.LAW, False),
+            (5, None, CardId.MYSTICISM, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.ENLIGHTENMENT, False),
+            (20, None, CardId.LITERACY, False),
         ),
-        CardId.MUSIC: FrozenMap(
-            {
-                CardId.ARCHITECTURE: 5,
-                CardId.DEMOCRACY: 10,
-                CardId.DRAMA_AND_POETRY: 5,
-                CardId.ENLIGHTENMENT: 10,
-                CardId.LAW: 5,
-                CardId.LITERACY: 5,
-                CardId.MATHEMATICS: 20,
-                CardId.MYSTICISM: 5,
-                CardId.PHILOSOPHY: 20,
-            },
+        CardId.MUSIC: (
+            (5, None, CardId.DRAMA_AND_POETRY, False),
+            (5, None, CardId.ARCHITECTURE, False),
+            (5, None, CardId.LITERACY, False),
+            (5, None, CardId.LAW, False),
+            (5, None, CardId.MYSTICISM, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.ENLIGHTENMENT, False),
+            (20, None, CardId.MATHEMATICS, False),
+            (20, None, CardId.PHILOSOPHY, False),
         ),
-        CardId.ARCHITECTURE: FrozenMap(
-            {
-                CardId.DEMOCRACY: 10,
-                CardId.DRAMA_AND_POETRY: 5,
-                CardId.ENLIGHTENMENT: 10,
-                CardId.LAW: 15,
-                CardId.LITERACY: 5,
-                CardId.MATHEMATICS: 5,
-                CardId.MUSIC: 5,
-                CardId.MYSTICISM: 5,
-            },
+        CardId.ARCHITECTURE: (
+            (5, "arts", None, False),
+            (10, None, CardId.DEMOCRACY, False),
+            (10, None, CardId.ENLIGHTENMENT, False),
+            (15, None, CardId.LAW, False),
         ),
-        CardId.LITERACY: FrozenMap(
-            {
-                CardId.ARCHITECTURE: 5,
-                CardId.DEMOCRACY: 25,
-                CardId.DRAMA_AND_POETRY: 5,
-                CardId.ENLIGHTENMENT: 10,
-                CardId.LAW: 25,
-                CardId.MATHEMATICS: 5,
-                CardId.MUSIC: 5,
-                CardId.MYSTICISM: 5,
-                CardId.PHILOSOPHY: 25,
-            },
+        CardId.LITERACY: (
+            (5, "arts", None, False),
+            (10, None, CardId.ENLIGHTENMENT, False),
+            (25, None, CardId.LAW, False),
+            (25, None, CardId.DEMOCRACY, False),
+            (25, None, CardId.PHILOSOPHY, False),
         ),
-        CardId.LAW: FrozenMap({}),
-        CardId.DEMOCRACY: FrozenMap({}),
-        CardId.MILITARY: FrozenMap({}),
-        CardId.PHILOSOPHY: FrozenMap({}),
-        CardId.MYSTICISM: FrozenMap(
-            {
-                CardId.ARCHITECTURE: 5,
-                CardId.DEISM: 15,
-                CardId.DRAMA_AND_POETRY: 5,
-                CardId.ENLIGHTENMENT: 15,
-                CardId.LITERACY: 5,
-                CardId.MATHEMATICS: 5,
-                CardId.MONOTHEISM: 15,
-                CardId.MUSIC: 5,
-                CardId.THEOLOGY: 15,
-            },
+        CardId.MYSTICISM: ((5, "arts", None, False), (15, "religion", None, False)),
+        CardId.DEISM: (
+            (15, None, CardId.ENLIGHTENMENT, False),
+            (15, None, CardId.MONOTHEISM, False),
+            (15, None, CardId.THEOLOGY, False),
         ),
-        CardId.DEISM: FrozenMap({CardId.ENLIGHTENMENT: 15, CardId.MONOTHEISM: 15, CardId.THEOLOGY: 15}),
-        CardId.ENLIGHTENMENT: FrozenMap({CardId.MONOTHEISM: 15, CardId.THEOLOGY: 15}),
-        CardId.MONOTHEISM: FrozenMap({}),
-        CardId.THEOLOGY: FrozenMap({}),
+        CardId.ENLIGHTENMENT: ((15, None, CardId.MONOTHEISM, False), (15, None, CardId.THEOLOGY, False)),
     },
 )
 

@@ -21,8 +21,9 @@ Unknown facts (cost, groups, prerequisites, credits or points `{unknown: ...}`) 
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -31,6 +32,7 @@ from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.credits import (
     CreditLine,
+    CreditMatrix,
     CreditPolicy,
     SameTarget,
     combine,
@@ -83,14 +85,9 @@ def credit_span(card: Card, index: int) -> Span:
     return card.origin.span("credits", index, "card" if line.card is not None else "group")
 
 
-_derived: list[tuple[Ruleset, dict[str, dict[str, int]]]] = []
-
-
-def matrix_of(ruleset: Ruleset) -> dict[str, dict[str, int]]:
-    """The ruleset's credit matrix, derived once for all the checks of one run (read it, never change it)."""
-    if not _derived or _derived[0][0] is not ruleset:
-        _derived[:] = [(ruleset, credit_matrix(ruleset))]
-    return _derived[0][1]
+def matrix_of(ruleset: Ruleset) -> CreditMatrix:
+    """The ruleset's credit matrix (built once per model; computed per lookup)."""
+    return credit_matrix(ruleset)
 
 
 def known_points(line: Any) -> bool:
@@ -111,6 +108,20 @@ def describe(line: Any) -> str:
 
 def arrow(path: Sequence[str]) -> str:
     return " → ".join(f"`{card}`" for card in path)
+
+
+def _members_by_cost(ruleset: Ruleset, matrix: CreditMatrix) -> dict[str, tuple[list[int], list[str]]]:
+    """Each group's members of known cost, sorted by cost (then card order): costs and ids."""
+    out: dict[str, tuple[list[int], list[str]]] = {}
+    for group, members in matrix.members.items():
+        priced = []
+        for at, card_id in enumerate(members):
+            card = ruleset.cards.get(card_id)
+            if card is not None and isinstance(card.cost, int) and not isinstance(card.cost, bool):
+                priced.append((card.cost, at, card_id))
+        priced.sort()
+        out[group] = ([cost for cost, _, _ in priced], [card_id for _, _, card_id in priced])
+    return out
 
 
 # --- Prerequisites -----------------------------------------------------------------------------
@@ -376,24 +387,24 @@ def max_line(lines: Sequence[Any]) -> Any:
     return max(lines, key=lambda line: line.points)
 
 
-def counting_line(giver: Card, target: str, members: Mapping[str, Sequence[str]]) -> Any:
+def counting_line(giver: Card, target: str, matrix: CreditMatrix) -> Any:
     """The largest credit line of ``giver`` that reaches ``target`` (where a matrix cell comes from)."""
-    reaching = [
-        line
-        for line in giver.credit_list()
-        if known_points(line) and target in line_targets(giver.id, as_credit(line), members)
-    ]
-    return max_line(reaching)
+    return counting_lines(giver, [target], matrix)[target]
 
 
-def counting_lines(giver: Card, members: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    """:func:`counting_line` for every target of ``giver`` at once (the first of the largest lines)."""
+def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) -> dict[str, Any]:
+    """:func:`counting_line` for each of ``targets`` at once (the first of the largest lines), reading
+    the giver's lines per target: never a walk over the members of a group it credits."""
+    written = [line for line in giver.credit_list() if known_points(line)]
     found: dict[str, Any] = {}
-    for line in giver.credit_list():
-        if not known_points(line):
+    for target in targets:
+        if target == giver.id:
             continue
-        for target in line_targets(giver.id, as_credit(line), members):
-            if target not in found or line.points > found[target].points:
+        groups = matrix.groups_of.get(target, ())
+        for line in written:
+            if (line.card == target if line.card is not None else line.group in groups) and (
+                target not in found or line.points > found[target].points
+            ):
                 found[target] = line
     return found
 
@@ -461,7 +472,6 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     graph = prerequisite_graph(ruleset)
     matrix = matrix_of(ruleset)
-    members = group_members(credit_sources(ruleset))
     for card, owned in holders_already_own(ruleset, graph, cyclic_cards(graph)):
         if not isinstance(card.cost, int) or not owned:
             continue
@@ -471,7 +481,7 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             continue
         related = [
             Related(
-                credit_span(ruleset.cards.by_id[g], counting_line(ruleset.cards.by_id[g], card.id, members).index),
+                credit_span(ruleset.cards.by_id[g], counting_line(ruleset.cards.by_id[g], card.id, matrix).index),
                 f"`{g}` gives {matrix[g][card.id]}",
             )
             for g in givers
@@ -505,20 +515,34 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     graph = prerequisite_graph(ruleset)
     matrix = matrix_of(ruleset)
-    members = group_members(credit_sources(ruleset))
+    by_cost = _members_by_cost(ruleset, matrix)
     for giver in cards_of(ruleset):
+        if giver.id not in matrix:
+            continue
         covered: dict[int, list[tuple[Card, int]]] = {}
-        # Paths and counting lines once per giver that credits anything, not once per target:
-        # thousands of cheap cards must not make this check quadratic.
+        # A cell is never more than all the giver's points together: only a target costing no more
+        # can be covered, found by bisecting each credited group's members sorted by cost (a group
+        # credit of 10 to thousands of cards costing 45 looks at none of them).
+        most = sum(max(0, line.points) for line in matrix.lines(giver.id))
+        candidates: set[str] = set()
+        for line in matrix.lines(giver.id):
+            if line.card is not None:
+                candidates.add(line.card)
+            else:
+                costs, ids = by_cost.get(line.group or "", ((), ()))
+                candidates.update(ids[: bisect.bisect_right(costs, most)])
+        row = matrix[giver.id]
+        # Paths and counting lines once per giver that covers anything, not once per target.
         requiring_giver: set[str] | None = None
         counting: dict[str, Any] = {}
-        for target_id, points in matrix.get(giver.id, {}).items():
+        for target_id in sorted(candidates):
+            points = row.get(target_id)
             target = ruleset.cards.get(target_id)
-            if target is None or not isinstance(target.cost, int) or points < target.cost:
+            if points is None or target is None or not isinstance(target.cost, int) or points < target.cost:
                 continue
             if requiring_giver is None:
                 requiring_giver = nx.ancestors(graph, giver.id) if giver.id in graph else set()
-                counting = counting_lines(giver, members)
+                counting = counting_lines(giver, candidates, matrix)
             if target_id == giver.id or target_id in requiring_giver:
                 continue
             covered.setdefault(counting[target_id].index, []).append((target, points))

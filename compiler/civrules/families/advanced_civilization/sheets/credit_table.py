@@ -217,6 +217,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     group_width = max(9.0, min(16.0, (page.content_width - fixed - 40.0) / max(len(groups), 1)))
     return {
         "form": "chart",
+        "count": len(rows),
         "rows": rows,
         "groups": groups,
         "drawn": drawn_note(groups),

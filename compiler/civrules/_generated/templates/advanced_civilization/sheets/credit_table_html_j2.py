@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "86ee090fc6d69243796241b6a1f6902095e2114448909d76b738f5fb7996b2f3"
+SOURCE_SHA256 = "b7cdd83c06a78dd114bb354377fea37519b0d832c138ec542696ee5177883be2"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -95,6 +95,7 @@ def block_content(context, missing=missing):
     l_0_form = resolve('form')
     l_0_group_legend = resolve('group_legend')
     l_0_groups = resolve('groups')
+    l_0_count = resolve('count')
     l_0_drawn = resolve('drawn')
     l_0_all_unknown = resolve('all_unknown')
     l_0_rows = resolve('rows')
@@ -117,7 +118,9 @@ def block_content(context, missing=missing):
         pass
         yield '<div class="intro">\n'
         yield escape(context.call((undefined(name='group_legend') if l_0_group_legend is missing else l_0_group_legend), (undefined(name='groups') if l_0_groups is missing else l_0_groups), _block_vars=_block_vars))
-        yield '\n<span class="how">Each card you hold gives the credit in the column of the group of the card you want (and to the single cards named at the right). Add them up: the card costs its price less the total.</span>\n'
+        yield '\n<span class="how">'
+        yield escape((undefined(name='count') if l_0_count is missing else l_0_count))
+        yield ' cards are too many for a legible table of every card held against every card to buy on one page, so this chart gives the same credits card by card. Each card you hold gives the credit in the column of the group of the card you want (and to the single cards named at the right). Add them up: the card costs its price less the total.</span>\n'
         if (undefined(name='drawn') if l_0_drawn is missing else l_0_drawn):
             pass
             yield '<span class="group-note">'
@@ -326,4 +329,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=106&71=109&73=111&74=116&76=122&78=125&82=137&83=140&84=143&85=148&91=154&92=159&93=163&94=178&95=183&96=188&97=192&99=200&108=208&109=215&110=218&114=223&117=225&119=228&123=234&124=238&129=248&130=252&135=261&136=268&137=272&138=276&139=279&140=283&150=303&153=310&154=312'
+debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&76=125&78=128&82=140&83=143&84=146&85=151&91=157&92=162&93=166&94=181&95=186&96=191&97=195&99=203&108=211&109=218&110=221&114=226&117=228&119=231&123=237&124=241&129=251&130=255&135=264&136=271&137=275&138=279&139=282&140=286&150=306&153=313&154=315'

@@ -1,0 +1,164 @@
+"""The credit matrix of a package, stored as the credits written and answered per lookup.
+
+A group credit reaches every other card of its group, so a matrix of cells grows with the square
+of the deck; this one holds each card's groups and credit lines (linear in what is written) and
+computes ``matrix[owned][target]`` from them under the ruleset's policy, as the compiler derives
+it: a group credit reaches the other cards of its group (not a card of two groups where the policy
+does not know how such a card takes group credits), several lines of one owned card toward one
+target give the highest or their sum (``same_target``), and an extra credit always adds.
+"""
+
+from collections.abc import Iterator, Mapping
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: One credit line: points, the group it credits (or None), the card it credits (or None), extra.
+Line = tuple[int, "str | None", "str | None", bool]
+
+
+class CreditRow(Mapping[str, int]):
+    """The credit one owned card gives toward each other card; iteration in target order."""
+
+    __slots__ = ("_lines", "_matrix", "_owned")
+
+    def __init__(self, matrix: "CreditMatrix", owned: str, lines: "tuple[Line, ...]") -> None:
+        self._matrix = matrix
+        self._owned = owned
+        self._lines = lines
+
+    def _reaching(self, target: str) -> "list[Line]":
+        if target == self._owned:
+            return []
+        matrix = self._matrix
+        groups = () if target in matrix._no_group_credits else matrix._groups.get(target, ())
+        return [line for line in self._lines if (line[2] == target if line[2] is not None else line[1] in groups)]
+
+    def __getitem__(self, target: str) -> int:
+        lines = self._reaching(target)
+        if not lines:
+            raise KeyError(target)
+        plain = [line[0] for line in lines if not line[3]]
+        extra = sum(line[0] for line in lines if line[3])
+        return (sum(plain) if self._matrix.same_target == "sum" else max(plain, default=0)) + extra
+
+    def _targets(self) -> "set[str]":
+        matrix = self._matrix
+        found: set[str] = set()
+        for _, group, card, _ in self._lines:
+            if card is not None:
+                found.add(card)
+            else:
+                found.update(c for c in matrix._members.get(group or "", ()) if c not in matrix._no_group_credits)
+        found.discard(self._owned)
+        return found
+
+    def __iter__(self) -> "Iterator[str]":
+        return iter(sorted(self._targets()))
+
+    def __len__(self) -> int:
+        return len(self._targets())
+
+    def __contains__(self, target: object) -> bool:
+        return isinstance(target, str) and bool(self._reaching(target))
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+    # A value like every table of a package: equal to any mapping of the same cells (Mapping's
+    # __eq__), hashed as a FrozenMap of those cells is, pickled and copied by what it is made of.
+    def __hash__(self) -> int:
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> "tuple[type[CreditRow], tuple[CreditMatrix, str, tuple[Line, ...]]]":
+        return (type(self), (self._matrix, self._owned, self._lines))
+
+
+class CreditMatrix(Mapping[str, Mapping[str, int]]):
+    """Every card's row (empty when it gives no credit), in card order.
+
+    ``groups``: each card's groups, in card order; ``credits``: the credit lines of each card that
+    gives any. ``two_group_cards_known`` False: group credits do not reach a card of two groups.
+
+    Examples
+    --------
+    >>> matrix = CreditMatrix("highest", True, {"mining": ("crafts",), "pottery": ("crafts",)},
+    ...                       {"pottery": ((10, "crafts", None, False),)})
+    >>> matrix["pottery"]["mining"], dict(matrix["mining"]), list(matrix)
+    (10, {}, ['mining', 'pottery'])
+    """
+
+    __slots__ = ("_empty", "_groups", "_hash", "_known", "_lines", "_members", "_no_group_credits", "same_target")
+
+    def __init__(
+        self,
+        same_target: str,
+        two_group_cards_known: bool,
+        groups: "Mapping[str, tuple[str, ...]]",
+        credits: "Mapping[str, tuple[Line, ...]]",
+    ) -> None:
+        self.same_target = same_target
+        self._known = two_group_cards_known
+        self._hash: int | None = None
+        self._groups = groups
+        self._lines = credits
+        members: dict[str, list[str]] = {}
+        for card, of in groups.items():
+            for group in of:
+                members.setdefault(group, []).append(card)
+        self._members = members
+        self._no_group_credits = (
+            frozenset() if two_group_cards_known else frozenset(c for c, of in groups.items() if len(of) > 1)
+        )
+        self._empty: tuple[Line, ...] = ()
+
+    @classmethod
+    def from_export(cls, exported: "Mapping[str, Any]") -> "CreditMatrix":
+        """The matrix of ``civrules export``'s ``credit_matrix`` object (its linear form)."""
+        policy = exported["policy"]
+        return cls(
+            policy["same_target"],
+            policy["two_group_cards_known"],
+            {card: tuple(of) for card, of in exported["groups"].items()},
+            {
+                card: tuple(
+                    (line["points"], line.get("group"), line.get("card"), bool(line.get("extra"))) for line in lines
+                )
+                for card, lines in exported["credits"].items()
+            },
+        )
+
+    def __getitem__(self, owned: str) -> CreditRow:
+        if owned not in self._groups:
+            raise KeyError(owned)
+        return CreditRow(self, owned, self._lines.get(owned, self._empty))
+
+    def __iter__(self) -> "Iterator[str]":
+        return iter(self._groups)
+
+    def __len__(self) -> int:
+        return len(self._groups)
+
+    def __contains__(self, owned: object) -> bool:
+        return owned in self._groups
+
+    def __repr__(self) -> str:
+        return f"CreditMatrix({len(self._groups)} cards)"
+
+    # A value like every table of a package (see CreditRow): the hash is of the cells, made once.
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self.items()))
+        return self._hash
+
+    def __reduce__(
+        self,
+    ) -> "tuple[type[CreditMatrix], tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]]]]":
+        return (type(self), (self.same_target, self._known, dict(self._groups), dict(self._lines)))
+
+    def __copy__(self) -> "CreditMatrix":
+        return self  # it cannot change: a copy is itself, as for a tuple
+
+    def __deepcopy__(self, memo: "dict[int, object]") -> "CreditMatrix":
+        return self

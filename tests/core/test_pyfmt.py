@@ -1,0 +1,52 @@
+"""The formatter of generated Python: a value flattened only as far as a line holds lays out as the
+whole flattening did (issue 32: a large table was written out whole at every level of its nesting)."""
+
+from __future__ import annotations
+
+import random
+
+from civrules.emit.pyfmt import LINE_LENGTH, Code, Node, _Container, call, dct, statement, string, tup
+
+
+def _reference_lines(node: Node, indent: int, prefix: str, suffix: str) -> list[str]:
+    """The layout as it was defined: the whole flat text when it fits, else one element per line."""
+    pad = " " * indent
+    one = f"{pad}{prefix}{node.flat()}{suffix}"
+    if len(one) <= LINE_LENGTH or not node.explodable():
+        return [one]
+    assert isinstance(node, _Container)
+    out = [f"{pad}{prefix}{node.opening}"]
+    for key, value in node.items:
+        out.extend(_reference_lines(value, indent + 4, key, ","))
+    out.append(f"{pad}{node.closing}{suffix}")
+    return out
+
+
+def _value(rng: random.Random, depth: int) -> Node:
+    shape = rng.randrange(5) if depth < 4 else 0
+    width = rng.choice([0, 1, 2, 3, 8, 30])
+    if shape == 0:
+        return string("x" * rng.randrange(40)) if rng.random() < 0.5 else Code(str(rng.randrange(10**6)))
+    if shape == 1:
+        return tup([_value(rng, depth + 1) for _ in range(width)])
+    if shape == 2:
+        return dct([(string(f"k{i}" * rng.randrange(1, 9)), _value(rng, depth + 1)) for i in range(width)])
+    if shape == 3:
+        return call("MappingProxyType", _value(rng, depth + 1))
+    return call("Record", *[_value(rng, depth + 1) for _ in range(width)], name=_value(rng, depth + 1))
+
+
+def test_bounded_flattening_lays_out_as_the_whole_flattening() -> None:
+    rng = random.Random(32)
+    for _ in range(400):
+        node = _value(rng, 0)
+        for indent, prefix in ((0, "TABLE: Final[Mapping[str, int]] = "), (8, "key="), (4, "")):
+            assert node.lines(indent, prefix, ",") == _reference_lines(node, indent, prefix, ","), node.flat()[:200]
+    assert statement("X", tup([Code("1")])) == "X = (1,)\n"
+
+
+def test_a_string_with_nothing_to_escape_is_quoted_as_it_is() -> None:
+    assert string("pottery").flat() == '"pottery"'
+    assert string('say "hi"').flat() == "'say \"hi\"'"
+    assert string("a\\b\n").flat() == '"a\\\\b\\n"'
+    assert string("é\u2028").flat() == '"é\\u2028"'
