@@ -1052,6 +1052,43 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
 @main.command()
 @_global_options
 @click.argument("ruleset")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where to write [default: dist/helpers/RULESET].",
+)
+@click.pass_obj
+def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
+    """Write the interactive player helper of RULESET: one self-contained HTML page (RULESET.html).
+
+    It works opened from disk, with no network. Every ruleset's is also part of `civrules build`
+    (generated/helpers/).
+    """
+    from civrules.emit.export import export_ruleset, fingerprint
+    from civrules.emit.helpers import render_helper
+    from civrules.emit.output import OutputError, write_tree
+    from civrules.pipeline import analyse, derived_facts
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(_failure_code(analysis.diagnostics))
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
+    target = out or Path("dist") / "helpers" / ruleset
+    files = {f"{ruleset}.html": render_helper(analysis.model, stamp)}
+    try:
+        write_tree(target, files, protected=(obj.rules,))
+    except OutputError as error:
+        _output_failure(error)
+    click.echo(f"civrules: wrote {printable(str(target / f'{ruleset}.html'))}", err=True)
+
+
+@main.command()
+@_global_options
+@click.argument("ruleset")
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
 @click.pass_obj
 def export(obj: Context, ruleset: str, fmt: str) -> None:
