@@ -50,7 +50,9 @@ class BuildResult:
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
         runtimes = [f"python/{folder}/" for folder in self.runtimes] if ruleset_ids else []
-        return runtimes + [p for r in ruleset_ids for p in (f"python/{package_folder(r)}/", f"sheets/{r}/", f"{HELPERS}/{r}.html")]
+        return runtimes + [
+            p for r in ruleset_ids for p in (f"python/{package_folder(r)}/", f"sheets/{r}/", f"{HELPERS}/{r}.html")
+        ]
 
 
 def render(workspace: Workspace, rulesets: Sequence[LoadedRuleset], *, debug: bool = False) -> BuildResult:

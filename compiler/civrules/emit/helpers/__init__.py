@@ -92,7 +92,13 @@ def embed_json(value: Any) -> str:
     line there); the JSON reads back the same. Keys are sorted: the output is deterministic.
     """
     out = json.dumps(plain(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for char, escaped in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         out = out.replace(char, escaped)
     return out
 

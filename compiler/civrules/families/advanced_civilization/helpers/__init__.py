@@ -47,7 +47,9 @@ def card_tables(ruleset: Ruleset) -> dict[str, Any]:
             "cost": _known_int(card.cost, f"the cost of {card.id} is not in the sources"),
             "groups": plain(card.groups),
             "prerequisites": plain(card.prerequisites),
-            "victory_points": _known_int(card.victory_points, f"the victory points of {card.id} are not in the sources"),
+            "victory_points": _known_int(
+                card.victory_points, f"the victory points of {card.id} are not in the sources"
+            ),
             "rules": _cited(card.rules, card.source),
         }
     return {"cards": cards, "card_order": [card.id for card in ruleset.cards]}
@@ -127,7 +129,15 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
             }
         )
     immunities: Any = [
-        {"who": i.who, "side": i.side, "card": i.card, "nation": i.nation, "effects": list(i.effects), "text": i.text, "rules": list(i.rules)}
+        {
+            "who": i.who,
+            "side": i.side,
+            "card": i.card,
+            "nation": i.nation,
+            "effects": list(i.effects),
+            "text": i.text,
+            "rules": list(i.rules),
+        }
         for i in calamity.immune
     ]
     if lost & {"effects", "primary", "secondary"}:
@@ -157,7 +167,9 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
 def _requirements(epoch: Epoch, level: str | None) -> Any:
     req = requirements_of(epoch, level)
     criteria = req.get("criteria") if isinstance(req, Mapping) else None
-    if (isinstance(req, Mapping) and set(req) == {"unknown"}) or (isinstance(criteria, Mapping) and "unknown" in criteria):
+    if (isinstance(req, Mapping) and set(req) == {"unknown"}) or (
+        isinstance(criteria, Mapping) and "unknown" in criteria
+    ):
         return {"unknown": f"the entry requirements of {epoch.id} are not in the sources"}
     values = [
         {"count": e.get("count", 1), "min_value": e.get("min_value", 0), "below": _int(e.get("max_value_below"))}
@@ -217,14 +229,16 @@ def tables(ruleset: Ruleset) -> dict[str, Any]:
 
 def _body(ruleset: Ruleset) -> str:
     held = "".join(
-        f'<label><input type="checkbox" data-state={attr("h." + c.id)} data-card={attr(c.id)}> {text(c.display_name)}</label>'
+        f'<label><input type="checkbox" data-state={attr("h." + c.id)} data-card={attr(c.id)}> '
+        f"{text(c.display_name)}</label>"
         for c in ruleset.cards
     )
     hand = "".join(
-        f'<label>{text(c.display_name)} <input type="number" min="0" step="1" data-default="0" '
-        f'data-state={attr("c." + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + " cards")}></label>'
+        f'<label>{text(c.display_name)} <input type="number" min="0" step="1" placeholder="0" '
+        f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + ' cards')}></label>"
         for c in ruleset.commodities
     )
+    first = next(iter(ruleset.calamities), None)
     calamities = "".join(f"<option value={attr(c.id)}>{text(c.display_name)}</option>" for c in ruleset.calamities)
     roles = "".join(f"<option value={attr(r)}>{text(r)}</option>" for r in ROLES)
     return (
@@ -232,19 +246,24 @@ def _body(ruleset: Ruleset) -> str:
         f'<fieldset><legend>Civilization cards held</legend><div class="choices">{held}</div></fieldset>'
         f'<fieldset><legend>Commodity cards in hand (by count)</legend><div class="counts">{hand}</div></fieldset>'
         '<fieldset><legend>Treasury and cities</legend><div class="counts">'
-        '<label>Treasury tokens <input type="number" min="0" step="1" data-default="0" data-state="treasury" id="treasury"></label>'
-        '<label>Cities in play <input type="number" min="0" step="1" data-default="0" data-state="cities" id="cities"></label>'
+        '<label>Treasury tokens <input type="number" min="0" step="1" placeholder="0" data-state="treasury" '
+        'id="treasury"></label>'
+        '<label>Cities in play <input type="number" min="0" step="1" placeholder="0" data-state="cities" '
+        'id="cities"></label>'
         "</div></fieldset></section>"
         '<section class="tool" id="planner"><h2>Purchase planner</h2>'
         '<div class="result" id="budget" aria-live="polite"></div>'
-        '<div class="table-wrap"><table id="prices"><thead><tr><th>Card</th><th>Groups</th><th class="n">Face value</th>'
+        '<div class="table-wrap"><table id="prices"><thead><tr><th>Card</th><th>Groups</th>'
+        '<th class="n">Face value</th>'
         '<th class="n">Credits</th><th class="n">Price</th><th>Prerequisites</th><th>Affordable</th></tr></thead>'
         "<tbody></tbody></table></div>"
         '<h3>Best purchase for this hand</h3><div class="result" id="best" aria-live="polite"></div>'
         '<div id="purchase-rules" class="note"></div></section>'
         '<section class="tool" id="calamity"><h2>Calamity reference</h2><div class="counts">'
-        f'<label>Calamity <select data-state="calamity" id="calamity-choice">{calamities}</select></label>'
-        f'<label>Role <select data-state="role" id="role-choice">{roles}</select></label></div>'
+        f'<label>Calamity <select data-state="calamity" data-default={attr(first.id if first else "")}'
+        f' id="calamity-choice">{calamities}</select></label>'
+        f'<label>Role <select data-state="role" data-default={attr(ROLES[0])} id="role-choice">{roles}</select>'
+        "</label></div>"
         '<div id="calamity-out" aria-live="polite"></div></section>'
         '<section class="tool" id="ast"><h2>A.S.T. check</h2>'
         '<div class="table-wrap"><table id="epochs"><thead><tr><th>Epoch</th><th>May enter</th><th>Lacks</th>'
@@ -260,6 +279,10 @@ def helper_page(model: CoreRuleset) -> HelperPage:
         tables=tables(ruleset),
         rules=RULES,
         script=static("planner.js", __name__),
-        tools=(("holding", "What you hold"), ("planner", "Purchase planner"), ("calamity", "Calamity reference"), ("ast", "A.S.T. check")),
+        tools=(
+            ("holding", "What you hold"),
+            ("planner", "Purchase planner"),
+            ("calamity", "Calamity reference"),
+            ("ast", "A.S.T. check"),
+        ),
     )
-

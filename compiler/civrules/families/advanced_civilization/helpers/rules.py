@@ -76,7 +76,10 @@ SET_VALUE = Rule(
         [
             ("c", get(table("commodities"), var("good"))),
             ("extra", op("and", op("gt", var("n"), 0), var("mining"), _g("c", "mining"))),
-            ("cards", if_(var("extra"), op("min", add(var("n"), table("mining_extra_cards")), _g("c", "count")), var("n"))),
+            (
+                "cards",
+                if_(var("extra"), op("min", add(var("n"), table("mining_extra_cards")), _g("c", "count")), var("n")),
+            ),
         ],
         if_(
             op("eq", table("set_value_formula"), COUNT_SQUARED_TIMES_VALUE),
@@ -94,7 +97,13 @@ HAND_VALUE = Rule(
     let(
         [
             ("goods", _GOODS),
-            ("plain", op("sum", op("map", var("goods"), _f("g", call("set_value", var("g"), get(var("hand"), var("g")), False))))),
+            (
+                "plain",
+                op(
+                    "sum",
+                    op("map", var("goods"), _f("g", call("set_value", var("g"), get(var("hand"), var("g")), False))),
+                ),
+            ),
             (
                 "gain",
                 if_(
@@ -197,7 +206,11 @@ PAYMENT = Rule(
             ),
             ("possible", op("filter", var("options"), _f("o", op("le", _g("o", "tokens"), var("treasury"))))),
         ],
-        op("argmin", var("possible"), _f("o", op("list", _g("o", "excess"), _g("o", "tokens"), op("len", _g("o", "goods"))))),
+        op(
+            "argmin",
+            var("possible"),
+            _f("o", op("list", _g("o", "excess"), _g("o", "tokens"), op("len", _g("o", "goods")))),
+        ),
     ),
 )
 
@@ -216,6 +229,34 @@ def _times() -> Expr:
     )
 
 
+_AMOUNT = obj(
+    calamity=var("calamity"),
+    effect=var("effect"),
+    role=var("role"),
+    base=var("base"),
+    all_but=var("all_but"),
+    limit=var("limit"),
+    per_city=_g("found", "per_city"),
+    change=op("sum", op("map", var("changing"), _f("m", mul(_m("amount"), _times())))),
+    set_to=op("min_of", op("map", var("stating"), _f("m", _m("stated"))), None),
+    cap=op("min_of", var("caps"), None),
+    immune=op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity"))),
+    unknown=op(
+        "or",
+        var("unknown1"),
+        op("any", var("counted"), _f("m", op("and", op("is_null", _m("stated")), _m("amount_unknown")))),
+    ),
+    counted=op("map", var("counted"), _f("m", _m("card"))),
+    superseded=op(
+        "map", op("filter", var("applying"), _f("m", op("in", _m("card"), var("dropped")))), _f("m", _m("card"))
+    ),
+    additions=op(
+        "map",
+        op("filter", var("relevant"), _f("m", _m("adds"))),
+        _f("m", obj(card=_m("card"), amount=_m("amount"), kind=_m("adds_kind"), unit=_m("adds_unit"))),
+    ),
+)
+
 CALAMITY_AMOUNT = Rule(
     ("calamity", "effect", "held", "role", "commodities"),
     let(
@@ -225,7 +266,10 @@ CALAMITY_AMOUNT = Rule(
             ("mods", _g("c", "modifiers")),
             ("immunities", _g("c", "immunities")),
             ("found", op("first", op("filter", var("listed"), _f("e", op("eq", _g("e", "id"), var("effect")))))),
-            ("limited", op("and", op("eq", var("role"), "secondary"), op("not", op("is_null", _g("found", "max_per_victim"))))),
+            (
+                "limited",
+                op("and", op("eq", var("role"), "secondary"), op("not", op("is_null", _g("found", "max_per_victim")))),
+            ),
             ("base", if_(var("limited"), _g("found", "max_per_victim"), _g("found", "amount"))),
             ("all_but", if_(var("limited"), None, _g("found", "all_but"))),
             ("limit", if_(var("limited"), _g("found", "max_per_victim"), None)),
@@ -299,7 +343,11 @@ CALAMITY_AMOUNT = Rule(
                     op("and", op("eq", _g("c", "mode"), "highest"), op("gt", op("len", var("ranked")), 0)),
                     op(
                         "concat",
-                        op("list", var("dropped0"), op("filter", var("ranked"), _f("x", op("ne", var("x"), var("top"))))),
+                        op(
+                            "list",
+                            var("dropped0"),
+                            op("filter", var("ranked"), _f("x", op("ne", var("x"), var("top")))),
+                        ),
                     ),
                     var("dropped0"),
                 ),
@@ -327,40 +375,32 @@ CALAMITY_AMOUNT = Rule(
             ),
             (
                 "caps",
-                op("map", op("filter", var("counted"), _f("m", op("not", op("is_null", _m("cap"))))), _f("m", _m("cap"))),
+                op(
+                    "map",
+                    op("filter", var("counted"), _f("m", op("not", op("is_null", _m("cap"))))),
+                    _f("m", _m("cap")),
+                ),
             ),
         ],
-        obj(
-            calamity=var("calamity"),
-            effect=var("effect"),
-            role=var("role"),
-            base=var("base"),
-            all_but=var("all_but"),
-            limit=var("limit"),
-            per_city=_g("found", "per_city"),
-            change=op("sum", op("map", var("changing"), _f("m", mul(_m("amount"), _times())))),
-            set_to=op("min_of", op("map", var("stating"), _f("m", _m("stated"))), None),
-            cap=op("min_of", var("caps"), None),
-            immune=op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity"))),
-            unknown=op(
-                "or",
-                var("unknown1"),
-                op("any", var("counted"), _f("m", op("and", op("is_null", _m("stated")), _m("amount_unknown")))),
-            ),
-            counted=op("map", var("counted"), _f("m", _m("card"))),
-            superseded=op(
-                "map", op("filter", var("applying"), _f("m", op("in", _m("card"), var("dropped")))), _f("m", _m("card"))
-            ),
-            additions=op(
-                "map",
-                op("filter", var("relevant"), _f("m", _m("adds"))),
-                _f("m", obj(card=_m("card"), amount=_m("amount"), kind=_m("adds_kind"), unit=_m("adds_unit"))),
+        if_(
+            op("is_unknown", var("listed")),
+            var("listed"),
+            if_(
+                op("is_unknown", var("mods")),
+                var("mods"),
+                if_(op("is_unknown", var("immunities")), var("immunities"), _AMOUNT),
             ),
         ),
     ),
 )
 
-_CAPPED = fn(["x"], let([("a", op("max", 0, var("x")))], if_(op("is_null", _g("r", "cap")), var("a"), op("min", var("a"), _g("r", "cap")))))
+_CAPPED = fn(
+    ["x"],
+    let(
+        [("a", op("max", 0, var("x")))],
+        if_(op("is_null", _g("r", "cap")), var("a"), op("min", var("a"), _g("r", "cap"))),
+    ),
+)
 
 #: CalamityAmount.value: the amount for this holder; null when it depends on his units, or is unknown.
 CALAMITY_VALUE = Rule(
@@ -383,6 +423,7 @@ CALAMITY_VALUE = Rule(
     ),
 )
 
+
 def _need(key: str) -> Expr:
     return _g("need", key)
 
@@ -401,7 +442,10 @@ EPOCH_CRITERIA = Rule(
             ("groups_of", _f("h", _card_field(var("h"), "groups"))),
             (
                 "groups_unknown",
-                op("first", op("filter", op("map", var("owned"), var("groups_of")), _f("g", op("is_unknown", var("g"))))),
+                op(
+                    "first",
+                    op("filter", op("map", var("owned"), var("groups_of")), _f("g", op("is_unknown", var("g")))),
+                ),
             ),
             (
                 "groups",
@@ -426,22 +470,54 @@ EPOCH_CRITERIA = Rule(
                     if_(
                         op("is_null", _need("min_cities")),
                         op("list"),
-                        op("list", obj(what="cities", need=_need("min_cities"), have=var("cities"), ok=op("ge", var("cities"), _need("min_cities")))),
+                        op(
+                            "list",
+                            obj(
+                                what="cities",
+                                need=_need("min_cities"),
+                                have=var("cities"),
+                                ok=op("ge", var("cities"), _need("min_cities")),
+                            ),
+                        ),
                     ),
                     if_(
                         op("is_null", _need("min_card_groups")),
                         op("list"),
-                        op("list", obj(what="card_groups", need=_need("min_card_groups"), have=var("groups"), ok=op("ge", var("groups"), _need("min_card_groups")))),
+                        op(
+                            "list",
+                            obj(
+                                what="card_groups",
+                                need=_need("min_card_groups"),
+                                have=var("groups"),
+                                ok=op("ge", var("groups"), _need("min_card_groups")),
+                            ),
+                        ),
                     ),
                     if_(
                         _need("all_card_groups"),
-                        op("list", obj(what="card_groups", need=table("group_count"), have=var("groups"), ok=op("ge", var("groups"), table("group_count")))),
+                        op(
+                            "list",
+                            obj(
+                                what="card_groups",
+                                need=table("group_count"),
+                                have=var("groups"),
+                                ok=op("ge", var("groups"), table("group_count")),
+                            ),
+                        ),
                         op("list"),
                     ),
                     if_(
                         op("is_null", _need("min_cards")),
                         op("list"),
-                        op("list", obj(what="cards", need=_need("min_cards"), have=op("len", var("owned")), ok=op("ge", op("len", var("owned")), _need("min_cards")))),
+                        op(
+                            "list",
+                            obj(
+                                what="cards",
+                                need=_need("min_cards"),
+                                have=op("len", var("owned")),
+                                ok=op("ge", op("len", var("owned")), _need("min_cards")),
+                            ),
+                        ),
                     ),
                     op(
                         "map",
@@ -454,7 +530,10 @@ EPOCH_CRITERIA = Rule(
                                         "costs",
                                         op("map", var("owned"), _f("h", _card_field(var("h"), "cost"))),
                                     ),
-                                    ("cost_unknown", op("first", op("filter", var("costs"), _f("k", op("is_unknown", var("k")))))),
+                                    (
+                                        "cost_unknown",
+                                        op("first", op("filter", var("costs"), _f("k", op("is_unknown", var("k"))))),
+                                    ),
                                     (
                                         "have",
                                         if_(
@@ -469,7 +548,11 @@ EPOCH_CRITERIA = Rule(
                                                         op(
                                                             "and",
                                                             op("ge", var("k"), _g("v", "min_value")),
-                                                            op("or", op("is_null", _g("v", "below")), op("lt", var("k"), _g("v", "below"))),
+                                                            op(
+                                                                "or",
+                                                                op("is_null", _g("v", "below")),
+                                                                op("lt", var("k"), _g("v", "below")),
+                                                            ),
                                                         ),
                                                     ),
                                                 ),
@@ -478,7 +561,14 @@ EPOCH_CRITERIA = Rule(
                                         ),
                                     ),
                                 ],
-                                obj(what="cards_of_value", need=_g("v", "count"), min_value=_g("v", "min_value"), below=_g("v", "below"), have=var("have"), ok=op("ge", var("have"), _g("v", "count"))),
+                                obj(
+                                    what="cards_of_value",
+                                    need=_g("v", "count"),
+                                    min_value=_g("v", "min_value"),
+                                    below=_g("v", "below"),
+                                    have=var("have"),
+                                    ok=op("ge", var("have"), _g("v", "count")),
+                                ),
                             ),
                         ),
                     ),
@@ -486,8 +576,23 @@ EPOCH_CRITERIA = Rule(
                         op("is_null", _need("min_victory_points")),
                         op("list"),
                         let(
-                            [("points", op("sum", op("map", var("owned"), _f("h", _card_field(var("h"), "victory_points")))))],
-                            op("list", obj(what="victory_points", need=_need("min_victory_points"), have=var("points"), ok=op("ge", var("points"), _need("min_victory_points")))),
+                            [
+                                (
+                                    "points",
+                                    op(
+                                        "sum", op("map", var("owned"), _f("h", _card_field(var("h"), "victory_points")))
+                                    ),
+                                )
+                            ],
+                            op(
+                                "list",
+                                obj(
+                                    what="victory_points",
+                                    need=_need("min_victory_points"),
+                                    have=var("points"),
+                                    ok=op("ge", var("points"), _need("min_victory_points")),
+                                ),
+                            ),
                         ),
                     ),
                 ),
