@@ -1066,7 +1066,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
     (generated/helpers/).
     """
     from civrules.emit.export import export_ruleset, fingerprint
-    from civrules.emit.helpers import render_helper
+    from civrules.emit.helpers.render import render_helper
     from civrules.emit.output import OutputError, write_tree
     from civrules.pipeline import analyse, derived_facts
 

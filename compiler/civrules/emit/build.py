@@ -14,7 +14,7 @@ from pathlib import Path
 from civrules.diagnostics import Diagnostic, codes
 from civrules.emit.export import export_ruleset, fingerprint
 from civrules.emit.helpers import FOLDER as HELPERS
-from civrules.emit.helpers import render_helper
+from civrules.emit.helpers.render import render_helper
 from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
     MARKER,

@@ -25,7 +25,8 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
-from civrules.emit.helpers import embed_json, page_html, render_helper
+from civrules.emit.helpers import embed_json
+from civrules.emit.helpers.render import page_html, render_helper
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.browser import Browser, Page
