@@ -906,7 +906,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
 @click.pass_obj
 def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
-    """Generate the engine packages and sheets into generated/.
+    """Generate the engine packages, sheets and player helpers into generated/.
 
     Every clean ruleset is built; the new tree replaces the old one in one step, so a failed build
     leaves the old tree.
@@ -1060,7 +1060,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
 )
 @click.pass_obj
 def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
-    """Write the interactive player helper of RULESET: one self-contained HTML page (RULESET.html).
+    """Write the player helper of RULESET: one offline HTML page.
 
     It works opened from disk, with no network. Every ruleset's is also part of `civrules build`
     (generated/helpers/).

@@ -2,7 +2,7 @@
  *
  * A rule is a JSON expression tree: a number, string, boolean or null is itself; an array is
  * [operator, argument...]. The tables (the ruleset's facts) and the rules are read from the page's
- * <script type="application/json"> blocks; nothing of a game is written here. A fact the sources do
+ * JSON blocks (script elements of type application/json); nothing of a game is written here. A fact the sources do
  * not give is {"unknown": why}: arithmetic and comparisons on it give it back, so a figure that
  * depends on one shows as unknown with its reason.
  */
