@@ -906,7 +906,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
 @click.pass_obj
 def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
-    """Generate the engine packages, sheets and player helpers into generated/.
+    """Generate the packages, sheets and helpers into generated/.
 
     Every clean ruleset is built; the new tree replaces the old one in one step, so a failed build
     leaves the old tree.
