@@ -65,6 +65,7 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                         "cap": amount.cap,
                         "immune": amount.immune,
                         "unknown": amount.unknown,
+                        "kind": None if amount.kind is None else str(amount.kind),
                     }
                 except UnknownFactError:
                     got = "unknown"

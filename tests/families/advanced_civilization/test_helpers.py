@@ -35,6 +35,14 @@ from tests.conftest import REPO, copy_rulesets
 GENERATED = REPO / "generated"
 HELPERS = GENERATED / "helpers"
 ANSWERS = Path(__file__).with_name("package_answers.py")
+#: The README's pictures of the three helpers, each written when missing (or with
+#: CIVRULES_UPDATE_SCREENSHOT=1), never otherwise, so that a test run leaves the tree clean.
+SCREENSHOTS = {tool: REPO / "docs" / f"helpers-{tool}.png" for tool in ("planner", "calamity", "ast")}
+#: The hand the README's pictures show (a state in the fragment, as a shared link holds it).
+README_STATE = (
+    "#h.agriculture=1&h.pottery=1&h.mysticism=1&h.engineering=1&h.mining=1&h.music=1&c.grain=3&c.cloth=2&c.bronze=4"
+    "&treasury=12&cities=5&calamity=civil_war&role=primary"
+)
 RULESETS = (
     "advanced-civilization",
     "advanced-civilization-western",
@@ -56,7 +64,7 @@ _ASK = """(function (q) {
       var r = E.call("calamity_amount", [x.calamity, x.effect, x.held, x.role, {}]);
       if (U(r)) { return "unknown"; }
       return { value: E.call("calamity_value", [r]), change: r.change, set_to: r.set_to, cap: r.cap,
-               immune: r.immune, unknown: r.unknown };
+               immune: r.immune, unknown: r.unknown, kind: r.kind };
     }),
     sets: q.sets.map(function (x) { return a(E.call("set_value", [x.good, x.n, x.mining])); }),
     epochs: q.epochs.map(function (x) { return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held])); })
@@ -202,6 +210,18 @@ def test_the_page_fits_a_phone_and_prints(browser: Browser, tmp_path: Path) -> N
         assert widths[0] <= widths[1], f"the page scrolls sideways on a phone: {widths}"
         pdf = page.pdf()
         assert pdf.startswith(b"%PDF")
+
+
+def test_screenshots_of_each_helper_for_the_readme(browser: Browser, tmp_path: Path) -> None:
+    with open_offline(browser, HELPERS / "advanced-civilization.html", README_STATE, size=(1000, 720)) as page:
+        for tool, target in SCREENSHOTS.items():
+            page.evaluate(f"document.getElementById('{tool}').scrollIntoView()")
+            shot = tmp_path / target.name
+            shot.write_bytes(page.screenshot())
+            assert shot.read_bytes().startswith(b"\x89PNG")
+            if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not target.exists():
+                shutil.copyfile(shot, target)
+            assert target.exists()
 
 
 def test_every_control_has_a_label() -> None:

@@ -259,7 +259,7 @@ def _body(ruleset: Ruleset) -> str:
         "<tbody></tbody></table></div>"
         '<h3>Best purchase for this hand</h3><div class="result" id="best" aria-live="polite"></div>'
         '<div id="purchase-rules" class="note"></div></section>'
-        '<section class="tool" id="calamity"><h2>Calamity reference</h2><div class="counts">'
+        '<section class="tool" id="calamity"><h2>Calamity reference</h2><div class="pickers">'
         f'<label>Calamity <select data-state="calamity" data-default={attr(first.id if first else "")}'
         f' id="calamity-choice">{calamities}</select></label>'
         f'<label>Role <select data-state="role" data-default={attr(ROLES[0])} id="role-choice">{roles}</select>'

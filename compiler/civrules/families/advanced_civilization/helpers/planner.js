@@ -140,7 +140,8 @@
       if (U(r)) { box.appendChild(fig(r)); out.appendChild(box); return; }
       var value = E.call("calamity_value", [r]);
       var line = el("p", { "class": "loss" }, []);
-      line.appendChild(document.createTextNode("Loss" + (e.unit ? " (" + e.unit + ")" : "") + ": "));
+      var kind = [r.kind || e.kind, e.unit].filter(function (w) { return w; }).map(function (w) { return w.replace(/_/g, " "); });
+      line.appendChild(document.createTextNode("Amount" + (kind.length ? " (" + kind.join(", ") + ")" : "") + ": "));
       if (r.immune) { line.appendChild(document.createTextNode("0 — immune")); }
       else if (r.unknown) { line.appendChild(fig({ unknown: e.unknown_why || "the amount is not in the sources, or how these cards combine is not" })); }
       else if (value !== null) { line.appendChild(document.createTextNode(String(value))); }

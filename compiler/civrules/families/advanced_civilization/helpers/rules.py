@@ -241,6 +241,23 @@ _AMOUNT = obj(
     set_to=op("min_of", op("map", var("stating"), _f("m", _m("stated"))), None),
     cap=op("min_of", var("caps"), None),
     immune=op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity"))),
+    kind=let(
+        [
+            (
+                "kinds",
+                op(
+                    "map",
+                    op("filter", var("counted"), _f("m", op("not", op("is_null", _m("becomes_kind"))))),
+                    _f("m", _m("becomes_kind")),
+                ),
+            )
+        ],
+        if_(
+            op("gt", op("len", var("kinds")), 0),
+            get(var("kinds"), sub(op("len", var("kinds")), 1)),
+            _g("found", "kind"),
+        ),
+    ),
     unknown=op(
         "or",
         var("unknown1"),
