@@ -59,6 +59,8 @@ class HelperPage:
     style: str = ""
     #: The tools of the page (anchor id, title), for the page's navigation.
     tools: Sequence[tuple[str, str]] = field(default_factory=tuple)
+    #: Whether the ruleset is a draft (`status: draft`): the page says its unknown facts are marked.
+    draft: bool = False
 
 
 def text(value: object) -> str:

@@ -43,7 +43,7 @@ def page_html(model: Ruleset, fingerprint: str, page: HelperPage | None) -> str:
         if page.tools:
             links = "".join(f"<a href={attr('#' + anchor)} data-jump>{text(title)}</a>" for anchor, title in page.tools)
             nav = f'<nav class="tools" aria-label="Tools">{links}</nav>'
-    draft = model.data.get("status") == "draft"  # the manifest's, whatever the family
+    draft = page is not None and page.draft
     header = (
         '<header class="ruleset">'
         f"<h1>{text(model.name)} — player helper</h1>"

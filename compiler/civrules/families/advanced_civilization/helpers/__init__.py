@@ -285,4 +285,5 @@ def helper_page(model: CoreRuleset) -> HelperPage:
             ("calamity", "Calamity reference"),
             ("ast", "A.S.T. check"),
         ),
+        draft=ruleset.status == "draft",
     )

@@ -107,4 +107,5 @@ def helper_page(model: CoreRuleset) -> HelperPage:
         rules=RULES,
         script=static("deck.js", __name__),
         tools=(("builder", "Faction deck builder"), ("reference", "Card reference")),
+        draft=model.status == "draft",
     )

@@ -111,4 +111,5 @@ def helper_page(model: CoreRuleset) -> HelperPage:
         rules=RULES,
         script=static("pyramid.js", __name__),
         tools=(("pyramid", "Technology pyramid planner"),),
+        draft=model.draft,
     )
