@@ -65,6 +65,7 @@ LONGEST_FIRST = (
     "core/test_import_graph.py",
     "families/advanced_civilization/test_mutations.py",
     "core/test_schemas.py",
+    "families/advanced_civilization/test_helpers.py",
 )
 
 

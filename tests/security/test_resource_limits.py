@@ -17,6 +17,9 @@ hang.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import json
 import os
 import py_compile
@@ -464,6 +467,33 @@ def verify_round_trip(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> N
         assert "<script>alert(" not in page.read_text(encoding="utf-8"), f"{page}: a name became live HTML"
 
 
+def verify_helpers_inert(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
+    """The hostile ruleset's helper page (generated/helpers/hostile.html) runs only its own scripts:
+    every script element is an embedded JSON block or a script whose hash the page's CSP allows, no
+    name ends or opens one, and the embedded tables give back every hostile name exactly."""
+    manifest, diagnostics = read_yaml_file(rules / "rulesets" / "hostile.yaml", "hostile.yaml")
+    assert manifest is not None and not diagnostics
+    overlay = manifest.data["overlay"]
+    page = (tmp / "generated" / "helpers" / "hostile.html").read_text(encoding="utf-8")
+    found = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page)
+    assert found is not None, f"{case.id}: no CSP"
+    csp = html.unescape(found.group(1))
+    assert csp.startswith("default-src 'none'"), f"{case.id}: no strict CSP"
+    blocks = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.DOTALL)
+    assert page.count("<script") == len(blocks) == page.count("</script>"), f"{case.id}: a script element from data"
+    tables: dict[str, object] = {}
+    for attributes, content in blocks:
+        if 'type="application/json"' in attributes:
+            tables[attributes] = json.loads(content)
+            continue
+        digest = base64.b64encode(hashlib.sha256(content.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in csp, f"{case.id}: a script the CSP does not allow"
+    (data,) = [t for a, t in tables.items() if "civrules-tables" in a]
+    assert isinstance(data, dict)
+    assert data["cards"]["pottery"]["name"] == overlay["civilization_cards"]["patch"][0]["name"]
+    assert data["calamities"]["famine"]["name"] == overlay["calamities"]["patch"][0]["name"]
+
+
 def verify_outside_untouched(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> None:
     """Every file, FIFO, link and folder the case made outside rules/ is still there, as it was;
     the rules tree is whole; a link's target was not created."""
@@ -536,6 +566,7 @@ VERIFY = {
     "nothing_ran": verify_nothing_ran,
     "secret_not_printed": verify_secret_not_printed,
     "round_trip": verify_round_trip,
+    "helpers_inert": verify_helpers_inert,
     "outside_untouched": verify_outside_untouched,
     "output_unchanged": verify_output_unchanged,
     "no_link_in_output": verify_no_link_in_output,

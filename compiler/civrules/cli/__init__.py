@@ -1046,7 +1046,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
 @click.pass_obj
 def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
-    """Generate the engine packages and sheets into generated/.
+    """Generate the packages, sheets and helpers into generated/.
 
     Every clean ruleset is built; the new tree replaces the old one in one step, so a failed build
     leaves the old tree.
@@ -1186,6 +1186,43 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {len(files)} files into {printable(str(target))}")
+
+
+@main.command()
+@_global_options
+@click.argument("ruleset", shell_complete=_complete_rulesets)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where to write [default: dist/helpers/RULESET].",
+)
+@click.pass_obj
+def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
+    """Write the player helper of RULESET: one offline HTML page.
+
+    It works opened from disk, with no network. Every ruleset's is also part of `civrules build`
+    (generated/helpers/).
+    """
+    from civrules.emit.export import export_ruleset, fingerprint
+    from civrules.emit.helpers.render import render_helper
+    from civrules.emit.output import OutputError, write_tree
+    from civrules.pipeline import analyse, derived_facts
+
+    workspace = obj.workspace()
+    (loaded,) = _select_rulesets(workspace, [ruleset], "text")
+    analysis = analyse(workspace, loaded, debug=obj.debug)
+    if not analysis.ok or analysis.resolved is None or analysis.model is None:
+        _emit(analysis.diagnostics, "text")
+        sys.exit(_failure_code(analysis.diagnostics))
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
+    target = out or Path("dist") / "helpers" / ruleset
+    files = {f"{ruleset}.html": render_helper(analysis.model, stamp)}
+    try:
+        write_tree(target, files, protected=obj.protected())
+    except OutputError as error:
+        _output_failure(error)
+    click.echo(f"civrules: wrote {printable(str(target / f'{ruleset}.html'))}", err=True)
 
 
 @main.command()

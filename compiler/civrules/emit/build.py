@@ -14,6 +14,8 @@ from pathlib import Path
 from civrules.diagnostics import Diagnostic, codes
 from civrules.emit import versions
 from civrules.emit.export import export_ruleset, fingerprint
+from civrules.emit.helpers import FOLDER as HELPERS
+from civrules.emit.helpers.render import render_helper
 from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
     MARKER,
@@ -51,7 +53,9 @@ class BuildResult:
 
     def prefixes(self, ruleset_ids: Sequence[str]) -> list[str]:
         runtimes = [f"python/{folder}/" for folder in self.runtimes] if ruleset_ids else []
-        return runtimes + [p for r in ruleset_ids for p in (f"python/{package_folder(r)}/", f"sheets/{r}/")]
+        return runtimes + [
+            p for r in ruleset_ids for p in (f"python/{package_folder(r)}/", f"sheets/{r}/", f"{HELPERS}/{r}.html")
+        ]
 
 
 def render(
@@ -93,6 +97,7 @@ def render(
         changes = variant_changes(workspace, loaded, analysis.resolved)
         for relative, content in render_sheets(analysis.model, fingerprint(exported), changes=changes).items():
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
+        result.tree[f"{HELPERS}/{loaded.id}.html"] = render_helper(analysis.model, fingerprint(exported))
     result.versions = versions.settle(result.tree, packages, out, max_bytes)
     if runtimes:  # the runtimes the packages built import: the shared one, rendered by the core, and each family's
         result.tree.update({f"python/{relative}": content for relative, content in render_core_runtime().items()})

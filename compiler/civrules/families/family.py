@@ -81,7 +81,9 @@ class Family:
         ``assemble`` (resolved ruleset → typed model; required), ``export`` (the derived facts
         ``export`` adds), ``package`` (the engine package's files), ``runtime`` (the runtime's
         files) and ``scaffold`` (resolved base → the manifest ``civrules new-variant`` writes,
-        with examples of what a variant of this family may change, taken from the base's data).
+        with examples of what a variant of this family may change, taken from the base's data),
+        ``helpers`` (model → the interactive helper page's part, :class:`civrules.emit.helpers.HelperPage`;
+        a family without one gets a page that says so).
     default:
         Whether a manifest without ``family:`` belongs to this family (one family at most).
     schemas:

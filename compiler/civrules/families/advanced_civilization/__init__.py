@@ -71,6 +71,7 @@ FAMILY = Family(
         "package": f"{__name__}.package:render_package",
         "runtime": f"{__name__}.package:render_runtime",
         "variant_example": f"{__name__}.scaffold:variant_example",
+        "helpers": f"{__name__}.helpers:helper_page",
     },
     default=True,
 )

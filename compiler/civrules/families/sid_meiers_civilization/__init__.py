@@ -64,5 +64,6 @@ FAMILY = Family(
         "runtime": f"{__name__}.package:render_runtime",
         "export": f"{__name__}.export:derived_facts",
         "variant_example": f"{__name__}.scaffold:variant_example",
+        "helpers": f"{__name__}.helpers:helper_page",
     },
 )

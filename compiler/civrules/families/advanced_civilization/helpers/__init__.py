@@ -1,0 +1,289 @@
+"""The Advanced Civilization family's player helper: purchase planner, calamity reference, A.S.T. check.
+
+The tables are the model's facts, as the engine package holds them (costs, groups, prerequisites,
+the credit matrix derived by the ruleset's credit policy, commodities and the set value rule,
+calamity effects with their modifiers and how they combine, epoch requirements); the rules are
+expression trees over them (:mod:`.rules`) that mirror the package's helpers, so that the page and
+the package answer alike (tests/families/advanced_civilization/test_helpers.py holds them to it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.helpers import HelperPage, attr, plain, static, text
+from civrules.families.advanced_civilization.calamities import modified_effects
+from civrules.families.advanced_civilization.commodities import set_value_rule
+from civrules.families.advanced_civilization.credits import credit_matrix
+from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
+from civrules.families.advanced_civilization.model import Calamity, Epoch, Ruleset, of_family
+from civrules.families.advanced_civilization.succession import requirements_of
+from civrules.model import Ruleset as CoreRuleset
+from civrules.model import Unknown
+
+ROLES = ("primary", "secondary", "trader")
+
+
+def _int(item: Any) -> int | None:
+    return item if isinstance(item, int) and not isinstance(item, bool) else None
+
+
+def _cited(rules: tuple[str, ...], source: str | None) -> list[str]:
+    return [*rules, *((source,) if source else ())]
+
+
+def _known_int(item: Any, why: str) -> Any:
+    if isinstance(item, Unknown):
+        return {"unknown": item.reason}
+    return item if _int(item) is not None else {"unknown": why}
+
+
+def card_tables(ruleset: Ruleset) -> dict[str, Any]:
+    cards = {}
+    for card in ruleset.cards:
+        cards[card.id] = {
+            "name": card.display_name,
+            "cost": _known_int(card.cost, f"the cost of {card.id} is not in the sources"),
+            "groups": plain(card.groups),
+            "prerequisites": plain(card.prerequisites),
+            "victory_points": _known_int(
+                card.victory_points, f"the victory points of {card.id} are not in the sources"
+            ),
+            "rules": _cited(card.rules, card.source),
+        }
+    return {"cards": cards, "card_order": [card.id for card in ruleset.cards]}
+
+
+def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
+    rule = set_value_rule(ruleset)
+    formula: Any = rule.formula
+    if formula is None:
+        formula = {"unknown": "how a set of commodity cards is valued is not in the sources"}
+    elif formula != COUNT_SQUARED_TIMES_VALUE:
+        formula = {"unknown": f"the set value formula {formula!r} is not one these helpers know"}
+    mining = ruleset.mining
+    mining_card = (mining.card or "mining") if mining is not None and mining.set_bonus else None
+    return {
+        "commodities": {
+            c.id: {
+                "name": c.display_name,
+                "value": _known_int(c.value, f"the value of {c.id} is not in the sources"),
+                "count": _known_int(c.count, f"the count of {c.id} is not in the sources"),
+                "mining": c.mining,
+            }
+            for c in ruleset.commodities
+        },
+        "commodity_order": [c.id for c in ruleset.commodities],
+        "set_value_formula": formula,
+        "mining_extra_cards": rule.mining_extra_cards,
+        "mining_card": mining_card if mining_card in ruleset.cards.by_id else None,
+    }
+
+
+def _calamity(calamity: Calamity) -> dict[str, Any]:
+    lost = calamity.unknown_parts
+    effects: Any = [
+        {
+            "id": e.id,
+            "side": e.side,
+            "kind": e.kind,
+            "unit": e.unit,
+            "amount": _int(e.amount),
+            "all_but": e.all_but,
+            "max_per_victim": e.max_per_victim,
+            "per_city": e.per_city,
+            "unknown": e.amount_unknown is not None,
+            "unknown_why": e.amount_unknown.reason if e.amount_unknown is not None else None,
+            "text": e.text,
+            "rules": _cited(e.rules, e.source),
+        }
+        for e in calamity.effects
+        if e.id is not None
+    ]
+    modifiers: Any = []
+    for m in calamity.modifiers:
+        stated = m.stated
+        if stated is None and m.effect == "nullifies" and m.amount is None:
+            stated = 0
+        modifiers.append(
+            {
+                "card": m.card,
+                "applies_to": m.applies_to,
+                "effect": m.effect,
+                "effects": list(modified_effects(calamity, m)),
+                "amount": _int(m.amount),
+                "amount_unknown": isinstance(m.amount, Unknown),
+                "stated": _int(stated),
+                "cap": m.cap,
+                "per_commodity": m.per_commodity if m.per_kind == "commodity_card" else None,
+                "per_any_commodity": m.per_kind == "any_commodity_card",
+                "per": m.per_kind if m.per_kind not in ("commodity_card", "any_commodity_card") else None,
+                "adds": m.adds,
+                "adds_kind": m.adds_kind,
+                "adds_unit": m.adds_unit,
+                "becomes_kind": m.becomes_kind,
+                "optional": m.optional,
+                "text": m.text,
+                "rules": _cited(m.rules, m.source),
+            }
+        )
+    immunities: Any = [
+        {
+            "who": i.who,
+            "side": i.side,
+            "card": i.card,
+            "nation": i.nation,
+            "effects": list(i.effects),
+            "text": i.text,
+            "rules": list(i.rules),
+        }
+        for i in calamity.immune
+    ]
+    if lost & {"effects", "primary", "secondary"}:
+        effects = {"unknown": f"the effects of {calamity.id} are not in the sources"}
+    if lost & {"effects", "modifiers"}:
+        modifiers = {"unknown": f"the civilization cards that change {calamity.id} are not in the sources"}
+    if lost & {"effects", "immune"}:
+        immunities = {"unknown": f"who is immune to {calamity.id} is not in the sources"}
+    combination = calamity.combination
+    return {
+        "name": calamity.display_name,
+        "rules": _cited(calamity.rules, calamity.source),
+        "effects": effects,
+        "modifiers": modifiers,
+        "immunities": immunities,
+        "mode": calamity.modifier_combination,
+        "mode_unknown": combination is not None and combination.mode_unknown is not None,
+        "combination_text": combination.text if combination is not None else None,
+        "combination_rules": list(combination.rules) if combination is not None else [],
+        "precedence": list(combination.precedence) if combination is not None else [],
+        "overrides": [{"card": o.card, "overrides": list(o.overrides)} for o in combination.overrides]
+        if combination is not None
+        else [],
+    }
+
+
+def _requirements(epoch: Epoch, level: str | None) -> Any:
+    req = requirements_of(epoch, level)
+    criteria = req.get("criteria") if isinstance(req, Mapping) else None
+    if (isinstance(req, Mapping) and set(req) == {"unknown"}) or (
+        isinstance(criteria, Mapping) and "unknown" in criteria
+    ):
+        return {"unknown": f"the entry requirements of {epoch.id} are not in the sources"}
+    values = [
+        {"count": e.get("count", 1), "min_value": e.get("min_value", 0), "below": _int(e.get("max_value_below"))}
+        for e in req.get("min_cards_of_value") or ()
+        if isinstance(e, Mapping)
+    ]
+    return {
+        "min_cities": _int(req.get("min_cities")),
+        "min_card_groups": _int(req.get("min_card_groups")),
+        "min_cards": _int(req.get("min_cards")),
+        "all_card_groups": bool(req.get("all_card_groups", False)),
+        "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
+        "card_value_per_space": bool(req.get("card_value_per_space", False)),
+        "min_victory_points": _int(req.get("min_victory_points")),
+        "min_cards_of_value": values,
+        "text": req.get("text") if isinstance(req.get("text"), str) else None,
+        "rules": _cited(epoch.rules, epoch.source),
+    }
+
+
+def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
+    levels = [level for level in (ruleset.ast.levels if ruleset.ast is not None else ()) if isinstance(level, str)]
+    level = levels[0] if levels else None  # the package's default level: the first
+    return {
+        "epochs": {e.id: {"name": e.display_name, "requirements": _requirements(e, level)} for e in ruleset.epochs},
+        "epoch_order": [e.id for e in ruleset.epochs],
+        "group_count": len(ruleset.groups),
+        "groups": {g.id: g.display_name for g in ruleset.groups},
+        "ast_level": level,
+    }
+
+
+def purchase_tables(ruleset: Ruleset) -> dict[str, Any]:
+    """What the rule data says of buying civilization cards: the phase, its citations, the policy."""
+    phase = ruleset.phases.by_id.get("acquisition_of_civilization_cards")
+    return {
+        "credit_policy": plain(dict(ruleset.credit_policy)),
+        "purchase_phase": None
+        if phase is None
+        else {"name": phase.display_name, "rules": _cited(phase.rules, phase.source), "order_text": phase.order_text},
+    }
+
+
+def tables(ruleset: Ruleset) -> dict[str, Any]:
+    return {
+        **card_tables(ruleset),
+        "credit_matrix": credit_matrix(ruleset),
+        **commodity_tables(ruleset),
+        "calamities": {c.id: _calamity(c) for c in ruleset.calamities},
+        "calamity_order": [c.id for c in ruleset.calamities],
+        **epoch_tables(ruleset),
+        **purchase_tables(ruleset),
+        "roles": list(ROLES),
+        "draft": ruleset.status == "draft",
+    }
+
+
+def _body(ruleset: Ruleset) -> str:
+    held = "".join(
+        f'<label><input type="checkbox" data-state={attr("h." + c.id)} data-card={attr(c.id)}> '
+        f"{text(c.display_name)}</label>"
+        for c in ruleset.cards
+    )
+    hand = "".join(
+        f'<label>{text(c.display_name)} <input type="number" min="0" step="1" placeholder="0" '
+        f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + ' cards')}></label>"
+        for c in ruleset.commodities
+    )
+    first = next(iter(ruleset.calamities), None)
+    calamities = "".join(f"<option value={attr(c.id)}>{text(c.display_name)}</option>" for c in ruleset.calamities)
+    roles = "".join(f"<option value={attr(r)}>{text(r)}</option>" for r in ROLES)
+    return (
+        '<section class="tool" id="holding"><h2>What you hold</h2>'
+        f'<fieldset><legend>Civilization cards held</legend><div class="choices">{held}</div></fieldset>'
+        f'<fieldset><legend>Commodity cards in hand (by count)</legend><div class="counts">{hand}</div></fieldset>'
+        '<fieldset><legend>Treasury and cities</legend><div class="counts">'
+        '<label>Treasury tokens <input type="number" min="0" step="1" placeholder="0" data-state="treasury" '
+        'id="treasury"></label>'
+        '<label>Cities in play <input type="number" min="0" step="1" placeholder="0" data-state="cities" '
+        'id="cities"></label>'
+        "</div></fieldset></section>"
+        '<section class="tool" id="planner"><h2>Purchase planner</h2>'
+        '<div class="result" id="budget" aria-live="polite"></div>'
+        '<div class="table-wrap"><table id="prices"><thead><tr><th>Card</th><th>Groups</th>'
+        '<th class="n">Face value</th>'
+        '<th class="n">Credits</th><th class="n">Price</th><th>Prerequisites</th><th>Affordable</th></tr></thead>'
+        "<tbody></tbody></table></div>"
+        '<h3>Best purchase for this hand</h3><div class="result" id="best" aria-live="polite"></div>'
+        '<div id="purchase-rules" class="note"></div></section>'
+        '<section class="tool" id="calamity"><h2>Calamity reference</h2><div class="pickers">'
+        f'<label>Calamity <select data-state="calamity" data-default={attr(first.id if first else "")}'
+        f' id="calamity-choice">{calamities}</select></label>'
+        f'<label>Role <select data-state="role" data-default={attr(ROLES[0])} id="role-choice">{roles}</select>'
+        "</label></div>"
+        '<div id="calamity-out" aria-live="polite"></div></section>'
+        '<section class="tool" id="ast"><h2>A.S.T. check</h2>'
+        '<div class="table-wrap"><table id="epochs"><thead><tr><th>Epoch</th><th>May enter</th><th>Lacks</th>'
+        "</tr></thead><tbody></tbody></table></div></section>"
+    )
+
+
+def helper_page(model: CoreRuleset) -> HelperPage:
+    """The family's ``helpers`` hook: the page of one ruleset."""
+    ruleset = of_family(model)
+    return HelperPage(
+        body=_body(ruleset),
+        tables=tables(ruleset),
+        rules=RULES,
+        script=static("planner.js", __name__),
+        tools=(
+            ("holding", "What you hold"),
+            ("planner", "Purchase planner"),
+            ("calamity", "Calamity reference"),
+            ("ast", "A.S.T. check"),
+        ),
+        draft=ruleset.status == "draft",
+    )

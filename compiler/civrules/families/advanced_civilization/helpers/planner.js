@@ -1,0 +1,179 @@
+/* The Advanced Civilization family's helper page: wires the form to the rules the compiler emitted.
+ * No game fact or rule is written here: every figure comes from the tables and rules of the page. */
+(function () {
+  "use strict";
+  var T = civrules.data("civrules-tables");
+  var E = new civrules.Evaluator(T, civrules.data("civrules-rules"));
+  var U = civrules.isUnknown;
+
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    (kids || []).forEach(function (k) { e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
+    return e;
+  }
+  function cardName(id) { return T.cards[id] ? T.cards[id].name : id; }
+  function cite(rules) { return rules && rules.length ? " (" + rules.join(", ") + ")" : ""; }
+  /* A figure, or "unknown" marked with its reason. */
+  function fig(v) {
+    if (U(v)) { return el("span", { "class": "unknown", title: v.unknown }, ["unknown: " + v.unknown]); }
+    if (v === true) { return el("span", { "class": "yes" }, ["yes"]); }
+    if (v === false) { return el("span", { "class": "no" }, ["no"]); }
+    return document.createTextNode(v === null || v === undefined ? "—" : String(v));
+  }
+  function td(v, cls) { var c = el("td", cls ? { "class": cls } : {}); c.appendChild(typeof v === "object" && v !== null && v.nodeType ? v : fig(v)); return c; }
+
+  function held() {
+    return Array.prototype.slice.call(document.querySelectorAll("input[data-card]")).filter(function (i) { return i.checked; }).map(function (i) { return i.getAttribute("data-card"); });
+  }
+  function hand() {
+    var h = {};
+    Array.prototype.slice.call(document.querySelectorAll("input[data-good]")).forEach(function (i) {
+      var n = parseInt(i.value, 10);
+      if (n > 0) { h[i.getAttribute("data-good")] = n; }
+    });
+    return h;
+  }
+  function count(id) { var n = parseInt(document.getElementById(id).value, 10); return n > 0 ? n : 0; }
+
+  function planner(h, goods, treasury) {
+    var budgetHand = E.call("hand_value", [goods, h]);
+    var budget = U(budgetHand) ? budgetHand : budgetHand + treasury;
+    var box = document.getElementById("budget");
+    box.textContent = "";
+    box.appendChild(document.createTextNode("Commodity cards worth "));
+    box.appendChild(fig(budgetHand));
+    box.appendChild(document.createTextNode(T.mining_card && h.indexOf(T.mining_card) >= 0 ? " (" + cardName(T.mining_card) + " applied to the set it raises most)" : ""));
+    box.appendChild(document.createTextNode(" + " + treasury + " treasury tokens = "));
+    box.appendChild(fig(budget));
+    box.appendChild(document.createTextNode(" to spend."));
+    var body = document.querySelector("#prices tbody");
+    body.textContent = "";
+    T.card_order.forEach(function (id) {
+      var c = T.cards[id], has = h.indexOf(id) >= 0;
+      var needs = U(c.prerequisites) ? c.prerequisites : c.prerequisites.map(cardName).join(", ");
+      var met = E.call("prerequisites_met", [h, id]);
+      var pre = el("span", {}, []);
+      if (U(needs)) { pre.appendChild(fig(needs)); } else if (!needs) { pre.textContent = "—"; } else { pre.appendChild(document.createTextNode(needs + " ")); pre.appendChild(fig(met)); }
+      var row = el("tr", { "data-card": id, "class": has ? "held" : "" });
+      row.appendChild(el("td", {}, [c.name]));
+      row.appendChild(td(U(c.groups) ? c.groups : c.groups.map(function (g) { return T.groups[g] || g; }).join(", ")));
+      row.appendChild(td(c.cost, "n"));
+      row.appendChild(td(has ? "held" : E.call("credit", [h, id]), "n credit"));
+      row.appendChild(td(has ? "held" : E.call("price", [h, id]), "n price"));
+      row.appendChild(td(pre));
+      row.appendChild(td(has ? "held" : E.call("affordable", [h, id, budget]), "affordable"));
+      body.appendChild(row);
+    });
+    var best = document.getElementById("best");
+    best.textContent = "";
+    var pick = E.call("best_purchase", [h, budget]);
+    if (U(pick)) { best.appendChild(fig(pick)); return; }
+    if (!pick.length) { best.textContent = "Nothing can be bought with this hand."; return; }
+    var total = 0, face = 0;
+    pick.forEach(function (id) { total += E.call("price", [h, id]); face += T.cards[id].cost; });
+    best.appendChild(el("p", { id: "best-cards" }, ["Buy " + pick.map(cardName).join(", ") + ": face value " + face + ", price " + total + " after credits."]));
+    var pay = E.call("payment", [goods, h, treasury, total]);
+    if (pay) {
+      var sets = pay.goods.map(function (g) { return goods[g] + " × " + T.commodities[g].name; }).join(", ");
+      best.appendChild(el("p", { id: "best-payment" }, ["Pay with " + (sets || "no commodity cards") + " (worth " + pay.value + ") and " + pay.tokens + " treasury tokens; " + pay.excess + " lost as overpayment."]));
+    }
+  }
+
+  function purchaseRules() {
+    var box = document.getElementById("purchase-rules");
+    if (box.childNodes.length) { return; }
+    var p = T.credit_policy || {}, phase = T.purchase_phase;
+    var items = [];
+    if (phase) { items.push("Buying happens in the phase “" + phase.name + "”" + cite(phase.rules) + (phase.order_text ? ": " + phase.order_text : "")); }
+    items.push("Credits combine by the ruleset's credit policy" + cite(typeof p.rule === "string" ? [p.rule] : p.rule) + ": group credits " + (p.group_credits || "as written") + ", two-group cards " + (U(p.two_group_cards) ? "unknown: " + p.two_group_cards.unknown : (p.two_group_cards || "as written")) + ", one card's routes to one target: " + (p.same_target || "not written") + ", across held cards: " + (p.across_owned_cards || "not written") + ".");
+    items.push("Must every applicable credit be used: " + (p.credits_must_be_used === undefined ? "the ruleset's data does not say" : p.credits_must_be_used ? "yes" : "no") + ". A card covered by credits is free: " + (p.free_when_covered === undefined ? "the ruleset's data does not say" : p.free_when_covered ? "yes" : "no") + ". Overpayment is lost (no change): " + (p.excess_lost === undefined ? "the ruleset's data does not say" : p.excess_lost ? "yes" : "no") + ".");
+    items.push("This planner assumes, where the ruleset's data records no rule: several cards may be bought in one phase, each at its price from the cards held before the phase (credits and prerequisites of cards bought in the same phase are not counted), paid together from commodity sets and treasury tokens. Check these against the rulebook cited above.");
+    if (p.note) { items.push("Note of the ruleset: " + p.note); }
+    box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return el("li", {}, [t]); })));
+  }
+
+  var KIND_WORDS = { cities: "cities", card_groups: "card groups", cards: "civilization cards", victory_points: "victory points" };
+
+  function ast(h, cities) {
+    var body = document.querySelector("#epochs tbody");
+    body.textContent = "";
+    T.epoch_order.forEach(function (id) {
+      var ok = E.call("can_enter_epoch", [id, cities, h]);
+      var crit = E.call("epoch_criteria", [id, cities, h]);
+      var lacks = el("span", {}, []);
+      if (U(crit)) { lacks.appendChild(fig(crit)); }
+      else {
+        var missing = crit.filter(function (c) { return c.ok !== true; }).map(function (c) {
+          var what = c.what === "cards_of_value" ? "cards of value ≥ " + c.min_value + (c.below === null ? "" : " and < " + c.below) : KIND_WORDS[c.what];
+          return U(c.have) ? what + ": unknown (" + c.have.unknown + ")" : what + ": " + c.have + " of " + c.need;
+        });
+        lacks.textContent = missing.length ? missing.join("; ") : "—";
+      }
+      var row = el("tr", { "data-epoch": id });
+      row.appendChild(el("td", {}, [T.epochs[id].name]));
+      row.appendChild(td(ok, "may-enter"));
+      row.appendChild(td(lacks));
+      body.appendChild(row);
+    });
+  }
+
+  function calamity(h, goods) {
+    var id = document.getElementById("calamity-choice").value, role = document.getElementById("role-choice").value;
+    var out = document.getElementById("calamity-out");
+    out.textContent = "";
+    var c = T.calamities[id];
+    if (!c) { return; }
+    out.appendChild(el("p", { "class": "cite" }, [c.name + cite(c.rules) + (c.combination_text ? " — " + c.combination_text + cite(c.combination_rules) : "")]));
+    if (role === "trader") {
+      var imm = U(c.immunities) ? [] : c.immunities.filter(function (i) { return i.who === "trading_player"; });
+      out.appendChild(el("p", { "class": "result" }, [imm.length ? imm.map(function (i) { return (i.text || "The player who traded it is immune") + cite(i.rules); }).join(" ") : "The calamity's data says nothing of the player who traded it."]));
+      return;
+    }
+    if (U(c.effects)) { out.appendChild(fig(c.effects)); return; }
+    var effects = c.effects.filter(function (e) { return e.side === role; });
+    if (!effects.length) { out.appendChild(el("p", { "class": "result" }, ["No effect on the " + role + " victim."])); return; }
+    effects.forEach(function (e) {
+      var box = el("div", { "class": "result", "data-effect": e.id }, []);
+      box.appendChild(el("p", {}, [(e.text || e.id) + cite(e.rules)]));
+      var r = E.call("calamity_amount", [id, e.id, h, role, goods]);
+      if (U(r)) { box.appendChild(fig(r)); out.appendChild(box); return; }
+      var value = E.call("calamity_value", [r]);
+      var line = el("p", { "class": "loss" }, []);
+      var kind = [r.kind || e.kind, e.unit].filter(function (w) { return w; }).map(function (w) { return w.replace(/_/g, " "); });
+      line.appendChild(document.createTextNode("Amount" + (kind.length ? " (" + kind.join(", ") + ")" : "") + ": "));
+      if (r.immune) { line.appendChild(document.createTextNode("0 — immune")); }
+      else if (r.unknown) { line.appendChild(fig({ unknown: e.unknown_why || "the amount is not in the sources, or how these cards combine is not" })); }
+      else if (value !== null) { line.appendChild(document.createTextNode(String(value))); }
+      else {
+        var parts = [];
+        if (r.per_city !== null) { parts.push(r.per_city + " per city owned"); }
+        if (r.all_but !== null) { parts.push("all but " + r.all_but); }
+        if (r.limit !== null) { parts.push("your share, at most " + r.limit); }
+        line.appendChild(document.createTextNode((parts.join(", ") || "depends on your units") + (r.change ? ", changed by " + (r.change > 0 ? "+" : "") + r.change : "") + (r.cap !== null ? ", at most " + r.cap : "")));
+      }
+      box.appendChild(line);
+      var base = el("p", { "class": "note" }, ["Base " + (r.base === null ? "—" : r.base) + "; cards' change " + (r.change > 0 ? "+" : "") + r.change + (r.set_to !== null ? "; set to " + r.set_to : "") + (r.cap !== null ? "; capped at " + r.cap : "")]);
+      box.appendChild(base);
+      var mods = U(c.modifiers) ? [] : c.modifiers.filter(function (m) { return r.counted.indexOf(m.card) >= 0 || r.superseded.indexOf(m.card) >= 0 || r.additions.some(function (a) { return a.card === m.card && m.adds; }); });
+      mods = mods.filter(function (m) { return m.effects.indexOf(e.id) >= 0 && (m.applies_to === role || m.applies_to === "both"); });
+      if (mods.length) {
+        box.appendChild(el("ul", { "class": "rules-said" }, mods.map(function (m) {
+          var state = r.superseded.indexOf(m.card) >= 0 ? " — superseded by a stronger card" : m.adds ? " — a separate loss" : " — applied";
+          return el("li", {}, [cardName(m.card) + ": " + (m.text || m.effect) + cite(m.rules) + state]);
+        })));
+      }
+      out.appendChild(box);
+    });
+  }
+
+  civrulesPage.onRender(function () {
+    var h = held(), goods = hand(), treasury = count("treasury"), cities = count("cities");
+    planner(h, goods, treasury);
+    purchaseRules();
+    calamity(h, goods);
+    ast(h, cities);
+    document.body.setAttribute("data-rendered", "1");
+  });
+  civrulesPage.start();
+})();

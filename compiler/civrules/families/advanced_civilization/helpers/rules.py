@@ -1,0 +1,647 @@
+"""The family's rules as expression trees, each the page's twin of one of the package's helpers.
+
+``credit``/``price`` are ``credit_toward``/``purchase_cost``, ``set_value`` is ``set_value``,
+``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` and its ``.value``,
+``can_enter_epoch`` is ``can_enter_epoch`` (no nation). ``hand_value``, ``affordable``,
+``best_purchase`` and ``payment`` are the planner's, built on them; what they assume where the
+rules are silent is said on the page.
+"""
+
+from __future__ import annotations
+
+from civrules.emit.helpers import Rule
+from civrules.emit.helpers.expr import (
+    Expr,
+    add,
+    call,
+    fn,
+    get,
+    if_,
+    let,
+    mul,
+    obj,
+    op,
+    sub,
+    table,
+    var,
+)
+
+#: The set value formula the rules of this family use (28.51): n cards of face value v are worth n×n×v.
+COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
+
+
+def _f(name: str, body: Expr) -> Expr:
+    """A one-parameter function of ``name``."""
+    return fn([name], body)
+
+
+def _g(item: str, key: str) -> Expr:
+    return get(var(item), key)
+
+
+_CARD = get(table("cards"), var("target"))
+
+CREDIT = Rule(
+    ("held", "target"),
+    op(
+        "sum",
+        op(
+            "map",
+            op("filter", op("unique", var("held")), _f("h", op("ne", var("h"), var("target")))),
+            _f("h", op("coalesce", get(get(table("credit_matrix"), var("h")), var("target")), 0)),
+        ),
+    ),
+)
+
+PRICE = Rule(
+    ("held", "target"),
+    op("max", 0, sub(get(_CARD, "cost"), call("credit", var("held"), var("target")))),
+)
+
+PREREQUISITES_MET = Rule(
+    ("held", "target"),
+    let(
+        [("needs", get(_CARD, "prerequisites"))],
+        if_(
+            op("is_unknown", var("needs")),
+            var("needs"),
+            op("not", op("any", var("needs"), _f("p", op("not", op("in", var("p"), var("held")))))),
+        ),
+    ),
+)
+
+SET_VALUE = Rule(
+    ("good", "n", "mining"),
+    let(
+        [
+            ("c", get(table("commodities"), var("good"))),
+            ("extra", op("and", op("gt", var("n"), 0), var("mining"), _g("c", "mining"))),
+            (
+                "cards",
+                if_(var("extra"), op("min", add(var("n"), table("mining_extra_cards")), _g("c", "count")), var("n")),
+            ),
+        ],
+        if_(
+            op("eq", table("set_value_formula"), COUNT_SQUARED_TIMES_VALUE),
+            mul(var("cards"), var("cards"), _g("c", "value")),
+            table("set_value_formula"),
+        ),
+    ),
+)
+
+_GOODS = op("filter", op("keys", var("hand")), _f("g", op("gt", get(var("hand"), var("g")), 0)))
+
+#: A hand's value: each good's set, and Mining on the one set it raises most (once per turn).
+HAND_VALUE = Rule(
+    ("hand", "held"),
+    let(
+        [
+            ("goods", _GOODS),
+            (
+                "plain",
+                op(
+                    "sum",
+                    op("map", var("goods"), _f("g", call("set_value", var("g"), get(var("hand"), var("g")), False))),
+                ),
+            ),
+            (
+                "gain",
+                if_(
+                    op("in", table("mining_card"), var("held")),
+                    op(
+                        "max_of",
+                        op(
+                            "map",
+                            var("goods"),
+                            _f(
+                                "g",
+                                sub(
+                                    call("set_value", var("g"), get(var("hand"), var("g")), True),
+                                    call("set_value", var("g"), get(var("hand"), var("g")), False),
+                                ),
+                            ),
+                        ),
+                        0,
+                    ),
+                    0,
+                ),
+            ),
+        ],
+        add(var("plain"), var("gain")),
+    ),
+)
+
+AFFORDABLE = Rule(
+    ("held", "target", "budget"),
+    op(
+        "and",
+        op("not", op("in", var("target"), var("held"))),
+        call("prerequisites_met", var("held"), var("target")),
+        op("le", call("price", var("held"), var("target")), var("budget")),
+    ),
+)
+
+#: The cards of highest total face value whose prices (credits from cards held before) fit the budget.
+BEST_PURCHASE = Rule(
+    ("held", "budget"),
+    let(
+        [
+            (
+                "candidates",
+                op(
+                    "filter",
+                    table("card_order"),
+                    _f(
+                        "c",
+                        op(
+                            "and",
+                            op("not", op("in", var("c"), var("held"))),
+                            op("eq", call("prerequisites_met", var("held"), var("c")), True),
+                            op("not", op("is_unknown", call("price", var("held"), var("c")))),
+                            op("not", op("is_unknown", get(get(table("cards"), var("c")), "cost"))),
+                        ),
+                    ),
+                ),
+            )
+        ],
+        op(
+            "knapsack",
+            var("candidates"),
+            _f("c", call("price", var("held"), var("c"))),
+            _f("c", get(get(table("cards"), var("c")), "cost")),
+            var("budget"),
+        ),
+    ),
+)
+
+#: How to pay ``total`` from the hand and the treasury: the commodity sets (whole goods) to turn in
+#: that overpay least, then spend the fewest treasury tokens; Mining on the set it raises most.
+PAYMENT = Rule(
+    ("hand", "held", "treasury", "total"),
+    let(
+        [
+            ("goods", _GOODS),
+            (
+                "options",
+                op(
+                    "map",
+                    op("subsets", var("goods")),
+                    _f(
+                        "s",
+                        let(
+                            [
+                                ("part", op("obj_from", var("s"), _f("g", get(var("hand"), var("g"))))),
+                                ("value", call("hand_value", var("part"), var("held"))),
+                                ("tokens", op("max", 0, sub(var("total"), var("value")))),
+                            ],
+                            obj(
+                                goods=var("s"),
+                                value=var("value"),
+                                tokens=var("tokens"),
+                                excess=op("max", 0, sub(var("value"), var("total"))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            ("possible", op("filter", var("options"), _f("o", op("le", _g("o", "tokens"), var("treasury"))))),
+        ],
+        op(
+            "argmin",
+            var("possible"),
+            _f("o", op("list", _g("o", "excess"), _g("o", "tokens"), op("len", _g("o", "goods")))),
+        ),
+    ),
+)
+
+_CAL = get(table("calamities"), var("calamity"))
+
+
+def _m(key: str) -> Expr:
+    return _g("m", key)
+
+
+def _times() -> Expr:
+    return if_(
+        _m("per_any_commodity"),
+        op("sum", op("map", op("keys", var("commodities")), _f("k", get(var("commodities"), var("k"))))),
+        if_(op("is_null", _m("per_commodity")), 1, op("coalesce", get(var("commodities"), _m("per_commodity")), 0)),
+    )
+
+
+_AMOUNT = obj(
+    calamity=var("calamity"),
+    effect=var("effect"),
+    role=var("role"),
+    base=var("base"),
+    all_but=var("all_but"),
+    limit=var("limit"),
+    per_city=_g("found", "per_city"),
+    change=op("sum", op("map", var("changing"), _f("m", mul(_m("amount"), _times())))),
+    set_to=op("min_of", op("map", var("stating"), _f("m", _m("stated"))), None),
+    cap=op("min_of", var("caps"), None),
+    immune=op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity"))),
+    kind=let(
+        [
+            (
+                "kinds",
+                op(
+                    "map",
+                    op("filter", var("counted"), _f("m", op("not", op("is_null", _m("becomes_kind"))))),
+                    _f("m", _m("becomes_kind")),
+                ),
+            )
+        ],
+        if_(
+            op("gt", op("len", var("kinds")), 0),
+            get(var("kinds"), sub(op("len", var("kinds")), 1)),
+            _g("found", "kind"),
+        ),
+    ),
+    unknown=op(
+        "or",
+        var("unknown1"),
+        op("any", var("counted"), _f("m", op("and", op("is_null", _m("stated")), _m("amount_unknown")))),
+    ),
+    counted=op("map", var("counted"), _f("m", _m("card"))),
+    superseded=op(
+        "map", op("filter", var("applying"), _f("m", op("in", _m("card"), var("dropped")))), _f("m", _m("card"))
+    ),
+    additions=op(
+        "map",
+        op("filter", var("relevant"), _f("m", _m("adds"))),
+        _f("m", obj(card=_m("card"), amount=_m("amount"), kind=_m("adds_kind"), unit=_m("adds_unit"))),
+    ),
+)
+
+CALAMITY_AMOUNT = Rule(
+    ("calamity", "effect", "held", "role", "commodities"),
+    let(
+        [
+            ("c", _CAL),
+            ("listed", _g("c", "effects")),
+            ("mods", _g("c", "modifiers")),
+            ("immunities", _g("c", "immunities")),
+            ("found", op("first", op("filter", var("listed"), _f("e", op("eq", _g("e", "id"), var("effect")))))),
+            (
+                "limited",
+                op("and", op("eq", var("role"), "secondary"), op("not", op("is_null", _g("found", "max_per_victim")))),
+            ),
+            ("base", if_(var("limited"), _g("found", "max_per_victim"), _g("found", "amount"))),
+            ("all_but", if_(var("limited"), None, _g("found", "all_but"))),
+            ("limit", if_(var("limited"), _g("found", "max_per_victim"), None)),
+            (
+                "unknown0",
+                op("and", _g("found", "unknown"), op("is_null", var("base")), op("is_null", _g("found", "per_city"))),
+            ),
+            (
+                "relevant",
+                op(
+                    "filter",
+                    var("mods"),
+                    _f(
+                        "m",
+                        op(
+                            "and",
+                            op("in", _m("card"), var("held")),
+                            op("or", op("eq", _m("applies_to"), var("role")), op("eq", _m("applies_to"), "both")),
+                            op("in", var("effect"), _m("effects")),
+                        ),
+                    ),
+                ),
+            ),
+            (
+                "unknown1",
+                op(
+                    "or",
+                    var("unknown0"),
+                    op(
+                        "and",
+                        _g("c", "mode_unknown"),
+                        op("gt", op("len", op("unique", op("map", var("relevant"), _f("m", _m("card"))))), 1),
+                    ),
+                ),
+            ),
+            ("applying", op("filter", var("relevant"), _f("m", op("not", _m("adds"))))),
+            (
+                "dropped0",
+                op(
+                    "concat",
+                    op(
+                        "map",
+                        op("filter", _g("c", "overrides"), _f("o", op("in", _g("o", "card"), var("held")))),
+                        _f("o", _g("o", "overrides")),
+                    ),
+                ),
+            ),
+            (
+                "ranked",
+                op(
+                    "map",
+                    op(
+                        "filter",
+                        var("applying"),
+                        _f(
+                            "m",
+                            op(
+                                "and",
+                                op("in", _m("card"), _g("c", "precedence")),
+                                op("not", op("in", _m("card"), var("dropped0"))),
+                            ),
+                        ),
+                    ),
+                    _f("m", _m("card")),
+                ),
+            ),
+            ("top", op("argmax", var("ranked"), _f("x", op("index_of", var("x"), _g("c", "precedence"))))),
+            (
+                "dropped",
+                if_(
+                    op("and", op("eq", _g("c", "mode"), "highest"), op("gt", op("len", var("ranked")), 0)),
+                    op(
+                        "concat",
+                        op(
+                            "list",
+                            var("dropped0"),
+                            op("filter", var("ranked"), _f("x", op("ne", var("x"), var("top")))),
+                        ),
+                    ),
+                    var("dropped0"),
+                ),
+            ),
+            ("counted", op("filter", var("applying"), _f("m", op("not", op("in", _m("card"), var("dropped")))))),
+            (
+                "stating",
+                op("filter", var("counted"), _f("m", op("not", op("is_null", _m("stated"))))),
+            ),
+            (
+                "changing",
+                op(
+                    "filter",
+                    var("counted"),
+                    _f(
+                        "m",
+                        op(
+                            "and",
+                            op("is_null", _m("stated")),
+                            op("not", _m("amount_unknown")),
+                            op("not", op("is_null", _m("amount"))),
+                        ),
+                    ),
+                ),
+            ),
+            (
+                "caps",
+                op(
+                    "map",
+                    op("filter", var("counted"), _f("m", op("not", op("is_null", _m("cap"))))),
+                    _f("m", _m("cap")),
+                ),
+            ),
+        ],
+        if_(
+            op("is_unknown", var("listed")),
+            var("listed"),
+            if_(
+                op("is_unknown", var("mods")),
+                var("mods"),
+                if_(op("is_unknown", var("immunities")), var("immunities"), _AMOUNT),
+            ),
+        ),
+    ),
+)
+
+_CAPPED = fn(
+    ["x"],
+    let(
+        [("a", op("max", 0, var("x")))],
+        if_(op("is_null", _g("r", "cap")), var("a"), op("min", var("a"), _g("r", "cap"))),
+    ),
+)
+
+#: CalamityAmount.value: the amount for this holder; null when it depends on his units, or is unknown.
+CALAMITY_VALUE = Rule(
+    ("r",),
+    let(
+        [("capped", _CAPPED)],
+        if_(
+            _g("r", "immune"),
+            0,
+            if_(
+                op("or", _g("r", "unknown"), op("is_null", _g("r", "base"))),
+                if_(
+                    op("or", op("is_null", _g("r", "set_to")), _g("r", "unknown")),
+                    None,
+                    op("apply", var("capped"), _g("r", "set_to")),
+                ),
+                op("apply", var("capped"), op("coalesce", _g("r", "set_to"), add(_g("r", "base"), _g("r", "change")))),
+            ),
+        ),
+    ),
+)
+
+
+def _need(key: str) -> Expr:
+    return _g("need", key)
+
+
+def _card_field(card: Expr, key: str) -> Expr:
+    return get(get(table("cards"), card), key)
+
+
+#: Each requirement of an epoch as {what, need, have, ok} (ok unknown where a fact is).
+EPOCH_CRITERIA = Rule(
+    ("epoch", "cities", "held"),
+    let(
+        [
+            ("need", get(get(table("epochs"), var("epoch")), "requirements")),
+            ("owned", op("unique", var("held"))),
+            ("groups_of", _f("h", _card_field(var("h"), "groups"))),
+            (
+                "groups_unknown",
+                op(
+                    "first",
+                    op("filter", op("map", var("owned"), var("groups_of")), _f("g", op("is_unknown", var("g")))),
+                ),
+            ),
+            (
+                "groups",
+                if_(
+                    op("is_null", var("groups_unknown")),
+                    if_(
+                        _need("two_group_cards_count_twice"),
+                        op("len", op("unique", op("concat", op("map", var("owned"), var("groups_of"))))),
+                        op("matching", var("owned"), var("groups_of")),
+                    ),
+                    var("groups_unknown"),
+                ),
+            ),
+        ],
+        if_(
+            op("is_unknown", var("need")),
+            var("need"),
+            op(
+                "concat",
+                op(
+                    "list",
+                    if_(
+                        op("is_null", _need("min_cities")),
+                        op("list"),
+                        op(
+                            "list",
+                            obj(
+                                what="cities",
+                                need=_need("min_cities"),
+                                have=var("cities"),
+                                ok=op("ge", var("cities"), _need("min_cities")),
+                            ),
+                        ),
+                    ),
+                    if_(
+                        op("is_null", _need("min_card_groups")),
+                        op("list"),
+                        op(
+                            "list",
+                            obj(
+                                what="card_groups",
+                                need=_need("min_card_groups"),
+                                have=var("groups"),
+                                ok=op("ge", var("groups"), _need("min_card_groups")),
+                            ),
+                        ),
+                    ),
+                    if_(
+                        _need("all_card_groups"),
+                        op(
+                            "list",
+                            obj(
+                                what="card_groups",
+                                need=table("group_count"),
+                                have=var("groups"),
+                                ok=op("ge", var("groups"), table("group_count")),
+                            ),
+                        ),
+                        op("list"),
+                    ),
+                    if_(
+                        op("is_null", _need("min_cards")),
+                        op("list"),
+                        op(
+                            "list",
+                            obj(
+                                what="cards",
+                                need=_need("min_cards"),
+                                have=op("len", var("owned")),
+                                ok=op("ge", op("len", var("owned")), _need("min_cards")),
+                            ),
+                        ),
+                    ),
+                    op(
+                        "map",
+                        _need("min_cards_of_value"),
+                        _f(
+                            "v",
+                            let(
+                                [
+                                    (
+                                        "costs",
+                                        op("map", var("owned"), _f("h", _card_field(var("h"), "cost"))),
+                                    ),
+                                    (
+                                        "cost_unknown",
+                                        op("first", op("filter", var("costs"), _f("k", op("is_unknown", var("k"))))),
+                                    ),
+                                    (
+                                        "have",
+                                        if_(
+                                            op("is_null", var("cost_unknown")),
+                                            op(
+                                                "len",
+                                                op(
+                                                    "filter",
+                                                    var("costs"),
+                                                    _f(
+                                                        "k",
+                                                        op(
+                                                            "and",
+                                                            op("ge", var("k"), _g("v", "min_value")),
+                                                            op(
+                                                                "or",
+                                                                op("is_null", _g("v", "below")),
+                                                                op("lt", var("k"), _g("v", "below")),
+                                                            ),
+                                                        ),
+                                                    ),
+                                                ),
+                                            ),
+                                            var("cost_unknown"),
+                                        ),
+                                    ),
+                                ],
+                                obj(
+                                    what="cards_of_value",
+                                    need=_g("v", "count"),
+                                    min_value=_g("v", "min_value"),
+                                    below=_g("v", "below"),
+                                    have=var("have"),
+                                    ok=op("ge", var("have"), _g("v", "count")),
+                                ),
+                            ),
+                        ),
+                    ),
+                    if_(
+                        op("is_null", _need("min_victory_points")),
+                        op("list"),
+                        let(
+                            [
+                                (
+                                    "points",
+                                    op(
+                                        "sum", op("map", var("owned"), _f("h", _card_field(var("h"), "victory_points")))
+                                    ),
+                                )
+                            ],
+                            op(
+                                "list",
+                                obj(
+                                    what="victory_points",
+                                    need=_need("min_victory_points"),
+                                    have=var("points"),
+                                    ok=op("ge", var("points"), _need("min_victory_points")),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ),
+)
+
+#: can_enter_epoch without a nation: every requirement met, in the package's order.
+CAN_ENTER_EPOCH = Rule(
+    ("epoch", "cities", "held"),
+    let(
+        [("criteria", call("epoch_criteria", var("epoch"), var("cities"), var("held")))],
+        if_(
+            op("is_unknown", var("criteria")),
+            var("criteria"),
+            op("all_ok", var("criteria")),
+        ),
+    ),
+)
+
+RULES = {
+    "credit": CREDIT,
+    "price": PRICE,
+    "prerequisites_met": PREREQUISITES_MET,
+    "set_value": SET_VALUE,
+    "hand_value": HAND_VALUE,
+    "affordable": AFFORDABLE,
+    "best_purchase": BEST_PURCHASE,
+    "payment": PAYMENT,
+    "calamity_amount": CALAMITY_AMOUNT,
+    "calamity_value": CALAMITY_VALUE,
+    "epoch_criteria": EPOCH_CRITERIA,
+    "can_enter_epoch": CAN_ENTER_EPOCH,
+}

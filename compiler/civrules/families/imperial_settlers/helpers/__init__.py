@@ -1,0 +1,111 @@
+"""The Imperial Settlers family's player helper: a faction deck builder and a searchable card reference.
+
+The deck builder checks the deck-building rule (p12) as cards and copies are chosen, by the rules
+of :mod:`.rules` over the ruleset's own rule (``deck_building``) and cards, and names each problem
+with the code and the words of the compiler's check that reports it in a ruleset (F001-F004, from
+the code registry), so that the page and ``civrules validate`` speak alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from civrules.diagnostics import codes
+from civrules.emit.helpers import HelperPage, attr, plain, static, text
+from civrules.families.imperial_settlers.checks import decks as deck_checks
+from civrules.families.imperial_settlers.helpers.rules import RULES
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.model import Ruleset as CoreRuleset
+
+#: The checks of the deck-building rule whose words the deck builder shows.
+DECK_CODES = ("F001", "F002", "F003", "F004")
+
+
+def _goods(value: Any) -> Any:
+    return plain(value) if value is not None else None
+
+
+def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
+    rule = ruleset.deck_building()
+    registry = {}
+    for code in DECK_CODES:
+        found = codes.lookup(code)
+        if found is not None:
+            registry[code] = {"name": found.name, "severity": found.severity.value, "summary": found.summary()}
+    assert deck_checks.__name__  # the module registers F001-F004 when imported
+    return {
+        "cards": {
+            c.id: {
+                "name": c.display_name,
+                "printed_ids": list(c.printed_ids),
+                "kind": c.kind,
+                "colours": list(c.colours),
+                "copies": c.copies,
+                "deck": c.deck,
+                "cost": _goods(c.cost),
+                "production": _goods(c.production),
+                "spoils": _goods(c.spoils),
+                "effect": plain(c.effect),
+                "rules": list(c.rules),
+            }
+            for c in ruleset.cards
+        },
+        "card_order": [c.id for c in ruleset.cards],
+        "factions": {f.id: {"name": f.display_name, "deck": f.deck} for f in ruleset.factions},
+        "faction_order": [f.id for f in ruleset.factions],
+        "decks": {d.id: {"name": d.display_name, "faction": d.faction, "size": d.size} for d in ruleset.decks},
+        "deck_rule": None
+        if rule is None
+        else {
+            "size": rule.size,
+            "pattern": [{"copies": c, "cards": n} for c, n in sorted(rule.pattern.items(), reverse=True)],
+            "all_copies": rule.all_copies,
+            "own_faction_only": rule.own_faction_only,
+            "rules": list(ruleset.deck_building_rules()),
+        },
+        "codes": registry,
+    }
+
+
+def _body(ruleset: ImperialSettlersRuleset) -> str:
+    factions = "".join(f"<option value={attr(f.id)}>{text(f.display_name)}</option>" for f in ruleset.factions)
+    first = next(iter(ruleset.factions), None)
+    rows = "".join(
+        f"<tr data-card={attr(c.id)} data-deck={attr(c.deck or '')}><td>{text(c.display_name)}</td>"
+        f'<td>{text(", ".join(c.printed_ids))}</td><td class="n">{c.copies}</td>'
+        f'<td><label class="copies">copies in the deck <input type="number" min="0" step="1" placeholder="0" '
+        f"data-state={attr('d.' + c.id)} data-copies={attr(c.id)}></label></td></tr>"
+        for c in ruleset.cards
+        if any(c.deck == f.deck for f in ruleset.factions)
+    )
+    return (
+        '<section class="tool" id="builder"><h2>Faction deck builder</h2><div class="pickers">'
+        f'<label>Faction <select data-state="faction" data-default={attr(first.id if first else "")} '
+        f'id="faction-choice">{factions}</select></label>'
+        '<label>Show <select data-state="show" data-default="own" id="show-choice">'
+        '<option value="own">the faction\'s cards</option><option value="all">every faction\'s cards</option>'
+        "</select></label></div>"
+        '<div class="result" id="deck-verdict" aria-live="polite"></div>'
+        '<div class="table-wrap"><table id="deck-cards"><thead><tr><th>Card</th><th>Printed ids</th>'
+        f'<th class="n">Copies printed</th><th>In the deck</th></tr></thead><tbody>{rows}</tbody></table></div>'
+        "</section>"
+        '<section class="tool" id="reference"><h2>Card reference</h2>'
+        '<label class="search">Search names, ids and effects <input type="search" data-state="q" id="search"></label>'
+        '<div class="table-wrap"><table id="card-reference"><thead><tr><th>Card</th><th>Ids</th><th>Kind</th>'
+        '<th>Colours</th><th class="n">Copies</th><th>Deck</th><th>Cost</th><th>Effect</th></tr></thead>'
+        "<tbody></tbody></table></div></section>"
+    )
+
+
+def helper_page(model: CoreRuleset) -> HelperPage:
+    """The family's ``helpers`` hook: the page of one ruleset."""
+    if not isinstance(model, ImperialSettlersRuleset):
+        raise TypeError(f"not an Imperial Settlers ruleset: {model!r:.80}")
+    return HelperPage(
+        body=_body(model),
+        tables=tables(model),
+        rules=RULES,
+        script=static("deck.js", __name__),
+        tools=(("builder", "Faction deck builder"), ("reference", "Card reference")),
+        draft=model.status == "draft",
+    )

@@ -1,0 +1,85 @@
+/* The Imperial Settlers family's helper page: wires the form to the rules the compiler emitted.
+ * No game fact or rule is written here: the deck rule, the cards and the codes' words are the page's tables. */
+(function () {
+  "use strict";
+  var T = civrules.data("civrules-tables");
+  var E = new civrules.Evaluator(T, civrules.data("civrules-rules"));
+  var U = civrules.isUnknown;
+
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    (kids || []).forEach(function (k) { e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
+    return e;
+  }
+  function words(v) {
+    if (v === null || v === undefined) { return "—"; }
+    if (U(v)) { return "unknown: " + v.unknown; }
+    if (Array.isArray(v)) { return v.length ? v.join(", ") : "—"; }
+    return String(v);
+  }
+  function cardName(id) { return T.cards[id] ? T.cards[id].name : id; }
+
+  function chosen() {
+    var out = {};
+    Array.prototype.slice.call(document.querySelectorAll("input[data-copies]")).forEach(function (i) {
+      var n = parseInt(i.value, 10);
+      if (n > 0) { out[i.getAttribute("data-copies")] = n; }
+    });
+    return out;
+  }
+
+  function detail(p) {
+    if (p.code === "F003") { return cardName(p.card) + ": " + p.have + " in the deck, the card has " + p.want; }
+    if (p.code === "F004") { return cardName(p.card) + " is a card of the " + p.deck + " deck, not " + p.want; }
+    if (p.code === "F001") { return "the deck holds " + p.have + " cards, the rule " + p.want; }
+    if (p.code === "F002") { return p.have + " card(s) of " + p.copies + " copies, the pattern " + p.want; }
+    return "";
+  }
+
+  function builder() {
+    var faction = document.getElementById("faction-choice").value;
+    var show = document.getElementById("show-choice").value;
+    var deck = T.factions[faction] ? T.factions[faction].deck : null;
+    Array.prototype.slice.call(document.querySelectorAll("#deck-cards tbody tr")).forEach(function (row) {
+      row.hidden = show === "own" && row.getAttribute("data-deck") !== deck;
+    });
+    var picked = chosen();
+    var box = document.getElementById("deck-verdict");
+    box.textContent = "";
+    var rule = T.deck_rule;
+    if (!rule) { box.textContent = "This ruleset writes no deck-building rule."; return; }
+    var pattern = rule.pattern.map(function (p) { return p.cards + " card(s) of " + p.copies + " copies"; }).join(", ");
+    box.appendChild(el("p", {}, ["A faction deck holds " + rule.size + " cards" + (pattern ? ": " + pattern : "") + (rule.rules.length ? " (" + rule.rules.join(", ") + ")" : "") + ". This deck: " + E.call("deck_total", [picked]) + " cards."]));
+    var problems = E.call("deck_problems", [faction, picked]);
+    if (!problems.length) { box.appendChild(el("p", { "class": "yes", id: "deck-ok" }, ["The deck follows the deck-building rule."])); return; }
+    box.appendChild(el("ul", { "class": "rules-said", id: "deck-problems" }, problems.map(function (p) {
+      var code = T.codes[p.code] || { name: "", severity: "error", summary: "" };
+      return el("li", { "data-code": p.code }, [code.severity + "[" + p.code + "] " + code.name + ": " + code.summary + " — " + detail(p)]);
+    })));
+  }
+
+  function reference() {
+    var q = document.getElementById("search").value.trim().toLowerCase();
+    var body = document.querySelector("#card-reference tbody");
+    body.textContent = "";
+    T.card_order.forEach(function (id) {
+      var c = T.cards[id];
+      var hay = [id, c.name, c.printed_ids.join(" "), words(c.effect), c.kind, c.deck || ""].join(" ").toLowerCase();
+      if (q && hay.indexOf(q) < 0) { return; }
+      var row = el("tr", { "data-card": id }, [
+        el("td", {}, [c.name]), el("td", {}, [words(c.printed_ids)]), el("td", {}, [c.kind]),
+        el("td", {}, [words(c.colours)]), el("td", { "class": "n" }, [String(c.copies)]), el("td", {}, [words(c.deck)]),
+        el("td", {}, [words(c.cost)]), el("td", {}, [words(c.effect)])
+      ]);
+      body.appendChild(row);
+    });
+  }
+
+  civrulesPage.onRender(function () {
+    builder();
+    reference();
+    document.body.setAttribute("data-rendered", "1");
+  });
+  civrulesPage.start();
+})();

@@ -1,0 +1,97 @@
+"""The engine package's answers to the helper page's questions (run by test_helpers.py in a child).
+
+    python package_answers.py PACKAGE SEED RANDOM_HOLDINGS   (the package importable on sys.path)
+
+prints JSON: the questions (drawn from the package's own data: every target card × {nothing held,
+each single card held, RANDOM_HOLDINGS seeded random holdings}; every calamity effect × its role ×
+{no cards, each modifying card, all of them}; every good × set size × Mining; every epoch × cities ×
+holdings) and the package's answer to each, "unknown" where it raises UnknownFactError. A child
+process, so that a house variant's package, built into a temporary folder, is imported from there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+from typing import Any
+
+from civrules_runtime.errors import UnknownFactError
+
+
+def answer(f: Any, *args: Any) -> Any:
+    try:
+        return f(*args)
+    except UnknownFactError:
+        return "unknown"
+
+
+def main(package: str, seed: int, draws: int) -> dict[str, Any]:
+    helpers = importlib.import_module(f"civrules_rulesets.{package}.helpers")
+    data = importlib.import_module(f"civrules_rulesets.{package}.data")
+    cards = list(data.CARDS)
+    rng = random.Random(seed)
+    holdings = [
+        [],
+        *([c] for c in cards),
+        *(sorted(rng.sample(cards, rng.randint(2, min(12, len(cards))))) for _ in range(draws)),
+    ]
+    prices = [
+        {
+            "held": held,
+            "target": target,
+            "price": answer(helpers.purchase_cost, held, target),
+            "credit": helpers.credit_toward(held, target),
+        }
+        for held in holdings
+        for target in cards
+    ]
+    calamities = []
+    for calamity, effects in data.CALAMITY_EFFECTS.items():
+        modifiers = data.CALAMITY_MODIFIERS.get(calamity) or ()
+        for effect in effects or ():
+            role = str(effect.side)
+            modifying = sorted(
+                {m.card for m in modifiers if effect.id in m.effects and str(m.applies_to) in (role, "both")}
+            )
+            for held in [[], *([c] for c in modifying), modifying]:
+                try:
+                    amount = helpers.calamity_amount(calamity, effect.id, held, role)
+                    got: Any = {
+                        "value": amount.value,
+                        "change": amount.change,
+                        "set_to": amount.set_to,
+                        "cap": amount.cap,
+                        "immune": amount.immune,
+                        "unknown": amount.unknown,
+                        "kind": None if amount.kind is None else str(amount.kind),
+                    }
+                except UnknownFactError:
+                    got = "unknown"
+                calamities.append(
+                    {"calamity": calamity, "effect": effect.id, "role": role, "held": held, "amount": got}
+                )
+    sets = []
+    for good, commodity in data.COMMODITIES.items():
+        for n in range(0, (commodity.count or 0) + 1):
+            for mining in (False, True):
+                sets.append(
+                    {
+                        "good": good,
+                        "n": n,
+                        "mining": mining,
+                        "value": answer(lambda g, k, m: helpers.set_value(g, k, mining=m), good, n, mining),
+                    }
+                )
+    epochs = [
+        {"epoch": epoch, "cities": cities, "held": held, "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}
+        for epoch in data.EPOCHS
+        for cities in range(0, 10)
+        for held in holdings[:: max(1, len(holdings) // 12)]
+    ]
+    return {"prices": prices, "calamities": calamities, "sets": sets, "epochs": epochs}
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])), sort_keys=True))

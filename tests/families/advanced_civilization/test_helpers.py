@@ -1,0 +1,351 @@
+"""The interactive player helpers (generated/helpers/<ruleset>.html) of the Advanced Civilization family.
+
+The pages are driven in the real headless Chromium (tests/browser.py, one browser for the module),
+opened from file:// with the network emulated offline, and their answers are held equal to the
+engine packages' helpers for the same inputs: every target card × {nothing held, each single card
+held, seeded random holdings} for prices and credits; every calamity effect × its role × {no cards,
+each modifying card, all of them}; every good × set size × Mining; every epoch × cities × holdings.
+The package's answers come from a child interpreter (package_answers.py), so that a house variant's
+package, built into a temporary folder, answers too. `make test` draws 3 random holdings per
+ruleset, `make test-slow` 50.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.emit.helpers import embed_json
+from civrules.emit.helpers.render import page_html, render_helper
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.browser import Browser, Page
+from tests.conftest import REPO, copy_rulesets
+
+GENERATED = REPO / "generated"
+HELPERS = GENERATED / "helpers"
+ANSWERS = Path(__file__).with_name("package_answers.py")
+#: The README's pictures of the three helpers, each written when missing (or with
+#: CIVRULES_UPDATE_SCREENSHOT=1), never otherwise, so that a test run leaves the tree clean.
+SCREENSHOTS = {tool: REPO / "docs" / f"helpers-{tool}.png" for tool in ("planner", "calamity", "ast")}
+#: The hand the README's pictures show (a state in the fragment, as a shared link holds it).
+README_STATE = (
+    "#h.agriculture=1&h.pottery=1&h.mysticism=1&h.engineering=1&h.mining=1&h.music=1&c.grain=3&c.cloth=2&c.bronze=4"
+    "&treasury=12&cities=5&calamity=civil_war&role=primary"
+)
+RULESETS = (
+    "advanced-civilization",
+    "advanced-civilization-western",
+    "expansion-project",
+    "central-america",
+    "mega-civilization",
+)
+
+#: Asks the page's own evaluator, with the page's own tables and rules, the package's questions.
+_ASK = """(function (q) {
+  var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
+  var U = civrules.isUnknown;
+  function a(v) { return U(v) ? "unknown" : v; }
+  return JSON.stringify({
+    prices: q.prices.map(function (x) {
+      return { price: a(E.call("price", [x.held, x.target])), credit: E.call("credit", [x.held, x.target]) };
+    }),
+    calamities: q.calamities.map(function (x) {
+      var r = E.call("calamity_amount", [x.calamity, x.effect, x.held, x.role, {}]);
+      if (U(r)) { return "unknown"; }
+      return { value: E.call("calamity_value", [r]), change: r.change, set_to: r.set_to, cap: r.cap,
+               immune: r.immune, unknown: r.unknown, kind: r.kind };
+    }),
+    sets: q.sets.map(function (x) { return a(E.call("set_value", [x.good, x.n, x.mining])); }),
+    epochs: q.epochs.map(function (x) { return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held])); })
+  });
+})(%s)"""
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    reason = "no chromium on the PATH: install one to run the browser tests (`sudo make setup-browser`)"
+    if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    root = tmp_path_factory.mktemp("helpers-chromium")
+    with Browser(_chromium(), root / "profile", root / "chromium.log") as started:
+        yield started
+
+
+def open_offline(browser: Browser, path: Path, fragment: str = "", size: tuple[int, int] = (1280, 900)) -> Page:
+    """A tab with the network off, then the page from disk; returns once its script has rendered."""
+    page = browser.open("about:blank", size)
+    browser.send("Network.enable", session=page.session)
+    browser.send(
+        "Network.emulateNetworkConditions",
+        {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0},
+        session=page.session,
+    )
+    page.goto(path.absolute().as_uri() + fragment)
+    assert page.evaluate("document.body.getAttribute('data-rendered')") == "1", "the page's script did not run"
+    return page
+
+
+def package_answers(python_path: Path, ruleset_id: str, draws: int) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(python_path)}
+    done = subprocess.run(
+        [sys.executable, str(ANSWERS), ruleset_id.replace("-", "_"), "33", str(draws)],
+        capture_output=True, text=True, env=env, check=False, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers: dict[str, Any] = json.loads(done.stdout)
+    return answers
+
+
+def hold_equal(page: Page, expected: dict[str, Any]) -> None:
+    got = json.loads(page.evaluate(_ASK % json.dumps(expected)))
+    for key, field in (("prices", None), ("calamities", "amount"), ("sets", "value"), ("epochs", "ok")):
+        for question, answer in zip(expected[key], got[key], strict=True):
+            want = {"price": question["price"], "credit": question["credit"]} if field is None else question[field]
+            assert answer == want, f"{key}: {question}: the page says {answer}, the package {want}"
+
+
+def _equal_for_every_ruleset(browser: Browser, draws: int) -> None:
+    for ruleset_id in RULESETS:
+        expected = package_answers(GENERATED / "python", ruleset_id, draws)
+        with open_offline(browser, HELPERS / f"{ruleset_id}.html") as page:
+            hold_equal(page, expected)
+
+
+def test_every_ruleset_answers_as_its_engine_package(browser: Browser) -> None:
+    _equal_for_every_ruleset(browser, 3)
+
+
+@pytest.mark.slow
+def test_every_ruleset_answers_as_its_engine_package_for_fifty_random_holdings(browser: Browser) -> None:
+    _equal_for_every_ruleset(browser, 50)
+
+
+def _cell(page: Page, card: str, column: str) -> str:
+    text: str = page.evaluate(f"document.querySelector('#prices tr[data-card={card}] td.{column}').textContent")
+    return text
+
+
+def test_ticking_a_card_and_typing_change_the_prices_and_the_state_survives_a_reload(browser: Browser) -> None:
+    path = HELPERS / "advanced-civilization.html"
+    with open_offline(browser, path) as page:
+        assert _cell(page, "cloth_making", "price") == "45"
+        page.evaluate("document.querySelector('input[data-card=agriculture]').click()")
+        assert _cell(page, "cloth_making", "price") == "35"  # purchase_cost(["agriculture"], "cloth_making")
+        page.evaluate("document.getElementById('treasury').focus()")
+        browser.send("Input.insertText", {"text": "40"}, session=page.session)
+        assert _cell(page, "cloth_making", "affordable") == "yes"
+        assert _cell(page, "metalworking", "affordable") == "no"  # 70 after credits
+        fragment = page.evaluate("location.hash")
+        assert "h.agriculture=1" in fragment and "treasury=40" in fragment
+        best = page.evaluate("document.getElementById('best-cards').textContent")
+        assert "face value 45" in best
+    with open_offline(browser, path, fragment) as page:  # a shared link, or a reload
+        assert page.evaluate("document.querySelector('input[data-card=agriculture]').checked") is True
+        assert page.evaluate("document.getElementById('treasury').value") == "40"
+        assert _cell(page, "cloth_making", "price") == "35"
+
+
+def test_the_calamity_reference_applies_the_held_cards_modifiers(browser: Browser) -> None:
+    path = HELPERS / "advanced-civilization.html"
+    fragment = "#calamity=volcano_earthquake&role=secondary"
+    with open_offline(browser, path, fragment) as page:
+        loss = "document.querySelector('[data-effect=earthquake_secondary] .loss').textContent"
+        assert page.evaluate(loss).endswith(": 1")
+    with open_offline(browser, path, fragment + "&h.engineering=1") as page:
+        assert ": 0" in page.evaluate(loss)  # the package's docstring example: Engineering (30.213)
+        assert "Engineering" in page.evaluate(
+            "document.querySelector('[data-effect=earthquake_secondary]').textContent"
+        )
+
+
+def test_the_ast_check_says_what_an_epoch_lacks(browser: Browser) -> None:
+    with open_offline(browser, HELPERS / "advanced-civilization.html", "#cities=1") as page:
+        row = "document.querySelector('#epochs tr[data-epoch=early_bronze_age]').textContent"
+        assert "cities: 1 of 2" in page.evaluate(row)
+    with open_offline(browser, HELPERS / "advanced-civilization.html", "#cities=2") as page:
+        assert (
+            page.evaluate("document.querySelector('#epochs tr[data-epoch=early_bronze_age] td.may-enter').textContent")
+            == "yes"
+        )
+
+
+def test_the_page_reaches_nothing_and_runs_no_script_but_its_own(browser: Browser) -> None:
+    with open_offline(browser, HELPERS / "advanced-civilization.html") as page:
+        online = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+        browser.send("Network.emulateNetworkConditions", online, session=page.session)
+        fetched = page.evaluate(
+            "fetch('https://example.org/').then(function () { return 'reached'; }, function () { return 'refused'; })"
+        )
+        assert fetched == "refused"  # connect-src 'none', whatever the network
+        ran = page.evaluate(
+            "(function () { var s = document.createElement('script'); s.textContent = 'window.injected = 1';"
+            " document.body.appendChild(s); return window.injected === undefined; })()"
+        )
+        assert ran is True
+        assert page.evaluate("document.querySelectorAll('img, link, iframe, object, embed').length") == 0
+
+
+def test_the_page_fits_a_phone_and_prints(browser: Browser, tmp_path: Path) -> None:
+    with open_offline(browser, HELPERS / "mega-civilization.html", size=(375, 812)) as page:
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], f"the page scrolls sideways on a phone: {widths}"
+        pdf = page.pdf()
+        assert pdf.startswith(b"%PDF")
+
+
+#: The page's best purchase for a hand, its budget and how it pays.
+_BEST = """(function (held, treasury, hand) {
+  var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
+  var budget = E.call("hand_value", [hand, held]) + treasury;
+  var pick = E.call("best_purchase", [held, budget]);
+  var total = pick.reduce(function (s, c) { return s + E.call("price", [held, c]); }, 0);
+  return JSON.stringify({budget: budget, pick: pick, pay: E.call("payment", [hand, held, treasury, total])});
+})(%s, %d, %s)"""
+
+
+@pytest.mark.parametrize(
+    ("held", "treasury", "hand"),
+    [
+        ([], 0, {}),
+        (["agriculture"], 40, {"grain": 3}),
+        (["pottery", "engineering", "mining"], 15, {"bronze": 4, "cloth": 2}),
+        (["astronomy", "mysticism", "law"], 30, {"gems": 2, "wine": 3, "salt": 2}),
+    ],
+)
+def test_the_best_purchase_is_the_highest_face_value_within_the_hand(
+    browser: Browser, held: list[str], treasury: int, hand: dict[str, int]
+) -> None:
+    sys.path.insert(0, str(GENERATED / "python"))
+    try:
+        from civrules_rulesets.advanced_civilization import CardId, CommodityId, data, helpers
+    finally:
+        sys.path.remove(str(GENERATED / "python"))
+    goods = [CommodityId(g) for g in hand]
+    owned = [CardId(c) for c in held]
+    mining = "mining" in held
+    plain = sum(helpers.set_value(g, hand[g]) for g in goods)
+    gains = (
+        [helpers.set_value(g, hand[g], mining=True) - helpers.set_value(g, hand[g]) for g in goods] if mining else []
+    )
+    budget = plain + max([0, *gains]) + treasury
+    buyable = [c for c in data.CARDS if c not in held and all(p in held for p in data.CARDS[c].prerequisites or ())]
+    with open_offline(browser, HELPERS / "advanced-civilization.html") as page:
+        got = json.loads(page.evaluate(_BEST % (json.dumps(held), treasury, json.dumps(hand))))
+    assert got["budget"] == budget
+    prices = {c: helpers.purchase_cost(owned, CardId(c)) for c in buyable}
+    spent = sum(prices[c] for c in got["pick"])
+    assert set(got["pick"]) <= set(buyable) and spent <= budget
+    face = sum(data.CARDS[c].cost or 0 for c in got["pick"])
+    # No set of cards of a higher face value fits: a knapsack by dynamic programming over the budget.
+    table = [0] * (budget + 1)
+    for card in buyable:
+        for room in range(budget, prices[card] - 1, -1):
+            table[room] = max(table[room], table[room - prices[card]] + (data.CARDS[card].cost or 0))
+    assert face == table[budget]
+    if got["pick"]:
+        pay = got["pay"]
+        assert pay["tokens"] <= treasury and pay["value"] + pay["tokens"] >= spent
+        assert pay["excess"] == max(0, pay["value"] - spent)
+
+
+def test_screenshots_of_each_helper_for_the_readme(browser: Browser, tmp_path: Path) -> None:
+    with open_offline(browser, HELPERS / "advanced-civilization.html", README_STATE, size=(1000, 720)) as page:
+        for tool, target in SCREENSHOTS.items():
+            page.evaluate(f"document.getElementById('{tool}').scrollIntoView()")
+            shot = tmp_path / target.name
+            shot.write_bytes(page.screenshot())
+            assert shot.read_bytes().startswith(b"\x89PNG")
+            if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not target.exists():
+                shutil.copyfile(shot, target)
+            assert target.exists()
+
+
+def test_every_control_has_a_label() -> None:
+    text = (HELPERS / "advanced-civilization.html").read_text(encoding="utf-8")
+    body = text[text.index("<main>") : text.index("</main>")]
+    # Every input and select sits inside its <label> (which names it for a screen reader).
+    assert body.count("<input") + body.count("<select") == body.count("<label")
+
+
+def test_every_ruleset_has_a_helper_and_the_pages_are_deterministic() -> None:
+    workspace = Workspace(REPO / "rules")
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None
+    first = render_helper(analysis.model, "f" * 64)
+    assert first == render_helper(analysis.model, "f" * 64)
+    manifests = sorted(workspace.manifests())
+    assert sorted(p.stem for p in HELPERS.glob("*.html")) == manifests
+
+
+def test_embedded_json_cannot_end_its_script_element() -> None:
+    hostile = {"name": "</script><script>alert(1)</script>\u2028\u2029<!-- &amp;"}
+    embedded = embed_json(hostile)
+    assert "<" not in embedded and ">" not in embedded and "&" not in embedded
+    assert "\u2028" not in embedded and "\u2029" not in embedded
+    assert json.loads(embedded) == hostile
+
+
+def test_a_hostile_ruleset_name_is_text_in_the_page() -> None:
+    workspace = Workspace(REPO / "rules")
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["imperial-settlers"]))
+    assert analysis.model is not None
+    model = analysis.model
+    object.__setattr__(model, "name", '"><script>alert(1)</script>')  # frozen: a test's own copy of a name
+    page = page_html(model, "0" * 64, None)
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
+
+
+HOUSE_VARIANT = """kind: ruleset
+id: house-astronomy
+name: "House rule: Astronomy gives 30 to the sciences"
+extends: advanced-civilization
+overlay:
+  civilization_cards:
+    patch:
+      - id: astronomy
+        credits:
+          - {group: sciences, points: 30, source: "house rule of this test"}
+          - {card: philosophy, points: 20, rule: "32.412"}
+          - {card: theology, points: 20, rule: "32.412"}
+"""
+
+
+def test_a_house_variant_that_changes_a_credit_shows_the_new_price_after_build(
+    browser: Browser, tmp_path: Path
+) -> None:
+    rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
+    (rules / "rulesets" / "house-astronomy.yaml").write_text(HOUSE_VARIANT, encoding="utf-8")
+    out = tmp_path / "generated"
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "house-astronomy", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with open_offline(browser, out / "helpers" / "house-astronomy.html", "#h.astronomy=1") as page:
+        assert _cell(page, "coinage", "price") == "80"  # 110 less 30 (the base: 90)
+        hold_equal(page, package_answers(out / "python", "house-astronomy", 3))
+
+
+def test_a_draft_rulesets_figures_that_depend_on_unknown_facts_say_so(browser: Browser) -> None:
+    with open_offline(browser, HELPERS / "expansion-project.html", "#c.grain=2&treasury=5") as page:
+        assert page.evaluate("document.querySelector('header .unknown') !== null")  # the draft warning
+        marked = page.evaluate(
+            "Array.from(document.querySelectorAll('#prices .unknown')).map(function (e) { return e.title; })"
+        )
+        assert marked and all(reason for reason in marked), "no price is marked unknown, or one without its reason"

@@ -1,0 +1,111 @@
+"""The Imperial Settlers player helper (generated/helpers/imperial-settlers.html) in Chromium, offline:
+the deck builder names the same problems (F001-F004) as `civrules validate` gives a ruleset whose
+custom faction deck holds the same cards, and the card reference finds a card by name, id or effect."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.browser import Browser
+from tests.conftest import REPO, copy_rulesets
+from tests.families.advanced_civilization.test_helpers import _chromium, open_offline
+
+PAGE = REPO / "generated" / "helpers" / "imperial-settlers.html"
+DECK_CODES = {"F001", "F002", "F003", "F004"}
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    root = tmp_path_factory.mktemp("is-helpers-chromium")
+    with Browser(_chromium(), root / "profile", root / "chromium.log") as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def printed_romans() -> dict[str, int]:
+    workspace = Workspace(REPO / "rules")
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["imperial-settlers"]))
+    model = analysis.model
+    assert model is not None
+    return {card.id: card.copies for card in model.cards if card.deck == "romans"}  # type: ignore[attr-defined]
+
+
+def _decks(printed: dict[str, int]) -> dict[str, dict[str, int]]:
+    """The printed Roman deck and decks one change away from it. (A broken copies pattern, F002,
+    needs a card the shipped data does not have: every Roman card is in the printed deck.)"""
+    one = next(c for c, n in printed.items() if n == 1)
+    two = next(c for c, n in printed.items() if n == 2)
+    return {
+        "printed": dict(printed),
+        "one_card_short": {c: n for c, n in printed.items() if c != one},
+        "a_copy_short": {**printed, two: 1},
+        "a_barbarian_card": {**{c: n for c, n in printed.items() if c != one}, "bar001": 3},
+    }
+
+
+def _compiler_codes(tmp: Path, deck: dict[str, int]) -> set[str]:
+    rules = copy_rulesets(tmp / "rules", "imperial-settlers")
+    (rules / "decks").mkdir(exist_ok=True)
+    entries = "".join(f"      - {{card: {card}, copies: {copies}}}\n" for card, copies in deck.items())
+    (rules / "decks" / "test-romans.yaml").write_text(
+        "kind: faction_deck\nfaction_decks:\n  - id: test_romans\n    faction: romans\n"
+        f'    source: "a deck of the test"\n    cards:\n{entries}',
+        encoding="utf-8",
+    )
+    (rules / "rulesets" / "deck-test.yaml").write_text(
+        "kind: ruleset\nfamily: imperial-settlers\nid: deck-test\nname: a deck of the test\n"
+        "extends: imperial-settlers\nfiles:\n  faction_decks: [decks/test-romans.yaml]\n",
+        encoding="utf-8",
+    )
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["deck-test"]))
+    return {d.code for d in analysis.diagnostics if d.code in DECK_CODES}
+
+
+def test_the_deck_builder_names_the_problems_the_compiler_reports(
+    browser: Browser, printed_romans: dict[str, int], tmp_path: Path
+) -> None:
+    for case, deck in _decks(printed_romans).items():
+        expected = _compiler_codes(tmp_path / case, deck)
+        fragment = "#faction=romans&" + "&".join(f"d.{card}={copies}" for card, copies in deck.items())
+        with open_offline(browser, PAGE, fragment) as page:
+            got = set(
+                page.evaluate("Array.from(document.querySelectorAll('#deck-problems li')).map(e => e.dataset.code)")
+            )
+            if not expected:
+                assert page.evaluate("document.getElementById('deck-ok') !== null"), case
+        assert got == expected, f"{case}: the page says {sorted(got)}, civrules validate {sorted(expected)}"
+
+
+def test_the_card_reference_finds_a_card_by_its_printed_id(browser: Browser) -> None:
+    with open_offline(browser, PAGE, "#q=rom001") as page:
+        shown = page.evaluate(
+            "Array.from(document.querySelectorAll('#card-reference tbody tr')).map(e => e.dataset.card)"
+        )
+        assert shown == ["rom001"]
+        page.evaluate("document.getElementById('search').focus()")
+        page.evaluate("document.getElementById('search').value = ''")
+        page.evaluate("document.getElementById('search').dispatchEvent(new Event('input', {bubbles: true}))")
+        every = json.loads(page.evaluate("JSON.stringify(civrules.data('civrules-tables').card_order)"))
+        assert page.evaluate("document.querySelectorAll('#card-reference tbody tr').length") == len(every)
+
+
+def test_a_screenshot_of_the_deck_builder_for_the_readme(browser: Browser, tmp_path: Path) -> None:
+    """docs/helpers-deck-builder.png: written when missing (or with CIVRULES_UPDATE_SCREENSHOT=1)."""
+    target = REPO / "docs" / "helpers-deck-builder.png"
+    with open_offline(browser, PAGE, "#faction=romans&d.rom001=2&d.rom003=3&d.bar001=3", size=(1000, 620)) as page:
+        page.evaluate("document.getElementById('builder').scrollIntoView()")
+        shot = tmp_path / target.name
+        shot.write_bytes(page.screenshot())
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not target.exists():
+        shutil.copyfile(shot, target)
+    assert target.exists()

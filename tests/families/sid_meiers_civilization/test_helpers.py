@@ -1,0 +1,148 @@
+"""Sid Meier's Civilization's player helper (generated/helpers/<ruleset>.html) in Chromium, offline:
+the pyramid planner's answers held equal to the engine package's (`may_place_technology` for every
+technology × {an empty pyramid, each single technology, seeded random pyramids} with and without a
+starting technology, `pyramid_needs`, `research_cost` and `trade_after_research` for every level,
+trade and coins), the package answering in a child interpreter."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import Browser
+from tests.conftest import REPO
+from tests.families.advanced_civilization.test_helpers import _chromium, open_offline
+
+GENERATED = REPO / "generated"
+RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
+
+#: The package's answers (run with the package on PYTHONPATH): argv = package, seed, draws.
+_PACKAGE = r"""
+import importlib, json, random, sys
+from civrules_runtime.errors import UnknownFactError
+h = importlib.import_module(f"civrules_rulesets.{sys.argv[1]}.helpers")
+d = importlib.import_module(f"civrules_rulesets.{sys.argv[1]}.data")
+def ask(f, *a):
+    try:
+        return f(*a)
+    except UnknownFactError:
+        return "unknown"
+    except ValueError:
+        return None
+def needs(pyramid, start):
+    return [{"level": k, "needs": v} for k, v in h.pyramid_needs(pyramid, start).items()]
+techs = list(d.TECHNOLOGIES)
+rng = random.Random(int(sys.argv[2]))
+drawn = [sorted(rng.sample(techs, rng.randint(2, min(10, len(techs))))) for _ in range(int(sys.argv[3]))]
+pyramids = [[], *([t] for t in techs), *drawn]
+starts = [None, techs[0]]
+out = {
+  "place": [
+    {"held": p, "tech": t, "start": s, "ok": ask(h.may_place_technology, p, t, s)}
+    for p in pyramids for t in techs for s in starts
+  ],
+  "needs": [
+    {"held": p, "start": s, "needs": ask(needs, p, s)}
+    for p in pyramids for s in starts
+  ],
+  "cost": [{"level": l, "cost": ask(h.research_cost, l)} for l in range(1, 6)],
+  "after": [
+    {"level": l, "trade": t, "coins": c, "left": ask(h.trade_after_research, l, t, c)}
+    for l in range(1, 6) for t in range(0, 31, 3) for c in range(0, 6)
+  ],
+}
+print(json.dumps(out))
+"""
+
+_ASK = """(function (q) {
+  var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
+  var U = civrules.isUnknown;
+  function a(v) { return U(v) ? "unknown" : v; }
+  return JSON.stringify({
+    place: q.place.map(function (x) { return a(E.call("may_place", [x.held, x.tech, x.start])); }),
+    needs: q.needs.map(function (x) { return a(E.call("pyramid_needs", [x.held, x.start])); }),
+    cost: q.cost.map(function (x) { return a(E.call("research_cost", [x.level, []])); }),
+    after: q.after.map(function (x) { return a(E.call("trade_after", [x.level, x.trade, x.coins, []])); })
+  });
+})(%s)"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    root = tmp_path_factory.mktemp("smc-helpers-chromium")
+    with Browser(_chromium(), root / "profile", root / "chromium.log") as started:
+        yield started
+
+
+def _package(ruleset_id: str, draws: int) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(GENERATED / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", _PACKAGE, ruleset_id.replace("-", "_"), "7", str(draws)],
+        capture_output=True, text=True, env=env, check=False, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    answers: dict[str, Any] = json.loads(done.stdout)
+    return answers
+
+
+def _hold_equal(browser: Browser, draws: int) -> None:
+    for ruleset_id in RULESETS:
+        expected = _package(ruleset_id, draws)
+        with open_offline(browser, GENERATED / "helpers" / f"{ruleset_id}.html") as page:
+            got = json.loads(page.evaluate(_ASK % json.dumps(expected)))
+        for key, field in (("place", "ok"), ("needs", "needs"), ("cost", "cost"), ("after", "left")):
+            for question, answer in zip(expected[key], got[key], strict=True):
+                assert answer == question[field], f"{ruleset_id} {key}: {question}: the page says {answer}"
+
+
+def test_the_pyramid_planner_answers_as_the_engine_package(browser: Browser) -> None:
+    _hold_equal(browser, 3)
+
+
+@pytest.mark.slow
+def test_the_pyramid_planner_answers_as_the_engine_package_for_fifty_random_pyramids(browser: Browser) -> None:
+    _hold_equal(browser, 50)
+
+
+def test_ticking_technologies_updates_what_the_victory_needs(browser: Browser) -> None:
+    page_path = GENERATED / "helpers" / "sid-meiers-civilization-community.html"
+    with open_offline(browser, page_path) as page:
+        before = page.evaluate("document.getElementById('victory').textContent")
+        first = page.evaluate("document.querySelector('input[data-tech]').getAttribute('data-tech')")
+        page.evaluate("document.querySelector('input[data-tech]').click()")
+        after = page.evaluate("document.getElementById('victory').textContent")
+        assert before != after and "still needs" in after
+        assert f"t.{first}=1" in page.evaluate("location.hash")
+        disabled = page.evaluate(
+            "Array.from(document.querySelectorAll('input[data-tech]:disabled')).map(e => e.dataset.tech)"
+        )
+        shown = page.evaluate(
+            "Array.from(document.querySelectorAll('#technologies tr[data-tech]'))"
+            ".filter(r => r.querySelector('td.may-place').textContent === 'no').map(r => r.dataset.tech)"
+        )
+        assert disabled and disabled == shown  # legal placements only
+
+
+def test_a_screenshot_of_the_pyramid_planner_for_the_readme(browser: Browser, tmp_path: Path) -> None:
+    """docs/helpers-pyramid.png: written when missing (or with CIVRULES_UPDATE_SCREENSHOT=1)."""
+    target = REPO / "docs" / "helpers-pyramid.png"
+    page_path = GENERATED / "helpers" / "sid-meiers-civilization-community.html"
+    with open_offline(browser, page_path, "#trade=14&coins=2", size=(1000, 720)) as page:
+        techs = page.evaluate("Array.from(document.querySelectorAll('input[data-tech]')).map(e => e.dataset.tech)")
+        for tech in techs[:5]:  # in order: a technology with no legal space is disabled, its click does nothing
+            page.evaluate(f"document.querySelector('input[data-tech={tech}]').click()")
+        page.evaluate("document.getElementById('victory').scrollIntoView()")
+        shot = tmp_path / target.name
+        shot.write_bytes(page.screenshot())
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not target.exists():
+        shutil.copyfile(shot, target)
+    assert target.exists()
