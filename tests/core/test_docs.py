@@ -214,3 +214,14 @@ def test_the_workflows_docs_show_pass_actionlint(tmp_path: Path) -> None:
             [actionlint, f"workflow-{number}.yml"], cwd=tmp_path, capture_output=True, text=True, check=False
         )
         assert done.returncode == 0, f"{block.name}: {done.stdout}{done.stderr}"
+
+
+def test_the_docs_pin_the_tag_make_release_makes() -> None:
+    """The pre-commit and Actions examples name `v<version>`, the tag `make release` makes of the
+    version in compiler/civrules/__init__.py (and `civrules init` writes), never a placeholder."""
+    from civrules import __version__
+
+    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    pins = re.findall(r"rev: (\S+)|civrules@(v[^\"\s]+)", text)
+    assert pins, "docs/ci.md names no release"
+    assert {rev or tag for rev, tag in pins} == {f"v{__version__}"}

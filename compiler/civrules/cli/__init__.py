@@ -401,7 +401,7 @@ def main(
     color: str,
     quiet: bool,
 ) -> None:
-    """civrules: compile and validate Advanced Civilization rule data.
+    """civrules: validate and compile board-game rule data (every installed game family: `civrules list --families`).
 
     The options below may also follow the command: `civrules validate --rules DIR` is
     `civrules --rules DIR validate`.
