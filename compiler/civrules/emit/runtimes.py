@@ -27,11 +27,22 @@ from civrules.emit.versions import UNVERSIONED
 
 #: The sources of the shared runtime, and the modules it ships.
 SOURCES = Path(__file__).resolve().parent / "runtime"
-FILES = ("__init__.py", "_moved.py", "errors.py", "logic.py", "mappings.py", "protocol.py", "records.py", "vocab.py")
+FILES = (
+    "__init__.py",
+    "_moved.py",
+    "assumed.py",
+    "errors.py",
+    "logic.py",
+    "mappings.py",
+    "protocol.py",
+    "records.py",
+    "vocab.py",
+)
 #: The shared runtime's version: 2.1 added the record and protocol bases; the names that moved to
 #: the family runtimes are still importable from it (so packages built for 2.0 keep working); 2.2
-#: made records and mappings Python values (FrozenMap; pickle, copy, ``replace``, ``asdict``).
-VERSION = "2.2.0"
+#: made records and mappings Python values (FrozenMap; pickle, copy, ``replace``, ``asdict``); 2.3
+#: added the view every family's ``assuming()`` builds on (``assumed``).
+VERSION = "2.3.0"
 
 
 def runtime_distribution(

@@ -17,9 +17,11 @@ from .vocab import LocationKind, RazeTarget
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .assumptions import AssumedPackage
     from .protocol import RulesetPackage
     from .records import (
         Action,
+        Assumptions,
         Card,
         CopyFacts,
         Deck,
@@ -36,6 +38,10 @@ else:
 
     def __getattr__(name: str) -> object:
         """The records and the protocol, imported on first use."""
+        if name == "AssumedPackage":
+            from . import assumptions
+
+            return assumptions.AssumedPackage
         if name == "RulesetPackage":
             from . import protocol
 
@@ -50,6 +56,7 @@ else:
 _RECORDS = frozenset(
     (
         "Action",
+        "Assumptions",
         "Card",
         "CopyFacts",
         "Deck",
@@ -64,10 +71,12 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 __all__ = [
     "Action",
+    "AssumedPackage",
+    "Assumptions",
     "Card",
     "CopyFacts",
     "Deck",

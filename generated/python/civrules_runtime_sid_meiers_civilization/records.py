@@ -17,7 +17,10 @@ from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds,
 # Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
+    from typing import TypeVar
+
+    _V = TypeVar("_V")
 
 
 _set = object.__setattr__
@@ -618,3 +621,73 @@ class BattleHand(Record):
         _set(self, "base", base)
         _set(self, "per_extra_figure", per_extra_figure)
         _set(self, "defending_city", defending_city)
+
+
+# --- What an engine assumes where the sources give nothing (package.assuming) -----------------
+
+
+def _pairs(values: Mapping[str, _V] | Iterable[tuple[str, _V]] | None) -> tuple[tuple[str, _V], ...]:
+    """By id, sorted: from a mapping, or from the pairs a record holds (``replace``, pickle)."""
+    return tuple(sorted(dict(values or {}).items()))
+
+
+class Assumptions(Record):
+    """The facts an engine assumes where the sources give none, each optional, by id.
+
+    ``technology_levels``: a technology's level in the pyramid; ``building_costs``,
+    ``wonder_costs``: what a building or a wonder costs; ``wonder_eras``: a wonder's era (an era
+    id); ``unit_deck_sizes``: how many cards a unit type's deck has; ``starting_technologies``,
+    ``starting_governments``: a civilization's (a technology id, a government id). ``why`` says
+    where they come from (a house rule, a table's agreement), for the record.
+    """
+
+    __slots__ = (
+        "technology_levels",
+        "building_costs",
+        "wonder_costs",
+        "wonder_eras",
+        "unit_deck_sizes",
+        "starting_technologies",
+        "starting_governments",
+        "why",
+    )
+    __match_args__ = (
+        "technology_levels",
+        "building_costs",
+        "wonder_costs",
+        "wonder_eras",
+        "unit_deck_sizes",
+        "starting_technologies",
+        "starting_governments",
+        "why",
+    )
+
+    technology_levels: tuple[tuple[str, int], ...]
+    building_costs: tuple[tuple[str, int], ...]
+    wonder_costs: tuple[tuple[str, int], ...]
+    wonder_eras: tuple[tuple[str, str], ...]
+    unit_deck_sizes: tuple[tuple[str, int], ...]
+    starting_technologies: tuple[tuple[str, str], ...]
+    starting_governments: tuple[tuple[str, str], ...]
+    why: str
+
+    def __init__(
+        self,
+        *,
+        technology_levels: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        building_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        wonder_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        wonder_eras: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+        unit_deck_sizes: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        starting_technologies: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+        starting_governments: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
+        why: str = "",
+    ) -> None:
+        _set(self, "technology_levels", _pairs(technology_levels))
+        _set(self, "building_costs", _pairs(building_costs))
+        _set(self, "wonder_costs", _pairs(wonder_costs))
+        _set(self, "wonder_eras", _pairs(wonder_eras))
+        _set(self, "unit_deck_sizes", _pairs(unit_deck_sizes))
+        _set(self, "starting_technologies", _pairs(starting_technologies))
+        _set(self, "starting_governments", _pairs(starting_governments))
+        _set(self, "why", why)

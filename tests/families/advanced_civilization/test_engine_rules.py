@@ -33,7 +33,7 @@ from civrules_runtime import (  # noqa: E402
     UnknownFactError,
     UnknownIdError,
 )
-from civrules_runtime_advanced_civilization import Assumptions  # noqa: E402
+from civrules_runtime_advanced_civilization import AssumedPackage, Assumptions  # noqa: E402
 from tests.engine.facts import dropped_facts, records_by_id  # noqa: E402
 
 ac = advanced_civilization
@@ -482,7 +482,7 @@ def test_an_engine_plays_a_draft_with_its_own_assumptions_which_the_view_names()
     assert view.CARDS["law"].cost == 170 and ep.CARDS["law"].cost is None
     assert view.calamities_suffered(["flood", "famine"]) == ("famine", "flood")
     assert view.ship_range([]) == 4
-    assert assumed == view.ASSUMPTIONS  # type: ignore[attr-defined]
+    assert isinstance(view, AssumedPackage) and assumed == view.ASSUMPTIONS  # the view's type names them
     with pytest.raises(DraftRulesetError):
         view.require_complete()
     with pytest.raises(UnknownFactError):

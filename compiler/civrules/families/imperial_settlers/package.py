@@ -35,9 +35,9 @@ from civrules.model import Unknown
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "1.1.0"
+FAMILY_RUNTIME_VERSION = "1.2.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
-FAMILY_RUNTIME_FILES = ("__init__.py", "logic.py", "protocol.py", "records.py", "vocab.py")
+FAMILY_RUNTIME_FILES = ("__init__.py", "assumptions.py", "logic.py", "protocol.py", "records.py", "vocab.py")
 
 #: The id enums of a package: enum name, collection, what it holds.
 ID_ENUMS = (
@@ -57,9 +57,19 @@ DATA_NAMES = (
     "RULESET_ID", "RULESET_NAME", "SCORING", "SETTINGS", "SOLO_ACHIEVEMENTS", "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
 )  # fmt: skip
+#: The tables of each collection of the rule data (a derived table is unknown with its collection),
+#: for UNKNOWN_COLLECTIONS.
+COLLECTION_TABLES = {
+    "actions": ("ACTIONS",),
+    "cards": ("CARDS", "PRINTED_IDS"),
+    "decks": ("DECKS", "DECK_CARDS"),
+    "factions": ("FACTIONS",),
+    "goods": ("GOODS",),
+    "phases": ("PHASES", "PHASE_ORDER"),
+}
 HELPER_NAMES = (
     "board_score", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production", "raze_price",
-    "require_complete", "solo_achievement", "worker_exchange",
+    "require_complete", "solo_achievement", "worker_exchange", "assuming",
 )  # fmt: skip
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
 
@@ -408,15 +418,12 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _mapping(sources),
     )
-    tables = {
-        "actions": "ACTIONS",
-        "cards": "CARDS",
-        "decks": "DECKS",
-        "factions": "FACTIONS",
-        "goods": "GOODS",
-        "phases": "PHASES",
-    }
-    empty = sorted(table for collection, table in tables.items() if not tuple(getattr(ruleset, collection)))
+    empty = sorted(
+        table
+        for collection, tables in COLLECTION_TABLES.items()
+        if not tuple(getattr(ruleset, collection))
+        for table in tables
+    )
     w.add(
         "The tables that are empty because the sources do not give them (unknown, not none): every\n"
         "collection of this game has members, so an empty one is one the sources leave out (see\n"

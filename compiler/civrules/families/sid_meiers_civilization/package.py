@@ -48,9 +48,9 @@ FAMILY_PACKAGE = "civrules.families.sid_meiers_civilization"
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY_ID)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
-FAMILY_RUNTIME_VERSION = "1.1.0"
+FAMILY_RUNTIME_VERSION = "1.2.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
-FAMILY_RUNTIME_FILES = ("__init__.py", "logic.py", "protocol.py", "records.py", "vocab.py")
+FAMILY_RUNTIME_FILES = ("__init__.py", "assumptions.py", "logic.py", "protocol.py", "records.py", "vocab.py")
 
 
 @functools.cache
@@ -497,7 +497,7 @@ DATA_NAMES = (
 HELPER_NAMES = (
     "battle_hand_size", "canonical_id", "combat_bonus", "may_place_technology", "may_stand_on", "pyramid_needs",
     "require_complete", "research_cost", "trade_after_research", "unit_cost", "unlocked_by", "unlocks_of",
-    "victories_met", "wonder_cost",
+    "victories_met", "wonder_cost", "assuming",
 )  # fmt: skip
 ID_NAMES = tuple(sorted(t[2] for t in TABLES))
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")

@@ -17,7 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from civrules_runtime_imperial_settlers.records import Card, SoloLevel
+    from civrules_runtime_imperial_settlers.protocol import RulesetPackage
+    from civrules_runtime_imperial_settlers.records import Assumptions, Card, SoloLevel
     from civrules_runtime_imperial_settlers.vocab import RazeTargetName
 
     from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName
@@ -111,3 +112,14 @@ def solo_achievement(score: int) -> SoloLevel:
     'escudeiro'
     """
     return logic.solo_achievement(data.SOLO_ACHIEVEMENTS, score)
+
+
+def assuming(assumptions: Assumptions) -> RulesetPackage:
+    """This package as an engine that assumes ``assumptions`` sees it: the facts the sources do
+    not give filled in (what a location produces, costs or gives when built), the helpers using
+    them, every other name the package's own. An assumption about a fact the ruleset gives is an
+    OutOfDomainError; ``require_complete()`` still refuses a draft."""
+    import civrules_rulesets.imperial_settlers as package
+    from civrules_runtime_imperial_settlers.assumptions import assuming as view
+
+    return view(package, assumptions)

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         UNKNOWN_FACTS,
     )
     from .helpers import (
+        assuming,
         board_score,
         can_pay,
         canonical_id,
@@ -82,7 +83,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.1.0"
+__version__: Final = "1.2.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"
@@ -116,6 +117,7 @@ _DATA = frozenset(
 )
 _HELPERS = frozenset(
     (
+        "assuming",
         "board_score",
         "can_pay",
         "canonical_id",
@@ -166,6 +168,7 @@ __all__ = [
     "UnknownFactError",
     "UnknownIdError",
     "__version__",
+    "assuming",
     "board_score",
     "can_pay",
     "canonical_id",

@@ -17,7 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from civrules_runtime_sid_meiers_civilization.records import Unlocks
+    from civrules_runtime_sid_meiers_civilization.protocol import RulesetPackage
+    from civrules_runtime_sid_meiers_civilization.records import Assumptions, Unlocks
     from civrules_runtime_sid_meiers_civilization.vocab import DefenceName
 
     from .ids import (
@@ -154,3 +155,14 @@ def unlocked_by(item: str) -> tuple[str, ...]:
     """The technologies that unlock ``item`` (a building, unit type, government or wonder);
     UnknownFactError when none known does and some technologies' unlocks are not in the sources."""
     return logic.unlocked_by(data.TECHNOLOGIES, item)
+
+
+def assuming(assumptions: Assumptions) -> RulesetPackage:
+    """This package as an engine that assumes ``assumptions`` sees it: the facts the sources do
+    not give filled in (a technology's level, a building's or wonder's cost...), the helpers using
+    them, every other name the package's own. An assumption about a fact the ruleset gives is an
+    OutOfDomainError; ``require_complete()`` still refuses a draft."""
+    import civrules_rulesets.sid_meiers_civilization as package
+    from civrules_runtime_sid_meiers_civilization.assumptions import assuming as view
+
+    return view(package, assumptions)

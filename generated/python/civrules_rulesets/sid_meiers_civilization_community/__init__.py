@@ -76,6 +76,7 @@ if TYPE_CHECKING:
         WONDERS,
     )
     from .helpers import (
+        assuming,
         battle_hand_size,
         canonical_id,
         combat_bonus,
@@ -108,7 +109,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.1.0"
+__version__: Final = "1.2.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "sid-meiers-civilization"
@@ -152,6 +153,7 @@ _DATA = frozenset(
 )
 _HELPERS = frozenset(
     (
+        "assuming",
         "battle_hand_size",
         "canonical_id",
         "combat_bonus",
@@ -228,6 +230,7 @@ __all__ = [
     "VillageId",
     "WonderId",
     "__version__",
+    "assuming",
     "battle_hand_size",
     "canonical_id",
     "combat_bonus",

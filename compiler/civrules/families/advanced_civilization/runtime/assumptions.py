@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError
+from civrules_runtime.assumed import AssumedView, given
+from civrules_runtime.errors import UnknownFactError, UnknownIdError
 
 from . import logic
 from .records import Assumptions, AstTrack, Card, Commodity, HandLimit, Phase, Taxation
@@ -24,18 +25,37 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from random import Random
 
+    from civrules_runtime.protocol import AnyId
+
     from .protocol import RulesetPackage
-    from .records import CalamityAmount, Effect
-    from .vocab import BlockName, EffectKindName, RoleName
-
-
-def _given(what: str) -> OutOfDomainError:
-    return OutOfDomainError(f"{what} is in the rule data: an assumption only supplies a fact the sources do not give")
+    from .records import Area as AreaRecord
+    from .records import (
+        BlockBonus,
+        Border,
+        Calamity,
+        CalamityAmount,
+        CalamityEffect,
+        CalamityImmunity,
+        CalamityModifier,
+        Combination,
+        Deck,
+        DeckBand,
+        Effect,
+        Epoch,
+        Group,
+        Nation,
+        PlayerCount,
+        Region,
+        ScoringItem,
+        StackSetupStep,
+        TradeStack,
+    )
+    from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 
 def _card(card: Card, cost: int) -> Card:
     if card.cost is not None:
-        raise _given(f"the cost of {card.id}")
+        raise given(f"the cost of {card.id}")
     return Card(
         card.id, card.name, card.groups, cost, card.prerequisites, card.credits, card.victory_points,
         card.attributes, card.purchase_effects, card.rules,
@@ -44,9 +64,9 @@ def _card(card: Card, cost: int) -> Card:
 
 def _commodity(good: Commodity, value: int | None, count: int | None) -> Commodity:
     if value is not None and good.value is not None:
-        raise _given(f"the value of {good.id}")
+        raise given(f"the value of {good.id}")
     if count is not None and good.count is not None:
-        raise _given(f"the count of {good.id}")
+        raise given(f"the count of {good.id}")
     return Commodity(
         good.id, good.name, good.value if value is None else value, good.count if count is None else count,
         good.stack, good.mining, good.block,
@@ -60,7 +80,7 @@ def _phase(phase: Phase, assumed: Assumptions) -> Phase:
         if value is None or name not in _PHASE_OF or _PHASE_OF[name] != phase.id:
             fields[name] = getattr(phase, name)
         elif getattr(phase, name) is not None:
-            raise _given(f"the {phase.id} phase's {name}")
+            raise given(f"the {phase.id} phase's {name}")
         else:
             fields[name] = value
     return Phase(phase.id, phase.name, phase.number, phase.condition, phase.order, rules=phase.rules, **fields)
@@ -76,14 +96,42 @@ _PHASE_OF = {
 }
 
 
-class AssumedPackage:
+class AssumedPackage(AssumedView):
     """A view of a ruleset package with an engine's :class:`Assumptions` filled in: every name of
     the package, its tables changed only where a fact was unknown, its helpers using them.
-    Satisfies :class:`RulesetPackage`."""
+    Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
+
+    if TYPE_CHECKING:  # the package's own, forwarded at run time by AssumedView.__getattr__
+        GROUPS: Mapping[str, Group]
+        CREDIT_MATRIX: Mapping[str, Mapping[str, int]]
+        SET_VALUE_FORMULA: str | None
+        MINING_EXTRA_CARDS: int
+        CALAMITIES: Mapping[str, Calamity]
+        CALAMITY_ORDER: tuple[str, ...]
+        CALAMITY_EFFECTS: Mapping[str, tuple[CalamityEffect, ...] | None]
+        CALAMITY_MODIFIERS: Mapping[str, tuple[CalamityModifier, ...] | None]
+        CALAMITY_COMBINATIONS: Mapping[str, Combination]
+        CALAMITY_IMMUNITIES: Mapping[str, tuple[CalamityImmunity, ...] | None]
+        TRADE_STACKS: tuple[TradeStack, ...]
+        STACK_SETUP: tuple[StackSetupStep, ...]
+        DECK_COMPOSITIONS: tuple[DeckBand, ...]
+        BLOCK_BONUSES: tuple[BlockBonus, ...]
+        NATIONS: Mapping[str, Nation]
+        AST_LEVELS: tuple[str, ...]
+        EPOCHS: Mapping[str, Epoch]
+        PHASE_ORDER: tuple[str, ...]
+        PLAYER_COUNTS: Mapping[int, PlayerCount]
+        AREAS: Mapping[str, AreaRecord]
+        BORDERS: tuple[Border, ...]
+        ADJACENCY: Mapping[str, Mapping[str, frozenset[str]]]
+        FLOOD_PLAINS: Mapping[str, Region]
+        VOLCANOES: Mapping[str, Region]
+        SCORING: tuple[ScoringItem, ...] | None
 
     def __init__(self, package: RulesetPackage, assumed: Assumptions) -> None:
-        self._package = package
-        self.ASSUMPTIONS = assumed
+        super().__init__(package, assumed)
+        self._package: RulesetPackage = package
+        self.ASSUMPTIONS: Assumptions = assumed
         cards = dict(package.CARDS)
         for card, cost in assumed.card_costs:
             if card not in cards:
@@ -103,7 +151,7 @@ class AssumedPackage:
             for level in package.AST_LEVELS:
                 track = by_level.get(level)
                 if track is not None and track.spaces is not None:
-                    raise _given(f"the length of the A.S.T. track of {nation}")
+                    raise given(f"the length of the A.S.T. track of {nation}")
                 by_level[level] = AstTrack(
                     nation, level, spaces, None if track is None else track.epoch_starts,
                     None if track is None else track.space_values,
@@ -114,37 +162,43 @@ class AssumedPackage:
         limit, tax = package.HAND_LIMIT, package.TAXATION
         if assumed.hand_limit is not None:
             if limit is not None and limit.commodity_cards is not None:
-                raise _given("the hand limit")
+                raise given("the hand limit")
             limit = HandLimit(
                 assumed.hand_limit, () if limit is None else limit.card_changes,
                 False if limit is None else limit.cumulative, () if limit is None else limit.rules,
             )  # fmt: skip
         if assumed.tokens_per_city is not None:
             if tax is not None and tax.tokens_per_city is not None:
-                raise _given("the tax rate")
+                raise given("the tax rate")
             tax = Taxation(
                 assumed.tokens_per_city, () if tax is None else tax.rate_changes,
                 False if tax is None else tax.cumulative, () if tax is None else tax.revolt_immune_cards,
                 () if tax is None else tax.rules,
             )  # fmt: skip
-        self.CARDS = MappingProxyType(cards)
-        self.COMMODITIES = MappingProxyType(goods)
-        self.AST_TRACKS = MappingProxyType({n: MappingProxyType(levels) for n, levels in tracks.items()})
-        self.PHASES = MappingProxyType({p: _phase(record, assumed) for p, record in package.PHASES.items()})
-        self.HAND_LIMIT = limit
-        self.TAXATION = tax
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._package, name)
-
-    def __repr__(self) -> str:
-        return f"<{self._package.RULESET_ID} assuming {self.ASSUMPTIONS!r}>"
-
-    def require_complete(self) -> None:
-        """Refuses a draft as the package does: assumed facts are not the rules."""
-        self._package.require_complete()
+        self.CARDS: Mapping[str, Card] = MappingProxyType(cards)
+        self.COMMODITIES: Mapping[str, Commodity] = MappingProxyType(goods)
+        self.AST_TRACKS: Mapping[str, Mapping[str, AstTrack]] = MappingProxyType(
+            {n: MappingProxyType(levels) for n, levels in tracks.items()}
+        )
+        self.PHASES: Mapping[str, Phase] = MappingProxyType(
+            {p: _phase(record, assumed) for p, record in package.PHASES.items()}
+        )
+        self.HAND_LIMIT: HandLimit | None = limit
+        self.TAXATION: Taxation | None = tax
 
     # The helpers, over the view's tables (the package's own for what nothing was assumed about).
+
+    def credit_toward(self, owned: Iterable[AnyId], target: AnyId) -> int:
+        return self._package.credit_toward(owned, target)
+
+    def decks_for(self, players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]:
+        return self._package.decks_for(players, region)
+
+    def calamity_resolution_order(self, calamities: Iterable[AnyId]) -> tuple[str, ...]:
+        return self._package.calamity_resolution_order(calamities)
+
+    def neighbours(self, area: AnyId, kind: AdjacencyName = "all") -> frozenset[str]:
+        return self._package.neighbours(area, kind)
 
     def purchase_cost(self, owned: Iterable[str], target: str) -> int:
         return logic.purchase_cost(self.CARDS, self._package.CREDIT_MATRIX, owned, target)
@@ -256,5 +310,5 @@ class AssumedPackage:
 
 def assuming(package: RulesetPackage, assumptions: Assumptions) -> RulesetPackage:
     """``package`` as an engine that assumes ``assumptions`` sees it (see :class:`AssumedPackage`)."""
-    view: RulesetPackage = AssumedPackage(package, assumptions)  # type: ignore[assignment]
+    view: RulesetPackage = AssumedPackage(package, assumptions)
     return view

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from civrules_runtime.protocol import AnyId
 
-    from .records import Action, Card, Deck, DeckRule, Faction, Good, Phase, Scoring, SoloLevel
+    from .records import Action, Assumptions, Card, Deck, DeckRule, Faction, Good, Phase, Scoring, SoloLevel
     from .vocab import RazeTargetName
 
 
@@ -62,3 +62,4 @@ class RulesetPackage(RulesetPackageBase, Protocol):
     ) -> Mapping[str, int]: ...
     def board_score(self, common_locations: int, faction_locations: int, vp: int = 0) -> int: ...
     def solo_achievement(self, score: int) -> SoloLevel: ...
+    def assuming(self, assumptions: Assumptions) -> RulesetPackage: ...

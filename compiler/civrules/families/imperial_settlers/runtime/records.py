@@ -9,12 +9,13 @@ give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
 
 from __future__ import annotations
 
+from civrules_runtime.errors import collection
 from civrules_runtime.records import Record
 from civrules_runtime.records import UnknownFact as UnknownFact
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
 _set = object.__setattr__
 
@@ -330,3 +331,48 @@ class DeckRule(Record):
         _set(self, "size", size)
         _set(self, "pattern", pattern)
         _set(self, "all_copies", all_copies)
+
+
+# --- What an engine assumes where the sources give nothing (package.assuming) -----------------
+
+
+def _pairs(
+    values: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None,
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """By id, sorted, each value a tuple: from a mapping, or from the pairs a record holds."""
+    pairs = dict(values or {})
+    for key, value in pairs.items():
+        collection(value, f"the goods assumed for {key}")
+    return tuple(sorted((key, tuple(value)) for key, value in pairs.items()))
+
+
+class Assumptions(Record):
+    """The facts an engine assumes where the sources give none, each optional, by card id (the
+    values are good ids, one per good: ``("wood", "wood")`` is two wood).
+
+    ``card_costs``: what building a location costs (``location``: a location discarded);
+    ``card_productions``: what a production location produces; ``card_build_bonuses``: what
+    building a location gives once. ``why`` says where they come from (a house rule, a table's
+    agreement), for the record.
+    """
+
+    __slots__ = ("card_costs", "card_productions", "card_build_bonuses", "why")
+    __match_args__ = ("card_costs", "card_productions", "card_build_bonuses", "why")
+
+    card_costs: tuple[tuple[str, tuple[str, ...]], ...]
+    card_productions: tuple[tuple[str, tuple[str, ...]], ...]
+    card_build_bonuses: tuple[tuple[str, tuple[str, ...]], ...]
+    why: str
+
+    def __init__(
+        self,
+        *,
+        card_costs: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = None,
+        card_productions: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = None,
+        card_build_bonuses: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = None,
+        why: str = "",
+    ) -> None:
+        _set(self, "card_costs", _pairs(card_costs))
+        _set(self, "card_productions", _pairs(card_productions))
+        _set(self, "card_build_bonuses", _pairs(card_build_bonuses))
+        _set(self, "why", why)

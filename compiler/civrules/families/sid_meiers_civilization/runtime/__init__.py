@@ -17,8 +17,10 @@ from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds,
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .assumptions import AssumedPackage
     from .protocol import RulesetPackage
     from .records import (
+        Assumptions,
         BattleHand,
         Building,
         CityAction,
@@ -51,6 +53,10 @@ else:
 
     def __getattr__(name: str) -> object:
         """The records and the protocol, imported on first use."""
+        if name == "AssumedPackage":
+            from . import assumptions
+
+            return assumptions.AssumedPackage
         if name == "RulesetPackage":
             from . import protocol
 
@@ -64,6 +70,7 @@ else:
 
 _RECORDS = frozenset(
     (
+        "Assumptions",
         "BattleHand",
         "Building",
         "CityAction",
@@ -94,10 +101,12 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 __all__ = [
     "Activity",
+    "AssumedPackage",
+    "Assumptions",
     "BattleHand",
     "BonusPer",
     "Building",

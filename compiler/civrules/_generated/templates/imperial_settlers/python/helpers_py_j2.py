@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "f94c9ded6739e3e88cc04f6a744a813294ce450095ae1c500b4ba775e8c9b35f"
+SOURCE_SHA256 = "4a44631c88fab5b32c23cef25760e3ffccfd8fd3b52037e765bc1302ad62c16f"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -21,6 +21,7 @@ def root(context, missing=missing):
     l_0_runtime = resolve('runtime')
     l_0_family_runtime = resolve('family_runtime')
     l_0_examples = resolve('examples')
+    l_0_package = resolve('package')
     pass
     yield '"""The helpers of `'
     yield str(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'id'))
@@ -30,7 +31,9 @@ def root(context, missing=missing):
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield ' import logic\n\nfrom . import data\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Iterable, Mapping\n\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.records import Card, SoloLevel\n    from '
+    yield '.protocol import RulesetPackage\n    from '
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield '.records import Assumptions, Card, SoloLevel\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.vocab import RazeTargetName\n\n    from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName\n\n\ndef require_complete() -> None:\n    """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""\n    if data.DRAFT:\n        unknown = len(data.UNKNOWN_FACTS)\n        raise DraftRulesetError(f"{data.RULESET_ID} is a draft: {unknown} facts are unknown")\n\n\ndef canonical_id(name: str) -> str:\n    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES)."""\n    return data.ID_ALIASES.get(name, name)\n\n\ndef deck(deck: DeckIdName) -> tuple[str, ...]:\n    """The deck as a game uses it: one printed id per copy (a faction\'s custom deck where the\n    ruleset uses one).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'deck'):
@@ -95,7 +98,11 @@ def root(context, missing=missing):
         yield ").id\n    '"
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'solo'), 1))
         yield "'\n"
-    yield '    """\n    return logic.solo_achievement(data.SOLO_ACHIEVEMENTS, score)\n'
+    yield '    """\n    return logic.solo_achievement(data.SOLO_ACHIEVEMENTS, score)\n\n\ndef assuming(assumptions: Assumptions) -> RulesetPackage:\n    """This package as an engine that assumes ``assumptions`` sees it: the facts the sources do\n    not give filled in (what a location produces, costs or gives when built), the helpers using\n    them, every other name the package\'s own. An assumption about a fact the ruleset gives is an\n    OutOfDomainError; ``require_complete()`` still refuses a draft."""\n    import '
+    yield str((undefined(name='package') if l_0_package is missing else l_0_package))
+    yield ' as package\n    from '
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=16&11=18&12=20&20=22&21=24&41=26&43=29&44=31&63=34&65=37&66=41&68=43&69=46&70=50&80=53&82=56&83=58&91=61&93=64&94=66&110=69&112=72&113=78&121=81&123=84&124=86'
+debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&42=29&44=32&45=34&64=37&66=40&67=44&69=46&70=49&71=53&81=56&83=59&84=61&92=64&94=67&95=69&111=72&113=75&114=81&122=84&124=87&125=89&136=92&137=94'

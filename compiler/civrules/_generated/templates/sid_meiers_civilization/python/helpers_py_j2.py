@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "6d10e3e372dbbaf780c17abf2682819b0f4e0d039a04dc902e7991cc20f01234"
+SOURCE_SHA256 = "137480b8e61a5afb43f617bf21100e54651808a064f9cfb81eba08f353e555e6"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -21,6 +21,7 @@ def root(context, missing=missing):
     l_0_runtime = resolve('runtime')
     l_0_family_runtime = resolve('family_runtime')
     l_0_examples = resolve('examples')
+    l_0_package = resolve('package')
     pass
     yield '"""The helpers of `'
     yield str(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'id'))
@@ -32,7 +33,9 @@ def root(context, missing=missing):
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.vocab import CombatSituation\n\nfrom . import data\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Iterable, Mapping\n\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.records import Unlocks\n    from '
+    yield '.protocol import RulesetPackage\n    from '
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield '.records import Assumptions, Unlocks\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.vocab import DefenceName\n\n    from .ids import (\n        BuildingIdName,\n        GovernmentIdName,\n        TechnologyIdName,\n        TerrainIdName,\n        UnitTypeIdName,\n        WonderIdName,\n    )\n\n\ndef require_complete() -> None:\n    """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""\n    if data.DRAFT:\n        unknown = len(data.UNKNOWN_FACTS)\n        raise DraftRulesetError(f"{data.RULESET_ID} is a draft: {unknown} facts are unknown")\n\n\ndef canonical_id(name: str) -> str:\n    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES)."""\n    return data.ID_ALIASES.get(name, name)\n\n\ndef research_cost(level: int, wonders: Iterable[WonderIdName] = ()) -> int:\n    """The trade a technology of ``level`` needs (RESEARCH), less the research discount of the\n    ``wonders`` the player holds.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'research'):
@@ -90,7 +93,11 @@ def root(context, missing=missing):
         yield '"])\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'wonder'), 3))
         yield '\n'
-    yield '    """\n    return logic.wonder_cost(data.WONDERS, wonder, technologies)\n\n\ndef victories_met(\n    technologies: Iterable[TechnologyIdName] = (),\n    coins: int = 0,\n    culture_space: int | None = None,\n    captured_capital: bool = False,\n) -> tuple[str, ...]:\n    """The victories (VICTORIES ids) a player meets who holds ``technologies`` and ``coins``, stands\n    on ``culture_space`` of the culture track (None: not asked) and has ``captured_capital``."""\n    return logic.victories_met(\n        data.VICTORIES, data.CULTURE_SPACES, technologies, coins, culture_space, captured_capital\n    )\n\n\ndef unlocks_of(technology: TechnologyIdName) -> Unlocks:\n    """What ``technology`` unlocks; UnknownFactError where no source gives it."""\n    return logic.unlocks_of(data.TECHNOLOGIES, technology)\n\n\ndef unlocked_by(item: str) -> tuple[str, ...]:\n    """The technologies that unlock ``item`` (a building, unit type, government or wonder);\n    UnknownFactError when none known does and some technologies\' unlocks are not in the sources."""\n    return logic.unlocked_by(data.TECHNOLOGIES, item)\n'
+    yield '    """\n    return logic.wonder_cost(data.WONDERS, wonder, technologies)\n\n\ndef victories_met(\n    technologies: Iterable[TechnologyIdName] = (),\n    coins: int = 0,\n    culture_space: int | None = None,\n    captured_capital: bool = False,\n) -> tuple[str, ...]:\n    """The victories (VICTORIES ids) a player meets who holds ``technologies`` and ``coins``, stands\n    on ``culture_space`` of the culture track (None: not asked) and has ``captured_capital``."""\n    return logic.victories_met(\n        data.VICTORIES, data.CULTURE_SPACES, technologies, coins, culture_space, captured_capital\n    )\n\n\ndef unlocks_of(technology: TechnologyIdName) -> Unlocks:\n    """What ``technology`` unlocks; UnknownFactError where no source gives it."""\n    return logic.unlocks_of(data.TECHNOLOGIES, technology)\n\n\ndef unlocked_by(item: str) -> tuple[str, ...]:\n    """The technologies that unlock ``item`` (a building, unit type, government or wonder);\n    UnknownFactError when none known does and some technologies\' unlocks are not in the sources."""\n    return logic.unlocked_by(data.TECHNOLOGIES, item)\n\n\ndef assuming(assumptions: Assumptions) -> RulesetPackage:\n    """This package as an engine that assumes ``assumptions`` sees it: the facts the sources do\n    not give filled in (a technology\'s level, a building\'s or wonder\'s cost...), the helpers using\n    them, every other name the package\'s own. An assumption about a fact the ruleset gives is an\n    OutOfDomainError; ``require_complete()`` still refuses a draft."""\n    import '
+    yield str((undefined(name='package') if l_0_package is missing else l_0_package))
+    yield ' as package\n    from '
+    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
+    yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=16&10=18&11=20&12=22&20=24&21=26&48=28&50=31&51=33&61=36&63=39&65=43&66=47&89=50&91=53&92=57&107=60&109=63&110=65&126=68&134=70&136=73&137=75&138=77&139=81'
+debug_info = '1=17&10=19&11=21&12=23&20=25&21=27&22=29&49=31&51=34&52=36&62=39&64=42&66=46&67=50&90=53&92=56&93=60&108=63&110=66&111=68&127=71&135=73&137=76&138=78&139=80&140=84&175=87&176=89'

@@ -1,0 +1,109 @@
+"""Facts an engine supplies where the rule data has none, and the view of a package that uses them.
+
+The sources leave what some locations produce, give when built or cost unknown. An engine that plays
+anyway states what it assumes in an :class:`Assumptions` and asks the package for a view,
+``package.assuming(Assumptions(...))``: the view has every name of the package, its cards with the
+assumed facts filled in, and helpers that use them. An assumption only ever fills a fact the
+sources do not give (one the ruleset gives is an OutOfDomainError, never overridden), the view
+names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
+"""
+
+from __future__ import annotations
+
+from civrules_runtime.assumed import AssumedView, fill
+from civrules_runtime.errors import OutOfDomainError, UnknownIdError
+
+from . import logic
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from civrules_runtime.protocol import AnyId
+
+    from .protocol import RulesetPackage
+    from .records import Action, Assumptions, Card, Deck, DeckRule, Faction, Good, Phase, Scoring, SoloLevel
+    from .vocab import RazeTargetName
+
+
+class AssumedPackage(AssumedView):
+    """A view of a ruleset package with an engine's :class:`Assumptions` filled in: every name of
+    the package, its cards changed only where a fact was unknown, its helpers using them.
+    Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
+
+    if TYPE_CHECKING:  # the package's own, forwarded at run time by AssumedView.__getattr__
+        FACTIONS: Mapping[str, Faction]
+        DECKS: Mapping[str, Deck]
+        DECK_CARDS: Mapping[str, tuple[str, ...]]
+        GOODS: Mapping[str, Good]
+        ACTIONS: Mapping[str, Action]
+        PHASES: Mapping[str, Phase]
+        PHASE_ORDER: tuple[str, ...]
+        ROUNDS: int | None
+        SCORING: Scoring | None
+        SOLO_ACHIEVEMENTS: tuple[SoloLevel, ...] | None
+        DECK_RULE: DeckRule | None
+
+    def __init__(self, package: RulesetPackage, assumed: Assumptions) -> None:
+        super().__init__(package, assumed)
+        self._package: RulesetPackage = package
+        self.ASSUMPTIONS: Assumptions = assumed
+        for field, allowed in (
+            (assumed.card_costs, {*package.GOODS, "location"}),
+            (assumed.card_productions, set(package.GOODS)),
+            (assumed.card_build_bonuses, set(package.GOODS)),
+        ):
+            for card, goods in field:
+                for good in goods:
+                    if good not in allowed:
+                        raise UnknownIdError(
+                            f"{good!r} (assumed for {card}) is not one of {', '.join(sorted(allowed))}"
+                        )
+        for card, _ in assumed.card_productions:
+            found = package.CARDS.get(card)
+            if found is not None and found.kind != "production":
+                raise OutOfDomainError(f"{card!r} is not a production location: it produces nothing to assume")
+        cards = fill(package.CARDS, assumed.card_costs, "cost", "card")
+        cards = fill(cards, assumed.card_productions, "production", "card")
+        self.CARDS: Mapping[str, Card] = fill(cards, assumed.card_build_bonuses, "build_bonus", "card")
+
+    # The helpers, over the view's cards (the package's own for what nothing was assumed about).
+
+    def deck(self, deck: AnyId) -> tuple[str, ...]:
+        return self._package.deck(deck)
+
+    def card_of(self, printed_id: str) -> Card:
+        return self.CARDS[self._package.card_of(printed_id).id]
+
+    def can_pay(self, card: AnyId, goods: Mapping[str, int] | Iterable[str]) -> bool:
+        return not self.missing_to_pay(card, goods)
+
+    def missing_to_pay(self, card: AnyId, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:
+        return logic.shortfall(logic.card_cost(self.CARDS, card), goods, self._package.GOODS)
+
+    def raze_price(self, target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:
+        return self._package.raze_price(target, defence, samurai)
+
+    def worker_exchange(self, workers: int) -> int:
+        return self._package.worker_exchange(workers)
+
+    def production(
+        self, faction: AnyId, deals: Iterable[AnyId] = (), locations: Iterable[AnyId] = ()
+    ) -> Mapping[str, int]:
+        return logic.production(self._package.FACTIONS, self.CARDS, faction, deals, locations)
+
+    def board_score(self, common_locations: int, faction_locations: int, vp: int = 0) -> int:
+        return self._package.board_score(common_locations, faction_locations, vp)
+
+    def solo_achievement(self, score: int) -> SoloLevel:
+        return self._package.solo_achievement(score)
+
+    def assuming(self, assumptions: Assumptions) -> RulesetPackage:
+        """A view with other assumptions (of the same package: they do not add up)."""
+        return self._package.assuming(assumptions)
+
+
+def assuming(package: RulesetPackage, assumptions: Assumptions) -> RulesetPackage:
+    """``package`` as an engine that assumes ``assumptions`` sees it (see :class:`AssumedPackage`)."""
+    view: RulesetPackage = AssumedPackage(package, assumptions)
+    return view

@@ -1,0 +1,172 @@
+"""Facts an engine supplies where the rule data has none, and the view of a package that uses them.
+
+The base ruleset's sources leave most technologies' levels, many buildings' and wonders' costs, the
+unit decks' sizes and some civilizations' starting technology and government unknown. An engine
+that plays it anyway states what it assumes in an :class:`Assumptions` and asks the package for a
+view, ``package.assuming(Assumptions(...))``: the view has every name of the package, its tables
+with the assumed facts filled in, and helpers that use them. An assumption only ever fills a fact
+the sources do not give (one the ruleset gives is an OutOfDomainError, never overridden), the view
+names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
+"""
+
+from __future__ import annotations
+
+from civrules_runtime.assumed import AssumedView, fill
+
+from . import logic
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from civrules_runtime.protocol import AnyId
+
+    from .protocol import RulesetPackage
+    from .records import (
+        Assumptions,
+        BattleHand,
+        Building,
+        CityAction,
+        Civilization,
+        CombatBonus,
+        CultureDeck,
+        CultureSpace,
+        Era,
+        Government,
+        GreatPerson,
+        Marker,
+        Phase,
+        Pyramid,
+        Research,
+        Resource,
+        SpaceKind,
+        Technology,
+        Terrain,
+        Tile,
+        UnitType,
+        Unlocks,
+        Victory,
+        Wonder,
+    )
+    from .vocab import DefenceName
+
+
+class AssumedPackage(AssumedView):
+    """A view of a ruleset package with an engine's :class:`Assumptions` filled in: every name of
+    the package, its tables changed only where a fact was unknown, its helpers using them.
+    Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
+
+    if TYPE_CHECKING:  # the package's own, forwarded at run time by AssumedView.__getattr__
+        TERRAINS: Mapping[str, Terrain]
+        ERAS: Mapping[str, Era]
+        SPACE_KINDS: Mapping[str, SpaceKind]
+        CULTURE_SPACES: Mapping[str, CultureSpace]
+        CULTURE_DECKS: Mapping[str, CultureDeck]
+        GREAT_PEOPLE: Mapping[str, GreatPerson]
+        TILES: Mapping[str, Tile]
+        PHASES: Mapping[str, Phase]
+        GOVERNMENTS: Mapping[str, Government]
+        VICTORIES: Mapping[str, Victory]
+        RESOURCES: Mapping[str, Resource]
+        COMBAT_BONUSES: Mapping[str, CombatBonus]
+        CITY_ACTIONS: Mapping[str, CityAction]
+        HUTS: Mapping[str, Marker]
+        VILLAGES: Mapping[str, Marker]
+        RESEARCH: Research
+        PYRAMID: Pyramid
+        BATTLE_HAND: BattleHand
+
+    def __init__(self, package: RulesetPackage, assumed: Assumptions) -> None:
+        super().__init__(package, assumed)
+        self._package: RulesetPackage = package
+        self.ASSUMPTIONS: Assumptions = assumed
+        for technology in assumed.starting_technologies:
+            if technology[1] not in package.TECHNOLOGIES:
+                raise fill_error(technology[1], "technology")
+        for government in assumed.starting_governments:
+            if government[1] not in package.GOVERNMENTS:
+                raise fill_error(government[1], "government")
+        for era in assumed.wonder_eras:
+            if era[1] not in package.ERAS and "ERAS" not in package.UNKNOWN_COLLECTIONS:
+                raise fill_error(era[1], "era")
+        self.TECHNOLOGIES: Mapping[str, Technology] = fill(
+            package.TECHNOLOGIES, assumed.technology_levels, "level", "technology"
+        )
+        self.BUILDINGS: Mapping[str, Building] = fill(package.BUILDINGS, assumed.building_costs, "cost", "building")
+        wonders = fill(package.WONDERS, assumed.wonder_costs, "cost", "wonder")
+        self.WONDERS: Mapping[str, Wonder] = fill(wonders, assumed.wonder_eras, "era", "wonder")
+        self.UNIT_TYPES: Mapping[str, UnitType] = fill(
+            package.UNIT_TYPES, assumed.unit_deck_sizes, "deck_size", "unit type"
+        )
+        civilizations = fill(
+            package.CIVILIZATIONS, assumed.starting_technologies, "starting_technology", "civilization"
+        )
+        self.CIVILIZATIONS: Mapping[str, Civilization] = fill(
+            civilizations, assumed.starting_governments, "starting_government", "civilization"
+        )
+
+    # The helpers, over the view's tables (the package's own for what nothing was assumed about).
+
+    def research_cost(self, level: int, wonders: Iterable[AnyId] = ()) -> int:
+        return logic.research_cost(self._package.RESEARCH, self.WONDERS, level, wonders)
+
+    def trade_after_research(self, level: int, trade: int, coins: int = 0, wonders: Iterable[AnyId] = ()) -> int:
+        return logic.trade_after_research(self._package.RESEARCH, self.WONDERS, level, trade, coins, wonders)
+
+    def may_place_technology(self, pyramid: Iterable[AnyId], technology: AnyId, starting: AnyId | None = None) -> bool:
+        return logic.may_place_technology(self.TECHNOLOGIES, self._package.PYRAMID, pyramid, technology, starting)
+
+    def pyramid_needs(self, pyramid: Iterable[AnyId], starting: AnyId | None = None) -> Mapping[int, int]:
+        return logic.pyramid_needs(self.TECHNOLOGIES, self._package.PYRAMID, pyramid, starting)
+
+    def unit_cost(self, unit: AnyId, rank: int) -> int:
+        return logic.unit_cost(self.UNIT_TYPES, unit, rank)
+
+    def may_stand_on(self, building: AnyId, terrain: AnyId) -> bool:
+        return logic.may_stand_on(self.BUILDINGS, self._package.TERRAINS, building, terrain)
+
+    def battle_hand_size(self, figures: int, government: AnyId | None = None, defending_city: bool = False) -> int:
+        return self._package.battle_hand_size(figures, government, defending_city)
+
+    def combat_bonus(
+        self,
+        buildings: Mapping[str, int] | None = None,
+        generals: int = 0,
+        defending: DefenceName | None = None,
+        walled: bool = False,
+    ) -> int:
+        return self._package.combat_bonus(buildings, generals, defending, walled)
+
+    def wonder_cost(self, wonder: AnyId, technologies: Iterable[AnyId] = ()) -> int:
+        return logic.wonder_cost(self.WONDERS, wonder, technologies)
+
+    def victories_met(
+        self,
+        technologies: Iterable[AnyId] = (),
+        coins: int = 0,
+        culture_space: int | None = None,
+        captured_capital: bool = False,
+    ) -> tuple[str, ...]:
+        return self._package.victories_met(technologies, coins, culture_space, captured_capital)
+
+    def unlocks_of(self, technology: AnyId) -> Unlocks:
+        return logic.unlocks_of(self.TECHNOLOGIES, technology)
+
+    def unlocked_by(self, item: str) -> tuple[str, ...]:
+        return logic.unlocked_by(self.TECHNOLOGIES, item)
+
+    def assuming(self, assumptions: Assumptions) -> RulesetPackage:
+        """A view with other assumptions (of the same package: they do not add up)."""
+        return self._package.assuming(assumptions)
+
+
+def fill_error(value: str, what: str) -> Exception:
+    from civrules_runtime.errors import UnknownIdError
+
+    return UnknownIdError(f"{value!r} is not a {what} of this ruleset")
+
+
+def assuming(package: RulesetPackage, assumptions: Assumptions) -> RulesetPackage:
+    """``package`` as an engine that assumes ``assumptions`` sees it (see :class:`AssumedPackage`)."""
+    view: RulesetPackage = AssumedPackage(package, assumptions)
+    return view
