@@ -46,3 +46,28 @@ def test_mypy_accepts_the_views_as_the_protocols_without_an_ignore() -> None:
         check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_shared_view_fills_only_unknown_fields_and_forwards_the_rest() -> None:
+    """civrules_runtime.assumed, which every family's view is built on, on records of its own."""
+    from civrules_runtime.assumed import AssumedView, fill
+    from civrules_runtime.errors import OutOfDomainError, UnknownIdError
+    from civrules_runtime.records import UnknownFact
+
+    table = {"a": UnknownFact("f.yaml", "x", ""), "b": UnknownFact("f.yaml", "x", "given")}
+    # "reason" stands in for a field the sources may leave out: "" is given, None would be unknown.
+    unknown = {"a": table["a"].replace(reason=None)}
+    assert fill(unknown, [("a", "assumed")], "reason", "fact")["a"].reason == "assumed"
+    assert unknown["a"].reason is None  # the table itself is unchanged
+    with pytest.raises(OutOfDomainError, match="the reason of b is in the rule data"):
+        fill(table, [("b", "other")], "reason", "fact")
+    with pytest.raises(UnknownIdError, match="'c' is not a fact of this ruleset"):
+        fill(table, [("c", "other")], "reason", "fact")
+
+    from civrules_rulesets import imperial_settlers
+
+    view = AssumedView(imperial_settlers, "why not")
+    assert view.ASSUMPTIONS == "why not" and view.RULESET_ID == "imperial-settlers"
+    assert view.CARDS is imperial_settlers.CARDS  # forwarded
+    view.require_complete()
+    assert repr(view) == "<imperial-settlers assuming 'why not'>"

@@ -64,9 +64,10 @@ class AssumedView:
         self.ASSUMPTIONS = assumptions
 
     def __getattr__(self, name: str) -> object:
-        if name.startswith("__") or name == "_package":
-            raise AttributeError(name)  # copy and pickle probe dunders before __init__ has run
-        return getattr(self._package, name)
+        package = self.__dict__.get("_package")
+        if package is None:  # copy and pickle probe names before __init__ has run
+            raise AttributeError(name)
+        return getattr(package, name)
 
     def __repr__(self) -> str:
         return f"<{self._package.RULESET_ID} assuming {self.ASSUMPTIONS!r}>"
