@@ -335,21 +335,30 @@ def print_table(results: dict[str, Any]) -> None:
             )
 
 
+def _fastest_ratio(figures: dict[str, Any]) -> float:
+    """validate / parse floor, each its fastest run: the run least disturbed by other work on the
+    machine (a median moves with the load, the minimum much less), so the guard holds on a busy CI."""
+    return float(figures["validate"]["min"] / figures["parse_floor"]["min"])
+
+
 def check() -> int:
     """Fail when validate's in-process ratio to the parse floor regressed by more than 50 %."""
     recorded = json.loads(RESULTS.read_text(encoding="utf-8"))
     rules = REPO / "rules"
     ruleset = recorded["ruleset"]
     with tempfile.TemporaryDirectory() as tmp:
-        figures = in_process(rules, ruleset, Path(tmp) / "generated", repeat=5)
-    now = figures["ratios"]["validate"]
-    before = recorded["in_process"]["ratios"]["validate"]
-    print(f"validate / parse floor on {ruleset}: {now:.2f}x now, {before:.2f}x recorded (limit {before * 1.5:.2f}x)")
+        figures = in_process(rules, ruleset, Path(tmp) / "generated", repeat=7)
+    now = _fastest_ratio(figures)
+    before = _fastest_ratio(recorded["in_process"])
+    print(
+        f"validate / parse floor on {ruleset} (fastest runs): {now:.2f}x now, {before:.2f}x recorded"
+        f" (limit {before * 1.5:.2f}x)"
+    )
     failed = now > before * 1.5
     for family, row in (recorded.get("families") or {}).items():  # each other family, the same guard
         with tempfile.TemporaryDirectory() as tmp:
-            ratio = in_process(rules, row["ruleset"], Path(tmp) / "generated", repeat=5)["ratios"]["validate"]
-        limit = row["in_process"]["ratios"]["validate"] * 1.5
+            ratio = _fastest_ratio(in_process(rules, row["ruleset"], Path(tmp) / "generated", repeat=7))
+        limit = _fastest_ratio(row["in_process"]) * 1.5
         print(f"validate / parse floor on {row['ruleset']} ({family}): {ratio:.2f}x now (limit {limit:.2f}x)")
         failed = failed or ratio > limit
     return 1 if failed else 0
