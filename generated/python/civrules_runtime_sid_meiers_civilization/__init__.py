@@ -94,7 +94,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 __all__ = [
     "Activity",
