@@ -29,16 +29,21 @@ if TYPE_CHECKING:
 
     from .data import (
         ACTIONS,
+        CARD_ANATOMY,
         CARDS,
+        COLOURS,
+        COMPONENTS,
         DECK_CARDS,
         DECK_RULE,
         DECKS,
         DRAFT,
         ENTITY_SOURCES,
         FACTIONS,
+        GENERAL_RULES,
         GOODS,
         ID_ALIASES,
         ID_ENUMS,
+        LOCATION_KINDS,
         PHASE_ORDER,
         PHASES,
         PRINTED_IDS,
@@ -82,7 +87,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.1.0"
+__version__: Final = "1.2.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -90,16 +95,21 @@ BASE_RULESET: Final[str | None] = None
 _DATA = frozenset(
     (
         "ACTIONS",
+        "CARD_ANATOMY",
         "CARDS",
+        "COLOURS",
+        "COMPONENTS",
         "DECK_CARDS",
         "DECK_RULE",
         "DECKS",
         "DRAFT",
         "ENTITY_SOURCES",
         "FACTIONS",
+        "GENERAL_RULES",
         "GOODS",
         "ID_ALIASES",
         "ID_ENUMS",
+        "LOCATION_KINDS",
         "PHASE_ORDER",
         "PHASES",
         "PRINTED_IDS",
@@ -134,15 +144,20 @@ __all__ = [
     "ACTIONS",
     "BASE_RULESET",
     "CARDS",
+    "CARD_ANATOMY",
+    "COLOURS",
+    "COMPONENTS",
     "DECKS",
     "DECK_CARDS",
     "DECK_RULE",
     "DRAFT",
     "ENTITY_SOURCES",
     "FACTIONS",
+    "GENERAL_RULES",
     "GOODS",
     "ID_ALIASES",
     "ID_ENUMS",
+    "LOCATION_KINDS",
     "PHASES",
     "PHASE_ORDER",
     "PRINTED_IDS",
