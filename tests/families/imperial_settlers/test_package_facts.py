@@ -101,3 +101,12 @@ def test_the_walk_fails_when_the_package_drops_a_fact(monkeypatch: pytest.Monkey
     monkeypatch.setattr(facts, "data_module", lambda ruleset: fake)
     missing = dropped_facts("imperial-settlers", NOT_CARRIED, derived=dict.fromkeys(DERIVED, ""))
     assert missing == ["actions.activations_per_round: 1"]
+
+
+def test_a_setting_an_engine_deals_from_is_typed() -> None:
+    """The starting hand (p5: two common and two faction cards) is a typed table, not only SETTINGS."""
+    from civrules_rulesets import imperial_settlers as imps
+
+    assert dict(imps.STARTING_HAND) == {"common": 2, "faction": 2} == {
+        k: v for k, v in imps.SETTINGS["starting_hand"].items() if k in ("common", "faction")
+    }

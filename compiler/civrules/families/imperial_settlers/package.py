@@ -55,7 +55,7 @@ DATA_NAMES = (
     "ACTIONS", "CARDS", "CARD_ANATOMY", "COLOURS", "COMPONENTS", "DECKS", "DECK_CARDS", "DECK_RULE", "DRAFT",
     "ENTITY_SOURCES", "FACTIONS", "GENERAL_RULES", "GOODS", "ID_ALIASES", "ID_ENUMS", "LOCATION_KINDS", "PHASES",
     "PHASE_ORDER", "PRINTED_IDS", "ROUNDS", "RULESET_FINGERPRINT", "RULESET_ID", "RULESET_NAME", "SCORING",
-    "SETTINGS", "SOLO_ACHIEVEMENTS", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS",
+    "SETTINGS", "SOLO_ACHIEVEMENTS", "STARTING_HAND", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS",
 )  # fmt: skip
 HELPER_NAMES = (
     "board_score", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production", "raze_price",
@@ -433,6 +433,12 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
                 for c in ruleset.components
             ]
         ),
+    )
+    w.add(
+        "The cards each player draws before the first round, by deck (common, faction; p5): the\n"
+        "setting `starting_hand` typed (empty where the ruleset does not give it).",
+        "STARTING_HAND: Final[Mapping[str, int]]",
+        _mapping([(string(deck), Code(repr(n))) for deck, n in ruleset.starting_hand().items()]),
     )
     w.add("The phases in their order.", "PHASE_ORDER: Final[tuple[str, ...]]", _strings(p.id for p in phases))
     rounds = ruleset.rounds()

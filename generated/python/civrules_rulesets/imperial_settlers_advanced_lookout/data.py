@@ -4028,6 +4028,10 @@ COMPONENTS: Final[Mapping[str, Component]] = FrozenMap(
     },
 )
 
+#: The cards each player draws before the first round, by deck (common, faction; p5): the
+#: setting `starting_hand` typed (empty where the ruleset does not give it).
+STARTING_HAND: Final[Mapping[str, int]] = FrozenMap({"common": 2, "faction": 2})
+
 #: The phases in their order.
 PHASE_ORDER: Final[tuple[str, ...]] = ("lookout", "production", "action", "clean_up")
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         SCORING,
         SETTINGS,
         SOLO_ACHIEVEMENTS,
+        STARTING_HAND,
         UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
     )
@@ -120,6 +121,7 @@ _DATA = frozenset(
         "SCORING",
         "SETTINGS",
         "SOLO_ACHIEVEMENTS",
+        "STARTING_HAND",
         "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
     )
@@ -168,6 +170,7 @@ __all__ = [
     "SCORING",
     "SETTINGS",
     "SOLO_ACHIEVEMENTS",
+    "STARTING_HAND",
     "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "ActionId",
