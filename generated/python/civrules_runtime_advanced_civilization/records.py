@@ -1332,16 +1332,19 @@ class CalamityAmount(Record):
 
 
 class Nation(Record):
-    """A nation (civilization); ``region`` is its half of a split map (Mega Civilization)."""
+    """A nation (civilization); ``region`` is its half of a split map (Mega Civilization);
+    ``colour`` the colour of its tokens as the sources name it (None: not in the sources; 4.6
+    names Crete's only)."""
 
-    __slots__ = ("id", "name", "start_areas", "ast_position", "region")
-    __match_args__ = ("id", "name", "start_areas", "ast_position", "region")
+    __slots__ = ("id", "name", "start_areas", "ast_position", "region", "colour")
+    __match_args__ = ("id", "name", "start_areas", "ast_position", "region", "colour")
 
     id: str
     name: str | None
     start_areas: tuple[str, ...] | None
     ast_position: int | None
     region: MapRegion | None
+    colour: str | None
 
     def __init__(
         self,
@@ -1350,12 +1353,14 @@ class Nation(Record):
         start_areas: tuple[str, ...] | None,
         ast_position: int | None,
         region: MapRegion | None = None,
+        colour: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "start_areas", start_areas)
         _set(self, "ast_position", ast_position)
         _set(self, "region", region)
+        _set(self, "colour", colour)
 
 
 class Requirements(Record):

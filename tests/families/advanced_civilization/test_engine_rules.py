@@ -179,8 +179,7 @@ def _ast_track(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[obje
 
 
 #: What the Advanced Civilization family's packages leave out of `civrules export`, and why. A field
-#: not named here and not in the package fails the test below; "not carried yet" marks a gap
-#: this round leaves (engines read it from SETTINGS or the export meanwhile).
+#: not named here and not in the package fails the test below.
 NOT_CARRIED: dict[str, str] = {
     # Prose restating the structured fields beside it.
     "calamities.no_effect_when.text": "prose of no_effect_when's conditions",
@@ -230,7 +229,6 @@ NOT_CARRIED: dict[str, str] = {
     "ast_tracks.name": "AST_TRACKS is keyed by nation and level",
     "ast_tracks.points_per_space": "SCORING and SETTINGS['ast'] hold it",
     "nations.start_areas.fixed": "Nation.start_areas is None where they are not fixed",
-    "nations.colour.name": "not carried yet: a nation's colour (Crete's, 4.6)",
     # Online play, not the rules of the game.
     **{
         f"options.{field}": "an option of the online site, not a rule of the game (the export has it)"
@@ -314,6 +312,7 @@ def test_a_phases_steps_and_what_a_player_count_changes_reach_the_package() -> N
     assert eighteen.nations is None  # unknown: UNKNOWN_FACTS says why
     assert [d.id for d in eighteen.trade_decks] == ["west", "east"]
     assert [r.id for r in ep.PLAYER_COUNTS[18].special_rules] == ["trade_blocks"]
+    assert ac.NATIONS["crete"].colour == "yellow-green" and ac.NATIONS["egypt"].colour is None  # 4.6
 
 
 def test_the_walk_fails_when_the_package_drops_a_fact(monkeypatch: pytest.MonkeyPatch) -> None:

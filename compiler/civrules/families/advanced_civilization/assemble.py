@@ -421,6 +421,7 @@ def build_structure(
                 tuple(areas) if isinstance(areas, list) else areas,
                 known(position.get("position")) if isinstance(position, dict) else None,
                 _str(raw.get("region")),
+                _str(colour.get("name")) if isinstance(colour := raw.get("colour"), dict) else None,
             )
         )
     epochs = [

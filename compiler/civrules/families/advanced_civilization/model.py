@@ -328,6 +328,8 @@ class Nation(Entity):
     ast_position: int | Unknown | None
     #: The part of a split map the nation plays in (`region`: west, east); None where not written.
     region: str | None = None
+    #: The colour of its tokens as named (`colour.name`); None where unknown or not written.
+    colour: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

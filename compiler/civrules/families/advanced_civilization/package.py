@@ -980,6 +980,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
                         refs("AreaId", n.start_areas),
                         value(n.ast_position),
                         *([w.member("MapRegion", n.region)] if n.region in ("west", "east") else []),
+                        **({"colour": value(n.colour)} if n.colour is not None else {}),
                     ),
                 )
                 for n in ruleset.nations

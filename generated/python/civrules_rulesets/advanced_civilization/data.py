@@ -2433,7 +2433,7 @@ NATIONS: Final[Mapping[str, Nation]] = FrozenMap(
         NationId.ITALY: Nation(NationId.ITALY, "Italy", None, 2),
         NationId.ILLYRIA: Nation(NationId.ILLYRIA, "Illyria", (AreaId.SUDETEN, AreaId.GERMANIA_2), None),
         NationId.THRACE: Nation(NationId.THRACE, "Thrace", (AreaId.SCYTHIA,), None),
-        NationId.CRETE: Nation(NationId.CRETE, "Crete", (AreaId.KNOSSOS, AreaId.PHAESTOS), None),
+        NationId.CRETE: Nation(NationId.CRETE, "Crete", (AreaId.KNOSSOS, AreaId.PHAESTOS), None, colour="yellow-green"),
         NationId.ASIA: Nation(NationId.ASIA, "Asia", (AreaId.MIKOP, AreaId.KUBAN), None),
         NationId.ASSYRIA: Nation(NationId.ASSYRIA, "Assyria", (AreaId.CAUCASUS, AreaId.NALCHIK), None),
         NationId.BABYLON: Nation(NationId.BABYLON, "Babylon", (AreaId.SUSA, AreaId.MEDIA, AreaId.PARTHIA), None),
