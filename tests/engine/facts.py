@@ -63,8 +63,13 @@ def flat(item: object) -> set[object]:
         elif isinstance(node, str):
             out.add(" ".join(node.split()))
         else:
-            out.add(node)
+            out.add(_told_apart(node))
     return out
+
+
+def _told_apart(value: object) -> object:
+    """A boolean kept apart from the number it equals: a record's ``False`` carries no leaf 0."""
+    return ("bool", value) if isinstance(value, bool) else value
 
 
 def leaves(item: object, path: str) -> Iterator[tuple[str, object]]:
@@ -131,7 +136,7 @@ def dropped_facts(
             ok = _normal(leaf) in reasons
         else:
             written = (written_as or {})[general](leaf) if general in (written_as or {}) else leaf
-            ok = _normal(written) in values
+            ok = _told_apart(_normal(written)) in values
         if not ok:
             missing.append(f"{path}: {leaf!r}")
 

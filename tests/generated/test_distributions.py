@@ -140,3 +140,21 @@ def test_a_wheel_of_every_package_builds_installs_and_imports(tmp_path: Path) ->
         capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=120,
     )  # fmt: skip
     assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stderr
+
+
+@pytest.mark.parametrize("pyproject", [p for p in PYPROJECTS if folder_of(p).startswith(RUNTIME)], ids=folder_of)
+def test_each_runtime_says_the_version_its_distribution_has(pyproject: Path) -> None:
+    """`civrules_runtime.__version__` (and each family runtime's) is its distribution's version: the
+    packages pin the runtimes by it (a merge left the shared runtime's at 2.2.0 in a 2.3.0 wheel)."""
+    import ast
+
+    version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    tree = ast.parse((pyproject.parent / "__init__.py").read_text(encoding="utf-8"))
+    said = [
+        node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__version__" for t in node.targets)
+        and isinstance(node.value, ast.Constant)
+    ]
+    assert said == [version]

@@ -209,7 +209,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.2.0"
+__version__ = "2.3.0"
 
 __all__ = [
     "AbilityAction",

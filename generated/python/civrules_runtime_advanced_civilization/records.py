@@ -564,10 +564,12 @@ class Card(Record):
 
 
 class Commodity(Record):
-    """A trade good; ``block`` is its native trade block where the game has blocks."""
+    """A trade good; ``block`` is its native trade block where the game has blocks, and
+    ``block_counts`` how many of its cards each block's deck holds where the data says (Mega
+    Civilization: ``((Block.EAST, 0), (Block.WEST, 9))``; None where not written)."""
 
-    __slots__ = ("id", "name", "value", "count", "stack", "mining", "block")
-    __match_args__ = ("id", "name", "value", "count", "stack", "mining", "block")
+    __slots__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts")
+    __match_args__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts")
 
     id: str
     name: str | None
@@ -576,6 +578,7 @@ class Commodity(Record):
     stack: int | None
     mining: bool
     block: Block | None
+    block_counts: tuple[tuple[Block, int], ...] | None
 
     def __init__(
         self,
@@ -586,6 +589,7 @@ class Commodity(Record):
         stack: int | None,
         mining: bool,
         block: Block | None,
+        block_counts: tuple[tuple[Block, int], ...] | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -594,6 +598,7 @@ class Commodity(Record):
         _set(self, "stack", stack)
         _set(self, "mining", mining)
         _set(self, "block", block)
+        _set(self, "block_counts", block_counts)
 
 
 class Deck(Record):
@@ -1327,16 +1332,19 @@ class CalamityAmount(Record):
 
 
 class Nation(Record):
-    """A nation (civilization); ``region`` is its half of a split map (Mega Civilization)."""
+    """A nation (civilization); ``region`` is its half of a split map (Mega Civilization);
+    ``colour`` the colour of its tokens as the sources name it (None: not in the sources; 4.6
+    names Crete's only)."""
 
-    __slots__ = ("id", "name", "start_areas", "ast_position", "region")
-    __match_args__ = ("id", "name", "start_areas", "ast_position", "region")
+    __slots__ = ("id", "name", "start_areas", "ast_position", "region", "colour")
+    __match_args__ = ("id", "name", "start_areas", "ast_position", "region", "colour")
 
     id: str
     name: str | None
     start_areas: tuple[str, ...] | None
     ast_position: int | None
     region: MapRegion | None
+    colour: str | None
 
     def __init__(
         self,
@@ -1345,12 +1353,14 @@ class Nation(Record):
         start_areas: tuple[str, ...] | None,
         ast_position: int | None,
         region: MapRegion | None = None,
+        colour: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "start_areas", start_areas)
         _set(self, "ast_position", ast_position)
         _set(self, "region", region)
+        _set(self, "colour", colour)
 
 
 class Requirements(Record):
@@ -1461,6 +1471,25 @@ class AstTrack(Record):
         _set(self, "space_values", space_values)
 
 
+class SubActivity(Record):
+    """A step of a phase: its id, name as written, the rule sections it cites, and the
+    civilization card whose holders alone take it (None: every player)."""
+
+    __slots__ = ("id", "name", "rules", "card")
+    __match_args__ = ("id", "name", "rules", "card")
+
+    id: str | None
+    name: str | None
+    rules: tuple[str, ...]
+    card: str | None
+
+    def __init__(self, id: str | None, name: str | None, rules: tuple[str, ...] = (), card: str | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "rules", rules)
+        _set(self, "card", card)
+
+
 class Phase(Record):
     """A phase of the turn: its number, when it happens (``condition``), in what order the players
     act, and the numbers of its rules: for the trade the fewest cards each side of a trade gives
@@ -1482,6 +1511,8 @@ class Phase(Record):
         "unit_points",
         "ship_moves",
         "named_trade_cards",
+        "sub_activities",
+        "military_last",
     )
     __match_args__ = (
         "id",
@@ -1495,6 +1526,8 @@ class Phase(Record):
         "unit_points",
         "ship_moves",
         "named_trade_cards",
+        "sub_activities",
+        "military_last",
     )
 
     id: str
@@ -1514,6 +1547,10 @@ class Phase(Record):
     ship_moves: int | None
     #: How many of the cards he gives each player in a trade names truthfully (the first ones).
     named_trade_cards: int | None
+    #: The steps of the phase, in order (Mega Civilization's 5a–5c ...).
+    sub_activities: tuple[SubActivity, ...]
+    #: The civilization card whose holders act last in the phase (Military, in the movement).
+    military_last: str | None
 
     def __init__(
         self,
@@ -1528,6 +1565,8 @@ class Phase(Record):
         unit_points: tuple[int, int] | None = None,
         ship_moves: int | None = None,
         named_trade_cards: int | None = None,
+        sub_activities: tuple[SubActivity, ...] = (),
+        military_last: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -1540,24 +1579,142 @@ class Phase(Record):
         _set(self, "unit_points", unit_points)
         _set(self, "ship_moves", ship_moves)
         _set(self, "named_trade_cards", named_trade_cards)
+        _set(self, "sub_activities", sub_activities)
+        _set(self, "military_last", military_last)
+
+
+class TradeDeckSetup(Record):
+    """A trade deck a configuration uses: its id, name and make-up as the rules write it."""
+
+    __slots__ = ("id", "name", "text")
+    __match_args__ = ("id", "name", "text")
+
+    id: str | None
+    name: str | None
+    text: str | None
+
+    def __init__(self, id: str | None, name: str | None, text: str | None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "text", text)
+
+
+class Configuration(Record):
+    """One set-up of a player count: the nations offered (None: unknown or not listed), the map's
+    panels, boundary, Western Extension and whether open sea on the boundary is usable (each as
+    written, None where not), the map in the rules' words, what an island city costs and whether
+    city sites on islands are ignored (16.8), and the trade decks in use."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "nations",
+        "panels",
+        "boundary",
+        "western_extension",
+        "open_sea_on_boundary_usable",
+        "map_text",
+        "island_city_cost_tokens",
+        "island_city_sites_ignored",
+        "trade_decks",
+    )
+    __match_args__ = (
+        "id",
+        "name",
+        "nations",
+        "panels",
+        "boundary",
+        "western_extension",
+        "open_sea_on_boundary_usable",
+        "map_text",
+        "island_city_cost_tokens",
+        "island_city_sites_ignored",
+        "trade_decks",
+    )
+
+    id: str | None
+    name: str | None
+    nations: tuple[str, ...] | None
+    panels: str | None
+    boundary: str | None
+    western_extension: str | None
+    open_sea_on_boundary_usable: bool | None
+    map_text: str | None
+    island_city_cost_tokens: int | None
+    island_city_sites_ignored: bool | None
+    trade_decks: tuple[TradeDeckSetup, ...]
+
+    def __init__(
+        self,
+        id: str | None,
+        name: str | None = None,
+        nations: tuple[str, ...] | None = None,
+        panels: str | None = None,
+        boundary: str | None = None,
+        western_extension: str | None = None,
+        open_sea_on_boundary_usable: bool | None = None,
+        map_text: str | None = None,
+        island_city_cost_tokens: int | None = None,
+        island_city_sites_ignored: bool | None = None,
+        trade_decks: tuple[TradeDeckSetup, ...] = (),
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "nations", nations)
+        _set(self, "panels", panels)
+        _set(self, "boundary", boundary)
+        _set(self, "western_extension", western_extension)
+        _set(self, "open_sea_on_boundary_usable", open_sea_on_boundary_usable)
+        _set(self, "map_text", map_text)
+        _set(self, "island_city_cost_tokens", island_city_cost_tokens)
+        _set(self, "island_city_sites_ignored", island_city_sites_ignored)
+        _set(self, "trade_decks", trade_decks)
+
+
+class SpecialRule(Record):
+    """A rule a player count adds (16.8's island cities, the Expansion Project's trade blocks)."""
+
+    __slots__ = ("id", "text")
+    __match_args__ = ("id", "text")
+
+    id: str | None
+    text: str | None
+
+    def __init__(self, id: str | None, text: str | None) -> None:
+        _set(self, "id", id)
+        _set(self, "text", text)
 
 
 class PlayerCount(Record):
-    __slots__ = ("players", "given", "tokens_per_player", "nations")
-    __match_args__ = ("players", "given", "tokens_per_player", "nations")
+    """The rules for one number of players: whether the sources give them, the tokens each player
+    has, the nation sets of its configurations (``nations``), each configuration in full
+    (``configurations``: nations, map, trade decks) and the rules it adds (``special_rules``)."""
+
+    __slots__ = ("players", "given", "tokens_per_player", "nations", "configurations", "special_rules")
+    __match_args__ = ("players", "given", "tokens_per_player", "nations", "configurations", "special_rules")
 
     players: int
     given: bool
     tokens_per_player: int | None
     nations: tuple[tuple[str, ...], ...]
+    configurations: tuple[Configuration, ...]
+    special_rules: tuple[SpecialRule, ...]
 
     def __init__(
-        self, players: int, given: bool, tokens_per_player: int | None, nations: tuple[tuple[str, ...], ...]
+        self,
+        players: int,
+        given: bool,
+        tokens_per_player: int | None,
+        nations: tuple[tuple[str, ...], ...],
+        configurations: tuple[Configuration, ...] = (),
+        special_rules: tuple[SpecialRule, ...] = (),
     ) -> None:
         _set(self, "players", players)
         _set(self, "given", given)
         _set(self, "tokens_per_player", tokens_per_player)
         _set(self, "nations", nations)
+        _set(self, "configurations", configurations)
+        _set(self, "special_rules", special_rules)
 
 
 class Area(Record):

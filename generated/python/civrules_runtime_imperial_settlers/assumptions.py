@@ -22,7 +22,23 @@ if TYPE_CHECKING:
     from civrules_runtime.protocol import AnyId
 
     from .protocol import RulesetPackage
-    from .records import Action, Assumptions, Card, Deck, DeckRule, Faction, Good, Phase, Scoring, SoloLevel
+    from .records import (
+        Action,
+        Assumptions,
+        Card,
+        CardPart,
+        Colour,
+        Component,
+        Deck,
+        DeckRule,
+        Faction,
+        GeneralRule,
+        Good,
+        LocationRow,
+        Phase,
+        Scoring,
+        SoloLevel,
+    )
     from .vocab import RazeTargetName
 
 
@@ -43,6 +59,12 @@ class AssumedPackage(AssumedView):
         SCORING: Scoring | None
         SOLO_ACHIEVEMENTS: tuple[SoloLevel, ...] | None
         DECK_RULE: DeckRule | None
+        COLOURS: Mapping[str, Colour]
+        LOCATION_KINDS: Mapping[str, LocationRow]
+        CARD_ANATOMY: Mapping[str, CardPart]
+        COMPONENTS: Mapping[str, Component]
+        GENERAL_RULES: Mapping[str, GeneralRule]
+        STARTING_HAND: Mapping[str, int]
 
     def __init__(self, package: RulesetPackage, assumed: Assumptions) -> None:
         super().__init__(package, assumed)

@@ -19,7 +19,23 @@ if TYPE_CHECKING:
 
     from civrules_runtime.protocol import AnyId
 
-    from .records import Action, Assumptions, Card, Deck, DeckRule, Faction, Good, Phase, Scoring, SoloLevel
+    from .records import (
+        Action,
+        Assumptions,
+        Card,
+        CardPart,
+        Colour,
+        Component,
+        Deck,
+        DeckRule,
+        Faction,
+        GeneralRule,
+        Good,
+        LocationRow,
+        Phase,
+        Scoring,
+        SoloLevel,
+    )
     from .vocab import RazeTargetName
 
 
@@ -50,6 +66,18 @@ class RulesetPackage(RulesetPackageBase, Protocol):
     def SOLO_ACHIEVEMENTS(self) -> tuple[SoloLevel, ...] | None: ...
     @property
     def DECK_RULE(self) -> DeckRule | None: ...
+    @property
+    def COLOURS(self) -> Mapping[str, Colour]: ...
+    @property
+    def LOCATION_KINDS(self) -> Mapping[str, LocationRow]: ...
+    @property
+    def CARD_ANATOMY(self) -> Mapping[str, CardPart]: ...
+    @property
+    def COMPONENTS(self) -> Mapping[str, Component]: ...
+    @property
+    def GENERAL_RULES(self) -> Mapping[str, GeneralRule]: ...
+    @property
+    def STARTING_HAND(self) -> Mapping[str, int]: ...
 
     def deck(self, deck: AnyId) -> tuple[str, ...]: ...
     def card_of(self, printed_id: str) -> Card: ...

@@ -10,6 +10,7 @@ give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
 from __future__ import annotations
 
 from civrules_runtime.errors import collection
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record
 from civrules_runtime.records import UnknownFact as UnknownFact
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 _set = object.__setattr__
+#: An empty read-only mapping (a step that draws or reveals nothing).
+_NONE: FrozenMap[str, int] = FrozenMap({})
 
 
 class SourceName(Record):
@@ -147,7 +150,7 @@ class Faction(Record):
     """A faction: its deck, what its board produces in every production phase and what it lets a
     player store at clean-up (one good id per unit)."""
 
-    __slots__ = ("id", "name", "deck", "production", "storage", "rules")
+    __slots__ = ("id", "name", "deck", "production", "storage", "rules", "special_rules")
     __match_args__ = ("id", "name", "deck", "production", "storage")
 
     id: str
@@ -156,6 +159,8 @@ class Faction(Record):
     production: tuple[str, ...] | None
     storage: tuple[str, ...] | None
     rules: tuple[str, ...]
+    #: The faction's own rules (p11), each with the cards it concerns.
+    special_rules: tuple[FactionRule, ...]
 
     def __init__(
         self,
@@ -165,6 +170,7 @@ class Faction(Record):
         production: tuple[str, ...] | None,
         storage: tuple[str, ...] | None,
         rules: tuple[str, ...] = (),
+        special_rules: tuple[FactionRule, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -172,6 +178,7 @@ class Faction(Record):
         _set(self, "production", production)
         _set(self, "storage", storage)
         _set(self, "rules", rules)
+        _set(self, "special_rules", special_rules)
 
 
 class Deck(Record):
@@ -218,9 +225,28 @@ class Good(Record):
 
 class Action(Record):
     """An action of the action phase: its price (good → amount), whether the ruleset allows it, the
-    raze tokens each defence token and each Samurai add, and what one payment gives (one of)."""
+    raze tokens each defence token and each Samurai add, and what one payment gives (one of); what
+    the action pays (``card_cost``, ``card_activation``: where its price is the card's), the cards it
+    takes (``faction``, ``spoils``), what it gives (``deal``, ``spoils``), what a razed location
+    becomes (``foundation``) and its owner gains, and how often a location may be activated a
+    round (None where the action does not say)."""
 
-    __slots__ = ("id", "name", "price", "allowed", "extra_per_defence", "extra_per_samurai", "gives_one_of", "rules")
+    __slots__ = (
+        "id",
+        "name",
+        "price",
+        "allowed",
+        "extra_per_defence",
+        "extra_per_samurai",
+        "gives_one_of",
+        "rules",
+        "pays",
+        "cards",
+        "gives",
+        "becomes",
+        "owner_gains",
+        "activations_per_round",
+    )
     __match_args__ = ("id", "name", "price", "allowed")
 
     id: str
@@ -231,6 +257,12 @@ class Action(Record):
     extra_per_samurai: int
     gives_one_of: tuple[str, ...]
     rules: tuple[str, ...]
+    pays: str | None
+    cards: str | None
+    gives: str | None
+    becomes: str | None
+    owner_gains: tuple[str, ...]
+    activations_per_round: int | None
 
     def __init__(
         self,
@@ -242,6 +274,12 @@ class Action(Record):
         extra_per_samurai: int = 0,
         gives_one_of: tuple[str, ...] = (),
         rules: tuple[str, ...] = (),
+        pays: str | None = None,
+        cards: str | None = None,
+        gives: str | None = None,
+        becomes: str | None = None,
+        owner_gains: tuple[str, ...] = (),
+        activations_per_round: int | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -251,12 +289,19 @@ class Action(Record):
         _set(self, "extra_per_samurai", extra_per_samurai)
         _set(self, "gives_one_of", gives_one_of)
         _set(self, "rules", rules)
+        _set(self, "pays", pays)
+        _set(self, "cards", cards)
+        _set(self, "gives", gives)
+        _set(self, "becomes", becomes)
+        _set(self, "owner_gains", owner_gains)
+        _set(self, "activations_per_round", activations_per_round)
 
 
 class Phase(Record):
-    """A phase of a round, in order, with its steps in words."""
+    """A phase of a round, in order, with its steps in words (``steps``) and in full
+    (``step_facts``: what each step draws, reveals, picks and produces from)."""
 
-    __slots__ = ("id", "name", "order", "steps", "skipped_in_last_round", "rules")
+    __slots__ = ("id", "name", "order", "steps", "skipped_in_last_round", "rules", "step_facts")
     __match_args__ = ("id", "name", "order", "steps")
 
     id: str
@@ -265,6 +310,7 @@ class Phase(Record):
     steps: tuple[str, ...]
     skipped_in_last_round: bool
     rules: tuple[str, ...]
+    step_facts: tuple[PhaseStep, ...]
 
     def __init__(
         self,
@@ -274,6 +320,7 @@ class Phase(Record):
         steps: tuple[str, ...],
         skipped_in_last_round: bool = False,
         rules: tuple[str, ...] = (),
+        step_facts: tuple[PhaseStep, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -281,6 +328,135 @@ class Phase(Record):
         _set(self, "steps", steps)
         _set(self, "skipped_in_last_round", skipped_in_last_round)
         _set(self, "rules", rules)
+        _set(self, "step_facts", step_facts)
+
+
+class Colour(Record):
+    """A colour (type) of location cards (p4)."""
+
+    __slots__ = ("id", "name")
+    __match_args__ = ("id", "name")
+
+    id: str
+    name: str | None
+
+    def __init__(self, id: str, name: str | None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+
+
+class LocationRow(Record):
+    """A kind of location and the row of the empire it is placed in (p4: top, middle, bottom)."""
+
+    __slots__ = ("id", "name", "row")
+    __match_args__ = ("id", "name", "row")
+
+    id: str
+    name: str | None
+    row: str | None
+
+    def __init__(self, id: str, name: str | None, row: str | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "row", row)
+
+
+class CardPart(Record):
+    """A part of a card and the side of the card it is printed on (p4)."""
+
+    __slots__ = ("id", "name", "side")
+    __match_args__ = ("id", "name", "side")
+
+    id: str
+    name: str | None
+    side: str | None
+
+    def __init__(self, id: str, name: str | None, side: str | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "side", side)
+
+
+class Component(Record):
+    """A component of the box: how many there are, or the fewest (``minimum``) where the rules give that (p2)."""
+
+    __slots__ = ("id", "name", "count", "minimum")
+    __match_args__ = ("id", "name", "count", "minimum")
+
+    id: str
+    name: str | None
+    count: int | None
+    minimum: int | None
+
+    def __init__(self, id: str, name: str | None, count: int | None = None, minimum: int | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "count", count)
+        _set(self, "minimum", minimum)
+
+
+class GeneralRule(Record):
+    """A rule that holds throughout the game (p10's general rules ...), in the data's words."""
+
+    __slots__ = ("id", "name", "text")
+    __match_args__ = ("id", "name", "text")
+
+    id: str
+    name: str | None
+    text: str | None
+
+    def __init__(self, id: str, name: str | None, text: str | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "text", text)
+
+
+class FactionRule(Record):
+    """A special rule of a faction (p11), in the data's words, and the cards it concerns."""
+
+    __slots__ = ("id", "text", "cards")
+    __match_args__ = ("id", "text", "cards")
+
+    id: str
+    text: str
+    cards: tuple[str, ...]
+
+    def __init__(self, id: str, text: str, cards: tuple[str, ...] = ()) -> None:
+        _set(self, "id", id)
+        _set(self, "text", text)
+        _set(self, "cards", cards)
+
+
+class PhaseStep(Record):
+    """One step of a phase: its number, its words, the cards each player draws from each deck
+    (deck → cards), the common cards revealed (a number or ``players_plus_one``), how the revealed
+    cards are picked, and where the goods of a production step come from."""
+
+    __slots__ = ("step", "text", "draw", "reveal", "pick", "source_of_goods")
+    __match_args__ = ("step", "text", "draw", "reveal", "pick", "source_of_goods")
+
+    step: int | None
+    text: str
+    draw: Mapping[str, int]
+    reveal: Mapping[str, int | str]
+    pick: str | None
+    source_of_goods: str | None
+
+    def __init__(
+        self,
+        step: int | None,
+        text: str,
+        draw: Mapping[str, int] = _NONE,
+        reveal: Mapping[str, int | str] = _NONE,
+        pick: str | None = None,
+        source_of_goods: str | None = None,
+    ) -> None:
+        _set(self, "step", step)
+        _set(self, "text", text)
+        _set(self, "draw", draw)
+        _set(self, "reveal", reveal)
+        _set(self, "pick", pick)
+        _set(self, "source_of_goods", source_of_goods)
 
 
 class Scoring(Record):

@@ -179,8 +179,7 @@ def _ast_track(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[obje
 
 
 #: What the Advanced Civilization family's packages leave out of `civrules export`, and why. A field
-#: not named here and not in the package fails the test below; "not carried yet" marks a gap
-#: this round leaves (engines read it from SETTINGS or the export meanwhile).
+#: not named here and not in the package fails the test below.
 NOT_CARRIED: dict[str, str] = {
     # Prose restating the structured fields beside it.
     "calamities.no_effect_when.text": "prose of no_effect_when's conditions",
@@ -216,7 +215,6 @@ NOT_CARRIED: dict[str, str] = {
     "phases.sub_activities.rule": "a part's citation",
     "phases.sub_activities.source": "a part's citation",
     "player_counts.configurations.rule": "a part's citation",
-    "player_counts.configurations.trade_decks.rule": "a part's citation",
     "player_counts.special_rules.rule": "a part's citation",
     "player_counts.special_rules.source": "a part's citation",
     # Provenance for designers, not rules.
@@ -231,7 +229,6 @@ NOT_CARRIED: dict[str, str] = {
     "ast_tracks.name": "AST_TRACKS is keyed by nation and level",
     "ast_tracks.points_per_space": "SCORING and SETTINGS['ast'] hold it",
     "nations.start_areas.fixed": "Nation.start_areas is None where they are not fixed",
-    "nations.colour.name": "not carried yet: a nation's colour (Crete's, 4.6)",
     # Online play, not the rules of the game.
     **{
         f"options.{field}": "an option of the online site, not a rule of the game (the export has it)"
@@ -253,34 +250,7 @@ NOT_CARRIED: dict[str, str] = {
             "default",
         )
     },
-    # Gaps this round leaves, to be carried: the sub-steps of a phase, the card that makes its
-    # holders act last, and what a player count changes beyond its tokens and nations.
-    **dict.fromkeys(
-        (
-            "phases.military_last.card",
-            "phases.sub_activities.id",
-            "phases.sub_activities.name",
-            "phases.sub_activities.card",
-            "player_counts.configurations.id",
-            "player_counts.configurations.name",
-            "player_counts.configurations.island_city_cost_tokens",
-            "player_counts.configurations.island_city_sites_ignored",
-            "player_counts.configurations.map.boundary",
-            "player_counts.configurations.map.text",
-            "player_counts.configurations.map.panels",
-            "player_counts.configurations.map.western_extension",
-            "player_counts.configurations.map.open_sea_on_boundary_usable",
-            "player_counts.configurations.trade_decks.id",
-            "player_counts.configurations.trade_decks.name",
-            "player_counts.configurations.trade_decks.text",
-            "player_counts.special_rules.id",
-            "player_counts.special_rules.text",
-            "player_counts.name",
-            "commodities.block_counts.east",
-            "commodities.block_counts.west",
-        ),
-        "not carried yet (#28 follow-up): read it from `civrules export`",
-    ),
+    "player_counts.configurations.trade_decks.rule": "a part's citation",
 }
 WRITTEN_AS: dict[str, Callable[[object], object]] = {
     "civilization_cards.purchase_effects.usable_from": lambda v: v == "next_turn",  # .next_turn
@@ -290,6 +260,7 @@ WRITTEN_AS: dict[str, Callable[[object], object]] = {
     "player_counts.id": lambda v: int(str(v)),  # PLAYER_COUNTS is keyed by the number of players
     "player_counts.status": lambda v: v == "given",  # PlayerCount.given
     "player_counts.configurations.nations": lambda v: v,
+    "player_counts.name": lambda v: int(str(v)),  # a count's name is its number, as its id
 }
 
 
@@ -319,6 +290,54 @@ def test_the_facts_the_issue_found_dropped_reach_the_package() -> None:
     assert ac.PHASES["resolution_of_calamities"].unit_points == (5, 1)
     assert ac.PHASES["movement"].ship_moves == 4
     assert "23.52" in ac.PHASES["movement"].rules
+
+
+def test_a_phases_steps_and_what_a_player_count_changes_reach_the_package() -> None:
+    """The facts the first round left in the export: a phase's steps and the card whose holders
+    move last, a player count's configurations (map, nations, trade decks) and its own rules
+    (16.8's island cities), and Mega Civilization's cards of each good in each block's deck."""
+    mega = mega_civilization
+    assert [s.id for s in mega.PHASES["city_construction"].sub_activities] == [
+        "city_construction", "surplus_population_removal", "city_support_and_reduction",
+    ]  # fmt: skip
+    assert mega.PHASES["movement"].military_last == "military"
+    assert {s.card for s in mega.PHASES["special_abilities"].sub_activities} >= {"diaspora", "monotheism"}
+    assert dict(mega.COMMODITIES["ochre"].block_counts or ()) == {"east": 0, "west": 9}
+    (standard,) = ac.PLAYER_COUNTS[8].configurations
+    assert (standard.panels, standard.boundary, standard.western_extension) == ("all_four", "none", "optional")
+    assert standard.nations is not None and "crete" in standard.nations
+    islands = [c for count in ac.PLAYER_COUNTS.values() for c in count.configurations if c.island_city_sites_ignored]
+    assert islands and all(c.island_city_cost_tokens == 12 for c in islands)  # 16.8
+    (eighteen,) = ep.PLAYER_COUNTS[18].configurations
+    assert eighteen.nations is None  # unknown: UNKNOWN_FACTS says why
+    assert [d.id for d in eighteen.trade_decks] == ["west", "east"]
+    assert [r.id for r in ep.PLAYER_COUNTS[18].special_rules] == ["trade_blocks"]
+    assert ac.NATIONS["crete"].colour == "yellow-green" and ac.NATIONS["egypt"].colour is None  # 4.6
+
+
+def test_the_walk_fails_when_the_package_drops_a_fact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk is a real check: the same package with one fact taken out of one record fails it,
+    naming the leaf."""
+    import types
+
+    from tests.engine import facts
+
+    real = facts.data_module("mega-civilization")
+    phases = dict(real.PHASES)
+    phases["movement"] = phases["movement"].replace(military_last=None)
+    commodities = dict(real.COMMODITIES)
+    commodities["ochre"] = commodities["ochre"].replace(block_counts=None)
+    fake = types.ModuleType(real.__name__)
+    fake.__dict__.update({**vars(real), "PHASES": phases, "COMMODITIES": commodities})
+    monkeypatch.setattr(facts, "data_module", lambda ruleset: fake)
+    missing = dropped_facts(
+        "mega-civilization",
+        NOT_CARRIED,
+        finders={"areas": _area, "borders": _borders, "player_counts": _player_count, "ast_tracks": _ast_track},
+        written_as=WRITTEN_AS,
+        derived={"credit_matrix": "", "calamity_resolution_order": ""},
+    )
+    assert sorted(missing) == ["commodities.block_counts.east: 0", "phases.military_last.card: 'military'"]
 
 
 # --- The rules an engine would otherwise write by hand, held to the rulebook's examples ---------

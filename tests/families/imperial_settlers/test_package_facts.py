@@ -5,6 +5,7 @@ or NOT_CARRIED says why not."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
 import pytest
 
@@ -21,50 +22,23 @@ RULESETS = (
     "imperial-settlers-alternative-lookout",
     "imperial-settlers-peaceful",
 )
-_YET = "not carried yet (#28 follow-up): read it from `civrules export`"
-
-#: What the family's packages leave out of `civrules export`, and why. The collections marked
-#: "not carried yet" (the card anatomy, colours, components, general rules, location kinds, a
-#: faction's special rules, the steps of a phase, the actions' exchanges) are gaps this round leaves.
+#: What the family's packages leave out of `civrules export`, and why (every collection is carried:
+#: COLOURS, LOCATION_KINDS, CARD_ANATOMY, COMPONENTS, GENERAL_RULES, a faction's special_rules, a
+#: phase's step_facts, an action's pays/cards/gives/becomes/owner_gains).
 NOT_CARRIED: dict[str, str] = {
     "factions.board.rule": "a part's citation (the faction's own is in ENTITY_SOURCES)",
     "factions.board.source": "a part's citation",
     "factions.special_rules.rule": "a part's citation",
     "phases.steps.rule": "a part's citation",
     "cards.refers_to": "prose naming the cards a card's text mentions (the text is carried)",
-    **dict.fromkeys(
-        (
-            "actions.becomes",
-            "actions.cards",
-            "actions.gives",
-            "actions.owner_gains",
-            "actions.pays",
-            "card_anatomy.id",
-            "card_anatomy.name",
-            "card_anatomy.side",
-            "colours.id",
-            "colours.name",
-            "components.count",
-            "components.id",
-            "components.minimum",
-            "components.name",
-            "factions.special_rules.cards",
-            "factions.special_rules.id",
-            "factions.special_rules.text",
-            "general_rules.id",
-            "general_rules.name",
-            "general_rules.text",
-            "location_kinds.id",
-            "location_kinds.name",
-            "location_kinds.row",
-            "phases.steps.pick",
-            "phases.steps.reveal.common",
-            "phases.steps.draw.common",
-            "phases.steps.source_of_goods",
-            "phases.steps.step",
-        ),
-        _YET,
-    ),
+}
+
+
+#: The export's keys derived from the collections, and where the package has them.
+DERIVED = {
+    "decks_expanded": "DECK_CARDS",
+    "deck_totals": "DECKS",
+    "faction_deck_in_use": "FACTIONS and DECKS",
 }
 
 
@@ -73,11 +47,7 @@ def test_every_fact_of_every_collection_and_setting_reaches_the_package(ruleset:
     missing = dropped_facts(
         ruleset,
         NOT_CARRIED,
-        derived={
-            "decks_expanded": "DECK_CARDS",
-            "deck_totals": "DECKS",
-            "faction_deck_in_use": "FACTIONS and DECKS",
-        },
+        derived=DERIVED,
     )
     assert not missing, "\n".join(missing)
 
@@ -96,3 +66,49 @@ def test_no_collection_is_unknown() -> None:
     from civrules_rulesets import imperial_settlers
 
     assert frozenset() == imperial_settlers.UNKNOWN_COLLECTIONS
+
+
+def test_the_collections_the_first_round_left_out_reach_the_package() -> None:
+    """The card anatomy, colours, components, general rules and kinds of location are tables; a
+    faction's special rules, a phase's steps in full and an action's exchanges are in its record."""
+    from civrules_rulesets import imperial_settlers as imps
+
+    assert imps.LOCATION_KINDS["production"].row == "top"  # p4
+    assert imps.CARD_ANATOMY["cost"].side == "left"
+    assert imps.COLOURS["black"].name == "Preto"
+    assert imps.COMPONENTS["faction_marker"].count == 4  # p2
+    assert "draw_from_either_deck" in imps.GENERAL_RULES
+    barbarians = imps.FACTIONS["barbarians"].special_rules
+    assert any(r.id == "mob_razes_own" and r.cards == ("bar018",) for r in barbarians)
+    lookout = imps.PHASES["lookout"].step_facts
+    assert [s.step for s in lookout] == [1, 2, 3, 4]
+    assert dict(lookout[0].draw) == {"faction": 1} and dict(lookout[1].reveal) == {"common": "players_plus_one"}
+    assert (lookout[2].pick, lookout[3].pick) == ("clockwise", "anticlockwise")
+    assert imps.ACTIONS["deal"].gives == "deal" and imps.ACTIONS["activate"].activations_per_round == 1
+
+
+def test_the_walk_fails_when_the_package_drops_a_fact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record's ``True`` is no leaf ``1``: the activations of an action were found that way
+    before they were carried. The package without them fails the walk, naming the leaf."""
+    import types
+
+    from tests.engine import facts
+
+    real = facts.data_module("imperial-settlers")
+    actions = dict(real.ACTIONS)
+    actions["activate"] = actions["activate"].replace(activations_per_round=None)
+    fake = types.ModuleType(real.__name__)
+    fake.__dict__.update({**vars(real), "ACTIONS": actions})
+    monkeypatch.setattr(facts, "data_module", lambda ruleset: fake)
+    missing = dropped_facts("imperial-settlers", NOT_CARRIED, derived=dict.fromkeys(DERIVED, ""))
+    assert missing == ["actions.activations_per_round: 1"]
+
+
+def test_a_setting_an_engine_deals_from_is_typed() -> None:
+    """The starting hand (p5: two common and two faction cards) is a typed table, not only SETTINGS."""
+    from civrules_rulesets import imperial_settlers as imps
+
+    setting = imps.SETTINGS["starting_hand"]
+    assert isinstance(setting, Mapping)
+    assert dict(imps.STARTING_HAND) == {"common": 2, "faction": 2}
+    assert all(setting[deck] == n for deck, n in imps.STARTING_HAND.items())

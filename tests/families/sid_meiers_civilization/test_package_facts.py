@@ -22,10 +22,6 @@ NOT_CARRIED: dict[str, str] = {
     "technologies.effects.rule": "a part's citation (the technology's own is in ENTITY_SOURCES)",
     "unit_types.ranks.rule": "a part's citation (the unit type's own is in ENTITY_SOURCES)",
     "technologies.name_language": "the language of the name as written (names are never translated)",
-    # A gap this round leaves: the culture an Arts action gives.
-    "city_actions.culture": "not carried yet (#28 follow-up): read it from `civrules export`",
-    "city_actions.per_action": "not carried yet (#28 follow-up): read it from `civrules export`",
-    "city_actions.per_culture_icon": "not carried yet (#28 follow-up): read it from `civrules export`",
 }
 
 

@@ -62,9 +62,11 @@ from civrules.families.advanced_civilization.model import (
     SetupStep,
     SetValueExample,
     SetValueSetting,
+    SpecialRule,
     SubActivity,
     Taxation,
     TotalCards,
+    TradeDeckSetup,
     TradeStack,
     TradeStacks,
 )
@@ -226,6 +228,7 @@ def build_commodities(resolved: Resolved) -> Collection[Commodity]:
                 raw.get("stack"),
                 bool(raw.get("mining", False)),
                 known(raw.get("block")),
+                _block_counts(raw.get("block_counts")),
             )
             for origin, raw in collection(resolved, "commodities")
         ],
@@ -418,6 +421,7 @@ def build_structure(
                 tuple(areas) if isinstance(areas, list) else areas,
                 known(position.get("position")) if isinstance(position, dict) else None,
                 _str(raw.get("region")),
+                _str(colour.get("name")) if isinstance(colour := raw.get("colour"), dict) else None,
             )
         )
     epochs = [
@@ -474,7 +478,7 @@ def build_structure(
             _str(raw.get("order_text")),
             _int(raw.get("min_trade_cards")),
             tuple(
-                SubActivity(_str(sub.get("id")), _str(sub.get("name")), rules_of(sub))
+                SubActivity(_str(sub.get("id")), _str(sub.get("name")), rules_of(sub), _str(sub.get("card")))
                 for sub in raw.get("sub_activities") or ()
                 if isinstance(sub, dict)
             ),
@@ -482,6 +486,7 @@ def build_structure(
             max_primary_calamities=_int(raw.get("max_primary_calamities")),
             unit_points=_unit_points(raw.get("unit_points")),
             ship_moves=_int(raw.get("ship_moves")),
+            military_last=_str(last.get("card")) if isinstance(last := raw.get("military_last"), dict) else None,
         )
         for origin, raw in collection(resolved, "phases")
     ]
@@ -502,6 +507,11 @@ def build_structure(
                 nation_sets,
                 tuple(_configuration(c, entry) for c, entry in enumerate(configurations) if isinstance(entry, dict)),
                 known(raw.get("tokens_per_player")),
+                tuple(
+                    SpecialRule(_str(r.get("id")), _str(r.get("text")))
+                    for r in raw.get("special_rules") or ()
+                    if isinstance(r, dict)
+                ),
             )
         )
     return (
@@ -524,7 +534,30 @@ def _configuration(index: int, raw: Mapping[str, Any]) -> Configuration:
         isinstance(board, dict),
         tuple(a for a in in_play if isinstance(a, str)) if isinstance(in_play, list) else in_play,
         board.get("boundary") if isinstance(board, dict) else None,
+        _str(raw.get("name")),
+        _str(board.get("panels")) if isinstance(board, dict) else None,
+        _str(board.get("western_extension")) if isinstance(board, dict) else None,
+        _bool(board.get("open_sea_on_boundary_usable")) if isinstance(board, dict) else None,
+        _str(board.get("text")) if isinstance(board, dict) else None,
+        _int(raw.get("island_city_cost_tokens")),
+        _bool(raw.get("island_city_sites_ignored")),
+        tuple(
+            TradeDeckSetup(_str(d.get("id")), _str(d.get("name")), _str(d.get("text")))
+            for d in raw.get("trade_decks") or ()
+            if isinstance(d, dict)
+        ),
     )
+
+
+def _bool(raw: object) -> bool | None:
+    return raw if isinstance(raw, bool) else None
+
+
+def _block_counts(raw: object) -> tuple[tuple[str, int], ...] | None:
+    """`block_counts` as (block, cards) pairs in the order written; None where not written."""
+    if not isinstance(raw, dict):
+        return None
+    return tuple((str(k), v) for k, v in raw.items() if isinstance(v, int) and not isinstance(v, bool))
 
 
 def build_map(

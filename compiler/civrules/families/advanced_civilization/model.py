@@ -126,6 +126,8 @@ class Commodity(Entity):
     mining: bool
     #: The trade block the good is native to (`block`: west, east, shared); None where not written.
     block: str | Unknown | None = None
+    #: How many of its cards each trade block's deck holds (`block_counts`, Mega Civilization).
+    block_counts: tuple[tuple[str, int], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,6 +328,8 @@ class Nation(Entity):
     ast_position: int | Unknown | None
     #: The part of a split map the nation plays in (`region`: west, east); None where not written.
     region: str | None = None
+    #: The colour of its tokens as named (`colour.name`); None where unknown or not written.
+    colour: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,15 +391,36 @@ class Phase(Entity):
     unit_points: tuple[int, int] | None = None
     #: The most sea areas a ship moves through in a movement phase (`ship_moves`, 23.52).
     ship_moves: int | None = None
+    #: The civilization card whose holders act last in the phase (`military_last.card`).
+    military_last: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SubActivity:
-    """A step of a phase (`sub_activities`): its id, name as written and citations."""
+    """A step of a phase (`sub_activities`): its id, name as written and citations, and the
+    civilization card whose holders alone take it (`card`)."""
 
     id: str | None
     name: str | None
     rules: tuple[str, ...]
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TradeDeckSetup:
+    """A trade deck a configuration uses (`trade_decks`): its id, name and make-up as written."""
+
+    id: str | None
+    name: str | None
+    text: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialRule:
+    """A rule a player count adds (`special_rules`): its id and text."""
+
+    id: str | None
+    text: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +437,17 @@ class Configuration:
     areas_in_play: tuple[str, ...] | Unknown | None = None
     #: `map.boundary` as written.
     boundary: str | None = None
+    name: str | None = None
+    #: `map.panels`, `map.western_extension`, `map.open_sea_on_boundary_usable` and `map.text` as written
+    #: (panels None where unknown or not written).
+    panels: str | None = None
+    western_extension: str | None = None
+    open_sea_on_boundary_usable: bool | None = None
+    map_text: str | None = None
+    #: The tokens an island city costs, and whether city sites on islands are ignored (16.8).
+    island_city_cost_tokens: int | None = None
+    island_city_sites_ignored: bool | None = None
+    trade_decks: tuple[TradeDeckSetup, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +459,7 @@ class PlayerCount(Entity):
     nations: tuple[tuple[str, ...], ...]
     configurations: tuple[Configuration, ...] = ()
     tokens_per_player: int | Unknown | None = None
+    special_rules: tuple[SpecialRule, ...] = ()
 
 
 # --- Map ---------------------------------------------------------------------------------------

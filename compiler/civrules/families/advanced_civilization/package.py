@@ -42,18 +42,20 @@ from civrules.families.advanced_civilization.model import (
     CalamityEffect,
     Card,
     Combination,
+    Configuration,
     Effect,
     Epoch,
     Modifier,
     PurchaseEffect,
     Ruleset,
+    SubActivity,
 )
 from civrules.model import Unknown
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "1.2.0"
+FAMILY_RUNTIME_VERSION = "1.3.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -731,6 +733,11 @@ def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(c.stack),
                         value(c.mining),
                         w.member("Block", c.block if isinstance(c.block, str) else None),
+                        *(
+                            [tup([tup([w.member("Block", b), value(n)]) for b, n in c.block_counts])]
+                            if c.block_counts is not None
+                            else []
+                        ),
                     ),
                 )
                 for c in ruleset.commodities
@@ -973,6 +980,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
                         refs("AreaId", n.start_areas),
                         value(n.ast_position),
                         *([w.member("MapRegion", n.region)] if n.region in ("west", "east") else []),
+                        **({"colour": value(n.colour)} if n.colour is not None else {}),
                     ),
                 )
                 for n in ruleset.nations
@@ -1068,6 +1076,8 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(p.unit_points),
                         value(p.ship_moves),
                         value(p.named_trade_cards),
+                        tup([_sub_activity(sub, w) for sub in p.sub_activities]),
+                        ref("CardId", p.military_last) if p.military_last is not None else Code("None"),
                     ),
                 )
                 for p in ruleset.phases
@@ -1089,12 +1099,39 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(c.given),
                         value(_int(c.tokens_per_player)),
                         tup([refs("NationId", ns) for ns in c.nations]),
+                        tup([_configuration(conf, w) for conf in c.configurations]),
+                        tup([call(w.rt("SpecialRule"), value(r.id), value(r.text)) for r in c.special_rules]),
                     ),
                 )
                 for c in ruleset.player_counts
             ],
             w,
         ),
+    )
+
+
+def _sub_activity(sub: SubActivity, w: _Writer) -> Node:
+    card = ref("CardId", sub.card) if sub.card is not None else Code("None")
+    return call(w.rt("SubActivity"), value(sub.id), value(sub.name), value(sub.rules), card)
+
+
+def _configuration(conf: Configuration, w: _Writer) -> Node:
+    """One set-up of a player count, its unknown nations None (UNKNOWN_FACTS gives why)."""
+    nations = refs("NationId", conf.nations) if conf.nations is not None else Code("None")
+    decks = tup([call(w.rt("TradeDeckSetup"), value(d.id), value(d.name), value(d.text)) for d in conf.trade_decks])
+    return call(
+        w.rt("Configuration"),
+        value(conf.id),
+        value(conf.name),
+        nations,
+        value(conf.panels),
+        value(conf.boundary if isinstance(conf.boundary, str) else None),
+        value(conf.western_extension),
+        value(conf.open_sea_on_boundary_usable),
+        value(conf.map_text),
+        value(conf.island_city_cost_tokens),
+        value(conf.island_city_sites_ignored),
+        decks,
     )
 
 

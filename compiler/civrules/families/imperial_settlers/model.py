@@ -129,6 +129,12 @@ class Step:
     number: int | None
     text: str
     rules: tuple[str, ...]
+    #: A phase step's cards drawn per deck, common cards revealed, how they are picked, and where
+    #: the goods of a production step come from (`draw`, `reveal`, `pick`, `source_of_goods`).
+    draw: tuple[tuple[str, int], ...] = ()
+    reveal: tuple[tuple[str, int | str], ...] = ()
+    pick: str | None = None
+    source_of_goods: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +159,14 @@ class Action(Entity):
     #: What the owner of a razed location gains (p9).
     owner_gains: tuple[str, ...] = ()
     note: str | None = None
+    #: What the action pays, the cards it takes, what it gives, what a razed location becomes, and
+    #: how often a location may be activated a round (`pays`, `cards`, `gives`, `becomes`,
+    #: `activations_per_round`), each as written; None where not.
+    pays: str | None = None
+    cards: str | None = None
+    gives: str | None = None
+    becomes: str | None = None
+    activations_per_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +176,10 @@ class Fact(Entity):
 
     text: str | None = None
     note: str | None = None
+    #: The row of the empire a kind of location is placed in (`row`), the side of a card a part is
+    #: printed on (`side`); None where the collection has no such field.
+    row: str | None = None
+    side: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +235,10 @@ class SoloTable:
 
     levels: tuple[SoloLevel | None, ...]
     origin: Origin
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _int_or_none(value: Any) -> int | None:
@@ -434,10 +456,25 @@ def _names(value: Any) -> tuple[str, ...]:
 
 def _steps(value: Any) -> tuple[Step, ...]:
     return tuple(
-        Step(_int_or_none(item.get("step")), " ".join(str(item.get("text", "")).split()), rules_of(item))
+        Step(
+            _int_or_none(item.get("step")),
+            " ".join(str(item.get("text", "")).split()),
+            rules_of(item),
+            _pairs(item.get("draw")),
+            _pairs(item.get("reveal")),
+            _str_or_none(item.get("pick")),
+            _str_or_none(item.get("source_of_goods")),
+        )
         for item in (value if isinstance(value, list) else ())
         if isinstance(item, Mapping) and isinstance(item.get("text"), str)
     )
+
+
+def _pairs(value: Any) -> tuple[tuple[str, Any], ...]:
+    """A mapping of deck → number (or word) as (key, value) pairs in the order written."""
+    if not isinstance(value, Mapping):
+        return ()
+    return tuple((str(k), v) for k, v in value.items() if isinstance(v, (int, str)) and not isinstance(v, bool))
 
 
 def _note(raw: Mapping[str, Any]) -> str | None:
@@ -598,8 +635,14 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
             ],
         ),
         colours=Collection.of("colours", [Fact(**_base(e)) for e in entries.get("colours", [])]),
-        location_kinds=Collection.of("location_kinds", [Fact(**_base(e)) for e in entries.get("location_kinds", [])]),
-        card_anatomy=Collection.of("card_anatomy", [Fact(**_base(e)) for e in entries.get("card_anatomy", [])]),
+        location_kinds=Collection.of(
+            "location_kinds",
+            [Fact(**_base(e), row=_str_or_none(e.raw.get("row"))) for e in entries.get("location_kinds", [])],
+        ),
+        card_anatomy=Collection.of(
+            "card_anatomy",
+            [Fact(**_base(e), side=_str_or_none(e.raw.get("side"))) for e in entries.get("card_anatomy", [])],
+        ),
         decks=Collection.of("decks", decks),
         phases=Collection.of(
             "phases",
@@ -627,6 +670,11 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
                     gives_one_of=_names(e.raw.get("gives_one_of")),
                     owner_gains=_names(e.raw.get("owner_gains")),
                     note=_note(e.raw),
+                    pays=_str_or_none(e.raw.get("pays")),
+                    cards=_str_or_none(e.raw.get("cards")),
+                    gives=_str_or_none(e.raw.get("gives")),
+                    becomes=_str_or_none(e.raw.get("becomes")),
+                    activations_per_round=_int_or_none(e.raw.get("activations_per_round")),
                 )
                 for e in entries.get("actions", [])
             ],

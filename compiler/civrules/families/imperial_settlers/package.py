@@ -29,13 +29,13 @@ from civrules.emit.runtimes import family_runtime, package_files, public_names
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
 from civrules.families.imperial_settlers.export import expanded_decks
-from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset, Step
 from civrules.model import Unknown
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "1.2.0"
+FAMILY_RUNTIME_VERSION = "1.3.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = ("__init__.py", "assumptions.py", "logic.py", "protocol.py", "records.py", "vocab.py")
 
@@ -52,10 +52,10 @@ ID_ENUMS = (
 ID_NAMES = tuple(name for name, _, _ in ID_ENUMS)
 #: The public names of every package (RulesetPackage): tables of data.py, then helpers.
 DATA_NAMES = (
-    "ACTIONS", "CARDS", "DECKS", "DECK_CARDS", "DECK_RULE", "DRAFT", "ENTITY_SOURCES", "FACTIONS", "GOODS",
-    "ID_ALIASES", "ID_ENUMS", "PHASES", "PHASE_ORDER", "PRINTED_IDS", "ROUNDS", "RULESET_FINGERPRINT",
-    "RULESET_ID", "RULESET_NAME", "SCORING", "SETTINGS", "SOLO_ACHIEVEMENTS", "UNKNOWN_COLLECTIONS",
-    "UNKNOWN_FACTS",
+    "ACTIONS", "CARDS", "CARD_ANATOMY", "COLOURS", "COMPONENTS", "DECKS", "DECK_CARDS", "DECK_RULE", "DRAFT",
+    "ENTITY_SOURCES", "FACTIONS", "GENERAL_RULES", "GOODS", "ID_ALIASES", "ID_ENUMS", "LOCATION_KINDS", "PHASES",
+    "PHASE_ORDER", "PRINTED_IDS", "ROUNDS", "RULESET_FINGERPRINT", "RULESET_ID", "RULESET_NAME", "SCORING",
+    "SETTINGS", "SOLO_ACHIEVEMENTS", "STARTING_HAND", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS",
 )  # fmt: skip
 #: The tables of each collection of the rule data (a derived table is unknown with its collection),
 #: for UNKNOWN_COLLECTIONS.
@@ -66,6 +66,11 @@ COLLECTION_TABLES = {
     "factions": ("FACTIONS",),
     "goods": ("GOODS",),
     "phases": ("PHASES", "PHASE_ORDER"),
+    "colours": ("COLOURS",),
+    "location_kinds": ("LOCATION_KINDS",),
+    "card_anatomy": ("CARD_ANATOMY",),
+    "components": ("COMPONENTS",),
+    "general_rules": ("GENERAL_RULES",),
 }
 HELPER_NAMES = (
     "board_score", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production", "raze_price",
@@ -142,6 +147,31 @@ def _frozen(item: Any) -> Node:
     if isinstance(item, bool) or item is None:
         return Code(repr(item))
     return Code(repr(item))
+
+
+def _given(**fields: Any) -> dict[str, Node]:
+    """Keyword arguments for the fields the data writes (a record's default stands for the rest)."""
+    return {name: _plain(item) for name, item in fields.items() if item is not None}
+
+
+def _plain(item: Any) -> Node:
+    if isinstance(item, str):
+        return _text(item)
+    if isinstance(item, tuple):
+        return tup([_plain(i) for i in item])
+    return Code(repr(item))
+
+
+def _step(step: Step) -> Node:
+    """One step of a phase in full: its draws and reveals as read-only mappings."""
+    pairs = {"draw": step.draw, "reveal": step.reveal}
+    return call(
+        "PhaseStep",
+        Code(repr(step.number)),
+        _text(step.text),
+        **{name: _mapping([(string(k), _plain(v)) for k, v in items]) for name, items in pairs.items() if items},
+        **_given(pick=step.pick, source_of_goods=step.source_of_goods),
+    )
 
 
 def _card(card: Card) -> Node:
@@ -286,6 +316,12 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
                         _goods(f.production),
                         _goods(f.storage),
                         _strings(_cited(f.rules, f.source)),
+                        special_rules=tup(
+                            [
+                                call("FactionRule", string(r.id), _text(r.text), _strings(r.cards))
+                                for r in f.special_rules
+                            ]
+                        ),
                     ),
                 )
                 for f in ruleset.factions
@@ -329,6 +365,14 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
                         extra_per_samurai=Code(repr(a.extra_per_samurai)),
                         gives_one_of=_strings(a.gives_one_of),
                         rules=_strings(a.rules),
+                        **_given(
+                            pays=a.pays,
+                            cards=a.cards,
+                            gives=a.gives,
+                            becomes=a.becomes,
+                            owner_gains=a.owner_gains or None,
+                            activations_per_round=a.activations_per_round,
+                        ),
                     ),
                 )
                 for a in ruleset.actions
@@ -351,11 +395,65 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
                         _strings(step.text for step in p.phase_steps),
                         skipped_in_last_round=Code(repr(p.skipped_in_last_round)),
                         rules=_strings(p.rules),
+                        step_facts=tup([_step(step) for step in p.phase_steps]),
                     ),
                 )
                 for p in phases
             ]
         ),
+    )
+    for constant, record, doc, items in (
+        ("COLOURS", "Colour", "The colours (types) of location cards (p4).", ruleset.colours),
+        (
+            "LOCATION_KINDS",
+            "LocationRow",
+            "The kinds of location and the row of an empire each goes in (p4).",
+            ruleset.location_kinds,
+        ),
+        ("CARD_ANATOMY", "CardPart", "The parts of a card and the side each is printed on (p4).", ruleset.card_anatomy),
+        (
+            "GENERAL_RULES",
+            "GeneralRule",
+            "The rules that hold throughout the game, in the data's words.",
+            ruleset.general_rules,
+        ),
+    ):
+        w.add(
+            doc,
+            f"{constant}: Final[Mapping[str, {record}]]",
+            _mapping(
+                [
+                    (
+                        string(f.id),
+                        call(
+                            record,
+                            string(f.id),
+                            _name(f.name),
+                            **_given(row=f.row, side=f.side, text=f.text if record == "GeneralRule" else None),
+                        ),
+                    )
+                    for f in items
+                ]
+            ),
+        )
+    w.add(
+        "The components of the box: how many (or the fewest) of each (p2).",
+        "COMPONENTS: Final[Mapping[str, Component]]",
+        _mapping(
+            [
+                (
+                    string(c.id),
+                    call("Component", string(c.id), _name(c.name), **_given(count=c.count, minimum=c.minimum)),
+                )
+                for c in ruleset.components
+            ]
+        ),
+    )
+    w.add(
+        "The cards each player draws before the first round, by deck (common, faction; p5): the\n"
+        "setting `starting_hand` typed (empty where the ruleset does not give it).",
+        "STARTING_HAND: Final[Mapping[str, int]]",
+        _mapping([(string(deck), Code(repr(n))) for deck, n in ruleset.starting_hand().items()]),
     )
     w.add("The phases in their order.", "PHASE_ORDER: Final[tuple[str, ...]]", _strings(p.id for p in phases))
     rounds = ruleset.rounds()
@@ -434,6 +532,9 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
     body = "\n".join(w.statements)
     records = sorted(
         {"Action", "Card", "Deck", "DeckRule", "Faction", "Good", "Phase", "Scoring", "SoloLevel", "UnknownFact"}
+        | {"CardPart", "Colour", "Component", "GeneralRule", "LocationRow"}
+        | ({"FactionRule"} if "FactionRule(" in body else set())
+        | ({"PhaseStep"} if "PhaseStep(" in body else set())
         | ({"CopyFacts"} if "CopyFacts(" in body else set())
         | ({"SourceName"} if "SourceName(" in body else set())
     )

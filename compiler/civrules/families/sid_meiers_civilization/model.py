@@ -174,7 +174,11 @@ class CombatBonus(Entity):
 
 @dataclass(frozen=True, slots=True)
 class CityAction(Entity):
-    pass
+    #: Culture tokens the action gives, and per culture icon in the city's outskirts (Arts).
+    culture: int | None = None
+    per_culture_icon: int | None = None
+    #: Resources collected per action.
+    per_action: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,7 +436,12 @@ BUILDERS: Mapping[str, Callable[[Mapping[str, Any], dict[str, Any]], Entity]] = 
         building=_str(raw.get("building")),
         situation=_str(raw.get("situation")),
     ),
-    "city_actions": lambda raw, base: CityAction(**base),
+    "city_actions": lambda raw, base: CityAction(
+        **base,
+        culture=_int(raw.get("culture")),
+        per_culture_icon=_int(raw.get("per_culture_icon")),
+        per_action=_int(raw.get("per_action")),
+    ),
     "civilizations": _civilization,
     "huts": lambda raw, base: Marker(**base, count=_int(raw.get("count")) or 0),
     "villages_markers": lambda raw, base: Marker(**base, count=_int(raw.get("count")) or 0),

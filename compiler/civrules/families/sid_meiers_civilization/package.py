@@ -48,7 +48,7 @@ FAMILY_PACKAGE = "civrules.families.sid_meiers_civilization"
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY_ID)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
-FAMILY_RUNTIME_VERSION = "1.2.0"
+FAMILY_RUNTIME_VERSION = "1.3.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = ("__init__.py", "assumptions.py", "logic.py", "protocol.py", "records.py", "vocab.py")
 
@@ -294,9 +294,12 @@ def _record(collection: str, entity: Any, w: _Writer) -> Node:
     head = [string(entity.id), value(entity.name)]
     if collection == "terrains":
         return call(w.rt("Terrain"), *head, value(entity.water))
-    if collection in ("eras", "space_kinds", "resources", "city_actions"):
-        record = {"eras": "Era", "space_kinds": "SpaceKind", "resources": "Resource", "city_actions": "CityAction"}
+    if collection in ("eras", "space_kinds", "resources"):
+        record = {"eras": "Era", "space_kinds": "SpaceKind", "resources": "Resource"}
         return call(w.rt(record[collection]), *head)
+    if collection == "city_actions":
+        gives = {f: value(getattr(entity, f)) for f in ("culture", "per_culture_icon", "per_action")}
+        return call(w.rt("CityAction"), *head, **{f: v for f, v in gives.items() if getattr(entity, f) is not None})
     if collection == "decks":
         return call(w.rt("CultureDeck"), *head, value(entity.cards))
     if collection == "great_people":

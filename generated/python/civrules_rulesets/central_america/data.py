@@ -43,7 +43,9 @@ from civrules_runtime_advanced_civilization.records import (
     Requirements,
     ScoringItem,
     SpecialAbility,
+    SpecialRule,
     StackSetupStep,
+    SubActivity,
     Tax,
     Taxation,
     TradeCardPurchase,
@@ -5680,6 +5682,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (SubActivity("tax_revolts", "City revolts", ("13.3",), None),),
+            None,
         ),
         PhaseId.POPULATION_EXPANSION: Phase(
             PhaseId.POPULATION_EXPANSION,
@@ -5692,6 +5696,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.CENSUS: Phase(
@@ -5706,6 +5712,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.SHIP_CONSTRUCTION: Phase(
             PhaseId.SHIP_CONSTRUCTION,
@@ -5719,6 +5727,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            CardId.MILITARY,
         ),
         PhaseId.MOVEMENT: Phase(
             PhaseId.MOVEMENT,
@@ -5732,6 +5742,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            CardId.MILITARY,
         ),
         PhaseId.CONFLICT: Phase(
             PhaseId.CONFLICT,
@@ -5744,6 +5756,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.CITY_CONSTRUCTION: Phase(
@@ -5758,6 +5772,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
@@ -5770,6 +5786,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.CITY_SUPPORT_CHECK: Phase(
@@ -5784,6 +5802,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
@@ -5796,6 +5816,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.TRADE: Phase(
@@ -5810,6 +5832,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             2,
+            (),
+            None,
         ),
         PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
@@ -5822,6 +5846,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.SPECIAL_ABILITIES: Phase(
@@ -5836,6 +5862,16 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (
+                SubActivity("diaspora", "Diaspora", ("25.2", "25.2.1"), CardId.DIASPORA),
+                SubActivity("fundamentalism", "Fundamentalism", ("25.3", "25.3.1"), CardId.FUNDAMENTALISM),
+                SubActivity("monotheism", "Monotheism", ("25.4", "25.4.1"), CardId.MONOTHEISM),
+                SubActivity("politics", "Politics", ("25.5", "25.5.1"), CardId.POLITICS),
+                SubActivity("provincial_empire", "Provincial Empire", ("25.6", "25.6.1"), CardId.PROVINCIAL_EMPIRE),
+                SubActivity("trade_empire", "Trade Empire", ("25.7", "25.7.1"), CardId.TRADE_EMPIRE),
+                SubActivity("universal_doctrine", "Universal Doctrine", ("25.8", "25.8.1"), CardId.UNIVERSAL_DOCTRINE),
+            ),
+            None,
         ),
         PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES: Phase(
             PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES,
@@ -5848,6 +5884,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
@@ -5862,6 +5900,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS: Phase(
             PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS,
@@ -5875,6 +5915,15 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (
+                SubActivity(
+                    "trade_routes_exchange",
+                    "Exchange of commodity cards for treasury",
+                    ("27.1",),
+                    CardId.TRADE_ROUTES,
+                ),
+            ),
+            None,
         ),
         PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS: Phase(
             PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
@@ -5887,6 +5936,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
     },
@@ -5912,7 +5963,23 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
     PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
 )
 
-PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap({9: PlayerCount(9, True, 55, ())})
+PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
+    {
+        9: PlayerCount(
+            9,
+            True,
+            55,
+            (),
+            (),
+            (
+                SpecialRule(
+                    "map_measure",
+                    "When using the Scenario Handbook, use 4 inches of map per player as the measure instead of 4.25.",
+                ),
+            ),
+        ),
+    },
+)
 
 AREAS: Final[Mapping[str, Area]] = FrozenMap({})
 

@@ -23,6 +23,7 @@ from civrules_runtime_advanced_civilization.records import (
     Combination,
     Commodity,
     CommodityExchange,
+    Configuration,
     Conflict,
     Credit,
     Deck,
@@ -43,10 +44,13 @@ from civrules_runtime_advanced_civilization.records import (
     Requirements,
     ScoringItem,
     SpecialAbility,
+    SpecialRule,
     StackSetupStep,
+    SubActivity,
     Tax,
     Taxation,
     TradeCardPurchase,
+    TradeDeckSetup,
     TradeStack,
     Treasury,
     TurnOrder,
@@ -5937,6 +5941,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (SubActivity("tax_revolts", "City revolts", ("13.3",), None),),
+            None,
         ),
         PhaseId.POPULATION_EXPANSION: Phase(
             PhaseId.POPULATION_EXPANSION,
@@ -5949,6 +5955,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.CENSUS: Phase(
@@ -5963,6 +5971,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.SHIP_CONSTRUCTION: Phase(
             PhaseId.SHIP_CONSTRUCTION,
@@ -5976,6 +5986,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            CardId.MILITARY,
         ),
         PhaseId.MOVEMENT: Phase(
             PhaseId.MOVEMENT,
@@ -5989,6 +6001,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            CardId.MILITARY,
         ),
         PhaseId.CONFLICT: Phase(
             PhaseId.CONFLICT,
@@ -6001,6 +6015,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.CITY_CONSTRUCTION: Phase(
@@ -6015,6 +6031,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
@@ -6027,6 +6045,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.CITY_SUPPORT_CHECK: Phase(
@@ -6041,6 +6061,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
@@ -6053,6 +6075,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.TRADE: Phase(
@@ -6067,6 +6091,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             2,
+            (),
+            None,
         ),
         PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
@@ -6079,6 +6105,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.SPECIAL_ABILITIES: Phase(
@@ -6093,6 +6121,16 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (
+                SubActivity("diaspora", "Diaspora", ("25.2", "25.2.1"), CardId.DIASPORA),
+                SubActivity("fundamentalism", "Fundamentalism", ("25.3", "25.3.1"), CardId.FUNDAMENTALISM),
+                SubActivity("monotheism", "Monotheism", ("25.4", "25.4.1"), CardId.MONOTHEISM),
+                SubActivity("politics", "Politics", ("25.5", "25.5.1"), CardId.POLITICS),
+                SubActivity("provincial_empire", "Provincial Empire", ("25.6", "25.6.1"), CardId.PROVINCIAL_EMPIRE),
+                SubActivity("trade_empire", "Trade Empire", ("25.7", "25.7.1"), CardId.TRADE_EMPIRE),
+                SubActivity("universal_doctrine", "Universal Doctrine", ("25.8", "25.8.1"), CardId.UNIVERSAL_DOCTRINE),
+            ),
+            None,
         ),
         PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES: Phase(
             PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES,
@@ -6105,6 +6143,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
         PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
@@ -6119,6 +6159,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (),
+            None,
         ),
         PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS: Phase(
             PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS,
@@ -6132,6 +6174,15 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            (
+                SubActivity(
+                    "trade_routes_exchange",
+                    "Exchange of commodity cards for treasury",
+                    ("27.1",),
+                    CardId.TRADE_ROUTES,
+                ),
+            ),
+            None,
         ),
         PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS: Phase(
             PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
@@ -6144,6 +6195,8 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
+            None,
+            (),
             None,
         ),
     },
@@ -6171,20 +6224,119 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
 
 PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
     {
-        18: PlayerCount(18, True, 55, ()),
-        17: PlayerCount(17, True, 55, ()),
-        16: PlayerCount(16, True, 55, ()),
-        15: PlayerCount(15, True, 55, ()),
-        14: PlayerCount(14, True, 55, ()),
-        13: PlayerCount(13, True, 55, ()),
-        12: PlayerCount(12, True, 55, ()),
-        11: PlayerCount(11, True, 55, ()),
-        10: PlayerCount(10, True, 55, ()),
-        9: PlayerCount(9, True, 55, ()),
-        8: PlayerCount(8, True, 55, ()),
-        7: PlayerCount(7, True, 55, ()),
-        6: PlayerCount(6, True, 55, ()),
-        5: PlayerCount(5, True, 55, ()),
+        18: PlayerCount(
+            18,
+            True,
+            55,
+            (),
+            (
+                Configuration(
+                    "all_civilizations",
+                    None,
+                    None,
+                    None,
+                    "none",
+                    None,
+                    None,
+                    "The entire map; all civilizations are used.",
+                    None,
+                    None,
+                    (
+                        TradeDeckSetup(
+                            "west",
+                            "West",
+                            "The western block's deck: the goods marked W, half of those marked S, a set of major and minor calamities.",
+                        ),
+                        TradeDeckSetup(
+                            "east",
+                            "East",
+                            "The eastern block's deck: the goods marked E, half of those marked S, a set of major and minor calamities.",
+                        ),
+                    ),
+                ),
+            ),
+            (SpecialRule("trade_blocks", "Nine civilizations in each trade block."),),
+        ),
+        17: PlayerCount(
+            17,
+            True,
+            55,
+            (),
+            (),
+            (
+                SpecialRule(
+                    "trade_blocks",
+                    "Two trade blocks (West and East decks, with shared goods); the middle civilization belongs to the block it has in an eighteen-player game.",
+                ),
+            ),
+        ),
+        16: PlayerCount(
+            16,
+            True,
+            55,
+            (),
+            (),
+            (SpecialRule("trade_blocks", "Two trade blocks (West and East decks, with shared goods)."),),
+        ),
+        15: PlayerCount(
+            15,
+            True,
+            55,
+            (),
+            (),
+            (
+                SpecialRule(
+                    "trade_blocks",
+                    "Two trade blocks (West and East decks, with shared goods); the middle civilization belongs to the block it has in an eighteen-player game.",
+                ),
+            ),
+        ),
+        14: PlayerCount(
+            14,
+            True,
+            55,
+            (),
+            (),
+            (
+                SpecialRule(
+                    "trade_blocks",
+                    "Two trade blocks (West and East decks, without shared goods or minor calamities).",
+                ),
+            ),
+        ),
+        13: PlayerCount(
+            13,
+            True,
+            55,
+            (),
+            (),
+            (
+                SpecialRule(
+                    "trade_blocks",
+                    "Two trade blocks (West and East decks, without shared goods or minor calamities); the middle civilization belongs to the block it has in an eighteen-player game.",
+                ),
+            ),
+        ),
+        12: PlayerCount(
+            12,
+            True,
+            55,
+            (),
+            (),
+            (
+                SpecialRule(
+                    "trade_blocks",
+                    "Two trade blocks (West and East decks, without shared goods or minor calamities).",
+                ),
+            ),
+        ),
+        11: PlayerCount(11, True, 55, (), (), ()),
+        10: PlayerCount(10, True, 55, (), (), ()),
+        9: PlayerCount(9, True, 55, (), (), ()),
+        8: PlayerCount(8, True, 55, (), (), ()),
+        7: PlayerCount(7, True, 55, (), (), ()),
+        6: PlayerCount(6, True, 55, (), (), ()),
+        5: PlayerCount(5, True, 55, (), (), ()),
     },
 )
 

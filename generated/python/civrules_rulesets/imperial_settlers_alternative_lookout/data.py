@@ -6,12 +6,19 @@ from civrules_runtime.mappings import FrozenMap
 from civrules_runtime_imperial_settlers.records import (
     Action,
     Card,
+    CardPart,
+    Colour,
+    Component,
     CopyFacts,
     Deck,
     DeckRule,
     Faction,
+    FactionRule,
+    GeneralRule,
     Good,
+    LocationRow,
     Phase,
+    PhaseStep,
     Scoring,
     SoloLevel,
     SourceName,
@@ -3571,6 +3578,38 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("worker", "worker", "worker", "worker", "worker", "raze", "defence"),
             ("worker",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-barbaros"),
+            special_rules=(
+                FactionRule(
+                    "dark_altar_protected",
+                    "Razing an enemy location protected by a Samurai or a defence token with the Altar Sombrio's action costs that many more raze tokens.",
+                    ("bar014",),
+                ),
+                FactionRule(
+                    "band_takes_spoils",
+                    "The Bando's action does not raze the location: its user takes one of the goods of its spoils area from the supply.",
+                    ("bar016",),
+                ),
+                FactionRule(
+                    "mob_razes_own",
+                    "The Turba razes one of its owner's own locations (not a card in hand); the owner takes all its goods.",
+                    ("bar018",),
+                ),
+                FactionRule(
+                    "saboteurs_take_resource",
+                    "The Sabotadores take 1 resource from another player's supply, never one placed to activate a location.",
+                    ("bar010",),
+                ),
+                FactionRule(
+                    "mission_either_deck",
+                    "The card the Missão draws may come from the common or the faction deck.",
+                    ("bar028",),
+                ),
+                FactionRule(
+                    "thieves_trade_route",
+                    "Against the Japanese, the Ladrões may cancel a deal made through the Rota Comercial instead of a deal under the faction board.",
+                    ("bar030", "jap021"),
+                ),
+            ),
         ),
         "japanese": Faction(
             "japanese",
@@ -3579,6 +3618,38 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("worker", "worker", "worker", "worker", "raze", "defence", "wood"),
             ("food",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-japoneses"),
+            special_rules=(
+                FactionRule(
+                    "faction_cards_have_spoils",
+                    "Japanese faction cards have a spoils area: they may be razed from the hand and as locations.",
+                    (),
+                ),
+                FactionRule(
+                    "razed_locations_discarded",
+                    "A razed Japanese faction location is discarded, not turned into a foundation.",
+                    (),
+                ),
+                FactionRule(
+                    "samurai",
+                    "At any time in their turn the Japanese may place workers as Samurai in front of faction locations, at most 1 per location; each adds 1 raze token to razing it, stays until the location is razed and is not discarded at clean-up.",
+                    (),
+                ),
+                FactionRule(
+                    "samurai_guard_unrazable",
+                    "A Samurai may guard a faction location that cannot normally be razed (Santuário, Portal).",
+                    ("jap015", "jap013"),
+                ),
+                FactionRule(
+                    "trade_route_deals_survive",
+                    "Deals made through the Rota Comercial stay in play when it is lost.",
+                    ("jap021",),
+                ),
+                FactionRule(
+                    "negotiator_builds_deal",
+                    "The Negociador builds one of its owner's deals as a location, paying its cost except the location to discard; not a deal made through the Rota Comercial.",
+                    ("jap019", "jap021"),
+                ),
+            ),
         ),
         "romans": Faction(
             "romans",
@@ -3587,6 +3658,28 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("worker", "worker", "raze", "defence", "wood", "stone"),
             ("raze",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-romanos"),
+            special_rules=(
+                FactionRule(
+                    "engineers_remove",
+                    "The Engenheiros remove an enemy location from its owner's empire, discarding it; this is not razing.",
+                    ("rom008",),
+                ),
+                FactionRule(
+                    "trading_post_colours",
+                    "Once built, the Entreposto counts as brown, grey and red at once.",
+                    ("rom023",),
+                ),
+                FactionRule(
+                    "spies_not_a_deal",
+                    "The Espiões' action is not making a deal; against the Japanese it may take only a deal under their faction board, not one made through the Rota Comercial.",
+                    ("rom010", "jap021"),
+                ),
+                FactionRule(
+                    "warehouses_lost",
+                    "Resources the Armazéns let a player store are not lost with the location: they join the supply until that round's clean-up.",
+                    ("rom019",),
+                ),
+            ),
         ),
         "egyptians": Faction(
             "egyptians",
@@ -3595,6 +3688,38 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("worker", "worker", "worker", "raze", "defence", "gold"),
             ("gold",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-egipcios"),
+            special_rules=(
+                FactionRule(
+                    "desert_free",
+                    "The Deserto has no building cost, but building it still takes the build action.",
+                    ("egy001",),
+                ),
+                FactionRule(
+                    "chariot_builder",
+                    "The Construtor de Bigas razes an enemy location for the token that activates it alone, even one protected by a Samurai or a defence token.",
+                    ("egy003",),
+                ),
+                FactionRule(
+                    "oasis_pairs",
+                    "The Oásis gives 1 worker for each pair of workers an opponent spends at once.",
+                    ("egy005",),
+                ),
+                FactionRule(
+                    "sanctuary_foundation",
+                    "The Egyptian Santuário is not razing: it puts a card from the hand into the empire as a foundation and gives 1 stone instead of wood.",
+                    ("egy014",),
+                ),
+                FactionRule(
+                    "sphinx_in_production",
+                    "The Esfinge's ability also works in the production phase.",
+                    ("egy019",),
+                ),
+                FactionRule(
+                    "temple_of_ra_token",
+                    "The Templo de Rá marks a taken location with one of the 4 special Egyptian tokens; a taken production location produces nothing when taken, cannot be discarded by others to build, and returns its token with 1 wood to the Egyptians when razed into a foundation (which stays its owner's).",
+                    ("egy013",),
+                ),
+            ),
         ),
     },
 )
@@ -3626,6 +3751,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             extra_per_samurai=0,
             gives_one_of=(),
             rules=("p7/fase-de-acao", "p8/construir-um-local", "p8/custos-de-construcao"),
+            pays="card_cost",
         ),
         "deal": Action(
             "deal",
@@ -3636,6 +3762,8 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             extra_per_samurai=0,
             gives_one_of=(),
             rules=("p9/faca-um-acordo", "p15/fase-de-acao"),
+            cards="faction",
+            gives="deal",
         ),
         "raze_card_in_hand": Action(
             "raze_card_in_hand",
@@ -3646,6 +3774,8 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             extra_per_samurai=0,
             gives_one_of=(),
             rules=("p9/para-destruir-uma-carta-comum-da-mao", "p15/fase-de-acao"),
+            cards="spoils",
+            gives="spoils",
         ),
         "raze_opponent_location": Action(
             "raze_opponent_location",
@@ -3661,6 +3791,10 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
                 "p7/fichas-de-defesa",
                 "p11/posicionando-samurais",
             ),
+            cards="spoils",
+            gives="spoils",
+            becomes="foundation",
+            owner_gains=("wood",),
         ),
         "activate": Action(
             "activate",
@@ -3671,6 +3805,8 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             extra_per_samurai=0,
             gives_one_of=(),
             rules=("p10/ativar-um-local-de-acao",),
+            pays="card_activation",
+            activations_per_round=1,
         ),
         "spend_workers": Action(
             "spend_workers",
@@ -3704,6 +3840,27 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             ),
             skipped_in_last_round=False,
             rules=("p6", "p6/fase-de-observacao"),
+            step_facts=(
+                PhaseStep(
+                    1,
+                    "Each player draws the top card of their faction deck and adds it to their hand.",
+                    draw=FrozenMap({"faction": 1}),
+                ),
+                PhaseStep(
+                    2,
+                    "Each player puts the cards of their hand face down in front of them and draws 3 common cards.",
+                    draw=FrozenMap({"common": 3}),
+                ),
+                PhaseStep(
+                    3,
+                    "Each player adds 1 of the 3 to their face-down pile; when all have, each passes the other 2 to the next player clockwise.",
+                    pick="pass_left",
+                ),
+                PhaseStep(
+                    4,
+                    "Each player adds 1 of the 2 cards received to their pile and discards the last; the face-down pile becomes their hand (a player may look at it at any time).",
+                ),
+            ),
         ),
         "production": Phase(
             "production",
@@ -3716,6 +3873,11 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             ),
             skipped_in_last_round=False,
             rules=("p6", "p6/fase-de-producao"),
+            step_facts=(
+                PhaseStep(1, "Collect the goods of the faction board.", source_of_goods="faction_board"),
+                PhaseStep(2, "Collect 1 good from each deal.", source_of_goods="deals"),
+                PhaseStep(3, "Collect the goods of each production location.", source_of_goods="production_locations"),
+            ),
         ),
         "action": Phase(
             "action",
@@ -3726,6 +3888,12 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             ),
             skipped_in_last_round=False,
             rules=("p6", "p7/fase-de-acao"),
+            step_facts=(
+                PhaseStep(
+                    1,
+                    "From the first player clockwise, each takes one action at a time or passes; a player who passed takes no more actions and cannot be targeted. The phase ends when all have passed.",
+                ),
+            ),
         ),
         "clean_up": Phase(
             "clean_up",
@@ -3740,9 +3908,122 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             ),
             skipped_in_last_round=True,
             rules=("p6", "p7/fase-de-limpeza"),
+            step_facts=(
+                PhaseStep(
+                    1,
+                    "Players may use storage abilities (cards and faction board) to keep the goods they name.",
+                ),
+                PhaseStep(
+                    2,
+                    "Discard all resources, workers, defence tokens, goods placed to activate actions and other goods left; cards in hand are kept.",
+                ),
+                PhaseStep(3, "Pass the first player marker clockwise."),
+                PhaseStep(4, "Move the round marker to the next space."),
+                PhaseStep(5, "Start a new round."),
+            ),
         ),
     },
 )
+
+#: The colours (types) of location cards (p4).
+COLOURS: Final[Mapping[str, Colour]] = FrozenMap(
+    {
+        "black": Colour("black", "Preto"),
+        "violet": Colour("violet", "Violeta"),
+        "blue": Colour("blue", "Azul"),
+        "brown": Colour("brown", "Marrom"),
+        "gold": Colour("gold", "Dourado"),
+        "red": Colour("red", "Vermelho"),
+        "pink": Colour("pink", "Rosa"),
+        "grey": Colour("grey", "Cinza"),
+    },
+)
+
+#: The kinds of location and the row of an empire each goes in (p4).
+LOCATION_KINDS: Final[Mapping[str, LocationRow]] = FrozenMap(
+    {
+        "production": LocationRow("production", "Local de Produção", row="top"),
+        "ability": LocationRow("ability", "Local de Habilidade", row="middle"),
+        "action": LocationRow("action", "Local de Ação", row="bottom"),
+    },
+)
+
+#: The parts of a card and the side each is printed on (p4).
+CARD_ANATOMY: Final[Mapping[str, CardPart]] = FrozenMap(
+    {
+        "cost": CardPart("cost", "Custo de Construção do Local", side="left"),
+        "spoils": CardPart("spoils", "Área de Espólios", side="left"),
+        "effect": CardPart("effect", "Efeito do Local", side="left"),
+        "build_bonus": CardPart("build_bonus", "Bônus de Construção", side="left"),
+        "name_and_vp": CardPart("name_and_vp", "Nome da carta e valor em PVs", side="right"),
+        "colour": CardPart("colour", "Cor (tipo) do Local", side="right"),
+        "deal": CardPart("deal", "Área de Acordo", side="right"),
+        "affiliation": CardPart("affiliation", "Informação de afiliação", side="bottom"),
+        "copies": CardPart("copies", "Número de Cópias da carta no jogo", side="bottom"),
+    },
+)
+
+#: The rules that hold throughout the game, in the data's words.
+GENERAL_RULES: Final[Mapping[str, GeneralRule]] = FrozenMap(
+    {
+        "draw_from_either_deck": GeneralRule(
+            "draw_from_either_deck",
+            "draw_from_either_deck",
+            text="A card to draw comes from the common or the faction deck, at the player's choice, unless stated otherwise.",
+        ),
+        "common_deck_reshuffled": GeneralRule(
+            "common_deck_reshuffled",
+            "common_deck_reshuffled",
+            text="An empty common deck is rebuilt from its discard pile; discarded faction cards are never reshuffled.",
+        ),
+        "no_hand_limit": GeneralRule(
+            "no_hand_limit",
+            "no_hand_limit",
+            text="There is no limit to the cards in hand; they are kept secret.",
+        ),
+        "goods_last_one_round": GeneralRule(
+            "goods_last_one_round",
+            "goods_last_one_round",
+            text="Resources, workers and tokens from production may be spent only in the current round.",
+        ),
+        "passed_player_immune": GeneralRule(
+            "passed_player_immune",
+            "passed_player_immune",
+            text="A player who has passed cannot be the target of other players' actions.",
+        ),
+        "cards_prevail": GeneralRule(
+            "cards_prevail",
+            "cards_prevail",
+            text="Card rules prevail over and change the general rules.",
+        ),
+    },
+)
+
+#: The components of the box: how many (or the fewest) of each (p2).
+COMPONENTS: Final[Mapping[str, Component]] = FrozenMap(
+    {
+        "score_board": Component("score_board", "Tabuleiro de Pontuação", count=1),
+        "faction_marker": Component("faction_marker", "Marcador de Facção", count=4),
+        "round_marker": Component("round_marker", "Marcador de Rodada", count=1),
+        "faction_board": Component("faction_board", "Tabuleiro de Facção", count=4),
+        "cards": Component("cards", "Cartas", count=220),
+        "attack_cards": Component("attack_cards", "Cartas de Ataque", count=16),
+        "raze_tokens": Component("raze_tokens", "Fichas de Pilhagem", count=18),
+        "defence_tokens": Component("defence_tokens", "Fichas de Defesa", count=10),
+        "gold_tokens": Component("gold_tokens", "Fichas de Ouro", count=24),
+        "multiplier_tokens": Component("multiplier_tokens", "Fichas Multiplicadoras", count=6),
+        "first_player_marker": Component("first_player_marker", "Marcador de Jogador Inicial", count=1),
+        "egyptian_tokens": Component("egyptian_tokens", "Fichas Egípcias Especiais", count=4),
+        "wood": Component("wood", "Madeiras", minimum=30),
+        "stone": Component("stone", "Pedras", minimum=30),
+        "food": Component("food", "Comidas", minimum=30),
+        "workers": Component("workers", "Trabalhadores", minimum=36),
+    },
+)
+
+#: The cards each player draws before the first round, by deck (common, faction; p5): the
+#: setting `starting_hand` typed (empty where the ruleset does not give it).
+STARTING_HAND: Final[Mapping[str, int]] = FrozenMap({"common": 2, "faction": 2})
 
 #: The phases in their order.
 PHASE_ORDER: Final[tuple[str, ...]] = ("lookout", "production", "action", "clean_up")

@@ -29,16 +29,21 @@ if TYPE_CHECKING:
 
     from .data import (
         ACTIONS,
+        CARD_ANATOMY,
         CARDS,
+        COLOURS,
+        COMPONENTS,
         DECK_CARDS,
         DECK_RULE,
         DECKS,
         DRAFT,
         ENTITY_SOURCES,
         FACTIONS,
+        GENERAL_RULES,
         GOODS,
         ID_ALIASES,
         ID_ENUMS,
+        LOCATION_KINDS,
         PHASE_ORDER,
         PHASES,
         PRINTED_IDS,
@@ -49,6 +54,7 @@ if TYPE_CHECKING:
         SCORING,
         SETTINGS,
         SOLO_ACHIEVEMENTS,
+        STARTING_HAND,
         UNKNOWN_COLLECTIONS,
         UNKNOWN_FACTS,
     )
@@ -83,7 +89,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.2.0"
+__version__: Final = "1.3.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"
@@ -91,16 +97,21 @@ BASE_RULESET: Final[str | None] = "imperial-settlers"
 _DATA = frozenset(
     (
         "ACTIONS",
+        "CARD_ANATOMY",
         "CARDS",
+        "COLOURS",
+        "COMPONENTS",
         "DECK_CARDS",
         "DECK_RULE",
         "DECKS",
         "DRAFT",
         "ENTITY_SOURCES",
         "FACTIONS",
+        "GENERAL_RULES",
         "GOODS",
         "ID_ALIASES",
         "ID_ENUMS",
+        "LOCATION_KINDS",
         "PHASE_ORDER",
         "PHASES",
         "PRINTED_IDS",
@@ -111,6 +122,7 @@ _DATA = frozenset(
         "SCORING",
         "SETTINGS",
         "SOLO_ACHIEVEMENTS",
+        "STARTING_HAND",
         "UNKNOWN_COLLECTIONS",
         "UNKNOWN_FACTS",
     )
@@ -136,15 +148,20 @@ __all__ = [
     "ACTIONS",
     "BASE_RULESET",
     "CARDS",
+    "CARD_ANATOMY",
+    "COLOURS",
+    "COMPONENTS",
     "DECKS",
     "DECK_CARDS",
     "DECK_RULE",
     "DRAFT",
     "ENTITY_SOURCES",
     "FACTIONS",
+    "GENERAL_RULES",
     "GOODS",
     "ID_ALIASES",
     "ID_ENUMS",
+    "LOCATION_KINDS",
     "PHASES",
     "PHASE_ORDER",
     "PRINTED_IDS",
@@ -155,6 +172,7 @@ __all__ = [
     "SCORING",
     "SETTINGS",
     "SOLO_ACHIEVEMENTS",
+    "STARTING_HAND",
     "UNKNOWN_COLLECTIONS",
     "UNKNOWN_FACTS",
     "ActionId",

@@ -1073,8 +1073,8 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
 CITY_ACTIONS: Final[Mapping[str, CityAction]] = FrozenMap(
     {
         "produce": CityAction("produce", "Produzir uma figura, unidade, construção ou maravilha"),
-        "arts": CityAction("arts", "Dedicar às artes"),
-        "resource": CityAction("resource", "Coletar um recurso"),
+        "arts": CityAction("arts", "Dedicar às artes", culture=1, per_culture_icon=1),
+        "resource": CityAction("resource", "Coletar um recurso", per_action=1),
     },
 )
 

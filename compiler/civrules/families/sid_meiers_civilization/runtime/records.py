@@ -490,17 +490,32 @@ class CombatBonus(Record):
 
 
 class CityAction(Record):
-    """An action a city may take."""
+    """An action a city may take: the culture tokens it gives (a fixed number and one per culture
+    icon in the outskirts, Arts) and the resources it collects per action (None: the action gives
+    none of them)."""
 
-    __slots__ = ("id", "name")
-    __match_args__ = ("id", "name")
+    __slots__ = ("id", "name", "culture", "per_culture_icon", "per_action")
+    __match_args__ = ("id", "name", "culture", "per_culture_icon", "per_action")
 
     id: str
     name: str
+    culture: int | None
+    per_culture_icon: int | None
+    per_action: int | None
 
-    def __init__(self, id: str, name: str) -> None:
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        culture: int | None = None,
+        per_culture_icon: int | None = None,
+        per_action: int | None = None,
+    ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+        _set(self, "culture", culture)
+        _set(self, "per_culture_icon", per_culture_icon)
+        _set(self, "per_action", per_action)
 
 
 class Civilization(Record):
