@@ -4,7 +4,8 @@
 
 prints JSON: the questions (drawn from the package's own data: every target card × {nothing held,
 each single card held, RANDOM_HOLDINGS seeded random holdings}; every calamity effect × its role ×
-{no cards, each modifying card, all of them}; every good × set size × Mining; every epoch × cities ×
+{no cards, each modifying card, all of them}; the trader of every tradable calamity × its
+effects on secondary victims; every good × set size × Mining; every epoch × cities ×
 holdings) and the package's answer to each, "unknown" where it raises UnknownFactError. A child
 process, so that a house variant's package, built into a temporary folder, is imported from there.
 """
@@ -17,7 +18,7 @@ import random
 import sys
 from typing import Any
 
-from civrules_runtime.errors import UnknownFactError
+from civrules_runtime.errors import OutOfDomainError, UnknownFactError
 
 
 def answer(f: Any, *args: Any) -> Any:
@@ -72,6 +73,23 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                 calamities.append(
                     {"calamity": calamity, "effect": effect.id, "role": role, "held": held, "amount": got}
                 )
+    # The trader of a tradable calamity: may he take a share of each effect on secondary victims
+    # (secondary_losses refuses the player who traded it a share: immune)?
+    traders = []
+    for calamity, effects in data.CALAMITY_EFFECTS.items():
+        if data.CALAMITIES[calamity].tradable is not True:
+            continue
+        for effect in effects or ():
+            if str(effect.side) != "secondary":
+                continue
+            try:
+                helpers.secondary_losses(calamity, effect.id, {"trader": 1}, traded_by="trader")
+                immune: Any = False
+            except OutOfDomainError:
+                immune = True
+            except UnknownFactError:
+                immune = "unknown"
+            traders.append({"calamity": calamity, "effect": effect.id, "immune": immune})
     sets = []
     for good, commodity in data.COMMODITIES.items():
         for n in range(0, (commodity.count or 0) + 1):
@@ -90,7 +108,7 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
         for cities in range(0, 10)
         for held in holdings[:: max(1, len(holdings) // 12)]
     ]
-    return {"prices": prices, "calamities": calamities, "sets": sets, "epochs": epochs}
+    return {"prices": prices, "calamities": calamities, "traders": traders, "sets": sets, "epochs": epochs}
 
 
 if __name__ == "__main__":

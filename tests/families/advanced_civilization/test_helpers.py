@@ -66,6 +66,7 @@ _ASK = """(function (q) {
       return { value: E.call("calamity_value", [r]), change: r.change, set_to: r.set_to, cap: r.cap,
                immune: r.immune, unknown: r.unknown, kind: r.kind };
     }),
+    traders: q.traders.map(function (x) { return a(E.call("trader_immune", [x.calamity, x.effect])); }),
     sets: q.sets.map(function (x) { return a(E.call("set_value", [x.good, x.n, x.mining])); }),
     epochs: q.epochs.map(function (x) { return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held])); })
   });
@@ -117,7 +118,7 @@ def package_answers(python_path: Path, ruleset_id: str, draws: int) -> dict[str,
 
 def hold_equal(page: Page, expected: dict[str, Any]) -> None:
     got = json.loads(page.evaluate(_ASK % json.dumps(expected)))
-    for key, field in (("prices", None), ("calamities", "amount"), ("sets", "value"), ("epochs", "ok")):
+    for key, field in (("prices", None), ("calamities", "amount"), ("traders", "immune"), ("sets", "value"), ("epochs", "ok")):
         for question, answer in zip(expected[key], got[key], strict=True):
             want = {"price": question["price"], "credit": question["credit"]} if field is None else question[field]
             assert answer == want, f"{key}: {question}: the page says {answer}, the package {want}"
@@ -175,6 +176,21 @@ def test_the_calamity_reference_applies_the_held_cards_modifiers(browser: Browse
         assert "Engineering" in page.evaluate(
             "document.querySelector('[data-effect=earthquake_secondary]').textContent"
         )
+
+
+def test_the_trader_role_says_what_the_trader_loses(browser: Browser) -> None:
+    path = HELPERS / "advanced-civilization.html"
+    said = "document.querySelector('#trader-out').textContent"
+    kind = "Array.from(document.querySelectorAll('#trader-out [data-trader]')).map(p => p.dataset.trader).join()"
+    # Epidemic: the trader cannot be a secondary victim (30.611, 29.61) — he loses nothing of it.
+    with open_offline(browser, path, "#calamity=epidemic&role=trader") as page:
+        assert page.evaluate(kind) == "immune"
+        assert "Loses nothing" in page.evaluate(said) and "29.61" in page.evaluate(said)
+    # Treachery strikes the primary victim only; Famine is not tradable, so it has no trader.
+    with open_offline(browser, path, "#calamity=treachery&role=trader") as page:
+        assert page.evaluate(kind) == "nothing"
+    with open_offline(browser, path, "#calamity=famine&role=trader") as page:
+        assert page.evaluate(kind) == "untradable"
 
 
 def test_the_ast_check_says_what_an_epoch_lacks(browser: Browser) -> None:

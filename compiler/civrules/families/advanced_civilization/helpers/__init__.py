@@ -150,6 +150,9 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
     return {
         "name": calamity.display_name,
         "rules": _cited(calamity.rules, calamity.source),
+        "tradable": {"unknown": calamity.tradable.reason}
+        if isinstance(calamity.tradable, Unknown)
+        else calamity.tradable,
         "effects": effects,
         "modifiers": modifiers,
         "immunities": immunities,

@@ -118,6 +118,32 @@
     });
   }
 
+  /* What the player who traded the calamity to the primary victim loses: of each effect on secondary
+   * victims, nothing where the calamity's data makes him immune (the package's secondary_losses refuses
+   * him a share), else what any other player may be chosen to lose; nothing where no effect reaches
+   * beyond the primary victim. */
+  function trader(id, c, out) {
+    var said = el("div", { "class": "result", id: "trader-out" }, []);
+    out.appendChild(said);
+    if (U(c.tradable)) { said.appendChild(fig(c.tradable)); return; }
+    if (c.tradable === false) { said.appendChild(el("p", { "data-trader": "untradable" }, [c.name + " is not tradable: no player trades it to the primary victim" + cite(c.rules) + "."])); return; }
+    if (U(c.effects)) { said.appendChild(fig(c.effects)); return; }
+    var effects = c.effects.filter(function (e) { return e.side === "secondary"; });
+    if (!effects.length) { said.appendChild(el("p", { "data-trader": "nothing" }, ["Loses nothing: every effect of " + c.name + " falls on the primary victim" + cite(c.rules) + "."])); return; }
+    effects.forEach(function (e) {
+      var immune = E.call("trader_immune", [id, e.id]);
+      var p = el("p", { "data-effect": e.id, "data-trader": U(immune) ? "unknown" : immune ? "immune" : "exposed" }, []);
+      if (U(immune)) { p.appendChild(document.createTextNode((e.text || e.id) + cite(e.rules) + ": ")); p.appendChild(fig(immune)); }
+      else if (immune) {
+        var why = (U(c.immunities) ? [] : c.immunities).filter(function (i) { return i.who === "trading_player" && (i.side === null || i.side === "secondary") && (!i.effects.length || i.effects.indexOf(e.id) >= 0); });
+        p.appendChild(document.createTextNode("Loses nothing of “" + (e.text || e.id) + "”" + cite(e.rules) + ": " + why.map(function (i) { return (i.text || "the player who traded it is immune") + cite(i.rules); }).join(" ")));
+      } else {
+        p.appendChild(document.createTextNode("Not immune: like any other player, may lose this — " + (e.text || e.id) + cite(e.rules) + " (choose the secondary role for the amount with your cards)."));
+      }
+      said.appendChild(p);
+    });
+  }
+
   function calamity(h, goods) {
     var id = document.getElementById("calamity-choice").value, role = document.getElementById("role-choice").value;
     var out = document.getElementById("calamity-out");
@@ -125,11 +151,7 @@
     var c = T.calamities[id];
     if (!c) { return; }
     out.appendChild(el("p", { "class": "cite" }, [c.name + cite(c.rules) + (c.combination_text ? " — " + c.combination_text + cite(c.combination_rules) : "")]));
-    if (role === "trader") {
-      var imm = U(c.immunities) ? [] : c.immunities.filter(function (i) { return i.who === "trading_player"; });
-      out.appendChild(el("p", { "class": "result" }, [imm.length ? imm.map(function (i) { return (i.text || "The player who traded it is immune") + cite(i.rules); }).join(" ") : "The calamity's data says nothing of the player who traded it."]));
-      return;
-    }
+    if (role === "trader") { trader(id, c, out); return; }
     if (U(c.effects)) { out.appendChild(fig(c.effects)); return; }
     var effects = c.effects.filter(function (e) { return e.side === role; });
     if (!effects.length) { out.appendChild(el("p", { "class": "result" }, ["No effect on the " + role + " victim."])); return; }

@@ -411,6 +411,33 @@ CALAMITY_AMOUNT = Rule(
     ),
 )
 
+#: Whether the player who traded ``calamity`` to the primary victim is immune to ``effect`` (an effect
+#: on secondary victims): the calamity's ``trading_player`` immunities (29.61), as the package's
+#: ``secondary_losses(..., traded_by=)`` refuses him a share.
+TRADER_IMMUNE = Rule(
+    ("calamity", "effect"),
+    let(
+        [("immunities", get(_CAL, "immunities"))],
+        if_(
+            op("is_unknown", var("immunities")),
+            var("immunities"),
+            op(
+                "any",
+                var("immunities"),
+                _f(
+                    "i",
+                    op(
+                        "and",
+                        op("eq", _g("i", "who"), "trading_player"),
+                        op("or", op("is_null", _g("i", "side")), op("eq", _g("i", "side"), "secondary")),
+                        op("or", op("eq", op("len", _g("i", "effects")), 0), op("in", var("effect"), _g("i", "effects"))),
+                    ),
+                ),
+            ),
+        ),
+    ),
+)
+
 _CAPPED = fn(
     ["x"],
     let(
@@ -642,6 +669,7 @@ RULES = {
     "payment": PAYMENT,
     "calamity_amount": CALAMITY_AMOUNT,
     "calamity_value": CALAMITY_VALUE,
+    "trader_immune": TRADER_IMMUNE,
     "epoch_criteria": EPOCH_CRITERIA,
     "can_enter_epoch": CAN_ENTER_EPOCH,
 }
