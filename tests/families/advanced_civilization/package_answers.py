@@ -4,10 +4,11 @@
 
 prints JSON: the questions (drawn from the package's own data: every target card × {nothing held,
 each single card held, RANDOM_HOLDINGS seeded random holdings}; every calamity effect × its role ×
-{no cards, each modifying card, all of them}; the trader of every tradable calamity × its
-effects on secondary victims; every good × set size × Mining; every epoch × cities ×
-holdings) and the package's answer to each, "unknown" where it raises UnknownFactError. A child
-process, so that a house variant's package, built into a temporary folder, is imported from there.
+{no cards, each modifying card, all of them}; the trader of every tradable calamity × its effects
+on secondary victims; every nation × every calamity effect (its immunities); every good × set size
+× Mining; every epoch × cities × holdings, and × every nation × every A.S.T. level) and the
+package's answer to each, "unknown" where it raises UnknownFactError. A child process, so that a
+house variant's package, built into a temporary folder, is imported from there.
 """
 
 from __future__ import annotations
@@ -90,6 +91,21 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
             except UnknownFactError:
                 immune = "unknown"
             traders.append({"calamity": calamity, "effect": effect.id, "immune": immune})
+    # Each nation: its immunities (every calamity effect, no card held) and, at every A.S.T. level,
+    # the card value of the first space of each epoch on its track (holdings up to every card).
+    nations = list(data.NATIONS)
+    for nation in nations:
+        for calamity, effects in data.CALAMITY_EFFECTS.items():
+            for effect in effects or ():
+                try:
+                    amount = helpers.calamity_amount(calamity, effect.id, [], str(effect.side), nation=nation)
+                    got = {"value": amount.value, "immune": amount.immune}
+                except UnknownFactError:
+                    got = "unknown"
+                calamities.append(
+                    {"calamity": calamity, "effect": effect.id, "role": str(effect.side), "held": [],
+                     "nation": nation, "amount": got}
+                )  # fmt: skip
     sets = []
     for good, commodity in data.COMMODITIES.items():
         for n in range(0, (commodity.count or 0) + 1):
@@ -103,11 +119,23 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                     }
                 )
     epochs = [
-        {"epoch": epoch, "cities": cities, "held": held, "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}
+        {"epoch": epoch, "cities": cities, "held": held, "nation": None, "level": data.AST_LEVELS[0],
+         "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}
         for epoch in data.EPOCHS
         for cities in range(0, 10)
         for held in holdings[:: max(1, len(holdings) // 12)]
-    ]
+    ]  # fmt: skip
+    rich = [holdings[-1], cards[: len(cards) // 2], cards]
+    epochs += [
+        {"epoch": epoch, "cities": cities, "held": held, "nation": nation, "level": level,
+         "ok": answer(lambda *a: helpers.can_enter_epoch(*a[:3], nation=a[3], level=a[4]),
+                      epoch, cities, held, nation, level)}
+        for nation in [None, *nations]
+        for level in data.AST_LEVELS
+        for epoch in data.EPOCHS
+        for cities in (0, 9)
+        for held in rich
+    ]  # fmt: skip
     return {"prices": prices, "calamities": calamities, "traders": traders, "sets": sets, "epochs": epochs}
 
 

@@ -17,7 +17,8 @@ from civrules.families.advanced_civilization.calamities import modified_effects
 from civrules.families.advanced_civilization.commodities import set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
-from civrules.families.advanced_civilization.model import Calamity, Epoch, Ruleset, of_family
+from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
+from civrules.families.advanced_civilization.package import STANDARD_LEVEL, _levels, _tracks
 from civrules.families.advanced_civilization.succession import requirements_of
 from civrules.model import Ruleset as CoreRuleset
 from civrules.model import Unknown
@@ -193,15 +194,47 @@ def _requirements(epoch: Epoch, level: str | None) -> Any:
     }
 
 
+def _track(track: AstTrack) -> dict[str, Any]:
+    starts: Any = (
+        {"unknown": f"the A.S.T. track of {track.id} is not in the sources"}
+        if not isinstance(track.epoch_starts, tuple)
+        else dict(track.epoch_starts)
+    )
+    values: Any = (
+        {"unknown": f"the A.S.T. values of {track.id} are not in the sources"}
+        if not isinstance(track.late_iron_age, tuple)
+        else {
+            str(space): _known_int(value, f"the value of space {space} of {track.id} is not in the sources")
+            for space, value in track.late_iron_age
+        }
+    )
+    return {"epoch_starts": starts, "space_values": values}
+
+
 def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
-    levels = [level for level in (ruleset.ast.levels if ruleset.ast is not None else ()) if isinstance(level, str)]
-    level = levels[0] if levels else None  # the package's default level: the first
+    """The epochs' requirements at each A.S.T. level (the package's AST_LEVELS, the first the
+    default), the nations and their tracks by level (the card value each space needs)."""
+    levels = _levels(ruleset)
     return {
-        "epochs": {e.id: {"name": e.display_name, "requirements": _requirements(e, level)} for e in ruleset.epochs},
+        "epochs": {
+            e.id: {
+                "name": e.display_name,
+                "requirements": {
+                    level: _requirements(e, None if level == STANDARD_LEVEL else level) for level in levels
+                },
+            }
+            for e in ruleset.epochs
+        },
         "epoch_order": [e.id for e in ruleset.epochs],
         "group_count": len(ruleset.groups),
         "groups": {g.id: g.display_name for g in ruleset.groups},
-        "ast_level": level,
+        "ast_levels": list(levels),
+        "nations": {n.id: n.display_name for n in ruleset.nations},
+        "nation_order": [n.id for n in ruleset.nations],
+        "ast_tracks": {
+            nation: {level: _track(track) for level, track in by_level.items()}
+            for nation, by_level in _tracks(ruleset).items()
+        },
     }
 
 
@@ -241,6 +274,24 @@ def _body(ruleset: Ruleset) -> str:
         f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + ' cards')}></label>"
         for c in ruleset.commodities
     )
+    nations = "".join(f"<option value={attr(n.id)}>{text(n.display_name)}</option>" for n in ruleset.nations)
+    levels = _levels(ruleset)
+    level_names = dict(ruleset.ast.level_names) if ruleset.ast is not None else {}
+    level_options = "".join(
+        f"<option value={attr(level)}>{text(str(level_names.get(level, level)))}</option>" for level in levels
+    )
+    nation_pick = (
+        '<label>Nation <select data-state="nation" data-default="" id="nation-choice">'
+        f'<option value="">none chosen</option>{nations}</select></label>'
+        if nations
+        else ""
+    )
+    level_pick = (
+        f'<label>A.S.T. level <select data-state="level" data-default={attr(levels[0])} id="level-choice">'
+        f"{level_options}</select></label>"
+        if len(levels) > 1
+        else ""
+    )
     first = next(iter(ruleset.calamities), None)
     calamities = "".join(f"<option value={attr(c.id)}>{text(c.display_name)}</option>" for c in ruleset.calamities)
     roles = "".join(f"<option value={attr(r)}>{text(r)}</option>" for r in ROLES)
@@ -253,6 +304,7 @@ def _body(ruleset: Ruleset) -> str:
         'id="treasury"></label>'
         '<label>Cities in play <input type="number" min="0" step="1" placeholder="0" data-state="cities" '
         'id="cities"></label>'
+        f"{nation_pick}{level_pick}"
         "</div></fieldset></section>"
         '<section class="tool" id="planner"><h2>Purchase planner</h2>'
         '<div class="result" id="budget" aria-live="polite"></div>'

@@ -93,19 +93,25 @@
     box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return el("li", {}, [t]); })));
   }
 
-  var KIND_WORDS = { cities: "cities", card_groups: "card groups", cards: "civilization cards", victory_points: "victory points" };
+  var KIND_WORDS = { card_value: "value of the civilization cards held (the first space of the epoch on the nation's track)", cities: "cities", card_groups: "card groups", cards: "civilization cards", victory_points: "victory points" };
+
+  /* The nation and the A.S.T. level chosen: null where the ruleset has no nation or none is chosen;
+   * the first level (the package's default) where the ruleset has one level. */
+  function nation() { var n = document.getElementById("nation-choice"); return n && n.value ? n.value : null; }
+  function level() { var l = document.getElementById("level-choice"); return l ? l.value : T.ast_levels[0]; }
 
   function ast(h, cities) {
     var body = document.querySelector("#epochs tbody");
     body.textContent = "";
     T.epoch_order.forEach(function (id) {
-      var ok = E.call("can_enter_epoch", [id, cities, h]);
-      var crit = E.call("epoch_criteria", [id, cities, h]);
+      var ok = E.call("can_enter_epoch", [id, cities, h, nation(), level()]);
+      var crit = E.call("epoch_criteria", [id, cities, h, nation(), level()]);
       var lacks = el("span", {}, []);
       if (U(crit)) { lacks.appendChild(fig(crit)); }
       else {
         var missing = crit.filter(function (c) { return c.ok !== true; }).map(function (c) {
           var what = c.what === "cards_of_value" ? "cards of value ≥ " + c.min_value + (c.below === null ? "" : " and < " + c.below) : KIND_WORDS[c.what];
+          if (U(c.need)) { return what + ": unknown (" + c.need.unknown + ")"; }
           return U(c.have) ? what + ": unknown (" + c.have.unknown + ")" : what + ": " + c.have + " of " + c.need;
         });
         lacks.textContent = missing.length ? missing.join("; ") : "—";
@@ -158,13 +164,16 @@
     effects.forEach(function (e) {
       var box = el("div", { "class": "result", "data-effect": e.id }, []);
       box.appendChild(el("p", {}, [(e.text || e.id) + cite(e.rules)]));
-      var r = E.call("calamity_amount", [id, e.id, h, role, goods]);
+      var r = E.call("calamity_amount", [id, e.id, h, role, goods, nation()]);
       if (U(r)) { box.appendChild(fig(r)); out.appendChild(box); return; }
       var value = E.call("calamity_value", [r]);
       var line = el("p", { "class": "loss" }, []);
       var kind = [r.kind || e.kind, e.unit].filter(function (w) { return w; }).map(function (w) { return w.replace(/_/g, " "); });
       line.appendChild(document.createTextNode("Amount" + (kind.length ? " (" + kind.join(", ") + ")" : "") + ": "));
-      if (r.immune) { line.appendChild(document.createTextNode("0 — immune")); }
+      if (r.immune) {
+        var nat = nation(), by = U(c.immunities) || !nat ? [] : c.immunities.filter(function (i) { return i.who === "nation" && i.nation === nat && (i.side === null || i.side === role) && (!i.effects.length || i.effects.indexOf(e.id) >= 0); });
+        line.appendChild(document.createTextNode("0 — immune" + by.map(function (i) { return ": " + (i.text || T.nations[nat]) + cite(i.rules); }).join("")));
+      }
       else if (r.unknown) { line.appendChild(fig({ unknown: e.unknown_why || "the amount is not in the sources, or how these cards combine is not" })); }
       else if (value !== null) { line.appendChild(document.createTextNode(String(value))); }
       else {

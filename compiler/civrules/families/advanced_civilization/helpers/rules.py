@@ -1,8 +1,9 @@
 """The family's rules as expression trees, each the page's twin of one of the package's helpers.
 
 ``credit``/``price`` are ``credit_toward``/``purchase_cost``, ``set_value`` is ``set_value``,
-``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` and its ``.value``,
-``can_enter_epoch`` is ``can_enter_epoch`` (no nation). ``hand_value``, ``affordable``,
+``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` (with its ``nation``) and its
+``.value``, ``can_enter_epoch`` is ``can_enter_epoch`` (with ``nation`` and ``level``),
+``trader_immune`` is ``secondary_losses(..., traded_by=)`` refusing the trader a share. ``hand_value``, ``affordable``,
 ``best_purchase`` and ``payment`` are the planner's, built on them; what they assume where the
 rules are silent is said on the page.
 """
@@ -240,7 +241,7 @@ _AMOUNT = obj(
     change=op("sum", op("map", var("changing"), _f("m", mul(_m("amount"), _times())))),
     set_to=op("min_of", op("map", var("stating"), _f("m", _m("stated"))), None),
     cap=op("min_of", var("caps"), None),
-    immune=op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity"))),
+    immune=op("or", var("nation_immune"), op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity")))),
     kind=let(
         [
             (
@@ -275,7 +276,7 @@ _AMOUNT = obj(
 )
 
 CALAMITY_AMOUNT = Rule(
-    ("calamity", "effect", "held", "role", "commodities"),
+    ("calamity", "effect", "held", "role", "commodities", "nation"),
     let(
         [
             ("c", _CAL),
@@ -293,6 +294,31 @@ CALAMITY_AMOUNT = Rule(
             (
                 "unknown0",
                 op("and", _g("found", "unknown"), op("is_null", var("base")), op("is_null", _g("found", "per_city"))),
+            ),
+            (
+                "nation_immune",
+                op(
+                    "and",
+                    op("not", op("is_null", var("nation"))),
+                    op(
+                        "any",
+                        var("immunities"),
+                        _f(
+                            "i",
+                            op(
+                                "and",
+                                op("eq", _g("i", "who"), "nation"),
+                                op("eq", _g("i", "nation"), var("nation")),
+                                op("or", op("is_null", _g("i", "side")), op("eq", _g("i", "side"), var("role"))),
+                                op(
+                                    "or",
+                                    op("eq", op("len", _g("i", "effects")), 0),
+                                    op("in", var("effect"), _g("i", "effects")),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
             ),
             (
                 "relevant",
@@ -430,7 +456,11 @@ TRADER_IMMUNE = Rule(
                         "and",
                         op("eq", _g("i", "who"), "trading_player"),
                         op("or", op("is_null", _g("i", "side")), op("eq", _g("i", "side"), "secondary")),
-                        op("or", op("eq", op("len", _g("i", "effects")), 0), op("in", var("effect"), _g("i", "effects"))),
+                        op(
+                            "or",
+                            op("eq", op("len", _g("i", "effects")), 0),
+                            op("in", var("effect"), _g("i", "effects")),
+                        ),
                     ),
                 ),
             ),
@@ -476,12 +506,52 @@ def _card_field(card: Expr, key: str) -> Expr:
     return get(get(table("cards"), card), key)
 
 
-#: Each requirement of an epoch as {what, need, have, ok} (ok unknown where a fact is).
+def _unknown(why: Expr) -> Expr:
+    return obj(unknown=why)
+
+
+#: The card value the first space of ``epoch`` on ``nation``'s track at ``level`` needs (33.25's
+#: Late Iron Age), as {what, need, have, ok}: the package's ``can_enter_epoch(..., nation=, level=)``.
+_CARD_VALUE = let(
+    [
+        ("track", get(get(table("ast_tracks"), var("nation")), var("level"))),
+        ("starts", _g("track", "epoch_starts")),
+        ("values", _g("track", "space_values")),
+        ("first", get(var("starts"), var("epoch"))),
+        (
+            "value",
+            if_(
+                op("is_null", var("track")),
+                _unknown(op("str", "the A.S.T. track of ", var("nation"), " is not in the sources")),
+                if_(
+                    op("is_unknown", var("starts")),
+                    var("starts"),
+                    if_(
+                        op("is_unknown", var("values")),
+                        var("values"),
+                        op(
+                            "coalesce",
+                            get(var("values"), var("first")),
+                            _unknown(
+                                op("str", "no card value is given for space ", var("first"), " of ", var("nation"))
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        ("have", op("sum", op("map", var("owned"), _f("h", _card_field(var("h"), "cost"))))),
+    ],
+    obj(what="card_value", need=var("value"), have=var("have"), ok=op("ge", var("have"), var("value"))),
+)
+
+#: Each requirement of an epoch at A.S.T. ``level`` as {what, need, have, ok} (ok unknown where a
+#: fact is); with a ``nation``, the card value of the epoch's first space where its spaces carry one.
 EPOCH_CRITERIA = Rule(
-    ("epoch", "cities", "held"),
+    ("epoch", "cities", "held", "nation", "level"),
     let(
         [
-            ("need", get(get(table("epochs"), var("epoch")), "requirements")),
+            ("need", get(get(get(table("epochs"), var("epoch")), "requirements"), var("level"))),
             ("owned", op("unique", var("held"))),
             ("groups_of", _f("h", _card_field(var("h"), "groups"))),
             (
@@ -639,17 +709,28 @@ EPOCH_CRITERIA = Rule(
                             ),
                         ),
                     ),
+                    if_(
+                        op("or", op("is_null", var("nation")), op("not", _need("card_value_per_space"))),
+                        op("list"),
+                        op("list", _CARD_VALUE),
+                    ),
                 ),
             ),
         ),
     ),
 )
 
-#: can_enter_epoch without a nation: every requirement met, in the package's order.
+#: can_enter_epoch(epoch, cities, held, nation, level): every requirement met, in the package's order
+#: (the card value of a nation's space last, as the package checks it once the rest are met).
 CAN_ENTER_EPOCH = Rule(
-    ("epoch", "cities", "held"),
+    ("epoch", "cities", "held", "nation", "level"),
     let(
-        [("criteria", call("epoch_criteria", var("epoch"), var("cities"), var("held")))],
+        [
+            (
+                "criteria",
+                call("epoch_criteria", var("epoch"), var("cities"), var("held"), var("nation"), var("level")),
+            )
+        ],
         if_(
             op("is_unknown", var("criteria")),
             var("criteria"),
