@@ -6,9 +6,10 @@ prints JSON: the questions (drawn from the package's own data: every target card
 each single card held, RANDOM_HOLDINGS seeded random holdings}; every calamity effect × its role ×
 {no cards, each modifying card, all of them}; the trader of every tradable calamity × its effects
 on secondary victims; every nation × every calamity effect (its immunities); every good × set size
-× Mining; every epoch × cities × holdings, and × every nation × every A.S.T. level) and the
-package's answer to each, "unknown" where it raises UnknownFactError. A child process, so that a
-house variant's package, built into a temporary folder, is imported from there.
+× Mining, and × players × trade blocks where the ruleset has their bonus; every epoch × cities ×
+holdings, and × every nation × every A.S.T. level) and the package's answer to each, "unknown"
+where it raises UnknownFactError. A child process, so that a house variant's package, built into
+a temporary folder, is imported from there.
 """
 
 from __future__ import annotations
@@ -118,6 +119,22 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                         "value": answer(lambda g, k, m: helpers.set_value(g, k, mining=m), good, n, mining),
                     }
                 )
+    # The trade-block bonus (BLOCK_BONUSES): every good × set size × each band's edges and a count
+    # outside every band × the block redeemed in × (for a shared good) the block drawn in.
+    counts = sorted({p for b in data.BLOCK_BONUSES for p in (b.players_min, b.players_max, b.players_min - 1)})
+    blocks = sorted({str(c.block) for c in data.COMMODITIES.values() if c.block is not None} & {"west", "east"})
+    for good, commodity in data.COMMODITIES.items() if data.BLOCK_BONUSES else ():
+        drawn_in = [None, *blocks] if str(commodity.block) == "shared" else [None]
+        for n in range(1, (commodity.count or 0) + 1):
+            for players in counts:
+                for redeemed in blocks:
+                    for drawn in drawn_in:
+                        value = answer(
+                            lambda *a: helpers.set_value(a[0], a[1], players=a[2], redeemed_in=a[3], drawn_in=a[4]),
+                            good, n, players, redeemed, drawn,
+                        )  # fmt: skip
+                        trade = {"players": players, "redeemed": redeemed, "drawn": drawn}
+                        sets.append({"good": good, "n": n, "mining": False, "trade": trade, "value": value})
     epochs = [
         {"epoch": epoch, "cities": cities, "held": held, "nation": None, "level": data.AST_LEVELS[0],
          "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}

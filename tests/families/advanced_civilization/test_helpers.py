@@ -68,7 +68,7 @@ _ASK = """(function (q) {
                immune: r.immune, unknown: r.unknown, kind: r.kind };
     }),
     traders: q.traders.map(function (x) { return a(E.call("trader_immune", [x.calamity, x.effect])); }),
-    sets: q.sets.map(function (x) { return a(E.call("set_value", [x.good, x.n, x.mining])); }),
+    sets: q.sets.map(function (x) { return a(E.call("set_value_in", [x.good, x.n, x.mining, x.trade || null])); }),
     epochs: q.epochs.map(function (x) {
       return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held, x.nation, x.level]));
     })
@@ -219,6 +219,21 @@ def test_a_nation_brings_its_immunities_and_its_track_card_values(browser: Brows
         assert "value of the civilization cards held" in page.evaluate(row) and "0 of 1300" in page.evaluate(row)
 
 
+def test_a_set_redeemed_outside_its_trade_block_gains_its_bonus(browser: Browser) -> None:
+    # Expansion Project 26.3.3's example: three Oil (4 each, a western good) redeemed by an eastern
+    # player in a 12-15 player game are worth 3 x 3 x 4 + 3 x 4 = 48, not 36.
+    path = HELPERS / "expansion-project.html"
+    budget = "document.getElementById('budget').textContent"
+    with open_offline(browser, path, "#c.oil=3") as page:
+        assert page.evaluate(budget).startswith("Commodity cards worth 36 ")
+        assert "26.3.3" in page.evaluate("document.getElementById('purchase-rules').textContent")
+        assert "Bonuses a ruleset gives" not in page.evaluate("document.getElementById('purchase-rules').textContent")
+    with open_offline(browser, path, "#c.oil=3&players=12&redeemed=east") as page:
+        assert page.evaluate(budget).startswith("Commodity cards worth 48, of which 12 is the bonus")
+    with open_offline(browser, path, "#c.oil=3&players=12&redeemed=west") as page:
+        assert page.evaluate(budget).startswith("Commodity cards worth 36 ")
+
+
 def test_the_ast_check_says_what_an_epoch_lacks(browser: Browser) -> None:
     with open_offline(browser, HELPERS / "advanced-civilization.html", "#cities=1") as page:
         row = "document.querySelector('#epochs tr[data-epoch=early_bronze_age]').textContent"
@@ -257,10 +272,10 @@ def test_the_page_fits_a_phone_and_prints(browser: Browser, tmp_path: Path) -> N
 #: The page's best purchase for a hand, its budget and how it pays.
 _BEST = """(function (held, treasury, hand) {
   var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
-  var budget = E.call("hand_value", [hand, held]) + treasury;
+  var budget = E.call("hand_value", [hand, held, null]) + treasury;
   var pick = E.call("best_purchase", [held, budget]);
   var total = pick.reduce(function (s, c) { return s + E.call("price", [held, c]); }, 0);
-  return JSON.stringify({budget: budget, pick: pick, pay: E.call("payment", [hand, held, treasury, total])});
+  return JSON.stringify({budget: budget, pick: pick, pay: E.call("payment", [hand, held, treasury, total, null])});
 })(%s, %d, %s)"""
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.commodities import set_value_rule
+from civrules.families.advanced_civilization.commodities import block_bonuses, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
 from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
@@ -72,6 +72,7 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
                 "value": _known_int(c.value, f"the value of {c.id} is not in the sources"),
                 "count": _known_int(c.count, f"the count of {c.id} is not in the sources"),
                 "mining": c.mining,
+                "block": c.block if isinstance(c.block, str) else None,
             }
             for c in ruleset.commodities
         },
@@ -79,6 +80,13 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
         "set_value_formula": formula,
         "mining_extra_cards": rule.mining_extra_cards,
         "mining_card": mining_card if mining_card in ruleset.cards.by_id else None,
+        # The package's BLOCK_BONUSES (Expansion Project 26.3.3-26.3.4): a set redeemed outside its
+        # native trade block gains its face value per card, in these bands of player counts.
+        "block_bonuses": [
+            {"min": b.players_min, "max": b.players_max, "shared_goods": b.shared_goods, "rules": list(band.rules)}
+            for b, band in zip(block_bonuses(ruleset), ruleset.block_bonuses, strict=True)
+        ],
+        "blocks": sorted({c.block for c in ruleset.commodities if c.block in ("west", "east")}),
     }
 
 
@@ -292,6 +300,21 @@ def _body(ruleset: Ruleset) -> str:
         if len(levels) > 1
         else ""
     )
+    blocks = sorted({c.block for c in ruleset.commodities if c.block in ("west", "east")})
+    block_options = "".join(f"<option value={attr(b)}>{text(b)}</option>" for b in blocks)
+    trade_pick = (
+        "<fieldset><legend>Trade blocks (the bonus of a set redeemed outside its native block)</legend>"
+        '<div class="counts">'
+        '<label>Players in the game <input type="number" min="1" step="1" placeholder="—" data-state="players" '
+        'id="players"></label>'
+        '<label>Block you redeem in <select data-state="redeemed" data-default="" id="redeemed-choice">'
+        f'<option value="">not given</option>{block_options}</select></label>'
+        '<label>Block your shared goods were drawn in <select data-state="drawn" data-default="" '
+        f'id="drawn-choice"><option value="">not given</option>{block_options}</select></label>'
+        "</div></fieldset>"
+        if ruleset.block_bonuses and blocks
+        else ""
+    )
     first = next(iter(ruleset.calamities), None)
     calamities = "".join(f"<option value={attr(c.id)}>{text(c.display_name)}</option>" for c in ruleset.calamities)
     roles = "".join(f"<option value={attr(r)}>{text(r)}</option>" for r in ROLES)
@@ -305,7 +328,8 @@ def _body(ruleset: Ruleset) -> str:
         '<label>Cities in play <input type="number" min="0" step="1" placeholder="0" data-state="cities" '
         'id="cities"></label>'
         f"{nation_pick}{level_pick}"
-        "</div></fieldset></section>"
+        "</div></fieldset>"
+        f"{trade_pick}</section>"
         '<section class="tool" id="planner"><h2>Purchase planner</h2>'
         '<div class="result" id="budget" aria-live="polite"></div>'
         '<div class="table-wrap"><table id="prices"><thead><tr><th>Card</th><th>Groups</th>'

@@ -36,14 +36,28 @@
   }
   function count(id) { var n = parseInt(document.getElementById(id).value, 10); return n > 0 ? n : 0; }
 
+  /* The trade blocks given (the package's set_value players=, redeemed_in=, drawn_in=): null where
+   * the ruleset has no trade-block bonus or a field is left empty (then no bonus is counted). */
+  function trade() {
+    var p = document.getElementById("players"), r = document.getElementById("redeemed-choice"), d = document.getElementById("drawn-choice");
+    var n = p ? parseInt(p.value, 10) : NaN;
+    return { players: n > 0 ? n : null, redeemed: r && r.value ? r.value : null, drawn: d && d.value ? d.value : null };
+  }
+
   function planner(h, goods, treasury) {
-    var budgetHand = E.call("hand_value", [goods, h]);
+    var tr = trade();
+    var budgetHand = E.call("hand_value", [goods, h, tr]);
     var budget = U(budgetHand) ? budgetHand : budgetHand + treasury;
     var box = document.getElementById("budget");
     box.textContent = "";
     box.appendChild(document.createTextNode("Commodity cards worth "));
     box.appendChild(fig(budgetHand));
     box.appendChild(document.createTextNode(T.mining_card && h.indexOf(T.mining_card) >= 0 ? " (" + cardName(T.mining_card) + " applied to the set it raises most)" : ""));
+    var bonus = tr.players === null || tr.redeemed === null ? 0 : Object.keys(goods).reduce(function (sum, g) { return sum + E.call("block_bonus", [g, goods[g], tr]); }, 0);
+    if (bonus) {
+      var band = T.block_bonuses.filter(function (b) { return b.min <= tr.players && tr.players <= b.max; })[0];
+      box.appendChild(document.createTextNode(", of which " + bonus + " is the bonus of sets redeemed outside their native trade block" + cite(band ? band.rules : [])));
+    }
     box.appendChild(document.createTextNode(" + " + treasury + " treasury tokens = "));
     box.appendChild(fig(budget));
     box.appendChild(document.createTextNode(" to spend."));
@@ -73,7 +87,7 @@
     var total = 0, face = 0;
     pick.forEach(function (id) { total += E.call("price", [h, id]); face += T.cards[id].cost; });
     best.appendChild(el("p", { id: "best-cards" }, ["Buy " + pick.map(cardName).join(", ") + ": face value " + face + ", price " + total + " after credits."]));
-    var pay = E.call("payment", [goods, h, treasury, total]);
+    var pay = E.call("payment", [goods, h, treasury, total, tr]);
     if (pay) {
       var sets = pay.goods.map(function (g) { return goods[g] + " × " + T.commodities[g].name; }).join(", ");
       best.appendChild(el("p", { id: "best-payment" }, ["Pay with " + (sets || "no commodity cards") + " (worth " + pay.value + ") and " + pay.tokens + " treasury tokens; " + pay.excess + " lost as overpayment."]));
@@ -88,7 +102,10 @@
     if (phase) { items.push("Buying happens in the phase “" + phase.name + "”" + cite(phase.rules) + (phase.order_text ? ": " + phase.order_text : "")); }
     items.push("Credits combine by the ruleset's credit policy" + cite(typeof p.rule === "string" ? [p.rule] : p.rule) + ": group credits " + (p.group_credits || "as written") + ", two-group cards " + (U(p.two_group_cards) ? "unknown: " + p.two_group_cards.unknown : (p.two_group_cards || "as written")) + ", one card's routes to one target: " + (p.same_target || "not written") + ", across held cards: " + (p.across_owned_cards || "not written") + ".");
     items.push("Must every applicable credit be used: " + (p.credits_must_be_used === undefined ? "the ruleset's data does not say" : p.credits_must_be_used ? "yes" : "no") + ". A card covered by credits is free: " + (p.free_when_covered === undefined ? "the ruleset's data does not say" : p.free_when_covered ? "yes" : "no") + ". Overpayment is lost (no change): " + (p.excess_lost === undefined ? "the ruleset's data does not say" : p.excess_lost ? "yes" : "no") + ".");
-    items.push("This planner assumes, where the ruleset's data records no rule: several cards may be bought in one phase, each at its price from the cards held before the phase (credits and prerequisites of cards bought in the same phase are not counted), paid together from commodity sets and treasury tokens. A good pays with all its cards entered, as one set (the planner does not split a set to pay less). Bonuses a ruleset gives for sets of goods from one trade block are not counted. Check these against the rulebook cited above.");
+    items.push("This planner assumes, where the ruleset's data records no rule: several cards may be bought in one phase, each at its price from the cards held before the phase (credits and prerequisites of cards bought in the same phase are not counted), paid together from commodity sets and treasury tokens. A good pays with all its cards entered, as one set (the planner does not split a set to pay less). Check these against the rulebook cited above.");
+    (T.block_bonuses || []).forEach(function (b) {
+      items.push("With " + b.min + "–" + b.max + " players a set redeemed outside its native trade block gains its face value per card" + cite(b.rules) + (b.shared_goods ? ", shared goods too when drawn in the other block" : ", shared goods not") + ": give the players and the blocks above to count it.");
+    });
     if (p.note) { items.push("Note of the ruleset: " + p.note); }
     box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return el("li", {}, [t]); })));
   }

@@ -90,11 +90,84 @@ SET_VALUE = Rule(
     ),
 )
 
+
+def _t(key: str) -> Expr:
+    return get(var("trade"), key)
+
+
+#: What a set of ``n`` cards of ``good`` gains when redeemed outside its native trade block: its face
+#: value per card, in a band of player counts (BLOCK_BONUSES; Expansion Project 26.3.3), a shared good
+#: only where the band says so and it was drawn in the other block (26.3.4). ``trade`` is
+#: {players, redeemed, drawn} (null where not given: no bonus), as the package's ``set_value(players=,
+#: redeemed_in=, drawn_in=)``.
+BLOCK_BONUS = Rule(
+    ("good", "n", "trade"),
+    let(
+        [
+            ("c", get(table("commodities"), var("good"))),
+            (
+                "band",
+                op(
+                    "first",
+                    op(
+                        "filter",
+                        table("block_bonuses"),
+                        _f(
+                            "b",
+                            op("and", op("le", _g("b", "min"), _t("players")), op("le", _t("players"), _g("b", "max"))),
+                        ),
+                    ),
+                ),
+            ),
+        ],
+        if_(
+            op(
+                "or",
+                op("is_null", _t("players")),
+                op("is_null", _t("redeemed")),
+                op("is_null", _g("c", "block")),
+                op("eq", var("n"), 0),
+                op("is_null", var("band")),
+            ),
+            0,
+            if_(
+                if_(
+                    op("eq", _g("c", "block"), "shared"),
+                    op(
+                        "and",
+                        _g("band", "shared_goods"),
+                        op("not", op("is_null", _t("drawn"))),
+                        op("ne", _t("drawn"), _t("redeemed")),
+                    ),
+                    op("ne", _g("c", "block"), _t("redeemed")),
+                ),
+                mul(var("n"), _g("c", "value")),
+                0,
+            ),
+        ),
+    ),
+)
+
+#: ``set_value`` with the trade-block bonus: the package's ``set_value(good, n, mining=, players=,
+#: redeemed_in=, drawn_in=)``.
+SET_VALUE_IN = Rule(
+    ("good", "n", "mining", "trade"),
+    let(
+        [("plain", call("set_value", var("good"), var("n"), var("mining")))],
+        if_(
+            op("is_unknown", var("plain")),
+            var("plain"),
+            add(var("plain"), call("block_bonus", var("good"), var("n"), var("trade"))),
+        ),
+    ),
+)
+
 _GOODS = op("filter", op("keys", var("hand")), _f("g", op("gt", get(var("hand"), var("g")), 0)))
 
-#: A hand's value: each good's set, and Mining on the one set it raises most (once per turn).
+#: A hand's value: each good's set (with its trade-block bonus), and Mining on the one set it raises
+#: most (once per turn).
 HAND_VALUE = Rule(
-    ("hand", "held"),
+    ("hand", "held", "trade"),
     let(
         [
             ("goods", _GOODS),
@@ -102,7 +175,11 @@ HAND_VALUE = Rule(
                 "plain",
                 op(
                     "sum",
-                    op("map", var("goods"), _f("g", call("set_value", var("g"), get(var("hand"), var("g")), False))),
+                    op(
+                        "map",
+                        var("goods"),
+                        _f("g", call("set_value_in", var("g"), get(var("hand"), var("g")), False, var("trade"))),
+                    ),
                 ),
             ),
             (
@@ -117,8 +194,8 @@ HAND_VALUE = Rule(
                             _f(
                                 "g",
                                 sub(
-                                    call("set_value", var("g"), get(var("hand"), var("g")), True),
-                                    call("set_value", var("g"), get(var("hand"), var("g")), False),
+                                    call("set_value_in", var("g"), get(var("hand"), var("g")), True, var("trade")),
+                                    call("set_value_in", var("g"), get(var("hand"), var("g")), False, var("trade")),
                                 ),
                             ),
                         ),
@@ -178,7 +255,7 @@ BEST_PURCHASE = Rule(
 #: How to pay ``total`` from the hand and the treasury: the commodity sets (whole goods) to turn in
 #: that overpay least, then spend the fewest treasury tokens; Mining on the set it raises most.
 PAYMENT = Rule(
-    ("hand", "held", "treasury", "total"),
+    ("hand", "held", "treasury", "total", "trade"),
     let(
         [
             ("goods", _GOODS),
@@ -192,7 +269,7 @@ PAYMENT = Rule(
                         let(
                             [
                                 ("part", op("obj_from", var("s"), _f("g", get(var("hand"), var("g"))))),
-                                ("value", call("hand_value", var("part"), var("held"))),
+                                ("value", call("hand_value", var("part"), var("held"), var("trade"))),
                                 ("tokens", op("max", 0, sub(var("total"), var("value")))),
                             ],
                             obj(
@@ -744,6 +821,8 @@ RULES = {
     "price": PRICE,
     "prerequisites_met": PREREQUISITES_MET,
     "set_value": SET_VALUE,
+    "block_bonus": BLOCK_BONUS,
+    "set_value_in": SET_VALUE_IN,
     "hand_value": HAND_VALUE,
     "affordable": AFFORDABLE,
     "best_purchase": BEST_PURCHASE,
