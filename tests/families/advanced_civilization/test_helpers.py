@@ -399,6 +399,53 @@ def test_a_house_variant_that_changes_a_credit_shows_the_new_price_after_build(
         hold_equal(page, package_answers(out / "python", "house-astronomy", 3))
 
 
+def test_the_purchase_planner_cites_the_rules_on_buying_and_follows_them(browser: Browser, tmp_path: Path) -> None:
+    fact = "document.querySelector('[data-purchase-fact=%s]').textContent"
+    with open_offline(browser, HELPERS / "advanced-civilization.html", "#c.grain=3&treasury=12") as page:
+        assert "yes" in page.evaluate(fact % "several_cards_per_turn") and "31.1" in page.evaluate(
+            fact % "several_cards_per_turn"
+        )
+        assert page.evaluate(fact % "same_turn_credits").startswith(
+            "Credits of cards bought in the same phase count: no"
+        )
+        assert "31.53" in page.evaluate(fact % "same_turn_credits")
+        assert "31.41" in page.evaluate(fact % "treasury_within_price")
+        assert "31.58" in page.evaluate(fact % "overpayment")
+        assert "it assumes" not in page.evaluate("document.getElementById('purchase-rules').textContent")
+    with open_offline(browser, HELPERS / "expansion-project.html") as page:
+        assert "unknown: 26.1.1" in page.evaluate(fact % "several_cards_per_turn")
+        assert "it assumes that several cards may be bought in one phase" in page.evaluate(
+            "document.getElementById('purchase-rules').textContent"
+        )
+    with open_offline(browser, HELPERS / "mega-civilization.html") as page:
+        assert "chapters.json" in page.evaluate(fact % "same_turn_credits")
+    # A house rule of one card a phase: the best purchase is one card, the dearest the hand buys.
+    rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
+    (rules / "rulesets" / "house-one-card.yaml").write_text(ONE_CARD_VARIANT, encoding="utf-8")
+    out = tmp_path / "generated"
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "house-one-card", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    state = "#c.grain=4&treasury=40"  # 4 x 4 x 1 + 40 = 56: one card of up to 56, not Pottery and Mysticism
+    with open_offline(browser, out / "helpers" / "house-one-card.html", state) as page:
+        best = page.evaluate("document.getElementById('best-cards').textContent")
+        assert best.startswith("Buy ") and ", " not in best.split(":")[0], best
+        assert page.evaluate(fact % "several_cards_per_turn").startswith("Several cards in one phase: no")
+    with open_offline(browser, HELPERS / "advanced-civilization.html", state) as page:
+        assert ", " in page.evaluate("document.getElementById('best-cards').textContent").split(":")[0]
+
+
+ONE_CARD_VARIANT = """kind: ruleset
+id: house-one-card
+name: "House rule: one civilization card a phase"
+extends: advanced-civilization
+overlay:
+  settings:
+    credit_policy:
+      purchases:
+        several_cards_per_turn: {value: false, source: "house rule of this test"}
+"""
+
+
 def test_a_draft_rulesets_figures_that_depend_on_unknown_facts_say_so(browser: Browser) -> None:
     with open_offline(browser, HELPERS / "expansion-project.html", "#c.grain=2&treasury=5") as page:
         assert page.evaluate("document.querySelector('header .unknown') !== null")  # the draft warning

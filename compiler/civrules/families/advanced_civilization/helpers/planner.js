@@ -90,7 +90,9 @@
     var pay = E.call("payment", [goods, h, treasury, total, tr]);
     if (pay) {
       var sets = pay.goods.map(function (g) { return goods[g] + " × " + T.commodities[g].name; }).join(", ");
-      best.appendChild(el("p", { id: "best-payment" }, ["Pay with " + (sets || "no commodity cards") + " (worth " + pay.value + ") and " + pay.tokens + " treasury tokens; " + pay.excess + " lost as overpayment."]));
+      var over = ((T.credit_policy || {}).purchases || {}).overpayment;
+      var excess = !pay.excess ? "nothing overpaid." : over && over.value === "lost" ? pay.excess + " overpaid, lost: no change is given" + cite(over.rule ? (typeof over.rule === "string" ? [over.rule] : over.rule) : over.source ? [over.source] : []) + "." : pay.excess + " overpaid; what an overpayment returns is not in the ruleset's data.";
+      best.appendChild(el("p", { id: "best-payment" }, ["Pay with " + (sets || "no commodity cards") + " (worth " + pay.value + ") and " + pay.tokens + " treasury tokens; " + excess]));
     }
   }
 
@@ -102,12 +104,35 @@
     if (phase) { items.push("Buying happens in the phase “" + phase.name + "”" + cite(phase.rules) + (phase.order_text ? ": " + phase.order_text : "")); }
     items.push("Credits combine by the ruleset's credit policy" + cite(typeof p.rule === "string" ? [p.rule] : p.rule) + ": group credits " + (p.group_credits || "as written") + ", two-group cards " + (U(p.two_group_cards) ? "unknown: " + p.two_group_cards.unknown : (p.two_group_cards || "as written")) + ", one card's routes to one target: " + (p.same_target || "not written") + ", across held cards: " + (p.across_owned_cards || "not written") + ".");
     items.push("Must every applicable credit be used: " + (p.credits_must_be_used === undefined ? "the ruleset's data does not say" : p.credits_must_be_used ? "yes" : "no") + ". A card covered by credits is free: " + (p.free_when_covered === undefined ? "the ruleset's data does not say" : p.free_when_covered ? "yes" : "no") + ". Overpayment is lost (no change): " + (p.excess_lost === undefined ? "the ruleset's data does not say" : p.excess_lost ? "yes" : "no") + ".");
-    items.push("This planner assumes, where the ruleset's data records no rule: several cards may be bought in one phase, each at its price from the cards held before the phase (credits and prerequisites of cards bought in the same phase are not counted), paid together from commodity sets and treasury tokens. A good pays with all its cards entered, as one set (the planner does not split a set to pay less). Check these against the rulebook cited above.");
+    var bought = p.purchases || {};
+    var FACTS = [
+      ["several_cards_per_turn", "Several cards in one phase"],
+      ["same_turn_credits", "Credits of cards bought in the same phase count"],
+      ["treasury_within_price", "No more treasury tokens than the price requires"],
+      ["overpayment", "What an overpayment returns"]
+    ];
+    var assumed = [];
+    FACTS.forEach(function (f) {
+      var fact = bought[f[0]];
+      var li = el("li", { "data-purchase-fact": f[0] }, [f[1] + ": "]);
+      if (!fact) { li.appendChild(document.createTextNode("the ruleset's data does not say.")); assumed.push(f[0]); }
+      else if (U(fact.value)) { li.appendChild(fig(fact.value)); assumed.push(f[0]); }
+      else {
+        var v = fact.value === true ? "yes" : fact.value === false ? "no" : fact.value === "lost" ? "nothing: the excess is lost" : String(fact.value);
+        li.appendChild(document.createTextNode(v + (fact.text ? " — “" + fact.text + "”" : "") + cite(fact.rule ? (typeof fact.rule === "string" ? [fact.rule] : fact.rule) : fact.source ? [fact.source] : [])));
+      }
+      items.push(li);
+    });
+    var says = [];
+    if (assumed.indexOf("several_cards_per_turn") >= 0) { says.push("several cards may be bought in one phase"); }
+    if (assumed.indexOf("same_turn_credits") >= 0) { says.push("credits of cards bought in the same phase do not count"); }
+    if (assumed.indexOf("treasury_within_price") >= 0) { says.push("treasury tokens pay no more than the price left"); }
+    items.push("The planner prices each card from the cards held before the phase (prerequisites of cards bought in the same phase are not counted) and pays the purchase together" + (says.length ? "; where the data records no rule it assumes that " + says.join(", that ") : "") + ". A good pays with all its cards entered, as one set (the planner does not split a set to pay less). Check these against the rules cited.");
     (T.block_bonuses || []).forEach(function (b) {
       items.push("With " + b.min + "–" + b.max + " players a set redeemed outside its native trade block gains its face value per card" + cite(b.rules) + (b.shared_goods ? ", shared goods too when drawn in the other block" : ", shared goods not") + ": give the players and the blocks above to count it.");
     });
     if (p.note) { items.push("Note of the ruleset: " + p.note); }
-    box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return el("li", {}, [t]); })));
+    box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return typeof t === "string" ? el("li", {}, [t]) : t; })));
   }
 
   var KIND_WORDS = { card_value: "value of the civilization cards held (the first space of the epoch on the nation's track)", cities: "cities", card_groups: "card groups", cards: "civilization cards", victory_points: "victory points" };

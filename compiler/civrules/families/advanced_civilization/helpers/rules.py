@@ -219,7 +219,21 @@ AFFORDABLE = Rule(
     ),
 )
 
-#: The cards of highest total face value whose prices (credits from cards held before) fit the budget.
+
+def _purchase_fact(key: str) -> Expr:
+    return get(get(get(table("credit_policy"), "purchases"), key), "value")
+
+
+def _is(value: Expr, literal: Expr) -> Expr:
+    """``value`` is ``literal`` (false, not unknown, where ``value`` is an unknown fact)."""
+    return op("and", op("not", op("is_unknown", value)), op("eq", value, literal))
+
+
+#: The cards of highest total face value whose prices (credits from cards held before) fit the budget,
+#: as the ruleset's purchase facts say (credit_policy.purchases): one card at most where several may
+#: not be bought in one phase; unknown where credits of cards bought in the same phase count (this
+#: planner prices each card from the cards held before the phase); several, each priced from the
+#: cards held before, where the rules say so or are silent (the page says it assumes it).
 BEST_PURCHASE = Rule(
     ("held", "budget"),
     let(
@@ -242,12 +256,39 @@ BEST_PURCHASE = Rule(
                 ),
             )
         ],
-        op(
-            "knapsack",
-            var("candidates"),
-            _f("c", call("price", var("held"), var("c"))),
-            _f("c", get(get(table("cards"), var("c")), "cost")),
-            var("budget"),
+        if_(
+            _is(_purchase_fact("several_cards_per_turn"), False),
+            let(
+                [
+                    (
+                        "one",
+                        op(
+                            "argmax",
+                            op(
+                                "filter",
+                                var("candidates"),
+                                _f("c", op("le", call("price", var("held"), var("c")), var("budget"))),
+                            ),
+                            _f("c", get(get(table("cards"), var("c")), "cost")),
+                        ),
+                    )
+                ],
+                if_(op("is_null", var("one")), op("list"), op("list", var("one"))),
+            ),
+            if_(
+                _is(_purchase_fact("same_turn_credits"), True),
+                obj(
+                    unknown="the ruleset's rules count the credits of cards bought in the same phase, which this "
+                    "planner does not compute"
+                ),
+                op(
+                    "knapsack",
+                    var("candidates"),
+                    _f("c", call("price", var("held"), var("c"))),
+                    _f("c", get(get(table("cards"), var("c")), "cost")),
+                    var("budget"),
+                ),
+            ),
         ),
     ),
 )
