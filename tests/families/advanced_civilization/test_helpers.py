@@ -412,6 +412,8 @@ def test_the_purchase_planner_cites_the_rules_on_buying_and_follows_them(browser
         assert "31.41" in page.evaluate(fact % "treasury_within_price")
         assert "31.58" in page.evaluate(fact % "overpayment")
         assert "it assumes" not in page.evaluate("document.getElementById('purchase-rules').textContent")
+        split = page.evaluate("document.getElementById('split-sets').textContent")
+        assert "28.52" in split and "does not split a set" in split
     with open_offline(browser, HELPERS / "expansion-project.html") as page:
         assert "unknown: 26.1.1" in page.evaluate(fact % "several_cards_per_turn")
         assert "it assumes that several cards may be bought in one phase" in page.evaluate(

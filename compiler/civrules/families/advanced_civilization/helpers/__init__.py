@@ -78,6 +78,7 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
         },
         "commodity_order": [c.id for c in ruleset.commodities],
         "set_value_formula": formula,
+        "set_value_rules": list(ruleset.set_value.rules) if ruleset.set_value is not None else [],
         "mining_extra_cards": rule.mining_extra_cards,
         "mining_card": mining_card if mining_card in ruleset.cards.by_id else None,
         # The package's BLOCK_BONUSES (Expansion Project 26.3.3-26.3.4): a set redeemed outside its

@@ -127,7 +127,8 @@
     if (assumed.indexOf("several_cards_per_turn") >= 0) { says.push("several cards may be bought in one phase"); }
     if (assumed.indexOf("same_turn_credits") >= 0) { says.push("credits of cards bought in the same phase do not count"); }
     if (assumed.indexOf("treasury_within_price") >= 0) { says.push("treasury tokens pay no more than the price left"); }
-    items.push("The planner prices each card from the cards held before the phase (prerequisites of cards bought in the same phase are not counted) and pays the purchase together" + (says.length ? "; where the data records no rule it assumes that " + says.join(", that ") : "") + ". A good pays with all its cards entered, as one set (the planner does not split a set to pay less). Check these against the rules cited.");
+    items.push("The planner prices each card from the cards held before the phase (prerequisites of cards bought in the same phase are not counted) and pays the purchase together" + (says.length ? "; where the data records no rule it assumes that " + says.join(", that ") : "") + ". Check these against the rules cited.");
+    items.push(el("li", { id: "split-sets" }, ["A good pays with all its cards entered, as one set: the set value rule" + cite(T.set_value_rules) + " values the cards of one good turned in together, and the ruleset's data records no rule on turning in only part of a good's cards, so the planner does not split a set to overpay less. To pay with part of a set, enter fewer cards of that good."]));
     (T.block_bonuses || []).forEach(function (b) {
       items.push("With " + b.min + "–" + b.max + " players a set redeemed outside its native trade block gains its face value per card" + cite(b.rules) + (b.shared_goods ? ", shared goods too when drawn in the other block" : ", shared goods not") + ": give the players and the blocks above to count it.");
     });
