@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c0a898008cd300c17935ca0fb2370b3ffd1c7b8136d662b098e8d9b19de7f6ec"
+SCHEMA_SHA256 = "e846d1b566ded6c354e4cf250cd4e7f3dce579f4b72e839e9d4a92b1ce0d2e2f"
 
 from decimal import Decimal
 import re
