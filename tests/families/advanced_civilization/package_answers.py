@@ -4,9 +4,12 @@
 
 prints JSON: the questions (drawn from the package's own data: every target card × {nothing held,
 each single card held, RANDOM_HOLDINGS seeded random holdings}; every calamity effect × its role ×
-{no cards, each modifying card, all of them}; every good × set size × Mining; every epoch × cities ×
-holdings) and the package's answer to each, "unknown" where it raises UnknownFactError. A child
-process, so that a house variant's package, built into a temporary folder, is imported from there.
+{no cards, each modifying card, all of them}; the trader of every tradable calamity × its effects
+on secondary victims; every nation × every calamity effect (its immunities); every good × set size
+× Mining, and × players × trade blocks where the ruleset has their bonus; every epoch × cities ×
+holdings, and × every nation × every A.S.T. level) and the package's answer to each, "unknown"
+where it raises UnknownFactError. A child process, so that a house variant's package, built into
+a temporary folder, is imported from there.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import random
 import sys
 from typing import Any
 
-from civrules_runtime.errors import UnknownFactError
+from civrules_runtime.errors import OutOfDomainError, UnknownFactError
 
 
 def answer(f: Any, *args: Any) -> Any:
@@ -72,6 +75,38 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                 calamities.append(
                     {"calamity": calamity, "effect": effect.id, "role": role, "held": held, "amount": got}
                 )
+    # The trader of a tradable calamity: may he take a share of each effect on secondary victims
+    # (secondary_losses refuses the player who traded it a share: immune)?
+    traders = []
+    for calamity, effects in data.CALAMITY_EFFECTS.items():
+        if data.CALAMITIES[calamity].tradable is not True:
+            continue
+        for effect in effects or ():
+            if str(effect.side) != "secondary":
+                continue
+            try:
+                helpers.secondary_losses(calamity, effect.id, {"trader": 1}, traded_by="trader")
+                immune: Any = False
+            except OutOfDomainError:
+                immune = True
+            except UnknownFactError:
+                immune = "unknown"
+            traders.append({"calamity": calamity, "effect": effect.id, "immune": immune})
+    # Each nation: its immunities (every calamity effect, no card held) and, at every A.S.T. level,
+    # the card value of the first space of each epoch on its track (holdings up to every card).
+    nations = list(data.NATIONS)
+    for nation in nations:
+        for calamity, effects in data.CALAMITY_EFFECTS.items():
+            for effect in effects or ():
+                try:
+                    amount = helpers.calamity_amount(calamity, effect.id, [], str(effect.side), nation=nation)
+                    got = {"value": amount.value, "immune": amount.immune}
+                except UnknownFactError:
+                    got = "unknown"
+                calamities.append(
+                    {"calamity": calamity, "effect": effect.id, "role": str(effect.side), "held": [],
+                     "nation": nation, "amount": got}
+                )  # fmt: skip
     sets = []
     for good, commodity in data.COMMODITIES.items():
         for n in range(0, (commodity.count or 0) + 1):
@@ -84,13 +119,41 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                         "value": answer(lambda g, k, m: helpers.set_value(g, k, mining=m), good, n, mining),
                     }
                 )
+    # The trade-block bonus (BLOCK_BONUSES): every good × set size × each band's edges and a count
+    # outside every band × the block redeemed in × (for a shared good) the block drawn in.
+    counts = sorted({p for b in data.BLOCK_BONUSES for p in (b.players_min, b.players_max, b.players_min - 1)})
+    blocks = sorted({str(c.block) for c in data.COMMODITIES.values() if c.block is not None} & {"west", "east"})
+    for good, commodity in data.COMMODITIES.items() if data.BLOCK_BONUSES else ():
+        drawn_in = [None, *blocks] if str(commodity.block) == "shared" else [None]
+        for n in range(1, (commodity.count or 0) + 1):
+            for players in counts:
+                for redeemed in blocks:
+                    for drawn in drawn_in:
+                        value = answer(
+                            lambda *a: helpers.set_value(a[0], a[1], players=a[2], redeemed_in=a[3], drawn_in=a[4]),
+                            good, n, players, redeemed, drawn,
+                        )  # fmt: skip
+                        trade = {"players": players, "redeemed": redeemed, "drawn": drawn}
+                        sets.append({"good": good, "n": n, "mining": False, "trade": trade, "value": value})
     epochs = [
-        {"epoch": epoch, "cities": cities, "held": held, "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}
+        {"epoch": epoch, "cities": cities, "held": held, "nation": None, "level": data.AST_LEVELS[0],
+         "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}
         for epoch in data.EPOCHS
         for cities in range(0, 10)
         for held in holdings[:: max(1, len(holdings) // 12)]
-    ]
-    return {"prices": prices, "calamities": calamities, "sets": sets, "epochs": epochs}
+    ]  # fmt: skip
+    rich = [holdings[-1], cards[: len(cards) // 2], cards]
+    epochs += [
+        {"epoch": epoch, "cities": cities, "held": held, "nation": nation, "level": level,
+         "ok": answer(lambda *a: helpers.can_enter_epoch(*a[:3], nation=a[3], level=a[4]),
+                      epoch, cities, held, nation, level)}
+        for nation in [None, *nations]
+        for level in data.AST_LEVELS
+        for epoch in data.EPOCHS
+        for cities in (0, 9)
+        for held in rich
+    ]  # fmt: skip
+    return {"prices": prices, "calamities": calamities, "traders": traders, "sets": sets, "epochs": epochs}
 
 
 if __name__ == "__main__":

@@ -61,13 +61,17 @@ _ASK = """(function (q) {
       return { price: a(E.call("price", [x.held, x.target])), credit: E.call("credit", [x.held, x.target]) };
     }),
     calamities: q.calamities.map(function (x) {
-      var r = E.call("calamity_amount", [x.calamity, x.effect, x.held, x.role, {}]);
+      var r = E.call("calamity_amount", [x.calamity, x.effect, x.held, x.role, {}, x.nation || null]);
       if (U(r)) { return "unknown"; }
+      if (x.nation) { return { value: E.call("calamity_value", [r]), immune: r.immune }; }
       return { value: E.call("calamity_value", [r]), change: r.change, set_to: r.set_to, cap: r.cap,
                immune: r.immune, unknown: r.unknown, kind: r.kind };
     }),
-    sets: q.sets.map(function (x) { return a(E.call("set_value", [x.good, x.n, x.mining])); }),
-    epochs: q.epochs.map(function (x) { return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held])); })
+    traders: q.traders.map(function (x) { return a(E.call("trader_immune", [x.calamity, x.effect])); }),
+    sets: q.sets.map(function (x) { return a(E.call("set_value_in", [x.good, x.n, x.mining, x.trade || null])); }),
+    epochs: q.epochs.map(function (x) {
+      return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held, x.nation, x.level]));
+    })
   });
 })(%s)"""
 
@@ -117,7 +121,13 @@ def package_answers(python_path: Path, ruleset_id: str, draws: int) -> dict[str,
 
 def hold_equal(page: Page, expected: dict[str, Any]) -> None:
     got = json.loads(page.evaluate(_ASK % json.dumps(expected)))
-    for key, field in (("prices", None), ("calamities", "amount"), ("sets", "value"), ("epochs", "ok")):
+    for key, field in (
+        ("prices", None),
+        ("calamities", "amount"),
+        ("traders", "immune"),
+        ("sets", "value"),
+        ("epochs", "ok"),
+    ):
         for question, answer in zip(expected[key], got[key], strict=True):
             want = {"price": question["price"], "credit": question["credit"]} if field is None else question[field]
             assert answer == want, f"{key}: {question}: the page says {answer}, the package {want}"
@@ -177,6 +187,53 @@ def test_the_calamity_reference_applies_the_held_cards_modifiers(browser: Browse
         )
 
 
+def test_the_trader_role_says_what_the_trader_loses(browser: Browser) -> None:
+    path = HELPERS / "advanced-civilization.html"
+    said = "document.querySelector('#trader-out').textContent"
+    kind = "Array.from(document.querySelectorAll('#trader-out [data-trader]')).map(p => p.dataset.trader).join()"
+    # Epidemic: the trader cannot be a secondary victim (30.611, 29.61) — he loses nothing of it.
+    with open_offline(browser, path, "#calamity=epidemic&role=trader") as page:
+        assert page.evaluate(kind) == "immune"
+        assert "Loses nothing" in page.evaluate(said) and "29.61" in page.evaluate(said)
+    # Treachery strikes the primary victim only; Famine is not tradable, so it has no trader.
+    with open_offline(browser, path, "#calamity=treachery&role=trader") as page:
+        assert page.evaluate(kind) == "nothing"
+    with open_offline(browser, path, "#calamity=famine&role=trader") as page:
+        assert page.evaluate(kind) == "untradable"
+
+
+def test_a_nation_brings_its_immunities_and_its_track_card_values(browser: Browser) -> None:
+    path = HELPERS / "advanced-civilization.html"
+    loss = "document.querySelector('#calamity-out .loss').textContent"
+    with open_offline(browser, path, "#calamity=barbarian_hordes&role=primary") as page:
+        assert "immune" not in page.evaluate(loss)
+    with open_offline(browser, path, "#calamity=barbarian_hordes&role=primary&nation=crete") as page:
+        assert page.evaluate(loss).startswith("Amount") and ": 0 — immune" in page.evaluate(loss)
+    # 33.25: without a nation the space values are not judged; Africa's Late Iron Age starts at 1300.
+    row = "document.querySelector('#epochs tr[data-epoch=late_iron_age]').textContent"
+    cell = "document.querySelector('#epochs tr[data-epoch=late_iron_age] td.may-enter').textContent"
+    with open_offline(browser, path, "#cities=5") as page:
+        assert page.evaluate(cell) == "yes"
+    with open_offline(browser, path, "#cities=5&nation=africa") as page:
+        assert page.evaluate(cell) == "no"
+        assert "value of the civilization cards held" in page.evaluate(row) and "0 of 1300" in page.evaluate(row)
+
+
+def test_a_set_redeemed_outside_its_trade_block_gains_its_bonus(browser: Browser) -> None:
+    # Expansion Project 26.3.3's example: three Oil (4 each, a western good) redeemed by an eastern
+    # player in a 12-15 player game are worth 3 x 3 x 4 + 3 x 4 = 48, not 36.
+    path = HELPERS / "expansion-project.html"
+    budget = "document.getElementById('budget').textContent"
+    with open_offline(browser, path, "#c.oil=3") as page:
+        assert page.evaluate(budget).startswith("Commodity cards worth 36 ")
+        assert "26.3.3" in page.evaluate("document.getElementById('purchase-rules').textContent")
+        assert "Bonuses a ruleset gives" not in page.evaluate("document.getElementById('purchase-rules').textContent")
+    with open_offline(browser, path, "#c.oil=3&players=12&redeemed=east") as page:
+        assert page.evaluate(budget).startswith("Commodity cards worth 48, of which 12 is the bonus")
+    with open_offline(browser, path, "#c.oil=3&players=12&redeemed=west") as page:
+        assert page.evaluate(budget).startswith("Commodity cards worth 36 ")
+
+
 def test_the_ast_check_says_what_an_epoch_lacks(browser: Browser) -> None:
     with open_offline(browser, HELPERS / "advanced-civilization.html", "#cities=1") as page:
         row = "document.querySelector('#epochs tr[data-epoch=early_bronze_age]').textContent"
@@ -215,10 +272,10 @@ def test_the_page_fits_a_phone_and_prints(browser: Browser, tmp_path: Path) -> N
 #: The page's best purchase for a hand, its budget and how it pays.
 _BEST = """(function (held, treasury, hand) {
   var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
-  var budget = E.call("hand_value", [hand, held]) + treasury;
+  var budget = E.call("hand_value", [hand, held, null]) + treasury;
   var pick = E.call("best_purchase", [held, budget]);
   var total = pick.reduce(function (s, c) { return s + E.call("price", [held, c]); }, 0);
-  return JSON.stringify({budget: budget, pick: pick, pay: E.call("payment", [hand, held, treasury, total])});
+  return JSON.stringify({budget: budget, pick: pick, pay: E.call("payment", [hand, held, treasury, total, null])});
 })(%s, %d, %s)"""
 
 
@@ -340,6 +397,55 @@ def test_a_house_variant_that_changes_a_credit_shows_the_new_price_after_build(
     with open_offline(browser, out / "helpers" / "house-astronomy.html", "#h.astronomy=1") as page:
         assert _cell(page, "coinage", "price") == "80"  # 110 less 30 (the base: 90)
         hold_equal(page, package_answers(out / "python", "house-astronomy", 3))
+
+
+def test_the_purchase_planner_cites_the_rules_on_buying_and_follows_them(browser: Browser, tmp_path: Path) -> None:
+    fact = "document.querySelector('[data-purchase-fact=%s]').textContent"
+    with open_offline(browser, HELPERS / "advanced-civilization.html", "#c.grain=3&treasury=12") as page:
+        assert "yes" in page.evaluate(fact % "several_cards_per_turn") and "31.1" in page.evaluate(
+            fact % "several_cards_per_turn"
+        )
+        assert page.evaluate(fact % "same_turn_credits").startswith(
+            "Credits of cards bought in the same phase count: no"
+        )
+        assert "31.53" in page.evaluate(fact % "same_turn_credits")
+        assert "31.41" in page.evaluate(fact % "treasury_within_price")
+        assert "31.58" in page.evaluate(fact % "overpayment")
+        assert "it assumes" not in page.evaluate("document.getElementById('purchase-rules').textContent")
+        split = page.evaluate("document.getElementById('split-sets').textContent")
+        assert "28.52" in split and "does not split a set" in split
+    with open_offline(browser, HELPERS / "expansion-project.html") as page:
+        assert "unknown: 26.1.1" in page.evaluate(fact % "several_cards_per_turn")
+        assert "it assumes that several cards may be bought in one phase" in page.evaluate(
+            "document.getElementById('purchase-rules').textContent"
+        )
+    with open_offline(browser, HELPERS / "mega-civilization.html") as page:
+        assert "chapters.json" in page.evaluate(fact % "same_turn_credits")
+    # A house rule of one card a phase: the best purchase is one card, the dearest the hand buys.
+    rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
+    (rules / "rulesets" / "house-one-card.yaml").write_text(ONE_CARD_VARIANT, encoding="utf-8")
+    out = tmp_path / "generated"
+    result = CliRunner().invoke(main, ["--rules", str(rules), "build", "house-one-card", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    state = "#c.grain=4&treasury=40"  # 4 x 4 x 1 + 40 = 56: one card of up to 56, not Pottery and Mysticism
+    with open_offline(browser, out / "helpers" / "house-one-card.html", state) as page:
+        best = page.evaluate("document.getElementById('best-cards').textContent")
+        assert best.startswith("Buy ") and ", " not in best.split(":")[0], best
+        assert page.evaluate(fact % "several_cards_per_turn").startswith("Several cards in one phase: no")
+    with open_offline(browser, HELPERS / "advanced-civilization.html", state) as page:
+        assert ", " in page.evaluate("document.getElementById('best-cards').textContent").split(":")[0]
+
+
+ONE_CARD_VARIANT = """kind: ruleset
+id: house-one-card
+name: "House rule: one civilization card a phase"
+extends: advanced-civilization
+overlay:
+  settings:
+    credit_policy:
+      purchases:
+        several_cards_per_turn: {value: false, source: "house rule of this test"}
+"""
 
 
 def test_a_draft_rulesets_figures_that_depend_on_unknown_facts_say_so(browser: Browser) -> None:

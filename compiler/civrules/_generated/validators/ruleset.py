@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "6d5885c9af2e07d0fa16b5d75563a3927bdc497ed39196f30c64de4d994a0c05"
+SCHEMA_SHA256 = "e846d1b566ded6c354e4cf250cd4e7f3dce579f4b72e839e9d4a92b1ce0d2e2f"
 
 from decimal import Decimal
 import re
@@ -806,6 +806,350 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__creditpolicy__excesslost = data__creditpolicy["excess_lost"]
                     if not isinstance(data__creditpolicy__excesslost, (bool)):
                         raise JsonSchemaValueException("invalid")
+                if "purchases" in data__creditpolicy_keys:
+                    data__creditpolicy_keys.remove("purchases")
+                    data__creditpolicy__purchases = data__creditpolicy["purchases"]
+                    if not isinstance(data__creditpolicy__purchases, (dict)):
+                        raise JsonSchemaValueException("invalid")
+                    data__creditpolicy__purchases_is_dict = isinstance(data__creditpolicy__purchases, dict)
+                    if data__creditpolicy__purchases_is_dict:
+                        data__creditpolicy__purchases_keys = set(data__creditpolicy__purchases.keys())
+                        if "several_cards_per_turn" in data__creditpolicy__purchases_keys:
+                            data__creditpolicy__purchases_keys.remove("several_cards_per_turn")
+                            data__creditpolicy__purchases__severalcardsperturn = data__creditpolicy__purchases["several_cards_per_turn"]
+                            if not isinstance(data__creditpolicy__purchases__severalcardsperturn, (dict)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__severalcardsperturn_any_of_count4 = 0
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                                try:
+                                    data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
+                                    if data__creditpolicy__purchases__severalcardsperturn_is_dict:
+                                        data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['rule']) - data__creditpolicy__purchases__severalcardsperturn.keys()
+                                        if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count4 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                                try:
+                                    data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
+                                    if data__creditpolicy__purchases__severalcardsperturn_is_dict:
+                                        data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['source']) - data__creditpolicy__purchases__severalcardsperturn.keys()
+                                        if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count4 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                                try:
+                                    data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
+                                    if data__creditpolicy__purchases__severalcardsperturn_is_dict:
+                                        data__creditpolicy__purchases__severalcardsperturn_keys = set(data__creditpolicy__purchases__severalcardsperturn.keys())
+                                        if "value" in data__creditpolicy__purchases__severalcardsperturn_keys:
+                                            data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
+                                            data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count4 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
+                            if data__creditpolicy__purchases__severalcardsperturn_is_dict:
+                                data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['value']) - data__creditpolicy__purchases__severalcardsperturn.keys()
+                                if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                                data__creditpolicy__purchases__severalcardsperturn_keys = set(data__creditpolicy__purchases__severalcardsperturn.keys())
+                                if "value" in data__creditpolicy__purchases__severalcardsperturn_keys:
+                                    data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
+                                    data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
+                                    data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5 = 0
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5:
+                                        try:
+                                            if not isinstance(data__creditpolicy__purchases__severalcardsperturn__value, (bool)):
+                                                raise JsonSchemaValueException("invalid")
+                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5:
+                                        try:
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
+                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5:
+                                        raise JsonSchemaValueException("invalid")
+                                if "rule" in data__creditpolicy__purchases__severalcardsperturn_keys:
+                                    data__creditpolicy__purchases__severalcardsperturn_keys.remove("rule")
+                                    data__creditpolicy__purchases__severalcardsperturn__rule = data__creditpolicy__purchases__severalcardsperturn["rule"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__severalcardsperturn__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.rule")
+                                if "source" in data__creditpolicy__purchases__severalcardsperturn_keys:
+                                    data__creditpolicy__purchases__severalcardsperturn_keys.remove("source")
+                                    data__creditpolicy__purchases__severalcardsperturn__source = data__creditpolicy__purchases__severalcardsperturn["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__severalcardsperturn__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.source")
+                                if "text" in data__creditpolicy__purchases__severalcardsperturn_keys:
+                                    data__creditpolicy__purchases__severalcardsperturn_keys.remove("text")
+                                    data__creditpolicy__purchases__severalcardsperturn__text = data__creditpolicy__purchases__severalcardsperturn["text"]
+                                    if not isinstance(data__creditpolicy__purchases__severalcardsperturn__text, (str)):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__creditpolicy__purchases__severalcardsperturn__text, str):
+                                        data__creditpolicy__purchases__severalcardsperturn__text_len = len(data__creditpolicy__purchases__severalcardsperturn__text)
+                                        if data__creditpolicy__purchases__severalcardsperturn__text_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                if "note" in data__creditpolicy__purchases__severalcardsperturn_keys:
+                                    data__creditpolicy__purchases__severalcardsperturn_keys.remove("note")
+                                    data__creditpolicy__purchases__severalcardsperturn__note = data__creditpolicy__purchases__severalcardsperturn["note"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__severalcardsperturn__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.note")
+                                if data__creditpolicy__purchases__severalcardsperturn_keys:
+                                    raise JsonSchemaValueException("invalid")
+                        if "same_turn_credits" in data__creditpolicy__purchases_keys:
+                            data__creditpolicy__purchases_keys.remove("same_turn_credits")
+                            data__creditpolicy__purchases__sameturncredits = data__creditpolicy__purchases["same_turn_credits"]
+                            if not isinstance(data__creditpolicy__purchases__sameturncredits, (dict)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__sameturncredits_any_of_count6 = 0
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                                try:
+                                    data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
+                                    if data__creditpolicy__purchases__sameturncredits_is_dict:
+                                        data__creditpolicy__purchases__sameturncredits__missing_keys = set(['rule']) - data__creditpolicy__purchases__sameturncredits.keys()
+                                        if data__creditpolicy__purchases__sameturncredits__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count6 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                                try:
+                                    data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
+                                    if data__creditpolicy__purchases__sameturncredits_is_dict:
+                                        data__creditpolicy__purchases__sameturncredits__missing_keys = set(['source']) - data__creditpolicy__purchases__sameturncredits.keys()
+                                        if data__creditpolicy__purchases__sameturncredits__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count6 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                                try:
+                                    data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
+                                    if data__creditpolicy__purchases__sameturncredits_is_dict:
+                                        data__creditpolicy__purchases__sameturncredits_keys = set(data__creditpolicy__purchases__sameturncredits.keys())
+                                        if "value" in data__creditpolicy__purchases__sameturncredits_keys:
+                                            data__creditpolicy__purchases__sameturncredits_keys.remove("value")
+                                            data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count6 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
+                            if data__creditpolicy__purchases__sameturncredits_is_dict:
+                                data__creditpolicy__purchases__sameturncredits__missing_keys = set(['value']) - data__creditpolicy__purchases__sameturncredits.keys()
+                                if data__creditpolicy__purchases__sameturncredits__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                                data__creditpolicy__purchases__sameturncredits_keys = set(data__creditpolicy__purchases__sameturncredits.keys())
+                                if "value" in data__creditpolicy__purchases__sameturncredits_keys:
+                                    data__creditpolicy__purchases__sameturncredits_keys.remove("value")
+                                    data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
+                                    data__creditpolicy__purchases__sameturncredits__value_any_of_count7 = 0
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count7:
+                                        try:
+                                            if not isinstance(data__creditpolicy__purchases__sameturncredits__value, (bool)):
+                                                raise JsonSchemaValueException("invalid")
+                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count7 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count7:
+                                        try:
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
+                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count7 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count7:
+                                        raise JsonSchemaValueException("invalid")
+                                if "rule" in data__creditpolicy__purchases__sameturncredits_keys:
+                                    data__creditpolicy__purchases__sameturncredits_keys.remove("rule")
+                                    data__creditpolicy__purchases__sameturncredits__rule = data__creditpolicy__purchases__sameturncredits["rule"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__sameturncredits__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.rule")
+                                if "source" in data__creditpolicy__purchases__sameturncredits_keys:
+                                    data__creditpolicy__purchases__sameturncredits_keys.remove("source")
+                                    data__creditpolicy__purchases__sameturncredits__source = data__creditpolicy__purchases__sameturncredits["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__sameturncredits__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.source")
+                                if "text" in data__creditpolicy__purchases__sameturncredits_keys:
+                                    data__creditpolicy__purchases__sameturncredits_keys.remove("text")
+                                    data__creditpolicy__purchases__sameturncredits__text = data__creditpolicy__purchases__sameturncredits["text"]
+                                    if not isinstance(data__creditpolicy__purchases__sameturncredits__text, (str)):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__creditpolicy__purchases__sameturncredits__text, str):
+                                        data__creditpolicy__purchases__sameturncredits__text_len = len(data__creditpolicy__purchases__sameturncredits__text)
+                                        if data__creditpolicy__purchases__sameturncredits__text_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                if "note" in data__creditpolicy__purchases__sameturncredits_keys:
+                                    data__creditpolicy__purchases__sameturncredits_keys.remove("note")
+                                    data__creditpolicy__purchases__sameturncredits__note = data__creditpolicy__purchases__sameturncredits["note"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__sameturncredits__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.note")
+                                if data__creditpolicy__purchases__sameturncredits_keys:
+                                    raise JsonSchemaValueException("invalid")
+                        if "treasury_within_price" in data__creditpolicy__purchases_keys:
+                            data__creditpolicy__purchases_keys.remove("treasury_within_price")
+                            data__creditpolicy__purchases__treasurywithinprice = data__creditpolicy__purchases["treasury_within_price"]
+                            if not isinstance(data__creditpolicy__purchases__treasurywithinprice, (dict)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__treasurywithinprice_any_of_count8 = 0
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                                try:
+                                    data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
+                                    if data__creditpolicy__purchases__treasurywithinprice_is_dict:
+                                        data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['rule']) - data__creditpolicy__purchases__treasurywithinprice.keys()
+                                        if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count8 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                                try:
+                                    data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
+                                    if data__creditpolicy__purchases__treasurywithinprice_is_dict:
+                                        data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['source']) - data__creditpolicy__purchases__treasurywithinprice.keys()
+                                        if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count8 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                                try:
+                                    data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
+                                    if data__creditpolicy__purchases__treasurywithinprice_is_dict:
+                                        data__creditpolicy__purchases__treasurywithinprice_keys = set(data__creditpolicy__purchases__treasurywithinprice.keys())
+                                        if "value" in data__creditpolicy__purchases__treasurywithinprice_keys:
+                                            data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
+                                            data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count8 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
+                            if data__creditpolicy__purchases__treasurywithinprice_is_dict:
+                                data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['value']) - data__creditpolicy__purchases__treasurywithinprice.keys()
+                                if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                                data__creditpolicy__purchases__treasurywithinprice_keys = set(data__creditpolicy__purchases__treasurywithinprice.keys())
+                                if "value" in data__creditpolicy__purchases__treasurywithinprice_keys:
+                                    data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
+                                    data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
+                                    data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9 = 0
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9:
+                                        try:
+                                            if not isinstance(data__creditpolicy__purchases__treasurywithinprice__value, (bool)):
+                                                raise JsonSchemaValueException("invalid")
+                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9:
+                                        try:
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
+                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9:
+                                        raise JsonSchemaValueException("invalid")
+                                if "rule" in data__creditpolicy__purchases__treasurywithinprice_keys:
+                                    data__creditpolicy__purchases__treasurywithinprice_keys.remove("rule")
+                                    data__creditpolicy__purchases__treasurywithinprice__rule = data__creditpolicy__purchases__treasurywithinprice["rule"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__treasurywithinprice__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.rule")
+                                if "source" in data__creditpolicy__purchases__treasurywithinprice_keys:
+                                    data__creditpolicy__purchases__treasurywithinprice_keys.remove("source")
+                                    data__creditpolicy__purchases__treasurywithinprice__source = data__creditpolicy__purchases__treasurywithinprice["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__treasurywithinprice__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.source")
+                                if "text" in data__creditpolicy__purchases__treasurywithinprice_keys:
+                                    data__creditpolicy__purchases__treasurywithinprice_keys.remove("text")
+                                    data__creditpolicy__purchases__treasurywithinprice__text = data__creditpolicy__purchases__treasurywithinprice["text"]
+                                    if not isinstance(data__creditpolicy__purchases__treasurywithinprice__text, (str)):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__creditpolicy__purchases__treasurywithinprice__text, str):
+                                        data__creditpolicy__purchases__treasurywithinprice__text_len = len(data__creditpolicy__purchases__treasurywithinprice__text)
+                                        if data__creditpolicy__purchases__treasurywithinprice__text_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                if "note" in data__creditpolicy__purchases__treasurywithinprice_keys:
+                                    data__creditpolicy__purchases__treasurywithinprice_keys.remove("note")
+                                    data__creditpolicy__purchases__treasurywithinprice__note = data__creditpolicy__purchases__treasurywithinprice["note"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__treasurywithinprice__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.note")
+                                if data__creditpolicy__purchases__treasurywithinprice_keys:
+                                    raise JsonSchemaValueException("invalid")
+                        if "overpayment" in data__creditpolicy__purchases_keys:
+                            data__creditpolicy__purchases_keys.remove("overpayment")
+                            data__creditpolicy__purchases__overpayment = data__creditpolicy__purchases["overpayment"]
+                            if not isinstance(data__creditpolicy__purchases__overpayment, (dict)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__overpayment_any_of_count10 = 0
+                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                                try:
+                                    data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
+                                    if data__creditpolicy__purchases__overpayment_is_dict:
+                                        data__creditpolicy__purchases__overpayment__missing_keys = set(['rule']) - data__creditpolicy__purchases__overpayment.keys()
+                                        if data__creditpolicy__purchases__overpayment__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__overpayment_any_of_count10 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                                try:
+                                    data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
+                                    if data__creditpolicy__purchases__overpayment_is_dict:
+                                        data__creditpolicy__purchases__overpayment__missing_keys = set(['source']) - data__creditpolicy__purchases__overpayment.keys()
+                                        if data__creditpolicy__purchases__overpayment__missing_keys:
+                                            raise JsonSchemaValueException("invalid")
+                                    data__creditpolicy__purchases__overpayment_any_of_count10 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                                try:
+                                    data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
+                                    if data__creditpolicy__purchases__overpayment_is_dict:
+                                        data__creditpolicy__purchases__overpayment_keys = set(data__creditpolicy__purchases__overpayment.keys())
+                                        if "value" in data__creditpolicy__purchases__overpayment_keys:
+                                            data__creditpolicy__purchases__overpayment_keys.remove("value")
+                                            data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
+                                    data__creditpolicy__purchases__overpayment_any_of_count10 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
+                            if data__creditpolicy__purchases__overpayment_is_dict:
+                                data__creditpolicy__purchases__overpayment__missing_keys = set(['value']) - data__creditpolicy__purchases__overpayment.keys()
+                                if data__creditpolicy__purchases__overpayment__missing_keys:
+                                    raise JsonSchemaValueException("invalid")
+                                data__creditpolicy__purchases__overpayment_keys = set(data__creditpolicy__purchases__overpayment.keys())
+                                if "value" in data__creditpolicy__purchases__overpayment_keys:
+                                    data__creditpolicy__purchases__overpayment_keys.remove("value")
+                                    data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
+                                    data__creditpolicy__purchases__overpayment__value_any_of_count11 = 0
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count11:
+                                        try:
+                                            if not isinstance(data__creditpolicy__purchases__overpayment__value, (str)):
+                                                raise JsonSchemaValueException("invalid")
+                                            if not (isinstance(data__creditpolicy__purchases__overpayment__value, str) and data__creditpolicy__purchases__overpayment__value == 'lost'):
+                                                raise JsonSchemaValueException("invalid")
+                                            data__creditpolicy__purchases__overpayment__value_any_of_count11 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count11:
+                                        try:
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
+                                            data__creditpolicy__purchases__overpayment__value_any_of_count11 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count11:
+                                        raise JsonSchemaValueException("invalid")
+                                if "rule" in data__creditpolicy__purchases__overpayment_keys:
+                                    data__creditpolicy__purchases__overpayment_keys.remove("rule")
+                                    data__creditpolicy__purchases__overpayment__rule = data__creditpolicy__purchases__overpayment["rule"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__overpayment__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.rule")
+                                if "source" in data__creditpolicy__purchases__overpayment_keys:
+                                    data__creditpolicy__purchases__overpayment_keys.remove("source")
+                                    data__creditpolicy__purchases__overpayment__source = data__creditpolicy__purchases__overpayment["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__overpayment__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.source")
+                                if "text" in data__creditpolicy__purchases__overpayment_keys:
+                                    data__creditpolicy__purchases__overpayment_keys.remove("text")
+                                    data__creditpolicy__purchases__overpayment__text = data__creditpolicy__purchases__overpayment["text"]
+                                    if not isinstance(data__creditpolicy__purchases__overpayment__text, (str)):
+                                        raise JsonSchemaValueException("invalid")
+                                    if isinstance(data__creditpolicy__purchases__overpayment__text, str):
+                                        data__creditpolicy__purchases__overpayment__text_len = len(data__creditpolicy__purchases__overpayment__text)
+                                        if data__creditpolicy__purchases__overpayment__text_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                if "note" in data__creditpolicy__purchases__overpayment_keys:
+                                    data__creditpolicy__purchases__overpayment_keys.remove("note")
+                                    data__creditpolicy__purchases__overpayment__note = data__creditpolicy__purchases__overpayment["note"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__overpayment__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.note")
+                                if data__creditpolicy__purchases__overpayment_keys:
+                                    raise JsonSchemaValueException("invalid")
+                        if data__creditpolicy__purchases_keys:
+                            raise JsonSchemaValueException("invalid")
                 if "note" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("note")
                     data__creditpolicy__note = data__creditpolicy["note"]
@@ -817,26 +1161,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__components = data["components"]
             if not isinstance(data__components, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__components_any_of_count4 = 0
-            if not data__components_any_of_count4:
+            data__components_any_of_count12 = 0
+            if not data__components_any_of_count12:
                 try:
                     data__components_is_dict = isinstance(data__components, dict)
                     if data__components_is_dict:
                         data__components__missing_keys = set(['rule']) - data__components.keys()
                         if data__components__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__components_any_of_count4 += 1
+                    data__components_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__components_any_of_count4:
+            if not data__components_any_of_count12:
                 try:
                     data__components_is_dict = isinstance(data__components, dict)
                     if data__components_is_dict:
                         data__components__missing_keys = set(['source']) - data__components.keys()
                         if data__components__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__components_any_of_count4 += 1
+                    data__components_any_of_count12 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__components_any_of_count4:
+            if not data__components_any_of_count12:
                 raise JsonSchemaValueException("invalid")
             data__components_is_dict = isinstance(data__components, dict)
             if data__components_is_dict:
@@ -909,19 +1253,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
         if "nations" in data_keys:
             data_keys.remove("nations")
             data__nations = data["nations"]
-            data__nations_any_of_count5 = 0
-            if not data__nations_any_of_count5:
+            data__nations_any_of_count13 = 0
+            if not data__nations_any_of_count13:
                 try:
                     if not isinstance(data__nations, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
-                    data__nations_any_of_count5 += 1
+                    data__nations_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count5:
+            if not data__nations_any_of_count13:
                 try:
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations, custom_formats, (name_prefix or "data") + ".nations")
-                    data__nations_any_of_count5 += 1
+                    data__nations_any_of_count13 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count5:
+            if not data__nations_any_of_count13:
                 raise JsonSchemaValueException("invalid")
             data__nations_is_list = isinstance(data__nations, (list, tuple))
             if data__nations_is_list:
@@ -931,26 +1275,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nations_x, data__nations_item in enumerate(data__nations):
                     if not isinstance(data__nations_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__nations_item_any_of_count6 = 0
-                    if not data__nations_item_any_of_count6:
+                    data__nations_item_any_of_count14 = 0
+                    if not data__nations_item_any_of_count14:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['rule']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nations_item_any_of_count6 += 1
+                            data__nations_item_any_of_count14 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count6:
+                    if not data__nations_item_any_of_count14:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['source']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nations_item_any_of_count6 += 1
+                            data__nations_item_any_of_count14 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count6:
+                    if not data__nations_item_any_of_count14:
                         raise JsonSchemaValueException("invalid")
                     data__nations_item_is_dict = isinstance(data__nations_item, dict)
                     if data__nations_item_is_dict:
@@ -982,31 +1326,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "colour" in data__nations_item_keys:
                             data__nations_item_keys.remove("colour")
                             data__nations_item__colour = data__nations_item["colour"]
-                            data__nations_item__colour_one_of_count7 = 0
-                            if data__nations_item__colour_one_of_count7 < 2:
+                            data__nations_item__colour_one_of_count15 = 0
+                            if data__nations_item__colour_one_of_count15 < 2:
                                 try:
                                     if not isinstance(data__nations_item__colour, (dict)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__nations_item__colour_any_of_count8 = 0
-                                    if not data__nations_item__colour_any_of_count8:
+                                    data__nations_item__colour_any_of_count16 = 0
+                                    if not data__nations_item__colour_any_of_count16:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['rule']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__colour_any_of_count8 += 1
+                                            data__nations_item__colour_any_of_count16 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count8:
+                                    if not data__nations_item__colour_any_of_count16:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['source']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__colour_any_of_count8 += 1
+                                            data__nations_item__colour_any_of_count16 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count8:
+                                    if not data__nations_item__colour_any_of_count16:
                                         raise JsonSchemaValueException("invalid")
                                     data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                     if data__nations_item__colour_is_dict:
@@ -1037,40 +1381,40 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.note")
                                         if data__nations_item__colour_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__colour_one_of_count7 += 1
+                                    data__nations_item__colour_one_of_count15 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count7 < 2:
+                            if data__nations_item__colour_one_of_count15 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__colour, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour")
-                                    data__nations_item__colour_one_of_count7 += 1
+                                    data__nations_item__colour_one_of_count15 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count7 != 1:
+                            if data__nations_item__colour_one_of_count15 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "start_areas" in data__nations_item_keys:
                             data__nations_item_keys.remove("start_areas")
                             data__nations_item__startareas = data__nations_item["start_areas"]
                             if not isinstance(data__nations_item__startareas, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__nations_item__startareas_any_of_count9 = 0
-                            if not data__nations_item__startareas_any_of_count9:
+                            data__nations_item__startareas_any_of_count17 = 0
+                            if not data__nations_item__startareas_any_of_count17:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['rule']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__startareas_any_of_count9 += 1
+                                    data__nations_item__startareas_any_of_count17 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count9:
+                            if not data__nations_item__startareas_any_of_count17:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['source']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__startareas_any_of_count9 += 1
+                                    data__nations_item__startareas_any_of_count17 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count9:
+                            if not data__nations_item__startareas_any_of_count17:
                                 raise JsonSchemaValueException("invalid")
                             data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                             if data__nations_item__startareas_is_dict:
@@ -1081,8 +1425,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "areas" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("areas")
                                     data__nations_item__startareas__areas = data__nations_item__startareas["areas"]
-                                    data__nations_item__startareas__areas_one_of_count10 = 0
-                                    if data__nations_item__startareas__areas_one_of_count10 < 2:
+                                    data__nations_item__startareas__areas_one_of_count18 = 0
+                                    if data__nations_item__startareas__areas_one_of_count18 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__areas, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -1096,31 +1440,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 for data__nations_item__startareas__areas_x, data__nations_item__startareas__areas_item in enumerate(data__nations_item__startareas__areas):
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas[{data__nations_item__startareas__areas_x}]")
-                                            data__nations_item__startareas__areas_one_of_count10 += 1
+                                            data__nations_item__startareas__areas_one_of_count18 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count10 < 2:
+                                    if data__nations_item__startareas__areas_one_of_count18 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__areas, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas")
-                                            data__nations_item__startareas__areas_one_of_count10 += 1
+                                            data__nations_item__startareas__areas_one_of_count18 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count10 != 1:
+                                    if data__nations_item__startareas__areas_one_of_count18 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "fixed" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("fixed")
                                     data__nations_item__startareas__fixed = data__nations_item__startareas["fixed"]
-                                    data__nations_item__startareas__fixed_one_of_count11 = 0
-                                    if data__nations_item__startareas__fixed_one_of_count11 < 2:
+                                    data__nations_item__startareas__fixed_one_of_count19 = 0
+                                    if data__nations_item__startareas__fixed_one_of_count19 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__fixed, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__nations_item__startareas__fixed_one_of_count11 += 1
+                                            data__nations_item__startareas__fixed_one_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count11 < 2:
+                                    if data__nations_item__startareas__fixed_one_of_count19 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__fixed, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.fixed")
-                                            data__nations_item__startareas__fixed_one_of_count11 += 1
+                                            data__nations_item__startareas__fixed_one_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count11 != 1:
+                                    if data__nations_item__startareas__fixed_one_of_count19 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("rule")
@@ -1150,8 +1494,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "position" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("position")
                                     data__nations_item__astposition__position = data__nations_item__astposition["position"]
-                                    data__nations_item__astposition__position_one_of_count12 = 0
-                                    if data__nations_item__astposition__position_one_of_count12 < 2:
+                                    data__nations_item__astposition__position_one_of_count20 = 0
+                                    if data__nations_item__astposition__position_one_of_count20 < 2:
                                         try:
                                             if not isinstance(data__nations_item__astposition__position, (int)) and not (isinstance(data__nations_item__astposition__position, float) and data__nations_item__astposition__position.is_integer()) or isinstance(data__nations_item__astposition__position, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -1160,14 +1504,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__nations_item__astposition__position > 18:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__astposition__position_one_of_count12 += 1
+                                            data__nations_item__astposition__position_one_of_count20 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count12 < 2:
+                                    if data__nations_item__astposition__position_one_of_count20 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__astposition__position, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.position")
-                                            data__nations_item__astposition__position_one_of_count12 += 1
+                                            data__nations_item__astposition__position_one_of_count20 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count12 != 1:
+                                    if data__nations_item__astposition__position_one_of_count20 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("rule")
@@ -1220,26 +1564,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__epochs_x, data__epochs_item in enumerate(data__epochs):
                     if not isinstance(data__epochs_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__epochs_item_any_of_count13 = 0
-                    if not data__epochs_item_any_of_count13:
+                    data__epochs_item_any_of_count21 = 0
+                    if not data__epochs_item_any_of_count21:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['rule']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__epochs_item_any_of_count13 += 1
+                            data__epochs_item_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count13:
+                    if not data__epochs_item_any_of_count21:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['source']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__epochs_item_any_of_count13 += 1
+                            data__epochs_item_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count13:
+                    if not data__epochs_item_any_of_count21:
                         raise JsonSchemaValueException("invalid")
                     data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                     if data__epochs_item_is_dict:
@@ -1281,26 +1625,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item__requirements = data__epochs_item["requirements"]
                             if not isinstance(data__epochs_item__requirements, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__epochs_item__requirements_any_of_count14 = 0
-                            if not data__epochs_item__requirements_any_of_count14:
+                            data__epochs_item__requirements_any_of_count22 = 0
+                            if not data__epochs_item__requirements_any_of_count22:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__epochs_item__requirements_any_of_count14 += 1
+                                    data__epochs_item__requirements_any_of_count22 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count14:
+                            if not data__epochs_item__requirements_any_of_count22:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__epochs_item__requirements_any_of_count14 += 1
+                                    data__epochs_item__requirements_any_of_count22 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count14:
+                            if not data__epochs_item__requirements_any_of_count22:
                                 raise JsonSchemaValueException("invalid")
                             data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                             if data__epochs_item__requirements_is_dict:
@@ -1475,26 +1819,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__epochs_item__requirementsbylevel_item__requirements = data__epochs_item__requirementsbylevel_item["requirements"]
                                             if not isinstance(data__epochs_item__requirementsbylevel_item__requirements, (dict)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count15 = 0
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count15:
+                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count23 = 0
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count23:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count15 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count23 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count15:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count23:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count15 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count23 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count15:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count23:
                                                 raise JsonSchemaValueException("invalid")
                                             data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                             if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
@@ -1654,26 +1998,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__ast = data["ast"]
             if not isinstance(data__ast, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__ast_any_of_count16 = 0
-            if not data__ast_any_of_count16:
+            data__ast_any_of_count24 = 0
+            if not data__ast_any_of_count24:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['rule']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__ast_any_of_count16 += 1
+                    data__ast_any_of_count24 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count16:
+            if not data__ast_any_of_count24:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['source']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__ast_any_of_count16 += 1
+                    data__ast_any_of_count24 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count16:
+            if not data__ast_any_of_count24:
                 raise JsonSchemaValueException("invalid")
             data__ast_is_dict = isinstance(data__ast, dict)
             if data__ast_is_dict:
@@ -1701,8 +2045,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "spaces_per_track" in data__ast_keys:
                     data__ast_keys.remove("spaces_per_track")
                     data__ast__spacespertrack = data__ast["spaces_per_track"]
-                    data__ast__spacespertrack_one_of_count17 = 0
-                    if data__ast__spacespertrack_one_of_count17 < 2:
+                    data__ast__spacespertrack_one_of_count25 = 0
+                    if data__ast__spacespertrack_one_of_count25 < 2:
                         try:
                             if not isinstance(data__ast__spacespertrack, (int)) and not (isinstance(data__ast__spacespertrack, float) and data__ast__spacespertrack.is_integer()) or isinstance(data__ast__spacespertrack, bool):
                                 raise JsonSchemaValueException("invalid")
@@ -1711,14 +2055,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise JsonSchemaValueException("invalid")
                                 if data__ast__spacespertrack > 100:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__spacespertrack_one_of_count17 += 1
+                            data__ast__spacespertrack_one_of_count25 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count17 < 2:
+                    if data__ast__spacespertrack_one_of_count25 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__spacespertrack, custom_formats, (name_prefix or "data") + ".ast.spaces_per_track")
-                            data__ast__spacespertrack_one_of_count17 += 1
+                            data__ast__spacespertrack_one_of_count25 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count17 != 1:
+                    if data__ast__spacespertrack_one_of_count25 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "start_space" in data__ast_keys:
                     data__ast_keys.remove("start_space")
@@ -1733,8 +2077,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space" in data__ast_keys:
                     data__ast_keys.remove("finish_space")
                     data__ast__finishspace = data__ast["finish_space"]
-                    data__ast__finishspace_one_of_count18 = 0
-                    if data__ast__finishspace_one_of_count18 < 2:
+                    data__ast__finishspace_one_of_count26 = 0
+                    if data__ast__finishspace_one_of_count26 < 2:
                         try:
                             if not isinstance(data__ast__finishspace, (int)) and not (isinstance(data__ast__finishspace, float) and data__ast__finishspace.is_integer()) or isinstance(data__ast__finishspace, bool):
                                 raise JsonSchemaValueException("invalid")
@@ -1743,34 +2087,34 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise JsonSchemaValueException("invalid")
                                 if data__ast__finishspace > 100:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__finishspace_one_of_count18 += 1
+                            data__ast__finishspace_one_of_count26 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count18 < 2:
+                    if data__ast__finishspace_one_of_count26 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspace, custom_formats, (name_prefix or "data") + ".ast.finish_space")
-                            data__ast__finishspace_one_of_count18 += 1
+                            data__ast__finishspace_one_of_count26 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count18 != 1:
+                    if data__ast__finishspace_one_of_count26 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "points_per_space" in data__ast_keys:
                     data__ast_keys.remove("points_per_space")
                     data__ast__pointsperspace = data__ast["points_per_space"]
-                    data__ast__pointsperspace_one_of_count19 = 0
-                    if data__ast__pointsperspace_one_of_count19 < 2:
+                    data__ast__pointsperspace_one_of_count27 = 0
+                    if data__ast__pointsperspace_one_of_count27 < 2:
                         try:
                             if not isinstance(data__ast__pointsperspace, (int)) and not (isinstance(data__ast__pointsperspace, float) and data__ast__pointsperspace.is_integer()) or isinstance(data__ast__pointsperspace, bool):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__ast__pointsperspace, (int, float, Decimal)) and not isinstance(data__ast__pointsperspace, bool):
                                 if data__ast__pointsperspace < 1:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__pointsperspace_one_of_count19 += 1
+                            data__ast__pointsperspace_one_of_count27 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count19 < 2:
+                    if data__ast__pointsperspace_one_of_count27 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__pointsperspace, custom_formats, (name_prefix or "data") + ".ast.points_per_space")
-                            data__ast__pointsperspace_one_of_count19 += 1
+                            data__ast__pointsperspace_one_of_count27 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count19 != 1:
+                    if data__ast__pointsperspace_one_of_count27 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "advance_per_turn" in data__ast_keys:
                     data__ast_keys.remove("advance_per_turn")
@@ -1785,26 +2129,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__order = data__ast["order"]
                     if not isinstance(data__ast__order, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__ast__order_any_of_count20 = 0
-                    if not data__ast__order_any_of_count20:
+                    data__ast__order_any_of_count28 = 0
+                    if not data__ast__order_any_of_count28:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['rule']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__order_any_of_count20 += 1
+                            data__ast__order_any_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count20:
+                    if not data__ast__order_any_of_count28:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['source']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__order_any_of_count20 += 1
+                            data__ast__order_any_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count20:
+                    if not data__ast__order_any_of_count28:
                         raise JsonSchemaValueException("invalid")
                     data__ast__order_is_dict = isinstance(data__ast__order, dict)
                     if data__ast__order_is_dict:
@@ -1848,26 +2192,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__regression = data__ast["regression"]
                     if not isinstance(data__ast__regression, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__ast__regression_any_of_count21 = 0
-                    if not data__ast__regression_any_of_count21:
+                    data__ast__regression_any_of_count29 = 0
+                    if not data__ast__regression_any_of_count29:
                         try:
                             data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['rule']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__regression_any_of_count21 += 1
+                            data__ast__regression_any_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__regression_any_of_count21:
+                    if not data__ast__regression_any_of_count29:
                         try:
                             data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['source']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__regression_any_of_count21 += 1
+                            data__ast__regression_any_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__regression_any_of_count21:
+                    if not data__ast__regression_any_of_count29:
                         raise JsonSchemaValueException("invalid")
                     data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                     if data__ast__regression_is_dict:
@@ -1927,22 +2271,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space_min_card_value" in data__ast_keys:
                     data__ast_keys.remove("finish_space_min_card_value")
                     data__ast__finishspacemincardvalue = data__ast["finish_space_min_card_value"]
-                    data__ast__finishspacemincardvalue_one_of_count22 = 0
-                    if data__ast__finishspacemincardvalue_one_of_count22 < 2:
+                    data__ast__finishspacemincardvalue_one_of_count30 = 0
+                    if data__ast__finishspacemincardvalue_one_of_count30 < 2:
                         try:
                             if not isinstance(data__ast__finishspacemincardvalue, (int)) and not (isinstance(data__ast__finishspacemincardvalue, float) and data__ast__finishspacemincardvalue.is_integer()) or isinstance(data__ast__finishspacemincardvalue, bool):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__ast__finishspacemincardvalue, (int, float, Decimal)) and not isinstance(data__ast__finishspacemincardvalue, bool):
                                 if data__ast__finishspacemincardvalue < 1:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__finishspacemincardvalue_one_of_count22 += 1
+                            data__ast__finishspacemincardvalue_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count22 < 2:
+                    if data__ast__finishspacemincardvalue_one_of_count30 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspacemincardvalue, custom_formats, (name_prefix or "data") + ".ast.finish_space_min_card_value")
-                            data__ast__finishspacemincardvalue_one_of_count22 += 1
+                            data__ast__finishspacemincardvalue_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count22 != 1:
+                    if data__ast__finishspacemincardvalue_one_of_count30 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "levels" in data__ast_keys:
                     data__ast_keys.remove("levels")
@@ -1989,19 +2333,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "tracks" in data__ast_keys:
                     data__ast_keys.remove("tracks")
                     data__ast__tracks = data__ast["tracks"]
-                    data__ast__tracks_any_of_count23 = 0
-                    if not data__ast__tracks_any_of_count23:
+                    data__ast__tracks_any_of_count31 = 0
+                    if not data__ast__tracks_any_of_count31:
                         try:
                             if not isinstance(data__ast__tracks, (list, tuple)):
                                 raise JsonSchemaValueException("invalid")
-                            data__ast__tracks_any_of_count23 += 1
+                            data__ast__tracks_any_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count23:
+                    if not data__ast__tracks_any_of_count31:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, (name_prefix or "data") + ".ast.tracks")
-                            data__ast__tracks_any_of_count23 += 1
+                            data__ast__tracks_any_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count23:
+                    if not data__ast__tracks_any_of_count31:
                         raise JsonSchemaValueException("invalid")
                     data__ast__tracks_is_list = isinstance(data__ast__tracks, (list, tuple))
                     if data__ast__tracks_is_list:
@@ -2011,26 +2355,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__tracks_x, data__ast__tracks_item in enumerate(data__ast__tracks):
                             if not isinstance(data__ast__tracks_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__ast__tracks_item_any_of_count24 = 0
-                            if not data__ast__tracks_item_any_of_count24:
+                            data__ast__tracks_item_any_of_count32 = 0
+                            if not data__ast__tracks_item_any_of_count32:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['rule']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__ast__tracks_item_any_of_count24 += 1
+                                    data__ast__tracks_item_any_of_count32 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count24:
+                            if not data__ast__tracks_item_any_of_count32:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['source']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__ast__tracks_item_any_of_count24 += 1
+                                    data__ast__tracks_item_any_of_count32 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count24:
+                            if not data__ast__tracks_item_any_of_count32:
                                 raise JsonSchemaValueException("invalid")
                             data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                             if data__ast__tracks_item_is_dict:
@@ -2075,8 +2419,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "epoch_starts" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("epoch_starts")
                                     data__ast__tracks_item__epochstarts = data__ast__tracks_item["epoch_starts"]
-                                    data__ast__tracks_item__epochstarts_one_of_count25 = 0
-                                    if data__ast__tracks_item__epochstarts_one_of_count25 < 2:
+                                    data__ast__tracks_item__epochstarts_one_of_count33 = 0
+                                    if data__ast__tracks_item__epochstarts_one_of_count33 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__epochstarts, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2110,20 +2454,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise JsonSchemaValueException("invalid")
                                                         if data__ast__tracks_item__epochstarts_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__ast__tracks_item__epochstarts_one_of_count25 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count33 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count25 < 2:
+                                    if data__ast__tracks_item__epochstarts_one_of_count33 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts")
-                                            data__ast__tracks_item__epochstarts_one_of_count25 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count33 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count25 != 1:
+                                    if data__ast__tracks_item__epochstarts_one_of_count33 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "late_iron_age_spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("late_iron_age_spaces")
                                     data__ast__tracks_item__lateironagespaces = data__ast__tracks_item["late_iron_age_spaces"]
-                                    data__ast__tracks_item__lateironagespaces_one_of_count26 = 0
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count26 < 2:
+                                    data__ast__tracks_item__lateironagespaces_one_of_count34 = 0
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count34 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2161,14 +2505,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise JsonSchemaValueException("invalid")
                                                         if data__ast__tracks_item__lateironagespaces_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count26 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count34 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count26 < 2:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count34 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].late_iron_age_spaces")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count26 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count34 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count26 != 1:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count34 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "checked_against_second_source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("checked_against_second_source")
@@ -2209,26 +2553,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__playercounts = data["player_counts"]
             if not isinstance(data__playercounts, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__playercounts_any_of_count27 = 0
-            if not data__playercounts_any_of_count27:
+            data__playercounts_any_of_count35 = 0
+            if not data__playercounts_any_of_count35:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['rule']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__playercounts_any_of_count27 += 1
+                    data__playercounts_any_of_count35 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count27:
+            if not data__playercounts_any_of_count35:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['source']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__playercounts_any_of_count27 += 1
+                    data__playercounts_any_of_count35 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count27:
+            if not data__playercounts_any_of_count35:
                 raise JsonSchemaValueException("invalid")
             data__playercounts_is_dict = isinstance(data__playercounts, dict)
             if data__playercounts_is_dict:
@@ -2269,26 +2613,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__playercounts__counts_x, data__playercounts__counts_item in enumerate(data__playercounts__counts):
                             if not isinstance(data__playercounts__counts_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__playercounts__counts_item_any_of_count28 = 0
-                            if not data__playercounts__counts_item_any_of_count28:
+                            data__playercounts__counts_item_any_of_count36 = 0
+                            if not data__playercounts__counts_item_any_of_count36:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['rule']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__playercounts__counts_item_any_of_count28 += 1
+                                    data__playercounts__counts_item_any_of_count36 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count28:
+                            if not data__playercounts__counts_item_any_of_count36:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['source']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__playercounts__counts_item_any_of_count28 += 1
+                                    data__playercounts__counts_item_any_of_count36 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count28:
+                            if not data__playercounts__counts_item_any_of_count36:
                                 raise JsonSchemaValueException("invalid")
                             data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                             if data__playercounts__counts_item_is_dict:
@@ -2324,8 +2668,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tokens_per_player" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("tokens_per_player")
                                     data__playercounts__counts_item__tokensperplayer = data__playercounts__counts_item["tokens_per_player"]
-                                    data__playercounts__counts_item__tokensperplayer_one_of_count29 = 0
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count29 < 2:
+                                    data__playercounts__counts_item__tokensperplayer_one_of_count37 = 0
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count37 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__tokensperplayer, (int)) and not (isinstance(data__playercounts__counts_item__tokensperplayer, float) and data__playercounts__counts_item__tokensperplayer.is_integer()) or isinstance(data__playercounts__counts_item__tokensperplayer, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -2334,20 +2678,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__playercounts__counts_item__tokensperplayer > 55:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count29 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count29 < 2:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count37 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].tokens_per_player")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count29 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count29 != 1:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count37 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "configurations" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("configurations")
                                     data__playercounts__counts_item__configurations = data__playercounts__counts_item["configurations"]
-                                    data__playercounts__counts_item__configurations_one_of_count30 = 0
-                                    if data__playercounts__counts_item__configurations_one_of_count30 < 2:
+                                    data__playercounts__counts_item__configurations_one_of_count38 = 0
+                                    if data__playercounts__counts_item__configurations_one_of_count38 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__configurations, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2359,26 +2703,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 for data__playercounts__counts_item__configurations_x, data__playercounts__counts_item__configurations_item in enumerate(data__playercounts__counts_item__configurations):
                                                     if not isinstance(data__playercounts__counts_item__configurations_item, (dict)):
                                                         raise JsonSchemaValueException("invalid")
-                                                    data__playercounts__counts_item__configurations_item_any_of_count31 = 0
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count31:
+                                                    data__playercounts__counts_item__configurations_item_any_of_count39 = 0
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count39:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise JsonSchemaValueException("invalid")
-                                                            data__playercounts__counts_item__configurations_item_any_of_count31 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count39 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count31:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count39:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise JsonSchemaValueException("invalid")
-                                                            data__playercounts__counts_item__configurations_item_any_of_count31 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count39 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count31:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count39:
                                                         raise JsonSchemaValueException("invalid")
                                                     data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                     if data__playercounts__counts_item__configurations_item_is_dict:
@@ -2430,21 +2774,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "panels" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("panels")
                                                                     data__playercounts__counts_item__configurations_item__map__panels = data__playercounts__counts_item__configurations_item__map["panels"]
-                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__panels, (str)):
                                                                                 raise JsonSchemaValueException("invalid")
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'all_four' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_eastern' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_central' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'western_part'):
                                                                                 raise JsonSchemaValueException("invalid")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.panels")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count32 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "western_extension" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("western_extension")
@@ -2456,21 +2800,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "boundary" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("boundary")
                                                                     data__playercounts__counts_item__configurations_item__map__boundary = data__playercounts__counts_item__configurations_item__map["boundary"]
-                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__boundary, (str)):
                                                                                 raise JsonSchemaValueException("invalid")
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'none' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_western_limit' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_eastern_limit'):
                                                                                 raise JsonSchemaValueException("invalid")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.boundary")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count33 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "open_sea_on_boundary_usable" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("open_sea_on_boundary_usable")
@@ -2480,8 +2824,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "areas_in_play" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("areas_in_play")
                                                                     data__playercounts__counts_item__configurations_item__map__areasinplay = data__playercounts__counts_item__configurations_item__map["areas_in_play"]
-                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple)):
                                                                                 raise JsonSchemaValueException("invalid")
@@ -2495,14 +2839,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                     raise JsonSchemaValueException("invalid")
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count34 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
@@ -2521,8 +2865,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("nations")
                                                             data__playercounts__counts_item__configurations_item__nations = data__playercounts__counts_item__configurations_item["nations"]
-                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count35 = 0
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count35 < 2:
+                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count43 = 0
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count43 < 2:
                                                                 try:
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple)):
                                                                         raise JsonSchemaValueException("invalid")
@@ -2536,14 +2880,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             raise JsonSchemaValueException("invalid")
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count35 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count43 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count35 < 2:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count43 < 2:
                                                                 try:
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count35 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count43 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count35 != 1:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count43 != 1:
                                                                 raise JsonSchemaValueException("invalid")
                                                         if "island_city_sites_ignored" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_sites_ignored")
@@ -2649,14 +2993,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
                                                         if data__playercounts__counts_item__configurations_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__playercounts__counts_item__configurations_one_of_count30 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count30 < 2:
+                                    if data__playercounts__counts_item__configurations_one_of_count38 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations")
-                                            data__playercounts__counts_item__configurations_one_of_count30 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count30 != 1:
+                                    if data__playercounts__counts_item__configurations_one_of_count38 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "special_rules" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("special_rules")
@@ -2691,26 +3035,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__sequenceofplay = data["sequence_of_play"]
             if not isinstance(data__sequenceofplay, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__sequenceofplay_any_of_count36 = 0
-            if not data__sequenceofplay_any_of_count36:
+            data__sequenceofplay_any_of_count44 = 0
+            if not data__sequenceofplay_any_of_count44:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['rule']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__sequenceofplay_any_of_count36 += 1
+                    data__sequenceofplay_any_of_count44 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count36:
+            if not data__sequenceofplay_any_of_count44:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['source']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__sequenceofplay_any_of_count36 += 1
+                    data__sequenceofplay_any_of_count44 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count36:
+            if not data__sequenceofplay_any_of_count44:
                 raise JsonSchemaValueException("invalid")
             data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
             if data__sequenceofplay_is_dict:
@@ -2767,26 +3111,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__missing_keys = set(['min_trade_cards']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
                                         raise JsonSchemaValueException("invalid")
-                            data__sequenceofplay__phases_item_any_of_count37 = 0
-                            if not data__sequenceofplay__phases_item_any_of_count37:
+                            data__sequenceofplay__phases_item_any_of_count45 = 0
+                            if not data__sequenceofplay__phases_item_any_of_count45:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__sequenceofplay__phases_item_any_of_count37 += 1
+                                    data__sequenceofplay__phases_item_any_of_count45 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count37:
+                            if not data__sequenceofplay__phases_item_any_of_count45:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__sequenceofplay__phases_item_any_of_count37 += 1
+                                    data__sequenceofplay__phases_item_any_of_count45 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count37:
+                            if not data__sequenceofplay__phases_item_any_of_count45:
                                 raise JsonSchemaValueException("invalid")
                             data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                             if data__sequenceofplay__phases_item_is_dict:
@@ -2903,21 +3247,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
-                                    data__sequenceofplay__phases_item__order_one_of_count38 = 0
-                                    if data__sequenceofplay__phases_item__order_one_of_count38 < 2:
+                                    data__sequenceofplay__phases_item__order_one_of_count46 = 0
+                                    if data__sequenceofplay__phases_item__order_one_of_count46 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__order_one_of_count38 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count46 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count38 < 2:
+                                    if data__sequenceofplay__phases_item__order_one_of_count46 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
-                                            data__sequenceofplay__phases_item__order_one_of_count38 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count46 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count38 != 1:
+                                    if data__sequenceofplay__phases_item__order_one_of_count46 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
@@ -2933,26 +3277,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__sequenceofplay__phases_item__militarylast_any_of_count39 = 0
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count39:
+                                    data__sequenceofplay__phases_item__militarylast_any_of_count47 = 0
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count47:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count39 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count47 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count39:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count47:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count39 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count47 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count39:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count47:
                                         raise JsonSchemaValueException("invalid")
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
@@ -3053,26 +3397,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__victory_any_of_count40 = 0
-            if not data__victory_any_of_count40:
+            data__victory_any_of_count48 = 0
+            if not data__victory_any_of_count48:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['rule']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__victory_any_of_count40 += 1
+                    data__victory_any_of_count48 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count40:
+            if not data__victory_any_of_count48:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['source']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__victory_any_of_count40 += 1
+                    data__victory_any_of_count48 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count40:
+            if not data__victory_any_of_count48:
                 raise JsonSchemaValueException("invalid")
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
@@ -3138,26 +3482,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
                                         raise JsonSchemaValueException("invalid")
-                            data__victory__scoring_item_any_of_count41 = 0
-                            if not data__victory__scoring_item_any_of_count41:
+                            data__victory__scoring_item_any_of_count49 = 0
+                            if not data__victory__scoring_item_any_of_count49:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__victory__scoring_item_any_of_count41 += 1
+                                    data__victory__scoring_item_any_of_count49 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count41:
+                            if not data__victory__scoring_item_any_of_count49:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__victory__scoring_item_any_of_count41 += 1
+                                    data__victory__scoring_item_any_of_count49 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count41:
+                            if not data__victory__scoring_item_any_of_count49:
                                 raise JsonSchemaValueException("invalid")
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
@@ -3196,41 +3540,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
-                                    data__victory__scoring_item__points_one_of_count42 = 0
-                                    if data__victory__scoring_item__points_one_of_count42 < 2:
+                                    data__victory__scoring_item__points_one_of_count50 = 0
+                                    if data__victory__scoring_item__points_one_of_count50 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
                                                 raise JsonSchemaValueException("invalid")
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__victory__scoring_item__points_one_of_count42 += 1
+                                            data__victory__scoring_item__points_one_of_count50 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count42 < 2:
+                                    if data__victory__scoring_item__points_one_of_count50 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
-                                            data__victory__scoring_item__points_one_of_count42 += 1
+                                            data__victory__scoring_item__points_one_of_count50 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count42 != 1:
+                                    if data__victory__scoring_item__points_one_of_count50 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
-                                    data__victory__scoring_item__spacecounting_one_of_count43 = 0
-                                    if data__victory__scoring_item__spacecounting_one_of_count43 < 2:
+                                    data__victory__scoring_item__spacecounting_one_of_count51 = 0
+                                    if data__victory__scoring_item__spacecounting_one_of_count51 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__victory__scoring_item__spacecounting_one_of_count43 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count51 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count43 < 2:
+                                    if data__victory__scoring_item__spacecounting_one_of_count51 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
-                                            data__victory__scoring_item__spacecounting_one_of_count43 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count51 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count43 != 1:
+                                    if data__victory__scoring_item__spacecounting_one_of_count51 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
@@ -3290,26 +3634,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__handlimit_any_of_count44 = 0
-            if not data__handlimit_any_of_count44:
+            data__handlimit_any_of_count52 = 0
+            if not data__handlimit_any_of_count52:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__handlimit_any_of_count44 += 1
+                    data__handlimit_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count44:
+            if not data__handlimit_any_of_count52:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__handlimit_any_of_count44 += 1
+                    data__handlimit_any_of_count52 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count44:
+            if not data__handlimit_any_of_count52:
                 raise JsonSchemaValueException("invalid")
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
@@ -3356,26 +3700,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__handlimit__cardchanges_item_any_of_count45 = 0
-                            if not data__handlimit__cardchanges_item_any_of_count45:
+                            data__handlimit__cardchanges_item_any_of_count53 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count53:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__handlimit__cardchanges_item_any_of_count45 += 1
+                                    data__handlimit__cardchanges_item_any_of_count53 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count45:
+                            if not data__handlimit__cardchanges_item_any_of_count53:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__handlimit__cardchanges_item_any_of_count45 += 1
+                                    data__handlimit__cardchanges_item_any_of_count53 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count45:
+                            if not data__handlimit__cardchanges_item_any_of_count53:
                                 raise JsonSchemaValueException("invalid")
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
@@ -3431,26 +3775,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__taxation_any_of_count46 = 0
-            if not data__taxation_any_of_count46:
+            data__taxation_any_of_count54 = 0
+            if not data__taxation_any_of_count54:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__taxation_any_of_count46 += 1
+                    data__taxation_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count46:
+            if not data__taxation_any_of_count54:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__taxation_any_of_count46 += 1
+                    data__taxation_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count46:
+            if not data__taxation_any_of_count54:
                 raise JsonSchemaValueException("invalid")
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
@@ -3487,26 +3831,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__taxation__ratechanges_item_any_of_count47 = 0
-                            if not data__taxation__ratechanges_item_any_of_count47:
+                            data__taxation__ratechanges_item_any_of_count55 = 0
+                            if not data__taxation__ratechanges_item_any_of_count55:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__taxation__ratechanges_item_any_of_count47 += 1
+                                    data__taxation__ratechanges_item_any_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count47:
+                            if not data__taxation__ratechanges_item_any_of_count55:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__taxation__ratechanges_item_any_of_count47 += 1
+                                    data__taxation__ratechanges_item_any_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count47:
+                            if not data__taxation__ratechanges_item_any_of_count55:
                                 raise JsonSchemaValueException("invalid")
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
@@ -3553,26 +3897,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__taxation__ratechangescombination_any_of_count48 = 0
-                    if not data__taxation__ratechangescombination_any_of_count48:
+                    data__taxation__ratechangescombination_any_of_count56 = 0
+                    if not data__taxation__ratechangescombination_any_of_count56:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratechangescombination_any_of_count48 += 1
+                            data__taxation__ratechangescombination_any_of_count56 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count48:
+                    if not data__taxation__ratechangescombination_any_of_count56:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratechangescombination_any_of_count48 += 1
+                            data__taxation__ratechangescombination_any_of_count56 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count48:
+                    if not data__taxation__ratechangescombination_any_of_count56:
                         raise JsonSchemaValueException("invalid")
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
@@ -3624,26 +3968,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__taxation__ratecard_any_of_count49 = 0
-                    if not data__taxation__ratecard_any_of_count49:
+                    data__taxation__ratecard_any_of_count57 = 0
+                    if not data__taxation__ratecard_any_of_count57:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratecard_any_of_count49 += 1
+                            data__taxation__ratecard_any_of_count57 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count49:
+                    if not data__taxation__ratecard_any_of_count57:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratecard_any_of_count49 += 1
+                            data__taxation__ratecard_any_of_count57 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count49:
+                    if not data__taxation__ratecard_any_of_count57:
                         raise JsonSchemaValueException("invalid")
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
@@ -3694,26 +4038,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__taxation__revolt_any_of_count50 = 0
-                    if not data__taxation__revolt_any_of_count50:
+                    data__taxation__revolt_any_of_count58 = 0
+                    if not data__taxation__revolt_any_of_count58:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__revolt_any_of_count50 += 1
+                            data__taxation__revolt_any_of_count58 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count50:
+                    if not data__taxation__revolt_any_of_count58:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__revolt_any_of_count50 += 1
+                            data__taxation__revolt_any_of_count58 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count50:
+                    if not data__taxation__revolt_any_of_count58:
                         raise JsonSchemaValueException("invalid")
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
@@ -3741,21 +4085,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count51 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count51:
+                            data__taxation__revolt__beneficiary_any_of_count59 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count59:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise JsonSchemaValueException("invalid")
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock'):
                                         raise JsonSchemaValueException("invalid")
-                                    data__taxation__revolt__beneficiary_any_of_count51 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count59 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count51:
+                            if not data__taxation__revolt__beneficiary_any_of_count59:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count51 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count59 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count51:
+                            if not data__taxation__revolt__beneficiary_any_of_count59:
                                 raise JsonSchemaValueException("invalid")
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -3804,8 +4148,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count52 = 0
-                            if data__options_item__sitelabel_one_of_count52 < 2:
+                            data__options_item__sitelabel_one_of_count60 = 0
+                            if data__options_item__sitelabel_one_of_count60 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -3813,14 +4157,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__sitelabel_one_of_count52 += 1
+                                    data__options_item__sitelabel_one_of_count60 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count52 < 2:
+                            if data__options_item__sitelabel_one_of_count60 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count52 += 1
+                                    data__options_item__sitelabel_one_of_count60 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count52 != 1:
+                            if data__options_item__sitelabel_one_of_count60 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -3843,27 +4187,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count53 = 0
-                            if data__options_item__type_one_of_count53 < 2:
+                            data__options_item__type_one_of_count61 = 0
+                            if data__options_item__type_one_of_count61 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise JsonSchemaValueException("invalid")
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__type_one_of_count53 += 1
+                                    data__options_item__type_one_of_count61 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count53 < 2:
+                            if data__options_item__type_one_of_count61 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count53 += 1
+                                    data__options_item__type_one_of_count61 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count53 != 1:
+                            if data__options_item__type_one_of_count61 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count54 = 0
-                            if data__options_item__values_one_of_count54 < 2:
+                            data__options_item__values_one_of_count62 = 0
+                            if data__options_item__values_one_of_count62 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise JsonSchemaValueException("invalid")
@@ -3905,14 +4249,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise JsonSchemaValueException("invalid")
                                                 if data__options_item__values_item_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                    data__options_item__values_one_of_count54 += 1
+                                    data__options_item__values_one_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count54 < 2:
+                            if data__options_item__values_one_of_count62 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count54 += 1
+                                    data__options_item__values_one_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count54 != 1:
+                            if data__options_item__values_one_of_count62 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -3933,20 +4277,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count55 = 0
-                            if data__options_item__default_one_of_count55 < 2:
+                            data__options_item__default_one_of_count63 = 0
+                            if data__options_item__default_one_of_count63 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count55 += 1
+                                    data__options_item__default_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count55 < 2:
+                            if data__options_item__default_one_of_count63 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count55 += 1
+                                    data__options_item__default_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count55 < 2:
+                            if data__options_item__default_one_of_count63 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -3954,32 +4298,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count55 += 1
+                                    data__options_item__default_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count55 < 2:
+                            if data__options_item__default_one_of_count63 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count55 += 1
+                                    data__options_item__default_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count55 != 1:
+                            if data__options_item__default_one_of_count63 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count56 = 0
-                            if data__options_item__rulebookvalue_one_of_count56 < 2:
+                            data__options_item__rulebookvalue_one_of_count64 = 0
+                            if data__options_item__rulebookvalue_one_of_count64 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count56 += 1
+                                    data__options_item__rulebookvalue_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count56 < 2:
+                            if data__options_item__rulebookvalue_one_of_count64 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count56 += 1
+                                    data__options_item__rulebookvalue_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count56 < 2:
+                            if data__options_item__rulebookvalue_one_of_count64 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -3987,9 +4331,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count56 += 1
+                                    data__options_item__rulebookvalue_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count56 != 1:
+                            if data__options_item__rulebookvalue_one_of_count64 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -4044,26 +4388,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__nonplayerforces_item_any_of_count57 = 0
-                    if not data__nonplayerforces_item_any_of_count57:
+                    data__nonplayerforces_item_any_of_count65 = 0
+                    if not data__nonplayerforces_item_any_of_count65:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item_any_of_count57 += 1
+                            data__nonplayerforces_item_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count57:
+                    if not data__nonplayerforces_item_any_of_count65:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item_any_of_count57 += 1
+                            data__nonplayerforces_item_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count57:
+                    if not data__nonplayerforces_item_any_of_count65:
                         raise JsonSchemaValueException("invalid")
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -4124,18 +4468,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count58 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count58:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count66 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count66:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count58 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count66 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count58:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count66:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count58 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count66 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count58:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count66:
                                                 raise JsonSchemaValueException("invalid")
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -4161,26 +4505,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item__calamitycard_any_of_count59 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count59:
+                            data__nonplayerforces_item__calamitycard_any_of_count67 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count67:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nonplayerforces_item__calamitycard_any_of_count59 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count59:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count67:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nonplayerforces_item__calamitycard_any_of_count59 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count59:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count67:
                                 raise JsonSchemaValueException("invalid")
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -4200,25 +4544,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count60 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count60:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count68 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count68:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count60 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count68 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count60:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count68:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count60 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count68 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count60:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count68:
                                         raise JsonSchemaValueException("invalid")
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count61 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count61:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count69 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count69:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -4227,14 +4571,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count61 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count69 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count61:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count69:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count61 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count69 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count61:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count69:
                                         raise JsonSchemaValueException("invalid")
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -4299,8 +4643,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count62 = 0
-        if data_one_of_count62 < 2:
+        data_one_of_count70 = 0
+        if data_one_of_count70 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4313,9 +4657,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count62 += 1
+                data_one_of_count70 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count62 < 2:
+        if data_one_of_count70 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4331,21 +4675,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count62 += 1
+                data_one_of_count70 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count62 != 1:
+        if data_one_of_count70 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count63 = 0
-        if data_one_of_count63 < 2:
+        data_one_of_count71 = 0
+        if data_one_of_count71 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count63 += 1
+                data_one_of_count71 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count63 < 2:
+        if data_one_of_count71 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4361,21 +4705,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count63 += 1
+                data_one_of_count71 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count63 != 1:
+        if data_one_of_count71 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count64 = 0
-        if data_one_of_count64 < 2:
+        data_one_of_count72 = 0
+        if data_one_of_count72 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count64 += 1
+                data_one_of_count72 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count64 < 2:
+        if data_one_of_count72 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4391,21 +4735,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count64 += 1
+                data_one_of_count72 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count64 != 1:
+        if data_one_of_count72 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count65 = 0
-        if data_one_of_count65 < 2:
+        data_one_of_count73 = 0
+        if data_one_of_count73 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count65 += 1
+                data_one_of_count73 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count65 < 2:
+        if data_one_of_count73 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4421,9 +4765,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count65 += 1
+                data_one_of_count73 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count65 != 1:
+        if data_one_of_count73 != 1:
             raise JsonSchemaValueException("invalid")
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -4460,26 +4804,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count66 = 0
-    if not data_any_of_count66:
+    data_any_of_count74 = 0
+    if not data_any_of_count74:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count66 += 1
+            data_any_of_count74 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count66:
+    if not data_any_of_count74:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count66 += 1
+            data_any_of_count74 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count66:
+    if not data_any_of_count74:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -4629,13 +4973,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count67 = 0
-    if data_one_of_count67 < 2:
+    data_one_of_count75 = 0
+    if data_one_of_count75 < 2:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count67 += 1
+            data_one_of_count75 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count67 < 2:
+    if data_one_of_count75 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -4649,9 +4993,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count67 += 1
+            data_one_of_count75 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count67 != 1:
+    if data_one_of_count75 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -4681,22 +5025,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count68 = 0
-    if not data_any_of_count68:
+    data_any_of_count76 = 0
+    if not data_any_of_count76:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count68 += 1
+            data_any_of_count76 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count68:
+    if not data_any_of_count76:
         try:
             try:
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise JsonSchemaValueException("invalid")
-            data_any_of_count68 += 1
+            data_any_of_count76 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count68:
+    if not data_any_of_count76:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -4806,26 +5150,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__insert_item_one_of_count69 = 0
-                    if data__insert_item_one_of_count69 < 2:
+                    data__insert_item_one_of_count77 = 0
+                    if data__insert_item_one_of_count77 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__insert_item_one_of_count69 += 1
+                            data__insert_item_one_of_count77 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count69 < 2:
+                    if data__insert_item_one_of_count77 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__insert_item_one_of_count69 += 1
+                            data__insert_item_one_of_count77 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count69 != 1:
+                    if data__insert_item_one_of_count77 != 1:
                         raise JsonSchemaValueException("invalid")
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:
@@ -5809,44 +6153,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count70 = 0
-    if not data_any_of_count70:
+    data_any_of_count78 = 0
+    if not data_any_of_count78:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count70 += 1
+            data_any_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count70:
+    if not data_any_of_count78:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count70 += 1
+            data_any_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count70:
+    if not data_any_of_count78:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count70 += 1
+            data_any_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count70:
+    if not data_any_of_count78:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count70 += 1
+            data_any_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count70:
+    if not data_any_of_count78:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5905,44 +6249,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count71 = 0
-    if not data_any_of_count71:
+    data_any_of_count79 = 0
+    if not data_any_of_count79:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count71 += 1
+            data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count71:
+    if not data_any_of_count79:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count71 += 1
+            data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count71:
+    if not data_any_of_count79:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count71 += 1
+            data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count71:
+    if not data_any_of_count79:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count71 += 1
+            data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count71:
+    if not data_any_of_count79:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5959,44 +6303,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count72 = 0
-    if not data_any_of_count72:
+    data_any_of_count80 = 0
+    if not data_any_of_count80:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count72 += 1
+            data_any_of_count80 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count72:
+    if not data_any_of_count80:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count72 += 1
+            data_any_of_count80 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count72:
+    if not data_any_of_count80:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count72 += 1
+            data_any_of_count80 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count72:
+    if not data_any_of_count80:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count72 += 1
+            data_any_of_count80 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count72:
+    if not data_any_of_count80:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:

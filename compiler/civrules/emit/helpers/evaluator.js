@@ -166,6 +166,7 @@
       case "sum": return num(list(ev(0)), function (v) { return v.reduce(function (s, t) { return s + t; }, 0); });
       case "max_of": { var lm = list(ev(0)); return lm.length ? num(lm, function (v) { return Math.max.apply(null, v); }) : ev(1); }
       case "min_of": { var ln = list(ev(0)); return ln.length ? num(ln, function (v) { return Math.min.apply(null, v); }) : ev(1); }
+      case "str": return all().map(String).join("");
       case "len": return list(ev(0)).length;
       case "keys": { var ok = ev(0); return ok && typeof ok === "object" ? Object.keys(ok) : []; }
       case "in": return list(ev(1)).indexOf(ev(0)) >= 0;

@@ -827,7 +827,15 @@ def build_block_bonuses(value: Any) -> tuple[BlockBonusBand, ...]:
     for raw in value if isinstance(value, list) else ():
         players = _mapping(raw).get("players")
         if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
-            found.append(BlockBonusBand(players["min"], players["max"], _str(raw.get("shared_goods"))))
+            rule = raw.get("rule")
+            rules = (
+                (rule,)
+                if isinstance(rule, str)
+                else tuple(r for r in rule if isinstance(r, str))
+                if isinstance(rule, list)
+                else ()
+            )
+            found.append(BlockBonusBand(players["min"], players["max"], _str(raw.get("shared_goods")), rules))
     return tuple(found)
 
 

@@ -670,6 +670,8 @@ class BlockBonusBand:
     players_max: int
     #: `shared_goods` as written (`bonus`: shared goods gain it too).
     shared_goods: str | None
+    #: The sections the band cites (`rule`).
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

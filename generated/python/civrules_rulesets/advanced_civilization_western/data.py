@@ -93,7 +93,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "2862045cf41aaaa4934c026ea610f35d37719d4d94f4262a9fe111268e9e2911"
+RULESET_FINGERPRINT: Final = "6d3d7bb507411151b0af286079561dad132b9d2f2484b710ff66cfcbd5964597"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -7422,6 +7422,39 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                 "across_owned_cards": "sum",
                 "group_credits": "other_cards_in_group",
                 "note": "same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
+                "purchases": FrozenMap(
+                    {
+                        "overpayment": FrozenMap(
+                            {
+                                "rule": "31.58",
+                                "text": "No change is given if the value of commodity cards and credits exceeds the value of the civilization cards being purchased. Any excess is lost.",
+                                "value": "lost",
+                            },
+                        ),
+                        "same_turn_credits": FrozenMap(
+                            {
+                                "rule": "31.53",
+                                "text": "Credits may not be used in the same turn in which they are acquired. A player must wait until the next turn to use credits from newly acquired civilization cards.",
+                                "value": False,
+                            },
+                        ),
+                        "several_cards_per_turn": FrozenMap(
+                            {
+                                "rule": ("31.1", "31.54"),
+                                "text": "Each player has the option of acquiring one or more civilization cards by turning in commodity cards and treasury tokens and applying credits from previously purchased civilization cards.",
+                                "value": True,
+                            },
+                        ),
+                        "treasury_within_price": FrozenMap(
+                            {
+                                "note": "31.41 is printed in Italian in the source: 'Le pedine del tesoro possono essere utilizzate per acquistare carte Civilizzazione, ma non si possono spendere piu pedine del tesoro di quanto richiesto.'",
+                                "rule": ("31.2", "31.41"),
+                                "text": "The purchase cost is met by a combination of commodity cards, treasury tokens and credits; treasury tokens may be used, but no more of them than required.",
+                                "value": True,
+                            },
+                        ),
+                    },
+                ),
                 "rule": ("31.51", "31.52", "31.54", "31.55"),
                 "same_target": "highest",
                 "two_group_cards": "both_groups",

@@ -103,7 +103,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "797e904f09a2e36ee921a20723897a30af1605da2f9f97e2355c9f46cbee6548"
+RULESET_FINGERPRINT: Final = "5f901d0f75203df4df93af7cd14312588467510682f198b5c636035ff728a984"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -114,6 +114,21 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "rulesets/expansion-project.yaml",
         "credit_policy.two_group_cards",
         "5.1 and 30.4.2 ('science (or dual-science) advancements') say some advancements belong to two groups, but the paragraphs on using credits (26.5.2, 26.5.4-26.5.6) are missing: whether the credit tokens of both groups, or of one, apply to a two-group advancement is not in the sources. (The groups of the advancements are unknown too.)",
+    ),
+    UnknownFact(
+        "rulesets/expansion-project.yaml",
+        "credit_policy.purchases.several_cards_per_turn.value",
+        "26.1.1, where the Advanced Civilization rules (31.1) say a player may acquire one or more cards, is not printed in the source; 26.1.2 (acquired in A.S.T. order) and 26.5.9 ('the civilization advancements purchased') speak of several but do not state it.",
+    ),
+    UnknownFact(
+        "rulesets/expansion-project.yaml",
+        "credit_policy.purchases.same_turn_credits.value",
+        "26.5.2 and 26.5.4-26.5.6 are missing from the source; 6.2 says credit tokens apply to 'all future' purchases without saying whether a purchase of the same phase is one.",
+    ),
+    UnknownFact(
+        "rulesets/expansion-project.yaml",
+        "credit_policy.purchases.treasury_within_price.value",
+        "26.4.1 is missing from the source (26.4.2 only says Mining doubles treasury tokens spent on advancements).",
     ),
     UnknownFact(
         "rulesets/expansion-project.yaml",
@@ -6380,6 +6395,20 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                 "free_when_covered": True,
                 "group_credits": "credit_tokens_of_group",
                 "note": "Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
+                "purchases": FrozenMap(
+                    {
+                        "overpayment": FrozenMap(
+                            {
+                                "rule": "26.5.9",
+                                "text": "No change is given if the value of commodity cards and credits exceeds the value of the civilization advancements purchased. Any excess is lost.",
+                                "value": "lost",
+                            },
+                        ),
+                        "same_turn_credits": FrozenMap({"value": None}),
+                        "several_cards_per_turn": FrozenMap({"value": None}),
+                        "treasury_within_price": FrozenMap({"value": None}),
+                    },
+                ),
                 "rule": ("6.1", "6.2", "26.5.1", "26.5.7", "26.5.8", "26.5.9"),
                 "two_group_cards": None,
             },

@@ -100,7 +100,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "50e31789723cf41c051bb1a0d5660d2dd6741097d8dd9bb1b3f2cbe8b18e4e71"
+RULESET_FINGERPRINT: Final = "aa35eb6c3b62bc3700a4df95584ecd0d9b369530d569791e00224be241a4230f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6922,6 +6922,38 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                 "free_when_covered": True,
                 "group_credits": "credit_tokens_of_group",
                 "note": "§12: an advance's group credits are credit tokens of its colours, kept for the rest of the game and counted toward every later advance of that colour (not in the turn they are received, but for each advance of the colour bought in one later turn); an advance of two colours takes the discount of the colour whose credit tokens are worth most, never both (example 1: Music's arts 10 and religion 5 give 10 toward Mysticism); the additional credits printed on an advance toward one named advance come on top (example 2: 20 crafts tokens and Pottery's 10 toward Agriculture give 30); the price never falls below zero, and no change is given. Credits of different held advances add up (across_owned_cards). The matrix is pairwise, so for a two-colour target credited through different colours by different held advances (one arts, another religion toward Mysticism) it adds them where §12 takes the larger colour total: the matrix can then exceed the rule's discount (a limit of the pairwise form, not of the sources).",
+                "purchases": FrozenMap(
+                    {
+                        "overpayment": FrozenMap(
+                            {
+                                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
+                                "text": "If he spends more points than required he will not receive any 'change', neither in treasury tokens, nor in trade cards.",
+                                "value": "lost",
+                            },
+                        ),
+                        "same_turn_credits": FrozenMap(
+                            {
+                                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
+                                "text": "Players cannot use credit tokens during the same turn that they receive them; the price is reduced by credit tokens received and additional credits printed on advances bought in previous turns.",
+                                "value": False,
+                            },
+                        ),
+                        "several_cards_per_turn": FrozenMap(
+                            {
+                                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
+                                "text": "Each player may choose to purchase any number of Civilization Advances. Civilization Advances are acquired in a single transaction.",
+                                "value": True,
+                            },
+                        ),
+                        "treasury_within_price": FrozenMap(
+                            {
+                                "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
+                                "text": "Players can spend the trade cards (set value) in any combination with treasury tokens (worth 1 point each). A player cannot spend more treasury tokens than required.",
+                                "value": True,
+                            },
+                        ),
+                    },
+                ),
                 "same_target": "highest",
                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition: credit tokens, two colours, examples 1-3); community/megaciv_advances.csv (group_credits and extra credit columns); community/megaciv_disagreements.md (extra credits)",
                 "two_group_cards": "both_groups",

@@ -14,10 +14,11 @@ from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.commodities import set_value_rule
+from civrules.families.advanced_civilization.commodities import block_bonuses, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
-from civrules.families.advanced_civilization.model import Calamity, Epoch, Ruleset, of_family
+from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
+from civrules.families.advanced_civilization.package import STANDARD_LEVEL, _levels, _tracks
 from civrules.families.advanced_civilization.succession import requirements_of
 from civrules.model import Ruleset as CoreRuleset
 from civrules.model import Unknown
@@ -71,13 +72,22 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
                 "value": _known_int(c.value, f"the value of {c.id} is not in the sources"),
                 "count": _known_int(c.count, f"the count of {c.id} is not in the sources"),
                 "mining": c.mining,
+                "block": c.block if isinstance(c.block, str) else None,
             }
             for c in ruleset.commodities
         },
         "commodity_order": [c.id for c in ruleset.commodities],
         "set_value_formula": formula,
+        "set_value_rules": list(ruleset.set_value.rules) if ruleset.set_value is not None else [],
         "mining_extra_cards": rule.mining_extra_cards,
         "mining_card": mining_card if mining_card in ruleset.cards.by_id else None,
+        # The package's BLOCK_BONUSES (Expansion Project 26.3.3-26.3.4): a set redeemed outside its
+        # native trade block gains its face value per card, in these bands of player counts.
+        "block_bonuses": [
+            {"min": b.players_min, "max": b.players_max, "shared_goods": b.shared_goods, "rules": list(band.rules)}
+            for b, band in zip(block_bonuses(ruleset), ruleset.block_bonuses, strict=True)
+        ],
+        "blocks": sorted({c.block for c in ruleset.commodities if c.block in ("west", "east")}),
     }
 
 
@@ -150,6 +160,9 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
     return {
         "name": calamity.display_name,
         "rules": _cited(calamity.rules, calamity.source),
+        "tradable": {"unknown": calamity.tradable.reason}
+        if isinstance(calamity.tradable, Unknown)
+        else calamity.tradable,
         "effects": effects,
         "modifiers": modifiers,
         "immunities": immunities,
@@ -190,15 +203,47 @@ def _requirements(epoch: Epoch, level: str | None) -> Any:
     }
 
 
+def _track(track: AstTrack) -> dict[str, Any]:
+    starts: Any = (
+        {"unknown": f"the A.S.T. track of {track.id} is not in the sources"}
+        if not isinstance(track.epoch_starts, tuple)
+        else dict(track.epoch_starts)
+    )
+    values: Any = (
+        {"unknown": f"the A.S.T. values of {track.id} are not in the sources"}
+        if not isinstance(track.late_iron_age, tuple)
+        else {
+            str(space): _known_int(value, f"the value of space {space} of {track.id} is not in the sources")
+            for space, value in track.late_iron_age
+        }
+    )
+    return {"epoch_starts": starts, "space_values": values}
+
+
 def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
-    levels = [level for level in (ruleset.ast.levels if ruleset.ast is not None else ()) if isinstance(level, str)]
-    level = levels[0] if levels else None  # the package's default level: the first
+    """The epochs' requirements at each A.S.T. level (the package's AST_LEVELS, the first the
+    default), the nations and their tracks by level (the card value each space needs)."""
+    levels = _levels(ruleset)
     return {
-        "epochs": {e.id: {"name": e.display_name, "requirements": _requirements(e, level)} for e in ruleset.epochs},
+        "epochs": {
+            e.id: {
+                "name": e.display_name,
+                "requirements": {
+                    level: _requirements(e, None if level == STANDARD_LEVEL else level) for level in levels
+                },
+            }
+            for e in ruleset.epochs
+        },
         "epoch_order": [e.id for e in ruleset.epochs],
         "group_count": len(ruleset.groups),
         "groups": {g.id: g.display_name for g in ruleset.groups},
-        "ast_level": level,
+        "ast_levels": list(levels),
+        "nations": {n.id: n.display_name for n in ruleset.nations},
+        "nation_order": [n.id for n in ruleset.nations],
+        "ast_tracks": {
+            nation: {level: _track(track) for level, track in by_level.items()}
+            for nation, by_level in _tracks(ruleset).items()
+        },
     }
 
 
@@ -238,6 +283,39 @@ def _body(ruleset: Ruleset) -> str:
         f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + ' cards')}></label>"
         for c in ruleset.commodities
     )
+    nations = "".join(f"<option value={attr(n.id)}>{text(n.display_name)}</option>" for n in ruleset.nations)
+    levels = _levels(ruleset)
+    level_names = dict(ruleset.ast.level_names) if ruleset.ast is not None else {}
+    level_options = "".join(
+        f"<option value={attr(level)}>{text(str(level_names.get(level, level)))}</option>" for level in levels
+    )
+    nation_pick = (
+        '<label>Nation <select data-state="nation" data-default="" id="nation-choice">'
+        f'<option value="">none chosen</option>{nations}</select></label>'
+        if nations
+        else ""
+    )
+    level_pick = (
+        f'<label>A.S.T. level <select data-state="level" data-default={attr(levels[0])} id="level-choice">'
+        f"{level_options}</select></label>"
+        if len(levels) > 1
+        else ""
+    )
+    blocks = sorted({c.block for c in ruleset.commodities if c.block in ("west", "east")})
+    block_options = "".join(f"<option value={attr(b)}>{text(b)}</option>" for b in blocks)
+    trade_pick = (
+        "<fieldset><legend>Trade blocks (the bonus of a set redeemed outside its native block)</legend>"
+        '<div class="counts">'
+        '<label>Players in the game <input type="number" min="1" step="1" placeholder="—" data-state="players" '
+        'id="players"></label>'
+        '<label>Block you redeem in <select data-state="redeemed" data-default="" id="redeemed-choice">'
+        f'<option value="">not given</option>{block_options}</select></label>'
+        '<label>Block your shared goods were drawn in <select data-state="drawn" data-default="" '
+        f'id="drawn-choice"><option value="">not given</option>{block_options}</select></label>'
+        "</div></fieldset>"
+        if ruleset.block_bonuses and blocks
+        else ""
+    )
     first = next(iter(ruleset.calamities), None)
     calamities = "".join(f"<option value={attr(c.id)}>{text(c.display_name)}</option>" for c in ruleset.calamities)
     roles = "".join(f"<option value={attr(r)}>{text(r)}</option>" for r in ROLES)
@@ -250,7 +328,9 @@ def _body(ruleset: Ruleset) -> str:
         'id="treasury"></label>'
         '<label>Cities in play <input type="number" min="0" step="1" placeholder="0" data-state="cities" '
         'id="cities"></label>'
-        "</div></fieldset></section>"
+        f"{nation_pick}{level_pick}"
+        "</div></fieldset>"
+        f"{trade_pick}</section>"
         '<section class="tool" id="planner"><h2>Purchase planner</h2>'
         '<div class="result" id="budget" aria-live="polite"></div>'
         '<div class="table-wrap"><table id="prices"><thead><tr><th>Card</th><th>Groups</th>'

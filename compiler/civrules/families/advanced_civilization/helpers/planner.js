@@ -36,14 +36,28 @@
   }
   function count(id) { var n = parseInt(document.getElementById(id).value, 10); return n > 0 ? n : 0; }
 
+  /* The trade blocks given (the package's set_value players=, redeemed_in=, drawn_in=): null where
+   * the ruleset has no trade-block bonus or a field is left empty (then no bonus is counted). */
+  function trade() {
+    var p = document.getElementById("players"), r = document.getElementById("redeemed-choice"), d = document.getElementById("drawn-choice");
+    var n = p ? parseInt(p.value, 10) : NaN;
+    return { players: n > 0 ? n : null, redeemed: r && r.value ? r.value : null, drawn: d && d.value ? d.value : null };
+  }
+
   function planner(h, goods, treasury) {
-    var budgetHand = E.call("hand_value", [goods, h]);
+    var tr = trade();
+    var budgetHand = E.call("hand_value", [goods, h, tr]);
     var budget = U(budgetHand) ? budgetHand : budgetHand + treasury;
     var box = document.getElementById("budget");
     box.textContent = "";
     box.appendChild(document.createTextNode("Commodity cards worth "));
     box.appendChild(fig(budgetHand));
     box.appendChild(document.createTextNode(T.mining_card && h.indexOf(T.mining_card) >= 0 ? " (" + cardName(T.mining_card) + " applied to the set it raises most)" : ""));
+    var bonus = tr.players === null || tr.redeemed === null ? 0 : Object.keys(goods).reduce(function (sum, g) { return sum + E.call("block_bonus", [g, goods[g], tr]); }, 0);
+    if (bonus) {
+      var band = T.block_bonuses.filter(function (b) { return b.min <= tr.players && tr.players <= b.max; })[0];
+      box.appendChild(document.createTextNode(", of which " + bonus + " is the bonus of sets redeemed outside their native trade block" + cite(band ? band.rules : [])));
+    }
     box.appendChild(document.createTextNode(" + " + treasury + " treasury tokens = "));
     box.appendChild(fig(budget));
     box.appendChild(document.createTextNode(" to spend."));
@@ -73,10 +87,12 @@
     var total = 0, face = 0;
     pick.forEach(function (id) { total += E.call("price", [h, id]); face += T.cards[id].cost; });
     best.appendChild(el("p", { id: "best-cards" }, ["Buy " + pick.map(cardName).join(", ") + ": face value " + face + ", price " + total + " after credits."]));
-    var pay = E.call("payment", [goods, h, treasury, total]);
+    var pay = E.call("payment", [goods, h, treasury, total, tr]);
     if (pay) {
       var sets = pay.goods.map(function (g) { return goods[g] + " × " + T.commodities[g].name; }).join(", ");
-      best.appendChild(el("p", { id: "best-payment" }, ["Pay with " + (sets || "no commodity cards") + " (worth " + pay.value + ") and " + pay.tokens + " treasury tokens; " + pay.excess + " lost as overpayment."]));
+      var over = ((T.credit_policy || {}).purchases || {}).overpayment;
+      var excess = !pay.excess ? "nothing overpaid." : over && over.value === "lost" ? pay.excess + " overpaid, lost: no change is given" + cite(over.rule ? (typeof over.rule === "string" ? [over.rule] : over.rule) : over.source ? [over.source] : []) + "." : pay.excess + " overpaid; what an overpayment returns is not in the ruleset's data.";
+      best.appendChild(el("p", { id: "best-payment" }, ["Pay with " + (sets || "no commodity cards") + " (worth " + pay.value + ") and " + pay.tokens + " treasury tokens; " + excess]));
     }
   }
 
@@ -88,24 +104,57 @@
     if (phase) { items.push("Buying happens in the phase “" + phase.name + "”" + cite(phase.rules) + (phase.order_text ? ": " + phase.order_text : "")); }
     items.push("Credits combine by the ruleset's credit policy" + cite(typeof p.rule === "string" ? [p.rule] : p.rule) + ": group credits " + (p.group_credits || "as written") + ", two-group cards " + (U(p.two_group_cards) ? "unknown: " + p.two_group_cards.unknown : (p.two_group_cards || "as written")) + ", one card's routes to one target: " + (p.same_target || "not written") + ", across held cards: " + (p.across_owned_cards || "not written") + ".");
     items.push("Must every applicable credit be used: " + (p.credits_must_be_used === undefined ? "the ruleset's data does not say" : p.credits_must_be_used ? "yes" : "no") + ". A card covered by credits is free: " + (p.free_when_covered === undefined ? "the ruleset's data does not say" : p.free_when_covered ? "yes" : "no") + ". Overpayment is lost (no change): " + (p.excess_lost === undefined ? "the ruleset's data does not say" : p.excess_lost ? "yes" : "no") + ".");
-    items.push("This planner assumes, where the ruleset's data records no rule: several cards may be bought in one phase, each at its price from the cards held before the phase (credits and prerequisites of cards bought in the same phase are not counted), paid together from commodity sets and treasury tokens. A good pays with all its cards entered, as one set (the planner does not split a set to pay less). Bonuses a ruleset gives for sets of goods from one trade block are not counted. Check these against the rulebook cited above.");
+    var bought = p.purchases || {};
+    var FACTS = [
+      ["several_cards_per_turn", "Several cards in one phase"],
+      ["same_turn_credits", "Credits of cards bought in the same phase count"],
+      ["treasury_within_price", "No more treasury tokens than the price requires"],
+      ["overpayment", "What an overpayment returns"]
+    ];
+    var assumed = [];
+    FACTS.forEach(function (f) {
+      var fact = bought[f[0]];
+      var li = el("li", { "data-purchase-fact": f[0] }, [f[1] + ": "]);
+      if (!fact) { li.appendChild(document.createTextNode("the ruleset's data does not say.")); assumed.push(f[0]); }
+      else if (U(fact.value)) { li.appendChild(fig(fact.value)); assumed.push(f[0]); }
+      else {
+        var v = fact.value === true ? "yes" : fact.value === false ? "no" : fact.value === "lost" ? "nothing: the excess is lost" : String(fact.value);
+        li.appendChild(document.createTextNode(v + (fact.text ? " — “" + fact.text + "”" : "") + cite(fact.rule ? (typeof fact.rule === "string" ? [fact.rule] : fact.rule) : fact.source ? [fact.source] : [])));
+      }
+      items.push(li);
+    });
+    var says = [];
+    if (assumed.indexOf("several_cards_per_turn") >= 0) { says.push("several cards may be bought in one phase"); }
+    if (assumed.indexOf("same_turn_credits") >= 0) { says.push("credits of cards bought in the same phase do not count"); }
+    if (assumed.indexOf("treasury_within_price") >= 0) { says.push("treasury tokens pay no more than the price left"); }
+    items.push("The planner prices each card from the cards held before the phase (prerequisites of cards bought in the same phase are not counted) and pays the purchase together" + (says.length ? "; where the data records no rule it assumes that " + says.join(", that ") : "") + ". Check these against the rules cited.");
+    items.push(el("li", { id: "split-sets" }, ["A good pays with all its cards entered, as one set: the set value rule" + cite(T.set_value_rules) + " values the cards of one good turned in together, and the ruleset's data records no rule on turning in only part of a good's cards, so the planner does not split a set to overpay less. To pay with part of a set, enter fewer cards of that good."]));
+    (T.block_bonuses || []).forEach(function (b) {
+      items.push("With " + b.min + "–" + b.max + " players a set redeemed outside its native trade block gains its face value per card" + cite(b.rules) + (b.shared_goods ? ", shared goods too when drawn in the other block" : ", shared goods not") + ": give the players and the blocks above to count it.");
+    });
     if (p.note) { items.push("Note of the ruleset: " + p.note); }
-    box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return el("li", {}, [t]); })));
+    box.appendChild(el("ul", { "class": "rules-said" }, items.map(function (t) { return typeof t === "string" ? el("li", {}, [t]) : t; })));
   }
 
-  var KIND_WORDS = { cities: "cities", card_groups: "card groups", cards: "civilization cards", victory_points: "victory points" };
+  var KIND_WORDS = { card_value: "value of the civilization cards held (the first space of the epoch on the nation's track)", cities: "cities", card_groups: "card groups", cards: "civilization cards", victory_points: "victory points" };
+
+  /* The nation and the A.S.T. level chosen: null where the ruleset has no nation or none is chosen;
+   * the first level (the package's default) where the ruleset has one level. */
+  function nation() { var n = document.getElementById("nation-choice"); return n && n.value ? n.value : null; }
+  function level() { var l = document.getElementById("level-choice"); return l ? l.value : T.ast_levels[0]; }
 
   function ast(h, cities) {
     var body = document.querySelector("#epochs tbody");
     body.textContent = "";
     T.epoch_order.forEach(function (id) {
-      var ok = E.call("can_enter_epoch", [id, cities, h]);
-      var crit = E.call("epoch_criteria", [id, cities, h]);
+      var ok = E.call("can_enter_epoch", [id, cities, h, nation(), level()]);
+      var crit = E.call("epoch_criteria", [id, cities, h, nation(), level()]);
       var lacks = el("span", {}, []);
       if (U(crit)) { lacks.appendChild(fig(crit)); }
       else {
         var missing = crit.filter(function (c) { return c.ok !== true; }).map(function (c) {
           var what = c.what === "cards_of_value" ? "cards of value ≥ " + c.min_value + (c.below === null ? "" : " and < " + c.below) : KIND_WORDS[c.what];
+          if (U(c.need)) { return what + ": unknown (" + c.need.unknown + ")"; }
           return U(c.have) ? what + ": unknown (" + c.have.unknown + ")" : what + ": " + c.have + " of " + c.need;
         });
         lacks.textContent = missing.length ? missing.join("; ") : "—";
@@ -118,6 +167,32 @@
     });
   }
 
+  /* What the player who traded the calamity to the primary victim loses: of each effect on secondary
+   * victims, nothing where the calamity's data makes him immune (the package's secondary_losses refuses
+   * him a share), else what any other player may be chosen to lose; nothing where no effect reaches
+   * beyond the primary victim. */
+  function trader(id, c, out) {
+    var said = el("div", { "class": "result", id: "trader-out" }, []);
+    out.appendChild(said);
+    if (U(c.tradable)) { said.appendChild(fig(c.tradable)); return; }
+    if (c.tradable === false) { said.appendChild(el("p", { "data-trader": "untradable" }, [c.name + " is not tradable: no player trades it to the primary victim" + cite(c.rules) + "."])); return; }
+    if (U(c.effects)) { said.appendChild(fig(c.effects)); return; }
+    var effects = c.effects.filter(function (e) { return e.side === "secondary"; });
+    if (!effects.length) { said.appendChild(el("p", { "data-trader": "nothing" }, ["Loses nothing: every effect of " + c.name + " falls on the primary victim" + cite(c.rules) + "."])); return; }
+    effects.forEach(function (e) {
+      var immune = E.call("trader_immune", [id, e.id]);
+      var p = el("p", { "data-effect": e.id, "data-trader": U(immune) ? "unknown" : immune ? "immune" : "exposed" }, []);
+      if (U(immune)) { p.appendChild(document.createTextNode((e.text || e.id) + cite(e.rules) + ": ")); p.appendChild(fig(immune)); }
+      else if (immune) {
+        var why = (U(c.immunities) ? [] : c.immunities).filter(function (i) { return i.who === "trading_player" && (i.side === null || i.side === "secondary") && (!i.effects.length || i.effects.indexOf(e.id) >= 0); });
+        p.appendChild(document.createTextNode("Loses nothing of “" + (e.text || e.id) + "”" + cite(e.rules) + ": " + why.map(function (i) { return (i.text || "the player who traded it is immune") + cite(i.rules); }).join(" ")));
+      } else {
+        p.appendChild(document.createTextNode("Not immune: like any other player, may lose this — " + (e.text || e.id) + cite(e.rules) + " (choose the secondary role for the amount with your cards)."));
+      }
+      said.appendChild(p);
+    });
+  }
+
   function calamity(h, goods) {
     var id = document.getElementById("calamity-choice").value, role = document.getElementById("role-choice").value;
     var out = document.getElementById("calamity-out");
@@ -125,24 +200,23 @@
     var c = T.calamities[id];
     if (!c) { return; }
     out.appendChild(el("p", { "class": "cite" }, [c.name + cite(c.rules) + (c.combination_text ? " — " + c.combination_text + cite(c.combination_rules) : "")]));
-    if (role === "trader") {
-      var imm = U(c.immunities) ? [] : c.immunities.filter(function (i) { return i.who === "trading_player"; });
-      out.appendChild(el("p", { "class": "result" }, [imm.length ? imm.map(function (i) { return (i.text || "The player who traded it is immune") + cite(i.rules); }).join(" ") : "The calamity's data says nothing of the player who traded it."]));
-      return;
-    }
+    if (role === "trader") { trader(id, c, out); return; }
     if (U(c.effects)) { out.appendChild(fig(c.effects)); return; }
     var effects = c.effects.filter(function (e) { return e.side === role; });
     if (!effects.length) { out.appendChild(el("p", { "class": "result" }, ["No effect on the " + role + " victim."])); return; }
     effects.forEach(function (e) {
       var box = el("div", { "class": "result", "data-effect": e.id }, []);
       box.appendChild(el("p", {}, [(e.text || e.id) + cite(e.rules)]));
-      var r = E.call("calamity_amount", [id, e.id, h, role, goods]);
+      var r = E.call("calamity_amount", [id, e.id, h, role, goods, nation()]);
       if (U(r)) { box.appendChild(fig(r)); out.appendChild(box); return; }
       var value = E.call("calamity_value", [r]);
       var line = el("p", { "class": "loss" }, []);
       var kind = [r.kind || e.kind, e.unit].filter(function (w) { return w; }).map(function (w) { return w.replace(/_/g, " "); });
       line.appendChild(document.createTextNode("Amount" + (kind.length ? " (" + kind.join(", ") + ")" : "") + ": "));
-      if (r.immune) { line.appendChild(document.createTextNode("0 — immune")); }
+      if (r.immune) {
+        var nat = nation(), by = U(c.immunities) || !nat ? [] : c.immunities.filter(function (i) { return i.who === "nation" && i.nation === nat && (i.side === null || i.side === role) && (!i.effects.length || i.effects.indexOf(e.id) >= 0); });
+        line.appendChild(document.createTextNode("0 — immune" + by.map(function (i) { return ": " + (i.text || T.nations[nat]) + cite(i.rules); }).join("")));
+      }
       else if (r.unknown) { line.appendChild(fig({ unknown: e.unknown_why || "the amount is not in the sources, or how these cards combine is not" })); }
       else if (value !== null) { line.appendChild(document.createTextNode(String(value))); }
       else {

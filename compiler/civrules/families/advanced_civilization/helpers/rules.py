@@ -1,8 +1,9 @@
 """The family's rules as expression trees, each the page's twin of one of the package's helpers.
 
 ``credit``/``price`` are ``credit_toward``/``purchase_cost``, ``set_value`` is ``set_value``,
-``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` and its ``.value``,
-``can_enter_epoch`` is ``can_enter_epoch`` (no nation). ``hand_value``, ``affordable``,
+``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` (with its ``nation``) and its
+``.value``, ``can_enter_epoch`` is ``can_enter_epoch`` (with ``nation`` and ``level``),
+``trader_immune`` is ``secondary_losses(..., traded_by=)`` refusing the trader a share. ``hand_value``, ``affordable``,
 ``best_purchase`` and ``payment`` are the planner's, built on them; what they assume where the
 rules are silent is said on the page.
 """
@@ -89,11 +90,84 @@ SET_VALUE = Rule(
     ),
 )
 
+
+def _t(key: str) -> Expr:
+    return get(var("trade"), key)
+
+
+#: What a set of ``n`` cards of ``good`` gains when redeemed outside its native trade block: its face
+#: value per card, in a band of player counts (BLOCK_BONUSES; Expansion Project 26.3.3), a shared good
+#: only where the band says so and it was drawn in the other block (26.3.4). ``trade`` is
+#: {players, redeemed, drawn} (null where not given: no bonus), as the package's ``set_value(players=,
+#: redeemed_in=, drawn_in=)``.
+BLOCK_BONUS = Rule(
+    ("good", "n", "trade"),
+    let(
+        [
+            ("c", get(table("commodities"), var("good"))),
+            (
+                "band",
+                op(
+                    "first",
+                    op(
+                        "filter",
+                        table("block_bonuses"),
+                        _f(
+                            "b",
+                            op("and", op("le", _g("b", "min"), _t("players")), op("le", _t("players"), _g("b", "max"))),
+                        ),
+                    ),
+                ),
+            ),
+        ],
+        if_(
+            op(
+                "or",
+                op("is_null", _t("players")),
+                op("is_null", _t("redeemed")),
+                op("is_null", _g("c", "block")),
+                op("eq", var("n"), 0),
+                op("is_null", var("band")),
+            ),
+            0,
+            if_(
+                if_(
+                    op("eq", _g("c", "block"), "shared"),
+                    op(
+                        "and",
+                        _g("band", "shared_goods"),
+                        op("not", op("is_null", _t("drawn"))),
+                        op("ne", _t("drawn"), _t("redeemed")),
+                    ),
+                    op("ne", _g("c", "block"), _t("redeemed")),
+                ),
+                mul(var("n"), _g("c", "value")),
+                0,
+            ),
+        ),
+    ),
+)
+
+#: ``set_value`` with the trade-block bonus: the package's ``set_value(good, n, mining=, players=,
+#: redeemed_in=, drawn_in=)``.
+SET_VALUE_IN = Rule(
+    ("good", "n", "mining", "trade"),
+    let(
+        [("plain", call("set_value", var("good"), var("n"), var("mining")))],
+        if_(
+            op("is_unknown", var("plain")),
+            var("plain"),
+            add(var("plain"), call("block_bonus", var("good"), var("n"), var("trade"))),
+        ),
+    ),
+)
+
 _GOODS = op("filter", op("keys", var("hand")), _f("g", op("gt", get(var("hand"), var("g")), 0)))
 
-#: A hand's value: each good's set, and Mining on the one set it raises most (once per turn).
+#: A hand's value: each good's set (with its trade-block bonus), and Mining on the one set it raises
+#: most (once per turn).
 HAND_VALUE = Rule(
-    ("hand", "held"),
+    ("hand", "held", "trade"),
     let(
         [
             ("goods", _GOODS),
@@ -101,7 +175,11 @@ HAND_VALUE = Rule(
                 "plain",
                 op(
                     "sum",
-                    op("map", var("goods"), _f("g", call("set_value", var("g"), get(var("hand"), var("g")), False))),
+                    op(
+                        "map",
+                        var("goods"),
+                        _f("g", call("set_value_in", var("g"), get(var("hand"), var("g")), False, var("trade"))),
+                    ),
                 ),
             ),
             (
@@ -116,8 +194,8 @@ HAND_VALUE = Rule(
                             _f(
                                 "g",
                                 sub(
-                                    call("set_value", var("g"), get(var("hand"), var("g")), True),
-                                    call("set_value", var("g"), get(var("hand"), var("g")), False),
+                                    call("set_value_in", var("g"), get(var("hand"), var("g")), True, var("trade")),
+                                    call("set_value_in", var("g"), get(var("hand"), var("g")), False, var("trade")),
                                 ),
                             ),
                         ),
@@ -141,7 +219,21 @@ AFFORDABLE = Rule(
     ),
 )
 
-#: The cards of highest total face value whose prices (credits from cards held before) fit the budget.
+
+def _purchase_fact(key: str) -> Expr:
+    return get(get(get(table("credit_policy"), "purchases"), key), "value")
+
+
+def _is(value: Expr, literal: Expr) -> Expr:
+    """``value`` is ``literal`` (false, not unknown, where ``value`` is an unknown fact)."""
+    return op("and", op("not", op("is_unknown", value)), op("eq", value, literal))
+
+
+#: The cards of highest total face value whose prices (credits from cards held before) fit the budget,
+#: as the ruleset's purchase facts say (credit_policy.purchases): one card at most where several may
+#: not be bought in one phase; unknown where credits of cards bought in the same phase count (this
+#: planner prices each card from the cards held before the phase); several, each priced from the
+#: cards held before, where the rules say so or are silent (the page says it assumes it).
 BEST_PURCHASE = Rule(
     ("held", "budget"),
     let(
@@ -164,12 +256,39 @@ BEST_PURCHASE = Rule(
                 ),
             )
         ],
-        op(
-            "knapsack",
-            var("candidates"),
-            _f("c", call("price", var("held"), var("c"))),
-            _f("c", get(get(table("cards"), var("c")), "cost")),
-            var("budget"),
+        if_(
+            _is(_purchase_fact("several_cards_per_turn"), False),
+            let(
+                [
+                    (
+                        "one",
+                        op(
+                            "argmax",
+                            op(
+                                "filter",
+                                var("candidates"),
+                                _f("c", op("le", call("price", var("held"), var("c")), var("budget"))),
+                            ),
+                            _f("c", get(get(table("cards"), var("c")), "cost")),
+                        ),
+                    )
+                ],
+                if_(op("is_null", var("one")), op("list"), op("list", var("one"))),
+            ),
+            if_(
+                _is(_purchase_fact("same_turn_credits"), True),
+                obj(
+                    unknown="the ruleset's rules count the credits of cards bought in the same phase, which this "
+                    "planner does not compute"
+                ),
+                op(
+                    "knapsack",
+                    var("candidates"),
+                    _f("c", call("price", var("held"), var("c"))),
+                    _f("c", get(get(table("cards"), var("c")), "cost")),
+                    var("budget"),
+                ),
+            ),
         ),
     ),
 )
@@ -177,7 +296,7 @@ BEST_PURCHASE = Rule(
 #: How to pay ``total`` from the hand and the treasury: the commodity sets (whole goods) to turn in
 #: that overpay least, then spend the fewest treasury tokens; Mining on the set it raises most.
 PAYMENT = Rule(
-    ("hand", "held", "treasury", "total"),
+    ("hand", "held", "treasury", "total", "trade"),
     let(
         [
             ("goods", _GOODS),
@@ -191,7 +310,7 @@ PAYMENT = Rule(
                         let(
                             [
                                 ("part", op("obj_from", var("s"), _f("g", get(var("hand"), var("g"))))),
-                                ("value", call("hand_value", var("part"), var("held"))),
+                                ("value", call("hand_value", var("part"), var("held"), var("trade"))),
                                 ("tokens", op("max", 0, sub(var("total"), var("value")))),
                             ],
                             obj(
@@ -240,7 +359,7 @@ _AMOUNT = obj(
     change=op("sum", op("map", var("changing"), _f("m", mul(_m("amount"), _times())))),
     set_to=op("min_of", op("map", var("stating"), _f("m", _m("stated"))), None),
     cap=op("min_of", var("caps"), None),
-    immune=op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity"))),
+    immune=op("or", var("nation_immune"), op("any", var("counted"), _f("m", op("eq", _m("effect"), "immunity")))),
     kind=let(
         [
             (
@@ -275,7 +394,7 @@ _AMOUNT = obj(
 )
 
 CALAMITY_AMOUNT = Rule(
-    ("calamity", "effect", "held", "role", "commodities"),
+    ("calamity", "effect", "held", "role", "commodities", "nation"),
     let(
         [
             ("c", _CAL),
@@ -293,6 +412,31 @@ CALAMITY_AMOUNT = Rule(
             (
                 "unknown0",
                 op("and", _g("found", "unknown"), op("is_null", var("base")), op("is_null", _g("found", "per_city"))),
+            ),
+            (
+                "nation_immune",
+                op(
+                    "and",
+                    op("not", op("is_null", var("nation"))),
+                    op(
+                        "any",
+                        var("immunities"),
+                        _f(
+                            "i",
+                            op(
+                                "and",
+                                op("eq", _g("i", "who"), "nation"),
+                                op("eq", _g("i", "nation"), var("nation")),
+                                op("or", op("is_null", _g("i", "side")), op("eq", _g("i", "side"), var("role"))),
+                                op(
+                                    "or",
+                                    op("eq", op("len", _g("i", "effects")), 0),
+                                    op("in", var("effect"), _g("i", "effects")),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
             ),
             (
                 "relevant",
@@ -411,6 +555,37 @@ CALAMITY_AMOUNT = Rule(
     ),
 )
 
+#: Whether the player who traded ``calamity`` to the primary victim is immune to ``effect`` (an effect
+#: on secondary victims): the calamity's ``trading_player`` immunities (29.61), as the package's
+#: ``secondary_losses(..., traded_by=)`` refuses him a share.
+TRADER_IMMUNE = Rule(
+    ("calamity", "effect"),
+    let(
+        [("immunities", get(_CAL, "immunities"))],
+        if_(
+            op("is_unknown", var("immunities")),
+            var("immunities"),
+            op(
+                "any",
+                var("immunities"),
+                _f(
+                    "i",
+                    op(
+                        "and",
+                        op("eq", _g("i", "who"), "trading_player"),
+                        op("or", op("is_null", _g("i", "side")), op("eq", _g("i", "side"), "secondary")),
+                        op(
+                            "or",
+                            op("eq", op("len", _g("i", "effects")), 0),
+                            op("in", var("effect"), _g("i", "effects")),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+    ),
+)
+
 _CAPPED = fn(
     ["x"],
     let(
@@ -449,12 +624,52 @@ def _card_field(card: Expr, key: str) -> Expr:
     return get(get(table("cards"), card), key)
 
 
-#: Each requirement of an epoch as {what, need, have, ok} (ok unknown where a fact is).
+def _unknown(why: Expr) -> Expr:
+    return obj(unknown=why)
+
+
+#: The card value the first space of ``epoch`` on ``nation``'s track at ``level`` needs (33.25's
+#: Late Iron Age), as {what, need, have, ok}: the package's ``can_enter_epoch(..., nation=, level=)``.
+_CARD_VALUE = let(
+    [
+        ("track", get(get(table("ast_tracks"), var("nation")), var("level"))),
+        ("starts", _g("track", "epoch_starts")),
+        ("values", _g("track", "space_values")),
+        ("first", get(var("starts"), var("epoch"))),
+        (
+            "value",
+            if_(
+                op("is_null", var("track")),
+                _unknown(op("str", "the A.S.T. track of ", var("nation"), " is not in the sources")),
+                if_(
+                    op("is_unknown", var("starts")),
+                    var("starts"),
+                    if_(
+                        op("is_unknown", var("values")),
+                        var("values"),
+                        op(
+                            "coalesce",
+                            get(var("values"), var("first")),
+                            _unknown(
+                                op("str", "no card value is given for space ", var("first"), " of ", var("nation"))
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        ("have", op("sum", op("map", var("owned"), _f("h", _card_field(var("h"), "cost"))))),
+    ],
+    obj(what="card_value", need=var("value"), have=var("have"), ok=op("ge", var("have"), var("value"))),
+)
+
+#: Each requirement of an epoch at A.S.T. ``level`` as {what, need, have, ok} (ok unknown where a
+#: fact is); with a ``nation``, the card value of the epoch's first space where its spaces carry one.
 EPOCH_CRITERIA = Rule(
-    ("epoch", "cities", "held"),
+    ("epoch", "cities", "held", "nation", "level"),
     let(
         [
-            ("need", get(get(table("epochs"), var("epoch")), "requirements")),
+            ("need", get(get(get(table("epochs"), var("epoch")), "requirements"), var("level"))),
             ("owned", op("unique", var("held"))),
             ("groups_of", _f("h", _card_field(var("h"), "groups"))),
             (
@@ -612,17 +827,28 @@ EPOCH_CRITERIA = Rule(
                             ),
                         ),
                     ),
+                    if_(
+                        op("or", op("is_null", var("nation")), op("not", _need("card_value_per_space"))),
+                        op("list"),
+                        op("list", _CARD_VALUE),
+                    ),
                 ),
             ),
         ),
     ),
 )
 
-#: can_enter_epoch without a nation: every requirement met, in the package's order.
+#: can_enter_epoch(epoch, cities, held, nation, level): every requirement met, in the package's order
+#: (the card value of a nation's space last, as the package checks it once the rest are met).
 CAN_ENTER_EPOCH = Rule(
-    ("epoch", "cities", "held"),
+    ("epoch", "cities", "held", "nation", "level"),
     let(
-        [("criteria", call("epoch_criteria", var("epoch"), var("cities"), var("held")))],
+        [
+            (
+                "criteria",
+                call("epoch_criteria", var("epoch"), var("cities"), var("held"), var("nation"), var("level")),
+            )
+        ],
         if_(
             op("is_unknown", var("criteria")),
             var("criteria"),
@@ -636,12 +862,15 @@ RULES = {
     "price": PRICE,
     "prerequisites_met": PREREQUISITES_MET,
     "set_value": SET_VALUE,
+    "block_bonus": BLOCK_BONUS,
+    "set_value_in": SET_VALUE_IN,
     "hand_value": HAND_VALUE,
     "affordable": AFFORDABLE,
     "best_purchase": BEST_PURCHASE,
     "payment": PAYMENT,
     "calamity_amount": CALAMITY_AMOUNT,
     "calamity_value": CALAMITY_VALUE,
+    "trader_immune": TRADER_IMMUNE,
     "epoch_criteria": EPOCH_CRITERIA,
     "can_enter_epoch": CAN_ENTER_EPOCH,
 }
