@@ -50,7 +50,17 @@
 
   function render() { renderers.forEach(function (f) { f(); }); }
 
+  /* An element with its attributes and children (text or elements): every family's script builds
+   * its output with it, as text nodes, never as markup. */
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    (kids || []).forEach(function (k) { e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
+    return e;
+  }
+
   window.civrulesPage = {
+    el: el,
     onRender: function (f) { renderers.push(f); },
     changed: function () { write(); render(); },
     start: function () {

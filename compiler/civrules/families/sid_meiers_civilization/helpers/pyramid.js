@@ -6,12 +6,7 @@
   var E = new civrules.Evaluator(T, civrules.data("civrules-rules"));
   var U = civrules.isUnknown;
 
-  function el(tag, attrs, kids) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    (kids || []).forEach(function (k) { e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
-    return e;
-  }
+  var el = civrulesPage.el;
   function fig(v) {
     if (U(v)) { return el("span", { "class": "unknown", title: v.unknown }, ["unknown: " + v.unknown]); }
     if (v === true) { return el("span", { "class": "yes" }, ["yes"]); }
