@@ -1349,28 +1349,11 @@ def _levels(ruleset: Ruleset) -> tuple[str, ...]:
 
 
 def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
-    from civrules.families.advanced_civilization.succession import requirements_of
+    from civrules.families.advanced_civilization.succession import requirement_numbers
 
-    req = requirements_of(epoch, None if level == STANDARD_LEVEL else level)
-    criteria = req.get("criteria") if isinstance(req, dict) else None
-    known_requirements = not (isinstance(req, dict) and set(req) == {"unknown"}) and not (
-        isinstance(criteria, dict) and "unknown" in criteria  # lost from the sources (Expansion Project 28.2.2)
-    )
-    values = []
-    for entry in req.get("min_cards_of_value") or ():
-        if isinstance(entry, dict):
-            values.append((entry.get("count", 1), entry.get("min_value", 0), _int(entry.get("max_value_below"))))
-    return {
-        "min_cities": _int(req.get("min_cities")),
-        "min_card_groups": _int(req.get("min_card_groups")),
-        "min_cards": _int(req.get("min_cards")),
-        "all_card_groups": bool(req.get("all_card_groups", False)),
-        "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
-        "card_value_per_space": bool(req.get("card_value_per_space", False)),
-        "min_victory_points": _int(req.get("min_victory_points")),
-        "min_cards_of_value": values,
-        "requirements_known": known_requirements,
-    }
+    numbers, known = requirement_numbers(epoch, None if level == STANDARD_LEVEL else level)
+    del numbers["text"]
+    return {**numbers, "requirements_known": known}
 
 
 def _tracks(ruleset: Ruleset) -> dict[str, dict[str, Any]]:

@@ -106,6 +106,34 @@ def requirements_of(epoch: Epoch, level: str | None = None) -> Mapping[str, Any]
     return epoch.requirements
 
 
+def requirement_numbers(epoch: Epoch, level: str | None = None) -> tuple[dict[str, Any], bool]:
+    """An epoch's entry requirements at ``level`` as the numbers and flags they state (a count not
+    given is None), and whether they are known: False where the sources lack them, wholly or in
+    part (the Expansion Project's 28.2.2). The engine package and the player helper read them so."""
+    req = requirements_of(epoch, level)
+    criteria = req.get("criteria")
+    known = set(req) != {"unknown"} and not (isinstance(criteria, Mapping) and "unknown" in criteria)
+
+    def whole(item: Any) -> int | None:
+        return item if isinstance(item, int) and not isinstance(item, bool) else None
+
+    return {
+        "min_cities": whole(req.get("min_cities")),
+        "min_card_groups": whole(req.get("min_card_groups")),
+        "min_cards": whole(req.get("min_cards")),
+        "all_card_groups": bool(req.get("all_card_groups", False)),
+        "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
+        "card_value_per_space": bool(req.get("card_value_per_space", False)),
+        "min_victory_points": whole(req.get("min_victory_points")),
+        "min_cards_of_value": [
+            (entry.get("count", 1), entry.get("min_value", 0), whole(entry.get("max_value_below")))
+            for entry in req.get("min_cards_of_value") or ()
+            if isinstance(entry, Mapping)
+        ],
+        "text": req.get("text") if isinstance(req.get("text"), str) else None,
+    }, known
+
+
 def is_value_gated(epoch: Epoch) -> bool:
     """True if each space of the epoch carries a card value to reach (33.25's Late Iron Age)."""
     return any(bool(requirements.get("card_value_per_space")) for _, requirements in requirement_sets(epoch))

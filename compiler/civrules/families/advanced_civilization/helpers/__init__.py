@@ -9,7 +9,6 @@ the package answer alike (tests/families/advanced_civilization/test_helpers.py h
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
@@ -19,7 +18,7 @@ from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
 from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
 from civrules.families.advanced_civilization.package import STANDARD_LEVEL, _levels, _tracks
-from civrules.families.advanced_civilization.succession import requirements_of
+from civrules.families.advanced_civilization.succession import requirement_numbers
 from civrules.model import Ruleset as CoreRuleset
 from civrules.model import Unknown
 
@@ -178,29 +177,13 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
 
 
 def _requirements(epoch: Epoch, level: str | None) -> Any:
-    req = requirements_of(epoch, level)
-    criteria = req.get("criteria") if isinstance(req, Mapping) else None
-    if (isinstance(req, Mapping) and set(req) == {"unknown"}) or (
-        isinstance(criteria, Mapping) and "unknown" in criteria
-    ):
+    numbers, known = requirement_numbers(epoch, level)
+    if not known:
         return {"unknown": f"the entry requirements of {epoch.id} are not in the sources"}
     values = [
-        {"count": e.get("count", 1), "min_value": e.get("min_value", 0), "below": _int(e.get("max_value_below"))}
-        for e in req.get("min_cards_of_value") or ()
-        if isinstance(e, Mapping)
+        {"count": count, "min_value": least, "below": below} for count, least, below in numbers["min_cards_of_value"]
     ]
-    return {
-        "min_cities": _int(req.get("min_cities")),
-        "min_card_groups": _int(req.get("min_card_groups")),
-        "min_cards": _int(req.get("min_cards")),
-        "all_card_groups": bool(req.get("all_card_groups", False)),
-        "two_group_cards_count_twice": bool(req.get("two_group_cards_count_twice", False)),
-        "card_value_per_space": bool(req.get("card_value_per_space", False)),
-        "min_victory_points": _int(req.get("min_victory_points")),
-        "min_cards_of_value": values,
-        "text": req.get("text") if isinstance(req.get("text"), str) else None,
-        "rules": _cited(epoch.rules, epoch.source),
-    }
+    return {**numbers, "min_cards_of_value": values, "rules": _cited(epoch.rules, epoch.source)}
 
 
 def _track(track: AstTrack) -> dict[str, Any]:
