@@ -620,6 +620,16 @@ def _need(key: str) -> Expr:
     return _g("need", key)
 
 
+def _at_least(key: str, what: str, have: Expr) -> Expr:
+    """The criterion "at least ``need[key]`` of ``what``" as a list of one, or none where the
+    epoch states no such minimum."""
+    return if_(
+        op("is_null", _need(key)),
+        op("list"),
+        op("list", obj(what=what, need=_need(key), have=have, ok=op("ge", have, _need(key)))),
+    )
+
+
 def _card_field(card: Expr, key: str) -> Expr:
     return get(get(table("cards"), card), key)
 
@@ -699,32 +709,8 @@ EPOCH_CRITERIA = Rule(
                 "concat",
                 op(
                     "list",
-                    if_(
-                        op("is_null", _need("min_cities")),
-                        op("list"),
-                        op(
-                            "list",
-                            obj(
-                                what="cities",
-                                need=_need("min_cities"),
-                                have=var("cities"),
-                                ok=op("ge", var("cities"), _need("min_cities")),
-                            ),
-                        ),
-                    ),
-                    if_(
-                        op("is_null", _need("min_card_groups")),
-                        op("list"),
-                        op(
-                            "list",
-                            obj(
-                                what="card_groups",
-                                need=_need("min_card_groups"),
-                                have=var("groups"),
-                                ok=op("ge", var("groups"), _need("min_card_groups")),
-                            ),
-                        ),
-                    ),
+                    _at_least("min_cities", "cities", var("cities")),
+                    _at_least("min_card_groups", "card_groups", var("groups")),
                     if_(
                         _need("all_card_groups"),
                         op(
@@ -738,19 +724,7 @@ EPOCH_CRITERIA = Rule(
                         ),
                         op("list"),
                     ),
-                    if_(
-                        op("is_null", _need("min_cards")),
-                        op("list"),
-                        op(
-                            "list",
-                            obj(
-                                what="cards",
-                                need=_need("min_cards"),
-                                have=op("len", var("owned")),
-                                ok=op("ge", op("len", var("owned")), _need("min_cards")),
-                            ),
-                        ),
-                    ),
+                    _at_least("min_cards", "cards", op("len", var("owned"))),
                     op(
                         "map",
                         _need("min_cards_of_value"),
