@@ -8,11 +8,14 @@ to use. The corpus below runs every hostile case end to end and measures each ru
 The adversarial corpus (tests/adversarial/cases.yaml): whatever arrives, a located diagnostic.
 
 Each case is a rules tree built in a temporary directory (the shipped rules with one hostile
-change), checked by `civrules` in a subprocess (tests/adversarial/measure.py), whose exit code,
-CPU time and peak resident memory are those the kernel counted for that process. See the header of
-cases.yaml for what a case asserts. No test asserts on time: a case's CPU figure is a speed goal
-that `make bench` measures (bench/adversarial.py); here only a generous wall-time guard stops a
-hang.
+change), checked by `civrules`. `make test` runs it in the test's own interpreter (click's test
+runner; a case whose threat is to a starting interpreter, `fresh`, in a subprocess): starting an
+interpreter per case cost more CPU than most cases' own work. `make test-slow` runs every case in a
+subprocess (tests/adversarial/measure.py), whose exit code, CPU time and peak resident memory are
+those the kernel counted for that process, and holds its memory to the case's bound. See the header
+of cases.yaml for what a case asserts. No test asserts on time: a case's CPU figure is a speed goal
+that `make bench` measures (bench/adversarial.py, in subprocesses); here only a generous wall-time
+guard stops a hang.
 """
 
 from __future__ import annotations
@@ -89,6 +92,9 @@ class Case:
     stderr: str | None = None  # a text the command's standard error must hold
     fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
     slow: bool = False
+    #: The threat is to a starting interpreter or the whole process (what it imports from the
+    #: working directory, a file-size limit): `make test` runs it in a subprocess too.
+    fresh: bool = False
     #: Rulesets of other families the case's tree holds besides FAMILY (its variants extend them).
     rulesets: tuple[str, ...] = ()
 
@@ -113,6 +119,7 @@ def load_cases() -> list[Case]:
             stderr=entry.get("stderr"),
             fsize_kib=entry.get("fsize_kib"),
             slow=bool(entry.get("slow", False)),
+            fresh=bool(entry.get("fresh", False)) or entry.get("fsize_kib") is not None,
             rulesets=tuple(entry.get("rulesets", ())),
         )
         for entry in entries
@@ -212,9 +219,18 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
     return rules, written
 
 
-def run_measured(rules: Path, args: list[str], tmp: Path, case: Case) -> measure.Measured:
-    """Run civrules as a command; the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
-    env = {**os.environ, **{k: v.replace("@TMP@", str(tmp)) for k, v in case.env}}
+def run_measured(rules: Path, args: list[str], tmp: Path, case: Case, *, in_process: bool = False) -> measure.Measured:
+    """Run civrules as a command (or, ``in_process`` and unless the case needs a fresh interpreter,
+    in this one); the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
+    case_env = {k: v.replace("@TMP@", str(tmp)) for k, v in case.env}
+    if in_process and not case.fresh:
+        return measure.run_in_process(
+            ["--rules", str(rules), *args],
+            cwd=tmp if case.cwd == "tmp" else REPO,
+            env=case_env,
+            timeout=hang_guard(case),
+        )
+    env = {**os.environ, **case_env}
     limit = case.fsize_kib
 
     def limit_file_size() -> None:
@@ -318,12 +334,14 @@ def locate(rules: Path, expect: dict[str, Any]) -> tuple[str, str, int, int]:
     return expect["code"], expect["file"], line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
+def run_case(case: Case, tmp: Path, *, in_process: bool = False) -> tuple[Outcome, Path, set[str]]:
+    """Build the case's tree under ``tmp`` and run its command: in a subprocess of its own, measured
+    (`make test-slow`, `make bench`), or ``in_process`` (`make test`: no peak memory measured)."""
     rules, written = build_tree(case, tmp)
     args = [a.replace("@TMP@", str(tmp)) for a in case.run]
     if case.format in ("json", "text", "github", "sarif") and args[0] == "validate":
         args += ["--format", case.format]
-    measured = run_measured(rules, args, tmp, case)
+    measured = run_measured(rules, args, tmp, case, in_process=in_process)
     outcome = Outcome(
         measured.returncode,
         measured.cpu_seconds,
@@ -336,12 +354,26 @@ def run_case(case: Case, tmp: Path) -> tuple[Outcome, Path, set[str]]:
     return outcome, rules, written
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.slow] if c.slow else []) for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES if not c.slow])
 def test_adversarial_case(case: Case, tmp_path: Path) -> None:
+    """`make test`: every case but the slow ones, run in this interpreter (the few that need a
+    fresh one, `fresh: true`, in a subprocess): exit code, located diagnostics, output, the verify
+    hooks. Peak memory is the slow test's below, which runs every case in a process of its own."""
+    try:
+        check_case(case, tmp_path, in_process=True)
+    finally:
+        remove_tree(tmp_path / "rules")  # pytest keeps temporary trees: not 100 MB files
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
+def test_adversarial_case_in_a_process_of_its_own(case: Case, tmp_path: Path) -> None:
+    """`make test-slow`: every case as a command in a subprocess, as a user runs it, with the same
+    assertions and its peak resident memory (as the kernel counted it) under the case's bound."""
     try:
         check_case(case, tmp_path)
     finally:
-        remove_tree(tmp_path / "rules")  # pytest keeps temporary trees: not 100 MB files
+        remove_tree(tmp_path / "rules")
 
 
 def remove_tree(root: Path) -> None:
@@ -361,8 +393,8 @@ def remove_tree(root: Path) -> None:
         os.rmdir(folder)
 
 
-def check_case(case: Case, tmp_path: Path) -> None:
-    outcome, rules, written = run_case(case, tmp_path)
+def check_case(case: Case, tmp_path: Path, *, in_process: bool = False) -> None:
+    outcome, rules, written = run_case(case, tmp_path, in_process=in_process)
     context = f"{case.id} ({case.threat})\nstdout: {outcome.stdout[-3000:]}\nstderr: {outcome.stderr[-3000:]}"
     assert "Traceback" not in outcome.stderr, context
     assert "internal error" not in outcome.stderr, context
@@ -386,7 +418,7 @@ def check_case(case: Case, tmp_path: Path) -> None:
     assert raw is None, f"{case.id}: a raw U+{ord(raw.group()):04X} in the output\n{context}"
     if case.run[0] == "build" and case.exit == 0:
         verify_packages_import(case, outcome, rules, tmp_path)
-    rss_mb = outcome.max_rss_bytes / 1e6
+    rss_mb = outcome.max_rss_bytes / 1e6  # 0 when run in process: not measured
     assert rss_mb < case.rss_mb, f"{case.id}: peak RSS {rss_mb:.0f} MB (bound {case.rss_mb} MB)"
     for hook in case.verify:
         VERIFY[hook](case, outcome, rules, tmp_path)
