@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import Browser
+
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
 #: The committed engine packages and runtimes (kept current by `civrules build --check`).
@@ -135,3 +137,40 @@ def sigint_default() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+# --- one headless Chromium for every browser test ------------------------------------------------
+
+
+def find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """A headless Chromium on the PATH. The tests never install one (that needs root): without it
+    they skip, saying what to install, unless CIVRULES_REQUIRE_BROWSER=1 (CI) makes that a failure."""
+    found = find_chromium()
+    if found is None:
+        reason = (
+            "no chromium on the PATH: install one to run the browser tests "
+            "(`sudo make setup-browser` installs Debian's `chromium`)"
+        )
+        if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
+        pytest.skip(reason)
+    return found
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """The one Chromium of a test process (tests/browser.py), started by the first test that needs
+    it and shared by every sheet and helper test after it, a tab each: a start costs seconds of CPU,
+    a tab a fraction of one. The pages keep their state in the URL, so no test sees another's."""
+    root = tmp_path_factory.mktemp("chromium")
+    with Browser(chromium, root / "profile", root / "chromium.log") as started:
+        yield started

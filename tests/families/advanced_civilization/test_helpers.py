@@ -17,7 +17,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,24 +73,6 @@ _ASK = """(function (q) {
     })
   });
 })(%s)"""
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    reason = "no chromium on the PATH: install one to run the browser tests (`sudo make setup-browser`)"
-    if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
-        pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    root = tmp_path_factory.mktemp("helpers-chromium")
-    with Browser(_chromium(), root / "profile", root / "chromium.log") as started:
-        yield started
 
 
 def open_offline(browser: Browser, path: Path, fragment: str = "", size: tuple[int, int] = (1280, 900)) -> Page:

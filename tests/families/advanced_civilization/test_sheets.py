@@ -665,30 +665,6 @@ _METRICS = """(function () {
 })()"""
 
 
-def _find_chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """A headless Chromium on the PATH. The tests never install one (that needs root): without it
-    they skip, saying what to install, unless CIVRULES_REQUIRE_BROWSER=1 (CI) makes that a failure."""
-    found = _find_chromium()
-    if found is None:
-        reason = (
-            "no chromium on the PATH: install one to run the browser tests "
-            "(`sudo make setup-browser` installs Debian's `chromium`)"
-        )
-        if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
-            pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
-        pytest.skip(reason)
-    return found
-
-
 def test_a_browser_that_never_answers_fails_the_wait_and_is_killed(tmp_path: Path) -> None:
     silent = tmp_path / "silent"
     silent.write_text("#!/bin/sh\nread -r line <&3\n")  # reads the commands (no newline comes), answers none
@@ -720,14 +696,11 @@ _LABEL_BOXES = """(() => Array.from(document.querySelectorAll('svg.map-graph g.l
 
 
 @pytest.mark.parametrize("ruleset_id", [BASE, VARIANT])
-def test_no_map_label_covers_another_in_the_browser(chromium: str, tmp_path: Path, ruleset_id: str) -> None:
+def test_no_map_label_covers_another_in_the_browser(browser: Browser, tmp_path: Path, ruleset_id: str) -> None:
     """A map label covered another (Knossos over Crete): measured by the boxes Chromium draws them in."""
     page = tmp_path / "map.html"
     page.write_bytes((REPO / "generated" / "sheets" / ruleset_id / "map.html").read_bytes())
-    with (
-        Browser(chromium, tmp_path / "profile", tmp_path / "chromium.log") as browser,
-        browser.open(page.as_uri(), _size(True)) as tab,
-    ):
+    with browser.open(page.as_uri(), _size(True)) as tab:
         boxes = tab.evaluate(_LABEL_BOXES)
     assert len(boxes) > 100
     covered = [
@@ -780,9 +753,9 @@ def _write_pages(root: Path, pages: Mapping[str, Mapping[str, bytes]]) -> None:
 
 
 @pytest.fixture(scope="module")
-def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
-    """The credit table and the quick reference through one Chromium (tests/browser.py), a tab
-    each: PNG, PDF, layout metrics on both papers, the README's screenshots."""
+def browsed(browser: Browser, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """The credit table and the quick reference through the one Chromium (tests/conftest.py), a
+    tab each: PNG, PDF, layout metrics on both papers, the README's screenshots."""
     root = tmp_path_factory.mktemp("chromium")
     pages = {"a4": dict(base.files), "letter": render_sheets(base.model, base.fingerprint, "letter")}
     # One sheet of an 18-player ruleset: Mega Civilization's credit chart.
@@ -791,28 +764,26 @@ def browsed(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory
     metrics: dict[str, dict[str, float]] = {}
     screenshot = root / "credit-table-docs.png"
     eighteen = root / "mega-credit-chart.png"
-    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
-        png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in BROWSED_FAST])
-        pdf["letter"] = root / "letter-credit-table.pdf"
-        with browser.open((root / "letter" / "credit-table.html").as_uri()) as page:
-            pdf["letter"].write_bytes(page.pdf())
-        for paper in ("a4", "letter"):
-            with browser.open((root / paper / "credit-table.html").as_uri(), _size(True, paper)) as page:
-                metrics[paper] = page.evaluate(_METRICS)
-        with browser.open((root / "a4" / "credit-table.html").as_uri(), _size(True), scale=1.5) as page:
-            screenshot.write_bytes(page.screenshot())
-        with browser.open((root / "mega" / "credit-table.html").as_uri(), _size(True)) as page:
-            eighteen.write_bytes(page.screenshot())
+    png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in BROWSED_FAST])
+    pdf["letter"] = root / "letter-credit-table.pdf"
+    with browser.open((root / "letter" / "credit-table.html").as_uri()) as page:
+        pdf["letter"].write_bytes(page.pdf())
+    for paper in ("a4", "letter"):
+        with browser.open((root / paper / "credit-table.html").as_uri(), _size(True, paper)) as page:
+            metrics[paper] = page.evaluate(_METRICS)
+    with browser.open((root / "a4" / "credit-table.html").as_uri(), _size(True), scale=1.5) as page:
+        screenshot.write_bytes(page.screenshot())
+    with browser.open((root / "mega" / "credit-table.html").as_uri(), _size(True)) as page:
+        eighteen.write_bytes(page.screenshot())
     return Browsed(png, pdf, metrics, screenshot, eighteen)
 
 
 @pytest.fixture(scope="module")
-def browsed_every_sheet(chromium: str, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
-    """Every sheet through one Chromium: PNG and PDF (`make test-slow`)."""
+def browsed_every_sheet(browser: Browser, base: Built, tmp_path_factory: pytest.TempPathFactory) -> Browsed:
+    """Every sheet through the one Chromium: PNG and PDF (`make test-slow`)."""
     root = tmp_path_factory.mktemp("chromium-every-sheet")
     _write_pages(root, {"a4": dict(base.files)})
-    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
-        png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in base.files])
+    png, pdf = _render_each(browser, root, [s for s in SHEETS if s.file in base.files])
     return Browsed(png, pdf, {}, root / "unused.png", root / "unused.png")
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,17 +15,10 @@ from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.browser import Browser
 from tests.conftest import REPO, copy_rulesets
-from tests.families.advanced_civilization.test_helpers import _chromium, open_offline
+from tests.families.advanced_civilization.test_helpers import open_offline
 
 PAGE = REPO / "generated" / "helpers" / "imperial-settlers.html"
 DECK_CODES = {"F001", "F002", "F003", "F004"}
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    root = tmp_path_factory.mktemp("is-helpers-chromium")
-    with Browser(_chromium(), root / "profile", root / "chromium.log") as started:
-        yield started
 
 
 @pytest.fixture(scope="module")

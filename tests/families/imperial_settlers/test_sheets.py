@@ -5,9 +5,7 @@ as the card's id with one note, no field names or placeholders, and a variant's 
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -139,18 +137,6 @@ def test_the_peaceful_variant_marks_what_it_changes() -> None:
 # --- Chromium ----------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    reason = "no chromium on the PATH (`sudo make setup-browser` installs Debian's `chromium`)"
-    if os.environ.get("CIVRULES_REQUIRE_BROWSER") == "1":
-        pytest.fail(reason + "; CIVRULES_REQUIRE_BROWSER=1 requires it")
-    pytest.skip(reason)
-
-
 def _size(landscape: bool, paper: str) -> tuple[int, int]:
     short, long = (210.0, 297.0) if paper == "a4" else (215.9, 279.4)
     width, height = (long, short) if landscape else (short, long)
@@ -160,25 +146,24 @@ def _size(landscape: bool, paper: str) -> tuple[int, int]:
 _WIDTH = "(() => ({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth}))()"
 
 
-def _printed(chromium: str, root: Path) -> Iterator[tuple[str, str, pypdf.PdfReader, Mapping[str, float]]]:
-    with Browser(chromium, root / "profile", root / "chromium.log") as browser:
-        for paper in ("a4", "letter"):
-            (root / paper).mkdir()
-            for name, page in sheets_of(BASE, paper).items():
-                (root / paper / name).write_text(page, encoding="utf-8")
-            for name in ("faction-cards.html", "round-and-actions.html"):
-                landscape = name == "faction-cards.html"
-                with browser.open((root / paper / name).as_uri(), _size(landscape, paper)) as tab:
-                    width = tab.evaluate(_WIDTH)
-                    tab.emulate(None)
-                    pdf = root / f"{paper}-{name}.pdf"
-                    pdf.write_bytes(tab.pdf())
-                yield paper, name, pypdf.PdfReader(pdf), width
+def _printed(browser: Browser, root: Path) -> Iterator[tuple[str, str, pypdf.PdfReader, Mapping[str, float]]]:
+    for paper in ("a4", "letter"):
+        (root / paper).mkdir()
+        for name, page in sheets_of(BASE, paper).items():
+            (root / paper / name).write_text(page, encoding="utf-8")
+        for name in ("faction-cards.html", "round-and-actions.html"):
+            landscape = name == "faction-cards.html"
+            with browser.open((root / paper / name).as_uri(), _size(landscape, paper)) as tab:
+                width = tab.evaluate(_WIDTH)
+                tab.emulate(None)
+                pdf = root / f"{paper}-{name}.pdf"
+                pdf.write_bytes(tab.pdf())
+            yield paper, name, pypdf.PdfReader(pdf), width
 
 
-def test_chromium_prints_a_landscape_and_a_portrait_sheet_within_the_page(chromium: str, tmp_path: Path) -> None:
+def test_chromium_prints_a_landscape_and_a_portrait_sheet_within_the_page(browser: Browser, tmp_path: Path) -> None:
     sizes = {"a4": (842, 595), "letter": (792, 612)}
-    for paper, name, reader, width in _printed(chromium, tmp_path):
+    for paper, name, reader, width in _printed(browser, tmp_path):
         assert width["scroll"] <= width["client"], (paper, name, width)  # nothing wider than the page
         landscape = name == "faction-cards.html"
         assert 1 <= len(reader.pages) <= (4 if landscape else 2), (paper, name)

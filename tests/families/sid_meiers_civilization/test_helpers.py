@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import pytest
 
 from tests.browser import Browser
 from tests.conftest import REPO
-from tests.families.advanced_civilization.test_helpers import _chromium, open_offline
+from tests.families.advanced_civilization.test_helpers import open_offline
 
 GENERATED = REPO / "generated"
 RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
@@ -73,13 +72,6 @@ _ASK = """(function (q) {
     after: q.after.map(function (x) { return a(E.call("trade_after", [x.level, x.trade, x.coins, []])); })
   });
 })(%s)"""
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    root = tmp_path_factory.mktemp("smc-helpers-chromium")
-    with Browser(_chromium(), root / "profile", root / "chromium.log") as started:
-        yield started
 
 
 def _package(ruleset_id: str, draws: int) -> dict[str, Any]:
