@@ -62,16 +62,12 @@ def run_on_terminal(*args: str, **env: str) -> str:
 
 
 def run_into_pipe(*args: str, **env: str) -> str:
-    started = subprocess.run(
-        [sys.executable, "-m", "civrules", "--rules", str(TINY), *args],
-        capture_output=True,
-        text=True,
-        env=_environment(**env),
-        check=False,
-        timeout=120,
-    )
-    assert started.returncode == 1
-    return started.stdout
+    """civrules with its standard output not a terminal: in this process, through click's test
+    runner (its output is no terminal), the colour variables cleared but those given."""
+    variables: dict[str, str | None] = dict.fromkeys(_CLEARED)
+    result = CliRunner().invoke(cli.main, ["--rules", str(TINY), *args], env={**variables, "TERM": "xterm", **env})
+    assert result.exit_code == 1, result.output
+    return result.stdout
 
 
 ONE_INFO = ("validate",)
@@ -139,24 +135,18 @@ def test_quiet_keeps_the_errors(tmp_path: Path) -> None:
 
 
 def complete(words: str, **env: str) -> list[str]:
-    """What bash completion offers for ``words`` (the last one being completed)."""
+    """What bash completion offers for ``words`` (the last one being completed): click's completion
+    entry point run in this process, as the shell's hook runs it, with the variables the hook sets."""
     parts = words.split(" ")
-    started = subprocess.run(
-        [sys.executable, "-c", 'from civrules.cli import main; main(prog_name="civrules")'],
-        env={
-            **os.environ,
-            "_CIVRULES_COMPLETE": "bash_complete",
-            "COMP_WORDS": words,
-            "COMP_CWORD": str(len(parts) - 1),
-            **env,
-        },
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=REPO,
-    )
-    assert started.returncode == 0, started.stderr
-    return [line.split(",", 1)[1] for line in started.stdout.splitlines() if "," in line]
+    variables = {"_CIVRULES_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(parts) - 1)}
+    before = os.getcwd()
+    os.chdir(REPO)  # the shell's folder: `rules` is found there unless --rules or CIVRULES_RULES says
+    try:
+        result = CliRunner().invoke(cli.main, [], env={**variables, **env}, prog_name="civrules")
+    finally:
+        os.chdir(before)
+    assert result.exit_code == 0, result.output
+    return [line.split(",", 1)[1] for line in result.stdout.splitlines() if "," in line]
 
 
 def test_completion_offers_commands_and_options() -> None:
