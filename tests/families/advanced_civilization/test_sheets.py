@@ -444,7 +444,7 @@ ALL_RULESETS = sorted(Workspace(RULES).manifests())
 CARD_RULESETS = [
     r for r in ALL_RULESETS if Workspace(RULES).load_ruleset(Workspace(RULES).manifests()[r]).family.default
 ]
-#: The Sid Meier's Civilization family's rulesets: their sheets are held within the page on both papers.
+#: The Sid Meier's Civilization family's base ruleset: `make test` holds every sheet of it within the page.
 SMC = "sid-meiers-civilization"
 
 
