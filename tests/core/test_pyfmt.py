@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from civrules.emit.pyfmt import LINE_LENGTH, Code, Node, _Container, call, dct, statement, string, tup
 
 
@@ -36,9 +38,11 @@ def _value(rng: random.Random, depth: int) -> Node:
     return call("Record", *[_value(rng, depth + 1) for _ in range(width)], name=_value(rng, depth + 1))
 
 
-def test_bounded_flattening_lays_out_as_the_whole_flattening() -> None:
+# 100 random values in `make test`, 400 (the same 100 first) in `make test-slow`: 5 s of CPU.
+@pytest.mark.parametrize("values", [100, pytest.param(400, marks=pytest.mark.slow)])
+def test_bounded_flattening_lays_out_as_the_whole_flattening(values: int) -> None:
     rng = random.Random(32)
-    for _ in range(400):
+    for _ in range(values):
         node = _value(rng, 0)
         for indent, prefix in ((0, "TABLE: Final[Mapping[str, int]] = "), (8, "key="), (4, "")):
             assert node.lines(indent, prefix, ",") == _reference_lines(node, indent, prefix, ","), node.flat()[:200]

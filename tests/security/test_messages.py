@@ -129,6 +129,9 @@ def test_a_check_out_of_memory_is_not_reported_as_its_bug(rules: Path, monkeypat
     no_bug(output)
 
 
+# Seconds of CPU in a child of its own (an address-space limit cannot be lifted once set): `make
+# test-slow`. `make test` holds the same message with a MemoryError raised in process (above).
+@pytest.mark.slow
 def test_a_build_beyond_the_address_space_limit_is_exit_2_with_a_hint(rules: Path, tmp_path: Path) -> None:
     """A real MemoryError, in a child under a 600 MiB address-space limit: a sparse file of 1 GiB
     read whole (a raised --max-file-size lets it be)."""
