@@ -57,17 +57,18 @@ _SCRATCH = pytest.StashKey[str]()
 #: (`--dist loadfile --no-loadscope-reorder`) in collection order: started first, the long ones leave
 #: the short ones to fill the end, and neither worker waits for the other with a long module to go.
 LONGEST_FIRST = (
-    "security/test_resource_limits.py",
     "families/advanced_civilization/test_sheets.py",
-    "security/test_filesystem.py",
+    "security/test_resource_limits.py",
     "families/advanced_civilization/test_codegen.py",
-    "security/test_interrupts.py",
     "core/test_checks.py",
+    "security/test_interrupts.py",
+    "security/test_filesystem.py",
+    "core/test_docs.py",
+    "core/test_cli.py",
     "security/test_hostile_yaml.py",
-    "core/test_import_graph.py",
-    "families/advanced_civilization/test_mutations.py",
+    "core/test_init.py",
+    "core/test_lsp.py",
     "core/test_schemas.py",
-    "families/advanced_civilization/test_helpers.py",
 )
 
 
