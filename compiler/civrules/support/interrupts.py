@@ -29,10 +29,10 @@ def deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    received: list[int] = []
+    received: list[signal.Signals] = []
 
     def note(signum: int, frame: FrameType | None) -> None:
-        received.append(signum)
+        received.append(signal.Signals(signum))
 
     previous = {}
     for held in _HELD:
@@ -47,4 +47,11 @@ def deferred() -> Iterator[None]:
         for held, handler in previous.items():
             signal.signal(held, handler)
         for signum in dict.fromkeys(received):
-            signal.raise_signal(signum)
+            handler = previous[signum]
+            if callable(handler):
+                # Called here, in this frame: a signal sent again would be acted on at the next
+                # bytecode boundary, which may be inside a garbage-collector callback, where Python
+                # prints the KeyboardInterrupt and drops it.
+                handler(signum, None)
+            else:
+                signal.raise_signal(signum)
