@@ -108,6 +108,18 @@ def _edit(text: str, kind: str, seed: int) -> str:
         lines[at:at] = lines[at : at + 1]
     elif kind == "break_syntax":
         lines[at:at] = ["  broken: [\n"]
+    elif kind in ("move_item", "copy_item"):
+        # Cut (or copy) an item of a top-level list and paste it before another item: items moved,
+        # ids written twice, or, between lists of two kinds, items where they do not belong.
+        starts = [i for i, line in enumerate(lines) if line.lstrip(" ").startswith("- ") and line[:1] in " -"]
+        if len(starts) > 1:
+            k = seed % (len(starts) - 1)
+            block = lines[starts[k] : starts[k + 1]]
+            if kind == "move_item":
+                del lines[starts[k] : starts[k + 1]]
+            to = starts[(seed // 7) % len(starts)]
+            to = to if to < starts[k] or kind == "copy_item" else to - len(block)
+            lines[to:to] = block
     elif kind == "change_number":
         numbers = [i for i, line in enumerate(lines) if any(c.isdigit() for c in line.partition(":")[2])]
         if numbers:
@@ -120,7 +132,17 @@ EDITS = st.lists(
     st.tuples(
         st.sampled_from(KEEP),
         st.sampled_from(
-            ["misspell_key", "rename_id", "drop_line", "duplicate_line", "break_syntax", "change_number", "revert"]
+            [
+                "misspell_key",
+                "rename_id",
+                "drop_line",
+                "duplicate_line",
+                "break_syntax",
+                "change_number",
+                "move_item",
+                "copy_item",
+                "revert",
+            ]
         ),
         st.integers(min_value=0, max_value=10**6),
     ),
@@ -183,6 +205,44 @@ def test_an_edit_rereads_one_file_and_rechecks_only_the_rulesets_that_read_it(tr
     edited = session.update()
     assert edited.reread == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
     assert any(d.code == "S002" for d in edited.diagnostics)
+
+
+def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diagnostics(tree: Path) -> None:
+    session = Session(tree)
+    session.update()
+    areas = "maps/mediterranean.yaml"
+    text = (tree / areas).read_text(encoding="utf-8")
+    renamed = text.replace("    name: Adriatic Sea\n", "    name: Adriatic\n", 1)
+    assert renamed != text, "the test's edit must rename the area"
+    session.set_text(areas, renamed)
+    edited = session.update()
+    assert edited.reread == [areas] and edited.spliced == [areas]
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # A key misspelt inside an item: the item is judged again, with the located schema error.
+    misspelt = renamed.replace("    name: Adriatic\n", "    nmae: Adriatic\n", 1)
+    session.set_text(areas, misspelt)
+    edited = session.update()
+    assert edited.spliced == [areas] and any(d.code == "S002" for d in edited.diagnostics)
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # An area's id renamed: what referred to it (the variant, other areas' borders) says so.
+    session.set_text(areas, text.replace("  - id: sahara\n", "  - id: sahara_desert\n", 1))
+    edited = session.update()
+    assert edited.spliced == [areas] and any("`sahara`" in d.message for d in edited.diagnostics)
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # Undone: the first reading's diagnostics again.
+    session.set_text(areas, None)
+    assert session.update().diagnostics == full_run(tree)
+
+
+def test_a_saved_edit_is_spliced_as_a_typed_one(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    session = Session(rules)
+    session.update()
+    cards = rules / "cards/advanced-civilization.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("cost: 45", "cost: 46", 1), encoding="utf-8")
+    edited = session.update()
+    assert edited.spliced == ["cards/advanced-civilization.yaml"]
+    assert edited.diagnostics == full_run(rules)
 
 
 def test_a_change_to_a_base_shows_in_its_variant(tree: Path) -> None:

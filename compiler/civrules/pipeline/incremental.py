@@ -27,6 +27,7 @@ from pathlib import Path
 
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
 from civrules.load import Document, Limits
+from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
@@ -45,6 +46,10 @@ class _Parsed:
     document: Document | None
     kind: str | None
     diagnostics: tuple[Diagnostic, ...]
+    #: How many of ``diagnostics`` come from reading the file (the rest: from judging its kind).
+    read: int = 0
+    #: The text the document was read from (None: not read as text): the next edit is spliced into it.
+    text: str | None = None
 
 
 @dataclass(slots=True)
@@ -71,6 +76,8 @@ class Result:
     #: Files read again and rulesets checked again by this update (the rest was reused).
     reread: list[str] = field(default_factory=list)
     rechecked: list[str] = field(default_factory=list)
+    #: Of ``reread``, the files of which only the list items an edit touched were read again.
+    spliced: list[str] = field(default_factory=list)
     #: The workspace of this update: the documents of every file, as read.
     workspace: Workspace | None = None
 
@@ -195,6 +202,7 @@ class Session:
             {relative: workspace.display(self.root / relative) for relative in rule_files},
             sorted(workspace.reread),
             rechecked,
+            sorted(workspace.spliced),
             workspace,
         )
         self.last = result
@@ -247,6 +255,11 @@ class _SessionWorkspace(Workspace):
         self.session = session
         self.recording: set[str] | None = None
         self.reread: list[str] = []
+        self.spliced: list[str] = []
+        #: The text each file was read from in this update, kept for splicing the next edit.
+        self._texts: dict[str, str] = {}
+        #: The files spliced in this update: what was read again, and the reading it was spliced into.
+        self._splices: dict[str, tuple[Spliced, _Parsed]] = {}
         self._signatures: dict[str, Signature] = {}
         self._relative: dict[str, str] = {}
 
@@ -269,17 +282,71 @@ class _SessionWorkspace(Workspace):
         parsed = self.session._parsed.get(relative)
         if reusable and parsed is not None and parsed.signature == signature:
             # A fresh list: a run appends to a file's diagnostics (a manifest's id, say).
-            loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics))
+            loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics), parsed.read)
             self._files[relative] = loaded
         else:
             loaded = super().load(relative)
             self.reread.append(relative)
             if reusable:
                 self.session._parsed[relative] = _Parsed(
-                    signature, loaded.path, loaded.document, loaded.kind, tuple(loaded.diagnostics)
+                    signature,
+                    loaded.path,
+                    loaded.document,
+                    loaded.kind,
+                    tuple(loaded.diagnostics),
+                    loaded.read,
+                    self._texts.get(relative),
                 )
         self._relative[loaded.path] = relative
         return loaded
+
+    def read_text(self, relative: str, text: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """Splice the edit into the previous reading of the file when it allows (see
+        :mod:`civrules.load.splice`), else read the whole text."""
+        self._texts[relative] = text
+        previous = self.session._parsed.get(relative)
+        if (
+            previous is not None
+            and previous.text is not None
+            and previous.document is not None
+            and previous.read == 0
+            and previous.path == display
+        ):
+            spliced = splice_document(previous.text, previous.document, text, self.limits)
+            if spliced is not None:
+                self.spliced.append(relative)
+                self._splices[relative] = (spliced, previous)
+                return spliced.document, []
+        return super().read_text(relative, text, display)
+
+    def validate(self, relative: str, document: Document, kind: str) -> list[Diagnostic]:
+        """A spliced document whose previous reading was valid: only its new items are validated,
+        where the schema judges their list item by item (see :func:`civrules.schema.items_keep_valid`)."""
+        from civrules.schema import items_keep_valid
+
+        found = self._splices.get(relative)
+        if found is not None:
+            spliced, previous = found
+            if (
+                spliced.document is document
+                and previous.kind == kind
+                and not previous.diagnostics
+                and (spliced.key is None or items_keep_valid(kind, document, spliced.key, spliced.first, spliced.count))
+            ):
+                return []
+        return super().validate(relative, document, kind)
+
+    def read_raw(self, relative: str, raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """A file saved on disk: read as its text when that is what the reader would read (UTF-8
+        without a byte order mark, within the bound), so a saved edit is spliced as a typed one."""
+        if raw[:1] not in (b"\xef", b"\xfe", b"\xff", b"\x00") and len(raw) <= self.limits.max_bytes:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                return self.read_text(relative, text, display)
+        return super().read_raw(relative, raw, display)
 
 
 def _chain(manifests: Mapping[str, object], name: str) -> list[str]:
