@@ -42,12 +42,22 @@ _STAND_IN = "_"
 @dataclass(frozen=True, slots=True)
 class Spliced:
     """A document made by splicing, and what was read again: items ``first`` to ``first + count - 1``
-    of the top-level list ``key`` (``key`` None: the text did not change)."""
+    of the top-level list ``key`` (``key`` None: the text did not change), in place of the items
+    written on the old lines ``lines[0]`` to ``lines[1]``; every old line after those moved by
+    ``lines[2]`` lines."""
 
     document: Document
     key: str | None
     first: int
     count: int
+    lines: tuple[int, int, int] = (0, 0, 0)
+
+    def moved(self, line: int) -> int | None:
+        """Where an old line ``line`` outside the items read again is now (None: inside them)."""
+        start, end, delta = self.lines
+        if self.key is None or line < start:
+            return line
+        return line + delta if line > end else None
 
 
 def splice_document(old_text: str, old: Document, new_text: str, limits: Limits) -> Spliced | None:
@@ -105,7 +115,8 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     key_spans = _spliced(old.key_spans, read.key_spans, key, i1, i2, len(items), end, delta, renumber, moved)
     if len(value_spans) + len(key_spans) > limits.max_nodes:  # what the reader counts (no alias here)
         return None
-    return Spliced(Document(old.file, data, value_spans, key_spans, set(), read.whole_floats, {}), key, i1, len(items))
+    document = Document(old.file, data, value_spans, key_spans, set(), read.whole_floats, {})
+    return Spliced(document, key, i1, len(items), (start, end, delta))
 
 
 def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int] | None:

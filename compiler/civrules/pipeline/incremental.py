@@ -21,11 +21,13 @@ import contextlib
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from civrules.checks import Check
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
+from civrules.families import Family
 from civrules.load import Document, Limits
 from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
@@ -176,7 +178,8 @@ class Session:
             else:
                 workspace.recording = set()
                 loaded = workspace.load_ruleset(manifests[name])
-                analysis = analyse(workspace, loaded, resolver=resolver)
+                reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
+                analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
                 files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                 workspace.recording = None
                 checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
@@ -207,6 +210,47 @@ class Session:
         )
         self.last = result
         yield result
+
+    def _reuse(
+        self, workspace: _SessionWorkspace, names: tuple[object, ...], previous: _Checked | None, family: Family
+    ) -> Callable[[Check], list[Diagnostic] | None] | None:
+        """What a ruleset's checks found before an edit, for the checks the edit does not concern.
+
+        Only after an edit of one data file that was spliced (:mod:`civrules.load.splice`) into the
+        reading the previous analysis used: the edit then changed the entities of the collection
+        whose list it fell in, and nothing else. A check that declares what it reads
+        (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
+        before, its locations in the edited file moved by the lines the edit added or removed;
+        one located in the items read again runs again.
+        """
+        if previous is None or previous.analysis.found_by is None or previous.key[0] != names:
+            return None
+        files = previous.key[1]
+        assert isinstance(files, tuple)
+        changed = [(relative, signature) for relative, signature in files if workspace.signature(relative) != signature]
+        if len(changed) != 1 or changed[0][0] not in workspace._splices:
+            return None
+        relative, before = changed[0]
+        spliced, parsed = workspace._splices[relative]
+        kind = parsed.kind.rpartition("/")[2] if parsed.kind is not None else None
+        if spliced.key is None or parsed.signature != before or kind is None or kind == "ruleset":
+            return None
+        touched = {
+            name
+            for name, spec in family.collections.items()
+            if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == (spliced.key,)
+        }
+        if not touched:
+            return None  # a list no collection is made of (a map's `excluded_borders`): anything may read it
+        found_by = previous.analysis.found_by
+
+        def reuse(entry: Check) -> list[Diagnostic] | None:
+            earlier = found_by.get(entry.code.code)
+            if entry.reads is None or entry.reads & touched or earlier is None:
+                return None
+            return _moved(earlier, parsed.path, spliced)
+
+        return reuse
 
     def _key(self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str]) -> tuple[object, ...]:
         return (names, tuple(sorted((relative, workspace.signature(relative)) for relative in files)))
@@ -347,6 +391,28 @@ class _SessionWorkspace(Workspace):
             else:
                 return self.read_text(relative, text, display)
         return super().read_raw(relative, raw, display)
+
+
+def _moved(diagnostics: Sequence[Diagnostic], file: str, spliced: Spliced) -> list[Diagnostic] | None:
+    """``diagnostics`` located where their lines of ``file`` are after ``spliced``; None when one
+    of them is located in the items read again (its check must run again)."""
+
+    def moved(span: Span) -> Span | None:
+        if span.file != file:
+            return span
+        line, end_line = spliced.moved(span.line), spliced.moved(span.end_line)
+        if line is None or end_line is None:
+            return None
+        return span if (line, end_line) == (span.line, span.end_line) else replace(span, line=line, end_line=end_line)
+
+    found = []
+    for diagnostic in diagnostics:
+        span = moved(diagnostic.span) if diagnostic.span is not None else None
+        related = tuple(replace(one, span=at) for one in diagnostic.related if (at := moved(one.span)) is not None)
+        if (diagnostic.span is not None and span is None) or len(related) != len(diagnostic.related):
+            return None
+        found.append(replace(diagnostic, span=span, related=related))
+    return found
 
 
 def _chain(manifests: Mapping[str, object], name: str) -> list[str]:
