@@ -42,13 +42,17 @@ class Check:
     #: Set by the catalogue, from the room of the check's module.
     family: str | None = None
     #: The collections of rule data files (the family's collection names) whose entities the check,
-    #: and what the model derives from them for it, read; None: it may read anything (its default).
-    #: A long-running session runs it again only when one of them changed (see
-    #: :mod:`civrules.pipeline.incremental`); what a manifest gives is always read again.
+    #: and what the model derives from them for it, read, and :data:`RULE_INDEX` if it reads the
+    #: ruleset's rule index; None: it may read anything (its default). A long-running session runs
+    #: it again only when one of them changed (see :mod:`civrules.pipeline.incremental`); what a
+    #: manifest gives is always read again.
     reads: frozenset[str] | None = None
 
 
 _CHECKS: list[Check] = []
+
+#: The name in :attr:`Check.reads` of the ruleset's rule index (its `rulebook.rule_index` file).
+RULE_INDEX = "rule_index"
 
 
 def check(

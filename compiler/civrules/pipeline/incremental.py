@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from civrules.checks import Check
+from civrules.checks import RULE_INDEX, Check
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
 from civrules.families import Family
 from civrules.load import Document, Limits
@@ -240,6 +240,8 @@ class Session:
             for name, spec in family.collections.items()
             if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == (spliced.key,)
         }
+        if kind == "rule_index":
+            touched = {RULE_INDEX}
         if not touched:
             return None  # a list no collection is made of (a map's `excluded_borders`): anything may read it
         found_by = previous.analysis.found_by

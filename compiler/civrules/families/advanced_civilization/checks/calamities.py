@@ -26,7 +26,7 @@ from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.checks import CARDS
+from civrules.families.advanced_civilization.checks import CARDS, RULE_INDEX
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Card, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
@@ -572,7 +572,7 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K010", "modifier-without-card-link", Severity.ERROR, reads=CARDS)
+@check("K010", "modifier-without-card-link", Severity.ERROR, reads=(*CARDS, RULE_INDEX))
 def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity has a modifier for a civilization card, but no attribute of that card links
