@@ -151,8 +151,23 @@ def splice(old: str, new: str) -> Spliced | None:
         ("- id: a\n  t: |\n    text\n\n- id: b\n", "- id: a\n  t: |\n    other text\n\n- id: b\n", 0, 1),
         ("- id: a\n  t: >-\n    folded\n# c\n- id: b\n", "- id: a\n  t: >-\n    folded more\n# c\n- id: b\n", 0, 1),
         ("- id: a\n- [1, 2]\n- id: c\n", "- id: a\n- [1, 2, 3]\n- id: c\n", 1, 1),
+        ("- id: a\n- id: b\n", "- id: a\n- id: b\n\n# a comment\n", 1, 1),
+        ("- id: a\n- id: b\n", "- id: a\n- id: b\n  n: 2\n- id: c\n", 1, 2),
+        ("- id: a\n- id: b\n", "- id: new\n- id: a\n- id: b\n", 0, 2),
     ],
-    ids=["value", "new-line", "new-items", "item-removed", "items-swapped", "block-scalar", "folded", "flow"],
+    ids=[
+        "value",
+        "new-line",
+        "new-items",
+        "item-removed",
+        "items-swapped",
+        "block-scalar",
+        "folded",
+        "flow",
+        "comment-after",
+        "items-after",
+        "item-before",
+    ],
 )
 def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, first: int, count: int) -> None:
     def nested(items: str) -> str:

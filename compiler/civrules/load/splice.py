@@ -18,7 +18,8 @@ edit did not touch keeps its data and positions; the result is the document a fu
 Whenever that cannot be told for sure, None is returned and the caller reads the whole file: the
 edit crosses the list's bounds or changes a top-level key, the old or the new reading has any
 diagnostic (the reader's own wording and positions are then kept whole), the file uses anchors
-and aliases, holds a carriage return, or does not end with a line break.
+and aliases, holds a carriage return, or does not end with a line break, or the lines read again
+hold a document marker (``---``, ``...``) or a directive.
 """
 
 from __future__ import annotations
@@ -72,11 +73,11 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
         return None
     old_lines = old_text.split("\n")
     new_lines = new_text.split("\n")
-    changed = _changed_lines(old_lines, new_lines)
+    changed = _changed_lines(old_lines[:-1], new_lines[:-1])  # the lines the final line break ends
     if changed is None:
         return Spliced(old, None, 0, 0)  # the same text
-    first, last, delta = changed  # 1-based lines of the old text; delta: lines added (removed < 0)
-    found = _items_around(old, old_lines, first, last)
+    candidates, delta = changed  # 1-based lines of the old text; delta: lines added (removed < 0)
+    found = next((one for first, last in candidates if (one := _items_around(old, old_lines, first, last))), None)
     if found is None:
         return None
     key, i1, i2, start, end = found  # the items i1..i2 of `key` take the old lines start..end
@@ -87,6 +88,8 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     assert dash is not None  # _items_around checked it
     if not new_lines[start - 1].startswith(dash.group()):
         return None  # the list's indentation or the first item's dash changed
+    if any(line.startswith(("---", "...", "%")) for line in new_lines[start - 1 : new_end]):
+        return None  # a document's start or end, a directive: the whole file's structure changes
     follows = new_lines[new_end] if new_end < len(new_lines) - 1 else None
     chunk = "\n".join([f"{_STAND_IN}:", *new_lines[start - 1 : new_end], *([follows] if follows is not None else [])])
     read, problems = read_yaml_text(chunk + "\n", old.file, limits)
@@ -119,9 +122,11 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     return Spliced(document, key, i1, len(items), (start, end, delta))
 
 
-def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int] | None:
-    """The first and last old line (1-based) an edit changed and how many lines it added; for an
-    insertion between two lines, both lines. None when the texts are equal."""
+def _changed_lines(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]], int] | None:
+    """The first and last old line (1-based) an edit changed, and how many lines it added; None
+    when the texts are equal. Lines inserted between two old lines belong with the one before, the
+    one after, or both (a field added at the end of an entry, an entry added before another, or
+    the first entry of a list): each is a candidate, both lines first."""
     if old == new:
         return None
     shortest = min(len(old), len(new))
@@ -132,9 +137,11 @@ def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int] | Non
     while suffix < shortest - prefix and old[-1 - suffix] == new[-1 - suffix]:
         suffix += 1
     first, last = prefix + 1, len(old) - suffix  # the old lines that differ (none: last < first)
-    if last < first:  # lines inserted between old lines `prefix` and `prefix + 1`
-        first, last = max(prefix, 1), prefix + 1
-    return first, last, len(new) - len(old)
+    delta = len(new) - len(old)
+    if first <= last:
+        return [(first, last)], delta
+    around = [line for line in (prefix, prefix + 1) if 1 <= line <= len(old)]  # inserted between these
+    return [(around[0], around[-1]), *((line, line) for line in around)] if around else [], delta
 
 
 def _items_around(old: Document, lines: list[str], first: int, last: int) -> tuple[str, int, int, int, int] | None:
