@@ -101,12 +101,20 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
         return None
     old_list = old.data[key]
     sentinel = follows is not None and follows.startswith(dash.group(1) + "-")
-    if sentinel:
-        if not items:
-            return None
-        items = items[:-1]
     if len(read.data) != (1 if sentinel or follows is None else 2):
         return None
+    if follows is not None:
+        # What follows the items must be read where it is written (the next item, or the next key),
+        # not inside the last of them (an unclosed bracket or quote would take it in).
+        after = new_end - start + 3  # its line in the chunk
+        if sentinel:
+            found_at = read.value_spans.get((_STAND_IN, len(items) - 1)) if items else None
+        else:
+            found_at = next(read.key_spans.get((name,)) for name in read.data if name != _STAND_IN)
+        if found_at is None or found_at >> 96 != after:
+            return None
+        if sentinel:
+            items = items[:-1]
     count = i2 - i1 + 1
     if not items and count == len(old_list):
         return None  # the list is emptied: a full reading says what its key then holds
