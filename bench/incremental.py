@@ -1,10 +1,13 @@
 """Edit-to-diagnostics latency of the incremental core (what `civrules lsp` and `watch` wait for).
 
 A :class:`civrules.pipeline.incremental.Session` is brought up to date once (an editor's start-up), then each
-file of the ruleset is edited ``repeat`` times (a comment appended: the content hash changes, so the
-file is read and schema-validated again and every ruleset that reads it is checked again) and the
-time of each ``update()`` is taken: from the edited text to the full list of diagnostics of the
-whole rules tree, equal to a full ``validate``. The figure per ruleset is the slowest file's median.
+file of the ruleset is edited ``repeat`` times in two ways, and the time of each ``update()`` is
+taken: from the edited text to the full list of diagnostics of the whole rules tree, equal to a full
+``validate``. The two edits: a comment appended (the content hash changes, so the file is read again
+and every ruleset that reads it is checked again: the figure recorded since issue 19), and a value
+changed inside an entity in the middle of the file (a `name:`, `title:`, `note:` or `heading:` line:
+the data changes, so the checks that read it run again). The figure per ruleset is the slowest
+file's median, in CPU time (issue 32's targets are CPU time).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import cProfile
 import io
 import math
 import pstats
+import re
 import statistics
 import time
 from pathlib import Path
@@ -23,9 +27,46 @@ from civrules.pipeline.incremental import Session
 #: The repository root: profiles name its files relative to it.
 REPO = Path(__file__).resolve().parent.parent
 
-#: The targets of issue 19: diagnostics ready this long after a one-file edit.
-TARGET_SHIPPED_S = 0.100
-TARGET_10X_S = 0.500
+#: The targets of issue 32 (CPU time): diagnostics ready this long after a one-file edit.
+TARGET_SHIPPED_S = 0.050
+TARGET_10X_S = 0.300
+
+#: A line whose value the data edit changes: a name, title, note or heading written on one line.
+_VALUE_LINE = re.compile(r"^(\s*(?:- )?(?:name|title|note|heading): )(['\"]?)(?=[^|>'\"\s])")
+
+
+def data_edit(text: str, i: int) -> str | None:
+    """``text`` with the value of the middle `name:`/`title:`/`note:`/`heading:` line changed
+    (edit number ``i``), or None when it has none."""
+    lines = text.split("\n")
+    found = [n for n, line in enumerate(lines) if _VALUE_LINE.match(line)]
+    if not found:
+        return None
+    n = found[len(found) // 2]
+    start = _VALUE_LINE.match(lines[n])
+    assert start is not None
+    at = start.end()
+    # One letter changed, the length kept (a rule index bounds its titles' length): edit i writes
+    # a letter no other edit of the run writes.
+    was = lines[n][at]
+    letter = next(c for c in ("QXZJKW"[i % 6 :] + "QXZJKW") if c != was.upper())
+    letter = letter if was.isupper() or not was.isalpha() else letter.lower()
+    lines[n] = lines[n][:at] + letter + lines[n][at + 1 :]
+    return "\n".join(lines)
+
+
+def _timed(session: Session, relative: str, texts: list[str]) -> tuple[list[float], list[float], list[str]]:
+    """Wall and CPU times of an update after each of ``texts`` in turn, and what the last rechecked."""
+    times, cpu = [], []
+    rechecked: list[str] = []
+    for text in texts:
+        session.set_text(relative, text)
+        started, processor = time.perf_counter(), time.process_time()
+        result = session.update()
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - processor)
+        rechecked = result.rechecked
+    return times, cpu, rechecked
 
 
 def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
@@ -37,17 +78,16 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
     files: dict[str, Any] = {}
     for relative in sorted(first.depends[ruleset]):
         text = (rules / relative).read_text(encoding="utf-8")
-        times, cpu = [], []
-        rechecked: list[str] = []
-        for i in range(repeat):
-            session.set_text(relative, f"{text}\n# edit {i}\n")
-            started, processor = time.perf_counter(), time.process_time()
-            result = session.update()
-            times.append(time.perf_counter() - started)
-            cpu.append(time.process_time() - processor)
-            rechecked = result.rechecked
+        times, cpu, rechecked = _timed(session, relative, [f"{text}\n# edit {i}\n" for i in range(repeat)])
         session.set_text(relative, None)
         session.update()
+        edited = [data_edit(text, i) for i in range(repeat)]
+        data: dict[str, Any] | None = None
+        if all(one is not None for one in edited):
+            data_times, data_cpu, _ = _timed(session, relative, [one for one in edited if one is not None])
+            session.set_text(relative, None)
+            session.update()
+            data = {"median": statistics.median(data_times), "cpu_median": statistics.median(data_cpu)}
         files[relative] = {
             "median": statistics.median(times),
             "min": min(times),
@@ -57,23 +97,30 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
             "cpu_median": statistics.median(cpu),
             "bytes": len(text.encode()),
             "rechecked": rechecked,
+            # A value changed inside an entity in the middle of the file (None: it has no such line).
+            "data_edit": data,
         }
-    worst = max(files, key=lambda name: files[name]["median"])
+    worst = max(files, key=lambda name: files[name]["cpu_median"])
+    edited_files = [name for name in files if files[name]["data_edit"] is not None]
+    worst_data = max(edited_files, key=lambda name: files[name]["data_edit"]["cpu_median"]) if edited_files else None
     return {
         "cold_update": cold,
         "files": files,
         "worst_file": worst,
         "worst_median": files[worst]["median"],
         "worst_cpu_median": files[worst]["cpu_median"],
+        "worst_data_file": worst_data,
+        "worst_data_cpu_median": files[worst_data]["data_edit"]["cpu_median"] if worst_data else None,
     }
 
 
 def profile_edit(rules: Path, relative: str, top: int = 12) -> str:
-    """cProfile of one edit of ``relative`` (cumulative time): where the latency goes."""
+    """cProfile of one edit of ``relative`` (cumulative time): where the latency goes. The data
+    edit where the file has a line for it, else the appended comment."""
     session = Session(rules)
     session.update()
     text = (rules / relative).read_text(encoding="utf-8")
-    session.set_text(relative, f"{text}\n# profiled edit\n")
+    session.set_text(relative, data_edit(text, 0) or f"{text}\n# profiled edit\n")
     profiler = cProfile.Profile()
     profiler.enable()
     session.update()
@@ -90,12 +137,16 @@ def scale_for(target_bytes: int, one_bytes: int) -> int:
 
 
 def print_latency(figures: dict[str, Any]) -> None:
-    print("edit-to-diagnostics (incremental session, in-process)      median (CPU)   target")
+    print("edit-to-diagnostics (incremental session, in-process)      CPU (wall)      target (CPU)")
     for label, row in figures.items():
         target = TARGET_SHIPPED_S if label == "shipped" else TARGET_10X_S
-        verdict = "met" if row["worst_median"] <= target else "missed"
-        print(
-            f"  {label:<8} {row['ruleset']:<24} worst file {row['worst_file']:<40}"
-            f"{row['worst_median'] * 1000:8.1f} ms ({row['worst_cpu_median'] * 1000:.0f} ms)"
-            f"  ≤ {target * 1000:.0f} ms  {verdict}"
-        )
+        edits = [("comment", row["worst_file"], row["worst_cpu_median"], row["worst_median"])]
+        if row.get("worst_data_file"):
+            worst = row["files"][row["worst_data_file"]]["data_edit"]
+            edits.append(("value", row["worst_data_file"], worst["cpu_median"], worst["median"]))
+        for kind, file, cpu, wall in edits:
+            verdict = "met" if cpu <= target else "missed"
+            print(
+                f"  {label:<8} {row['ruleset']:<20} {kind:<8} worst file {file:<40}"
+                f"{cpu * 1000:8.1f} ms ({wall * 1000:.0f} ms)  ≤ {target * 1000:.0f} ms  {verdict}"
+            )

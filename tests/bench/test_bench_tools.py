@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import plot, synth_family
+from bench import incremental, plot, synth_family
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 
@@ -52,3 +52,17 @@ def test_the_scaling_plot_draws_every_family_and_scale() -> None:
     assert len(list(root.iter(f"{SVG}polyline"))) == 2 + 2 * len(series)
     assert len(list(root.iter(f"{SVG}circle"))) == 2 * sum(len(r) for r in series.values())
     assert plot.scaling_svg(series) == text
+
+
+def test_the_data_edit_changes_one_letter_of_a_value_and_each_edit_another() -> None:
+    """The edit bench/incremental.py times inside an entity: one line, one letter, the length kept
+    (so the file stays valid), and every edit of a run a new text (an unchanged text costs nothing)."""
+    text = Path(synth_family.RULES, "calamities/expansion-project.yaml").read_text(encoding="utf-8")
+    edits = [incremental.data_edit(text, i) for i in range(6)]
+    assert all(edit is not None and len(edit) == len(text) for edit in edits)
+    assert len({text, *edits}) == len(edits) + 1
+    for edit in edits:
+        assert edit is not None
+        changed = [(a, b) for a, b in zip(text.split("\n"), edit.split("\n"), strict=True) if a != b]
+        assert len(changed) == 1 and sum(x != y for x, y in zip(*changed[0], strict=True)) == 1
+    assert incremental.data_edit("kind: map\nid: m\n", 0) is None

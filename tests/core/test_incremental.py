@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -13,13 +14,17 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from civrules.checks import Check
+from civrules.checks import catalogue as catalogue_module
+from civrules.checks.catalogue import all_checks as catalogue_checks
 from civrules.cli import main
-from civrules.diagnostics import Diagnostic, cap_per_file, sort_diagnostics
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, sort_diagnostics
 from civrules.diagnostics.render import diagnostic_record
-from civrules.load import Limits
+from civrules.load import Limits, read_yaml_text
+from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
-from civrules.pipeline.incremental import Session, full_run, unused_files
+from civrules.pipeline.incremental import Session, _moved, full_run, unused_files
 from tests.conftest import RULES
 
 #: Advanced Civilization and its western variant: a small tree that exercises `extends`.
@@ -108,6 +113,18 @@ def _edit(text: str, kind: str, seed: int) -> str:
         lines[at:at] = lines[at : at + 1]
     elif kind == "break_syntax":
         lines[at:at] = ["  broken: [\n"]
+    elif kind in ("move_item", "copy_item"):
+        # Cut (or copy) an item of a top-level list and paste it before another item: items moved,
+        # ids written twice, or, between lists of two kinds, items where they do not belong.
+        starts = [i for i, line in enumerate(lines) if line.lstrip(" ").startswith("- ") and line[:1] in " -"]
+        if len(starts) > 1:
+            k = seed % (len(starts) - 1)
+            block = lines[starts[k] : starts[k + 1]]
+            if kind == "move_item":
+                del lines[starts[k] : starts[k + 1]]
+            to = starts[(seed // 7) % len(starts)]
+            to = to if to < starts[k] or kind == "copy_item" else to - len(block)
+            lines[to:to] = block
     elif kind == "change_number":
         numbers = [i for i, line in enumerate(lines) if any(c.isdigit() for c in line.partition(":")[2])]
         if numbers:
@@ -120,7 +137,17 @@ EDITS = st.lists(
     st.tuples(
         st.sampled_from(KEEP),
         st.sampled_from(
-            ["misspell_key", "rename_id", "drop_line", "duplicate_line", "break_syntax", "change_number", "revert"]
+            [
+                "misspell_key",
+                "rename_id",
+                "drop_line",
+                "duplicate_line",
+                "break_syntax",
+                "change_number",
+                "move_item",
+                "copy_item",
+                "revert",
+            ]
         ),
         st.integers(min_value=0, max_value=10**6),
     ),
@@ -183,6 +210,103 @@ def test_an_edit_rereads_one_file_and_rechecks_only_the_rulesets_that_read_it(tr
     edited = session.update()
     assert edited.reread == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
     assert any(d.code == "S002" for d in edited.diagnostics)
+
+
+def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diagnostics(tree: Path) -> None:
+    session = Session(tree)
+    session.update()
+    areas = "maps/mediterranean.yaml"
+    text = (tree / areas).read_text(encoding="utf-8")
+    renamed = text.replace("    name: Adriatic Sea\n", "    name: Adriatic\n", 1)
+    assert renamed != text, "the test's edit must rename the area"
+    session.set_text(areas, renamed)
+    edited = session.update()
+    assert edited.reread == [areas] and edited.spliced == [areas]
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # A key misspelt inside an item: the item is judged again, with the located schema error.
+    misspelt = renamed.replace("    name: Adriatic\n", "    nmae: Adriatic\n", 1)
+    session.set_text(areas, misspelt)
+    edited = session.update()
+    assert edited.spliced == [areas] and any(d.code == "S002" for d in edited.diagnostics)
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # An area's id renamed: what referred to it (the variant, other areas' borders) says so.
+    session.set_text(areas, text.replace("  - id: sahara\n", "  - id: sahara_desert\n", 1))
+    edited = session.update()
+    assert edited.spliced == [areas] and any("`sahara`" in d.message for d in edited.diagnostics)
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # Undone: the first reading's diagnostics again.
+    session.set_text(areas, None)
+    assert session.update().diagnostics == full_run(tree)
+
+
+def test_a_saved_edit_is_spliced_as_a_typed_one(tmp_path: Path) -> None:
+    rules = copy_subset(tmp_path / "rules")
+    session = Session(rules)
+    session.update()
+    cards = rules / "cards/advanced-civilization.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("cost: 45", "cost: 46", 1), encoding="utf-8")
+    edited = session.update()
+    assert edited.spliced == ["cards/advanced-civilization.yaml"]
+    assert edited.diagnostics == full_run(rules)
+
+
+def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_findings(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The map checks declare that they read the map's collections only: after a card's cost changes,
+    what they found before stands (with a full run's diagnostics), and after a map edit they run."""
+    runs: list[str] = []
+    entries = catalogue_checks()
+
+    def counted(entry: Check) -> Check:
+        def run(model: object) -> list[Diagnostic]:
+            runs.append(entry.code.code)
+            return list(entry.run(model))
+
+        return dataclasses.replace(entry, run=run)
+
+    monkeypatch.setattr(catalogue_module, "all_checks", lambda: [counted(e) for e in entries])
+    session = Session(tree)
+    session.update()
+    map_checks = {e.code.code for e in entries if e.reads is not None and "areas" in e.reads}
+    assert map_checks and map_checks <= set(runs)
+    cards = "cards/advanced-civilization.yaml"
+    text = (tree / cards).read_text(encoding="utf-8")
+    runs.clear()
+    session.set_text(cards, text.replace("cost: 45", "cost: 145", 1))
+    edited = session.update()
+    assert edited.spliced == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
+    assert not map_checks & set(runs) and {"C004", "X001"} <= set(runs)
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    areas = "maps/mediterranean.yaml"
+    runs.clear()
+    session.set_text(
+        areas, (tree / areas).read_text(encoding="utf-8").replace("    name: Adriatic Sea\n", "    name: Adriatic\n", 1)
+    )
+    edited = session.update()
+    assert edited.spliced == [areas] and map_checks <= set(runs) and "C004" not in runs
+    assert edited.diagnostics == full_run(tree, session.overlays)
+
+
+def test_reused_findings_move_with_the_lines_of_the_edited_file() -> None:
+    before = "kind: map\nid: m\nareas:\n- id: a\n- id: b\nborders:\n- [a, b]\n"
+    after = "kind: map\nid: m\nareas:\n- id: a\n  name: A\n  land: true\n- id: b\nborders:\n- [a, b]\n"
+    document, _ = read_yaml_text(before, "m.yaml", Limits())
+    assert document is not None
+    spliced = splice_document(before, document, after, Limits())
+    assert spliced is not None and spliced.lines == (4, 5, 2)
+    border = Diagnostic(
+        "M001", Severity.ERROR, "m", Span("m.yaml", 7, 1, 7, 8), related=(Related(Span.at("x.yaml", 7), "x"),)
+    )
+    kind = Diagnostic("M001", Severity.ERROR, "m", Span("m.yaml", 1, 1, 1, 5))
+    assert _moved([border, kind], "m.yaml", spliced) == [
+        dataclasses.replace(border, span=Span("m.yaml", 9, 1, 9, 8)),
+        kind,
+    ]
+    area = Diagnostic(
+        "M001", Severity.ERROR, "m", Span("x.yaml", 1, 1, 1, 2), related=(Related(Span.at("m.yaml", 5), "b"),)
+    )
+    assert _moved([border, area], "m.yaml", spliced) is None  # located in an item read again: run again
 
 
 def test_a_change_to_a_base_shows_in_its_variant(tree: Path) -> None:

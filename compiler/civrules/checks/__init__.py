@@ -41,19 +41,32 @@ class Check:
     #: The id of the family whose rulesets the check runs on; None: every ruleset (the core's).
     #: Set by the catalogue, from the room of the check's module.
     family: str | None = None
+    #: The collections of rule data files (the family's collection names) whose entities the check,
+    #: and what the model derives from them for it, read, and :data:`RULE_INDEX` if it reads the
+    #: ruleset's rule index; None: it may read anything (its default). A long-running session runs
+    #: it again only when one of them changed (see :mod:`civrules.pipeline.incremental`); what a
+    #: manifest gives is always read again.
+    reads: frozenset[str] | None = None
 
 
 _CHECKS: list[Check] = []
 
+#: The name in :attr:`Check.reads` of the ruleset's rule index (its `rulebook.rule_index` file).
+RULE_INDEX = "rule_index"
+
 
 def check(
-    code: str, name: str, severity: Severity
+    code: str, name: str, severity: Severity, *, reads: Iterable[str] | None = None
 ) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterable[Diagnostic]]]:
-    """Register a check; its docstring becomes the documentation of ``code``."""
+    """Register a check; its docstring becomes the documentation of ``code``.
+
+    ``reads`` names the collections of rule data files it reads (see :attr:`Check.reads`); a check
+    that names none may read anything and is run again after every edit.
+    """
 
     def register(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterable[Diagnostic]]:
         entry = codes.define(code, name, severity, function.__doc__ or "")
-        _CHECKS.append(Check(entry, function))
+        _CHECKS.append(Check(entry, function, reads=frozenset(reads) if reads is not None else None))
         return function
 
     return register

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from civrules import checks as register
@@ -58,12 +58,20 @@ def catalogue() -> dict[str, codes.Code]:
 
 
 def run_checks(
-    ruleset: Ruleset, select: Iterable[str] = (), ignore: Iterable[str] = (), *, debug: bool = False
+    ruleset: Ruleset,
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    *,
+    debug: bool = False,
+    reuse: Callable[[register.Check], list[Diagnostic] | None] | None = None,
+    found_by: dict[str, list[Diagnostic]] | None = None,
 ) -> Iterator[Diagnostic]:
     """Run every registered check (or the selected ones) over a ruleset.
 
     A check that crashes is a bug in civrules: it becomes an internal-error diagnostic (R900) and
-    the other checks still run, so one bug does not hide every other finding.
+    the other checks still run, so one bug does not hide every other finding. ``reuse`` may give a
+    check's findings without running it (a session's, from before an edit the check does not
+    read); ``found_by`` collects each check's findings by code.
     """
     selected = {c.upper() for c in select}
     ignored = {c.upper() for c in ignore}
@@ -73,8 +81,9 @@ def run_checks(
             continue
         if (selected and not any(code.startswith(s) for s in selected)) or any(code.startswith(i) for i in ignored):
             continue
+        reused = reuse(entry) if reuse is not None else None
         try:
-            found = list(entry.run(ruleset))
+            found = list(entry.run(ruleset)) if reused is None else reused
         except MemoryError:  # not a bug in the check: the input outgrew the machine (the command says so)
             raise
         except Exception as error:  # reported as R900, never swallowed
@@ -90,6 +99,8 @@ def run_checks(
                     "this is a bug in civrules, not in your rules: please report it with the output of --debug",
                 )
             ]
+        if found_by is not None:
+            found_by[code] = found
         yield from found
 
 

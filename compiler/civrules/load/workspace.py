@@ -179,20 +179,20 @@ class Workspace:
             if size > self.limits.max_bytes:
                 document, diagnostics = None, [_refusal(files.RefusedError("large", "", size), display, self.limits)]
             else:
-                document, diagnostics = read_yaml_text(text, display, self.limits)
+                document, diagnostics = self.read_text(relative, text, display)
         else:
             document, diagnostics = self._read(relative, display)
         kind = None
         if document is not None:
             # Imported here: jsonschema is the heaviest import, and `civrules --version`, `list`
             # or a no-op `build` never validate anything.
-            from civrules.schema import document_kind, validate_document
+            from civrules.schema import document_kind
 
             read = len(diagnostics)
             kind, kind_diagnostics = document_kind(document)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:
-                diagnostics.extend(validate_document(document, kind, self.limits.max_diagnostics))
+                diagnostics.extend(self.validate(relative, document, kind))
         else:
             read = len(diagnostics)
         loaded = LoadedFile(display, document, kind, diagnostics, read)
@@ -241,6 +241,20 @@ class Workspace:
         except OSError as error:
             message = f"cannot read `{display}`: {error.strerror or error}"
             return None, [_diag(codes.UNREADABLE, message, Span.at(display), "check the file's permissions")]
+        return self.read_raw(relative, raw, display)
+
+    def read_text(self, relative: str, text: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """Read the text of ``relative`` (an editor's buffer); a session reads again only what changed."""
+        return read_yaml_text(text, display, self.limits)
+
+    def validate(self, relative: str, document: Document, kind: str) -> list[Diagnostic]:
+        """The diagnostics of ``relative``'s document against the schema of its ``kind``."""
+        from civrules.schema import validate_document
+
+        return validate_document(document, kind, self.limits.max_diagnostics)
+
+    def read_raw(self, relative: str, raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """Read the bytes of ``relative`` as found on disk; a session reads again only what changed."""
         return read_yaml_bytes(raw, display, self.limits)
 
     def manifests(self) -> dict[str, Manifest]:

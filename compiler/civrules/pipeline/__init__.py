@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from civrules.checks import Check
 from civrules.checks.catalogue import catalogue, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
 from civrules.diagnostics.suggest import closest
@@ -29,6 +30,9 @@ class Analysis:
     model: Ruleset | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     resolved: Resolved | None = None
+    #: What each check found (by code), before suppressions and relocation: a session reuses the
+    #: findings of the checks an edit does not concern.
+    found_by: dict[str, list[Diagnostic]] | None = None
 
     @property
     def ok(self) -> bool:
@@ -43,11 +47,13 @@ def analyse(
     *,
     debug: bool = False,
     resolver: Resolver | None = None,
+    reuse: Callable[[Check], list[Diagnostic] | None] | None = None,
 ) -> Analysis:
     """Validate one loaded ruleset and, when its files are well-formed, run the semantic checks.
 
     ``resolver`` may be shared by the rulesets of one workspace: a variant then reuses the
     resolution of a base analysed before it (resolution never changes what it resolved).
+    ``reuse`` may give a check's findings without running it (see :func:`run_checks`).
     """
     diagnostics = loaded.all_diagnostics()
     if has_errors(diagnostics):
@@ -57,7 +63,8 @@ def analyse(
     if resolved is None or has_errors(problems):
         return Analysis(loaded, None, _own(diagnostics, workspace, loaded))
     model = build_model(resolved)
-    diagnostics.extend(run_checks(model, select, ignore, debug=debug))
+    found_by: dict[str, list[Diagnostic]] = {}
+    diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
     diagnostics = note_base_definitions(
         from_the_variant(
@@ -66,7 +73,7 @@ def analyse(
         ),
         resolved.base_notes,
     )
-    return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved)
+    return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
 
 def _own(diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset) -> list[Diagnostic]:

@@ -21,12 +21,15 @@ import contextlib
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from civrules.checks import RULE_INDEX, Check
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
+from civrules.families import Family
 from civrules.load import Document, Limits
+from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
@@ -45,6 +48,10 @@ class _Parsed:
     document: Document | None
     kind: str | None
     diagnostics: tuple[Diagnostic, ...]
+    #: How many of ``diagnostics`` come from reading the file (the rest: from judging its kind).
+    read: int = 0
+    #: The text the document was read from (None: not read as text): the next edit is spliced into it.
+    text: str | None = None
 
 
 @dataclass(slots=True)
@@ -71,6 +78,8 @@ class Result:
     #: Files read again and rulesets checked again by this update (the rest was reused).
     reread: list[str] = field(default_factory=list)
     rechecked: list[str] = field(default_factory=list)
+    #: Of ``reread``, the files of which only the list items an edit touched were read again.
+    spliced: list[str] = field(default_factory=list)
     #: The workspace of this update: the documents of every file, as read.
     workspace: Workspace | None = None
 
@@ -169,7 +178,8 @@ class Session:
             else:
                 workspace.recording = set()
                 loaded = workspace.load_ruleset(manifests[name])
-                analysis = analyse(workspace, loaded, resolver=resolver)
+                reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
+                analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
                 files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                 workspace.recording = None
                 checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
@@ -195,10 +205,54 @@ class Session:
             {relative: workspace.display(self.root / relative) for relative in rule_files},
             sorted(workspace.reread),
             rechecked,
+            sorted(workspace.spliced),
             workspace,
         )
         self.last = result
         yield result
+
+    def _reuse(
+        self, workspace: _SessionWorkspace, names: tuple[object, ...], previous: _Checked | None, family: Family
+    ) -> Callable[[Check], list[Diagnostic] | None] | None:
+        """What a ruleset's checks found before an edit, for the checks the edit does not concern.
+
+        Only after an edit of one data file that was spliced (:mod:`civrules.load.splice`) into the
+        reading the previous analysis used: the edit then changed the entities of the collection
+        whose list it fell in, and nothing else. A check that declares what it reads
+        (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
+        before, its locations in the edited file moved by the lines the edit added or removed;
+        one located in the items read again runs again.
+        """
+        if previous is None or previous.analysis.found_by is None or previous.key[0] != names:
+            return None
+        files = previous.key[1]
+        assert isinstance(files, tuple)
+        changed = [(relative, signature) for relative, signature in files if workspace.signature(relative) != signature]
+        if len(changed) != 1 or changed[0][0] not in workspace._splices:
+            return None
+        relative, before = changed[0]
+        spliced, parsed = workspace._splices[relative]
+        kind = parsed.kind.rpartition("/")[2] if parsed.kind is not None else None
+        if spliced.key is None or parsed.signature != before or kind is None or kind == "ruleset":
+            return None
+        touched = {
+            name
+            for name, spec in family.collections.items()
+            if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == (spliced.key,)
+        }
+        if kind == "rule_index":
+            touched = {RULE_INDEX}
+        if not touched:
+            return None  # a list no collection is made of (a map's `excluded_borders`): anything may read it
+        found_by = previous.analysis.found_by
+
+        def reuse(entry: Check) -> list[Diagnostic] | None:
+            earlier = found_by.get(entry.code.code)
+            if entry.reads is None or entry.reads & touched or earlier is None:
+                return None
+            return _moved(earlier, parsed.path, spliced)
+
+        return reuse
 
     def _key(self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str]) -> tuple[object, ...]:
         return (names, tuple(sorted((relative, workspace.signature(relative)) for relative in files)))
@@ -247,6 +301,11 @@ class _SessionWorkspace(Workspace):
         self.session = session
         self.recording: set[str] | None = None
         self.reread: list[str] = []
+        self.spliced: list[str] = []
+        #: The text each file was read from in this update, kept for splicing the next edit.
+        self._texts: dict[str, str] = {}
+        #: The files spliced in this update: what was read again, and the reading it was spliced into.
+        self._splices: dict[str, tuple[Spliced, _Parsed]] = {}
         self._signatures: dict[str, Signature] = {}
         self._relative: dict[str, str] = {}
 
@@ -269,17 +328,93 @@ class _SessionWorkspace(Workspace):
         parsed = self.session._parsed.get(relative)
         if reusable and parsed is not None and parsed.signature == signature:
             # A fresh list: a run appends to a file's diagnostics (a manifest's id, say).
-            loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics))
+            loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics), parsed.read)
             self._files[relative] = loaded
         else:
             loaded = super().load(relative)
             self.reread.append(relative)
             if reusable:
                 self.session._parsed[relative] = _Parsed(
-                    signature, loaded.path, loaded.document, loaded.kind, tuple(loaded.diagnostics)
+                    signature,
+                    loaded.path,
+                    loaded.document,
+                    loaded.kind,
+                    tuple(loaded.diagnostics),
+                    loaded.read,
+                    self._texts.get(relative),
                 )
         self._relative[loaded.path] = relative
         return loaded
+
+    def read_text(self, relative: str, text: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """Splice the edit into the previous reading of the file when it allows (see
+        :mod:`civrules.load.splice`), else read the whole text."""
+        self._texts[relative] = text
+        previous = self.session._parsed.get(relative)
+        if (
+            previous is not None
+            and previous.text is not None
+            and previous.document is not None
+            and previous.read == 0
+            and previous.path == display
+        ):
+            spliced = splice_document(previous.text, previous.document, text, self.limits)
+            if spliced is not None:
+                self.spliced.append(relative)
+                self._splices[relative] = (spliced, previous)
+                return spliced.document, []
+        return super().read_text(relative, text, display)
+
+    def validate(self, relative: str, document: Document, kind: str) -> list[Diagnostic]:
+        """A spliced document whose previous reading was valid: only its new items are validated,
+        where the schema judges their list item by item (see :func:`civrules.schema.items_keep_valid`)."""
+        from civrules.schema import items_keep_valid
+
+        found = self._splices.get(relative)
+        if found is not None:
+            spliced, previous = found
+            if (
+                spliced.document is document
+                and previous.kind == kind
+                and not previous.diagnostics
+                and (spliced.key is None or items_keep_valid(kind, document, spliced.key, spliced.first, spliced.count))
+            ):
+                return []
+        return super().validate(relative, document, kind)
+
+    def read_raw(self, relative: str, raw: bytes, display: str) -> tuple[Document | None, list[Diagnostic]]:
+        """A file saved on disk: read as its text when that is what the reader would read (UTF-8
+        without a byte order mark, within the bound), so a saved edit is spliced as a typed one."""
+        if raw[:1] not in (b"\xef", b"\xfe", b"\xff", b"\x00") and len(raw) <= self.limits.max_bytes:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                return self.read_text(relative, text, display)
+        return super().read_raw(relative, raw, display)
+
+
+def _moved(diagnostics: Sequence[Diagnostic], file: str, spliced: Spliced) -> list[Diagnostic] | None:
+    """``diagnostics`` located where their lines of ``file`` are after ``spliced``; None when one
+    of them is located in the items read again (its check must run again)."""
+
+    def moved(span: Span) -> Span | None:
+        if span.file != file:
+            return span
+        line, end_line = spliced.moved(span.line), spliced.moved(span.end_line)
+        if line is None or end_line is None:
+            return None
+        return span if (line, end_line) == (span.line, span.end_line) else replace(span, line=line, end_line=end_line)
+
+    found = []
+    for diagnostic in diagnostics:
+        span = moved(diagnostic.span) if diagnostic.span is not None else None
+        related = tuple(replace(one, span=at) for one in diagnostic.related if (at := moved(one.span)) is not None)
+        if (diagnostic.span is not None and span is None) or len(related) != len(diagnostic.related):
+            return None
+        found.append(replace(diagnostic, span=span, related=related))
+    return found
 
 
 def _chain(manifests: Mapping[str, object], name: str) -> list[str]:

@@ -310,6 +310,52 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     return list(found)
 
 
+def items_keep_valid(kind: str, document: Document, key: str, first: int, count: int) -> bool:
+    """Whether ``document``, valid against its kind's schema before items ``first`` to
+    ``first + count - 1`` of its top-level list ``key`` were read again (an edit spliced, see
+    :mod:`civrules.load.splice`), is still valid: True only when the schema judges that list item
+    by item (nothing of the list as a whole, nothing at the top that looks into it) and each new
+    item passes the compiled validator of an element. False says nothing: validate the document.
+    """
+    if kind.rpartition("/")[2] == "ruleset" or document.whole_floats:
+        return False
+    node = _judged_by_item(kind, key)
+    fast = _fast_item_validator(kind, (key,))
+    items = document.data.get(key) if isinstance(document.data, dict) else None
+    if node is None or fast is None or not isinstance(items, list):
+        return False
+    if not node.get("minItems", 0) <= len(items) <= node.get("maxItems", len(items)):
+        return False
+    return all(_passes(fast, item) for item in items[first : first + count])
+
+
+#: What a list's schema may say for its elements to be judged one by one (annotations aside).
+_ITEM_BY_ITEM = frozenset(
+    {"type", "items", "minItems", "maxItems", "description", "title", "$comment", "default", "examples"}
+)
+#: Keywords at a schema's top that may look into one of its properties' values.
+_LOOKING_IN = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "unevaluatedProperties")
+
+
+@functools.cache
+def _judged_by_item(kind: str, key: str) -> dict[str, Any] | None:
+    """The schema of the top-level list ``key`` in files of ``kind`` when it judges the list
+    element by element only (and its length), else None."""
+    if _fast_validator(kind) is None:
+        return None
+    schema = load_schema(kind)
+    node = _deref(schema, schema.get("properties", {}).get(key))
+    if not isinstance(node, dict) or node.get("type") != "array" or "items" not in node:
+        return None
+    if any(word not in _ITEM_BY_ITEM and not word.startswith("x-") for word in node):
+        return None
+    quoted = json.dumps(key)
+    if any(quoted in json.dumps(schema[word]) for word in _LOOKING_IN if word in schema):
+        return None
+    found: dict[str, Any] = node
+    return found
+
+
 @functools.cache
 def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
     """A validator for one element of the list at ``list_path`` in files of ``kind``."""

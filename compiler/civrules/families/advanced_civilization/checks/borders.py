@@ -8,11 +8,12 @@ import networkx as nx
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, words
+from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.mapgraph import map_graph, pair
 from civrules.families.advanced_civilization.model import Area, Border, Ruleset
 
 
-@check("M001", "duplicate-border", Severity.ERROR)
+@check("M001", "duplicate-border", Severity.ERROR, reads=MAP)
 def check_duplicate_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the same two areas have two border entries, in the same order or reversed (`[a, b]` and
@@ -70,7 +71,7 @@ def _lacks(area: Area, kind: str) -> str | None:
     return None
 
 
-@check("M002", "border-kind-mismatch", Severity.ERROR)
+@check("M002", "border-kind-mismatch", Severity.ERROR, reads=MAP)
 def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's kind does not fit its two areas: a land border where one side has no land
@@ -114,7 +115,7 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M003", "border-pair-order", Severity.WARNING)
+@check("M003", "border-pair-order", Severity.WARNING, reads=MAP)
 def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's two areas are not written in id order.
@@ -141,7 +142,7 @@ def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M004", "excluded-border-declared", Severity.ERROR)
+@check("M004", "excluded-border-declared", Severity.ERROR, reads=MAP)
 def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a pair of areas is both a border and listed under `excluded_borders` (links a source gives
@@ -174,7 +175,7 @@ def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M005", "isolated-area", Severity.ERROR)
+@check("M005", "isolated-area", Severity.ERROR, reads=MAP)
 def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area has no border at all.
@@ -199,7 +200,7 @@ def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M006", "map-disconnected", Severity.ERROR)
+@check("M006", "map-disconnected", Severity.ERROR, reads=MAP)
 def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the areas fall apart into groups with no border between them (areas with no border at all

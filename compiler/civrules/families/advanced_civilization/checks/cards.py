@@ -30,6 +30,7 @@ import networkx as nx
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditMatrix,
@@ -127,7 +128,7 @@ def _members_by_cost(ruleset: Ruleset, matrix: CreditMatrix) -> dict[str, tuple[
 # --- Prerequisites -----------------------------------------------------------------------------
 
 
-@check("C001", "prerequisite-cycle", Severity.ERROR)
+@check("C001", "prerequisite-cycle", Severity.ERROR, reads=CARDS)
 def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: cards require each other in a circle (a card that requires itself, or `a` requires `b`
@@ -186,7 +187,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("C002", "redundant-prerequisite", Severity.WARNING)
+@check("C002", "redundant-prerequisite", Severity.WARNING, reads=CARDS)
 def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a prerequisite that says nothing: it is listed twice, or another prerequisite of the same
@@ -248,7 +249,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
 # --- Credits -----------------------------------------------------------------------------------
 
 
-@check("C003", "self-credit", Severity.ERROR)
+@check("C003", "self-credit", Severity.ERROR, reads=CARDS)
 def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to itself.
@@ -274,7 +275,7 @@ def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("C004", "credit-target-twice", Severity.WARNING)
+@check("C004", "credit-target-twice", Severity.WARNING, reads=CARDS)
 def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: several credit lines of one card reach the same target card: a specific credit to a card
@@ -416,7 +417,7 @@ def holders_already_own(ruleset: Ruleset, graph: Any, cyclic: set[str]) -> Itera
             yield card, nx.descendants(graph, card.id)
 
 
-@check("C005", "credit-to-prerequisite", Severity.WARNING)
+@check("C005", "credit-to-prerequisite", Severity.WARNING, reads=CARDS)
 def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to one of its own prerequisites (directly or through
@@ -451,7 +452,7 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("C006", "free-for-every-holder", Severity.WARNING)
+@check("C006", "free-for-every-holder", Severity.WARNING, reads=CARDS)
 def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credits a card receives from its own prerequisites (which every buyer must hold,
@@ -496,7 +497,7 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("C007", "credit-covers-cost", Severity.WARNING)
+@check("C007", "credit-covers-cost", Severity.WARNING, reads=CARDS)
 def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credit one card gives toward another reaches the target's whole cost, so any holder

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.model import Nation, Ruleset
 
 
-@check("P001", "too-few-nations", Severity.ERROR)
+@check("P001", "too-few-nations", Severity.ERROR, reads=CARDS)
 def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a set-up for N players offers fewer than N nations.
@@ -40,7 +41,7 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("P002", "player-count-uncovered", Severity.ERROR)
+@check("P002", "player-count-uncovered", Severity.ERROR, reads=CARDS)
 def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the ruleset supports a number of players (between `players.min` and `players.max`) for
@@ -76,7 +77,7 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     )
 
 
-@check("P003", "player-count-out-of-range", Severity.ERROR)
+@check("P003", "player-count-out-of-range", Severity.ERROR, reads=CARDS)
 def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `player_counts.counts` has an entry for a number of players outside `players.min` to
@@ -106,7 +107,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("P004", "player-count-missing", Severity.INFO)
+@check("P004", "player-count-missing", Severity.INFO, reads=CARDS)
 def check_missing_counts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the rules for a number of players are marked `status: missing`: the ruleset supports the
@@ -139,7 +140,7 @@ def _positions(ruleset: Ruleset) -> Iterator[tuple[Nation, int]]:
             yield nation, nation.ast_position
 
 
-@check("P005", "duplicate-ast-position", Severity.ERROR)
+@check("P005", "duplicate-ast-position", Severity.ERROR, reads=CARDS)
 def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two nations have the same A.S.T. position.
@@ -169,7 +170,7 @@ def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("P006", "ast-position-out-of-range", Severity.ERROR)
+@check("P006", "ast-position-out-of-range", Severity.ERROR, reads=CARDS)
 def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. position is larger than the number of nations.

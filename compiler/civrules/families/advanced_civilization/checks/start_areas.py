@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.model import Configuration, Nation, Ruleset
 from civrules.model import Unknown
 
@@ -24,7 +25,7 @@ def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
                 yield nation, area_id, nation.origin.span("start_areas", "areas", i)
 
 
-@check("M030", "start-area-not-land", Severity.ERROR)
+@check("M030", "start-area-not-land", Severity.ERROR, reads=MAP)
 def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's start area is a water-only area.
@@ -49,7 +50,7 @@ def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M031", "start-area-mismatch", Severity.ERROR)
+@check("M031", "start-area-mismatch", Severity.ERROR, reads=MAP)
 def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a map area's `start_nation` and the nations' start area lists disagree: the area names a
@@ -143,7 +144,7 @@ def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[st
                 yield nation, existing, outside, count.origin.span("configurations", c, "nations", i), related
 
 
-@check("M032", "nation-cannot-start", Severity.ERROR)
+@check("M032", "nation-cannot-start", Severity.ERROR, reads=MAP)
 def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation none of whose start areas is on the part of
@@ -173,7 +174,7 @@ def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M033", "start-area-out-of-play", Severity.WARNING)
+@check("M033", "start-area-out-of-play", Severity.WARNING, reads=MAP)
 def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation some of whose start areas (not all) are off

@@ -1,0 +1,221 @@
+"""Splicing an edit into a reading (civrules.load.splice): the document a full read gives, or none."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from civrules.load import Document, Limits, read_yaml_text
+from civrules.load.splice import Spliced, splice_document
+from tests.conftest import RULES
+
+#: Files of every shape the splice meets: indentless lists (`- id:` at the start of the line), a
+#: rule index, cards with nested lists, a manifest (a mapping of mappings: nothing to splice).
+FILES = (
+    "maps/mediterranean.yaml",
+    "cards/expansion-project.yaml",
+    "calamities/advanced-civilization.yaml",
+    "rulebooks/advanced-civilization.yaml",
+    "rulesets/advanced-civilization-western.yaml",
+)
+LIMITS = Limits()
+
+
+@cache
+def shipped(relative: str) -> tuple[str, Document]:
+    text = (RULES / relative).read_text(encoding="utf-8")
+    document, problems = read_yaml_text(text, relative, LIMITS)
+    assert document is not None and not problems
+    return text, document
+
+
+def assert_read_alike(spliced: Document, text: str) -> None:
+    """``spliced`` is what reading ``text`` whole gives: data, positions and their order."""
+    whole, problems = read_yaml_text(text, spliced.file, LIMITS)
+    assert whole is not None and not problems, "a splice is made only of a text that reads cleanly"
+    assert spliced.data == whole.data
+    assert list(spliced.value_spans.items()) == list(whole.value_spans.items())
+    assert list(spliced.key_spans.items()) == list(whole.key_spans.items())
+    assert (spliced.refused, spliced.aliases) == (whole.refused, whole.aliases)
+    assert spliced.whole_floats == whole.whole_floats
+
+
+def edit(text: str, kind: str, at: int, to: int, size: int) -> str:
+    lines = text.split("\n")[:-1]
+    at, to = at % len(lines), to % (len(lines) + 1)
+    if kind == "change_value":
+        lines[at] = lines[at] + " x" if ": " in lines[at] else lines[at] + "2"
+    elif kind == "drop_lines":
+        del lines[at : at + size]
+    elif kind == "duplicate_lines":  # an item written twice: duplicate ids
+        lines[at:at] = lines[at : at + size]
+    elif kind == "move_lines":  # cut and paste: items moved, or a structure broken
+        block = lines[at : at + size]
+        del lines[at : at + size]
+        lines[to:to] = block
+    elif kind == "comment":
+        lines.insert(at, "# a comment")
+    elif kind == "break_yaml":
+        lines.insert(at, "  broken: [")
+    elif kind == "indent":
+        lines[at] = "  " + lines[at]
+    elif kind == "dedent":
+        lines[at] = lines[at][2:]
+    return "\n".join(lines) + "\n"
+
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["change_value", "drop_lines", "duplicate_lines", "move_lines", "comment", "break_yaml", "indent", "dedent"]
+        ),
+        st.integers(min_value=0, max_value=10**6),
+        st.integers(min_value=0, max_value=10**6),
+        st.integers(min_value=1, max_value=12),
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+def run_edits(relative: str, edits: list[tuple[str, int, int, int]]) -> int:
+    """Apply ``edits`` one after the other, splicing each into the last clean reading (as a session
+    does) and holding every splice to a full read; how many were spliced."""
+    text, document = shipped(relative)
+    spliced_count = 0
+    for kind, at, to, size in edits:
+        new = edit(text, kind, at, to, size)
+        spliced = splice_document(text, document, new, LIMITS)
+        whole, problems = read_yaml_text(new, relative, LIMITS)
+        if spliced is not None:
+            assert_read_alike(spliced.document, new)
+            spliced_count += 1
+        if whole is None or problems:
+            continue  # the next edit is spliced into the last reading without a diagnostic
+        text, document = new, spliced.document if spliced is not None else whole
+    return spliced_count
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(FILES), edits=EDITS)
+def test_a_spliced_edit_reads_as_the_whole_file(relative: str, edits: list[tuple[str, int, int, int]]) -> None:
+    run_edits(relative, edits)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(FILES), edits=EDITS)
+def test_a_spliced_edit_reads_as_the_whole_file_exhaustively(
+    relative: str, edits: list[tuple[str, int, int, int]]
+) -> None:
+    run_edits(relative, edits)
+
+
+def test_most_edits_inside_items_are_spliced() -> None:
+    """The property above holds trivially if nothing is spliced: edits of values inside the map's
+    areas are (one line changed, added or removed)."""
+    text, _ = shipped("maps/mediterranean.yaml")
+    lines = text.split("\n")
+    inside = [i for i, line in enumerate(lines) if line.startswith("    name: ")][::5]
+    kinds = ("change_value", "comment", "drop_lines")
+    assert inside
+    assert all(run_edits("maps/mediterranean.yaml", [(kind, i, 0, 1)]) == 1 for i in inside for kind in kinds)
+
+
+# --- the splice, shape by shape ------------------------------------------------------------------
+
+HEAD = "kind: map\nid: m\n"
+
+
+def splice(old: str, new: str) -> Spliced | None:
+    document, problems = read_yaml_text(old, "m.yaml", LIMITS)
+    assert document is not None and not problems
+    spliced = splice_document(old, document, new, LIMITS)
+    if spliced is not None:
+        assert_read_alike(spliced.document, new)
+    return spliced
+
+
+@pytest.mark.parametrize("indent", ["", "  "], ids=["indentless", "indented"])
+@pytest.mark.parametrize(
+    ("before", "after", "first", "count"),
+    [
+        ("- id: a\n  n: 1\n- id: b\n  n: 2\n", "- id: a\n  n: 1\n- id: b\n  n: 3\n", 1, 1),
+        ("- id: a\n  n: 1\n- id: b\n  n: 2\n", "- id: a\n  n: 1\n  m: 5\n- id: b\n  n: 2\n", 0, 2),
+        ("- id: a\n- id: b\n- id: c\n", "- id: a\n- id: x\n- id: y\n- id: b\n- id: c\n", 0, 4),
+        ("- id: a\n- id: b\n- id: c\n", "- id: a\n- id: c\n", 1, 0),
+        ("- id: a\n- id: b\n- id: c\n", "- id: b\n- id: a\n- id: c\n", 0, 2),
+        ("- id: a\n  t: |\n    text\n\n- id: b\n", "- id: a\n  t: |\n    other text\n\n- id: b\n", 0, 1),
+        ("- id: a\n  t: >-\n    folded\n# c\n- id: b\n", "- id: a\n  t: >-\n    folded more\n# c\n- id: b\n", 0, 1),
+        ("- id: a\n- [1, 2]\n- id: c\n", "- id: a\n- [1, 2, 3]\n- id: c\n", 1, 1),
+        ("- id: a\n- id: b\n", "- id: a\n- id: b\n\n# a comment\n", 1, 1),
+        ("- id: a\n- id: b\n", "- id: a\n- id: b\n  n: 2\n- id: c\n", 1, 2),
+        ("- id: a\n- id: b\n", "- id: new\n- id: a\n- id: b\n", 0, 2),
+    ],
+    ids=[
+        "value",
+        "new-line",
+        "new-items",
+        "item-removed",
+        "items-swapped",
+        "block-scalar",
+        "folded",
+        "flow",
+        "comment-after",
+        "items-after",
+        "item-before",
+    ],
+)
+def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, first: int, count: int) -> None:
+    def nested(items: str) -> str:
+        return "".join(indent + line if line else line for line in items.split("\n")[:-1] for line in [line + "\n"])
+
+    tail = "borders:\n- a\n"
+    spliced = splice(f"{HEAD}areas:\n{nested(before)}{tail}", f"{HEAD}areas:\n{nested(after)}{tail}")
+    assert spliced is not None and (spliced.key, spliced.first, spliced.count) == ("areas", first, count)
+    at_end = splice(f"{HEAD}areas:\n{nested(before)}", f"{HEAD}areas:\n{nested(after)}")
+    assert at_end is not None and (at_end.key, at_end.first, at_end.count) == ("areas", first, count)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\nid: b\n"),  # a line leaves the list
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n  - id: b\n"),  # an item moves into another
+        ("areas:\n- id: a\n- id: b\n", "areaz:\n- id: a\n- id: b\n"),  # a top-level key
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: [b\n"),  # broken YAML
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: b\n  id: c\n"),  # a duplicate key
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: 012\n"),  # a reader's warning
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: &x a\n- id: *x\n"),  # anchors and aliases
+        ("areas:\n- &x {id: a}\n- *x\n- id: b\n", "areas:\n- &x {id: a}\n- *x\n- id: c\n"),  # aliases before
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: b"),  # no line break at the end
+        ("areas:\n- id: a\n- id: b\n", "areas:\r\n- id: a\r\n- id: c\r\n"),  # carriage returns
+        ("areas:\n- id: a\n", "areas:\n"),  # the list emptied: its key holds null
+        ("areas:\n-\n  id: a\n- id: b\n", "areas:\n-\n  id: x\n- id: b\n"),  # an item below its dash
+        ("areas: [a,\n  b]\n", "areas: [a,\n  c]\n"),  # a flow list
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: b\n...\n"),  # the end of the document
+        ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: b\n---\nx: 1\n"),  # a second document
+    ],
+)
+def test_an_edit_the_splice_cannot_tell_is_read_whole(before: str, after: str) -> None:
+    assert splice(HEAD + before, HEAD + after) is None
+
+
+def test_an_unchanged_text_gives_its_reading_back() -> None:
+    text = HEAD + "areas:\n- id: a\n"
+    document, _ = read_yaml_text(text, "m.yaml", LIMITS)
+    assert document is not None
+    spliced = splice_document(text, document, text, LIMITS)
+    assert spliced is not None and spliced.document is document and spliced.key is None
+
+
+def test_a_splice_holds_the_node_bound_of_the_whole_file() -> None:
+    limits = Limits(max_nodes=12)
+    before, after = HEAD + "areas:\n- id: a\n", HEAD + "areas:\n- id: a\n- id: b\n- id: c\n"
+    document, _ = read_yaml_text(before, "m.yaml", limits)
+    assert document is not None
+    assert read_yaml_text(after, "m.yaml", limits)[1], "the whole file is beyond the bound"
+    assert splice_document(before, document, after, limits) is None
