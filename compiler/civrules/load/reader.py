@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
@@ -380,6 +381,7 @@ class _Builder:
         special = _SPECIAL_START
         plain_count = _PLAIN_COUNT.match
         words, letters = _PLAIN_WORDS, _LETTER_START
+        intern = sys.intern
         unsafe = _UNSAFE_VALUE.search
         most = self.limits.max_nodes
         fast = not self.wide
@@ -399,13 +401,14 @@ class _Builder:
                         if value in words:
                             value = words[value]  # true, false, null
                         elif first in letters:
-                            pass  # a word (`trade`, `naval`): a string
+                            value = intern(value)  # a word (`trade`, `naval`): a string
                         elif plain_count(value) is not None:
                             value = int(value)  # a count or a cost: no sign, no leading zero
                         else:
                             self.on_scalar(event)
                             continue
-                    # else a plain word: a string, nothing to judge
+                    else:  # a plain word: a string, nothing to judge; ids and keys repeat, kept once
+                        value = intern(value)
                 elif unsafe(value) is not None:  # quoted text: refused if it escapes a control character
                     self.on_scalar(event)
                     continue
@@ -760,7 +763,7 @@ class _Builder:
             )
             parent.key = _DISCARD
             return
-        parent.key = key
+        parent.key = sys.intern(key)  # a key is written once per entity: each copy would be kept
 
 
 def _type_name(value: Any) -> str:
