@@ -126,15 +126,19 @@ class NodeTable:
         return range(self.records[6 * node + 4], self.records[6 * node + 4] + self.records[6 * node + 5])
 
     def walk(self, node: int, path: NodePath) -> Iterator[tuple[NodePath, int]]:
-        """Every recorded node under ``node`` (itself first), with its path, in document order."""
-        pending: list[tuple[NodePath, int]] = [(path, node)]
+        """Every recorded node under ``node``, with its path, in the order the reader finishes them:
+        document order, a collection after what it holds (itself last)."""
+        pending: list[tuple[NodePath, int, bool]] = [(path, node, False)]
         while pending:
-            at, node = pending.pop()
-            yield at, node
+            at, node, opened = pending.pop()
             children = self.children(node)
+            if opened or not children:
+                yield at, node
+                continue
+            pending.append((at, node, True))
             for child in reversed(children):
                 key = self.keys[child]
-                pending.append(((*at, key if key is not None else child - children.start), child))
+                pending.append(((*at, key if key is not None else child - children.start), child, False))
 
 
 class _Positions(Mapping[NodePath, int]):
@@ -172,25 +176,32 @@ class Document:
     ``data`` holds only dicts, lists, strings, ints, floats, bools and None. The position of each
     value and, for mapping entries, of its key are kept in a :class:`NodeTable` (:meth:`span` and
     :meth:`key_span` give spans; ``value_spans`` and ``key_spans`` are read-only views by path). A
-    path with no position inside an aliased subtree is located in the node the alias repeats (its
-    anchor's, where it is written); any other path without one takes the span of its nearest
-    ancestor.
+    document may also be made from two path-keyed dicts of packed positions (``value_spans``,
+    ``key_spans``), as it was before the table: those are then its positions. A path with no
+    position inside an aliased subtree is located in the node the alias repeats (its anchor's,
+    where it is written); any other path without one takes the span of its nearest ancestor.
     """
 
-    __slots__ = ("aliases", "data", "file", "refused", "table", "whole_floats")
+    __slots__ = ("_key_dict", "_value_dict", "aliases", "data", "file", "refused", "table", "whole_floats")
 
     def __init__(
         self,
         file: str,
         data: Any,
-        table: NodeTable | None = None,
+        value_spans: Mapping[NodePath, int] | None = None,
+        key_spans: Mapping[NodePath, int] | None = None,
         refused: set[NodePath] | None = None,
         whole_floats: bool = False,
         aliases: dict[NodePath, NodePath] | None = None,
+        *,
+        table: NodeTable | None = None,
     ) -> None:
         self.file = file
         self.data = data
         self.table = table if table is not None else NodeTable()
+        # Positions given by path (a document put together from another's, by hand or spliced).
+        self._value_dict = value_spans if table is None and (value_spans or key_spans) else None
+        self._key_dict = (key_spans or {}) if self._value_dict is not None else None
         #: Values the reader refused and replaced by null (already reported), not to be judged again.
         self.refused: set[NodePath] = refused if refused is not None else set()
         #: Whether a float with no fractional part (`1e3`, `45.0`) is in the data: JSON Schema
@@ -203,27 +214,45 @@ class Document:
     @property
     def value_spans(self) -> Mapping[NodePath, int]:
         """The packed position of every value, by path."""
-        return _Positions(self.table, keys=False)
+        return self._value_dict if self._value_dict is not None else _Positions(self.table, keys=False)
 
     @property
     def key_spans(self) -> Mapping[NodePath, int]:
         """The packed position of the key of every mapping entry, by path."""
-        return _Positions(self.table, keys=True)
+        return self._key_dict if self._key_dict is not None else _Positions(self.table, keys=True)
 
-    def _node(self, path: NodePath) -> int:
-        return self.table.find(path)
+    def _value(self, path: NodePath) -> int | None:
+        """The packed position of the value at ``path`` itself."""
+        if self._value_dict is not None:
+            return self._value_dict.get(path)
+        node = self.table.find(path)
+        return self.table.packed(node) if node >= 0 else None
+
+    def _key(self, path: NodePath) -> int | None:
+        """The packed position of the key of the entry at ``path``."""
+        if self._key_dict is not None:
+            return self._key_dict.get(path)
+        node = self.table.find(path)
+        return self.table.packed_key(node) if node >= 0 else None
 
     def span(self, path: NodePath) -> Span:
         """The span of the value at ``path`` (or of its nearest recorded ancestor); a part inside an
         alias is located in the node the alias repeats, where it is written."""
+        path = self.written(path)
+        if self._value_dict is not None:
+            for end in range(len(path), -1, -1):
+                found = self._value_dict.get(path[:end])
+                if found is not None:
+                    return unpack_position(self.file, found)
+            return Span.at(self.file)
         if self.table.empty:
             return Span.at(self.file)
-        node, _ = self.table.deepest(self.written(path))
+        node, _ = self.table.deepest(path)
         return unpack_position(self.file, self.table.packed(node))
 
     def written(self, path: NodePath) -> NodePath:
         """``path``, or, for a part inside an alias, its path in the node the alias repeats."""
-        if not self.aliases or self._node(path) >= 0:
+        if not self.aliases or self._value(path) is not None:
             return path
         for _ in range(len(self.aliases) + 1):  # an alias inside an anchored node: follow again
             for end in range(len(path) - 1, -1, -1):
@@ -233,42 +262,54 @@ class Document:
                     break
             else:
                 return path
-            if self._node(path) >= 0:
+            if self._value(path) is not None:
                 return path
         return path
 
     def exact_span(self, path: NodePath) -> Span | None:
         """The span of the value at ``path`` itself, or None when it has none of its own."""
-        node = self._node(path)
-        return unpack_position(self.file, self.table.packed(node)) if node >= 0 else None
+        found = self._value(path)
+        return unpack_position(self.file, found) if found is not None else None
 
     def key_span(self, path: NodePath) -> Span:
         """The span of the key of the mapping entry at ``path``; its value's span if it has none."""
-        node = self._node(path)
-        found = self.table.packed_key(node) if node >= 0 else None
+        found = self._key(path)
         if found is None and self.aliases:
-            node = self._node(self.written(path))
-            found = self.table.packed_key(node) if node >= 0 else None
+            found = self._key(self.written(path))
         return unpack_position(self.file, found) if found is not None else self.span(path)
 
     def has_key(self, path: NodePath) -> bool:
         """Whether ``path`` is a mapping entry written in this document (its key has a position)."""
-        node = self._node(path)
-        return node >= 0 and self.table.packed_key(node) is not None
+        return self._key(path) is not None
 
     def key_lines(self, path: NodePath) -> Iterator[tuple[str, int]]:
         """Each key of the mapping at ``path``, as written, with the line it starts on."""
-        node = self._node(path)
-        if node < 0:
+        if self._key_dict is not None:
+            node: Any = self.data
+            for part in path:
+                try:
+                    node = node[part]
+                except (KeyError, IndexError, TypeError):
+                    return
+            for key in node if isinstance(node, dict) else ():
+                found = self._key_dict.get((*path, key))
+                if found is not None:
+                    yield key, found >> 96
             return
-        for child in self.table.children(node):
+        at = self.table.find(path)
+        if at < 0:
+            return
+        for child in self.table.children(at):
             key = self.table.keys[child]
             if key is not None:
                 yield key, self.table.key_line(child)
 
     def paths_under(self, path: NodePath) -> Iterator[NodePath]:
-        """The path of every value recorded under ``path`` (itself first), in document order."""
-        node = self._node(path)
+        """The path of every value recorded under ``path`` (itself last), in document order."""
+        if self._value_dict is not None:
+            yield from (found for found in self._value_dict if found[: len(path)] == path)
+            return
+        node = self.table.find(path)
         if node >= 0:
             for found, _ in self.table.walk(node, path):
                 yield found

@@ -182,10 +182,10 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     document = Document(
         display,
         builder.root,
-        builder.table,
-        builder.refused,
-        builder.whole_floats,
-        builder.aliases,
+        refused=builder.refused,
+        whole_floats=builder.whole_floats,
+        aliases=builder.aliases,
+        table=builder.table,
     )
     return document, builder.diagnostics
 
