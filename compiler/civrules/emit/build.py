@@ -1,4 +1,5 @@
-"""Building ``generated/`` from the rulesets: render everything in memory, then swap atomically.
+"""Building ``generated/`` from the rulesets: render every file into a staging tree (or in memory),
+then swap atomically.
 
 Every ruleset without errors is built; one with errors is reported and keeps its previous output
 (the command then exits 1). ``--check`` renders the same tree and compares it with the one on

@@ -8,11 +8,13 @@ neither empty nor marked. A tree written before civrules marked its trees (a com
 ``generated/`` of ``python/<package>/`` and ``sheets/<ruleset>/`` files) is recognised by its
 layout and replaced once; the new tree carries the marker.
 
-**How.** A build renders every file in memory first, writes the complete new tree beside the old
-one, then swaps the two directories in one step (Linux ``renameat2(RENAME_EXCHANGE)``; elsewhere
-two renames, with the old tree kept until the new one is in place). A build that fails, runs out of
-space or is killed leaves the previous tree untouched: a reader sees the old tree or the new one,
-never a mix. A failure of the file system is an :class:`OutputError` naming its cause.
+**How.** A build writes the complete new tree beside the old one (``civrules build`` puts each file
+into that staging tree as it is rendered, :class:`StagedTree`; other callers hand a tree rendered in
+memory to :func:`write_tree`), then swaps the two directories in one step (Linux
+``renameat2(RENAME_EXCHANGE)``; elsewhere two renames, with the old tree kept until the new one is in
+place). A build that fails, runs out of space or is killed leaves the previous tree untouched: a
+reader sees the old tree or the new one, never a mix. A failure of the file system is an
+:class:`OutputError` naming its cause.
 
 **Reading.** An output tree is read through :mod:`civrules.support.files`: a link, a FIFO, a device or a
 file over the size bound in it is reported, never followed or read.
