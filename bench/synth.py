@@ -93,6 +93,8 @@ def generate(out: Path, scale: int) -> Path:
     for k in range(1, scale + 1):
         commodities_out["commodities"].extend(_names(_suffix(commodities["commodities"], commodity_ids, k), k))
     commodities_out["total_cards"]["count"] *= scale
+    if commodities_out["total_cards"]["count"] > 10_000:  # the schema's bound (at 100x: 11,400)
+        del commodities_out["total_cards"]  # optional: the total is then the sum of the counts
     for stack in commodities_out["trade_stacks"]["stacks"]:
         for kind, count in list((stack.get("calamity_cards") or {}).items()):
             if isinstance(count, int):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from civrules.diagnostics import Span
-from civrules.load import Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
+from civrules.load import Document, Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
 
 
 def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:
@@ -24,6 +24,53 @@ def test_keeps_the_span_of_every_value_and_key() -> None:
     assert document.span(("cards", 0, "cost")) == Span("c.yaml", 3, 11, 3, 13)
     assert document.key_span(("cards", 0, "cost")) == Span("c.yaml", 3, 5, 3, 9)
     assert document.span(("cards", 0)).line == 2
+
+
+def _paths(value: object, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """Every path in ``value``, in the order the reader finishes the nodes (a collection after its parts)."""
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [*(found for part, child in children for found in _paths(child, (*path, part))), path]
+
+
+def test_positions_are_one_flat_table_looked_up_by_path() -> None:
+    """Every node has its own position, found by walking its path down from the root, in one flat
+    array of a few words a node (no path tuple and no dictionary entry per node): the positions of
+    the 400,000 nodes of the 50× synthetic ruleset took 55 MB in path-keyed dictionaries."""
+    text = "".join(f"c{i}:\n  cost: {i}\n  name: 'Card {i}'\n  groups: [crafts, arts]\n" for i in range(500))
+    document, diagnostics = read_yaml_text(text, "c.yaml")
+    assert diagnostics == [] and document is not None
+    paths = _paths(document.data)
+    assert list(document.value_spans) == paths
+    assert list(document.key_spans) == [path for path in paths if path and isinstance(path[-1], str)]
+    assert document.span(("c7", "groups", 1)) == Span("c.yaml", 32, 20, 32, 24)
+    assert document.key_span(("c499", "name")) == Span("c.yaml", 1999, 3, 1999, 7)
+    assert document.exact_span(("c7", "groups", 2)) is None
+    assert document.span(("c7", "groups", 2)) == document.span(("c7", "groups"))  # the nearest ancestor
+    assert document.span(("c7", "missing", 0)) == document.span(("c7",))
+    assert ("c7", "cost") in document.key_spans and ("c7", "groups", 0) not in document.key_spans
+    assert list(document.paths_under(("c7", "groups"))) == [("c7", "groups", 0), ("c7", "groups", 1), ("c7", "groups")]
+    table = document.table
+    assert len(table) == len(paths)
+    assert table.records.itemsize * len(table.records) == 48 * len(paths)
+
+
+def test_a_document_made_from_path_keyed_positions_answers_as_the_table_does() -> None:
+    """A document put together from another's positions by path (a splice, a test) answers every
+    lookup as the reader's table does."""
+    text = "a: &x {b: 1, c: [2, 3]}\nd: *x\ne:\n  - {f: g}\n  - h\n"
+    read, _ = read_yaml_text(text, "f.yaml")
+    assert read is not None
+    made = Document(
+        read.file, read.data, dict(read.value_spans), dict(read.key_spans), read.refused, False, read.aliases
+    )
+    paths = [*_paths(read.data), ("d", "c", 1), ("e", 5), ("missing", 0), ("a", "c", "x")]
+    for document in (read, made):
+        assert [document.span(p) for p in paths] == [read.span(p) for p in paths]
+        assert [document.key_span(p) for p in paths] == [read.key_span(p) for p in paths]
+        assert [document.exact_span(p) for p in paths] == [read.exact_span(p) for p in paths]
+        assert list(document.key_lines(("a",))) == [("b", 1), ("c", 1)]
+        assert list(document.paths_under(("a", "c"))) == [("a", "c", 0), ("a", "c", 1), ("a", "c")]
+    assert made.value_spans == read.value_spans and made.key_spans == read.key_spans
 
 
 def test_spans_inside_an_alias_are_where_the_value_is_written() -> None:

@@ -583,3 +583,32 @@ def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp
         )
     assert built[0] == built[1]
     assert any(path.startswith("python/") for path in built[0])
+
+
+def test_a_build_writes_each_file_into_its_staging_tree_as_it_is_made(tmp_path: Path) -> None:
+    """Outputs are not held until the end (25 MB at 50×): each file goes into the staging tree
+    beside ``out`` when it is made, the same bytes as a build in memory, and the staging tree is
+    swapped in whole at the end, leaving nothing beside ``out``."""
+    from civrules.emit.build import build, render
+
+    workspace = Workspace(RULES)
+    loaded = [workspace.load_ruleset(workspace.manifests()["sid-meiers-civilization"])]
+    in_memory = render(workspace, loaded)
+    out = tmp_path / "generated"
+    staged = output.StagedTree(out)
+    result = render(workspace, loaded, tree=staged)
+    assert result.tree is staged and staged.folder is not None and not out.exists()
+    assert read_tree(staged.folder) == {**in_memory.tree, MARKER: MARKER_TEXT}  # written already
+    assert dict(staged.items()) == in_memory.tree
+    build(out, result, ["sid-meiers-civilization"], everything=True, protected=(RULES,))
+    assert read_tree(out) == {**in_memory.tree, MARKER: MARKER_TEXT}
+    assert [p.name for p in tmp_path.iterdir()] == ["generated"]
+
+
+def test_a_build_that_fails_leaves_no_staging_tree(tmp_path: Path) -> None:
+    out = tmp_path / "generated"
+    staged = output.StagedTree(out)
+    staged["sheets/a.html"] = b"a"
+    assert staged.folder is not None and staged.folder.is_dir()
+    staged.discard()
+    assert list(tmp_path.iterdir()) == []

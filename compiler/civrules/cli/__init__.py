@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -37,6 +37,9 @@ from civrules.diagnostics.escape import dumps_json, printable, printable_lines, 
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+
+if TYPE_CHECKING:
+    from civrules.emit.output import StagedTree
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -1052,7 +1055,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     leaves the old tree.
     """
     from civrules.emit import stamp
-    from civrules.emit.output import OutputError, check_replaceable
+    from civrules.emit.output import OutputError, StagedTree, check_replaceable
 
     obj.require_rules()
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
@@ -1063,8 +1066,6 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
         _note(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)")
         return
-    from civrules.emit import build as builder
-
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, "text")
     broken = [] if rulesets else broken_manifests(workspace)
@@ -1074,7 +1075,35 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         click.echo("civrules: nothing was built: a ruleset manifest cannot be read (previous output kept)", err=True)
         sys.exit(EXIT_RULE_ERRORS)
     ids = [one.id for one in loaded]
-    result = builder.render(workspace, loaded, debug=obj.debug, out=out, max_bytes=obj.limits.max_bytes)
+    # A build writes each file into the staging tree as it is made (swapped in whole at the end);
+    # --check compares what it renders in memory.
+    staged = None if check_only else StagedTree(out)
+    try:
+        _build(obj, workspace, loaded, ids, rulesets, check_only, out, verbose, staged)
+    except OutputError as error:
+        _output_failure(error)
+    finally:
+        if staged is not None:
+            staged.discard()
+
+
+def _build(
+    obj: Context,
+    workspace: Workspace,
+    loaded: list[LoadedRuleset],
+    ids: list[str],
+    rulesets: tuple[str, ...],
+    check_only: bool,
+    out: Path,
+    verbose: bool,
+    staged: StagedTree | None,
+) -> None:
+    from civrules.emit import build as builder
+    from civrules.emit import stamp
+    from civrules.emit.output import OutputError
+
+    arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+    result = builder.render(workspace, loaded, debug=obj.debug, out=out, max_bytes=obj.limits.max_bytes, tree=staged)
     for line in result.versions:  # why each package's version moved (or would, with --check)
         click.echo(f"civrules: {printable(line)}", err=True)
     # Errors and warnings first, then infos folded into one line (each with --verbose).

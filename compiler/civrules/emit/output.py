@@ -8,11 +8,13 @@ neither empty nor marked. A tree written before civrules marked its trees (a com
 ``generated/`` of ``python/<package>/`` and ``sheets/<ruleset>/`` files) is recognised by its
 layout and replaced once; the new tree carries the marker.
 
-**How.** A build renders every file in memory first, writes the complete new tree beside the old
-one, then swaps the two directories in one step (Linux ``renameat2(RENAME_EXCHANGE)``; elsewhere
-two renames, with the old tree kept until the new one is in place). A build that fails, runs out of
-space or is killed leaves the previous tree untouched: a reader sees the old tree or the new one,
-never a mix. A failure of the file system is an :class:`OutputError` naming its cause.
+**How.** A build writes the complete new tree beside the old one (``civrules build`` puts each file
+into that staging tree as it is rendered, :class:`StagedTree`; other callers hand a tree rendered in
+memory to :func:`write_tree`), then swaps the two directories in one step (Linux
+``renameat2(RENAME_EXCHANGE)``; elsewhere two renames, with the old tree kept until the new one is in
+place). A build that fails, runs out of space or is killed leaves the previous tree untouched: a
+reader sees the old tree or the new one, never a mix. A failure of the file system is an
+:class:`OutputError` naming its cause.
 
 **Reading.** An output tree is read through :mod:`civrules.support.files`: a link, a FIFO, a device or a
 file over the size bound in it is reported, never followed or read.
@@ -29,7 +31,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -277,21 +279,130 @@ def _unremovable(root: Path) -> Path | None:
     return None
 
 
+class StagedTree(MutableMapping[str, bytes]):
+    """A tree written into its staging folder beside ``root`` as each file is made, for
+    :func:`write_tree` to swap into place: only the paths are held in memory, a file's bytes are
+    read back when asked for. A large build held every rendered file (25 MB at 50×) until the end.
+
+    The staging folder is made (marked first, so that a killed build's is recognised and removed by
+    the next) when the first file is written. A failure of the file system raises
+    :class:`OutputError`; :meth:`discard` removes the folder when the tree is not swapped in.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.folder: Path | None = None
+        self._names: dict[str, None] = {}
+        self._delay = _write_delay()
+
+    def __getitem__(self, relative: str) -> bytes:
+        if relative not in self._names or self.folder is None:
+            raise KeyError(relative)
+        return (self.folder / relative).read_bytes()
+
+    def __setitem__(self, relative: str, data: bytes) -> None:
+        try:
+            folder = self.ensure()
+            if relative in self._names:  # a file written again (a package's version, once decided)
+                (folder / relative).unlink()
+            _put(folder, relative, data, self._delay)
+        except OSError as error:
+            self.discard()
+            raise OutputError(f"cannot write `{self.root}`: {cause(error)}; nothing was changed") from error
+        self._names[relative] = None
+
+    def ensure(self) -> Path:
+        """The staging folder, made and marked when first asked for."""
+        if self.folder is None:
+            root = _absolute(self.root)
+            root.parent.mkdir(parents=True, exist_ok=True)
+            _remove_abandoned(root)
+            with interrupts.deferred():
+                self.folder = _new_staging(root)
+            _put(self.folder, MARKER, MARKER_TEXT, self._delay)
+        return self.folder
+
+    def __delitem__(self, relative: str) -> None:
+        del self._names[relative]
+        if self.folder is not None:
+            (self.folder / relative).unlink()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, relative: object) -> bool:
+        return relative in self._names
+
+    def discard(self) -> None:
+        """Remove the staging folder (nothing when it was swapped in, or never made)."""
+        with interrupts.deferred():
+            staging, self.folder = self.folder, None
+            if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
+                shutil.rmtree(staging, ignore_errors=True)
+
+
 def write_tree(
     root: Path, tree: Tree, keep: Mapping[str, bytes] | None = None, *, protected: Iterable[Path] = ()
 ) -> None:
     """Replace the directory ``root`` by ``tree`` (plus ``keep``: files carried over unchanged).
 
-    Raises :class:`OutputError`, with nothing changed, when ``root`` may not be replaced (see
-    :func:`check_replaceable`) or the file system fails (read-only, full, a file-size limit).
+    ``tree`` may be a :class:`StagedTree` of ``root``, already written: ``keep`` is added to it and
+    it is swapped in. Raises :class:`OutputError`, with nothing changed, when ``root`` may not be
+    replaced (see :func:`check_replaceable`) or the file system fails (read-only, full, a
+    file-size limit).
     """
+    target = _absolute(root)
+    if isinstance(tree, StagedTree):
+        check_replaceable(root, {**dict.fromkeys(keep or {}), **dict.fromkeys(tree), MARKER: None}, protected)
+        try:
+            for relative, data in (keep or {}).items():
+                if relative not in tree and relative != MARKER:
+                    tree[relative] = data
+            _commit(tree.ensure(), target)
+        except OSError as error:
+            raise OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed") from error
+        finally:
+            tree.discard()
+        return
     content = {**(keep or {}), **tree, MARKER: MARKER_TEXT}
     check_replaceable(root, content, protected)
-    target = _absolute(root)
     try:
         _write(target, content)
     except OSError as error:
         raise OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed") from error
+
+
+def _new_staging(root: Path) -> Path:
+    """A new, empty staging folder beside ``root`` (named so that a killed build's is found).
+
+    Call it with Ctrl-C deferred, and keep what it returns within the same deferral: the clean-up
+    must always know the folder (it was left behind when the signal came in between)."""
+    return Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
+
+
+def _put(staging: Path, relative: str, data: bytes, delay: float) -> None:
+    target = staging / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    if delay:
+        time.sleep(delay)
+
+
+def _commit(staging: Path, root: Path) -> None:
+    """Swap the complete tree ``staging`` in the place of ``root``."""
+    if files.kind_of(root.parent, root.name) == "dir":
+        stuck = _unremovable(root)
+        if stuck is not None:
+            raise OSError(errno.EACCES, "permission denied", str(stuck))
+    staging.chmod(0o755)
+    with interrupts.deferred():  # the swap is one step for a reader, and for Ctrl-C too
+        _swap(staging, root)
 
 
 def _write(root: Path, content: Mapping[str, bytes]) -> None:
@@ -304,22 +415,11 @@ def _write(root: Path, content: Mapping[str, bytes]) -> None:
     delay = _write_delay()
     staging: Path | None = None
     try:
-        # Ctrl-C waits while the staging folder is made and named here, so that the clean-up
-        # below always knows it (it was left behind when the signal came in between).
         with interrupts.deferred():
-            staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
+            staging = _new_staging(root)
         for relative, data in sorted(content.items(), key=lambda item: item[0] != MARKER):
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "xb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            if delay:
-                time.sleep(delay)
-        staging.chmod(0o755)
-        with interrupts.deferred():  # the swap is one step for a reader, and for Ctrl-C too
-            _swap(staging, root)
+            _put(staging, relative, data, delay)
+        _commit(staging, root)
     except BaseException:
         with interrupts.deferred():
             if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":

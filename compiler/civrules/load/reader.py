@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import re
+import sys
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -23,7 +25,7 @@ from typing import Any, cast
 import yaml
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes
-from civrules.load.document import Document, NodePath, pack_position, unpack_position
+from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import line_column
 from civrules.support import files
 
@@ -73,6 +75,12 @@ _INT16 = re.compile(r"^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+#: A plain integer the reader takes as it is: no sign, no leading zero, a few digits.
+_PLAIN_COUNT = re.compile(r"(?:0|[1-9][0-9]{0,17})\Z")
+#: The plain scalars that are a boolean or null; any other plain scalar starting with one of
+#: ``_LETTER_START`` is a string.
+_PLAIN_WORDS: dict[str, bool | None] = {**_BOOL, **dict.fromkeys(("~", "null", "Null", "NULL", ""))}
+_LETTER_START = frozenset("nNtTfF")
 #: First characters of a plain scalar that may resolve to something other than a string.
 _SPECIAL_START = frozenset(("", *"0123456789+-.~nNtTfF"))
 # Characters YAML forbids in a stream (1.2, 5.1): C0 controls but tab/LF/CR, DEL, C1 but NEL, surrogates, U+FFFE/F.
@@ -85,6 +93,9 @@ _NON_PRINTABLE = re.compile(
 #: What an escape in a quoted scalar (`"\x1b"`, `"\0"`, `"\ud800"`) may not produce: the characters
 #: above, and the controls YAML allows only as escapes. Tab and line feed are text (a multi-line note).
 _UNSAFE_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+_HALF = (1 << 64) - 1
 
 
 class _AbortError(Exception):
@@ -171,11 +182,10 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     document = Document(
         display,
         builder.root,
-        builder.value_spans,
-        builder.key_spans,
-        builder.refused,
-        builder.whole_floats,
-        builder.aliases,
+        refused=builder.refused,
+        whole_floats=builder.whole_floats,
+        aliases=builder.aliases,
+        table=builder.table,
     )
     return document, builder.diagnostics
 
@@ -271,47 +281,61 @@ class _Frame:
 
     __slots__ = (
         "anchor",
+        "block",
         "container",
         "height",
         "is_key",
+        "is_list",
         "key",
-        "key_span",
+        "key_end",
+        "key_start",
+        "keys",
         "nodes",
-        "path",
+        "part",
+        "records",
         "refused",
-        "seen",
         "start",
     )
 
     def __init__(
-        self, container: dict[str, Any] | list[Any], path: NodePath, start: int, anchor: str | None, is_key: bool
+        self,
+        container: dict[str, Any] | list[Any],
+        part: str | int | None,
+        start: int,
+        anchor: str | None,
+        is_key: bool,
     ) -> None:
         self.container = container
-        self.path = path
-        self.start = start
+        self.is_list = isinstance(container, list)
+        self.part = part  # its key or index in its parent (None: the root, or a collection used as a key)
+        self.start = start  # the start half of its position
         self.anchor = anchor
         self.nodes = 1
         self.height = 1  # levels of nesting, counting what aliases in it bring
         self.key: Any = None  # a str, or _DISCARD when the entry is refused
-        self.key_span: int | None = None
+        self.key_start = 0
+        self.key_end = 0
         self.is_key = is_key  # a collection used as a mapping key: read, then refused
         self.refused = False  # a collection with a forbidden tag: read, then replaced by null
-        self.seen: dict[str, int] = {}
+        # The positions of its children, six values each (see NodeTable.add_block), and their keys:
+        # added to the document's table as one block when the collection ends.
+        self.records: array[int] = array("Q")
+        self.keys: list[str | None] = []
+        self.block = 0  # the node number of its first child, once added
 
 
 _DISCARD = object()  # the value of an entry whose key was refused
 
 
 class _Builder:
-    """Turns parser events into data and spans, one event at a time."""
+    """Turns parser events into data and positions, one event at a time."""
 
     def __init__(self, display: str, limits: Limits) -> None:
         self.display = display
         self.limits = limits
         self.wide = limits.max_bytes >= 1 << 32  # a line or column might not fit in 32 bits
         self.diagnostics: list[Diagnostic] = []
-        self.value_spans: dict[NodePath, int] = {}
-        self.key_spans: dict[NodePath, int] = {}
+        self.table = NodeTable()
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
         self.anchor_paths: dict[str, NodePath] = {}  # where each anchored node is
         self.aliases: dict[NodePath, NodePath] = {}  # an alias's path: the path of the node it repeats
@@ -330,7 +354,7 @@ class _Builder:
         start, end = event.start_mark, event.end_mark
         if self.wide:
             return pack_position(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
-        # The same, inline (one call per node): lines and columns fit in 32 bits below 4 GiB.
+        # The same, inline: lines and columns fit in 32 bits below 4 GiB.
         packed: int = ((start.line + 1) << 96) | ((start.column + 1) << 64) | ((end.line + 1) << 32) | (end.column + 1)
         return packed
 
@@ -346,22 +370,75 @@ class _Builder:
         self.diagnostics.append(Diagnostic(code.code, code.severity, message, at, hint, related))
 
     def run(self, parser: Any) -> None:
-        handlers = {
-            yaml.ScalarEvent: self.on_scalar,
-            yaml.MappingStartEvent: self.on_start,
-            yaml.SequenceStartEvent: self.on_start,
-            yaml.MappingEndEvent: self.on_end,
-            yaml.SequenceEndEvent: self.on_end,
-            yaml.AliasEvent: self.on_alias,
-            yaml.DocumentStartEvent: self.on_document,
-        }
+        # One pass over libyaml's events. A plain word, a plain count or quoted text inside a
+        # collection (most of a rule file's nodes) is placed here, without a method call;
+        # everything else goes to its handler.
+        get_event = parser.get_event
+        scalar, alias, document = yaml.ScalarEvent, yaml.AliasEvent, yaml.DocumentStartEvent
+        starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+        ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+        stack = self.stack
+        special = _SPECIAL_START
+        plain_count = _PLAIN_COUNT.match
+        words, letters = _PLAIN_WORDS, _LETTER_START
+        intern = sys.intern
+        unsafe = _UNSAFE_VALUE.search
+        most = self.limits.max_nodes
+        fast = not self.wide
         while True:
-            event = parser.get_event()
+            event = get_event()
             if event is None:
                 return
-            handler = handlers.get(type(event))
-            if handler is not None:
-                handler(event)
+            kind = type(event)
+            if kind is scalar:
+                if not (fast and stack and event.tag is None and event.anchor is None and self.total_nodes < most):
+                    self.on_scalar(event)
+                    continue
+                value = event.value
+                if event.implicit[0]:  # plain
+                    first = value[:1]
+                    if first in special:
+                        if value in words:
+                            value = words[value]  # true, false, null
+                        elif first in letters:
+                            value = intern(value)  # a word (`trade`, `naval`): a string
+                        elif plain_count(value) is not None:
+                            value = int(value)  # a count or a cost: no sign, no leading zero
+                        else:
+                            self.on_scalar(event)
+                            continue
+                    else:  # a plain word: a string, nothing to judge; ids and keys repeat, kept once
+                        value = intern(value)
+                elif unsafe(value) is not None:  # quoted text: refused if it escapes a control character
+                    self.on_scalar(event)
+                    continue
+                self.total_nodes += 1
+                mark = event.start_mark
+                start = (mark.line + 1) << 32 | (mark.column + 1)
+                mark = event.end_mark
+                end = (mark.line + 1) << 32 | (mark.column + 1)
+                frame = stack[-1]
+                frame.nodes += 1
+                if frame.is_list:
+                    frame.container.append(value)  # type: ignore[union-attr]
+                    frame.records.extend((start, end, 0, 0, 0, 0))
+                    frame.keys.append(None)
+                elif frame.key is None:
+                    self.accept_key(frame, value, start, end)
+                else:
+                    key, frame.key = frame.key, None
+                    if key is not _DISCARD:
+                        frame.container[key] = value
+                        frame.records.extend((start, end, frame.key_start, frame.key_end, 0, 0))
+                        frame.keys.append(key)
+            elif kind in starts:
+                self.on_start(event)
+            elif kind in ends:
+                self.on_end(event)
+            elif kind is alias:
+                self.on_alias(event)
+            elif kind is document:
+                self.on_document(event)
 
     def on_document(self, event: Any) -> None:
         self.documents += 1
@@ -562,16 +639,19 @@ class _Builder:
         allowed = self.check_tag(event.tag, span)
         container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
         parent = self.stack[-1] if self.stack else None
-        is_key = parent is not None and isinstance(parent.container, dict) and parent.key is None
-        path = self.child_path(parent) if parent is not None and not is_key else ()
-        self.stack.append(_Frame(container, path, span, event.anchor, is_key))
-        self.stack[-1].refused = not allowed
+        is_key = parent is not None and not parent.is_list and parent.key is None
+        part: str | int | None = None
+        if parent is not None and not is_key:
+            part = len(parent.container) if parent.is_list else parent.key
+        frame = _Frame(container, part, span >> 64, event.anchor, is_key)
+        frame.refused = not allowed
+        self.stack.append(frame)
 
     def on_end(self, event: Any) -> None:
         frame = self.stack.pop()
         end = event.end_mark
-        # The start line and column of the frame's packed position, with this end.
-        span = (frame.start >> 64 << 64) | pack_position(0, 0, end.line + 1, end.column + 1)
+        # The start line and column of the frame's position, with this end.
+        span = (frame.start << 64) | pack_position(0, 0, end.line + 1, end.column + 1)
         if frame.is_key:
             self.error(
                 codes.NON_STRING_KEY,
@@ -584,21 +664,27 @@ class _Builder:
         if frame.refused:
             # Like a refused scalar: a null stand-in, marked so that the schema does not report it again.
             self.refusing = True
-            self.place(None, span, frame.anchor, frame.nodes, opened=frame, height=frame.height)
+            self.place(None, span, frame.anchor, frame.nodes, height=frame.height)
             self.refusing = False
             return
+        if frame.keys:
+            frame.block = self.table.add_block(frame.records, frame.keys)
         self.place(frame.container, span, frame.anchor, frame.nodes, opened=frame, height=frame.height)
 
-    def child_path(self, parent: _Frame) -> NodePath:
-        if isinstance(parent.container, dict):
-            assert parent.key is not None
-            return (*parent.path, parent.key)
-        return (*parent.path, len(parent.container))
+    def path_of(self, part: str | int) -> NodePath:
+        """The path of the child ``part`` of the innermost open collection."""
+        parts: list[str | int] = []
+        for frame in self.stack[1:]:
+            if frame.part is None:
+                parts.clear()  # a collection used as a key: paths inside it start again (it is refused)
+            else:
+                parts.append(frame.part)
+        return (*parts, part)
 
     def place(
         self, value: Any, span: int, anchor: str | None, nodes: int, opened: _Frame | None = None, height: int = 0
     ) -> None:
-        """Attach a finished node to its parent (or make it the root) and record its span."""
+        """Attach a finished node to its parent (or make it the root) and record its position."""
         if anchor is not None:
             # What an alias of a refused node (a collection used as a key) repeats is the stand-in
             # null, marked refused as the node was: never the internal marker of a dropped entry.
@@ -607,9 +693,11 @@ class _Builder:
                 self.refused_anchors.add(anchor)
             else:
                 self.refused_anchors.discard(anchor)
+        start, end = span >> 64, span & _HALF
+        first, count = (opened.block, len(opened.keys)) if opened is not None and opened.keys else (0, 0)
         if not self.stack:
             self.root = value
-            self.value_spans[()] = span
+            self.table.set_root(start, end, first, count)
             self._remember((), anchor)
             return
         parent = self.stack[-1]
@@ -617,28 +705,27 @@ class _Builder:
         if height >= parent.height:
             parent.height = height + 1
         container = parent.container
-        if isinstance(container, list):
-            path = opened.path if opened is not None else (*parent.path, len(container))
-            container.append(value)
-            self.value_spans[path] = span
+        if parent.is_list:
+            part: str | int = len(container)
+            container.append(value)  # type: ignore[union-attr]
+            parent.records.extend((start, end, 0, 0, first, count))
+            parent.keys.append(None)
+        else:
+            if parent.key is None:
+                self.accept_key(parent, value, start, end)
+                return
+            key, parent.key = parent.key, None
+            if key is _DISCARD:
+                return
+            part = key
+            container[key] = value
+            parent.records.extend((start, end, parent.key_start, parent.key_end, first, count))
+            parent.keys.append(key)
+        if anchor is not None or self.alias_of is not None or self.refusing:
+            path = self.path_of(part)
             self._remember(path, anchor)
             if self.refusing:
                 self.refused.add(path)
-            return
-        if parent.key is None:
-            self.accept_key(parent, value, span)
-            return
-        key, parent.key = parent.key, None
-        if key is _DISCARD:
-            return
-        path = (*parent.path, key)
-        container[key] = value
-        self.value_spans[path] = span
-        self._remember(path, anchor)
-        if self.refusing:
-            self.refused.add(path)
-        assert parent.key_span is not None
-        self.key_spans[path] = parent.key_span
 
     def _remember(self, path: NodePath, anchor: str | None) -> None:
         """Where an anchored node is, and which node an alias repeats: a value inside an alias is
@@ -648,11 +735,12 @@ class _Builder:
         if self.alias_of is not None and self.alias_of in self.anchor_paths:
             self.aliases[path] = self.anchor_paths[self.alias_of]
 
-    def accept_key(self, parent: _Frame, key: Any, span: int) -> None:
-        parent.key_span = span
+    def accept_key(self, parent: _Frame, key: Any, start: int, end: int) -> None:
+        parent.key_start, parent.key_end = start, end
         if key is _DISCARD:
             parent.key = _DISCARD
             return
+        span = start << 64 | end
         if not isinstance(key, str):
             shown = "null" if key is None else str(key).lower() if isinstance(key, bool) else repr(key)
             self.error(
@@ -663,8 +751,9 @@ class _Builder:
             )
             parent.key = _DISCARD
             return
-        first = parent.seen.get(key)
-        if first is not None:
+        if key in parent.container:
+            at = 6 * parent.keys.index(key)
+            first = parent.records[at + 2] << 64 | parent.records[at + 3]
             self.error(
                 codes.DUPLICATE_KEY,
                 f"duplicate key `{key}`",
@@ -674,8 +763,7 @@ class _Builder:
             )
             parent.key = _DISCARD
             return
-        parent.seen[key] = span
-        parent.key = key
+        parent.key = sys.intern(key)  # a key is written once per entity: each copy would be kept
 
 
 def _type_name(value: Any) -> str:

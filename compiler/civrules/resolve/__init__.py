@@ -735,8 +735,8 @@ def _cited(document: Document, path: NodePath, name: str, *, inside: bool = Fals
     if own is None and inside:
         found = [
             cited
-            for sub in document.value_spans
-            if len(sub) > len(path) + 1 and sub[: len(path) + 1] == (*path, name) and sub[-1] in CITATION_FIELDS
+            for sub in document.paths_under((*path, name))
+            if len(sub) > len(path) + 1 and sub[-1] in CITATION_FIELDS
             if (cited := citation_at(document, sub[:-1])) is not None
         ]
         own = "; ".join(dict.fromkeys(found)) or None

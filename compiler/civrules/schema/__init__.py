@@ -637,7 +637,7 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
             node = node[part]
         except (KeyError, IndexError, TypeError):
             return None
-    if not isinstance(node, dict) or (*path, key) not in document.key_spans:
+    if not isinstance(node, dict) or not document.has_key((*path, key)):
         return None
     line = document.key_span((*path, key)).line
     lines, names = _sibling_lines(document, path, node)
@@ -658,10 +658,8 @@ def _sibling_lines(document: Document, path: NodePath, node: dict[str, Any]) -> 
     if cached is not None and cached[0] is document:
         return cached[1], cached[2]
     first: dict[int, str] = {}
-    for sibling in node:
-        packed = document.key_spans.get((*path, sibling))
-        if packed is not None:
-            first.setdefault(packed >> 96, sibling)  # the start line of a packed position
+    for sibling, line in document.key_lines(path):
+        first.setdefault(line, sibling)
     lines = sorted(first)
     names = [first[at] for at in lines]
     if len(_SIBLINGS) >= 64:
@@ -809,7 +807,7 @@ def _fits_type(schema: Any, instance: Any) -> bool:
 
 def _head(document: Document, path: NodePath) -> Span:
     """The first line of a node: where a designer would add a missing key."""
-    span = document.key_span(path) if path and path in document.key_spans else document.span(path)
+    span = document.key_span(path) if path and document.has_key(path) else document.span(path)
     if span.end_line != span.line:
         return Span(span.file, span.line, span.column, span.line, span.column + 1)
     return span
