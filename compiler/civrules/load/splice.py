@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from civrules.load.document import Document, NodePath
@@ -185,8 +186,8 @@ def _items_around(old: Document, lines: list[str], first: int, last: int) -> tup
 
 
 def _spliced(
-    old: dict[NodePath, int],
-    read: dict[NodePath, int],
+    old: Mapping[NodePath, int],
+    read: Mapping[NodePath, int],
     key: str,
     i1: int,
     i2: int,
