@@ -876,13 +876,15 @@ def validate(
     ruleset uses is a warning).
     """
     from civrules.pipeline import analyse
+    from civrules.resolve import Resolver
 
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+    resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
     for ruleset in loaded:
         obj.current = ruleset.id
-        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug).diagnostics)
+        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug, resolver=resolver).diagnostics)
     obj.current = None
     if not rulesets:
         from civrules.pipeline.incremental import unused_files

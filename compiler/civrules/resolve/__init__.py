@@ -119,8 +119,13 @@ class Resolver:
         return self._resolve(loaded, ())
 
     def _resolve(self, loaded: LoadedRuleset, seen: tuple[str, ...]) -> tuple[Resolved | None, list[Diagnostic]]:
-        if loaded.id in self._done:
-            return self._done[loaded.id]
+        done = self._done.get(loaded.id)
+        # A resolution is reused where resolving it again from here would pass the same checks: below
+        # ``seen`` its chain has ``len(chain) - 1`` levels with an `extends`, each checked against
+        # MAX_EXTENDS. Otherwise it is resolved again, so that the result (and where a chain too long
+        # is reported) is the same whichever rulesets the resolver resolved before.
+        if done is not None and done[0] is not None and len(seen) + len(done[0].chain) - 1 <= MAX_EXTENDS:
+            return done
         manifest = loaded.manifest.file.document
         assert manifest is not None
         diagnostics: list[Diagnostic] = []
