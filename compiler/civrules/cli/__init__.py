@@ -882,8 +882,10 @@ def validate(
     loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
     resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
-    for ruleset in loaded:
+    bases = Resolver.bases(loaded)
+    for index, ruleset in enumerate(loaded):
         obj.current = ruleset.id
+        resolver.retain(base for base in bases[index:] if base is not None)
         diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug, resolver=resolver).diagnostics)
     obj.current = None
     if not rulesets:

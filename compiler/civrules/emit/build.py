@@ -77,7 +77,9 @@ def render(
     # One resolver for the run: a variant reuses its base's resolution (for its analysis and for the
     # changes its sheets mark) instead of resolving its whole `extends` chain again.
     resolver = Resolver(workspace)
-    for loaded in rulesets:
+    bases = Resolver.bases(rulesets)
+    for index, loaded in enumerate(rulesets):
+        resolver.retain(base for base in bases[index:] if base is not None)
         analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
         result.diagnostics.extend(analysis.diagnostics)
         if not analysis.ok or analysis.model is None or analysis.resolved is None:
