@@ -88,7 +88,9 @@ templates: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.templates
 
 # Speed goals live here, not in the tests. Results go to bench/out/ (not tracked); `make
-# bench-record` writes bench/results.json, the figures `bench-check` compares against.
+# bench-record` writes bench/results.json, the figures `bench-check` compares against. bench/run.py
+# measures the adversarial shapes too (bench/shapes.py --measure: bench/out/shapes.json, and the
+# "shapes" of results.json).
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/adversarial.py

@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from bench import incremental, lsp, plot, synth_family  # noqa: E402
+from bench import incremental, lsp, plot, shapes, synth_family  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from civrules.emit.build import build as write_build  # noqa: E402
 from civrules.emit.build import render  # noqa: E402
@@ -325,6 +325,8 @@ def print_table(results: dict[str, Any]) -> None:
             f" check-jsonschema {whole['ratios']['validate_vs_check_jsonschema']:.2f}x,"
             f" at 10x {ten['ratios']['validate_vs_check_jsonschema']:.2f}x"
         )
+    for shape, row in results.get("shapes", {}).items():
+        shapes.print_row(shape, row)
     for family, rows in results["scaling"].items():
         for scale, row in rows.items():
             size, median = row["size"], row["validate_build"]["median"] * 1000
@@ -391,7 +393,11 @@ def main() -> int:
             "families": per_family(rules, tmp / "families", args.repeat),
             # The language server under editor traffic: bench/lsp.py (issue 27).
             "lsp": lsp.measure(rules, tmp),
+            # The adversarial shapes at n and 10n as whole processes: bench/shapes.py (issue 32, point 6).
+            "shapes": shapes.measure(list(shapes.SHAPES), repeat=3),
         }
+    shapes.OUT.parent.mkdir(parents=True, exist_ok=True)
+    shapes.OUT.write_text(json.dumps(results["shapes"], indent=2, sort_keys=True) + "\n", encoding="utf-8")
     target = RESULTS if args.record else OUT
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import incremental, plot, synth_family
+from bench import incremental, plot, shapes, synth_family
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 
@@ -66,3 +66,27 @@ def test_the_data_edit_changes_one_letter_of_a_value_and_each_edit_another() -> 
         changed = [(a, b) for a, b in zip(text.split("\n"), edit.split("\n"), strict=True) if a != b]
         assert len(changed) == 1 and sum(x != y for x, y in zip(*changed[0], strict=True)) == 1
     assert incremental.data_edit("kind: map\nid: m\n", 0) is None
+
+
+@pytest.mark.parametrize("shape", sorted(shapes.SHAPES))
+def test_each_adversarial_shape_is_written_the_same_way_twice(tmp_path: Path, shape: str) -> None:
+    first = shapes.make(tmp_path / "a", shape, 3)
+    second = shapes.make(tmp_path / "b", shape, 3)
+    assert [[a.replace(str(tmp_path / "a"), "") for a in c] for c in first] == [
+        [a.replace(str(tmp_path / "b"), "") for a in c] for c in second
+    ]
+    assert all(command[:2] == ["--rules", str(tmp_path / "a" / "rules")] for command in first)
+    written = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*.yaml"))
+    assert written == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*.yaml"))
+    assert all((tmp_path / "a" / p).read_bytes() == (tmp_path / "b" / p).read_bytes() for p in written)
+
+
+@pytest.mark.slow
+def test_the_shape_runner_records_each_size_net_of_the_empty_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seconds: six civrules processes. The figures themselves are not judged (they depend on the load)."""
+    monkeypatch.setitem(shapes.SIZES, "diagnostics", (2, 20))
+    row = shapes.measure(["diagnostics"], repeat=1)["diagnostics"]
+    assert [size["n"] for size in row["sizes"]] == [0, 2, 20]
+    assert all(size["exit"] == [1] and size["cpu_s"] > 0 and size["peak_rss_mb"] > 0 for size in row["sizes"])
+    assert all(not Path(part).is_absolute() for size in row["sizes"] for part in size["command"].split())
+    assert {"vs_linear", "vs_linear_gross", "within_limits", "met"} <= set(row)

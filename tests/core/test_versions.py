@@ -3,6 +3,7 @@ the API manifest (``api.json``) the previous build left beside the package."""
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -42,6 +43,31 @@ def test_the_api_is_each_public_name_with_its_type_and_each_id() -> None:
         "cost": "def (card: str) -> int",
     }
     assert found.ids == {"CardId": ("POTTERY=pottery", "LAW=law")}
+
+
+def _read_whole(source: bytes) -> tuple[list[tuple[str, str]], dict[str, tuple[str, ...]]]:
+    ids: dict[str, tuple[str, ...]] = {}
+    return [d for node in ast.parse(source).body for d in versions._definitions(node, ids)], ids
+
+
+def _read_by_statement(source: bytes) -> tuple[list[tuple[str, str]], dict[str, tuple[str, ...]]]:
+    ids: dict[str, tuple[str, ...]] = {}
+    return [d for node in versions._declarations(source).body for d in versions._definitions(node, ids)], ids
+
+
+def test_reading_the_api_statement_by_statement_finds_what_parsing_the_whole_module_does() -> None:
+    """The shortcut (each top-level statement alone, a table's type without its value) against
+    the whole module parsed, on every generated module and on the shapes that do not split."""
+    modules = sorted((REPO / "generated" / "python").rglob("*.py"))
+    assert modules
+    tricky = [
+        b'"""A docstring\nX: int = 1\n"""\n\nY: Final[int] = 2\n',  # a split inside a docstring
+        b'X: Literal["a = b"] = "a = b"\nZ: Final = 3\n',  # "=" inside the annotation; bare Final
+        b"if TYPE_CHECKING:\n    from x import Y\nelse:\n    Y = 1\nW: tuple[\n    int, ...\n] = (\n1,\n)\n",
+        b"@decorated\ndef f(a: int = 1) -> int:\n    return a\n# a comment\nclass K(StrEnum):\n    A = 'a'\n",
+    ]
+    for source in [path.read_bytes() for path in modules] + tricky:
+        assert _read_by_statement(source) == _read_whole(source)
 
 
 def test_without_a_manifest_a_package_is_1_0_0() -> None:

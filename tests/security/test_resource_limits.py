@@ -696,6 +696,32 @@ def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
     assert fine.ok
 
 
+def test_a_shared_resolver_reports_a_chain_too_long_as_a_fresh_one_does_in_any_order() -> None:
+    """`validate` and `build` share one resolver over a run (a variant reuses its base's resolution);
+    a chain past the bound is still refused, located as before, whichever rulesets came first."""
+    from civrules.pipeline import analyse
+    from civrules.resolve import MAX_EXTENDS, Resolver
+
+    overrides, previous = {}, "advanced-civilization"
+    for i in range(MAX_EXTENDS + 3):
+        overrides[f"rulesets/c{i}.yaml"] = f"kind: ruleset\nid: c{i}\nname: C{i}\nextends: {previous}\n"
+        previous = f"c{i}"
+    workspace = Workspace(RULES, overrides=overrides)
+    ids = [f"c{i}" for i in range(MAX_EXTENDS + 3)]
+
+    def verdicts(order: list[str], resolver: Resolver | None) -> dict[str, list[tuple[str, str]]]:
+        found = {}
+        for ruleset in order:
+            analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]), resolver=resolver)
+            found[ruleset] = [(d.code, str(d.span)) for d in analysis.diagnostics if d.severity == "error"]
+        return found
+
+    fresh = verdicts(ids, None)
+    assert fresh[f"c{MAX_EXTENDS - 1}"] == [] and [c for c, _ in fresh[f"c{MAX_EXTENDS}"]] == ["V002"]
+    assert verdicts(ids, Resolver(workspace)) == fresh
+    assert verdicts(sorted(ids), Resolver(workspace)) == fresh  # c0, c1, c10, ...: bases come late
+
+
 # --- Work bounded: checks and suggestions that were quadratic -------------------------------------
 
 

@@ -879,13 +879,17 @@ def validate(
     ruleset uses is a warning).
     """
     from civrules.pipeline import analyse
+    from civrules.resolve import Resolver
 
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
-    for ruleset in loaded:
+    resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
+    bases = Resolver.bases(loaded)
+    for index, ruleset in enumerate(loaded):
         obj.current = ruleset.id
-        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug).diagnostics)
+        resolver.retain(base for base in bases[index:] if base is not None)
+        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug, resolver=resolver).diagnostics)
     obj.current = None
     if not rulesets:
         from civrules.pipeline.incremental import unused_files

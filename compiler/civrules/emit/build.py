@@ -80,8 +80,13 @@ def render(
     result = BuildResult(tree=tree if tree is not None else {})
     packages: dict[str, str] = {}
     runtimes: dict[str, Callable[[], dict[str, bytes]] | None] = {}
-    for loaded in rulesets:
-        analysis = analyse(workspace, loaded, debug=debug)
+    # One resolver for the run: a variant reuses its base's resolution (for its analysis and for the
+    # changes its sheets mark) instead of resolving its whole `extends` chain again.
+    resolver = Resolver(workspace)
+    bases = Resolver.bases(rulesets)
+    for index, loaded in enumerate(rulesets):
+        resolver.retain(base for base in bases[index:] if base is not None)
+        analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
         result.diagnostics.extend(analysis.diagnostics)
         if not analysis.ok or analysis.model is None or analysis.resolved is None:
             result.failed_ids.append(loaded.id)
@@ -105,7 +110,7 @@ def render(
             packages[import_name(loaded.id)] = package_folder(loaded.id)
         else:
             del exported
-        changes = variant_changes(workspace, loaded, analysis.resolved)
+        changes = variant_changes(workspace, loaded, analysis.resolved, resolver)
         for relative, content in render_sheets(analysis.model, stamp, changes=changes).items():
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
         result.tree[f"{HELPERS}/{loaded.id}.html"] = render_helper(analysis.model, stamp)
@@ -152,13 +157,16 @@ def _internal_error(ruleset_id: str, problem: str) -> Diagnostic:
     )
 
 
-def variant_changes(workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved) -> RulesetDiff | None:
-    """`civrules diff BASE VARIANT`, for a variant's sheets (which mark what it changes)."""
+def variant_changes(
+    workspace: Workspace, loaded: LoadedRuleset, resolved: Resolved, resolver: Resolver | None = None
+) -> RulesetDiff | None:
+    """`civrules diff BASE VARIANT`, for a variant's sheets (which mark what it changes); ``resolver``
+    may be the one that resolved the variant (its base is then not resolved again)."""
     base_id = resolved.data.get("extends")
     base_manifest = workspace.manifest(base_id) if isinstance(base_id, str) else None
     if base_manifest is None:
         return None
-    base, _ = Resolver(workspace).resolve(workspace.load_ruleset(base_manifest))
+    base, _ = (resolver or Resolver(workspace)).resolve(workspace.load_ruleset(base_manifest))
     return diff_rulesets(base, resolved) if base is not None else None
 
 

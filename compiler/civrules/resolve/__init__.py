@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -118,9 +118,32 @@ class Resolver:
     def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
         return self._resolve(loaded, ())
 
+    def retain(self, ruleset_ids: Iterable[str]) -> None:
+        """Forget every resolution but those of ``ruleset_ids`` (the bases of the rulesets a run has
+        still to check): a run over many rulesets holds what it will reuse, not every model's data
+        (a 60-variant chain held 60 resolutions, and the collector walked them all, again and again)."""
+        keep = set(ruleset_ids)
+        self._done = {key: value for key, value in self._done.items() if key in keep}
+
+    @staticmethod
+    def bases(rulesets: Sequence[LoadedRuleset]) -> list[str | None]:
+        """The id each ruleset's manifest `extends` (None where it names none), in order."""
+        found: list[str | None] = []
+        for loaded in rulesets:
+            document = loaded.manifest.file.document
+            data = document.data if document is not None else None
+            base = data.get("extends") if isinstance(data, dict) else None
+            found.append(base if isinstance(base, str) else None)
+        return found
+
     def _resolve(self, loaded: LoadedRuleset, seen: tuple[str, ...]) -> tuple[Resolved | None, list[Diagnostic]]:
-        if loaded.id in self._done:
-            return self._done[loaded.id]
+        done = self._done.get(loaded.id)
+        # A resolution is reused where resolving it again from here would pass the same checks: below
+        # ``seen`` its chain has ``len(chain) - 1`` levels with an `extends`, each checked against
+        # MAX_EXTENDS. Otherwise it is resolved again, so that the result (and where a chain too long
+        # is reported) is the same whichever rulesets the resolver resolved before.
+        if done is not None and done[0] is not None and len(seen) + len(done[0].chain) - 1 <= MAX_EXTENDS:
+            return done
         manifest = loaded.manifest.file.document
         assert manifest is not None
         diagnostics: list[Diagnostic] = []

@@ -335,6 +335,9 @@ def assert_answers_as_dense(sources: list[CreditSource], policy: CreditPolicy) -
             assert (runtime[owned].get(target) if owned in runtime else None) == expected, (owned, target)
     assert list(linear) == list(dense)
     assert {owned: list(row.items()) for owned, row in linear.items()} == {o: list(r.items()) for o, r in dense.items()}
+    # a row's cells written out at once (items, values) are its lookups, one target at a time
+    assert all(list(row.items()) == [(t, row[t]) for t in row] for row in linear.values())
+    assert all(list(row.values()) == [row[t] for t in row] for row in linear.values())
     assert list(runtime) == [card.id for card in sources]
     assert all(list(runtime[o].items()) == list(dense.get(o, {}).items()) for o in runtime)
     return len(ids) ** 2

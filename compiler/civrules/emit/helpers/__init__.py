@@ -73,12 +73,18 @@ def attr(value: object) -> str:
     return '"' + html.escape(str(value), quote=True) + '"'
 
 
+#: The values JSON writes as they are: returned at once (most of a large table's cells are these).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """Model values as JSON: an unknown fact becomes ``{"unknown": why}``, tuples lists."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Unknown):
         return {"unknown": value.reason}
     if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):
         items = [plain(v) for v in value]
         return sorted(items, key=json.dumps) if isinstance(value, (set, frozenset)) else items

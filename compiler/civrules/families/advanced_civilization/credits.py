@@ -22,7 +22,7 @@ out of the matrix (a cell is never larger than the truth), while specific and ex
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +176,33 @@ class CreditRow(Mapping[str, int]):
         found.discard(self._owned)
         return found
 
+    def cells(self) -> dict[str, int]:
+        """Every cell of the row, in target order: what a lookup per target gives, in one pass over
+        the row's lines (writing a whole matrix out, as the helper page's tables do, looked each
+        cell up, scanning the row's lines again for each)."""
+        matrix = self._matrix
+        first: dict[str, CreditLine] = {}
+        several: dict[str, list[CreditLine]] = {}
+        for line in self._lines:
+            targets = (line.card,) if line.card is not None else matrix.group_takers(line.group or "")
+            for target in first.keys() & targets:
+                several.setdefault(target, [first[target]]).append(line)
+            reached = dict.fromkeys(targets, line)
+            reached.update(first)  # a target keeps the first line that reached it
+            first = reached
+        first.pop(self._owned, None)
+        policy = matrix.policy
+        return {
+            target: combine(several[target], policy) if target in several else first[target].points
+            for target in sorted(first)
+        }
+
+    def items(self) -> ItemsView[str, int]:
+        return self.cells().items()
+
+    def values(self) -> ValuesView[int]:
+        return self.cells().values()
+
     def __iter__(self) -> Iterator[str]:
         return iter(sorted(self.targets()))
 
@@ -206,7 +233,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
     (10, {'pottery': 10}, ['mining', 'pottery'])
     """
 
-    __slots__ = ("_giving", "_lines", "_owned", "groups_of", "members", "policy", "two_groups")
+    __slots__ = ("_giving", "_lines", "_owned", "_takers", "groups_of", "members", "policy", "two_groups")
 
     def __init__(self, cards: Sequence[CreditSource], policy: CreditPolicy) -> None:
         self.policy = policy
@@ -230,6 +257,15 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             )
         )
         self._giving = frozenset(self._owned)
+        self._takers: dict[str, tuple[str, ...]] = {}
+
+    def group_takers(self, group: str) -> tuple[str, ...]:
+        """The cards a credit to ``group`` reaches (its members that take group credits), the giver
+        included: once per group, not once per row."""
+        found = self._takers.get(group)
+        if found is None:
+            found = self._takers[group] = tuple(c for c in self.members.get(group, ()) if c not in self.two_groups)
+        return found
 
     def export(self) -> dict[str, Any]:
         """The linear form ``civrules export`` writes: the policy, every card's groups and the credit
