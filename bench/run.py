@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 import yaml  # noqa: E402
 
-from bench import incremental, lsp, plot, shapes, synth_family  # noqa: E402
+from bench import incremental, lsp, plot, report, shapes, synth_family  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from civrules.emit.build import build as write_build  # noqa: E402
 from civrules.emit.build import render  # noqa: E402
@@ -287,56 +287,6 @@ def machine() -> dict[str, Any]:
     }
 
 
-def print_table(results: dict[str, Any]) -> None:
-    inner, whole = results["in_process"], results["whole_process"]
-    print(f"ruleset: {results['ruleset']}   ({results['machine']['cpus']} cpus, Python {results['machine']['python']})")
-    print("in-process (after imports)          median     ratio to parse floor")
-    for key in ("parse_floor", "validate", "validate_build"):
-        ratio = inner[key]["median"] / inner["parse_floor"]["median"]
-        print(f"  {key:<32}{inner[key]['median'] * 1000:8.1f} ms   {ratio:5.2f}x")
-    print("whole-process (what a user waits)   median")
-    for key in (
-        "python_startup",
-        "parse_floor",
-        "check_jsonschema",
-        "validate",
-        "build",
-        "noop_build",
-        "import_generated",
-    ):
-        print(f"  {key:<32}{whole[key]['median'] * 1000:8.1f} ms")
-    print(f"  validate / check-jsonschema       {whole['ratios']['validate_vs_check_jsonschema']:5.2f}x")
-    print(f"  generated package import (net)    {whole['import_generated_net'] * 1000:8.1f} ms")
-    if "families" in results:
-        print("per family (largest ruleset)        validate   validate+build   ratio to parse floor")
-        for family, row in results["families"].items():
-            figures = row["in_process"]
-            validate, build = figures["validate"]["median"] * 1000, figures["validate_build"]["median"] * 1000
-            ratio = figures["ratios"]["validate"]
-            print(f"  {family:<24}{validate:8.1f} ms {build:10.1f} ms   {ratio:5.2f}x  ({row['ruleset']})")
-    print("growth (synthetic rulesets)             validate+build   vs 1x   peak RSS")
-    for family, row in results.get("families", {}).items():
-        ratio = row["in_process"]["ratios"]["validate"]
-        whole, ten = row["whole_process"], row["whole_process_10x"]
-        print(
-            f"family {family} ({row['ruleset']}): validate {row['in_process']['validate']['median'] * 1000:.1f} ms"
-            f" ({ratio:.2f}x its parse floor), build {whole['build']['median'] * 1000:.1f} ms,"
-            f" package import {whole['import_generated_net'] * 1000:.1f} ms net; whole-process validate /"
-            f" check-jsonschema {whole['ratios']['validate_vs_check_jsonschema']:.2f}x,"
-            f" at 10x {ten['ratios']['validate_vs_check_jsonschema']:.2f}x"
-        )
-    for shape, row in results.get("shapes", {}).items():
-        shapes.print_row(shape, row)
-    for family, rows in results["scaling"].items():
-        for scale, row in rows.items():
-            size, median = row["size"], row["validate_build"]["median"] * 1000
-            print(
-                f"  {family:<24}{scale:>4}x ({size['entities']:>6} entities)"
-                f" {median:9.1f} ms  {row['time_vs_1x']:6.1f}x ({row['vs_linear']:4.2f} of linear)"
-                f"  {row['peak_rss_mb']:6.1f} MB"
-            )
-
-
 def _fastest_ratio(figures: dict[str, Any]) -> float:
     """validate / parse floor, each its fastest run: the run least disturbed by other work on the
     machine (a median moves with the load, the minimum much less), so the guard holds on a busy CI."""
@@ -366,11 +316,21 @@ def check() -> int:
     return 1 if failed else 0
 
 
+#: The sections of a run, in the order they are measured: ``--only`` picks some.
+SECTIONS = ("in_process", "whole_process", "scaling", "edit_latency", "families", "lsp", "shapes")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="civrules benchmarks")
     parser.add_argument("--check", action="store_true", help="only the fast regression guard")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--scales", default="1,10,50,100")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=SECTIONS,
+        help="measure only these sections; the others are kept from the results file written to",
+    )
     parser.add_argument(
         "--record",
         action="store_true",
@@ -381,33 +341,39 @@ def main() -> int:
         return check()
     rules = REPO / "rules"
     ruleset = largest_ruleset(rules)
+    target = RESULTS if args.record else OUT
+    chosen = args.only or list(SECTIONS)
+    results: dict[str, Any] = {}
+    if args.only and target.exists():  # a section measured again: the others as they were
+        results = json.loads(target.read_text(encoding="utf-8"))
+    results.update({"ruleset": ruleset, "machine": machine()})
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        results: dict[str, Any] = {
-            "ruleset": ruleset,
-            "machine": machine(),
-            "in_process": in_process(rules, ruleset, tmp / "in-process", args.repeat),
-            "whole_process": whole_process(rules, ruleset, tmp, args.repeat),
-            "scaling": scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
-            "edit_latency": edit_latency(rules, ruleset, tmp, args.repeat),
-            "families": per_family(rules, tmp / "families", args.repeat),
+        measures: dict[str, Callable[[], Any]] = {
+            "in_process": lambda: in_process(rules, ruleset, tmp / "in-process", args.repeat),
+            "whole_process": lambda: whole_process(rules, ruleset, tmp, args.repeat),
+            "scaling": lambda: scaling(tmp, [int(s) for s in args.scales.split(",")], args.repeat),
+            "edit_latency": lambda: edit_latency(rules, ruleset, tmp, args.repeat),
+            "families": lambda: per_family(rules, tmp / "families", args.repeat),
             # The language server under editor traffic: bench/lsp.py (issue 27).
-            "lsp": lsp.measure(rules, tmp),
+            "lsp": lambda: lsp.measure(rules, tmp),
             # The adversarial shapes at n and 10n as whole processes: bench/shapes.py (issue 32, point 6).
-            "shapes": shapes.measure(list(shapes.SHAPES), repeat=3),
+            "shapes": lambda: shapes.measure(list(shapes.SHAPES), repeat=3),
         }
-    shapes.OUT.parent.mkdir(parents=True, exist_ok=True)
-    shapes.OUT.write_text(json.dumps(results["shapes"], indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    target = RESULTS if args.record else OUT
+        for section in SECTIONS:
+            if section in chosen:
+                results[section] = measures[section]()
+    if "shapes" in chosen:
+        shapes.OUT.parent.mkdir(parents=True, exist_ok=True)
+        shapes.OUT.write_text(json.dumps(results["shapes"], indent=2, sort_keys=True) + "\n", encoding="utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    picture = plot.PLOT if args.record else OUT.parent / plot.PLOT.name
-    picture.write_text(plot.scaling_svg(results["scaling"]), encoding="utf-8")
-    print_table(results)
-    incremental.print_latency(results["edit_latency"])
-    lsp.print_lsp(results["lsp"])
+    if "scaling" in results:
+        picture = plot.PLOT if args.record else OUT.parent / plot.PLOT.name
+        picture.write_text(plot.scaling_svg(results["scaling"]), encoding="utf-8")
+        print(f"scaling plot: {picture.relative_to(REPO)}")
+    sys.stdout.write(report.table(results))
     print(f"results: {target.relative_to(REPO)}" + ("" if args.record else " (`make bench-record` records them)"))
-    print(f"scaling plot: {picture.relative_to(REPO)}")
     return 0
 
 

@@ -25,8 +25,10 @@ Shapes (``N`` of the issue's figures in brackets):
   each, validated with ``--max-diagnostics 1000000`` (5,000);
 - ``unknown-keys``: one area holding ``N`` unknown keys (490,000, a 6.7 MB file);
 - ``extends-chain``: ``N`` variants each extending the one before, the first advanced-civilization
-  (99), all built. The documented bound of a chain is 64 rulesets (V002), so the series is 6 and
-  60, and the issue's 99 is measured besides (its last 35 variants are refused with V002).
+  (99), the chain (advanced-civilization and its ``N`` variants, named) validated and built, not the
+  other shipped rulesets (a fixed cost at every ``N``). The documented bound of a chain is 64
+  rulesets (V002), so the series is 6 and 60, and the issue's 99 is measured besides (its last 35
+  variants are refused with V002).
 """
 
 from __future__ import annotations
@@ -108,7 +110,10 @@ def extends_chain(rules: Path, n: int) -> list[str]:
     for i in range(n):
         _write(rules / "rulesets" / f"c{i}.yaml", ["kind: ruleset", f"id: c{i}", f"name: C{i}", f"extends: {previous}"])
         previous = f"c{i}"
-    return ["validate", "build --out {out}/generated"]
+    # The chain alone (its base and its variants), not every shipped ruleset besides: their cost is
+    # the same at every n and would take most of the 10 s the shape is allowed.
+    chain = " ".join(["advanced-civilization", *(f"c{i}" for i in range(n))])
+    return [f"validate {chain}", f"build {chain} --out {{out}}/generated"]
 
 
 SHAPES = {

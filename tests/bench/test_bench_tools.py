@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bench import incremental, plot, shapes, synth_family
+from bench import incremental, plot, report, shapes, synth_family
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 
@@ -90,3 +91,77 @@ def test_the_shape_runner_records_each_size_net_of_the_empty_shape(monkeypatch: 
     assert all(size["exit"] == [1] and size["cpu_s"] > 0 and size["peak_rss_mb"] > 0 for size in row["sizes"])
     assert all(not Path(part).is_absolute() for size in row["sizes"] for part in size["command"].split())
     assert {"vs_linear", "vs_linear_gross", "within_limits", "met"} <= set(row)
+
+
+def _results() -> dict[str, Any]:
+    """A run's results as bench/run.py records them, every section present, figures chosen to fall on
+    each side of their targets."""
+
+    def scale(k: int, seconds: float, rss: float) -> dict[str, object]:
+        return {"validate_build": {"median": seconds}, "peak_rss_mb": rss, "vs_linear": seconds / (k * 0.5)}
+
+    timing = {"median": 0.1}
+    return {
+        "ruleset": "expansion-project",
+        "machine": {"cpus": 2, "memory_gb": 24.0, "python": "3.11.7", "processor": "x86_64"},
+        "in_process": {"parse_floor": timing, "validate_build": {"median": 0.19}, "ratios": {"validate_build": 1.9}},
+        "whole_process": {
+            "validate": {"median": 0.6},
+            "check_jsonschema": {"median": 5.0},
+            "noop_build": {"median": 0.25},
+            "import_generated_net": 0.012,
+            "ratios": {"validate_vs_check_jsonschema": 0.12},
+        },
+        "scaling": {
+            "big-family": {"1": scale(1, 0.5, 80), "50": scale(50, 40.0, 140), "100": scale(100, 50, 260)},
+        },
+        "edit_latency": {
+            "shipped": {"ruleset": "expansion-project", "worst_file": "a.yaml", "worst_cpu_median": 0.04},
+            "10x": {"ruleset": "synthetic x13", "worst_file": "b.yaml", "worst_cpu_median": 0.4},
+        },
+        "families": {
+            "small-family": {
+                "whole_process_10x": {
+                    "validate": {"median": 1.0},
+                    "check_jsonschema": {"median": 5.0},
+                    "ratios": {"validate_vs_check_jsonschema": 0.2},
+                }
+            }
+        },
+        "shapes": {
+            "cards": {
+                "sizes": [{"n": 0, "cpu_s": 1.0, "peak_rss_mb": 70.0}, {"n": 10, "cpu_s": 2.0, "peak_rss_mb": 80.0}],
+                "vs_linear": 1.1,
+                "met": True,
+            }
+        },
+    }
+
+
+def test_the_targets_table_says_met_or_missed_against_each_target() -> None:
+    rows = {(row[0], row[1]): row for row in report.rows(_results())}
+    verdicts = {key: row[4].split(":")[0] for key, row in rows.items()}
+    linear = "`validate` + `build` of big-family's synthetic ruleset, time at k× / (k · time at 1×), worst k"
+    assert verdicts[("1", linear)] == "**missed**"  # 40 s at 50x is 1.6 of linear
+    assert rows[("1", linear)][2].startswith("1.60 at 50×")
+    assert verdicts[("2", "peak RSS of `civrules build` of big-family's synthetic ruleset at 50×")] == "met"
+    assert verdicts[("2", "peak RSS of `civrules build` of big-family's synthetic ruleset at 100×")] == "**missed**"
+    assert verdicts[("3", "in-process `validate` + `build` / parse floor (expansion-project, medians)")] == "met"
+    edits = [row for key, row in rows.items() if key[0] == "4"]
+    assert [row[4].split(":")[0] for row in edits] == ["**missed**", "met"]  # 400 ms at 10x, 40 ms shipped
+    assert verdicts[("5", "whole-process `validate` / `check-jsonschema`, expansion-project")] == "met"
+    assert verdicts[
+        ("5, 8", "whole-process `validate` / `check-jsonschema`, small-family's synthetic ruleset at 10×")
+    ] == ("**missed**")
+    assert verdicts[("—", "whole-process no-op `build`")] == "**missed**"
+    assert rows[("1, 6", "shape `cards`: CPU and peak memory; 10n against 10 × n, net of n = 0")][4].endswith(
+        "`python bench/shapes.py --measure --only cards`"
+    )
+
+
+def test_the_targets_table_is_written_between_the_readme_markers() -> None:
+    block = report.table(_results())
+    assert block.startswith(report.BEGIN) and block.endswith(report.END + "\n")
+    readme = f"# Benchmarks\n\n{report.BEGIN}\nold\n{report.END}\n\nafter\n"
+    assert report.spliced(readme, block) == f"# Benchmarks\n\n{block}\nafter\n"
+    assert report.spliced(report.spliced(readme, block), block) == report.spliced(readme, block)
