@@ -316,6 +316,26 @@ def check() -> int:
     return 1 if failed else 0
 
 
+def portable(value: Any) -> Any:
+    """``value`` with this machine's paths taken out of every string (issue 32, point 9): the
+    repository's become relative, the interpreter's installation ``<python>`` and the temporary
+    folder ``<tmp>`` (a profile names standard-library files; a message may name a temporary tree)."""
+    if isinstance(value, dict):
+        return {key: portable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [portable(item) for item in value]
+    if isinstance(value, str):
+        for path, name in (
+            (f"{REPO}/", ""),
+            (str(REPO), "."),
+            (str(Path(tempfile.gettempdir()).resolve()), "<tmp>"),
+            (tempfile.gettempdir(), "<tmp>"),
+            (sys.base_prefix, "<python>"),
+        ):
+            value = value.replace(path, name)
+    return value
+
+
 #: The sections of a run, in the order they are measured: ``--only`` picks some.
 SECTIONS = ("in_process", "whole_process", "scaling", "edit_latency", "families", "lsp", "shapes")
 
@@ -367,6 +387,7 @@ def main() -> int:
         shapes.OUT.parent.mkdir(parents=True, exist_ok=True)
         shapes.OUT.write_text(json.dumps(results["shapes"], indent=2, sort_keys=True) + "\n", encoding="utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
+    results = portable(results)
     target.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if "scaling" in results:
         picture = plot.PLOT if args.record else OUT.parent / plot.PLOT.name

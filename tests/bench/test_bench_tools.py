@@ -4,6 +4,10 @@ well-formed SVG with a line and a point per family and scale."""
 
 from __future__ import annotations
 
+import json
+import re
+import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -165,3 +169,23 @@ def test_the_targets_table_is_written_between_the_readme_markers() -> None:
     readme = f"# Benchmarks\n\n{report.BEGIN}\nold\n{report.END}\n\nafter\n"
     assert report.spliced(readme, block) == f"# Benchmarks\n\n{block}\nafter\n"
     assert report.spliced(report.spliced(readme, block), block) == report.spliced(readme, block)
+
+
+def test_recorded_figures_name_no_path_of_the_machine_that_took_them() -> None:
+    """Issue 32, point 9: what bench/run.py writes names files relative to the repository."""
+    from bench import run
+
+    recorded = {
+        "profile": f"   1 0.1 {run.REPO}/compiler/civrules/pipeline/incremental.py:10(update)\n"
+        f"   2 0.2 {sys.base_prefix}/lib/python3.11/json/decoder.py:1(decode)",
+        "rows": [{"command": f"civrules --rules {tempfile.gettempdir()}/x/rules validate"}],
+    }
+    text = json.dumps(run.portable(recorded))
+    assert "compiler/civrules/pipeline/incremental.py:10" in text and "<python>/lib/python3.11/json" in text
+    assert "--rules <tmp>/x/rules" in text
+    assert str(run.REPO) not in text and sys.base_prefix not in text
+
+
+def test_the_recorded_results_name_no_absolute_path() -> None:
+    text = (Path(report.RESULTS)).read_text(encoding="utf-8")
+    assert not re.search(r"/(root|home|tmp|usr|opt|work|var|Users|private)/", text)
