@@ -37,6 +37,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # is read alone, as `--no-shipped` reads it, or every copied manifest would shadow the shipped
     # one it copies (R013). The tests of the shipped rulesets (tests/core/test_shipped.py) clear it.
     os.environ["CIVRULES_NO_SHIPPED"] = "1"
+    if os.environ.get("CIVRULES_TEST_CPU_RECORD"):
+        from tests import cpu_record
+
+        config.pluginmanager.register(cpu_record, "civrules-cpu-record")
     if "CIVRULES_CACHE_DIR" not in os.environ:
         scratch = tempfile.mkdtemp(prefix="civrules-test-cache-")
         os.environ["CIVRULES_CACHE_DIR"] = scratch
@@ -52,23 +56,30 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 _SCRATCH = pytest.StashKey[str]()
 
-#: The modules that take longest, in that order (seconds per module, summed from
-#: `pytest --durations=0`), by their path under tests/. `make test` runs modules whole on two workers
+#: The modules that take longest, in that order, by their path under tests/: ranked by the CPU time
+#: of their tests (children included) and, for those that mostly wait on another process (a
+#: Chromium tab, a language server, `watch`), by their wall time, from a per-test record of
+#: `make pytest` (tests/README.md, "Fast and slow"). `make test` runs modules whole on two workers
 #: (`--dist loadfile --no-loadscope-reorder`) in collection order: started first, the long ones leave
 #: the short ones to fill the end, and neither worker waits for the other with a long module to go.
 LONGEST_FIRST = (
     "families/advanced_civilization/test_sheets.py",
     "security/test_resource_limits.py",
-    "families/advanced_civilization/test_codegen.py",
     "core/test_checks.py",
+    "families/advanced_civilization/test_codegen.py",
     "security/test_interrupts.py",
     "security/test_filesystem.py",
-    "core/test_docs.py",
-    "core/test_cli.py",
+    "families/advanced_civilization/test_helpers.py",
+    "security/test_injection.py",
+    "security/test_lsp_protocol.py",
+    "core/test_watch.py",
+    "core/test_schemas.py",
     "security/test_hostile_yaml.py",
+    "core/test_incremental.py",
+    "families/imperial_settlers/test_sheets.py",
+    "core/test_cli.py",
     "core/test_init.py",
     "core/test_lsp.py",
-    "core/test_schemas.py",
 )
 
 

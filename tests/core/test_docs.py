@@ -5,7 +5,10 @@ environment's `civrules` first on the PATH and the checkout's `rules/` as the ru
 (`CIVRULES_RULES`, read only: the test fails if a file of it changed). The blocks of one page run in
 order in one scratch folder, as a reader follows them. A block that cannot run in a test carries a
 visible line `*Not run in tests: why.*` before it; one that takes seconds has `<!-- slow: why -->`
-and runs in `make test-slow`. A `text` block that shows output has `<!-- output of: COMMANDS -->`
+and runs in `make test-slow`. `make test` runs the blocks made only of plain `civrules ...` commands
+in process (click's test runner, same folder, environment and rules); `make test-slow` runs every
+block in bash, those too: a block that needs a shell (`cd`, `&&`, `.`) starts one, and a fresh
+interpreter for each command in it. A `text` block that shows output has `<!-- output of: COMMANDS -->`
 before it: the commands run in a scratch copy of the rules, and the block must be their output,
 line for line, somewhere in it.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -22,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from civrules.cli import main
 from tests.conftest import REPO, RULES
 
 BIN = Path(sys.executable).parent
@@ -146,6 +152,66 @@ def _with_blocks(*, slow: bool) -> list[Path]:
     return [page for page in PAGES if any(_marked(b, SLOW) == slow for b in shell_blocks(page))]
 
 
+#: What a line of a block that runs in process may not hold: anything a shell would act on.
+_SHELL_SYNTAX = re.compile(r"[|&;<>$`(){}*?~=\\]")
+
+
+def in_process_commands(block: Block) -> list[list[str]] | None:
+    """The arguments of each `civrules` command of the block, or None where a line is anything
+    else (another program, a shell's syntax): that block needs a shell."""
+    commands = []
+    for line in block.text.splitlines():
+        words = shlex.split(line, comments=True)
+        if not words:
+            continue
+        if words[0] != "civrules" or any(_SHELL_SYNTAX.search(word) for word in words):
+            return None
+        commands.append(words[1:])
+    return commands
+
+
+def _run_in_process(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    chosen = [b for b in shell_blocks(page) if not _marked(b, SLOW)]
+    scratch = _scratch(tmp_path)
+    environment = _environment(scratch)
+    for name in set(os.environ) - set(environment):
+        monkeypatch.delenv(name)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(scratch)
+    before = _rules_digest()
+    for block in chosen:
+        commands = in_process_commands(block)
+        for arguments in commands or []:
+            done = CliRunner().invoke(main, arguments)
+            assert done.exit_code == 0, f"{block.name}: civrules {shlex.join(arguments)}\n{done.output[-2000:]}"
+    assert _rules_digest() == before, "a documented command changed the checkout's rules/"
+
+
+def _with_in_process_blocks() -> list[Path]:
+    return [
+        page
+        for page in _with_blocks(slow=False)
+        if any(in_process_commands(b) for b in shell_blocks(page) if not _marked(b, SLOW))
+    ]
+
+
+@pytest.mark.parametrize("page", _with_in_process_blocks(), ids=lambda p: p.name)
+def test_civrules_blocks_run_in_process(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _run_in_process(page, tmp_path, monkeypatch)
+
+
+def test_some_blocks_run_in_process() -> None:
+    """The split above holds something: a page's plain `civrules` commands are found."""
+    assert any(in_process_commands(b) for b in shell_blocks(REPO / "README.md"))
+    assert in_process_commands(blocks_of_text("cd my-house && civrules validate")) is None
+
+
+def blocks_of_text(text: str) -> Block:
+    return Block(REPO / "README.md", 1, "sh", text, (), "")
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("page", _with_blocks(slow=False), ids=lambda p: p.name)
 def test_shell_blocks_run(page: Path, tmp_path: Path) -> None:
     _run_blocks(page, tmp_path, slow=False)

@@ -114,15 +114,24 @@ def test_a_spliced_edit_reads_as_the_whole_file_exhaustively(
     run_edits(relative, edits)
 
 
-def test_most_edits_inside_items_are_spliced() -> None:
+def edits_inside_items_are_spliced(every: int) -> None:
     """The property above holds trivially if nothing is spliced: edits of values inside the map's
-    areas are (one line changed, added or removed)."""
+    areas are (one line changed, added or removed), at every ``every``-th area's name."""
     text, _ = shipped("maps/mediterranean.yaml")
     lines = text.split("\n")
-    inside = [i for i, line in enumerate(lines) if line.startswith("    name: ")][::5]
+    inside = [i for i, line in enumerate(lines) if line.startswith("    name: ")][::every]
     kinds = ("change_value", "comment", "drop_lines")
     assert inside
     assert all(run_edits("maps/mediterranean.yaml", [(kind, i, 0, 1)]) == 1 for i in inside for kind in kinds)
+
+
+def test_most_edits_inside_items_are_spliced() -> None:
+    edits_inside_items_are_spliced(15)
+
+
+@pytest.mark.slow
+def test_most_edits_inside_items_are_spliced_at_length() -> None:
+    edits_inside_items_are_spliced(5)
 
 
 # --- the splice, shape by shape ------------------------------------------------------------------

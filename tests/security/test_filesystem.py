@@ -569,7 +569,10 @@ def build(rules: Path, out: Path, *rulesets: str, seed: str = "0", cache: bool =
 
 def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp_path: Path) -> None:
     """The rules tree copied file by file in two opposite orders (directory listings follow
-    creation order on some file systems) to the same place, each built with another PYTHONHASHSEED."""
+    creation order on some file systems) to the same place, each built with another PYTHONHASHSEED.
+    `make test`'s one test of hash seeds (two fresh interpreters, packages and sheets): the build of
+    every ruleset under another seed (advanced_civilization/test_codegen.py) and the sheets rendered
+    alone (test_sheets.py) run in `make test-slow`."""
     files = sorted(p.relative_to(RULES) for p in RULES.rglob("*") if p.is_file())
     rules = tmp_path / "rules"
     built = []
@@ -583,6 +586,7 @@ def test_output_is_byte_identical_across_hash_seeds_and_file_creation_orders(tmp
         )
     assert built[0] == built[1]
     assert any(path.startswith("python/") for path in built[0])
+    assert any(path.startswith("sheets/") for path in built[0])
 
 
 def test_a_build_writes_each_file_into_its_staging_tree_as_it_is_made(tmp_path: Path) -> None:

@@ -157,6 +157,7 @@ def copy_of(generated: Path, out: Path) -> Path:
     return out
 
 
+@pytest.mark.slow  # make test: security/test_filesystem.py's two builds under two seeds
 def test_two_builds_are_byte_identical_across_hash_seeds(generated: Path, tmp_path: Path) -> None:
     second = tmp_path / "b"
     # `generated` was built with seed 0; this build computes every map layout itself, under 4242.

@@ -177,6 +177,7 @@ def test_unknown_paper_is_refused(base: Built) -> None:
         render_sheets(base.model, base.fingerprint, "a3")
 
 
+@pytest.mark.slow  # make test: security/test_filesystem.py's two builds (sheets included) under two seeds
 def test_output_is_the_same_whatever_the_hash_seed(base: Built) -> None:
     script = (
         "import hashlib, sys\n"
