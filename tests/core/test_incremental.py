@@ -435,3 +435,32 @@ def test_settle_collects_and_freezes_what_survives() -> None:
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize("after", [None, 0.0])
+def test_the_language_server_settles_the_collector_when_idle_only_in_its_own_process(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, after: float | None
+) -> None:
+    """`civrules lsp` (serve) sets `settle_after`; a server made in another program's process
+    (None, the default) never touches the collector."""
+    import asyncio
+
+    from civrules.lsp import server as server_module
+
+    settled: list[None] = []
+    monkeypatch.setattr(server_module, "settle", lambda: settled.append(None))
+    server = server_module.create_server(tree)
+    server.settle_after = after
+    server.start(None)
+    published: list[object] = []
+    monkeypatch.setattr(server, "publish", published.append)  # no editor connected to publish to
+
+    async def run() -> None:
+        server.schedule()
+        assert server._task is not None
+        await server._task
+        await asyncio.sleep(0.05)
+
+    asyncio.run(run())
+    assert len(published) == 1 and server.result is not None and server.result.diagnostics == full_run(tree)
+    assert len(settled) == (0 if after is None else 1)

@@ -74,8 +74,10 @@ class CivrulesServer(LanguageServer):
     #: Seconds without a change before a validation starts: a burst of keystrokes is one run.
     debounce = 0.05
     #: Seconds without a change after diagnostics are published before the garbage collector runs
-    #: (:func:`civrules.support.collector.settle`): its full collection is paid while idle.
-    settle_after = 1.0
+    #: (:func:`civrules.support.collector.settle`): its full collection is paid while idle. None (a
+    #: server in another program's process, as the tests'): the collector is left alone; :func:`serve`,
+    #: which owns its process, sets it.
+    settle_after: float | None = None
 
     def __init__(self, rules: Path, limits: Limits | None = None) -> None:
         # Full sync: the client sends the whole text of a buffer on every change. A rules file is
@@ -170,6 +172,8 @@ class CivrulesServer(LanguageServer):
     def _settle_later(self) -> None:
         """Collect and freeze the garbage collector's objects once the server has been idle
         :attr:`settle_after` seconds (a change meanwhile puts it off)."""
+        if self.settle_after is None:
+            return
         if self._settling is not None:
             self._settling.cancel()
         self._settling = asyncio.get_running_loop().call_later(self.settle_after, self._settle, self.generation)
@@ -569,6 +573,7 @@ def serve(rules: Path, limits: Limits | None = None) -> int:
 
     quiet_logs()
     server = create_server(rules, limits)
+    server.settle_after = 1.0  # this process is the server's: collect while idle (see `settle_after`)
     # The largest message: a buffer of the largest file read, every character escaped in JSON
     # (`\uXXXX`, six bytes), and room for the rest of a didChange.
     bound = (limits or Limits()).max_bytes * 6 + 65536
