@@ -464,3 +464,31 @@ def test_the_language_server_settles_the_collector_when_idle_only_in_its_own_pro
     asyncio.run(run())
     assert len(published) == 1 and server.result is not None and server.result.diagnostics == full_run(tree)
     assert len(settled) == (0 if after is None else 1)
+
+
+def test_an_edit_walks_for_citations_only_the_entries_it_read_again(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Q001/Q006/Q007's walk of a document is made entry by entry; a session walks again only the
+    entries an edit read again (the rest are the same objects), with a full run's diagnostics."""
+    from civrules.checks import citations as citations_module
+
+    walked: list[object] = []
+    real = citations_module._walk_node
+
+    def counted(node: object, at: tuple[str | int, ...] = ()) -> object:
+        if isinstance(node, dict) and not at:
+            walked.append(node)
+        return real(node, at)
+
+    monkeypatch.setattr(citations_module, "_walk_node", counted)
+    session = Session(tree)
+    session.update()
+    areas = "maps/mediterranean.yaml"
+    text = (tree / areas).read_text(encoding="utf-8")
+    for name in ("Adriatic", "Adriatic Sea."):
+        session.set_text(areas, text.replace("    name: Adriatic Sea\n", f"    name: {name}\n", 1))
+        walked.clear()
+        edited = session.update()
+        assert [one.get("id") for one in walked if isinstance(one, dict)] == ["adriatic_sea"]
+        assert edited.spliced == [areas] and edited.diagnostics == full_run(tree, session.overlays)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -418,8 +418,8 @@ class Remembered:
     """
 
     def __init__(self) -> None:
-        self._now: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], tuple[tuple[NodePath, str, Ref], ...]]] = {}
-        self._before: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], tuple[tuple[NodePath, str, Ref], ...]]] = {}
+        self._now: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
+        self._before: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
 
     def next_round(self) -> None:
         """Start a round: what the round before last asked for and this one did not is let go."""
@@ -429,11 +429,19 @@ class Remembered:
         self, schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any
     ) -> tuple[tuple[NodePath, str, Ref], ...]:
         """:func:`find_references` of ``value``, found once for as long as ``value`` is asked for."""
-        key = (id(value), id(schema), *map(id, nodes))
+        found: tuple[tuple[NodePath, str, Ref], ...] = self.of(
+            value, (schema, *nodes), lambda: tuple(find_references(schema, nodes, value))
+        )
+        return found
+
+    def of(self, value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """What ``make`` finds in ``value`` (with ``held``, what else it depends on, compared by
+        identity: a schema's nodes, the function that walks), made once for as long as it is asked for."""
+        key = (id(value), *map(id, held))
         found = self._now.get(key) or self._before.get(key)
-        # the entry holds the value, schema and nodes: ids that match name the same objects
+        # the entry holds the value and ``held``: ids that match name the same objects
         if found is None or found[0] is not value:
-            found = (value, (schema, *nodes), tuple(find_references(schema, nodes, value)))
+            found = (value, held, make())
         self._now[key] = found
         return found[2]
 
@@ -453,6 +461,13 @@ def remembering(memo: Remembered) -> Iterator[None]:
         yield
     finally:
         _remembered.pop()
+
+
+def remembered(value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """What ``make`` finds in ``value``: from the installed memo when there is one (see :meth:`Remembered.of`)."""
+    if _remembered:
+        return _remembered[-1].of(value, held, make)
+    return make()
 
 
 def references_in(schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any) -> Iterable[tuple[NodePath, str, Ref]]:
