@@ -492,3 +492,21 @@ def test_an_edit_walks_for_citations_only_the_entries_it_read_again(
         edited = session.update()
         assert [one.get("id") for one in walked if isinstance(one, dict)] == ["adriatic_sea"]
         assert edited.spliced == [areas] and edited.diagnostics == full_run(tree, session.overlays)
+
+
+def test_the_citation_walk_split_by_entry_is_the_walk_in_one_piece() -> None:
+    """A session's walk (entry by entry, remembered) finds what the command line's finds, in order."""
+    from civrules.checks.citations import _walk, _walk_node
+    from civrules.schema.references import Remembered, remembering
+
+    workspace = Workspace(RULES)
+    memo = Remembered()
+    for relative in workspace.rule_files():
+        document = workspace.load(relative).document
+        if document is None:
+            continue
+        whole = _walk(document)
+        assert whole == _walk_node(document.data)
+        with remembering(memo):
+            assert _walk(document) == whole, relative
+            assert _walk(document) == whole, relative  # from the memo

@@ -20,7 +20,7 @@ from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
-from civrules.schema.references import remembered
+from civrules.schema.references import is_remembering, remembered
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +214,8 @@ def _walk(document: Document) -> Walk:
     long-lived session (:class:`civrules.schema.references.Remembered`) walks again only the entries
     an edit read again (:mod:`civrules.load.splice` keeps the others the same objects)."""
     data = document.data
-    if not isinstance(data, dict):
-        return _walk_node(data)
+    if not isinstance(data, dict) or not is_remembering():
+        return _walk_node(data)  # the same walk in one piece, where nothing would keep the pieces
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
     if len(data) == 1 and "unknown" in data:

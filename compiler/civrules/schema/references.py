@@ -463,6 +463,11 @@ def remembering(memo: Remembered) -> Iterator[None]:
         _remembered.pop()
 
 
+def is_remembering() -> bool:
+    """Whether a memo is installed (:func:`remembering`): a walk split for it need not be split otherwise."""
+    return bool(_remembered)
+
+
 def remembered(value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     """What ``make`` finds in ``value``: from the installed memo when there is one (see :meth:`Remembered.of`)."""
     if _remembered:
