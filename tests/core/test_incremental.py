@@ -370,3 +370,143 @@ def test_a_file_too_large_to_read_is_judged_again_when_it_grows(tmp_path: Path) 
     assert again == full_run(rules, limits=limits)
     sizes = [[d.message for d in found if d.code == "L007"] for found in (first, again)]
     assert sizes[0] and sizes[1] and sizes[0] != sizes[1]  # the message gives the new size
+
+
+def test_an_edit_walks_the_references_of_only_the_entities_it_read_again(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """X001's reference walk is remembered per entity by a session: after an area's edit only the
+    new entities (the area in the base and in the variant) are walked, with a full run's diagnostics."""
+    from civrules.schema import references as references_module
+
+    walked: list[object] = []
+    real = references_module.find_references
+
+    def counted(schema: object, nodes: object, value: object, **options: bool) -> object:
+        walked.append(value)
+        return real(schema, nodes, value, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(references_module, "find_references", counted)
+    session = Session(tree)
+    session.update()
+    assert len(walked) > 100
+    areas = "maps/mediterranean.yaml"
+    text = (tree / areas).read_text(encoding="utf-8")
+    walked.clear()
+    session.set_text(areas, text.replace("  - id: sahara\n", "  - id: sahara_desert\n", 1))
+    edited = session.update()
+    assert edited.spliced == [areas] and any("`sahara`" in d.message for d in edited.diagnostics)
+    # the entities walked (the settings, a few values of the manifest, are walked each time)
+    entities = [one for one in walked if isinstance(one, dict) and "id" in one]
+    assert 1 <= len(entities) <= 2 and all(one["id"] == "sahara_desert" for one in entities)
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    # Undone: the first reading's entities are walked again (the memo let them go), the same diagnostics.
+    session.set_text(areas, None)
+    assert session.update().diagnostics == full_run(tree)
+
+
+def test_the_reference_memo_answers_what_a_walk_finds_and_lets_go_of_what_is_not_asked_for() -> None:
+    from civrules.schema.references import Remembered, find_references, references_in, remembering
+
+    schema = {"$defs": {"id": {"type": "string"}}}
+    node = {"type": "object", "properties": {"card": {"x-civrules-ref": {"collection": "c", "what": "w"}}}}
+    one, two = {"card": "astronomy"}, {"card": "law"}
+    memo = Remembered()
+    with remembering(memo):
+        assert list(references_in(schema, (node,), one)) == list(find_references(schema, (node,), one))
+        assert references_in(schema, (node,), one) is references_in(schema, (node,), one)
+    assert list(references_in(schema, (node,), two)) == list(find_references(schema, (node,), two))
+    assert len(memo) == 1  # outside the block nothing is remembered
+    memo.next_round()
+    with remembering(memo):
+        references_in(schema, (node,), two)
+    assert len(memo) == 1
+    memo.next_round()  # `one` was not asked for in the last round: let go now
+    assert len(memo) == 0
+
+
+def test_settle_collects_and_freezes_what_survives() -> None:
+    import gc
+
+    from civrules.support.collector import settle
+
+    try:
+        settle()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+@pytest.mark.parametrize("after", [None, 0.0])
+def test_the_language_server_settles_the_collector_when_idle_only_in_its_own_process(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, after: float | None
+) -> None:
+    """`civrules lsp` (serve) sets `settle_after`; a server made in another program's process
+    (None, the default) never touches the collector."""
+    import asyncio
+
+    from civrules.lsp import server as server_module
+
+    settled: list[None] = []
+    monkeypatch.setattr(server_module, "settle", lambda: settled.append(None))
+    server = server_module.create_server(tree)
+    server.settle_after = after
+    server.start(None)
+    published: list[object] = []
+    monkeypatch.setattr(server, "publish", published.append)  # no editor connected to publish to
+
+    async def run() -> None:
+        server.schedule()
+        assert server._task is not None
+        await server._task
+        await asyncio.sleep(0.05)
+
+    asyncio.run(run())
+    assert len(published) == 1 and server.result is not None and server.result.diagnostics == full_run(tree)
+    assert len(settled) == (0 if after is None else 1)
+
+
+def test_an_edit_walks_for_citations_only_the_entries_it_read_again(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Q001/Q006/Q007's walk of a document is made entry by entry; a session walks again only the
+    entries an edit read again (the rest are the same objects), with a full run's diagnostics."""
+    from civrules.checks import citations as citations_module
+
+    walked: list[object] = []
+    real = citations_module._walk_node
+
+    def counted(node: object, at: tuple[str | int, ...] = ()) -> object:
+        if isinstance(node, dict) and not at:
+            walked.append(node)
+        return real(node, at)
+
+    monkeypatch.setattr(citations_module, "_walk_node", counted)
+    session = Session(tree)
+    session.update()
+    areas = "maps/mediterranean.yaml"
+    text = (tree / areas).read_text(encoding="utf-8")
+    for name in ("Adriatic", "Adriatic Sea."):
+        session.set_text(areas, text.replace("    name: Adriatic Sea\n", f"    name: {name}\n", 1))
+        walked.clear()
+        edited = session.update()
+        assert [one.get("id") for one in walked if isinstance(one, dict)] == ["adriatic_sea"]
+        assert edited.spliced == [areas] and edited.diagnostics == full_run(tree, session.overlays)
+
+
+def test_the_citation_walk_split_by_entry_is_the_walk_in_one_piece() -> None:
+    """A session's walk (entry by entry, remembered) finds what the command line's finds, in order."""
+    from civrules.checks.citations import _walk, _walk_node
+    from civrules.schema.references import Remembered, remembering
+
+    workspace = Workspace(RULES)
+    memo = Remembered()
+    for relative in workspace.rule_files():
+        document = workspace.load(relative).document
+        if document is None:
+            continue
+        whole = _walk(document)
+        assert whole == _walk_node(document.data)
+        with remembering(memo):
+            assert _walk(document) == whole, relative
+            assert _walk(document) == whole, relative  # from the memo

@@ -9,6 +9,7 @@ document, the model's :class:`~civrules.model.RuleIndex` keeping only the citabl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
+from civrules.schema.references import is_remembering, remembered
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,9 +210,39 @@ def document_walk(document: Document) -> Walk:
 
 
 def _walk(document: Document) -> Walk:
+    """The walk of a document: each entry of a top-level list walked on its own, so that a
+    long-lived session (:class:`civrules.schema.references.Remembered`) walks again only the entries
+    an edit read again (:mod:`civrules.load.splice` keeps the others the same objects)."""
+    data = document.data
+    if not isinstance(data, dict) or not is_remembering():
+        return _walk_node(data)  # the same walk in one piece, where nothing would keep the pieces
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    stack: list[tuple[NodePath, Any]] = [((), document.data)]
+    if len(data) == 1 and "unknown" in data:
+        unknowns.append(((), str(data["unknown"])))
+    for key, value in data.items():
+        if not isinstance(value, list) or key == "rule":
+            found = _walk_node(value, (key,))
+            cited.extend(found.citations)
+            unknowns.extend(found.unknowns)
+            continue
+        for i, entry in enumerate(value):
+            if not isinstance(entry, (dict, list)):
+                found = _walk_node(entry, (key, i))
+                cited.extend(found.citations)
+                unknowns.extend(found.unknowns)
+                continue
+            found = remembered(entry, (_walk_node,), functools.partial(_walk_node, entry))
+            cited.extend(((key, i, *at), (key, i, *number), n) for at, number, n in found.citations)
+            unknowns.extend(((key, i, *at), why) for at, why in found.unknowns)
+    return Walk(tuple(cited), tuple(unknowns))
+
+
+def _walk_node(node: Any, at: NodePath = ()) -> Walk:
+    """The citations and unknown facts at and below ``node`` (at the path ``at``)."""
+    cited: list[tuple[NodePath, NodePath, str]] = []
+    unknowns: list[tuple[NodePath, str]] = []
+    stack: list[tuple[NodePath, Any]] = [(at, node)]
     while stack:
         path, node = stack.pop()
         if isinstance(node, dict):

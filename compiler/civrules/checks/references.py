@@ -10,7 +10,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import Vocabulary, mean
 from civrules.families import family_named
 from civrules.model import Collection, Entity, Origin, Ruleset
-from civrules.schema.references import find_references, node_at, schema_of
+from civrules.schema.references import find_references, node_at, references_in, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
 Reference = tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]
@@ -34,7 +34,7 @@ def references(ruleset: Ruleset) -> Iterator[Reference]:
             continue
         nodes = node_at(schema, spec.path, item=True)
         for entity in collection:
-            for sub, target, ref in find_references(schema, nodes, entity.raw):
+            for sub, target, ref in references_in(schema, nodes, entity.raw):
                 if ref.check and ref.collection in collections:
                     yield entity.origin, sub, target, collections[ref.collection], ref.what
     for key in ruleset.setting_origins:

@@ -31,6 +31,7 @@ from civrules.diagnostics.render import SourceLines, render_text
 from civrules.load import Limits
 from civrules.pipeline.incremental import Result, Session
 from civrules.support import files
+from civrules.support.collector import settle
 
 Echo = Callable[[str], None]
 
@@ -220,3 +221,6 @@ def watch(
         reread = ", ".join(map(printable, result.reread)) if not first else f"{len(result.reread)} files"
         counts = summary(result.diagnostics, verbose=verbose)
         echo(f"civrules: {counts} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")
+        # The result is out: the garbage collector's full collection is paid now, while waiting for
+        # the next save, and what survives is frozen so the next update's collections skip it.
+        settle()

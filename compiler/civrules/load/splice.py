@@ -157,9 +157,12 @@ def _items_around(old: Document, lines: list[str], first: int, last: int) -> tup
     """The top-level list whose items hold the old lines ``first``..``last``: its key, the first and
     last of those items, and the lines they take (an item runs to the line before the next one's,
     the last one to the line before the next top-level key, or to the end)."""
-    if not old.key_spans:
+    # The top-level keys looked up one by one: iterating the positions of a document the reader made
+    # walks its whole table (every node of the file) for the few keys at the top.
+    key_spans = old.key_spans
+    keys = sorted((packed >> 96, name) for name in old.data if (packed := key_spans.get((name,))) is not None)
+    if not keys:
         return None
-    keys = sorted((packed >> 96, path[0]) for path, packed in old.key_spans.items() if len(path) == 1)
     if any(old.key_spans[(name,)] >> 64 & _MASK != 1 for _, name in keys):
         return None  # the top-level keys are not at the start of their lines
     lines_of_keys = [line for line, _ in keys]

@@ -58,6 +58,7 @@ from civrules.lsp.index import (
 from civrules.lsp.positions import Positions, encoding_of
 from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream
 from civrules.pipeline.incremental import Result, Session
+from civrules.support.collector import settle
 from civrules.support.files import RefusedError, read_under
 
 _SEVERITY = {
@@ -72,6 +73,11 @@ class CivrulesServer(LanguageServer):
 
     #: Seconds without a change before a validation starts: a burst of keystrokes is one run.
     debounce = 0.05
+    #: Seconds without a change after diagnostics are published before the garbage collector runs
+    #: (:func:`civrules.support.collector.settle`): its full collection is paid while idle. None (a
+    #: server in another program's process, as the tests'): the collector is left alone; :func:`serve`,
+    #: which owns its process, sets it.
+    settle_after: float | None = None
 
     def __init__(self, rules: Path, limits: Limits | None = None) -> None:
         # Full sync: the client sends the whole text of a buffer on every change. A rules file is
@@ -92,6 +98,7 @@ class CivrulesServer(LanguageServer):
         self._uris: dict[str, str] = {}
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
+        self._settling: asyncio.TimerHandle | None = None
         #: Changes seen so far: a run started at one generation is superseded by a later one.
         self.generation = 0
         #: Runs started, and runs stopped because a newer change superseded them (never published).
@@ -158,8 +165,24 @@ class CivrulesServer(LanguageServer):
                     await asyncio.sleep(0)  # answer what arrived meanwhile (a hover, more changes)
                     continue
                 self.accept(step)
+                self._settle_later()
         except Exception as error:  # noqa: BLE001 - a bug must not take the editor's server down: reported
             self.internal_error(error)
+
+    def _settle_later(self) -> None:
+        """Collect and freeze the garbage collector's objects once the server has been idle
+        :attr:`settle_after` seconds (a change meanwhile puts it off)."""
+        if self.settle_after is None:
+            return
+        if self._settling is not None:
+            self._settling.cancel()
+        self._settling = asyncio.get_running_loop().call_later(self.settle_after, self._settle, self.generation)
+
+    def _settle(self, generation: int) -> None:
+        self._settling = None
+        if generation != self.generation or self._dirty or (self._task is not None and not self._task.done()):
+            return  # a change came: the run it starts settles after it
+        settle()
 
     def internal_error(self, error: Exception) -> None:
         said = " ".join(str(error).split())[:200]
@@ -550,6 +573,7 @@ def serve(rules: Path, limits: Limits | None = None) -> int:
 
     quiet_logs()
     server = create_server(rules, limits)
+    server.settle_after = 1.0  # this process is the server's: collect while idle (see `settle_after`)
     # The largest message: a buffer of the largest file read, every character escaped in JSON
     # (`\uXXXX`, six bytes), and room for the rest of a didChange.
     bound = (limits or Limits()).max_bytes * 6 + 65536

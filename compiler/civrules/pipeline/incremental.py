@@ -33,6 +33,7 @@ from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
+from civrules.schema.references import Remembered, remembering
 from civrules.support.files import RefusedError, read_under
 
 #: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
@@ -110,6 +111,8 @@ class Session:
         self._parsed: dict[str, _Parsed] = {}
         self._stamps: dict[str, tuple[tuple[int, ...], Signature]] = {}
         self._checked: dict[str, _Checked] = {}
+        #: The references found in each entity, kept for the entities an edit leaves as they were.
+        self._references = Remembered()
         self.last: Result | None = None
 
     def relative(self, path: Path) -> str | None:
@@ -161,6 +164,7 @@ class Session:
         """
         workspace = _SessionWorkspace(self)
         manifests = workspace.manifests()
+        self._references.next_round()
         yield None
         diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
         manifest_files = {name: workspace.relative_of(m.file.path) for name, m in manifests.items()}
@@ -179,7 +183,8 @@ class Session:
                 workspace.recording = set()
                 loaded = workspace.load_ruleset(manifests[name])
                 reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
-                analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
+                with remembering(self._references):
+                    analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
                 files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                 workspace.recording = None
                 checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)

@@ -24,8 +24,9 @@ reference in it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -402,3 +403,80 @@ def schema_of(kind: str) -> Mapping[str, Any] | None:
     from civrules.schema import known_kind, load_schema
 
     return load_schema(kind) if known_kind(kind) else None
+
+
+class Remembered:
+    """The references found in values a long-lived session walks again and again, by the identity
+    of the value: an edit spliced into one file leaves every other entity the same object
+    (:mod:`civrules.load.splice`; resolution and the model keep a base's entries as read), so only
+    the entities the edit read again are walked again.
+
+    A value is never changed once read, so what was found in it holds while it lives; each entry
+    keeps its value (and schema nodes) alive, so ids stay unique. What one :meth:`next_round`
+    did not ask for is let go at the following one: the memo holds the entities of the last two
+    rounds, no more. Only a caller that installs it (:func:`remembering`) pays its memory.
+    """
+
+    def __init__(self) -> None:
+        self._now: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
+        self._before: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
+
+    def next_round(self) -> None:
+        """Start a round: what the round before last asked for and this one did not is let go."""
+        self._before, self._now = self._now, {}
+
+    def find(
+        self, schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any
+    ) -> tuple[tuple[NodePath, str, Ref], ...]:
+        """:func:`find_references` of ``value``, found once for as long as ``value`` is asked for."""
+        found: tuple[tuple[NodePath, str, Ref], ...] = self.of(
+            value, (schema, *nodes), lambda: tuple(find_references(schema, nodes, value))
+        )
+        return found
+
+    def of(self, value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """What ``make`` finds in ``value`` (with ``held``, what else it depends on, compared by
+        identity: a schema's nodes, the function that walks), made once for as long as it is asked for."""
+        key = (id(value), *map(id, held))
+        found = self._now.get(key) or self._before.get(key)
+        # the entry holds the value and ``held``: ids that match name the same objects
+        if found is None or found[0] is not value:
+            found = (value, held, make())
+        self._now[key] = found
+        return found[2]
+
+    def __len__(self) -> int:
+        return len(self._now)
+
+
+#: The memo installed by :func:`remembering` (None: every walk is made afresh, as the command line does).
+_remembered: list[Remembered] = []
+
+
+@contextlib.contextmanager
+def remembering(memo: Remembered) -> Iterator[None]:
+    """Within the block, :func:`references_in` answers from ``memo`` (a session's, kept across edits)."""
+    _remembered.append(memo)
+    try:
+        yield
+    finally:
+        _remembered.pop()
+
+
+def is_remembering() -> bool:
+    """Whether a memo is installed (:func:`remembering`): a walk split for it need not be split otherwise."""
+    return bool(_remembered)
+
+
+def remembered(value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """What ``make`` finds in ``value``: from the installed memo when there is one (see :meth:`Remembered.of`)."""
+    if _remembered:
+        return _remembered[-1].of(value, held, make)
+    return make()
+
+
+def references_in(schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any) -> Iterable[tuple[NodePath, str, Ref]]:
+    """:func:`find_references` of ``value``, from the installed memo when there is one."""
+    if _remembered:
+        return _remembered[-1].find(schema, nodes, value)
+    return find_references(schema, nodes, value)
