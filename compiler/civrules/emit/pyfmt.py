@@ -9,7 +9,7 @@ needs more escapes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 #: The project's line length (pyproject.toml, [tool.ruff]).
@@ -22,16 +22,19 @@ class Node:
     def flat(self) -> str:
         raise NotImplementedError
 
-    def lines(self, indent: int, prefix: str, suffix: str) -> list[str]:
+    def lines(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
+        """The value's lines, made as they are read (a large table's are not all held at once)."""
         pad = " " * indent
         if not self.explodable():
-            return [f"{pad}{prefix}{self.flat()}{suffix}"]
+            yield f"{pad}{prefix}{self.flat()}{suffix}"
+            return
         # Flattened only as far as a line holds: a large value is not written out whole at every
         # level of its nesting just to learn that it does not fit.
         one = self.flat_within(LINE_LENGTH - indent - len(prefix) - len(suffix))
         if one is not None:
-            return [f"{pad}{prefix}{one}{suffix}"]
-        return self.exploded(indent, prefix, suffix)
+            yield f"{pad}{prefix}{one}{suffix}"
+            return
+        yield from self.exploded(indent, prefix, suffix)
 
     def flat_within(self, budget: int) -> str | None:
         """:meth:`flat` when it is at most ``budget`` characters long, else None."""
@@ -41,7 +44,7 @@ class Node:
     def explodable(self) -> bool:
         return False
 
-    def exploded(self, indent: int, prefix: str, suffix: str) -> list[str]:
+    def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
         raise NotImplementedError
 
 
@@ -92,13 +95,12 @@ class _Container(Node):
     def explodable(self) -> bool:
         return bool(self.items)
 
-    def exploded(self, indent: int, prefix: str, suffix: str) -> list[str]:
+    def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
         pad = " " * indent
-        out = [f"{pad}{prefix}{self.opening}"]
+        yield f"{pad}{prefix}{self.opening}"
         for key, value in self.items:
-            out.extend(value.lines(indent + 4, key, ","))
-        out.append(f"{pad}{self.closing}{suffix}")
-        return out
+            yield from value.lines(indent + 4, key, ",")
+        yield f"{pad}{self.closing}{suffix}"
 
 
 def call(callee: str, /, *args: Node, **kwargs: Node) -> Node:
@@ -153,6 +155,10 @@ def statement(target: str, value: Node) -> str:
     return "\n".join(value.lines(0, f"{target} = ", "")) + "\n"
 
 
+#: Lines of a statement encoded together (its text is made a batch at a time, not all its lines at once).
+_BATCH = 4096
+
+
 class Source:
     r"""A module's statements as UTF-8 chunks, each encoded as it is written, and the module made of
     them in one join (:meth:`module`).
@@ -177,10 +183,16 @@ class Source:
 
     def statement(self, comment: str, target: str, value: Node) -> None:
         """``comment`` (whole lines, or empty) and then :func:`statement` ``target = value``."""
-        lines = value.lines(0, f"{target} = ", "")
-        lines[0] = comment + lines[0]
-        lines.append("")
-        self.chunks.append("\n".join(lines).encode("utf-8"))
+        out = bytearray(comment.encode("utf-8"))
+        batch: list[str] = []
+        for line in value.lines(0, f"{target} = ", ""):
+            batch.append(line)
+            if len(batch) == _BATCH:
+                out += "\n".join(batch).encode("utf-8") + b"\n"
+                batch.clear()
+        if batch:
+            out += "\n".join(batch).encode("utf-8") + b"\n"
+        self.chunks.append(bytes(out))
 
     def __contains__(self, text: object) -> bool:
         """Whether some statement holds ``text`` (a name or a call, never across two statements)."""
