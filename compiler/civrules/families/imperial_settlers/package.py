@@ -24,7 +24,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Node, Source, call, dct, string, tup
+from civrules.emit.pyfmt import Code, Node, Source, call, dct, lazy_dct, string, tup
 from civrules.emit.runtimes import family_runtime, package_files, public_names
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
@@ -268,7 +268,9 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
     w.add(
         "Every card by id, with its copies; name None where no source in the edition's language names it.",
         "CARDS: Final[Mapping[str, Card]]",
-        _mapping([(string(card.id), _card(card)) for card in ruleset.cards]),
+        call("FrozenMap", lazy_dct(len(ruleset.cards), lambda: ((string(c.id), _card(c)) for c in ruleset.cards)))
+        if ruleset.cards
+        else Code("FrozenMap({})"),
     )
     w.add(
         "The card of each printed id (each copy's id: BAR001, BAR002 ...).",
