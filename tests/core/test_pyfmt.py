@@ -7,7 +7,19 @@ import random
 
 import pytest
 
-from civrules.emit.pyfmt import LINE_LENGTH, Code, Node, _Container, call, dct, statement, string, tup
+from civrules.emit.pyfmt import (
+    LINE_LENGTH,
+    Code,
+    Node,
+    Source,
+    _Container,
+    call,
+    dct,
+    lazy_dct,
+    statement,
+    string,
+    tup,
+)
 
 
 def _reference_lines(node: Node, indent: int, prefix: str, suffix: str) -> list[str]:
@@ -45,7 +57,9 @@ def test_bounded_flattening_lays_out_as_the_whole_flattening(values: int) -> Non
     for _ in range(values):
         node = _value(rng, 0)
         for indent, prefix in ((0, "TABLE: Final[Mapping[str, int]] = "), (8, "key="), (4, "")):
-            assert node.lines(indent, prefix, ",") == _reference_lines(node, indent, prefix, ","), node.flat()[:200]
+            assert list(node.lines(indent, prefix, ",")) == _reference_lines(node, indent, prefix, ","), node.flat()[
+                :200
+            ]
     assert statement("X", tup([Code("1")])) == "X = (1,)\n"
 
 
@@ -54,3 +68,27 @@ def test_a_string_with_nothing_to_escape_is_quoted_as_it_is() -> None:
     assert string('say "hi"').flat() == "'say \"hi\"'"
     assert string("a\\b\n").flat() == '"a\\\\b\\n"'
     assert string("é\u2028").flat() == '"é\\u2028"'
+
+
+def test_a_module_made_as_bytes_is_the_join_of_its_statements() -> None:
+    """Source (each statement encoded as it is written, lines a batch at a time) gives the bytes of
+    the text the statements made joined; a lazy dict display lays out as the dict display."""
+    rng = random.Random(7)
+    source, texts = Source(), []
+    for n in range(60):
+        node = _value(rng, 0)
+        comment = "#: a table\n" if n % 3 == 0 else ""
+        source.statement(comment, f"T{n}", node)
+        texts.append(comment + statement(f"T{n}", node))
+    # One statement of more lines than a batch holds (4,096).
+    big = dct([(string(f"k{i}"), tup([Code(str(i)), string("x" * 90)])) for i in range(5000)])
+    source.statement("", "BIG", big)
+    texts.append(statement("BIG", big))
+    head = ['"""Doc."""\n', "import x\n"]
+    assert "T59" in source and "NOWHERE" not in source
+    assert source.module(head) == ("\n".join(head) + "\n" + "\n".join(texts)).encode("utf-8")
+    for width in (0, 1, 3, 2000):
+        items = [(string(f"key{i}"), _value(rng, 2)) for i in range(width)]
+        lazy = lazy_dct(len(items), items.__iter__)
+        assert statement("M", lazy) == statement("M", dct(items))
+        assert statement("M", call("FrozenMap", lazy)) == statement("M", call("FrozenMap", dct(items)))

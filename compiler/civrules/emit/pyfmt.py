@@ -9,7 +9,7 @@ needs more escapes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 #: The project's line length (pyproject.toml, [tool.ruff]).
@@ -22,16 +22,19 @@ class Node:
     def flat(self) -> str:
         raise NotImplementedError
 
-    def lines(self, indent: int, prefix: str, suffix: str) -> list[str]:
+    def lines(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
+        """The value's lines, made as they are read (a large table's are not all held at once)."""
         pad = " " * indent
         if not self.explodable():
-            return [f"{pad}{prefix}{self.flat()}{suffix}"]
+            yield f"{pad}{prefix}{self.flat()}{suffix}"
+            return
         # Flattened only as far as a line holds: a large value is not written out whole at every
         # level of its nesting just to learn that it does not fit.
         one = self.flat_within(LINE_LENGTH - indent - len(prefix) - len(suffix))
         if one is not None:
-            return [f"{pad}{prefix}{one}{suffix}"]
-        return self.exploded(indent, prefix, suffix)
+            yield f"{pad}{prefix}{one}{suffix}"
+            return
+        yield from self.exploded(indent, prefix, suffix)
 
     def flat_within(self, budget: int) -> str | None:
         """:meth:`flat` when it is at most ``budget`` characters long, else None."""
@@ -41,7 +44,7 @@ class Node:
     def explodable(self) -> bool:
         return False
 
-    def exploded(self, indent: int, prefix: str, suffix: str) -> list[str]:
+    def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
         raise NotImplementedError
 
 
@@ -69,36 +72,74 @@ class _Container(Node):
         return f"{self.opening}{inner}{self.closing}"
 
     def flat_within(self, budget: int) -> str | None:
-        used = len(self.opening) + len(self.closing)
-        if self.one_tuple and len(self.items) == 1:
-            used += 1
-        parts = []
-        for n, (key, value) in enumerate(self.items):
-            used += len(key) + (2 if n else 0)
-            if used > budget:
-                return None
-            inner = value.flat_within(budget - used)
-            if inner is None:
-                return None
-            used += len(inner)
-            parts.append(f"{key}{inner}")
-        if used > budget:
-            return None
-        inner_text = ", ".join(parts)
-        if self.one_tuple and len(self.items) == 1:
-            inner_text += ","
-        return f"{self.opening}{inner_text}{self.closing}"
+        return _flat_within(self.opening, self.closing, self.one_tuple and len(self.items) == 1, self.items, budget)
 
     def explodable(self) -> bool:
         return bool(self.items)
 
-    def exploded(self, indent: int, prefix: str, suffix: str) -> list[str]:
+    def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
         pad = " " * indent
-        out = [f"{pad}{prefix}{self.opening}"]
+        yield f"{pad}{prefix}{self.opening}"
         for key, value in self.items:
-            out.extend(value.lines(indent + 4, key, ","))
-        out.append(f"{pad}{self.closing}{suffix}")
-        return out
+            yield from value.lines(indent + 4, key, ",")
+        yield f"{pad}{self.closing}{suffix}"
+
+
+def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[str, Node]], budget: int) -> str | None:
+    """A container's one line when it is at most ``budget`` characters long (``one``: a one-tuple's
+    trailing comma), else None, found reading as few of its items as that takes."""
+    used = len(opening) + len(closing) + (1 if one else 0)
+    parts = []
+    for n, (key, value) in enumerate(items):
+        used += len(key) + (2 if n else 0)
+        if used > budget:
+            return None
+        inner = value.flat_within(budget - used)
+        if inner is None:
+            return None
+        used += len(inner)
+        parts.append(f"{key}{inner}")
+    if used > budget:
+        return None
+    inner_text = ", ".join(parts)
+    if one:
+        inner_text += ","
+    return f"{opening}{inner_text}{closing}"
+
+
+class _Lazy(Node):
+    """A dict display whose entries are made each time they are read, one at a time: a large
+    table's nodes are never all held (the cards of Imperial Settlers at 50x: 22 MB of nodes)."""
+
+    __slots__ = ("count", "make")
+
+    def __init__(self, count: int, make: Callable[[], Iterable[tuple[Node, Node]]]) -> None:
+        self.count = count
+        self.make = make
+
+    def _items(self) -> Iterator[tuple[str, Node]]:
+        return ((f"{k.flat()}: ", v) for k, v in self.make())
+
+    def flat(self) -> str:
+        return _Container("{", "}", tuple(self._items())).flat()
+
+    def flat_within(self, budget: int) -> str | None:
+        return _flat_within("{", "}", False, self._items(), budget)
+
+    def explodable(self) -> bool:
+        return self.count > 0
+
+    def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
+        pad = " " * indent
+        yield f"{pad}{prefix}{{"
+        for key, value in self._items():
+            yield from value.lines(indent + 4, key, ",")
+        yield f"{pad}}}{suffix}"
+
+
+def lazy_dct(count: int, make: Callable[[], Iterable[tuple[Node, Node]]]) -> Node:
+    """:func:`dct` of the ``count`` entries ``make()`` yields, made again each time they are read."""
+    return _Lazy(count, make)
 
 
 def call(callee: str, /, *args: Node, **kwargs: Node) -> Node:
@@ -151,3 +192,60 @@ def string(value: str) -> Node:
 def statement(target: str, value: Node) -> str:
     """``target = value`` (target may carry an annotation), formatted."""
     return "\n".join(value.lines(0, f"{target} = ", "")) + "\n"
+
+
+#: Lines of a statement encoded together (its text is made a batch at a time, not all its lines at once).
+_BATCH = 4096
+
+
+class Source:
+    r"""A module's statements as UTF-8 chunks, each encoded as it is written, and the module made of
+    them in one join (:meth:`module`).
+
+    A package's ``data.py`` (12 MB at 50x) was held as the statements, their join, the join with
+    the module's head and its bytes at once; here only the encoded statements and the module's bytes.
+
+    >>> source = Source()
+    >>> source.statement("#: The answer.\n", "ANSWER", Code("42"))
+    >>> "ANSWER" in source, source.module(["import x\n"])
+    (True, b'import x\n\n#: The answer.\nANSWER = 42\n')
+    """
+
+    __slots__ = ("chunks",)
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+
+    def append(self, text: str) -> None:
+        """A statement written out already (its source, ending with a newline)."""
+        self.chunks.append(text.encode("utf-8"))
+
+    def statement(self, comment: str, target: str, value: Node) -> None:
+        """``comment`` (whole lines, or empty) and then :func:`statement` ``target = value``."""
+        out = bytearray(comment.encode("utf-8"))
+        batch: list[str] = []
+        for line in value.lines(0, f"{target} = ", ""):
+            batch.append(line)
+            if len(batch) == _BATCH:
+                out += "\n".join(batch).encode("utf-8") + b"\n"
+                batch.clear()
+        if batch:
+            out += "\n".join(batch).encode("utf-8") + b"\n"
+        self.chunks.append(bytes(out))
+
+    def __contains__(self, text: object) -> bool:
+        """Whether some statement holds ``text`` (a name or a call, never across two statements)."""
+        if not isinstance(text, str):
+            return False
+        needle = text.encode("utf-8")
+        return any(needle in chunk for chunk in self.chunks)
+
+    def module(self, head: Sequence[str]) -> bytes:
+        r"""The module: ``head``'s parts and then the statements, each separated by a blank line
+        (``"\n".join(head) + "\n" + "\n".join(statements)``, encoded); the statements are let go."""
+        parts = [part.encode("utf-8") for part in head]
+        if not self.chunks:
+            return b"\n".join(parts) + b"\n"
+        out = b"\n".join([*parts, *self.chunks])
+        self.chunks.clear()
+        return out

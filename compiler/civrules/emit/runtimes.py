@@ -138,7 +138,7 @@ def package_files(
     family_id: str,
     fingerprint: str,
     context: Mapping[str, Any],
-    data_module: str,
+    data_module: bytes,
     *,
     base_ruleset: str | None,
     family_runtime_version: str,
@@ -163,7 +163,7 @@ def package_files(
     files = {}
     for template in ("__init__.py", "ids.py", "helpers.py"):
         files[f"{folder}/{template}"] = environment.get_template(f"{template}.j2").render(context).encode("utf-8")
-    files[f"{folder}/data.py"] = data_module.encode("utf-8")
+    files[f"{folder}/data.py"] = data_module
     files[f"{folder}/py.typed"] = b""
     family_runtime = family_runtime_package(family_id)
     files[f"{folder}/pyproject.toml"] = render_pyproject(

@@ -130,6 +130,46 @@ def test_every_ruleset_answers_as_its_engine_package_for_fifty_random_holdings(b
     _equal_for_every_ruleset(browser, 50)
 
 
+#: Every owned card → target card credit the page derives from its embedded linear form
+#: (credit_matrix: {policy, groups, credits}), the cells that are not zero.
+_CELLS = """(function () {
+  var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
+  var m = civrules.data("civrules-tables").credit_matrix, cells = {};
+  Object.keys(m.groups).forEach(function (owned) {
+    Object.keys(m.groups).forEach(function (target) {
+      var c = owned === target ? 0 : E.call("credit_cell", [owned, target]);
+      if (c !== 0) { (cells[owned] = cells[owned] || {})[target] = c; }
+    });
+  });
+  return JSON.stringify(cells);
+})()"""
+
+#: The engine packages' CREDIT_MATRIX of the shipped rulesets, written out cell by cell (a child).
+_PACKAGE_CELLS = """import importlib, json, sys
+out = {}
+for name in sys.argv[1:]:
+    data = importlib.import_module("civrules_rulesets." + name.replace("-", "_") + ".data")
+    out[name] = {o: dict(row) for o, row in data.CREDIT_MATRIX.items() if len(row)}
+print(json.dumps(out))
+"""
+
+
+def test_the_pages_credits_are_the_packages_credit_matrix_for_every_pair(browser: Browser) -> None:
+    """The page embeds the credits as written and derives each cell as the package does: the same
+    matrix, cell for cell, for every owned × target pair of every shipped ruleset."""
+    env = {**os.environ, "PYTHONPATH": str(GENERATED / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", _PACKAGE_CELLS, *RULESETS], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = json.loads(done.stdout)
+    for ruleset_id in RULESETS:
+        with open_offline(browser, HELPERS / f"{ruleset_id}.html") as page:
+            got = json.loads(page.evaluate(_CELLS))
+        assert expected[ruleset_id], ruleset_id
+        assert got == expected[ruleset_id], ruleset_id
+
+
 def _cell(page: Page, card: str, column: str) -> str:
     text: str = page.evaluate(f"document.querySelector('#prices tr[data-card={card}] td.{column}').textContent")
     return text

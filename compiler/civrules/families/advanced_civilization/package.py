@@ -27,7 +27,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Node, call, dct, frozen, statement, string, tup
+from civrules.emit.pyfmt import Code, Node, Source, call, dct, frozen, string, tup
 from civrules.emit.runtimes import family_runtime, package_files, public_names
 from civrules.emit.templating import template_environment
 from civrules.families.advanced_civilization import FAMILY
@@ -120,7 +120,7 @@ class _Writer:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.runtime: set[str] = set()
-        self.statements: list[str] = []
+        self.statements = Source()
 
     def rt(self, name: str) -> str:
         """A name of the runtime (records, vocabularies), imported by the module."""
@@ -135,7 +135,7 @@ class _Writer:
 
     def add(self, comment: str | None, target: str, value: Node) -> None:
         text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
-        self.statements.append(text + statement(target, value))
+        self.statements.statement(text, target, value)
 
 
 def ref(enum: str, value: Any) -> Node:
@@ -1179,6 +1179,9 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
             ]
         ),
     )
+    # One node per area, shared by every entry that names it (the table names each area about ten
+    # times: a node each took 12 MB at 50x while the table was written).
+    areas = {area.id: ref("AreaId", area.id) for area in ruleset.areas}
     w.add(
         'Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".',
         "ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]]",
@@ -1189,8 +1192,10 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
                     mapping(
                         [
                             (
-                                ref("AreaId", area.id),
-                                frozen([ref("AreaId", n) for n in sorted(graph.neighbours(area.id, kind))]),
+                                areas[area.id],
+                                frozen(
+                                    [areas.get(n) or ref("AreaId", n) for n in sorted(graph.neighbours(area.id, kind))]
+                                ),
                             )
                             for area in ruleset.areas
                         ],
@@ -1300,7 +1305,7 @@ def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[
     )
 
 
-def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> bytes:
     """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
     w = _Writer(ruleset)
     for annotation in ANNOTATED:
@@ -1314,7 +1319,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
     _turn_tables(ruleset, w)
     _map_tables(ruleset, w)
     _settings_tables(ruleset, exported, w)
-    body = "\n".join(w.statements)
+    body = w.statements
     ids = [i for i in ID_ENUMS if f"{i}." in body or f"Code({i})" in body or f" {i})" in body or f"{i}," in body]
     enums = sorted(w.runtime & vocabularies())
     records = sorted(w.runtime - {"FrozenMap", "CreditMatrix", *enums})
@@ -1336,7 +1341,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> str:
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
     ]
-    return "\n".join(head) + "\n" + body
+    return body.module(head)
 
 
 #: The name of the only A.S.T. level of a game that prints one.

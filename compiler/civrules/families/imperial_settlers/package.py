@@ -24,7 +24,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Node, call, dct, statement, string, tup
+from civrules.emit.pyfmt import Code, Node, Source, call, dct, lazy_dct, string, tup
 from civrules.emit.runtimes import family_runtime, package_files, public_names
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
@@ -228,14 +228,14 @@ def _cited(rules: tuple[str, ...], source: str | None) -> tuple[str, ...]:
 
 class _Writer:
     def __init__(self) -> None:
-        self.statements: list[str] = []
+        self.statements = Source()
 
     def add(self, comment: str | None, target: str, value: Node) -> None:
         text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
-        self.statements.append(text + statement(target, value))
+        self.statements.statement(text, target, value)
 
 
-def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> str:
+def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> bytes:
     """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
     w = _Writer()
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
@@ -268,7 +268,9 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
     w.add(
         "Every card by id, with its copies; name None where no source in the edition's language names it.",
         "CARDS: Final[Mapping[str, Card]]",
-        _mapping([(string(card.id), _card(card)) for card in ruleset.cards]),
+        call("FrozenMap", lazy_dct(len(ruleset.cards), lambda: ((string(c.id), _card(c)) for c in ruleset.cards)))
+        if ruleset.cards
+        else Code("FrozenMap({})"),
     )
     w.add(
         "The card of each printed id (each copy's id: BAR001, BAR002 ...).",
@@ -529,7 +531,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
         "UNKNOWN_COLLECTIONS: Final[frozenset[str]]",
         call("frozenset", tup([string(table) for table in empty])),
     )
-    body = "\n".join(w.statements)
+    body = w.statements
     records = sorted(
         {"Action", "Card", "Deck", "DeckRule", "Faction", "Good", "Phase", "Scoring", "SoloLevel", "UnknownFact"}
         | {"CardPart", "Colour", "Component", "GeneralRule", "LocationRow"}
@@ -551,7 +553,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
     ]
-    return "\n".join(head) + "\n" + body
+    return body.module(head)
 
 
 def _list(goods: Iterable[str]) -> str:

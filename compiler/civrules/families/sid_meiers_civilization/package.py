@@ -28,7 +28,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import LINE_LENGTH, Code, Node, call, dct, statement, string, tup
+from civrules.emit.pyfmt import LINE_LENGTH, Code, Node, Source, call, dct, statement, string, tup
 from civrules.emit.runtimes import family_runtime, package_files, public_names
 from civrules.emit.templating import template_environment
 from civrules.families.sid_meiers_civilization import rules
@@ -143,7 +143,7 @@ class _Writer:
 
     def __init__(self) -> None:
         self.runtime: set[str] = set()
-        self.statements: list[str] = []
+        self.statements = Source()
 
     def rt(self, name: str) -> str:
         self.runtime.add(name)
@@ -408,7 +408,7 @@ def _settings_tables(ruleset: CivilizationRuleset, w: _Writer) -> None:
     )
 
 
-def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> str:
+def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> bytes:
     """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
     w = _Writer()
     w.rt("UnknownFact")
@@ -488,7 +488,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> st
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
     ]
-    return "\n".join(head) + "\n" + "\n".join(w.statements)
+    return w.statements.module(head)
 
 
 #: The public names of every package (RulesetPackage): tables of data.py, then helpers.

@@ -244,7 +244,7 @@ def purchase_tables(ruleset: Ruleset) -> dict[str, Any]:
 def tables(ruleset: Ruleset) -> dict[str, Any]:
     return {
         **card_tables(ruleset),
-        "credit_matrix": credit_matrix(ruleset),
+        "credit_matrix": credit_matrix(ruleset).export(),
         **commodity_tables(ruleset),
         "calamities": {c.id: _calamity(c) for c in ruleset.calamities},
         "calamity_order": [c.id for c in ruleset.calamities],

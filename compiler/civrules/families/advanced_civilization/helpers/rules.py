@@ -42,6 +42,60 @@ def _g(item: str, key: str) -> Expr:
 
 _CARD = get(table("cards"), var("target"))
 
+_MATRIX = table("credit_matrix")
+_POLICY = get(_MATRIX, "policy")
+_POINTS = _f("l", _g("l", "points"))
+
+#: The credit one owned card ``h`` gives toward ``target``, derived from the linear form the export
+#: writes (``credit_matrix``: {policy, groups, credits}) as the package's ``CREDIT_MATRIX[h][target]``
+#: is (credits.py, ``CreditRow``): the lines of ``h`` that name ``target``, or name a group of it (none
+#: where ``target`` has two groups and the policy does not know how such a card takes group credits);
+#: several plain lines combine by the policy (the highest, or their sum), extra lines always add.
+CREDIT_CELL = Rule(
+    ("h", "target"),
+    let(
+        [
+            ("groups", op("coalesce", get(get(_MATRIX, "groups"), var("target")), op("list"))),
+            (
+                "takes",
+                if_(
+                    op("and", op("not", get(_POLICY, "two_group_cards_known")), op("gt", op("len", var("groups")), 1)),
+                    op("list"),
+                    var("groups"),
+                ),
+            ),
+            (
+                "reach",
+                op(
+                    "filter",
+                    op("coalesce", get(get(_MATRIX, "credits"), var("h")), op("list")),
+                    _f(
+                        "l",
+                        if_(
+                            op("is_null", _g("l", "card")),
+                            op("in", _g("l", "group"), var("takes")),
+                            op("eq", _g("l", "card"), var("target")),
+                        ),
+                    ),
+                ),
+            ),
+            ("plain", op("map", op("filter", var("reach"), _f("l", op("not", _g("l", "extra")))), _POINTS)),
+            (
+                "extra",
+                op("sum", op("map", op("filter", var("reach"), _f("l", op("eq", _g("l", "extra"), True))), _POINTS)),
+            ),
+        ],
+        add(
+            if_(
+                op("eq", get(_POLICY, "same_target"), "sum"),
+                op("sum", var("plain")),
+                op("max_of", var("plain"), 0),
+            ),
+            var("extra"),
+        ),
+    ),
+)
+
 CREDIT = Rule(
     ("held", "target"),
     op(
@@ -49,7 +103,7 @@ CREDIT = Rule(
         op(
             "map",
             op("filter", op("unique", var("held")), _f("h", op("ne", var("h"), var("target")))),
-            _f("h", op("coalesce", get(get(table("credit_matrix"), var("h")), var("target")), 0)),
+            _f("h", call("credit_cell", var("h"), var("target"))),
         ),
     ),
 )
@@ -833,6 +887,7 @@ CAN_ENTER_EPOCH = Rule(
 
 RULES = {
     "credit": CREDIT,
+    "credit_cell": CREDIT_CELL,
     "price": PRICE,
     "prerequisites_met": PREREQUISITES_MET,
     "set_value": SET_VALUE,
