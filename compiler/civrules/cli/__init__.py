@@ -37,6 +37,7 @@ from civrules.diagnostics.escape import dumps_json, printable, printable_lines, 
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+from civrules.support import collector
 
 if TYPE_CHECKING:
     from civrules.emit.output import StagedTree
@@ -409,6 +410,7 @@ def main(
     The options below may also follow the command: `civrules validate --rules DIR` is
     `civrules --rules DIR validate`.
     """
+    collector.for_a_run()
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
     source = ctx.get_parameter_source("rules")
     named_by = {

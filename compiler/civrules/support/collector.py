@@ -22,3 +22,22 @@ def settle() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+
+
+#: Allocations between two young collections, and how many of those make one of the next
+#: generation: Python's defaults are (700, 10, 10).
+RUN_THRESHOLDS = (50_000, 20, 20)
+
+
+def for_a_run() -> None:
+    """The collector's pace for one command over a whole ruleset (issue 32).
+
+    A run makes millions of objects and keeps most of them until it ends (documents, models, the
+    rendered files): at Python's default pace the collector walks the growing heap again and again,
+    and its share grew faster than the data (5,000 cards in one card file: 1.6 of the 5.5 s of a
+    build, against 0.1 of 1.3 s without them). Young collections every 50,000 allocations instead of
+    700 keep the collector linear in what a run makes, for at most a few MB of garbage held longer.
+    Cycles are still collected: what the run lets go of (a ruleset's analysis once it is built) is
+    freed as before.
+    """
+    gc.set_threshold(*RUN_THRESHOLDS)
