@@ -1,7 +1,8 @@
 """What a run imports: only what the rulesets at hand need (issue 32, point 5: start-up time).
 
 Measured by which modules a run leaves in ``sys.modules``, in one fresh interpreter for the whole
-file (a second interpreter per case would cost more than the cases), never by time.
+file (a second interpreter per case would cost more than the cases), never by time; what a run
+reports is checked in process.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from civrules.cli import main
 from tests.conftest import REPO, copy_rulesets
 
 #: Runs civrules' CLI in process once per argument (a JSON list of CLI arguments), printing after each
@@ -65,14 +69,8 @@ def test_a_variant_naming_no_family_is_judged_by_its_base_family_schema(tmp_path
     judged = []
     for text in (variant, variant.replace("extends:", "family: sid-meiers-civilization\nextends:")):
         (rules / "rulesets" / "smc-variant.yaml").write_text(text)
-        done = subprocess.run(
-            [sys.executable, "-m", "civrules", "--rules", str(rules), "validate", "smc-variant", "--format", "json"],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            cwd=tmp_path,
-        )
-        assert done.returncode == 1, done.stderr
+        done = CliRunner().invoke(main, ["--rules", str(rules), "validate", "smc-variant", "--format", "json"])
+        assert done.exit_code == 1, done.stderr
         judged.append([(d["code"], d["message"]) for d in json.loads(done.stdout) if d["severity"] == "error"])
     assert [code for code, _ in judged[0]] == ["S004", "S001"], judged[0]
     # The same findings as when it names its family itself (a line further down).
