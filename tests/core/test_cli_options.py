@@ -241,8 +241,10 @@ def test_python_m_civrules_without_its_dependencies_says_to_run_make() -> None:
 
 
 def test_a_dependency_missing_at_run_time_is_no_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clean run imports jsonschema only where the compiled validators (fastjsonschema) cannot run.
     monkeypatch.setitem(sys.modules, "jsonschema", None)
-    for name in [m for m in sys.modules if m.startswith("civrules.schema")]:
+    monkeypatch.setitem(sys.modules, "fastjsonschema", None)
+    for name in [m for m in sys.modules if m.startswith(("civrules.schema", "civrules._generated"))]:
         monkeypatch.delitem(sys.modules, name)
     code, _, err = invoke("--rules", RULES, "validate", "advanced-civilization")
     assert code == 2

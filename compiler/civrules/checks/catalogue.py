@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from civrules import checks as register
 from civrules.diagnostics import Diagnostic, codes
-from civrules.families import CORE_PREFIXES, FamilyError, families, family_of_module
+from civrules.families import CORE_PREFIXES, FamilyError, families, family_of_code, family_of_module
 
 if TYPE_CHECKING:
     from civrules.model import Ruleset
@@ -25,15 +25,19 @@ if TYPE_CHECKING:
 CORE = "civrules.checks"
 
 
-def all_checks() -> list[register.Check]:
+def all_checks(family: str | None = None) -> list[register.Check]:
     """Every registered check, by code, each with the id of the family whose rulesets it runs on.
+
+    With ``family`` (a family's id), only the core's checks and that family's are imported first:
+    running the checks of one ruleset imports no other family's checks and models (start-up time);
+    the checks imported before are listed all the same (:func:`run_checks` skips other families').
 
     Raises :class:`~civrules.families.FamilyError` for a check whose code is not of its room's
     prefixes (a family's check under the core's letters or another family's, a check of civrules
     outside a family under a family's). A check registered from outside civrules and every family
     (a test's double) runs on every ruleset, unchecked.
     """
-    _import_all()
+    _import_all(family)
     found = []
     for entry in register._CHECKS:
         module = entry.run.__module__
@@ -75,7 +79,7 @@ def run_checks(
     """
     selected = {c.upper() for c in select}
     ignored = {c.upper() for c in ignore}
-    for entry in all_checks():
+    for entry in all_checks(ruleset.family):
         code = entry.code.code
         if entry.family is not None and entry.family != ruleset.family:
             continue
@@ -108,8 +112,17 @@ def run_checks(
 _imported: set[str] = set()
 
 
-def _import_all() -> None:
-    packages = [CORE, *(package for family in families().values() for package in family.checks)]
+def known_code(code: str) -> bool:
+    """Whether ``code`` is a diagnostic code: the registry's, or a check's of the family its prefix
+    names (only that family's checks are imported, unlike :func:`catalogue`)."""
+    owner = family_of_code(code)
+    all_checks(owner.id if owner is not None else "")
+    return any(entry.code == code for entry in codes.all_codes())
+
+
+def _import_all(only: str | None = None) -> None:
+    chosen = families().values() if only is None else [f for f in families().values() if f.id == only]
+    packages = [CORE, *(package for family in chosen for package in family.checks)]
     for package in packages:
         if package in _imported:
             continue

@@ -153,6 +153,10 @@ class Workspace:
         self._manifests: dict[str, Manifest] | None = None
         self.discovery_diagnostics: list[Diagnostic] = []
         self._rule_files: set[str] | None = None
+        #: The manifests whose base is being read to learn their family (a loop of `extends`).
+        self._hinting: set[str] = set()
+        #: The family of the ruleset whose file :meth:`load_as` is reading for the first time.
+        self._claiming: Family | None = None
 
     def display(self, path: Path) -> str:
         """How a file is named in diagnostics: relative to the working directory when possible."""
@@ -189,7 +193,8 @@ class Workspace:
             from civrules.schema import document_kind
 
             read = len(diagnostics)
-            kind, kind_diagnostics = document_kind(document)
+            claimed, self._claiming = self._claiming, None
+            kind, kind_diagnostics = document_kind(document, self._inherited_hint(relative, document) or claimed)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:
                 diagnostics.extend(self.validate(relative, document, kind))
@@ -199,15 +204,69 @@ class Workspace:
         self._files[relative] = loaded
         return loaded
 
+    def _inherited_hint(self, relative: str, document: Document) -> Family | None:
+        """The family a manifest that names none inherits from the ruleset it extends, found by
+        reading that ruleset's manifest (``rulesets/<id>.yaml``: the file a ruleset id names); None
+        where it is not such a manifest, or its base is not found so.
+
+        The manifest is then judged once, under that family's schema: judged first as the default
+        family's, a Sid Meier's variant failed and was validated again by jsonschema (its import
+        alone was a tenth of a whole `validate`). :meth:`manifests` still settles the family from
+        every manifest read (:func:`_inherited_family`): this is where it is looked for first.
+        """
+        data = document.data
+        shipped = relative.startswith(SHIPPED)
+        folder = f"{SHIPPED}rulesets/" if shipped else "rulesets/"
+        if (
+            not isinstance(data, dict)
+            or data.get("kind") != "ruleset"
+            or "family" in data
+            or not isinstance(data.get("extends"), str)
+            or not relative.startswith(folder)
+            or "/" in relative[len(folder) :]
+            or relative in self._hinting
+        ):
+            return None
+        from civrules.schema import registered
+
+        parent: str = data["extends"]
+        own = set(self.rule_files()) if not shipped else set()
+        candidates = [f"rulesets/{parent}{suffix}" for suffix in (".yaml", ".yml")]
+        found = next((c for c in candidates if c in own), None)
+        if found is None and self.shipped_root is not None:
+            shipped_names = [f"{SHIPPED}{c}" for c in candidates]
+            found = next((c for c in shipped_names if (self.shipped_root / c[len(SHIPPED) :]).is_file()), None)
+        if found is None or found == relative:
+            return None
+        self._hinting.add(relative)
+        try:
+            base = self.load(found)
+        finally:
+            self._hinting.discard(relative)
+        if base.kind is None or base.document is None or base.document.data.get("id") != parent:
+            return None
+        family = registered().get(base.kind, (None, ""))[0]
+        return family if family is not None and family is not default_family() else None
+
     def load_as(self, relative: str, family: Family) -> LoadedFile:
         """``rules/<relative>`` read as a file of ``family`` (the family of a ruleset that uses it).
 
-        A file is judged on its own first (:meth:`load`); where that reads its kind as another
-        family's, it is judged again as ``family``'s kind, its reading reused.
+        A file read here first is judged as ``family``'s (:meth:`load`, then cached as the file's
+        own judgment); a file read before whose kind was judged another family's is judged again
+        as ``family``'s kind, its reading reused.
         """
         from civrules.schema import document_kind, qualify, validate_document
 
-        loaded = self.load(relative)
+        if relative not in self._files:
+            # Read first for this family: judged as the default family's (a Sid Meier's `map` is
+            # also a kind of Advanced Civilization), it would fail and be judged again.
+            self._claiming = family
+            try:
+                loaded = self.load(relative)
+            finally:
+                self._claiming = None
+        else:
+            loaded = self.load(relative)
         document = loaded.document
         declared = document.data.get("kind") if document is not None and isinstance(document.data, dict) else None
         if document is None or not isinstance(declared, str) or loaded.kind == qualify(family, declared):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from civrules.checks import Check
-from civrules.checks.catalogue import catalogue, run_checks
+from civrules.checks.catalogue import catalogue, known_code, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
 from civrules.diagnostics.suggest import closest
 from civrules.families import family_named, family_of
@@ -311,15 +311,15 @@ def _unchecked_suppressions(
     ignore: Sequence[str],
 ) -> list[Diagnostic]:
     """R020 for a code no check has, R021 for a comment's code that silenced nothing."""
-    known = catalogue()
     selected = [c.upper() for c in select]
     ignored = [c.upper() for c in ignore]
     found = []
     for file in files:
         for entry in tables.get(file, ()):
             comment = "ignore-file" if entry.whole_file else "ignore"
-            if entry.code not in known:
-                meant = _meant_code(entry.code, known)
+            if not known_code(entry.code):
+                # Every family's checks are imported only here, to suggest the code meant.
+                meant = _meant_code(entry.code, catalogue())
                 found.append(
                     Diagnostic(
                         codes.UNKNOWN_SUPPRESSION.code,

@@ -1,8 +1,11 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
-from civrules.families.advanced_civilization.model import FAMILY_ID
 from civrules.families.family import CollectionSpec, Family
+
+#: The family's id (a manifest's ``family:``). Here, not only in the model, so that reading the
+#: register imports no model (a run on another family's rulesets imports none of this one's).
+FAMILY_ID = "advanced-civilization"
 
 #: The family's register entry (also declared under the `civrules.families` entry points).
 FAMILY = Family(

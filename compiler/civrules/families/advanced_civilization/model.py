@@ -8,14 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from civrules.families.advanced_civilization import FAMILY_ID as FAMILY_ID
 from civrules.load.document import NodePath
 from civrules.model import Collection, Entity, Origin, Unknown, known
 from civrules.model import Ruleset as CoreRuleset
-
-#: The family's id (a manifest's ``family:``), which every ruleset of this model carries. It lives
-#: here, not beside the family's register entry, so that the modules the entry names (assembly,
-#: checks, sheets) never import the entry back.
-FAMILY_ID = "advanced-civilization"
 
 # --- Cards -------------------------------------------------------------------------------------
 
