@@ -189,3 +189,11 @@ def test_recorded_figures_name_no_path_of_the_machine_that_took_them() -> None:
 def test_the_recorded_results_name_no_absolute_path() -> None:
     text = (Path(report.RESULTS)).read_text(encoding="utf-8")
     assert not re.search(r"/(root|home|tmp|usr|opt|work|var|Users|private)/", text)
+
+
+def test_the_readme_table_is_the_recorded_results() -> None:
+    """bench/README.md's "Results" table says what bench/results.json recorded, nothing else
+    (`python bench/report.py --write` writes it again after `make bench-record`)."""
+    readme = report.README.read_text(encoding="utf-8")
+    recorded = report.table(json.loads(report.RESULTS.read_text(encoding="utf-8")))
+    assert readme[readme.index(report.BEGIN) : readme.index(report.END) + len(report.END) + 1] == recorded
