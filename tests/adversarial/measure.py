@@ -1,16 +1,22 @@
 """Run a command and report its exit code, output, peak memory and CPU time, as the kernel counts them.
 
-The child is reaped with :func:`os.wait4`, which gives that one process's resource usage (peak
-resident set size, user and system CPU): no wrapper interpreter is needed, and the figures are
-those of the command alone whatever else the test process has run. CPU time, not wall time, is
+The command is started by a small launcher interpreter, which reaps it with :func:`os.wait4` (that
+one process's peak resident set size, user and system CPU) and hands the figures back on a pipe of
+their own. Started straight from the test process, the command's peak would be at least the test
+process's own: Linux records the parent's high-water mark in a child at ``exec`` (the child of a
+``vfork`` shares its parent's memory until then), and a test worker that has built the 50× rulesets
+is hundreds of MB. The launcher is small, so the figures are those of the command alone, whatever
+else the test process has run. CPU time, not wall time, is
 what `make bench` compares with the speed goals (bench/adversarial.py); the tests only bound the
 wall time, generously, so that a hang fails instead of waiting for ever.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import time
@@ -44,15 +50,21 @@ def run(
     """Run ``command`` with its output captured; kill it and raise :class:`HungError` after ``timeout`` wall seconds."""
     started = time.perf_counter()
     deadline = time.monotonic() + timeout
-    process = subprocess.Popen(
-        list(command),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=dict(env),
-        preexec_fn=preexec_fn,
-    )
+    figures, report = os.pipe()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report), *command],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env),
+            preexec_fn=preexec_fn,
+            pass_fds=(report,),
+            start_new_session=True,  # a hung command is killed with its launcher, as one group
+        )
+    finally:
+        os.close(report)
     assert process.stdout is not None and process.stderr is not None
     out, err = process.stdout.fileno(), process.stderr.fileno()
     received: dict[int, list[bytes]] = {out: [], err: []}
@@ -71,29 +83,49 @@ def run(
                     else:
                         selector.unregister(key.fileobj)
         while True:  # output closed; the process may still be ending
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            pid, status, _ = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
             if time.monotonic() > deadline:
                 raise HungError(f"{command[-1]!r}... did not end after {timeout:g} s of wall time: killed")
             time.sleep(0.005)
     except BaseException:
-        process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         raise
     finally:
         process.stdout.close()
         process.stderr.close()
+        with open(figures, "rb") as stream:
+            said = stream.read().decode()
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+    if not said:  # the launcher itself failed: what it printed says why
+        raise RuntimeError(f"the launcher of {command[0]!r} gave no figures: {b''.join(received[err])[-500:]!r}")
+    user, system, max_rss_kib = said.split()
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is in bytes on macOS, KiB on Linux
     return Measured(
         returncode=process.returncode,
         stdout=b"".join(received[out]).decode("utf-8"),
         stderr=b"".join(received[err]).decode("utf-8"),
-        cpu_seconds=usage.ru_utime + usage.ru_stime,
-        max_rss_bytes=usage.ru_maxrss * scale,
+        cpu_seconds=float(user) + float(system),
+        max_rss_bytes=int(max_rss_kib) * scale,
         wall_seconds=time.perf_counter() - started,
     )
+
+
+#: Starts the command (argv[2:]) with this interpreter's standard streams, reaps it, writes its user
+#: and system CPU seconds and peak RSS to the descriptor argv[1], and ends as the command did.
+_LAUNCHER = """\
+import os, signal, subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+os.write(int(sys.argv[1]), f"{usage.ru_utime} {usage.ru_stime} {usage.ru_maxrss}".encode())
+if os.WIFSIGNALED(status):
+    signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(status))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
 
 
 def run_in_process(

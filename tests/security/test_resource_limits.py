@@ -419,11 +419,10 @@ def check_case(case: Case, tmp_path: Path, *, in_process: bool = False) -> None:
     assert raw is None, f"{case.id}: a raw U+{ord(raw.group()):04X} in the output\n{context}"
     if case.run[0] == "build" and case.exit == 0:
         verify_packages_import(case, outcome, rules, tmp_path)
-    if not in_process:
-        # Only where the test process is small: a child started by vfork() reports at least its
-        # parent's peak resident memory (Linux records the parent's high-water mark at exec), and
-        # `make test` runs the other cases in its own interpreter, whose peak then counts. A `fresh`
-        # case run by `make test` is measured by `make test-slow`, as every case is.
+    if not in_process or case.fresh:
+        # Every case run as a command, whatever the test process holds: the command's own peak is
+        # measured by a small launcher (tests/adversarial/measure.py). A case run in the test's own
+        # interpreter has no peak of its own: `make test-slow` runs every case as a command.
         rss_mb = outcome.max_rss_bytes / 1e6
         assert rss_mb < case.rss_mb, f"{case.id}: peak RSS {rss_mb:.0f} MB (bound {case.rss_mb} MB)"
     for hook in case.verify:
@@ -879,3 +878,21 @@ def test_watch_interval_must_be_a_number_of_seconds(interval: str) -> None:
     assert result.exit_code == 2, result.output
     assert "--interval" in result.output
     assert "internal error" not in result.output
+
+
+def test_a_measured_command_reports_its_own_peak_memory_not_its_large_parents() -> None:
+    """A command started from a test process that holds 300 MB reports the peak of the command
+    alone: Linux gives a child started straight from it at least the parent's high-water mark."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tests.adversarial import measure\n"
+        "held = bytearray(300 * 2**20)\n"
+        "held[::4096] = b'x' * len(held[::4096])\n"
+        "done = measure.run([sys.executable, '-c', 'pass'], cwd=Path.cwd(), env={}, timeout=60)\n"
+        "print(done.returncode, done.max_rss_bytes)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
+    returncode, peak = (int(part) for part in done.stdout.split())
+    assert returncode == 0
+    assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MB: the parent's 300 MB counted"
