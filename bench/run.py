@@ -293,24 +293,40 @@ def _fastest_ratio(figures: dict[str, Any]) -> float:
     return float(figures["validate"]["min"] / figures["parse_floor"]["min"])
 
 
+#: How many times the recorded ratio the guard allows.
+GUARD = 2.0
+
+
+def _recorded_ratio(figures: dict[str, Any]) -> float:
+    """The recorded validate / parse floor the guard allows twice of: the larger of the fastest-run
+    ratio and the median ratio. One unusually fast recorded run would otherwise set a limit a
+    typical run misses."""
+    return max(_fastest_ratio(figures), float(figures["ratios"]["validate"]))
+
+
 def check() -> int:
-    """Fail when validate's in-process ratio to the parse floor regressed by more than 50 %."""
+    """Fail when validate's in-process ratio to the parse floor is more than twice the recorded one.
+
+    The guard is for a regression of kind (every file validated by jsonschema again, a check that
+    walks the data once per entity): on this quiet 2-core machine the fastest of eleven runs moved
+    between 1.8x and 3.4x from one run to the next (2026-12-02), so a 50 % margin failed runs
+    that had changed nothing."""
     recorded = json.loads(RESULTS.read_text(encoding="utf-8"))
     rules = REPO / "rules"
     ruleset = recorded["ruleset"]
     with tempfile.TemporaryDirectory() as tmp:
-        figures = in_process(rules, ruleset, Path(tmp) / "generated", repeat=7)
+        figures = in_process(rules, ruleset, Path(tmp) / "generated", repeat=11)
     now = _fastest_ratio(figures)
-    before = _fastest_ratio(recorded["in_process"])
+    before = _recorded_ratio(recorded["in_process"])
     print(
         f"validate / parse floor on {ruleset} (fastest runs): {now:.2f}x now, {before:.2f}x recorded"
-        f" (limit {before * 1.5:.2f}x)"
+        f" (limit {before * GUARD:.2f}x)"
     )
-    failed = now > before * 1.5
+    failed = now > before * GUARD
     for family, row in (recorded.get("families") or {}).items():  # each other family, the same guard
         with tempfile.TemporaryDirectory() as tmp:
-            ratio = _fastest_ratio(in_process(rules, row["ruleset"], Path(tmp) / "generated", repeat=7))
-        limit = _fastest_ratio(row["in_process"]) * 1.5
+            ratio = _fastest_ratio(in_process(rules, row["ruleset"], Path(tmp) / "generated", repeat=11))
+        limit = _recorded_ratio(row["in_process"]) * GUARD
         print(f"validate / parse floor on {row['ruleset']} ({family}): {ratio:.2f}x now (limit {limit:.2f}x)")
         failed = failed or ratio > limit
     return 1 if failed else 0
