@@ -125,6 +125,10 @@ def _edit(text: str, kind: str, seed: int) -> str:
             to = starts[(seed // 7) % len(starts)]
             to = to if to < starts[k] or kind == "copy_item" else to - len(block)
             lines[to:to] = block
+    elif kind == "append_comment":  # only blank and comment lines at the end change: nothing to check
+        lines.append(["\n# a comment\n", "\n", "# another\n"][seed % 3])
+    elif kind == "append_suppression":  # a comment that silences: the checks' findings change
+        lines.append(["# civrules: ignore-file[Q007] waived\n", "# civrules: ignore-file[Q001] waived\n"][seed % 2])
     elif kind == "change_number":
         numbers = [i for i, line in enumerate(lines) if any(c.isdigit() for c in line.partition(":")[2])]
         if numbers:
@@ -146,6 +150,8 @@ EDITS = st.lists(
                 "change_number",
                 "move_item",
                 "copy_item",
+                "append_comment",
+                "append_suppression",
                 "revert",
             ]
         ),
@@ -202,14 +208,75 @@ def test_an_edit_rereads_one_file_and_rechecks_only_the_rulesets_that_read_it(tr
     again = session.update()
     assert again.reread == [] and again.rechecked == []
     panel = "maps/western-panel.yaml"
-    session.set_text(panel, (tree / panel).read_text(encoding="utf-8") + "\n# a comment\n")
+    panel_text = (tree / panel).read_text(encoding="utf-8")
+    session.set_text(panel, panel_text.replace("    name: Baetica\n", "    name: Baetika\n", 1))
     edited = session.update()
     assert edited.reread == [panel] and edited.rechecked == [VARIANT]
+    assert edited.diagnostics == full_run(tree, session.overlays)
     cards = "cards/advanced-civilization.yaml"
     session.set_text(cards, (tree / cards).read_text(encoding="utf-8").replace("cost: 45", "cots: 45", 1))
     edited = session.update()
     assert edited.reread == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
     assert any(d.code == "S002" for d in edited.diagnostics)
+
+
+def test_a_comment_appended_checks_nothing_again_and_moves_only_the_ends_of_the_file(tree: Path) -> None:
+    """Blank and comment lines at the end of a file change no node's data: every ruleset keeps its
+    analysis (its diagnostics are a full run's), and the file's reading is a full read's."""
+    session = Session(tree)
+    first = session.update()
+    for relative in KEEP:
+        text = (tree / relative).read_text(encoding="utf-8")
+        session.set_text(relative, text + "\n# a comment\n\n")
+        edited = session.update()
+        assert edited.reread == [relative] and edited.spliced == [relative] and edited.rechecked == []
+        assert edited.diagnostics == full_run(tree, session.overlays)
+        assert edited.workspace is not None
+        document = edited.workspace.load(relative).document
+        whole, _ = read_yaml_text(text + "\n# a comment\n\n", document.file if document else relative, Limits())
+        assert document is not None and whole is not None
+        assert list(document.value_spans.items()) == list(whole.value_spans.items())
+        for name in edited.rulesets_using(relative):
+            assert edited.analyses[name].model is first.analyses[name].model  # kept, not assembled again
+        session.set_text(relative, None)
+        assert session.update().rechecked == []
+
+
+def test_a_suppression_comment_appended_is_checked_again(tree: Path) -> None:
+    """A `# civrules:` comment silences what checks find: appended, it is no comment like others."""
+    session = Session(tree)
+    session.update()
+    relative = "rulebooks/advanced-civilization.yaml"
+    text = (tree / relative).read_text(encoding="utf-8")
+    session.set_text(relative, text + "# civrules: ignore-file[Q001] waived\n")
+    edited = session.update()
+    assert edited.rechecked == [BASE, VARIANT]
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    assert any(d.code == "R021" for d in edited.diagnostics), "it silences nothing here: reported"
+
+
+def test_a_kept_analysis_moves_the_diagnostics_that_ended_where_the_file_did(tmp_path: Path) -> None:
+    """A diagnostic located at a node that ends where the text does ends where the new text does."""
+    rules = copy_subset(tmp_path / "rules")
+    relative = "maps/western-panel.yaml"
+    text = (rules / relative).read_text(encoding="utf-8")
+    session = Session(rules)
+    first = session.update()
+    display = first.files[relative]
+    end = len(text.split("\n"))
+    related = (Related(Span(display, 2, 1, end, 1), "r"),)
+    ending = Diagnostic("M001", Severity.WARNING, "m", Span(display, 1, 1, end, 1), related=related)
+    analysis = session._checked[VARIANT].analysis
+    analysis.diagnostics.append(ending)
+    session.set_text(relative, text + "# a comment\n")
+    edited = session.update()
+    assert edited.rechecked == []
+    moved = [d for d in edited.diagnostics if d.message == "m"]
+    assert moved == [
+        dataclasses.replace(
+            ending, span=Span(display, 1, 1, end + 1, 1), related=(Related(Span(display, 2, 1, end + 1, 1), "r"),)
+        )
+    ]
 
 
 def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diagnostics(tree: Path) -> None:

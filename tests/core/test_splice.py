@@ -186,7 +186,11 @@ def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, 
     spliced = splice(f"{HEAD}areas:\n{nested(before)}{tail}", f"{HEAD}areas:\n{nested(after)}{tail}")
     assert spliced is not None and (spliced.key, spliced.first, spliced.count) == ("areas", first, count)
     at_end = splice(f"{HEAD}areas:\n{nested(before)}", f"{HEAD}areas:\n{nested(after)}")
-    assert at_end is not None and (at_end.key, at_end.first, at_end.count) == ("areas", first, count)
+    assert at_end is not None
+    if after.startswith(before) and not after[len(before) :].strip(" \n#abcdefghijklmnopqrstuvwxyz"):
+        assert at_end.key is None and at_end.ends is not None  # blank and comment lines at the end
+    else:
+        assert (at_end.key, at_end.first, at_end.count) == ("areas", first, count)
 
 
 @pytest.mark.parametrize(
@@ -211,6 +215,66 @@ def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, 
 )
 def test_an_edit_the_splice_cannot_tell_is_read_whole(before: str, after: str) -> None:
     assert splice(HEAD + before, HEAD + after) is None
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "areas:\n- id: a\n- id: b\n",
+        "areas:\n- id: a\n  names:\n  - x\n  - y\n",
+        "areas:\n  - id: a\n    n: {b: 1,\n      c: 2}\n",
+        "areas:\n- [1, 2]\n# old comment\n\n",
+        'areas:\n- id: a\n  t: "two\n    lines"\n',
+        "areas:\n- id: a\n  t: |\n    text\n  n: 1\n",
+        "areas:\n- id: a\n# civrules: ignore[M003] why\n",
+        "areas:\n- id: a\nnote:\n",
+        "areas:\n-\n",
+    ],
+    ids=[
+        "items",
+        "nested-list",
+        "flow-mapping",
+        "comments-before",
+        "quoted",
+        "block-scalar-inside",
+        "suppression",
+        "empty-value",
+        "empty-item",
+    ],
+)
+@pytest.mark.parametrize("tail", ["# a comment\n", "\n\n", "  # indented\n   \n"], ids=["comment", "blank", "indented"])
+def test_blank_and_comment_lines_at_the_end_read_no_node_again(before: str, tail: str) -> None:
+    old, _ = read_yaml_text(HEAD + before, "m.yaml", LIMITS)
+    assert old is not None
+    spliced = splice_document(HEAD + before, old, HEAD + before + tail, LIMITS)
+    assert spliced is not None and spliced.key is None and spliced.ends is not None
+    assert spliced.document.data is old.data  # the same objects: nothing was read
+    assert_read_alike(spliced.document, HEAD + before + tail)
+    removed = splice(HEAD + before + tail, HEAD + before)
+    assert removed is not None and removed.key is None  # and taken away again
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # The last scalar ends at the end of the text: a block scalar takes indented `#` lines in.
+        ("areas:\n- id: a\n  t: |\n    text\n", "areas:\n- id: a\n  t: |\n    text\n    # not a comment\n"),
+        ("areas:\n- id: a\n  t: |+\n    text\n", "areas:\n- id: a\n  t: |+\n    text\n\n"),
+        # A quoted scalar whose last line looks like a comment.
+        ('areas:\n- id: "a\n  # b"\n', 'areas:\n- id: "a\n  # c"\n'),
+        # A tab, a control character: left to the reader.
+        ("areas:\n- id: a\n", "areas:\n- id: a\n\t# tab\n"),
+        ("areas:\n- id: a\n", "areas:\n- id: a\n# \x07\n"),
+    ],
+    ids=["block-scalar", "kept-block-scalar", "quoted", "tab", "control"],
+)
+def test_lines_at_the_end_a_node_may_take_in_are_read_again(before: str, after: str) -> None:
+    document, problems = read_yaml_text(HEAD + before, "m.yaml", LIMITS)
+    assert document is not None and not problems
+    spliced = splice_document(HEAD + before, document, HEAD + after, LIMITS)
+    assert spliced is None or spliced.key is not None
+    if spliced is not None:
+        assert_read_alike(spliced.document, HEAD + after)
 
 
 def test_an_unchanged_text_gives_its_reading_back() -> None:

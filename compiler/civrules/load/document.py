@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from civrules.diagnostics import Span
@@ -125,6 +125,17 @@ class NodeTable:
     def children(self, node: int) -> range:
         return range(self.records[6 * node + 4], self.records[6 * node + 4] + self.records[6 * node + 5])
 
+    def ending_at(self, nodes: Iterable[int], end: int) -> NodeTable:
+        """A copy of the table in which ``nodes`` end at ``end`` (a half: ``line << 32 | column``);
+        the keys (and their lookup indexes) are shared, never changed once read."""
+        table = NodeTable()
+        table.records = array("Q", self.records)
+        table.keys = self.keys
+        table._indexes = self._indexes
+        for node in nodes:
+            table.records[6 * node + 1] = end
+        return table
+
     def walk(self, node: int, path: NodePath) -> Iterator[tuple[NodePath, int]]:
         """Every recorded node under ``node``, with its path, in the order the reader finishes them:
         document order, a collection after what it holds (itself last)."""
@@ -220,6 +231,18 @@ class Document:
     def key_spans(self) -> Mapping[NodePath, int]:
         """The packed position of the key of every mapping entry, by path."""
         return self._key_dict if self._key_dict is not None else _Positions(self.table, keys=True)
+
+    def ending_at(self, paths: Iterable[NodePath], end_line: int, end_column: int) -> Document:
+        """This document with the values at ``paths`` (each with a position) ending at ``end_line``,
+        ``end_column``: the same data (the same objects), every other position as it is."""
+        end = end_line << _BITS | end_column
+        if self._value_dict is not None:
+            values = dict(self._value_dict)
+            for path in paths:
+                values[path] = values[path] >> 64 << 64 | end
+            return Document(self.file, self.data, values, self._key_dict, self.refused, self.whole_floats, self.aliases)
+        table = self.table.ending_at([self.table.find(path) for path in paths], end)
+        return Document(self.file, self.data, None, None, self.refused, self.whole_floats, self.aliases, table=table)
 
     def _value(self, path: NodePath) -> int | None:
         """The packed position of the value at ``path`` itself."""

@@ -15,6 +15,15 @@ that where libyaml ends each node (at the next token) is where it ends in the wh
 edit did not touch keeps its data and positions; the result is the document a full read gives
 (data, positions and their order), which ``tests/core/test_splice.py`` holds for random edits.
 
+An edit of nothing but the blank and comment lines at the end of the file (a comment appended, say)
+changes no node's data: none is read again. The reading is the old one, the same data objects, but
+for the ends of the nodes that end where the text does (the root, its last entry, that entry's
+last, and so on: a block collection ends at the next token, here the end of the text), which move
+to the new end (:attr:`Spliced.ends`). It is taken only where that is certain: no node written
+before the edit reaches into it (the last scalar ends before the edited lines; one that ends at the
+end of the text, a block scalar, could take blank or indented `#` lines in), and the lines are
+blank or comments, in spaces and printable characters.
+
 Whenever that cannot be told for sure, None is returned and the caller reads the whole file: the
 edit crosses the list's bounds or changes a top-level key, the old or the new reading has any
 diagnostic (the reader's own wording and positions are then kept whole), the file uses anchors
@@ -35,6 +44,9 @@ from civrules.load.reader import Limits, read_yaml_text
 _LINE = 1 << 96  # one line, added to a packed position's start line
 _END_LINE = 1 << 32  # one line, added to its end line
 _MASK = (1 << 32) - 1
+_HALF = (1 << 64) - 1  # the end of a packed position (line << 32 | column)
+#: A line that holds no node: blank, or a comment (tabs and control characters are left to the reader).
+_TRIVIA = re.compile(r" *(?:#.*)?")
 #: The start of an item's first line: its indentation and its dash (`  - id: ...`).
 _DASH = re.compile(r"^( *)- +$")
 #: The key standing in for the list's own in the text read again.
@@ -44,15 +56,19 @@ _STAND_IN = "_"
 @dataclass(frozen=True, slots=True)
 class Spliced:
     """A document made by splicing, and what was read again: items ``first`` to ``first + count - 1``
-    of the top-level list ``key`` (``key`` None: the text did not change), in place of the items
+    of the top-level list ``key`` (``key`` None: no node's data changed), in place of the items
     written on the old lines ``lines[0]`` to ``lines[1]``; every old line after those moved by
-    ``lines[2]`` lines."""
+    ``lines[2]`` lines. With ``key`` None and ``ends`` set, only blank and comment lines at the end
+    changed (the old lines from ``lines[0]`` on): a position that ended at the old text's end
+    (line ``ends[0]``, column 1) ends at the new one's (line ``ends[1]``, column 1); every other
+    position is as it was."""
 
     document: Document
     key: str | None
     first: int
     count: int
     lines: tuple[int, int, int] = (0, 0, 0)
+    ends: tuple[int, int] | None = None
 
     def moved(self, line: int) -> int | None:
         """Where an old line ``line`` outside the items read again is now (None: inside them)."""
@@ -77,7 +93,11 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     changed = _changed_lines(old_lines[:-1], new_lines[:-1])  # the lines the final line break ends
     if changed is None:
         return Spliced(old, None, 0, 0)  # the same text
-    candidates, delta = changed  # 1-based lines of the old text; delta: lines added (removed < 0)
+    candidates, delta, prefix = changed
+    if _trivia(old_lines, prefix) and _trivia(new_lines, prefix):
+        return _trivia_tail(
+            old, prefix, len(old_lines), len(new_lines)
+        )  # 1-based lines of the old text; delta: lines added (removed < 0)
     found = next((one for first, last in candidates if (one := _items_around(old, old_lines, first, last))), None)
     if found is None:
         return None
@@ -131,11 +151,12 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     return Spliced(document, key, i1, len(items), (start, end, delta))
 
 
-def _changed_lines(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]], int] | None:
-    """The first and last old line (1-based) an edit changed, and how many lines it added; None
-    when the texts are equal. Lines inserted between two old lines belong with the one before, the
-    one after, or both (a field added at the end of an entry, an entry added before another, or
-    the first entry of a list): each is a candidate, both lines first."""
+def _changed_lines(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]], int, int] | None:
+    """The first and last old line (1-based) an edit changed, how many lines it added, and how many
+    lines at the start it left as they were; None when the texts are equal. Lines inserted between
+    two old lines belong with the one before, the one after, or both (a field added at the end of
+    an entry, an entry added before another, or the first entry of a list): each is a candidate,
+    both lines first."""
     if old == new:
         return None
     shortest = min(len(old), len(new))
@@ -148,9 +169,53 @@ def _changed_lines(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]
     first, last = prefix + 1, len(old) - suffix  # the old lines that differ (none: last < first)
     delta = len(new) - len(old)
     if first <= last:
-        return [(first, last)], delta
+        return [(first, last)], delta, prefix
     around = [line for line in (prefix, prefix + 1) if 1 <= line <= len(old)]  # inserted between these
-    return [(around[0], around[-1]), *((line, line) for line in around)] if around else [], delta
+    return [(around[0], around[-1]), *((line, line) for line in around)] if around else [], delta, prefix
+
+
+def _trivia(lines: list[str], prefix: int) -> bool:
+    """Whether the lines after the first ``prefix`` (the last, empty, one aside: what the final line
+    break ends) are blank or comments: spaces, then nothing or a `#` and printable characters."""
+    return all(_TRIVIA.fullmatch(line) is not None and line.isprintable() for line in lines[prefix:-1])
+
+
+def _trivia_tail(old: Document, prefix: int, old_count: int, new_count: int) -> Spliced | None:
+    """The reading of a text whose lines after the first ``prefix`` are blank or comments and were
+    before (the old and new texts split at their line breaks in ``old_count`` and ``new_count``
+    parts: each ends at line ``count``, column 1); None when a node could reach into those lines.
+
+    Down from the root through each last entry: a node that ends at the old end (a block mapping
+    or sequence) ends at the new one; the first that ends before it must end before the edited
+    lines (so do all nodes before it, in document order); one that ends at the end with nothing in
+    it (a scalar, a block scalar above all) may take the lines in, and is read whole.
+    """
+    end = old_count << 32 | 1  # the end half of a position that ends at the end of the text
+    first = (prefix + 1) << 32 | 1  # the start of the first edited line
+    values = old.value_spans
+    path: NodePath = ()
+    value: object = old.data
+    ending: list[NodePath] = []
+    while True:
+        packed = values.get(path)
+        if packed is None:
+            return None
+        if packed & _HALF != end:
+            if packed & _HALF > first:
+                return None
+            break
+        if packed >> 64 == end or not value or not isinstance(value, (dict, list)):
+            return None  # nothing written in it, or a scalar: lines at the end may be its own
+        ending.append(path)
+        if isinstance(value, dict):
+            last = next(reversed(value))
+            if not isinstance(last, str):
+                return None
+            path, value = (*path, last), value[last]
+        else:
+            path, value = (*path, len(value) - 1), value[-1]
+    document = old.ending_at(ending, new_count, 1) if ending else old
+    return Spliced(document, None, 0, 0, (prefix + 1, old_count - 1, new_count - old_count), (old_count, new_count))
 
 
 def _items_around(old: Document, lines: list[str], first: int, last: int) -> tuple[str, int, int, int, int] | None:

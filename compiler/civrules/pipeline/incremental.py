@@ -164,7 +164,7 @@ class Session:
         """
         workspace = _SessionWorkspace(self)
         manifests = workspace.manifests()
-        self._references.next_round()
+        walked = False  # the memo of references starts a round when a ruleset is analysed again
         yield None
         diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
         manifest_files = {name: workspace.relative_of(m.file.path) for name, m in manifests.items()}
@@ -182,16 +182,27 @@ class Session:
             else:
                 workspace.recording = set()
                 loaded = workspace.load_ruleset(manifests[name])
-                reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
-                with remembering(self._references):
-                    analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
-                files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
-                workspace.recording = None
-                checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
-                self._checked[name] = checked
-                loaded_rulesets.append(loaded)
-                rechecked.append(name)
-                yield None
+                kept = _kept(workspace, names_key, previous, loaded)
+                if kept is not None:  # only comments at the end of files changed: nothing to check
+                    assert previous is not None
+                    workspace.recording = None
+                    checked = _Checked(self._key(workspace, names_key, previous.depends), previous.depends, kept)
+                    self._checked[name] = checked
+                    loaded_rulesets.append(loaded)
+                else:
+                    if not walked:
+                        self._references.next_round()
+                        walked = True
+                    reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
+                    with remembering(self._references):
+                        analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
+                    files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
+                    workspace.recording = None
+                    checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
+                    self._checked[name] = checked
+                    loaded_rulesets.append(loaded)
+                    rechecked.append(name)
+                    yield None
             analyses[name] = checked.analysis
             depends[name] = checked.depends
             diagnostics.extend(checked.analysis.diagnostics)
@@ -398,6 +409,78 @@ class _SessionWorkspace(Workspace):
             else:
                 return self.read_text(relative, text, display)
         return super().read_raw(relative, raw, display)
+
+
+def _kept(
+    workspace: _SessionWorkspace, names: tuple[object, ...], previous: _Checked | None, loaded: LoadedRuleset
+) -> Analysis | None:
+    """The previous analysis of a ruleset, for ``loaded``, when the files it read changed only in
+    blank and comment lines at their ends (a comment appended): no node's data changed, and no
+    position but the ends of the nodes that ended where a file did (:attr:`Spliced.ends`). Its
+    diagnostics are those found before, those ending there moved; its model and resolution are
+    the same (the same data objects). None when anything else changed: a file not spliced so, one
+    that had diagnostics of its own, a suppression comment (`# civrules: ...`, which silences what
+    checks find) among the lines changed, or a diagnostic that starts where the file ended.
+    """
+    if previous is None or previous.key[0] != names:
+        return None
+    files = previous.key[1]
+    assert isinstance(files, tuple)
+    ends: dict[str, tuple[int, int]] = {}
+    for relative, before in files:
+        if workspace.signature(relative) == before:
+            continue
+        workspace.load(relative)  # a base's file, not read yet in this update: read (spliced) now
+        found = workspace._splices.get(relative)
+        if found is None:
+            return None
+        spliced, parsed = found
+        if spliced.key is not None or spliced.ends is None or parsed.signature != before or parsed.diagnostics:
+            return None
+        new_text, old_text = workspace._texts.get(relative), parsed.text
+        if new_text is None or old_text is None:
+            return None
+        first = spliced.lines[0]  # the first line changed (lines before it hold the data: it is above 1)
+        for text, count in ((old_text, spliced.ends[0]), (new_text, spliced.ends[1])):
+            # the lines from `first` on, of the `count` the text's line breaks split it in
+            if first < 2 or any("civrules" in line.lower() for line in text.rsplit("\n", count - first + 1)[1:]):
+                return None
+        ends[parsed.path] = spliced.ends
+    if not ends:
+        return None
+
+    def moved(span: Span) -> Span | None:
+        end = ends.get(span.file)
+        if end is None or (span.end_line, span.end_column) != (end[0], 1):
+            return span if end is None or (span.line, span.column) < (end[0], 1) else None
+        return replace(span, end_line=end[1]) if (span.line, span.column) < (end[0], 1) else None
+
+    def all_moved(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic] | None:
+        found = []
+        for diagnostic in diagnostics:
+            span = moved(diagnostic.span) if diagnostic.span is not None else None
+            related = tuple(replace(one, span=at) for one in diagnostic.related if (at := moved(one.span)) is not None)
+            if (diagnostic.span is not None and span is None) or len(related) != len(diagnostic.related):
+                return None
+            same = span is diagnostic.span and all(
+                a.span is b.span for a, b in zip(related, diagnostic.related, strict=True)
+            )
+            found.append(diagnostic if same else replace(diagnostic, span=span, related=related))
+        return found
+
+    analysis = previous.analysis
+    diagnostics = all_moved(analysis.diagnostics)
+    if diagnostics is None:
+        return None
+    found_by: dict[str, list[Diagnostic]] | None = None
+    if analysis.found_by is not None:
+        found_by = {}
+        for code, earlier in analysis.found_by.items():
+            moved_earlier = all_moved(earlier)
+            if moved_earlier is None:
+                return None
+            found_by[code] = moved_earlier
+    return replace(analysis, loaded=loaded, diagnostics=diagnostics, found_by=found_by)
 
 
 def _moved(diagnostics: Sequence[Diagnostic], file: str, spliced: Spliced) -> list[Diagnostic] | None:
