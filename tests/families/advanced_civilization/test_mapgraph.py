@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import doctest
 import itertools
 import sys
@@ -17,6 +18,7 @@ from civrules.diagnostics import Severity
 from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_graph, neighbours
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.load.workspace import Workspace
+from civrules.model import Collection
 from civrules.pipeline import Analysis, analyse
 from tests.conftest import RULES
 
@@ -72,6 +74,32 @@ def test_map_graph_is_built_once_per_ruleset_and_frozen(ruleset: Ruleset) -> Non
     assert map_graph(ruleset) is graph
     with pytest.raises(nx.NetworkXError):
         graph.land.add_edge("aleppo", "black_sea")
+
+
+def test_a_map_of_the_same_shape_shares_the_views_of_a_cached_one_with_its_own_borders(ruleset: Ruleset) -> None:
+    """A variant that leaves its base's map as it is, or the same map assembled again (a session
+    after an edit elsewhere): another Ruleset, the same areas and borders in the same order."""
+    graph = map_graph(ruleset)
+    again = dataclasses.replace(
+        ruleset, borders=Collection.of("borders", [dataclasses.replace(b) for b in ruleset.borders])
+    )
+    shared = map_graph(again)
+    assert (shared.all, shared.land, shared.sea) == (graph.all, graph.land, graph.sea)
+    assert shared.all is graph.all and shared.sea is graph.sea  # not built again
+    border = shared.border("syria", "aleppo")
+    assert (
+        border is not None and border is again.borders.get(border.id) and border is not graph.border("syria", "aleppo")
+    )
+    # A border's kind changed, one left out: built anew.
+    changed = [dataclasses.replace(b, kind="sea") if (b.a, b.b) == ("aleppo", "syria") else b for b in ruleset.borders]
+    other = map_graph(dataclasses.replace(ruleset, borders=Collection.of("borders", changed)))
+    assert (
+        other.all is not graph.all
+        and other.kind("syria", "aleppo") == "sea"
+        and graph.kind("syria", "aleppo") == "land"
+    )
+    fewer = map_graph(dataclasses.replace(ruleset, borders=Collection.of("borders", list(ruleset.borders)[1:])))
+    assert fewer.all is not graph.all and fewer.all.number_of_edges() == graph.all.number_of_edges() - 1
 
 
 def test_derived_coastal_equals_declared_for_every_area(ruleset: Ruleset) -> None:

@@ -111,28 +111,40 @@ def build_map_graph(
     return MapGraph(nx.freeze(every), nx.freeze(land), nx.freeze(sea), dict(declared or {}))
 
 
-def _build(ruleset: Ruleset) -> MapGraph:
+#: What the three views are made of: the area ids and the first border of each pair, in data order.
+_Shape = tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]
+
+
+def _shape(ruleset: Ruleset) -> tuple[_Shape, dict[tuple[str, str], Border]]:
     first: dict[tuple[str, str], Border] = {}
     for border in ruleset.borders:
         if border.a != border.b and border.a in ruleset.areas and border.b in ruleset.areas:
             first.setdefault(pair(border.a, border.b), border)
-    return build_map_graph(ruleset.areas.by_id, ((b.a, b.b, b.kind) for b in first.values()), first)
+    return (tuple(ruleset.areas.by_id), tuple((b.a, b.b, b.kind) for b in first.values())), first
 
 
 # The graphs of the last few rulesets, by identity: checks, emitters and sheets ask for the same
 # ruleset's graph many times, and a Ruleset (frozen, with dict fields) can be neither hashed nor
-# weakly referenced. Holding the ruleset keeps its id from being reused while it is cached.
-_CACHE: list[tuple[Ruleset, MapGraph]] = []
+# weakly referenced. Holding the ruleset keeps its id from being reused while it is cached. A
+# ruleset not cached whose map has the shape of a cached one's (a variant that leaves its base's map
+# as it is; the same map assembled again after an edit elsewhere, in a long-running session) takes
+# that one's views, frozen, with its own borders: networkx builds each map once.
+_CACHE: list[tuple[Ruleset, MapGraph, _Shape]] = []
 _CACHE_SIZE = 4
 
 
 def map_graph(ruleset: Ruleset) -> MapGraph:
     """The map graph of a ruleset (built once, then cached)."""
-    for cached, graph in _CACHE:
+    for cached, graph, _ in _CACHE:
         if cached is ruleset:
             return graph
-    graph = _build(ruleset)
-    _CACHE.insert(0, (ruleset, graph))
+    shape, first = _shape(ruleset)
+    same = next((graph for _, graph, known in _CACHE if known == shape), None)
+    if same is not None:
+        graph = MapGraph(same.all, same.land, same.sea, first)
+    else:
+        graph = build_map_graph(shape[0], shape[1], first)
+    _CACHE.insert(0, (ruleset, graph, shape))
     del _CACHE[_CACHE_SIZE:]
     return graph
 
