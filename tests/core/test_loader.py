@@ -71,6 +71,26 @@ def test_a_document_made_from_path_keyed_positions_answers_as_the_table_does() -
         assert list(document.key_lines(("a",))) == [("b", 1), ("c", 1)]
         assert list(document.paths_under(("a", "c"))) == [("a", "c", 0), ("a", "c", 1), ("a", "c")]
     assert made.value_spans == read.value_spans and made.key_spans == read.key_spans
+    for document in (read, made):  # every position with its path, in the reader's order, looked up once
+        assert list(document.positions()) == list(read.value_spans.items())
+        assert list(document.positions(keys=True)) == list(read.key_spans.items())
+
+
+def test_a_document_ending_elsewhere_changes_only_those_ends() -> None:
+    """The reading kept after lines added at the end: the same data, the given nodes' ends moved."""
+    text = "a:\n  b: [1, 2]\n  c:\n  - d\n"
+    read, _ = read_yaml_text(text, "f.yaml")
+    assert read is not None
+    moved = [(), ("a",), ("a", "c")]
+    for document in (read, Document(read.file, read.data, dict(read.value_spans), dict(read.key_spans))):
+        ending = document.ending_at(moved, 9, 1)
+        assert ending.data is read.data and document.span(()).end_line == 5  # the original as it was
+        for path, packed in read.value_spans.items():
+            span = ending.span(path)
+            expected = (9, 1) if path in moved else (read.span(path).end_line, read.span(path).end_column)
+            assert (span.line, span.column) == (packed >> 96, packed >> 64 & 0xFFFFFFFF)
+            assert (span.end_line, span.end_column) == expected
+        assert list(ending.key_spans.items()) == list(read.key_spans.items())
 
 
 def test_spans_inside_an_alias_are_where_the_value_is_written() -> None:

@@ -244,6 +244,21 @@ class Document:
         table = self.table.ending_at([self.table.find(path) for path in paths], end)
         return Document(self.file, self.data, None, None, self.refused, self.whole_floats, self.aliases, table=table)
 
+    def positions(self, keys: bool = False) -> Iterator[tuple[NodePath, int]]:
+        """Each recorded position with its path, in the reader's order: ``value_spans.items()``
+        (``keys``: ``key_spans.items()``) without looking each path up again from the root. A path
+        written twice (a duplicate key, which the reader reports) gives each node's own position."""
+        if self._value_dict is not None:
+            yield from (self._key_dict if keys and self._key_dict is not None else self._value_dict).items()
+            return
+        table = self.table
+        if table.empty:
+            return
+        for path, node in table.walk(0, ()):
+            packed = table.packed_key(node) if keys else table.packed(node)
+            if packed is not None:
+                yield path, packed
+
     def _value(self, path: NodePath) -> int | None:
         """The packed position of the value at ``path`` itself."""
         if self._value_dict is not None:

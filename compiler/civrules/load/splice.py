@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from civrules.load.document import Document, NodePath
@@ -143,8 +143,10 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     data[key] = [*old_list[:i1], *items, *old_list[i2 + 1 :]]
     moved = (start - 2) * (_LINE + _END_LINE)  # the chunk's line 2 is the file's line `start`
     renumber = len(items) - count
-    value_spans = _spliced(old.value_spans, read.value_spans, key, i1, i2, len(items), end, delta, renumber, moved)
-    key_spans = _spliced(old.key_spans, read.key_spans, key, i1, i2, len(items), end, delta, renumber, moved)
+    value_spans = _spliced(old.positions(), read.positions(), key, i1, i2, len(items), end, delta, renumber, moved)
+    key_spans = _spliced(
+        old.positions(True), read.positions(True), key, i1, i2, len(items), end, delta, renumber, moved
+    )
     if len(value_spans) + len(key_spans) > limits.max_nodes:  # what the reader counts (no alias here)
         return None
     document = Document(old.file, data, value_spans, key_spans, set(), read.whole_floats, {})
@@ -254,8 +256,8 @@ def _items_around(old: Document, lines: list[str], first: int, last: int) -> tup
 
 
 def _spliced(
-    old: Mapping[NodePath, int],
-    read: Mapping[NodePath, int],
+    old: Iterable[tuple[NodePath, int]],
+    read: Iterable[tuple[NodePath, int]],
     key: str,
     i1: int,
     i2: int,
@@ -273,14 +275,14 @@ def _spliced(
     """
     fresh = {
         (key, path[1] + i1, *path[2:]): packed + moved
-        for path, packed in read.items()
+        for path, packed in read
         if len(path) > 1 and path[0] == _STAND_IN and isinstance(path[1], int) and path[1] < new_count
     }
     spans: dict[NodePath, int] = {}
     placed = False
     after = (end + 1) << 96  # the smallest packed position that starts after the items' lines
     shift, shift_end = delta * _LINE, delta * _END_LINE
-    for path, packed in old.items():
+    for path, packed in old:
         if len(path) > 1 and path[0] == key and isinstance(path[1], int) and path[1] >= i1:
             if path[1] <= i2:
                 if not placed:
