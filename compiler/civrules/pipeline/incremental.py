@@ -418,7 +418,9 @@ def _kept(
     blank and comment lines at their ends (a comment appended): no node's data changed, and no
     position but the ends of the nodes that ended where a file did (:attr:`Spliced.ends`). Its
     diagnostics are those found before, those ending there moved; its model and resolution are
-    the same (the same data objects). None when anything else changed: a file not spliced so, one
+    the same (the same data objects; the resolution's documents are the readings it was made from,
+    whose last nodes end where the file ended then; the next analysis resolves again).
+    None when anything else changed: a file not spliced so, one
     that had diagnostics of its own, a suppression comment (`# civrules: ...`, which silences what
     checks find) among the lines changed, or a diagnostic that starts where the file ended.
     """
