@@ -373,6 +373,7 @@ def main() -> int:
         help=f"write the results to {RESULTS.relative_to(REPO)} (tracked), not {OUT.relative_to(REPO)}",
     )
     args = parser.parse_args()
+    shapes.write_bytecode()  # the processes timed start as an installed civrules does
     if args.check:
         return check()
     rules = REPO / "rules"

@@ -10,7 +10,6 @@ import sys
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -36,19 +35,20 @@ def _forget() -> None:
     schema.load_schema.cache_clear()
 
 
+def _install_entry_point(folder: Path, name: str, value: str) -> None:
+    """A distribution's metadata declaring a family, on ``sys.path`` as an installed one would be."""
+    info = folder / f"{name.replace('-', '_')}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[{register.ENTRY_POINT_GROUP}]\n{name} = {value}\n", encoding="utf-8")
+
+
 @pytest.fixture
-def example(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def example(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     """The example family registered as an installed distribution registers it (its entry point)."""
     monkeypatch.syspath_prepend(str(EXAMPLE))
-    real = metadata.entry_points
-
-    def entry_points(**selection: Any) -> Any:
-        found = real(**selection)
-        if selection.get("group") == register.ENTRY_POINT_GROUP:
-            return metadata.EntryPoints([*found, ENTRY])
-        return found
-
-    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    _install_entry_point(tmp_path / "site", ENTRY.name, ENTRY.value)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
     _forget()
     yield EXAMPLE / "rules"
     monkeypatch.undo()
@@ -133,8 +133,8 @@ def test_a_check_of_a_family_must_use_its_prefix(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    broken = metadata.EntryPoint("broken", "no_such_module_anywhere:FAMILY", register.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(metadata, "entry_points", lambda **_: metadata.EntryPoints([broken]))
+    _install_entry_point(tmp_path / "site", "broken", "no_such_module_anywhere:FAMILY")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
     _forget()
     try:
         with pytest.raises(FamilyError, match=r"the family `broken` .* could not be imported"):
@@ -324,3 +324,17 @@ def test_a_heading_not_under_a_page_is_refused_by_the_schema(example: Path, tmp_
     index.write_text(index.read_text().replace('section: "p2/dados-de-seis-faces"', 'section: "dados-de-seis-faces"'))
     code, found = _validate(rules)
     assert code == 1 and found[0]["code"] == "S001", found
+
+
+def test_installed_metadata_is_read_only_where_a_distribution_may_declare_another_family(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """civrules' own distribution declares the built-in families only: the register looks its
+    ``entry_points.txt`` over and need not import importlib.metadata (issue 32, point 5)."""
+    assert register._only_builtin_entry_points()
+    assert register._installed_entry_points() == []
+    _install_entry_point(tmp_path / "site", "other-game", "other_game_family:FAMILY")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    assert not register._only_builtin_entry_points()
+    installed = [e.value for e in register._installed_entry_points() if e.value not in register.BUILTIN]
+    assert installed == ["other_game_family:FAMILY"]

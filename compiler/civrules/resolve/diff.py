@@ -186,25 +186,29 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
     settings = list(diff_values(clean(_settings(old)), clean(_settings(new)), ""))
     collections = []
     for name, spec in _collections(old, new).items():
-        before = {entity_key(spec, e.raw): clean(e.raw) for e in old.collections.get(name, [])}
-        after = {entity_key(spec, e.raw): clean(e.raw) for e in new.collections.get(name, [])}
-        result = CollectionDiff(name)
-        for key, raw in after.items():
-            if key is not None and key not in before:
-                fields = [FieldChange(k, None, v) for k, v in raw.items() if k != spec.key]
-                result.added.append(EntityChange(key, _name(raw, key), fields))
-        for key, raw in before.items():
-            if key is not None and key not in after:
-                fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
-                result.removed.append(EntityChange(key, _name(raw, key), fields, _why(new, name, key)))
+        # The last entry of a key, in the order its key first appears (as a dict of them keeps it).
         old_entries = {entity_key(spec, e.raw): e for e in old.collections.get(name, [])}
         new_entries = {entity_key(spec, e.raw): e for e in new.collections.get(name, [])}
-        for key, raw in after.items():
-            if key is None or key not in before:
+        result = CollectionDiff(name)
+        for key, entry in new_entries.items():
+            if key is not None and key not in old_entries:
+                raw = clean(entry.raw)
+                fields = [FieldChange(k, None, v) for k, v in raw.items() if k != spec.key]
+                result.added.append(EntityChange(key, _name(raw, key), fields))
+        for key, entry in old_entries.items():
+            if key is not None and key not in new_entries:
+                raw = clean(entry.raw)
+                fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
+                result.removed.append(EntityChange(key, _name(raw, key), fields, _why(new, name, key)))
+        for key, entry in new_entries.items():
+            previous = old_entries.get(key)
+            # An entry a variant leaves alone is its base's own object (the resolver shares it): it
+            # has no change, and cleaning both sides of every such entity was most of the diff that
+            # each variant's sheets are built with (issue 32, point 6: a long `extends` chain).
+            if key is None or previous is None or previous.raw is entry.raw:
                 continue
-            changes = [
-                _sourced(change, old_entries[key], new_entries[key]) for change in diff_values(before[key], raw, "")
-            ]
+            raw = clean(entry.raw)
+            changes = [_sourced(change, previous, entry) for change in diff_values(clean(previous.raw), raw, "")]
             if changes:
                 result.changed.append(EntityChange(key, _name(raw, key), changes))
         collections.append(result)

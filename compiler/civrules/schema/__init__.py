@@ -19,7 +19,6 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +83,10 @@ def schema_path(kind: str) -> Path:
     """Where the schema of a qualified kind is: under ``schemas/``, or in its family's distribution."""
     family, file = _register()[kind]
     if family is not None and family.schemas is not None:
+        # Imported here: only a family distributed on its own ships its schemas as package data, and
+        # importlib.resources (with tempfile, shutil, lzma) was ~10 ms of every run's start-up.
+        from importlib import resources
+
         return Path(str(resources.files(family.schemas).joinpath(file)))
     return schema_dir() / file
 

@@ -1,4 +1,4 @@
-"""The map as graphs: areas are nodes, borders are edges (networkx).
+"""The map as graphs: areas are nodes, borders are edges (networkx, imported where an algorithm runs).
 
 One map, three views, built once per ruleset and shared by the map checks, code generation and the
 map sheet:
@@ -23,13 +23,11 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Literal
 
-import networkx as nx
-
 from civrules.families.advanced_civilization.model import Border, Ruleset
+from civrules.support.walks import connected
 
 #: Border kinds that count as land borders (4.33: a border crossing land and sea is both).
 LAND_KINDS = frozenset({"land", "both"})
@@ -44,42 +42,95 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-@dataclass(frozen=True, slots=True)
+def _views_of(kind: str) -> tuple[GraphKind, ...]:
+    """The views a border of ``kind`` is an edge of."""
+    return ("all", *(("land",) if kind in LAND_KINDS else ()), *(("sea",) if kind in SEA_KINDS else ()))
+
+
 class MapGraph:
     """The three views of one map and the border behind each edge.
+
+    The lookups (neighbours, kinds, degrees) and the question every ruleset asks (does a set of
+    areas hang together) are answered from plain adjacency mappings; ``all``, ``land`` and ``sea``
+    are the views as frozen networkx graphs, built (and networkx imported) on first use, for the
+    graph algorithms of a diagnostic and the map picture's layout (issue 32, point 5: importing
+    networkx was a sixth of a whole-process `validate`).
 
     ``borders`` maps each pair (:func:`pair`) to its first :class:`Border`; it is empty for a graph
     built from plain tuples.
     """
 
-    all: Any
-    land: Any
-    sea: Any
-    borders: Mapping[tuple[str, str], Border]
+    __slots__ = ("_adjacency", "_edges", "_nodes", "_views", "borders")
+
+    def __init__(
+        self,
+        nodes: tuple[str, ...],
+        edges: tuple[tuple[str, str, str], ...],
+        borders: Mapping[tuple[str, str], Border],
+    ) -> None:
+        self._nodes = nodes
+        self._edges = edges
+        self.borders = borders
+        self._adjacency: dict[GraphKind, dict[str, dict[str, str]]] = {
+            kind: {node: {} for node in nodes} for kind in ("all", "land", "sea")
+        }
+        for a, b, kind in edges:
+            for view in _views_of(kind):
+                adjacency = self._adjacency[view]
+                adjacency[a][b] = adjacency[b][a] = kind
+        self._views: dict[GraphKind, Any] = {}
+
+    def adjacency(self, kind: GraphKind = "all") -> Mapping[str, Mapping[str, str]]:
+        """Each area's neighbours across a border of ``kind``, with the border's kind."""
+        if kind not in self._adjacency:
+            raise ValueError(f"unknown graph kind {kind!r}")
+        return self._adjacency[kind]
 
     def view(self, kind: GraphKind = "all") -> Any:
-        """The graph of ``kind``: ``all``, ``land`` (land and both) or ``sea`` (sea and both)."""
-        if kind == "all":
-            return self.all
-        if kind == "land":
-            return self.land
-        if kind == "sea":
-            return self.sea
-        raise ValueError(f"unknown graph kind {kind!r}")
+        """The frozen networkx graph of ``kind``: ``all``, ``land`` (land and both) or ``sea`` (sea and both)."""
+        self.adjacency(kind)
+        if kind not in self._views:
+            import networkx as nx  # only where a graph algorithm runs (see the class)
+
+            graph = nx.Graph()
+            graph.add_nodes_from(self._nodes)
+            for a, b, border_kind in self._edges:
+                if kind in _views_of(border_kind):
+                    graph.add_edge(a, b, kind=border_kind)
+            self._views[kind] = nx.freeze(graph)
+        return self._views[kind]
+
+    @property
+    def all(self) -> Any:
+        return self.view("all")
+
+    @property
+    def land(self) -> Any:
+        return self.view("land")
+
+    @property
+    def sea(self) -> Any:
+        return self.view("sea")
 
     def neighbours(self, area: str, kind: GraphKind = "all") -> tuple[str, ...]:
         """The areas across a border of ``kind`` from ``area``, in id order (none for an unknown area)."""
-        graph = self.view(kind)
-        if area not in graph:
-            return ()
-        return tuple(sorted(graph.adj[area]))
+        return tuple(sorted(self.adjacency(kind).get(area, ())))
+
+    def degree(self, area: str, kind: GraphKind = "all") -> int:
+        """How many areas border ``area`` by a border of ``kind`` (0 for an unknown area)."""
+        return len(self.adjacency(kind).get(area, ()))
 
     def kind(self, a: str, b: str) -> str | None:
         """The kind of the border between ``a`` and ``b`` (``unknown`` if not given), or None if none."""
-        if not self.all.has_edge(a, b):
-            return None
-        kind: str = self.all.edges[a, b]["kind"]
-        return kind
+        return self._adjacency["all"].get(a, {}).get(b)
+
+    def has_edge(self, a: str, b: str, kind: GraphKind = "all") -> bool:
+        """Whether a border of ``kind`` joins ``a`` and ``b``."""
+        return b in self.adjacency(kind).get(a, {})
+
+    def connected(self, areas: Collection[str], kind: GraphKind = "all") -> bool:
+        """Whether ``areas`` hang together by borders of ``kind`` between themselves."""
+        return connected(self.adjacency(kind), areas)
 
     def border(self, a: str, b: str) -> Border | None:
         """The (first) border declared between ``a`` and ``b``."""
@@ -95,20 +146,16 @@ def build_map_graph(
 
     Borders to areas not in ``areas``, from an area to itself, and repeats of a pair are skipped.
     """
-    every = nx.Graph()
-    land = nx.Graph()
-    sea = nx.Graph()
-    for graph in (every, land, sea):
-        graph.add_nodes_from(areas)
+    nodes = tuple(dict.fromkeys(areas))
+    known = set(nodes)
+    seen: set[tuple[str, str]] = set()
+    edges = []
     for a, b, kind in borders:
-        if a == b or a not in every or b not in every or every.has_edge(a, b):
+        if a == b or a not in known or b not in known or pair(a, b) in seen:
             continue
-        every.add_edge(a, b, kind=kind)
-        if kind in LAND_KINDS:
-            land.add_edge(a, b, kind=kind)
-        if kind in SEA_KINDS:
-            sea.add_edge(a, b, kind=kind)
-    return MapGraph(nx.freeze(every), nx.freeze(land), nx.freeze(sea), dict(declared or {}))
+        seen.add(pair(a, b))
+        edges.append((a, b, kind))
+    return MapGraph(nodes, tuple(edges), dict(declared or {}))
 
 
 #: What the three views are made of: the area ids and the first border of each pair, in data order.
@@ -160,5 +207,5 @@ def derived_coastal(ruleset: Ruleset) -> dict[str, bool]:
     Lakes are not told apart (no source marks them), so an area whose only water is a lake with
     sea borders would come out coastal here.
     """
-    sea = map_graph(ruleset).sea
-    return {area.id: area.land and sea.degree(area.id) > 0 for area in ruleset.areas.by_id.values()}
+    graph = map_graph(ruleset)
+    return {area.id: area.land and graph.degree(area.id, "sea") > 0 for area in ruleset.areas.by_id.values()}

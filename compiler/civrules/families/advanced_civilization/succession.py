@@ -21,8 +21,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
 from civrules.diagnostics import Span
 from civrules.families.advanced_civilization.model import AstTrack, Card, Epoch, Ruleset
 from civrules.model import Unknown
@@ -185,8 +183,24 @@ def groups_covered(cards: Sequence[Card], *, count_both: bool) -> int:
     With ``count_both`` a card of two groups counts for both (31.55, 33.23); without it each card
     counts for one group of its choice, so the answer is a maximum matching of cards to groups.
     """
+    groups = {group for card in cards for group in card.group_list()}
     if count_both:
-        return len({group for card in cards for group in card.group_list()})
+        return len(groups)
+    # No matching is larger than the groups shown or the cards: a greedy matching of that size is a
+    # maximum one, found without networkx for a hand or a deck where every group has a card of its
+    # own (issue 32, point 5); cards of one group first, as a card's only group is never a worse pick.
+    shown: dict[str, dict[str, None]] = {}
+    for card in cards:
+        shown.setdefault(card.id, {}).update(dict.fromkeys(card.group_list()))
+    taken: set[str] = set()
+    for of_card in sorted(shown.values(), key=len):
+        free = next((group for group in of_card if group not in taken), None)
+        if free is not None:
+            taken.add(free)
+    if len(taken) == min(len(groups), len(shown)):
+        return len(taken)
+    import networkx as nx  # only where the greedy matching falls short
+
     graph = nx.Graph()
     graph.add_nodes_from((("card", card.id) for card in cards), bipartite=0)
     for card in cards:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import networkx as nx
-
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.checks import MAP
@@ -189,7 +187,7 @@ def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
         areas:
           - {id: atlantis, name: Atlantis, land: true, ...}   # FAIL: no border names atlantis
     """
-    graph = map_graph(ruleset).all
+    graph = map_graph(ruleset)
     for area in ruleset.areas.by_id.values():
         if graph.degree(area.id) == 0:
             yield diagnostic(
@@ -215,9 +213,13 @@ def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
         borders:
           - {areas: [atlantis, lemuria], kind: land}   # FAIL: neither borders the rest of the map
     """
-    graph = map_graph(ruleset).all
+    graph = map_graph(ruleset)
+    if graph.connected([area for area in ruleset.areas.by_id if graph.degree(area) > 0]):
+        return
+    import networkx as nx  # only for a map that falls apart (see mapgraph)
+
     order = {area_id: n for n, area_id in enumerate(ruleset.areas.by_id)}
-    groups = [sorted(c, key=order.__getitem__) for c in nx.connected_components(graph) if len(c) > 1]
+    groups = [sorted(c, key=order.__getitem__) for c in nx.connected_components(graph.all) if len(c) > 1]
     if len(groups) < 2:
         return
     groups.sort(key=lambda g: (-len(g), order[g[0]]))

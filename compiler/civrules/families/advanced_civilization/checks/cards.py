@@ -26,8 +26,6 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-import networkx as nx
-
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.checks import CARDS
@@ -45,6 +43,7 @@ from civrules.families.advanced_civilization.credits import (
 )
 from civrules.families.advanced_civilization.model import Card, Ruleset
 from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
+from civrules.support.walks import acyclic, reachable
 
 # --- Shared helpers ----------------------------------------------------------------------------
 
@@ -54,22 +53,80 @@ def cards_of(ruleset: Ruleset) -> list[Card]:
     return list(ruleset.cards.by_id.values())
 
 
-def prerequisite_graph(ruleset: Ruleset) -> Any:
+class Prerequisites:
+    """The directed graph card → the cards it requires, as adjacency in data order.
+
+    What every ruleset asks of it (is there a cycle, which cards a card requires through others,
+    which cards require it) is a walk over the adjacency; ``graph``, the same graph as a networkx
+    ``DiGraph``, is built (and networkx imported) only for what a diagnostic reports: the cycles
+    and their paths (issue 32, point 5: see :mod:`civrules.support.walks`).
+    """
+
+    __slots__ = ("_graph", "_required_by", "requires")
+
+    def __init__(self, requires: dict[str, list[str]]) -> None:
+        self.requires = requires
+        self._required_by: dict[str, list[str]] | None = None
+        self._graph: Any = None
+
+    def __contains__(self, card: object) -> bool:
+        return card in self.requires
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.requires)
+
+    def acyclic(self) -> bool:
+        return acyclic(self.requires)
+
+    def descendants(self, card: str) -> set[str]:
+        """The cards ``card`` requires, directly or through others (networkx's ``descendants``)."""
+        return reachable(self.requires, card)
+
+    def ancestors(self, card: str) -> set[str]:
+        """The cards that require ``card``, directly or through others (networkx's ``ancestors``)."""
+        if self._required_by is None:
+            self._required_by = {node: [] for node in self.requires}
+            for node, required in self.requires.items():
+                for other in required:
+                    self._required_by[other].append(node)
+        return reachable(self._required_by, card)
+
+    @property
+    def graph(self) -> Any:
+        """The graph as a networkx ``DiGraph``: nodes in data order, each card's edges in its order."""
+        if self._graph is None:
+            import networkx as nx  # only where a graph algorithm runs (see the class)
+
+            self._graph = nx.DiGraph()
+            self._graph.add_nodes_from(self.requires)
+            self._graph.add_edges_from((card, other) for card, required in self.requires.items() for other in required)
+        return self._graph
+
+    def shortest_path(self, source: str, target: str) -> list[str]:
+        import networkx as nx  # only for a diagnostic's path (see the class)
+
+        path: list[str] = nx.shortest_path(self.graph, source, target)
+        return path
+
+
+def prerequisite_graph(ruleset: Ruleset) -> Prerequisites:
     """The directed graph card → card it requires; prerequisites that do not exist are left to X001."""
-    graph = nx.DiGraph()
-    cards = cards_of(ruleset)
-    graph.add_nodes_from(card.id for card in cards)
-    for card in cards:
-        for required in card.prerequisite_list():
-            if required in ruleset.cards:
-                graph.add_edge(card.id, required)
-    return graph
+    return Prerequisites(
+        {
+            card.id: list(dict.fromkeys(r for r in card.prerequisite_list() if r in ruleset.cards))
+            for card in cards_of(ruleset)
+        }
+    )
 
 
-def cyclic_cards(graph: Any) -> set[str]:
+def cyclic_cards(graph: Prerequisites) -> set[str]:
     """The cards on some prerequisite cycle (C001 reports them; other checks leave them alone)."""
-    cyclic: set[str] = set(nx.nodes_with_selfloops(graph))
-    for component in nx.strongly_connected_components(graph):
+    if graph.acyclic():
+        return set()
+    import networkx as nx  # only where there is a cycle (see Prerequisites)
+
+    cyclic: set[str] = set(nx.nodes_with_selfloops(graph.graph))
+    for component in nx.strongly_connected_components(graph.graph):
         if len(component) > 1:
             cyclic |= component
     return cyclic
@@ -151,7 +208,12 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
           prerequisites:
             - {card: law, rule: "31.62"}    # FAIL: `law` → `democracy` → `law`
     """
-    graph = prerequisite_graph(ruleset)
+    prerequisites = prerequisite_graph(ruleset)
+    if prerequisites.acyclic():
+        return
+    import networkx as nx  # only where there is a cycle (see Prerequisites)
+
+    graph = prerequisites.graph
     order = {card: n for n, card in enumerate(graph)}
     cycles: list[tuple[list[str], set[str]]] = []
     for component in nx.strongly_connected_components(graph):
@@ -170,7 +232,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
             for a, b in itertools.pairwise(path)
         ]
         # Every card of a strongly connected component has the same ancestors: the cards it blocks.
-        blocked = nx.ancestors(graph, path[0]) - members
+        blocked = prerequisites.ancestors(path[0]) - members
         for card in sorted(blocked, key=order.__getitem__):
             requiring = ruleset.cards.by_id[card]
             needed = next(r for r in requiring.prerequisite_list() if r in members or r in blocked)
@@ -232,9 +294,9 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 if other == required:
                     continue
                 if other not in reach:
-                    reach[other] = nx.descendants(graph, other)
+                    reach[other] = graph.descendants(other)
                 if required in reach[other]:
-                    chain = nx.shortest_path(graph, other, required)
+                    chain = graph.shortest_path(other, required)
                     yield diagnostic(
                         "C002",
                         f"prerequisite `{required}` of `{card.id}` is implied by its prerequisite "
@@ -410,11 +472,11 @@ def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) ->
     return found
 
 
-def holders_already_own(ruleset: Ruleset, graph: Any, cyclic: set[str]) -> Iterator[tuple[Card, set[str]]]:
+def holders_already_own(ruleset: Ruleset, graph: Prerequisites, cyclic: set[str]) -> Iterator[tuple[Card, set[str]]]:
     """Each card off the cycles with the cards every holder of it holds: its transitive prerequisites."""
     for card in cards_of(ruleset):
         if card.id not in cyclic:
-            yield card, nx.descendants(graph, card.id)
+            yield card, graph.descendants(card.id)
 
 
 @check("C005", "credit-to-prerequisite", Severity.WARNING, reads=CARDS)
@@ -441,7 +503,7 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for line in card.credit_list():
             if line.card is None or line.card not in owned:
                 continue
-            chain = nx.shortest_path(graph, card.id, line.card)
+            chain = graph.shortest_path(card.id, line.card)
             yield diagnostic(
                 "C005",
                 f"`{card.id}`'s credit of {points_of(line)} to `{line.card}` can never be used: every holder of "
@@ -542,7 +604,7 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if points is None or target is None or not isinstance(target.cost, int) or points < target.cost:
                 continue
             if requiring_giver is None:
-                requiring_giver = nx.ancestors(graph, giver.id) if giver.id in graph else set()
+                requiring_giver = graph.ancestors(giver.id) if giver.id in graph else set()
                 counting = counting_lines(giver, candidates, matrix)
             if target_id == giver.id or target_id in requiring_giver:
                 continue

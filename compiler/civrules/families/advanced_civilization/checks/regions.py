@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import networkx as nx
-
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.advanced_civilization.checks import MAP
@@ -53,7 +51,7 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
         flood_plains:
           - {id: etruria, areas: [etruria_2, rubicon]}   # FAIL: not joined by land
     """
-    land = map_graph(ruleset).land
+    graph = map_graph(ruleset)
     areas = ruleset.areas
     members = member_spans(ruleset)
     for plain in ruleset.flood_plains:
@@ -63,11 +61,13 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
             area = areas.get(area_id)
             if area is not None and area.land:
                 where.setdefault(area_id, span)
-        if len(where) < 2:
+        if graph.connected(where, "land"):
             continue
+        import networkx as nx  # only for a flood plain that falls apart (see mapgraph)
+
         order = {area_id: n for n, area_id in enumerate(where)}
         groups = sorted(
-            (sorted(c, key=order.__getitem__) for c in nx.connected_components(land.subgraph(where))),
+            (sorted(c, key=order.__getitem__) for c in nx.connected_components(graph.land.subgraph(where))),
             key=lambda g: order[g[0]],
         )
         anchor = groups[0][0]
@@ -234,7 +234,7 @@ def check_volcanoes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         volcanoes:
           - {id: sicily, areas: [milazzo, neapolis]}   # FAIL: milazzo and neapolis share no border
     """
-    graph = map_graph(ruleset).all
+    graph = map_graph(ruleset)
     for volcano in ruleset.volcanoes:
         if len(volcano.areas) != 2:
             continue

@@ -32,7 +32,7 @@ from typing import Any
 
 import jinja2
 import networkx as nx
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from civrules.emit.sheets.common import environment as common_environment
 from civrules.families.advanced_civilization import FAMILY
@@ -325,15 +325,23 @@ def map_svg(
     ``standalone`` it is a complete SVG document for a file of its own.
     """
     drawn = picture(ruleset, height_mm / width_mm, marks)
-    text = (
+    text = _svg_text(drawn, f"{width_mm:.1f}", f"{height_mm:.1f}", standalone)
+    return Markup(text.replace(_TITLE, str(escape(f"Map graph of {ruleset.name}"))))
+
+
+#: Where the title goes in a picture's SVG text: autoescaped text never holds a raw ``<``, and the
+#: template writes none around ``title``, so the only occurrences are the title's own.
+_TITLE = "<civrules-map-title/>"
+
+
+@functools.lru_cache(maxsize=8)
+def _svg_text(drawn: Picture, width_mm: str, height_mm: str, standalone: bool) -> str:
+    """The SVG text of a picture, its title left as :data:`_TITLE`: rendered once per run for the
+    same picture (the variants of a base that keep its map, an `extends` chain of 60, drew the same
+    picture each; issue 32, point 6). The title (the ruleset's name) is put in afterwards, escaped
+    as the template escapes it."""
+    return str(
         environment()
         .get_template("map-graph.svg.j2")
-        .render(
-            picture=drawn,
-            width_mm=f"{width_mm:.1f}",
-            height_mm=f"{height_mm:.1f}",
-            standalone=standalone,
-            title=f"Map graph of {ruleset.name}",
-        )
+        .render(picture=drawn, width_mm=width_mm, height_mm=height_mm, standalone=standalone, title=Markup(_TITLE))
     )
-    return Markup(text)

@@ -1,0 +1,74 @@
+"""Walks over plain adjacency mappings: the graph questions a clean ruleset asks on every run.
+
+networkx is the graph library of the checks (components, cycles, paths, matchings), but importing
+it costs a whole-process `validate` about a tenth of a second (issue 32, point 5), more than all the
+graph work of a ruleset. The questions every ruleset asks (is the map in one piece, is there any
+prerequisite cycle, which cards does a card require through others) are simple walks over the
+adjacency the model's lookups already hold; networkx is imported where one of them finds something
+to report (the components of a broken map, the cycles and paths of a diagnostic), so what a
+diagnostic says is still networkx's answer.
+
+Examples
+--------
+>>> requires = {"democracy": ["law", "philosophy"], "philosophy": ["law"], "law": []}
+>>> sorted(reachable(requires, "democracy"))
+['law', 'philosophy']
+>>> acyclic(requires), acyclic({"a": ["b"], "b": ["a"]})
+(True, False)
+>>> connected({"a": ["b"], "b": ["a"], "c": []}, ["a", "b"]), connected({"a": [], "c": []}, ["a", "c"])
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+
+
+def reachable(adjacency: Mapping[str, Iterable[str]], start: str) -> set[str]:
+    """The nodes a walk from ``start`` reaches, without ``start`` itself (networkx's ``descendants``)."""
+    seen = {start}
+    found: set[str] = set()
+    stack = [start]
+    while stack:
+        for other in adjacency.get(stack.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                found.add(other)
+                stack.append(other)
+    return found
+
+
+def acyclic(adjacency: Mapping[str, Iterable[str]]) -> bool:
+    """Whether the directed graph ``node → adjacency[node]`` has no cycle (a self-loop is one).
+
+    Every edge must end at a key of ``adjacency``.
+    """
+    waiting = dict.fromkeys(adjacency, 0)
+    for targets in adjacency.values():
+        for target in targets:
+            waiting[target] += 1
+    ready = [node for node, count in waiting.items() if count == 0]
+    done = 0
+    while ready:
+        done += 1
+        for target in adjacency[ready.pop()]:
+            waiting[target] -= 1
+            if waiting[target] == 0:
+                ready.append(target)
+    return done == len(waiting)
+
+
+def connected(adjacency: Mapping[str, Iterable[str]], nodes: Collection[str]) -> bool:
+    """Whether ``nodes`` hang together by edges between themselves (true for fewer than two)."""
+    if len(nodes) < 2:
+        return True
+    among = set(nodes)
+    start = next(iter(nodes))
+    seen = {start}
+    stack = [start]
+    while stack:
+        for other in adjacency.get(stack.pop(), ()):
+            if other in among and other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return len(seen) == len(among)
