@@ -80,6 +80,14 @@ class MapGraph:
                 adjacency[a][b] = adjacency[b][a] = kind
         self._views: dict[GraphKind, Any] = {}
 
+    def sharing(self, borders: Mapping[tuple[str, str], Border]) -> MapGraph:
+        """A graph of the same areas and edges with ``borders`` behind them: the adjacency and the
+        networkx views (built or still to be built) are shared, never copied."""
+        graph = MapGraph.__new__(MapGraph)
+        graph._nodes, graph._edges, graph.borders = self._nodes, self._edges, borders
+        graph._adjacency, graph._views = self._adjacency, self._views
+        return graph
+
     def adjacency(self, kind: GraphKind = "all") -> Mapping[str, Mapping[str, str]]:
         """Each area's neighbours across a border of ``kind``, with the border's kind."""
         if kind not in self._adjacency:
@@ -174,8 +182,8 @@ def _shape(ruleset: Ruleset) -> tuple[_Shape, dict[tuple[str, str], Border]]:
 # ruleset's graph many times, and a Ruleset (frozen, with dict fields) can be neither hashed nor
 # weakly referenced. Holding the ruleset keeps its id from being reused while it is cached. A
 # ruleset not cached whose map has the shape of a cached one's (a variant that leaves its base's map
-# as it is; the same map assembled again after an edit elsewhere, in a long-running session) takes
-# that one's views, frozen, with its own borders: networkx builds each map once.
+# as it is; the same map assembled again after an edit elsewhere, in a long-running session) shares
+# that one's adjacency and views, with its own borders: each map's views are built once.
 _CACHE: list[tuple[Ruleset, MapGraph, _Shape]] = []
 _CACHE_SIZE = 4
 
@@ -188,7 +196,7 @@ def map_graph(ruleset: Ruleset) -> MapGraph:
     shape, first = _shape(ruleset)
     same = next((graph for _, graph, known in _CACHE if known == shape), None)
     if same is not None:
-        graph = MapGraph(same.all, same.land, same.sea, first)
+        graph = same.sharing(first)
     else:
         graph = build_map_graph(shape[0], shape[1], first)
     _CACHE.insert(0, (ruleset, graph, shape))
