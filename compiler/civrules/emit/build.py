@@ -36,6 +36,7 @@ from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.pipeline import analyse, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
+from civrules.support.allocator import trim
 
 
 @dataclass(slots=True)
@@ -84,7 +85,9 @@ def render(
     document no later ruleset of the run reads (through its own files or its ``extends`` chain),
     the checks' walks of them, and the family's own (its ``checked`` hook: Advanced Civilization's
     map graphs). Nothing is located in those documents again; a long-lived session (``watch``)
-    keeps them for its next round.
+    keeps them for its next round. The allocator's free pages are handed back between a ruleset's
+    stages (:func:`civrules.support.allocator.trim`), so that one stage's peak does not stack on
+    the holes the last one left.
     """
     result = BuildResult(tree=tree if tree is not None else {})
     packages: dict[str, str] = {}
@@ -106,6 +109,7 @@ def render(
         )
         if let_go:
             _checked(loaded, analysis.model, last_read.pop(index, []))
+            trim()
         if not built or analysis.model is None or analysis.resolved is None:
             result.failed_ids.append(loaded.id)
             continue
@@ -125,14 +129,22 @@ def render(
             for relative, content in files.items():
                 result.tree[f"python/{relative}"] = content
             del files
+            if let_go:
+                trim()
             packages[import_name(loaded.id)] = package_folder(loaded.id)
         else:
             del exported
         for relative, content in render_sheets(analysis.model, stamp, changes=changes).items():
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
+        if let_go:
+            trim()
         result.tree[f"{HELPERS}/{loaded.id}.html"] = render_helper(analysis.model, stamp)
         del analysis, changes
+        if let_go:
+            trim()
     result.versions = versions.settle(result.tree, packages, out, max_bytes)
+    if let_go:
+        trim()
     if runtimes:  # the runtimes the packages built import: the shared one, rendered by the core, and each family's
         result.tree.update({f"python/{relative}": content for relative, content in render_core_runtime().items()})
         result.runtimes.append(RUNTIME)

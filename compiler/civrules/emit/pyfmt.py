@@ -9,6 +9,7 @@ needs more escapes).
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -206,6 +207,10 @@ def statement(target: str, value: Node) -> str:
     return "\n".join(value.lines(0, f"{target} = ", "")) + "\n"
 
 
+#: A module of at least this many bytes of statements is joined through a temporary file
+#: (:meth:`Source.module`); a smaller one in memory.
+_SPOOLED = 1 << 20
+
 #: Lines of a statement encoded together (its text is made a batch at a time, not all its lines at once).
 _BATCH = 4096
 
@@ -258,6 +263,29 @@ class Source:
         parts = [part.encode("utf-8") for part in head]
         if not self.chunks:
             return b"\n".join(parts) + b"\n"
+        if sum(len(chunk) for chunk in self.chunks) >= _SPOOLED:
+            spooled = self._spooled(parts)
+            if spooled is not None:
+                return spooled
         out = b"\n".join([*parts, *self.chunks])
         self.chunks.clear()
         return out
+
+    def _spooled(self, parts: list[bytes]) -> bytes | None:
+        """The module joined through a temporary file: each statement is let go once written, and
+        the module is read back in one piece, so the statements and their join are never held at
+        once (two copies of a 12 MB data.py at 50x). None, with nothing let go, when no temporary
+        file can be made; a failure to write it (a full disk) is raised, as any output's is."""
+        try:
+            spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below; only making it falls back
+        except OSError:
+            return None
+        with spool:
+            spool.write(b"\n".join(parts))
+            chunks, self.chunks = self.chunks, []
+            chunks.reverse()
+            while chunks:
+                spool.write(b"\n")
+                spool.write(chunks.pop())
+            spool.seek(0)
+            return spool.read()

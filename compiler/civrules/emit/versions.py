@@ -61,7 +61,19 @@ class Decision:
 
 def package_api(files: Mapping[str, bytes], folder: str) -> Api:
     """The API of the package whose files (by path relative to ``generated/python/``) lie in ``folder``."""
-    trees = {name: _declarations(files[f"{folder}/{name}"]) for name in MODULES if f"{folder}/{name}" in files}
+    # Each file is read once (from disk, for a staged tree), hashed, and its declarations taken.
+    trees: dict[str, ast.Module] = {}
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        if not path.startswith(f"{folder}/") or path == f"{folder}/{MANIFEST}":
+            continue
+        content = files[path]
+        digest.update(f"{path}\0{len(content)}\0".encode())
+        digest.update(content)
+        name = path.removeprefix(f"{folder}/")
+        if name in MODULES:
+            trees[name] = _declarations(content)
+        del content
     public = _public_names(trees.get("__init__.py"))
     found: dict[str, str] = {}
     ids: dict[str, tuple[str, ...]] = {}
@@ -73,11 +85,6 @@ def package_api(files: Mapping[str, bytes], folder: str) -> Api:
             for name, kind in _definitions(node, ids):
                 if name in public and (name not in found or found[name].startswith("from ")):
                     found[name] = kind
-    digest = hashlib.sha256()
-    for path in sorted(files):
-        if path.startswith(f"{folder}/") and path != f"{folder}/{MANIFEST}":
-            digest.update(f"{path}\0{len(files[path])}\0".encode())
-            digest.update(files[path])
     return Api(
         names={name: found.get(name, "?") for name in sorted(public)},
         ids={name: members for name, members in sorted(ids.items()) if name in public},
