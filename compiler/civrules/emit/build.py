@@ -29,7 +29,7 @@ from civrules.emit.output import (
 from civrules.emit.packaging import RUNTIME, family_runtime_package, import_name, package_folder
 from civrules.emit.pyproject import verify_pyproject
 from civrules.emit.runtimes import render_core_runtime
-from civrules.emit.sheets import render_sheets
+from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
 from civrules.load.document import Document
 from civrules.load.workspace import LoadedRuleset, Workspace
@@ -134,8 +134,9 @@ def render(
             packages[import_name(loaded.id)] = package_folder(loaded.id)
         else:
             del exported
-        for relative, content in render_sheets(analysis.model, stamp, changes=changes).items():
+        for relative, content in each_sheet(analysis.model, stamp, changes=changes):
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
+            del content  # each sheet written as it is made (into the staging tree, for a build)
         if let_go:
             trim()
         result.tree[f"{HELPERS}/{loaded.id}.html"] = render_helper(analysis.model, stamp)
