@@ -5,6 +5,7 @@ the versions."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,8 +54,13 @@ def test_a_document_that_forgot_its_positions_keeps_its_data_and_locates_the_fil
 
 
 def test_a_lazy_tuple_is_written_as_the_tuple() -> None:
-    for items in ([], [pyfmt.Code("1")], [pyfmt.string(f"item {n}") for n in range(40)]):
-        lazy = pyfmt.lazy_tup(len(items), lambda items=items: iter(items))
+    cases: list[list[pyfmt.Node]] = [[], [pyfmt.Code("1")], [pyfmt.string(f"item {n}") for n in range(40)]]
+    for items in cases:
+
+        def make(items: list[pyfmt.Node] = items) -> Iterator[pyfmt.Node]:
+            return iter(items)
+
+        lazy = pyfmt.lazy_tup(len(items), make)
         assert pyfmt.statement("X", lazy) == pyfmt.statement("X", pyfmt.tup(items))
 
 
@@ -86,7 +92,7 @@ def test_the_stamp_digest_reads_files_as_it_hashes_and_is_unchanged(tmp_path: Pa
     (tmp_path / "two.txt").write_bytes(b"two")
     parts = stamp._tree_parts(tmp_path, 10_000)
     assert parts is not None
-    whole = ["a/one.txt", b"1" * 1000, "two.txt", b"two"]
+    whole: list[str | bytes] = ["a/one.txt", b"1" * 1000, "two.txt", b"two"]
     assert stamp._digest(parts) == cache.digest(*whole)
     (tmp_path / "two.txt").unlink()
     assert stamp._digest(parts) is None  # gone between the walk and the hash: not vouched for
