@@ -292,17 +292,14 @@ def citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
 
 
 def forget(documents: Iterable[Document]) -> None:
-    """Let go of the walks of ``documents`` and of the last ruleset's citations and unknown facts:
-    a build calls this once a ruleset is checked and nothing will check ``documents`` again (at
-    50× the synthetic ruleset's walks held 4 MB, and the memo kept its model alive)."""
-    from civrules.checks.unknowns import forget_unknown_facts
-
+    """Let go of the walks of ``documents`` and of the last ruleset's citations: a build calls this
+    once a ruleset is checked and nothing will check ``documents`` again (at 50× the synthetic
+    ruleset's walks held 4 MB, and the memo kept its model alive)."""
     for document in documents:
         found = _walks.get(id(document))
         if found is not None and found[0] is document:
             del _walks[id(document)]
     _cited.clear()
-    forget_unknown_facts()
 
 
 def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:

@@ -173,9 +173,8 @@ def _documents_read(workspace: Workspace, loaded: LoadedRuleset) -> Iterator[Doc
             yield current.manifest.file.document
         for files in current.files.values():
             yield from (one.document for one in files if one.document is not None)
-        data = current.manifest.file.document.data if current.manifest.file.document is not None else None
-        base = data.get("extends") if isinstance(data, dict) else None
-        manifest = workspace.manifest(base) if isinstance(base, str) else None
+        base = Resolver.bases([current])[0]
+        manifest = workspace.manifest(base) if base is not None else None
         current = workspace.load_ruleset(manifest) if manifest is not None else None
 
 
@@ -195,10 +194,12 @@ def _checked(loaded: LoadedRuleset, model: object | None, documents: Sequence[Do
     """What a ruleset's checks needed, let go once they have run (see :func:`render`'s ``let_go``):
     ``documents`` are those no later ruleset of the run reads."""
     from civrules.checks.citations import forget
+    from civrules.checks.unknowns import forget_unknown_facts
 
     for document in documents:
         document.forget_positions()
     forget(documents)
+    forget_unknown_facts()
     hook = loaded.family.hook("checked")
     if hook is not None and model is not None:
         hook(model)
