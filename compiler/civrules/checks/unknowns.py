@@ -45,6 +45,11 @@ def unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
     return iter(_found[0][1])
 
 
+def forget_unknown_facts() -> None:
+    """Let go of the last ruleset's unknown facts (a build, once the ruleset is checked)."""
+    _found.clear()
+
+
 def _find_unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
     for document, walk, gone in walked(ruleset):
         for path, reason in walk.unknowns:

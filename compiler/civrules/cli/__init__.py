@@ -1111,7 +1111,16 @@ def _build(
     from civrules.emit.output import OutputError
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-    result = builder.render(workspace, loaded, debug=obj.debug, out=out, max_bytes=obj.limits.max_bytes, tree=staged)
+    # A build lets go of what only the checks need once each ruleset is checked (--check keeps all).
+    result = builder.render(
+        workspace,
+        loaded,
+        debug=obj.debug,
+        out=out,
+        max_bytes=obj.limits.max_bytes,
+        tree=staged,
+        let_go=staged is not None,
+    )
     for line in result.versions:  # why each package's version moved (or would, with --check)
         click.echo(f"civrules: {printable(line)}", err=True)
     # Errors and warnings first, then infos folded into one line (each with --verbose).

@@ -8,7 +8,7 @@ disk, writing nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,12 +29,14 @@ from civrules.emit.output import (
 from civrules.emit.packaging import RUNTIME, family_runtime_package, import_name, package_folder
 from civrules.emit.pyproject import verify_pyproject
 from civrules.emit.runtimes import render_core_runtime
-from civrules.emit.sheets import render_sheets
+from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
+from civrules.load.document import Document
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.pipeline import analyse, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
+from civrules.support.allocator import trim
 
 
 @dataclass(slots=True)
@@ -68,6 +70,7 @@ def render(
     out: Path | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     tree: MutableMapping[str, bytes] | None = None,
+    let_go: bool = False,
 ) -> BuildResult:
     """Every output file of the given rulesets, by path relative to ``generated/``.
 
@@ -76,6 +79,15 @@ def render(
     ``tree`` (a :class:`~civrules.emit.output.StagedTree` writes it at once) as it is made; by
     default a dict. What a ruleset's files are made from (its model, its export) is let go before
     the next ruleset is analysed.
+
+    ``let_go`` (a process that ends with the build, ``civrules build``): once a ruleset is checked,
+    what only its checks needed is let go before its files are rendered: the positions of each
+    document no later ruleset of the run reads (through its own files or its ``extends`` chain),
+    the checks' walks of them, and the family's own (its ``checked`` hook: Advanced Civilization's
+    map graphs). Nothing is located in those documents again; a long-lived session (``watch``)
+    keeps them for its next round. The allocator's free pages are handed back between a ruleset's
+    stages (:func:`civrules.support.allocator.trim`), so that one stage's peak does not stack on
+    the holes the last one left.
     """
     result = BuildResult(tree=tree if tree is not None else {})
     packages: dict[str, str] = {}
@@ -84,11 +96,21 @@ def render(
     # changes its sheets mark) instead of resolving its whole `extends` chain again.
     resolver = Resolver(workspace)
     bases = Resolver.bases(rulesets)
+    last_read = _last_read(workspace, rulesets) if let_go else {}
     for index, loaded in enumerate(rulesets):
         resolver.retain(base for base in bases[index:] if base is not None)
         analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
         result.diagnostics.extend(analysis.diagnostics)
-        if not analysis.ok or analysis.model is None or analysis.resolved is None:
+        built = analysis.ok and analysis.model is not None
+        # What a variant's sheets mark as changed is found while the positions are held (it tells
+        # the sections an entry cites by where they are written).
+        changes = (
+            variant_changes(workspace, loaded, analysis.resolved, resolver) if built and analysis.resolved else None
+        )
+        if let_go:
+            _checked(loaded, analysis.model, last_read.pop(index, []))
+            trim()
+        if not built or analysis.model is None or analysis.resolved is None:
             result.failed_ids.append(loaded.id)
             continue
         exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
@@ -107,15 +129,23 @@ def render(
             for relative, content in files.items():
                 result.tree[f"python/{relative}"] = content
             del files
+            if let_go:
+                trim()
             packages[import_name(loaded.id)] = package_folder(loaded.id)
         else:
             del exported
-        changes = variant_changes(workspace, loaded, analysis.resolved, resolver)
-        for relative, content in render_sheets(analysis.model, stamp, changes=changes).items():
+        for relative, content in each_sheet(analysis.model, stamp, changes=changes):
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
+            del content  # each sheet written as it is made (into the staging tree, for a build)
+        if let_go:
+            trim()
         result.tree[f"{HELPERS}/{loaded.id}.html"] = render_helper(analysis.model, stamp)
         del analysis, changes
+        if let_go:
+            trim()
     result.versions = versions.settle(result.tree, packages, out, max_bytes)
+    if let_go:
+        trim()
     if runtimes:  # the runtimes the packages built import: the shared one, rendered by the core, and each family's
         result.tree.update({f"python/{relative}": content for relative, content in render_core_runtime().items()})
         result.runtimes.append(RUNTIME)
@@ -129,6 +159,50 @@ def render(
             if problem is not None:
                 raise RuntimeError(f"the metadata of {path} does not parse back: {problem}")
     return result
+
+
+def _documents_read(workspace: Workspace, loaded: LoadedRuleset) -> Iterator[Document]:
+    """The documents a ruleset's analysis may locate something in: its manifest and files, and
+    those of every ruleset of its ``extends`` chain (read through the workspace, which reads each
+    file once)."""
+    seen: set[str] = set()
+    current: LoadedRuleset | None = loaded
+    while current is not None and current.id not in seen:
+        seen.add(current.id)
+        if current.manifest.file.document is not None:
+            yield current.manifest.file.document
+        for files in current.files.values():
+            yield from (one.document for one in files if one.document is not None)
+        base = Resolver.bases([current])[0]
+        manifest = workspace.manifest(base) if base is not None else None
+        current = workspace.load_ruleset(manifest) if manifest is not None else None
+
+
+def _last_read(workspace: Workspace, rulesets: Sequence[LoadedRuleset]) -> dict[int, list[Document]]:
+    """The documents the run reads, by the index of the last ruleset that reads them."""
+    last: dict[int, tuple[int, Document]] = {}
+    for index, loaded in enumerate(rulesets):
+        for document in _documents_read(workspace, loaded):
+            last[id(document)] = (index, document)
+    found: dict[int, list[Document]] = {}
+    for index, document in last.values():
+        found.setdefault(index, []).append(document)
+    return found
+
+
+def _checked(loaded: LoadedRuleset, model: object | None, documents: Sequence[Document]) -> None:
+    """What a ruleset's checks needed, let go once they have run (see :func:`render`'s ``let_go``):
+    ``documents`` are those no later ruleset of the run reads."""
+    from civrules.checks.citations import forget
+    from civrules.checks.unknowns import forget_unknown_facts
+
+    for document in documents:
+        document.forget_positions()
+    forget(documents)
+    forget_unknown_facts()
+    hook = loaded.family.hook("checked")
+    if hook is not None and model is not None:
+        hook(model)
 
 
 def _package_problem(ruleset_id: str, family_id: str, files: dict[str, bytes]) -> str | None:

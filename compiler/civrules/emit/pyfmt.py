@@ -9,6 +9,7 @@ needs more escapes).
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -108,38 +109,50 @@ def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[st
 
 
 class _Lazy(Node):
-    """A dict display whose entries are made each time they are read, one at a time: a large
-    table's nodes are never all held (the cards of Imperial Settlers at 50x: 22 MB of nodes)."""
+    """A dict display or a tuple whose entries are made each time they are read, one at a time: a
+    large table's nodes are never all held (the cards of Imperial Settlers at 50x: 22 MB of nodes;
+    Advanced Civilization's areas, borders and adjacency: 12 MB)."""
 
-    __slots__ = ("count", "make")
+    __slots__ = ("closing", "count", "make", "one_tuple", "opening")
 
-    def __init__(self, count: int, make: Callable[[], Iterable[tuple[Node, Node]]]) -> None:
+    def __init__(
+        self, count: int, make: Callable[[], Iterable[tuple[str, Node]]], opening: str, closing: str, one_tuple: bool
+    ) -> None:
         self.count = count
         self.make = make
+        self.opening = opening
+        self.closing = closing
+        self.one_tuple = one_tuple
 
     def _items(self) -> Iterator[tuple[str, Node]]:
-        return ((f"{k.flat()}: ", v) for k, v in self.make())
+        return iter(self.make())
 
     def flat(self) -> str:
-        return _Container("{", "}", tuple(self._items())).flat()
+        return _Container(self.opening, self.closing, tuple(self._items()), self.one_tuple).flat()
 
     def flat_within(self, budget: int) -> str | None:
-        return _flat_within("{", "}", False, self._items(), budget)
+        one = self.one_tuple and self.count == 1
+        return _flat_within(self.opening, self.closing, one, self._items(), budget)
 
     def explodable(self) -> bool:
         return self.count > 0
 
     def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
         pad = " " * indent
-        yield f"{pad}{prefix}{{"
+        yield f"{pad}{prefix}{self.opening}"
         for key, value in self._items():
             yield from value.lines(indent + 4, key, ",")
-        yield f"{pad}}}{suffix}"
+        yield f"{pad}{self.closing}{suffix}"
 
 
 def lazy_dct(count: int, make: Callable[[], Iterable[tuple[Node, Node]]]) -> Node:
     """:func:`dct` of the ``count`` entries ``make()`` yields, made again each time they are read."""
-    return _Lazy(count, make)
+    return _Lazy(count, lambda: ((f"{k.flat()}: ", v) for k, v in make()), "{", "}", False)
+
+
+def lazy_tup(count: int, make: Callable[[], Iterable[Node]]) -> Node:
+    """:func:`tup` of the ``count`` items ``make()`` yields, made again each time they are read."""
+    return _Lazy(count, lambda: (("", v) for v in make()), "(", ")", True)
 
 
 def call(callee: str, /, *args: Node, **kwargs: Node) -> Node:
@@ -194,6 +207,10 @@ def statement(target: str, value: Node) -> str:
     return "\n".join(value.lines(0, f"{target} = ", "")) + "\n"
 
 
+#: A module of at least this many bytes of statements is joined through a temporary file
+#: (:meth:`Source.module`); a smaller one in memory.
+_SPOOLED = 1 << 20
+
 #: Lines of a statement encoded together (its text is made a batch at a time, not all its lines at once).
 _BATCH = 4096
 
@@ -246,6 +263,29 @@ class Source:
         parts = [part.encode("utf-8") for part in head]
         if not self.chunks:
             return b"\n".join(parts) + b"\n"
+        if sum(len(chunk) for chunk in self.chunks) >= _SPOOLED:
+            spooled = self._spooled(parts)
+            if spooled is not None:
+                return spooled
         out = b"\n".join([*parts, *self.chunks])
         self.chunks.clear()
         return out
+
+    def _spooled(self, parts: list[bytes]) -> bytes | None:
+        """The module joined through a temporary file: each statement is let go once written, and
+        the module is read back in one piece, so the statements and their join are never held at
+        once (two copies of a 12 MB data.py at 50x). None, with nothing let go, when no temporary
+        file can be made; a failure to write it (a full disk) is raised, as any output's is."""
+        try:
+            spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed below; only making it falls back
+        except OSError:
+            return None
+        with spool:
+            spool.write(b"\n".join(parts))
+            chunks, self.chunks = self.chunks, []
+            chunks.reverse()
+            while chunks:
+                spool.write(b"\n")
+                spool.write(chunks.pop())
+            spool.seek(0)
+            return spool.read()

@@ -534,16 +534,21 @@ class Workspace:
             result.files[slot] = loaded_files
         return result
 
-    def source_lines(self, display: str) -> list[str]:
-        """The text of a file already read, by its display name (for suppressions and quoting)."""
+    def source_lines(self, display: str, mentioning: str = "") -> list[str]:
+        """The text of a file already read, by its display name (for suppressions and quoting);
+        none when it does not hold ``mentioning`` (an ASCII text: found in the bytes, so a large
+        file without it is neither decoded nor split, 18 MB for the 50× synthetic map)."""
         for relative, loaded in self._files.items():
             if loaded.path == display:
                 if relative in self.overrides:
-                    return split_lines(self.overrides[relative])
+                    text = self.overrides[relative]
+                    return split_lines(text) if mentioning in text else []
                 root, inside = self._place(relative)
                 try:
                     raw = files.read_under(root, inside, self.limits.max_bytes)
                 except (files.RefusedError, OSError):
+                    return []
+                if mentioning.encode("ascii") not in raw:
                     return []
                 return split_lines(decode(raw))
         return []

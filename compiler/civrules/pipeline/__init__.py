@@ -262,7 +262,8 @@ def suppress(
 
     def table(file: str) -> list[Suppression]:
         if file not in tables:
-            found, wrong = _suppressions(file, workspace.source_lines(file))
+            # Only a line that holds `civrules:` can hold a suppression: a file without one is not split.
+            found, wrong = _suppressions(file, workspace.source_lines(file, mentioning="civrules:"))
             tables[file] = found
             refused.extend(wrong)
         return tables[file]

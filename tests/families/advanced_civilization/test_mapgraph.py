@@ -160,3 +160,28 @@ def test_a_chain_of_3000_areas_does_not_recurse() -> None:
 def test_a_chain_cut_in_two_is_one_m006_and_one_m020() -> None:
     cut = analysed_map(chain_map(1_000).replace("  - {areas: [a00499, a00500], kind: land}\n", ""))
     assert sorted(d.code for d in cut.diagnostics if d.severity is not Severity.INFO) == ["M006", "M020"]
+
+
+def test_the_plain_adjacency_is_the_graphs_neighbours_and_kinds(ruleset: Ruleset) -> None:
+    """Code generation and the map sheet read :func:`adjacency`, the checks the networkx graphs
+    (let go once a build has checked the ruleset): the two agree on every area and border."""
+    from civrules.families.advanced_civilization.mapgraph import LAND_KINDS, SEA_KINDS, adjacency
+
+    graph = map_graph(ruleset)
+    plain = adjacency(ruleset)
+    assert list(plain) == list(ruleset.areas.by_id)
+    for area, across in plain.items():
+        assert tuple(sorted(across)) == graph.neighbours(area)
+        assert tuple(sorted(n for n, k in across.items() if k in LAND_KINDS)) == graph.neighbours(area, "land")
+        assert tuple(sorted(n for n, k in across.items() if k in SEA_KINDS)) == graph.neighbours(area, "sea")
+        assert all(graph.kind(area, other) == kind for other, kind in across.items())
+
+
+def test_forgetting_a_rulesets_graphs_builds_them_again_when_asked(ruleset: Ruleset) -> None:
+    from civrules.families.advanced_civilization.mapgraph import forget
+
+    first = map_graph(ruleset)
+    forget(ruleset)
+    again = map_graph(ruleset)
+    assert again is not first
+    assert sorted(again.all.edges) == sorted(first.all.edges)

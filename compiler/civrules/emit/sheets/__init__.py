@@ -38,11 +38,11 @@ from civrules.emit.sheets.common import PAPERS, Page, Paper, css_string
 from civrules.emit.sheets.registry import Sheet, Source
 
 if TYPE_CHECKING:
-    from civrules.emit.sheets.render import CHANGES, INDEX, SHEETS, all_sheets, render_pdf, render_sheets
+    from civrules.emit.sheets.render import CHANGES, INDEX, SHEETS, all_sheets, each_sheet, render_pdf, render_sheets
 
 #: What :mod:`civrules.emit.sheets.render` offers, imported when first asked for: a sheet module
 #: imports this package's `common` and `registry`, and must not set the renderer importing it back.
-_RENDER = frozenset({"CHANGES", "INDEX", "SHEETS", "all_sheets", "render_pdf", "render_sheets"})
+_RENDER = frozenset({"CHANGES", "INDEX", "SHEETS", "all_sheets", "each_sheet", "render_pdf", "render_sheets"})
 
 
 def __getattr__(name: str) -> Any:
@@ -64,6 +64,7 @@ __all__ = [
     "Source",
     "all_sheets",
     "css_string",
+    "each_sheet",
     "render_pdf",
     "render_sheets",
 ]

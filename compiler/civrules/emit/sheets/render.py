@@ -7,7 +7,7 @@ import functools
 import importlib
 import logging
 import pkgutil
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from civrules.emit.sheets import registry, variant_changes
@@ -134,6 +134,26 @@ def render_sheets(
         index = _render(model, fingerprint, chosen, INDEX, {"paper": chosen}, listed)
         files[INDEX.file] = index.encode("utf-8")
     return dict(sorted(files.items()))
+
+
+def each_sheet(
+    model: Ruleset, fingerprint: str, paper: str = "a4", changes: RulesetDiff | None = None
+) -> Iterator[tuple[str, bytes]]:
+    """:func:`render_sheets`' files one at a time, in the same order, each sheet's context built
+    when it is rendered: a build writes each as it is made (at 50× the synthetic ruleset's sheets
+    and their contexts, held together, were the build's peak)."""
+    chosen = paper_named(paper)
+    listed = _sheets(model, changes)
+    jobs: dict[str, Sheet | None] = {sheet.file: sheet for sheet in listed}
+    jobs[INDEX.file] = None
+    for file in sorted(jobs):
+        sheet = jobs[file]
+        if sheet is None:
+            yield file, _render(model, fingerprint, chosen, INDEX, {"paper": chosen}, listed).encode("utf-8")
+            continue
+        context = sheet.build(Source(model, page_for(chosen, sheet.landscape), changes))
+        yield file, _render(model, fingerprint, chosen, sheet, context, listed).encode("utf-8")
+        del context
 
 
 def _refuse(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:

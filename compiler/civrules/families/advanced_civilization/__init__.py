@@ -75,6 +75,7 @@ FAMILY = Family(
         "runtime": f"{__name__}.package:render_runtime",
         "variant_example": f"{__name__}.scaffold:variant_example",
         "helpers": f"{__name__}.helpers:helper_page",
+        "checked": f"{__name__}.mapgraph:forget",
     },
     default=True,
 )

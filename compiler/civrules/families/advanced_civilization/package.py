@@ -27,14 +27,14 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Node, Source, call, dct, frozen, string, tup
+from civrules.emit.pyfmt import Code, Node, Source, call, dct, frozen, lazy_dct, lazy_tup, string, tup
 from civrules.emit.runtimes import family_runtime, package_files, public_names
 from civrules.emit.templating import template_environment
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.calamities import modified_effects, resolution_order
 from civrules.families.advanced_civilization.commodities import block_bonuses, deck_compositions, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
-from civrules.families.advanced_civilization.mapgraph import map_graph
+from civrules.families.advanced_civilization.mapgraph import LAND_KINDS, SEA_KINDS, adjacency
 from civrules.families.advanced_civilization.model import (
     AstTrack,
     Attribute,
@@ -1135,14 +1135,23 @@ def _configuration(conf: Configuration, w: _Writer) -> Node:
     )
 
 
+def _lazy_mapping(count: int, make: Callable[[], Iterable[tuple[Node, Node]]], w: _Writer) -> Node:
+    """:func:`mapping` of the ``count`` items ``make()`` yields, each made as it is written."""
+    return call(w.rt("FrozenMap"), lazy_dct(count, make)) if count else Code(f"{w.rt('FrozenMap')}({{}})")
+
+
 def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
-    """The map: AREAS, BORDERS, ADJACENCY, FLOOD_PLAINS, VOLCANOES."""
-    graph = map_graph(ruleset)
+    """The map: AREAS, BORDERS, ADJACENCY, FLOOD_PLAINS, VOLCANOES.
+
+    The three large tables are made entry by entry as they are written (at 50x their nodes took
+    12 MB at once), and the neighbours are read from :func:`adjacency`, not from the checks'
+    networkx graphs (let go once the ruleset is checked)."""
     w.add(
         None,
         "AREAS: Final[Mapping[str, Area]]",
-        mapping(
-            [
+        _lazy_mapping(
+            len(ruleset.areas),
+            lambda: (
                 (
                     ref("AreaId", a.id),
                     call(
@@ -1160,15 +1169,16 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
                     ),
                 )
                 for a in ruleset.areas
-            ],
+            ),
             w,
         ),
     )
     w.add(
         None,
         "BORDERS: Final[tuple[Border, ...]]",
-        tup(
-            [
+        lazy_tup(
+            len(ruleset.borders),
+            lambda: (
                 call(
                     w.rt("Border"),
                     ref("AreaId", b.a),
@@ -1176,36 +1186,38 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
                     w.member("BorderKind", b.kind if b.kind in ("land", "sea", "both") else None),
                 )
                 for b in ruleset.borders
-            ]
+            ),
         ),
     )
     # One node per area, shared by every entry that names it (the table names each area about ten
     # times: a node each took 12 MB at 50x while the table was written).
     areas = {area.id: ref("AreaId", area.id) for area in ruleset.areas}
+    borders = adjacency(ruleset)
+    kinds = {"land": LAND_KINDS, "sea": SEA_KINDS, "all": None}
+
+    def neighbours(kind: str) -> Node:
+        wanted = kinds[kind]
+        return _lazy_mapping(
+            len(areas),
+            lambda: (
+                (
+                    areas[area],
+                    frozen(
+                        [
+                            areas.get(n) or ref("AreaId", n)
+                            for n in sorted(n for n, k in across.items() if wanted is None or k in wanted)
+                        ]
+                    ),
+                )
+                for area, across in borders.items()
+            ),
+            w,
+        )
+
     w.add(
         'Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".',
         "ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]]",
-        mapping(
-            [
-                (
-                    w.member("Adjacency", kind),
-                    mapping(
-                        [
-                            (
-                                areas[area.id],
-                                frozen(
-                                    [areas.get(n) or ref("AreaId", n) for n in sorted(graph.neighbours(area.id, kind))]
-                                ),
-                            )
-                            for area in ruleset.areas
-                        ],
-                        w,
-                    ),
-                )
-                for kind in ("land", "sea", "all")
-            ],
-            w,
-        ),
+        mapping([(w.member("Adjacency", kind), neighbours(kind)) for kind in kinds], w),
     )
     for target, regions in (("FLOOD_PLAINS", ruleset.flood_plains), ("VOLCANOES", ruleset.volcanoes)):
         w.add(

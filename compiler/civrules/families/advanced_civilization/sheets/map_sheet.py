@@ -7,7 +7,7 @@ from typing import Any
 
 from civrules.emit.sheets.common import Page, humanize, known
 from civrules.emit.sheets.registry import Source, sheet
-from civrules.families.advanced_civilization.mapgraph import map_graph
+from civrules.families.advanced_civilization.mapgraph import adjacency
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.families.advanced_civilization.sheets.svgmap import map_svg
 
@@ -18,7 +18,7 @@ MAX_PICTURE_AREAS = 499
 
 
 def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = None) -> dict[str, Any]:
-    graph = map_graph(ruleset)
+    borders = adjacency(ruleset)  # not the checks' graphs: let go once the ruleset is checked
     names = {area.id: area.display_name for area in ruleset.areas.by_id.values()}
     starts: dict[str, list[str]] = {}
     for nation in ruleset.nations.by_id.values():
@@ -35,8 +35,9 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
     rows: list[dict[str, Any]] = []
     for area in sorted(ruleset.areas.by_id.values(), key=lambda a: (a.display_name.casefold(), a.id)):
         neighbours: dict[str, list[dict[str, str]]] = {kind: [] for kind in (*kinds, "unknown")}
-        for other in graph.neighbours(area.id):
-            kind = graph.kind(area.id, other) or "unknown"
+        across = borders.get(area.id, {})
+        for other in sorted(across):
+            kind = across[other] or "unknown"
             neighbours[kind if kind in kinds else "unknown"].append(
                 {"name": names.get(other, other), "mark": bordered.get(frozenset((area.id, other)), "")}
             )
@@ -81,7 +82,7 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
         "variant": source is not None and source.changes is not None,
         "counts": {
             "areas": len(ruleset.areas),
-            "borders": graph.all.number_of_edges(),
+            "borders": sum(len(across) for across in borders.values()) // 2,
         },
     }
 

@@ -1,0 +1,133 @@
+"""What a build lets go of to keep its memory down (issue 32, point 2) changes nothing it writes:
+the positions and the checks' caches dropped once a ruleset is checked, tables written entry by
+entry, a large module joined through a temporary file, files read one at a time for the stamp and
+the versions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from civrules.emit import pyfmt, stamp, versions
+from civrules.emit.build import render
+from civrules.load.document import Document
+from civrules.load.reader import read_yaml_text
+from civrules.load.workspace import Workspace
+from civrules.support import allocator, cache
+from tests.conftest import RULES
+
+#: A base and its variant: the variant reads the base's files, so the base's positions must be
+#: kept through its own build for the variant's checks and its sheets' changes.
+PAIR = ("advanced-civilization", "advanced-civilization-western")
+
+
+def _tree(let_go: bool) -> tuple[dict[str, bytes], list[str]]:
+    workspace = Workspace(RULES)
+    manifests = workspace.manifests()
+    loaded = [workspace.load_ruleset(manifests[name]) for name in PAIR]
+    result = render(workspace, loaded, let_go=let_go)
+    assert not result.failed
+    return dict(result.tree), sorted(str(d) for d in result.diagnostics)
+
+
+@pytest.mark.slow
+def test_letting_go_after_the_checks_renders_the_same_files_and_findings() -> None:
+    kept, kept_found = _tree(let_go=False)
+    let_go, let_go_found = _tree(let_go=True)
+    assert let_go_found == kept_found
+    assert sorted(let_go) == sorted(kept)
+    assert [path for path in kept if kept[path] != let_go[path]] == []
+
+
+def test_a_document_that_forgot_its_positions_keeps_its_data_and_locates_the_file() -> None:
+    document, problems = read_yaml_text("a:\n  b: [1, 2]\n", "a.yaml")
+    assert isinstance(document, Document) and not problems
+    assert document.span(("a", "b")).line == 2
+    document.forget_positions()
+    assert document.data == {"a": {"b": [1, 2]}}
+    span = document.span(("a", "b"))
+    assert span.file == "a.yaml"
+    assert document.exact_span(("a",)) is None
+    assert not document.has_key(("a",))
+
+
+def test_a_lazy_tuple_is_written_as_the_tuple() -> None:
+    cases: list[list[pyfmt.Node]] = [[], [pyfmt.Code("1")], [pyfmt.string(f"item {n}") for n in range(40)]]
+    for items in cases:
+
+        def make(items: list[pyfmt.Node] = items) -> Iterator[pyfmt.Node]:
+            return iter(items)
+
+        lazy = pyfmt.lazy_tup(len(items), make)
+        assert pyfmt.statement("X", lazy) == pyfmt.statement("X", pyfmt.tup(items))
+
+
+def test_a_large_module_joined_through_a_file_is_the_join(monkeypatch: pytest.MonkeyPatch) -> None:
+    def made() -> pyfmt.Source:
+        source = pyfmt.Source()
+        for n in range(50):
+            source.statement(f"#: {n}\n", f"T{n}", pyfmt.tup([pyfmt.string(f"v{n}-{i}") for i in range(60)]))
+        return source
+
+    joined = made().module(["import x\n"])
+    monkeypatch.setattr(pyfmt, "_SPOOLED", 1)
+    spooled = made()
+    assert spooled.module(["import x\n"]) == joined
+    assert spooled.chunks == []
+
+
+def test_versions_read_the_package_files_through_a_view_of_python() -> None:
+    tree = {"python/p/__init__.py": b"x", "python/p/data.py": b"y", "sheets/a.html": b"z"}
+    view = versions._Python(tree)
+    assert sorted(view) == ["p/__init__.py", "p/data.py"]
+    assert "p/data.py" in view and "a.html" not in view and len(view) == 2
+    assert view["p/data.py"] == b"y"
+
+
+def test_the_stamp_digest_reads_files_as_it_hashes_and_is_unchanged(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "one.txt").write_bytes(b"1" * 1000)
+    (tmp_path / "two.txt").write_bytes(b"two")
+    parts = stamp._tree_parts(tmp_path, 10_000)
+    assert parts is not None
+    whole: list[str | bytes] = ["a/one.txt", b"1" * 1000, "two.txt", b"two"]
+    assert stamp._digest(parts) == cache.digest(*whole)
+    (tmp_path / "two.txt").unlink()
+    assert stamp._digest(parts) is None  # gone between the walk and the hash: not vouched for
+
+
+def test_suppressions_split_only_a_file_that_mentions_them(tmp_path: Path) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "a.yaml").write_text("a: 1\n")
+    (tmp_path / "rules" / "b.yaml").write_text("b: 1  # civrules: ignore[X001] why\n")
+    workspace = Workspace(tmp_path / "rules")
+    for name in ("a.yaml", "b.yaml"):
+        workspace.load(name)
+    shown = {name: workspace.load(name).path for name in ("a.yaml", "b.yaml")}
+    assert workspace.source_lines(shown["a.yaml"]) == ["a: 1", ""]
+    assert workspace.source_lines(shown["a.yaml"], mentioning="civrules:") == []
+    assert workspace.source_lines(shown["b.yaml"], mentioning="civrules:") == [
+        "b: 1  # civrules: ignore[X001] why",
+        "",
+    ]
+
+
+def test_trimming_the_allocator_is_harmless_anywhere() -> None:
+    allocator.trim()
+    allocator.trim()
+
+
+def test_the_sheets_one_at_a_time_are_the_sheets_rendered_together() -> None:
+    from civrules.emit.build import variant_changes
+    from civrules.emit.sheets import each_sheet, render_sheets
+    from civrules.pipeline import analyse
+
+    workspace = Workspace(RULES)
+    loaded = workspace.load_ruleset(workspace.manifests()[PAIR[1]])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    together = render_sheets(analysis.model, "f", changes=changes)
+    assert list(each_sheet(analysis.model, "f", changes=changes)) == list(together.items())
