@@ -195,10 +195,7 @@ def map_graph(ruleset: Ruleset) -> MapGraph:
             return graph
     shape, first = _shape(ruleset)
     same = next((graph for _, graph, known in _CACHE if known == shape), None)
-    if same is not None:
-        graph = same.sharing(first)
-    else:
-        graph = build_map_graph(shape[0], shape[1], first)
+    graph = same.sharing(first) if same is not None else build_map_graph(shape[0], shape[1], first)
     _CACHE.insert(0, (ruleset, graph, shape))
     del _CACHE[_CACHE_SIZE:]
     return graph
@@ -207,8 +204,8 @@ def map_graph(ruleset: Ruleset) -> MapGraph:
 def forget(ruleset: Ruleset) -> None:
     """Let go of the ruleset's graphs (the family's ``checked`` hook: a build, once the ruleset is
     checked; code generation and the sheets read :func:`adjacency`). At 50× the synthetic map's
-    three graphs held 13 MB, and the cache kept the model alive."""
-    _CACHE[:] = [(cached, graph) for cached, graph in _CACHE if cached is not ruleset]
+    three views held 13 MB as networkx graphs, and the cache kept the model alive."""
+    _CACHE[:] = [entry for entry in _CACHE if entry[0] is not ruleset]
 
 
 def adjacency(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
