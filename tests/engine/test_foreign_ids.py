@@ -7,20 +7,31 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import REPO
 
 FILE = REPO / "tests" / "engine" / "foreign_ids.py"
 
 
-def test_mypy_rejects_exactly_the_marked_lines() -> None:
+def test_mypy_rejects_exactly_the_marked_lines(tmp_path: Path) -> None:
     source = FILE.read_text(encoding="utf-8")
     assert "type: ignore" not in source
     marked = {number for number, line in enumerate(source.splitlines(), 1) if line.endswith("# rejected")}
     assert len(marked) >= 10
-    # The project's configuration (strict, mypy_path = compiler, generated/python), on this file only.
+    # The project's configuration (strict, mypy_path = compiler, generated/python), on this file only,
+    # with a cache of its own: `make test` runs the project's mypy beside pytest, and the two would
+    # otherwise write one SQLite cache at once.
     run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "tests/engine/foreign_ids.py"],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--cache-dir",
+            str(tmp_path / "mypy"),
+            "tests/engine/foreign_ids.py",
+        ],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -97,10 +97,28 @@ class Case:
     fresh: bool = False
     #: Rulesets of other families the case's tree holds besides FAMILY (its variants extend them).
     rulesets: tuple[str, ...] = ()
+    #: The class of threat: the `# --- ` heading of cases.yaml the case is listed under.
+    section: str = ""
+
+
+_SECTION = re.compile(r"^# --- (?P<title>.*?) -*$|^- id: (?P<id>\S+)", re.MULTILINE)
+
+
+def sections(text: str) -> dict[str, str]:
+    """Each case's class of threat, by its id: the `# --- ` heading it is listed under."""
+    found, title = {}, ""
+    for match in _SECTION.finditer(text):
+        if match["title"] is not None:
+            title = match["title"]
+        else:
+            found[match["id"]] = title
+    return found
 
 
 def load_cases() -> list[Case]:
-    entries = yaml.load((HERE / "cases.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    text = (HERE / "cases.yaml").read_text(encoding="utf-8")
+    entries = yaml.load(text, Loader=yaml.CSafeLoader)
+    section = sections(text)
     return [
         Case(
             id=entry["id"],
@@ -121,12 +139,27 @@ def load_cases() -> list[Case]:
             slow=bool(entry.get("slow", False)),
             fresh=bool(entry.get("fresh", False)) or entry.get("fsize_kib") is not None,
             rulesets=tuple(entry.get("rulesets", ())),
+            section=section[entry["id"]],
         )
         for entry in entries
     ]
 
 
 CASES = load_cases()
+
+
+def representatives(cases: list[Case]) -> set[str]:
+    """The ids of the cases `make test` runs in process: the first case of each class of threat
+    (each heading of cases.yaml) that is not slow. `make test-slow` runs the others in process too,
+    and every case in a subprocess of its own."""
+    chosen: dict[str, str] = {}
+    for case in cases:
+        if not case.slow:
+            chosen.setdefault(case.section, case.id)
+    return set(chosen.values())
+
+
+REPRESENTATIVES = representatives(CASES)
 
 
 #: The rulesets a case's tree holds (tests.conftest.copy_rulesets): hostile variants extend the first.
@@ -354,12 +387,20 @@ def run_case(case: Case, tmp: Path, *, in_process: bool = False) -> tuple[Outcom
     return outcome, rules, written
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES if not c.slow])
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c.id, marks=() if c.id in REPRESENTATIVES else (pytest.mark.slow,))
+        for c in CASES
+        if not c.slow
+    ],
+)
 def test_adversarial_case(case: Case, tmp_path: Path) -> None:
-    """`make test`: every case but the slow ones, run in this interpreter (the few that need a
-    fresh one, `fresh: true`, in a subprocess): exit code, located diagnostics, output, the verify
-    hooks. Peak memory is the slow test's below, which runs every case in a process of its own
-    (and no case in its own interpreter before, which would raise what its children report)."""
+    """Every case but the slow ones, run in this interpreter (the few that need a fresh one,
+    `fresh: true`, in a subprocess): exit code, located diagnostics, output, the verify hooks.
+    `make test` runs one case of each class of threat (:data:`REPRESENTATIVES`), `make test-slow`
+    the others. Peak memory is the slow test's below, which runs every case in a process of its
+    own (started by a small launcher, so the figures are the command's whatever ran here before)."""
     try:
         check_case(case, tmp_path, in_process=True)
     finally:
@@ -615,6 +656,7 @@ def test_every_case_names_a_threat_and_a_known_hook() -> None:
     assert len(ids) == len(set(ids))
     for case in CASES:
         assert case.threat
+        assert case.section, f"{case.id}: listed under no `# --- ` heading of cases.yaml"
         assert set(case.verify) <= set(VERIFY), case.id
         assert case.exit in (0, 1, 2), case.id
         assert case.exit != 2 or case.stderr, f"{case.id}: an exit 2 case names the message it expects"
@@ -695,18 +737,29 @@ def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
     assert fine.ok
 
 
-def test_a_shared_resolver_reports_a_chain_too_long_as_a_fresh_one_does_in_any_order() -> None:
+@pytest.mark.parametrize(
+    "bound", [pytest.param(6, id="bound-6"), pytest.param(None, id="shipped", marks=pytest.mark.slow)]
+)
+def test_a_shared_resolver_reports_a_chain_too_long_as_a_fresh_one_does_in_any_order(
+    bound: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`validate` and `build` share one resolver over a run (a variant reuses its base's resolution);
-    a chain past the bound is still refused, located as before, whichever rulesets came first."""
+    a chain past the bound is still refused, located as before, whichever rulesets came first.
+    `make test` lowers the bound to 6 (each ruleset of the chain is a whole analysis: 4 x 67 of them
+    at the shipped bound, seconds of CPU); `make test-slow` keeps the shipped one."""
+    from civrules import resolve
     from civrules.pipeline import analyse
-    from civrules.resolve import MAX_EXTENDS, Resolver
+    from civrules.resolve import Resolver
 
+    if bound is not None:
+        monkeypatch.setattr(resolve, "MAX_EXTENDS", bound)
+    limit = resolve.MAX_EXTENDS
     overrides, previous = {}, "advanced-civilization"
-    for i in range(MAX_EXTENDS + 3):
+    for i in range(limit + 3):
         overrides[f"rulesets/c{i}.yaml"] = f"kind: ruleset\nid: c{i}\nname: C{i}\nextends: {previous}\n"
         previous = f"c{i}"
     workspace = Workspace(RULES, overrides=overrides)
-    ids = [f"c{i}" for i in range(MAX_EXTENDS + 3)]
+    ids = [f"c{i}" for i in range(limit + 3)]
 
     def verdicts(order: list[str], resolver: Resolver | None) -> dict[str, list[tuple[str, str]]]:
         found = {}
@@ -716,9 +769,10 @@ def test_a_shared_resolver_reports_a_chain_too_long_as_a_fresh_one_does_in_any_o
         return found
 
     fresh = verdicts(ids, None)
-    assert fresh[f"c{MAX_EXTENDS - 1}"] == [] and [c for c, _ in fresh[f"c{MAX_EXTENDS}"]] == ["V002"]
+    assert fresh[f"c{limit - 1}"] == [] and [c for c, _ in fresh[f"c{limit}"]] == ["V002"]
     assert verdicts(ids, Resolver(workspace)) == fresh
     assert verdicts(sorted(ids), Resolver(workspace)) == fresh  # c0, c1, c10, ...: bases come late
+    assert verdicts(ids[::-1], Resolver(workspace)) == fresh  # every base after its variants
 
 
 # --- Work bounded: checks and suggestions that were quadratic -------------------------------------

@@ -44,6 +44,7 @@ from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
+from tests.rulefiles import CachedWorkspace
 
 BASE = "advanced-civilization"
 VARIANT = "advanced-civilization-western"
@@ -76,7 +77,7 @@ def _fingerprint(analysis: Any) -> str:
 
 @pytest.fixture(scope="module")
 def workspace() -> Workspace:
-    return Workspace(RULES)
+    return CachedWorkspace()
 
 
 @pytest.fixture(scope="module")
@@ -211,7 +212,7 @@ def test_a_card_name_with_markup_is_text() -> None:
     hostile = '"<script>alert(1)</script> Pottery & <b>Co</b>"'
     text = cards.replace("    name: Pottery\n", f"    name: {hostile}\n", 1)
     assert text != cards
-    workspace = Workspace(RULES, overrides={"cards/advanced-civilization.yaml": text})
+    workspace = CachedWorkspace({"cards/advanced-civilization.yaml": text})
     analysis = _analyse(workspace, BASE)
     files = render_sheets(analysis.model, "0" * 64)
     for name, page in _text(files):
@@ -227,7 +228,7 @@ def test_a_ruleset_name_cannot_leave_the_style_element() -> None:
     hostile = "'Adv\"; } </style><script>alert(1)</script><style> body { color: red'"
     text = manifest.replace('name: "Advanced Civilization"\n', f"name: {hostile}\n", 1)
     assert text != manifest
-    workspace = Workspace(RULES, overrides={"rulesets/advanced-civilization.yaml": text})
+    workspace = CachedWorkspace({"rulesets/advanced-civilization.yaml": text})
     analysis = _analyse(workspace, BASE)
     files = render_sheets(analysis.model, "0" * 64)
     for name, page in _text(files):
@@ -331,7 +332,7 @@ def test_deck_compositions_are_shown_when_the_data_has_them() -> None:
         "        calamity_severities: [major]\n"
         "        calamity_sets: 1\n"
     )
-    workspace = Workspace(RULES, overrides={"cards/advanced-civilization-commodities.yaml": commodities + decks})
+    workspace = CachedWorkspace({"cards/advanced-civilization-commodities.yaml": commodities + decks})
     analysis = _analyse(workspace, BASE)
     text = render_sheets(analysis.model, "0" * 64)["commodities.html"].decode()
     assert "Trade decks by number of players" in text
@@ -449,6 +450,13 @@ CARD_RULESETS = [r for r in ALL_RULESETS if _MANIFESTS[r].family.default]
 SMC = "sid-meiers-civilization"
 
 
+@functools.cache
+def _shipped_model(ruleset_id: str) -> tuple[Ruleset, RulesetDiff | None]:
+    """A shipped ruleset's model, analysed once per test process from one reading of the shipped
+    files (tests.rulefiles; models are frozen): the tests here only read it."""
+    return _model(CachedWorkspace(), ruleset_id)
+
+
 def _model(workspace: Workspace, ruleset_id: str) -> tuple[Ruleset, RulesetDiff | None]:
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     analysis = analyse(workspace, loaded)
@@ -460,7 +468,7 @@ def _model(workspace: Workspace, ruleset_id: str) -> tuple[Ruleset, RulesetDiff 
 @functools.cache
 def _sheets_of(ruleset_id: str, paper: str, only: tuple[str, ...] | None = None) -> Mapping[str, bytes]:
     """The sheets of a ruleset, rendered once per test process (one render shared by the tests)."""
-    model, changes = _model(Workspace(RULES), ruleset_id)
+    model, changes = _shipped_model(ruleset_id)
     return render_sheets(model, "0" * 64, paper, changes, only=only)
 
 
@@ -495,11 +503,12 @@ def test_an_overflowing_box_is_found() -> None:
 @pytest.mark.parametrize(
     ("ruleset_id", "paper", "sheets"),
     [
+        # Advanced Civilization's densest sheets (Letter: the credit table on either paper, below).
         (MEGA, "a4", ("credit-table.html", "quick-reference.html", "calamities.html")),
-        (BASE, "letter", ("credit-table.html", "map.html")),
         (SMC, "letter", None),  # every sheet of the second family
-        # The community edition's sheets on both papers, some 12 s of CPU: every sheet of every
-        # ruleset on both papers is `make test-slow`'s (below), which holds them too.
+        # The base ruleset's map and credit table on Letter (2.4 s of CPU) and the community
+        # edition's sheets on both papers (some 12 s): every sheet of every ruleset on both papers
+        # is `make test-slow`'s (below), which holds them too.
     ],
 )
 def test_sheets_lie_within_the_page(ruleset_id: str, paper: str, sheets: tuple[str, ...] | None) -> None:
@@ -517,7 +526,7 @@ def test_every_sheet_of_every_ruleset_lies_within_the_page(ruleset_id: str, pape
 
 @pytest.mark.parametrize("ruleset_id", CARD_RULESETS)
 def test_every_card_name_is_on_the_credit_sheet(ruleset_id: str) -> None:
-    model, _ = _model(Workspace(RULES), ruleset_id)
+    model, _ = _shipped_model(ruleset_id)
     page = _sheets_of(ruleset_id, "a4", ("credit-table.html",))["credit-table.html"].decode()
     rows = _parse(page).findall(".//tbody/tr")
     shown = {_cell_text(row.find("th")).removesuffix(" Δ").removesuffix(" +") for row in rows}
@@ -553,7 +562,7 @@ def _large_deck_chart() -> tuple[int, str]:
     )
     text = cards.replace("\ncards:\n", "\ncards:\n" + extra, 1).replace("extra_130", "pottery")
     assert text.count("id: extra_") == 130
-    workspace = Workspace(RULES, overrides={"cards/advanced-civilization.yaml": text})
+    workspace = CachedWorkspace({"cards/advanced-civilization.yaml": text})
     analysis = _analyse(workspace, BASE)
     page = render_sheets(analysis.model, "0" * 64, "letter", only=("credit-table.html",))["credit-table.html"]
     return len(analysis.model.cards), page.decode()
