@@ -18,10 +18,7 @@ import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.load.lines import split_lines
-from civrules.lsp import positions
 from civrules.lsp.index import Index, code_at, explain, schema_keys, suggestion, yaml_key_path
-from civrules.lsp.positions import UTF8, UTF16, UTF32, encoding_of, from_units, to_units
-from civrules.lsp.server import create_server
 from civrules.pipeline.incremental import Session
 from civrules.schema import load_schema
 from tests.conftest import RULES
@@ -292,6 +289,9 @@ ASTRAL = "😀𠀋"
 
 
 def test_columns_convert_between_code_points_and_each_encoding() -> None:
+    from civrules.lsp import positions
+    from civrules.lsp.positions import UTF8, UTF16, UTF32, encoding_of, from_units, to_units
+
     line = f'      - {{note: "{ASTRAL} Ἀθῆναι", card: monotheizm}}'
     column = line.index("monotheizm")  # 0-based, in code points
     before = line[:column]
@@ -340,6 +340,10 @@ class Editor:
     answers and notifications read back as JSON."""
 
     def __init__(self, rules: Path) -> None:
+        # Imported here, not at the top: civrules.lsp.server imports lsprotocol (about 0.4 s of
+        # CPU), which every pytest worker would pay when it collects this module.
+        from civrules.lsp.server import create_server
+
         self.server = create_server(rules)
         self.server.protocol.set_writer(self, include_headers=False)
         self.sent: list[dict[str, Any]] = []

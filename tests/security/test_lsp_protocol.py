@@ -19,19 +19,15 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pytest
 
-from civrules.lsp.transport import (
-    INVALID_PARAMS,
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    SERVER_NOT_INITIALIZED,
-    FdStream,
-    Frame,
-    FrameReader,
-)
+if TYPE_CHECKING:
+    from civrules.lsp.transport import Frame
+
+# civrules.lsp.transport is imported by the tests that use it, not here: it imports lsprotocol
+# (about 0.4 s of CPU), which every pytest worker would pay when it collects this module.
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"
@@ -147,6 +143,8 @@ def _error(answer: dict[str, Any], code: int) -> str:
 
 
 def test_every_malformed_message_is_answered_and_the_server_keeps_answering(client: RawClient, rules: Path) -> None:
+    from civrules.lsp.transport import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR
+
     uri = (rules / CARDS).absolute().as_uri()
     # Before `initialize`: ServerNotInitialized, as LSP says.
     _error(client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": HOVER_AT}), -32002)
@@ -248,6 +246,8 @@ def test_exit_without_shutdown_is_exit_1_and_the_end_of_input_ends_the_server(ru
 
 
 def _frames(data: bytes, max_message: int = 1000) -> list[Frame]:
+    from civrules.lsp.transport import FrameReader
+
     reader = FrameReader(io.BytesIO(data), max_message)
     found = []
     while (frame := reader.read()) is not None:
@@ -268,6 +268,8 @@ def test_the_reader_bounds_what_it_reads_and_finds_the_next_message() -> None:
 
 
 def test_the_fd_stream_reads_lines_within_a_limit(tmp_path: Path) -> None:
+    from civrules.lsp.transport import FdStream
+
     path = tmp_path / "input"
     path.write_bytes(b"abc\ndefghij\n" + b"k" * 10)
     with path.open("rb") as handle:
@@ -278,4 +280,6 @@ def test_the_fd_stream_reads_lines_within_a_limit(tmp_path: Path) -> None:
 
 
 def test_codes_are_the_specifications() -> None:
+    from civrules.lsp.transport import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_NOT_INITIALIZED
+
     assert (PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, SERVER_NOT_INITIALIZED) == (-32700, -32600, -32602, -32002)

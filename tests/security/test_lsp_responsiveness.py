@@ -20,8 +20,6 @@ from typing import Any
 
 import pytest
 
-from civrules.lsp.server import create_server
-from civrules.lsp.transport import CivrulesProtocol
 from civrules.pipeline.incremental import Result
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,6 +51,11 @@ class Editor:
     """The server's own protocol fed the JSON an editor sends; its answers read back as JSON."""
 
     def __init__(self, rules: Path) -> None:
+        # Imported here, not at the top: civrules.lsp imports lsprotocol (about 0.4 s of CPU),
+        # which every pytest worker would pay when it collects this module.
+        from civrules.lsp.server import create_server
+        from civrules.lsp.transport import CivrulesProtocol
+
         self.server = create_server(rules)
         assert isinstance(self.server.protocol, CivrulesProtocol)
         self.protocol = self.server.protocol
