@@ -27,12 +27,10 @@ Finder = Callable[[Mapping[str, Any], Mapping[str, Any]], list[object]]
 def exported(ruleset: str) -> dict[str, Any]:
     """``civrules export RULESET`` as data."""
     from civrules.emit.export import export_ruleset
-    from civrules.load.workspace import Workspace
-    from civrules.pipeline import analyse, derived_facts
-    from tests.conftest import RULES
+    from civrules.pipeline import derived_facts
+    from tests.rulefiles import shipped_analysis
 
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    analysis = shipped_analysis(ruleset)
     assert analysis.resolved is not None and analysis.model is not None
     return export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
 

@@ -11,16 +11,13 @@ import pytest
 from civrules.families.advanced_civilization.calamities import AllBut, calamity_amount, resolution_order
 from civrules.families.advanced_civilization.model import Calamity, Ruleset, of_family
 from civrules.load.document import Document
-from civrules.load.workspace import Workspace
 from civrules.model import Origin, Unknown
-from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.rulefiles import shipped_analysis
 
 
 @pytest.fixture(scope="module")
 def advciv() -> Ruleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = shipped_analysis("advanced-civilization")
     assert analysis.model is not None
     return of_family(analysis.model)
 

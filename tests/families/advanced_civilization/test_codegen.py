@@ -18,9 +18,8 @@ from civrules.emit.packaging import import_name
 from civrules.families.advanced_civilization.commodities import set_value, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
-from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
 from tests.conftest import REPO, RULES
+from tests.rulefiles import shipped_analysis
 
 RULESETS = ("advanced-civilization", "advanced-civilization-western")
 
@@ -53,9 +52,8 @@ def build_here(out: Path, rules: Path = RULES, *args: str) -> tuple[int, str, st
 
 @functools.cache
 def model_of(ruleset: str) -> Ruleset:
-    """The compiler's model of a shipped ruleset, analysed once per module (models are frozen)."""
-    workspace = Workspace(RULES)
-    model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).model
+    """The compiler's model of a shipped ruleset, analysed once per test process (models are frozen)."""
+    model = shipped_analysis(ruleset).model
     return of_family(model)
 
 

@@ -23,9 +23,7 @@ from civrules.families.advanced_civilization.credits import (
     derive_credit_matrix,
 )
 from civrules.families.advanced_civilization.model import Ruleset, of_family
-from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.rulefiles import shipped_analysis
 
 #: The community transcriptions live beside the repository (``../shared`` in CI).
 COMMUNITY = Path(__file__).resolve().parents[4] / "shared" / "sources" / "community"
@@ -42,8 +40,7 @@ CIVBUDDY_OMITS = {("roadbuilding", "engineering"), ("mining", "engineering")}
 
 @pytest.fixture(scope="module")
 def advciv() -> Ruleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = shipped_analysis("advanced-civilization")
     assert analysis.model is not None
     return of_family(analysis.model)
 
@@ -265,8 +262,7 @@ def test_c004_routes_agree_with_walking_every_target(ruleset_id: str) -> None:
     from civrules.families.advanced_civilization.credits import credit_sources, group_members
     from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
 
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    analysis = shipped_analysis(ruleset_id)
     assert analysis.model is not None
     ruleset = of_family(analysis.model)
     members = group_members(credit_sources(ruleset))
@@ -345,8 +341,7 @@ def assert_answers_as_dense(sources: list[CreditSource], policy: CreditPolicy) -
 
 @pytest.mark.parametrize("ruleset_id", FAMILY_RULESETS)
 def test_the_linear_matrix_answers_every_pair_as_the_dense_derivation(ruleset_id: str) -> None:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    analysis = shipped_analysis(ruleset_id)
     assert analysis.model is not None
     ruleset = of_family(analysis.model)
     assert assert_answers_as_dense(credit_sources(ruleset), credit_policy(ruleset)) >= len(ruleset.cards) ** 2

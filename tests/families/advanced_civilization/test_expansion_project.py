@@ -28,10 +28,9 @@ from civrules.families.advanced_civilization.credits import (
 )
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.package import render_package
-from civrules.load.workspace import Workspace
 from civrules.model import Unknown
-from civrules.pipeline import analyse, derived_facts
-from tests.conftest import RULES
+from civrules.pipeline import derived_facts
+from tests.rulefiles import shipped_analysis
 
 
 @dataclass(frozen=True)
@@ -42,8 +41,7 @@ class Loaded:
 
 
 def load(ruleset_id: str) -> Loaded:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    analysis = shipped_analysis(ruleset_id)
     assert analysis.model is not None and analysis.resolved is not None
     exported = json.loads(
         json.dumps(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)), sort_keys=True)

@@ -22,19 +22,17 @@ from civrules.families.advanced_civilization.checks.cards import cyclic_cards, p
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Card, Ruleset, of_family
 from civrules.families.advanced_civilization.succession import groups_covered
-from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
 from civrules.support.walks import acyclic, connected, reachable
 from tests.conftest import RULES
 from tests.core.test_startup import _imports
+from tests.rulefiles import shipped_analysis
 
 SHIPPED = ("advanced-civilization", "expansion-project", "mega-civilization")
 
 
 @pytest.fixture(scope="module", params=SHIPPED)
 def ruleset(request: pytest.FixtureRequest) -> Ruleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[request.param]))
+    analysis = shipped_analysis(request.param)
     assert analysis.model is not None
     return of_family(analysis.model)
 

@@ -21,14 +21,14 @@ from civrules.load.workspace import Workspace
 from civrules.model import Collection
 from civrules.pipeline import Analysis, analyse
 from tests.conftest import RULES
+from tests.rulefiles import shipped_analysis
 
 MAP_FILE = RULES / "maps" / "mediterranean.yaml"
 
 
 @pytest.fixture(scope="module")
 def ruleset() -> Ruleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = shipped_analysis("advanced-civilization")
     assert analysis.model is not None
     return of_family(analysis.model)
 

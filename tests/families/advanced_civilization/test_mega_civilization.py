@@ -17,10 +17,10 @@ from civrules.diagnostics import Severity
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Card, Ruleset
 from civrules.families.advanced_civilization.succession import can_enter_epoch, requirements_of, track_of
-from civrules.load.workspace import Workspace
 from civrules.model import Unknown
 from civrules.pipeline import analyse
 from tests.conftest import RULES
+from tests.rulefiles import shipped_analysis
 
 RULESET = "mega-civilization"
 COMMUNITY = Path(__file__).resolve().parents[4] / "shared" / "sources" / "community"
@@ -79,8 +79,7 @@ ERRATA_ALTERNATIVES = {
 
 @pytest.fixture(scope="module")
 def analysis() -> Any:
-    workspace = Workspace(RULES)
-    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[RULESET]))
+    return shipped_analysis(RULESET)
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,12 @@ from markupsafe import escape
 
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.sheets import svgmap
-from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.rulefiles import shipped_analysis
 
 
 @pytest.fixture(scope="module")
 def ruleset() -> Ruleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = shipped_analysis("advanced-civilization")
     assert analysis.model is not None
     return of_family(analysis.model)
 

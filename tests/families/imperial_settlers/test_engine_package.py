@@ -18,9 +18,8 @@ import pytest
 
 from civrules.families.imperial_settlers import rules
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
-from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
-from tests.conftest import REPO, RULES, distribution_folder
+from tests.conftest import REPO, distribution_folder
+from tests.rulefiles import shipped_analysis
 
 GENERATED = REPO / "generated" / "python"
 PIP = (sys.executable, "-m", "pip")
@@ -55,8 +54,7 @@ PACKAGES: dict[str, RulesetPackage] = {
 
 @cache
 def model(ruleset_id: str) -> ImperialSettlersRuleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    analysis = shipped_analysis(ruleset_id)
     assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset)
     return analysis.model
 

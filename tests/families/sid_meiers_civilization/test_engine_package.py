@@ -13,9 +13,8 @@ import pytest
 from civrules.families.sid_meiers_civilization import rules
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.families.sid_meiers_civilization.package import TABLES
-from civrules.load.workspace import Workspace
-from civrules.pipeline import analyse
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO
+from tests.rulefiles import shipped_analysis
 
 GENERATED = REPO / "generated" / "python"
 if str(GENERATED) not in sys.path:
@@ -43,8 +42,7 @@ PACKAGES: dict[str, RulesetPackage] = {
 
 
 def _model(ruleset_id: str) -> CivilizationRuleset:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    analysis = shipped_analysis(ruleset_id)
     assert isinstance(analysis.model, CivilizationRuleset)
     return analysis.model
 
