@@ -14,10 +14,10 @@ from typing import Any
 import jsonschema
 import yaml
 
-from civrules.load.workspace import Workspace
 from civrules.resolve import Resolver, entity_key
 from civrules.schema.references import node_at
 from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace
 
 REFERENCE = RULES.parent / "docs" / "reference.md"
 
@@ -50,7 +50,7 @@ def examples() -> Iterator[Example]:
 @functools.cache
 def shipped_ids() -> dict[str, set[str]]:
     """The ids of every collection in every shipped ruleset, and the levels of the A.S.T."""
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # the one reading of the shipped files
     resolver = Resolver(workspace)
     found: dict[str, set[str]] = {"rulesets": set(workspace.manifests())}
     for manifest in workspace.manifests().values():

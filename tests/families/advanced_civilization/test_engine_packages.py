@@ -260,11 +260,10 @@ def test_pip_installs_a_package_that_imports_and_type_checks(tmp_path: Path) -> 
 def test_every_card_ability_in_the_data_reaches_the_package(ruleset: str) -> None:
     """Each attribute's text, rule sections, calamity links and every parameter of every effect."""
     from civrules.families.advanced_civilization.assemble import build_ruleset
-    from civrules.load.workspace import Workspace
     from civrules.resolve import Resolver
-    from tests.conftest import RULES
+    from tests.rulefiles import CachedWorkspace
 
-    workspace = Workspace(RULES)  # the model only: the checks run elsewhere
+    workspace = CachedWorkspace()  # the model only (the checks run elsewhere), from the one reading of the files
     resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
     assert resolved is not None
     model = build_ruleset(resolved)
@@ -448,12 +447,11 @@ def test_every_exported_field_reaches_the_package(ruleset: str) -> None:
     the NOT_CARRIED fields."""
     from civrules.emit.export import export_ruleset
     from civrules.families.advanced_civilization.assemble import build_ruleset
-    from civrules.load.workspace import Workspace
     from civrules.pipeline import derived_facts
     from civrules.resolve import Resolver
-    from tests.conftest import RULES
+    from tests.rulefiles import CachedWorkspace
 
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # the one reading of the shipped files
     resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
     assert resolved is not None
     model = build_ruleset(resolved)

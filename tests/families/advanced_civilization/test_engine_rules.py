@@ -436,11 +436,10 @@ def test_the_ast_finish_is_the_compilers_and_unknown_lengths_are_refused(ruleset
     of a track is not in the sources the helper says so rather than guessing."""
     from civrules.families.advanced_civilization import succession
     from civrules.families.advanced_civilization.assemble import build_ruleset
-    from civrules.load.workspace import Workspace
     from civrules.resolve import Resolver
-    from tests.conftest import RULES
+    from tests.rulefiles import CachedWorkspace
 
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # the one reading of the shipped files
     resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
     assert resolved is not None
     model = build_ruleset(resolved)
@@ -465,11 +464,10 @@ def test_the_ast_finish_is_the_compilers_and_unknown_lengths_are_refused(ruleset
 def test_the_phases_numbers_are_the_compilers() -> None:
     """The helpers read the phase facts the compiler's model holds, for every ruleset."""
     from civrules.families.advanced_civilization.assemble import build_ruleset
-    from civrules.load.workspace import Workspace
     from civrules.resolve import Resolver
-    from tests.conftest import RULES
+    from tests.rulefiles import CachedWorkspace
 
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # the one reading of the shipped files
     for ruleset, package in PACKAGES.items():
         resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
         assert resolved is not None
