@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from civrules.support.values import frozen_value
+
 
 class Severity(enum.StrEnum):
     """How bad a diagnostic is; errors make `validate` exit 1."""
@@ -41,7 +43,7 @@ class Span:
         return cls(file, line, column, line, column + 1)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Related:
     """Another place that explains a diagnostic (the other side of a border, a base definition)."""
 
@@ -49,7 +51,7 @@ class Related:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Diagnostic:
     """A problem found in the rule data, with where it is and how to fix it."""
 

@@ -35,6 +35,7 @@ from civrules.load.document import Document, NodePath
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.model import Origin
 from civrules.schema import validate_entity, validate_setting
+from civrules.support.values import frozen_value
 
 OPERATIONS = ("remove", "replace", "patch", "add")
 
@@ -788,7 +789,7 @@ _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
 LIST_OPERATIONS = ("remove", "replace", "patch", "insert", "append")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PatchProblem:
     """A list operation of a patch that cannot be applied, at its path inside the patch."""
 

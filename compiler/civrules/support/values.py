@@ -1,11 +1,11 @@
-"""Frozen values: ``@value`` makes a frozen, slotted dataclass whose comparison, hash and repr are
+"""Frozen values: ``@frozen_value`` makes a frozen, slotted dataclass whose comparison, hash and repr are
 shared functions rather than methods generated for the class.
 
 ``dataclasses`` writes each generated method as source text and compiles it when the class is
 made (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, and ``__setattr__``/``__delattr__``
 of a frozen class), on every run: bytecode caches do not keep them. The models hold dozens of
 classes (Advanced Civilization's 56 made a clean ``validate`` compile 336 methods, ≈0.05 s of its
-≈0.3 s of CPU). ``@value`` lets ``dataclasses`` generate what needs the class's own signature
+≈0.3 s of CPU). ``@frozen_value`` lets ``dataclasses`` generate what needs the class's own signature
 (``__init__``, and the frozen ``__setattr__``/``__delattr__``, which ``dataclasses`` always writes
 for a frozen class) and gives the class comparison, hash and repr built from its fields' names,
 which compile nothing. They behave as the generated ones: compared and hashed by the fields whose
@@ -13,7 +13,7 @@ which compile nothing. They behave as the generated ones: compared and hashed by
 ``Name(field=value, ...)`` by the fields whose ``repr`` is true, a recursive reference as ``...``.
 ``dataclasses.fields``, ``replace``, ``asdict``, pickling and ``match`` work as on any dataclass.
 
-To mypy (``dataclass_transform``) a ``@value`` class is a frozen dataclass.
+To mypy (``dataclass_transform``) a ``@frozen_value`` class is a frozen dataclass.
 """
 
 from __future__ import annotations
@@ -76,15 +76,15 @@ def _make(cls: type[_T], kw_only: bool) -> type[_T]:
 
 
 @overload
-def value(cls: type[_T], /) -> type[_T]: ...
+def frozen_value(cls: type[_T], /) -> type[_T]: ...
 
 
 @overload
-def value(*, kw_only: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+def frozen_value(*, kw_only: bool = False) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-def value(cls: type[_T] | None = None, /, *, kw_only: bool = False) -> Any:
+def frozen_value(cls: type[_T] | None = None, /, *, kw_only: bool = False) -> Any:
     """Make ``cls`` a frozen, slotted dataclass compared, hashed and shown by its fields (see the
     module); ``kw_only`` as for ``dataclasses.dataclass``."""
     if cls is None:
