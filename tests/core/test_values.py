@@ -133,7 +133,7 @@ MODULES = [
     "civrules.families.advanced_civilization.model",
     "civrules.families.sid_meiers_civilization.model",
     "civrules.families.imperial_settlers.model",
-    "civrules.diagnostics",
+    "civrules.diagnostics",  # Span: ordered
     "civrules.diagnostics.codes",
     "civrules.families.family",
     "civrules.resolve",
@@ -174,3 +174,29 @@ def test_each_frozen_value_compares_hashes_and_shows_as_dataclasses_would(name: 
         assert hash(one) == hash(tuple(getattr(one, f.name) for f in fields if f.compare))
         shown = ", ".join(f"{f.name}={getattr(one, f.name)!r}" for f in fields if f.repr)
         assert repr(one) == f"{cls.__qualname__}({shown})"
+
+
+@frozen_value(order=True)
+class Ranked:
+    line: int
+    column: int
+    note: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class RankedDataclass:
+    line: int
+    column: int
+    note: str = field(default="", compare=False)
+
+
+def test_ordered_as_dataclasses_orders() -> None:
+    pairs = [(1, 2), (1, 3), (2, 0), (1, 2), (0, 9)]
+    ours = [Ranked(a, b, str(i)) for i, (a, b) in enumerate(pairs)]
+    theirs = [RankedDataclass(a, b, str(i)) for i, (a, b) in enumerate(pairs)]
+    assert [(r.line, r.column, r.note) for r in sorted(ours)] == [(r.line, r.column, r.note) for r in sorted(theirs)]
+    assert Ranked(1, 2) <= Ranked(1, 2, "other") and Ranked(1, 2) >= Ranked(1, 2) and Ranked(2, 0) > Ranked(1, 9)
+    other: object = (1, 2)
+    assert Ranked.__lt__(Ranked(1, 2), other) is NotImplemented
+    with pytest.raises(TypeError):
+        _ = Ranked(1, 2) < RankedDataclass(1, 2)  # type: ignore[operator]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from civrules.support.values import frozen_value
 
@@ -27,7 +27,7 @@ class Severity(enum.StrEnum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@frozen_value(order=True)
 class Span:
     """A range in a file: 1-based line and column, the end column exclusive."""
 

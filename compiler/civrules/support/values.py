@@ -10,7 +10,8 @@ classes (Advanced Civilization's 56 made a clean ``validate`` compile 336 method
 for a frozen class) and gives the class comparison, hash and repr built from its fields' names,
 which compile nothing. They behave as the generated ones: compared and hashed by the fields whose
 ``compare`` (``hash``) is true, only with an instance of the very same class; shown as
-``Name(field=value, ...)`` by the fields whose ``repr`` is true, a recursive reference as ``...``.
+``Name(field=value, ...)`` by the fields whose ``repr`` is true, a recursive reference as ``...``;
+ordered (``order=True``) as they are compared.
 ``dataclasses.fields``, ``replace``, ``asdict``, pickling and ``match`` work as on any dataclass.
 
 To mypy (``dataclass_transform``) a ``@frozen_value`` class is a frozen dataclass.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, ge, gt, le, lt
 from reprlib import recursive_repr
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -38,7 +39,7 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda instance: ()
 
 
-def _methods(cls: type[Any]) -> None:
+def _methods(cls: type[Any], order: bool) -> None:
     written = cls.__dict__
     # A class that writes its own method keeps it, as with ``dataclasses`` (a body that writes
     # ``__eq__`` alone has ``__hash__`` set to None by Python: that is not a hash of its own).
@@ -61,7 +62,10 @@ def _methods(cls: type[Any]) -> None:
         shown_fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
         return f"{self.__class__.__qualname__}({shown_fields})"
 
-    for name, method in (("__eq__", equal), ("__hash__", hash_of), ("__repr__", shown_as)):
+    methods = [("__eq__", equal), ("__hash__", hash_of), ("__repr__", shown_as)]
+    if order:
+        methods += [(f"__{op.__name__}__", _ordering(op, compared)) for op in (lt, le, gt, ge)]
+    for name, method in methods:
         if name in written and (name != "__hash__" or own_hash):
             continue
         method.__name__ = name
@@ -69,9 +73,18 @@ def _methods(cls: type[Any]) -> None:
         setattr(cls, name, method)
 
 
-def _make(cls: type[_T], kw_only: bool) -> type[_T]:
+def _ordering(op: Callable[[Any, Any], bool], compared: Callable[[Any], tuple[Any, ...]]) -> Callable[..., object]:
+    def ordered(self: Any, other: object) -> object:
+        if other.__class__ is self.__class__:
+            return op(compared(self), compared(other))
+        return NotImplemented
+
+    return ordered
+
+
+def _make(cls: type[_T], kw_only: bool, order: bool) -> type[_T]:
     made = dataclasses.dataclass(cls, frozen=True, slots=True, eq=False, repr=False, kw_only=kw_only)
-    _methods(made)
+    _methods(made, order)
     return made
 
 
@@ -80,13 +93,14 @@ def frozen_value(cls: type[_T], /) -> type[_T]: ...
 
 
 @overload
-def frozen_value(*, kw_only: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+def frozen_value(*, kw_only: bool = False, order: bool = False) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-def frozen_value(cls: type[_T] | None = None, /, *, kw_only: bool = False) -> Any:
+def frozen_value(cls: type[_T] | None = None, /, *, kw_only: bool = False, order: bool = False) -> Any:
     """Make ``cls`` a frozen, slotted dataclass compared, hashed and shown by its fields (see the
-    module); ``kw_only`` as for ``dataclasses.dataclass``."""
+    module); ``kw_only`` and ``order`` (``<``, ``<=``, ``>``, ``>=`` by the compared fields) as for
+    ``dataclasses.dataclass``."""
     if cls is None:
-        return lambda cls: _make(cls, kw_only)
-    return _make(cls, kw_only)
+        return lambda cls: _make(cls, kw_only, order)
+    return _make(cls, kw_only, order)
