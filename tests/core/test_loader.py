@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tracemalloc
 from pathlib import Path
 
@@ -309,3 +310,18 @@ def test_the_examples_of_what_a_line_is_hold() -> None:
     from civrules.load import lines
 
     assert doctest.testmod(lines).failed == 0
+
+
+def test_the_refused_characters_are_the_complement_of_yaml_printable_ones_and_the_misleading_ones() -> None:
+    """The refused set is written as the forbidden characters (cheaper to compile at start-up than
+    the complement of the printable ones): the same characters, checked over every code point."""
+    from civrules.load import reader
+
+    as_complement = re.compile(
+        "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+        "|[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+    )
+    every = "".join(map(chr, range(0x110000)))
+    refused = reader._NON_PRINTABLE.findall(every)
+    assert refused == as_complement.findall(every)
+    assert "\t" not in refused and "\x85" in refused and "\u202e" in refused and "\ud800" in refused

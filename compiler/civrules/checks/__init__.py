@@ -20,11 +20,11 @@ runs them. A check module imports this one; nothing here imports a check, so the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes
 from civrules.families import families
+from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:
     from civrules.model import Ruleset
@@ -34,7 +34,7 @@ CheckFunction = Callable[[Any], Iterable[Diagnostic]]
 R = TypeVar("R", bound="Ruleset")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Check:
     code: codes.Code
     run: CheckFunction

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from civrules.checks import check, diagnostic
@@ -21,9 +20,10 @@ from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
 from civrules.schema.references import is_remembering, remembered
+from civrules.support.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Index:
     """The numbers a rule index knows: printed sections, missing ones, and gaps of the printed sequence."""
 
@@ -179,7 +179,7 @@ def data_nodes(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, Any]]:
                 stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Walk:
     """What one walk of a document finds: its `rule:` citations and its unknown facts, in order.
 

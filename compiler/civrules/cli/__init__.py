@@ -12,7 +12,6 @@ import io
 import math
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -210,6 +209,8 @@ class _Group(click.Group):
                 err=True,
             )
             if debug:
+                import traceback  # only to show an internal error: not imported at every start
+
                 click.echo(traceback.format_exc(), err=True)
             else:
                 click.echo("hint: please report it with the command you ran and the output of --debug", err=True)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from civrules.support.values import frozen_value
 
 
 class Severity(enum.StrEnum):
@@ -25,7 +27,7 @@ class Severity(enum.StrEnum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@frozen_value(order=True)
 class Span:
     """A range in a file: 1-based line and column, the end column exclusive."""
 
@@ -41,7 +43,7 @@ class Span:
         return cls(file, line, column, line, column + 1)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Related:
     """Another place that explains a diagnostic (the other side of a border, a base definition)."""
 
@@ -49,7 +51,7 @@ class Related:
     label: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Diagnostic:
     """A problem found in the rule data, with where it is and how to fix it."""
 

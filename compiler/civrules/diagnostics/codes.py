@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
 
 from civrules.diagnostics import Severity
+from civrules.support.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Code:
     """A diagnostic code and its user documentation."""
 

@@ -11,7 +11,6 @@ minutes. Within those bounds the answer is difflib's, so hints are deterministic
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Iterable
 
@@ -45,6 +44,8 @@ class Vocabulary:
             return self.answers[word]
         if len(self.answers) >= self.queries:
             return None
+        import difflib  # asked only when there is something to suggest: not at every start
+
         found = difflib.get_close_matches(word, self._candidates(len(word)), n=1, cutoff=self.cutoff)
         answer = found[0] if found else None
         self.answers[word] = answer

@@ -10,8 +10,10 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from civrules.support.values import frozen_value
 
 #: The letters of the codes the core's own diagnostics use (loading, schema, resolution, identity,
 #: references, citations and unknown facts, variants); no family may take them.
@@ -21,7 +23,7 @@ FAMILY_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 PREFIX = re.compile(r"^[A-Z]$")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CollectionSpec:
     """Where a collection of a family lives and how its entities are keyed.
 
@@ -44,7 +46,7 @@ class FamilyError(Exception):
     """A family that cannot be registered (a bad id, a prefix another family or the core holds)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Family:
     """What one game family adds to the core.
 

@@ -83,13 +83,12 @@ _PLAIN_WORDS: dict[str, bool | None] = {**_BOOL, **dict.fromkeys(("~", "null", "
 _LETTER_START = frozenset("nNtTfF")
 #: First characters of a plain scalar that may resolve to something other than a string.
 _SPECIAL_START = frozenset(("", *"0123456789+-.~nNtTfF"))
-# Characters YAML forbids in a stream (1.2, 5.1): C0 controls but tab/LF/CR, DEL, C1 but NEL, surrogates, U+FFFE/F.
-_NON_PRINTABLE = re.compile(
-    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-    # Printable for YAML, but they make text read otherwise than it is (a line break that is not
-    # one, a bidirectional override that reorders what a reviewer sees): refused as well.
-    "|[\x85\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+# Characters YAML forbids in a stream (1.2, 5.1): C0 controls but tab/LF/CR, DEL, C1 but NEL, surrogates, U+FFFE/F;
+# and some it allows that make text read otherwise than it is (a line break that is not one: NEL,
+# U+2028/9; a bidirectional override that reorders what a reviewer sees): refused as well. Written
+# as the forbidden characters, not as the complement of the printable ones (``[^...]`` up to
+# U+10FFFF): the same set, a few milliseconds less to compile at every start.
+_NON_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
 #: What an escape in a quoted scalar (`"\x1b"`, `"\0"`, `"\ud800"`) may not produce: the characters
 #: above, and the controls YAML allows only as escapes. Tab and line feed are text (a multi-line note).
 _UNSAFE_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")

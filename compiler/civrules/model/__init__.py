@@ -8,21 +8,22 @@ can point at the exact key or value a designer must edit. Facts the sources do n
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
 from civrules.load.document import Document, NodePath
+from civrules.support.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Unknown:
     """A fact the sources do not give; ``reason`` says why."""
 
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Origin:
     """Where an entity was read from: a document and the path of its node.
 
@@ -189,7 +190,7 @@ def source_of(raw: Mapping[str, Any]) -> str | None:
     return source if isinstance(source, str) else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Entity:
     """Common to every collection element: id, name, citations, and where it was read."""
 
@@ -229,7 +230,7 @@ class Entity:
 E = TypeVar("E", bound=Entity, covariant=True)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Collection(Generic[E]):
     """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins)."""
 
@@ -283,7 +284,7 @@ def setting_of(
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class RuleIndex:
     """The sections of the ruleset's rulebook, for checking citations."""
 
@@ -313,7 +314,7 @@ def rule_index_of(document: Document | None) -> RuleIndex | None:
     return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value(kw_only=True)
 class Ruleset:
     """A resolved ruleset as every family has it: what the core's checks and emitters read.
 

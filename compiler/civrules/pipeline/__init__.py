@@ -20,6 +20,7 @@ from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
 from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
+from civrules.support.values import frozen_value
 
 
 @dataclass(slots=True)
@@ -290,7 +291,7 @@ def suppress(
     return kept + refused + _unchecked_suppressions(own, tables, used, select, ignore)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Suppression:
     """One code of a `# civrules: ignore[...]` comment, where it is written."""
 

@@ -23,7 +23,6 @@ where they were last changed, so a diagnostic points at the file a designer must
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,6 +35,7 @@ from civrules.load.document import Document, NodePath
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.model import Origin
 from civrules.schema import validate_entity, validate_setting
+from civrules.support.values import frozen_value
 
 OPERATIONS = ("remove", "replace", "patch", "add")
 
@@ -188,6 +188,8 @@ class Resolver:
             ]
         parent = manifests.get(parent_id)
         if parent is None:
+            import difflib  # only for a base that is not there
+
             close = difflib.get_close_matches(parent_id, list(manifests), n=1)
             hint = mean(parent_id, close[0]) if close else "run `civrules list` to see the ruleset ids"
             problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
@@ -787,7 +789,7 @@ _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
 LIST_OPERATIONS = ("remove", "replace", "patch", "insert", "append")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PatchProblem:
     """A list operation of a patch that cannot be applied, at its path inside the patch."""
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from civrules.load.document import NodePath
+from civrules.support.values import frozen_value
 
 #: The vendor keyword of a reference annotation.
 KEYWORD = "x-civrules-ref"
@@ -39,7 +39,7 @@ KEYWORD = "x-civrules-ref"
 LIST_OPERATIONS = frozenset({"remove", "replace", "patch", "insert", "append"})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Ref:
     """What an annotated field refers to: a collection, the reference in words, whether X001 checks it."""
 
@@ -219,7 +219,7 @@ def _open(schema: _Schema, node: Any, value: Any, depth: int) -> Iterator[dict[s
             yield from _open(schema, branch, value, depth + 1)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class _Step:
     """What the walk needs of the nodes describing a value of one shape: the reference they
     declare, or the nodes of its fields and elements (computed once per nodes and shape)."""

@@ -17,8 +17,9 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from civrules.support.values import frozen_value
 
 #: Folders nested deeper than this under a root are not walked (rules need two or three levels).
 MAX_DEPTH = 32
@@ -40,7 +41,7 @@ class RefusedError(Exception):
         self.size = size
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Entry:
     """One thing found by :func:`walk`: its path relative to the root, what it is, its size."""
 

@@ -9,11 +9,12 @@ calamity's `modifier_combination` says (cumulative, or only the highest card, 30
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
 from civrules.model import Unknown, known
+from civrules.support.values import frozen_value
 
 Role = Literal["primary", "secondary"]
 
@@ -65,14 +66,14 @@ def order_basis(ruleset: Ruleset) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class AllBut:
     """An amount of "all of the victim's units except ``spared``" (Civil Disorder, 30.711)."""
 
     spared: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class EffectAmount:
     """What one effect of a calamity takes from one holder, after his cards' modifiers.
 

@@ -8,16 +8,15 @@ stacks (`trade_stacks`) with the place each was declared, for the checks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from civrules.families.advanced_civilization.model import Commodity, Ruleset, TradeStack
 from civrules.model import Unknown
+from civrules.support.values import frozen_value
 
 #: The only set value formula the rulebooks use: n cards of face value v are worth n x n x v.
 COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SetValueRule:
     """How a ruleset values a set: the formula and how many cards Mining adds (0 if it adds none)."""
 
@@ -92,7 +91,7 @@ def declared_stacks(ruleset: Ruleset) -> list[TradeStack]:
     return list(ruleset.trade_stacks.stacks) if ruleset.trade_stacks is not None else []
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class BlockBonus:
     """A band of player counts in which a set redeemed outside its native trade block gains its face
     value per card (Expansion Project 26.3.3); ``shared_goods`` says whether goods native to both
@@ -143,7 +142,7 @@ def block_bonus(
     return n * value if outside else 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deck:
     """One trade deck of a deck composition: its block, goods with card counts, calamity sets."""
 
@@ -153,7 +152,7 @@ class Deck:
     calamity_severities: tuple[str, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class DeckBand:
     """The trade decks for a band of player counts (and, where the map is split, a region)."""
 

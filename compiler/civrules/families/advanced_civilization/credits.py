@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:
     from civrules.families.advanced_civilization.model import Ruleset
@@ -37,7 +38,7 @@ class SameTarget(enum.StrEnum):
     SUM = "sum"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CreditPolicy:
     """How credit lines combine. ``two_group_cards_known`` is False where the ruleset does not know
     how a card of two groups receives group credits (its `two_group_cards` is unknown)."""
@@ -46,7 +47,7 @@ class CreditPolicy:
     two_group_cards_known: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CreditLine:
     """One credit as written: toward a group (every other card of it) or toward one card.
 
@@ -59,7 +60,7 @@ class CreditLine:
     extra: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CreditSource:
     """What the derivation needs of a card: its id, groups and credit lines."""
 

@@ -5,24 +5,25 @@ from validated documents (:mod:`civrules.families.advanced_civilization.assemble
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
 from civrules.families.advanced_civilization import FAMILY_ID as FAMILY_ID
 from civrules.load.document import NodePath
 from civrules.model import Collection, Entity, Origin, Unknown, known
 from civrules.model import Ruleset as CoreRuleset
+from civrules.support.values import frozen_value
 
 # --- Cards -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Group(Entity):
     colour: str | Unknown | None
     shape: str | Unknown | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CreditLine:
     """A credit as written on the giving card; ``index`` is its position in the card's `credits`."""
 
@@ -33,7 +34,7 @@ class CreditLine:
     extra: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CalamityLink:
     """An attribute's claim that the card changes a calamity; ``path`` locates it under the card."""
 
@@ -42,7 +43,7 @@ class CalamityLink:
     path: NodePath
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Effect:
     """One structured effect of a card attribute: its ``kind`` (a closed vocabulary, see the schema's
     `$defs/effect`) and the kind's parameters as written; ``path`` locates it under the card."""
@@ -52,7 +53,7 @@ class Effect:
     path: NodePath
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Attribute:
     """A card attribute: its wording, cited sections, structured effects and calamity links.
 
@@ -68,7 +69,7 @@ class Attribute:
     source: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PurchaseEffect:
     """What buying a card brings at once (`purchase_effects`): its kind, wording and parameters.
 
@@ -88,7 +89,7 @@ class PurchaseEffect:
     groups: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Card(Entity):
     groups: tuple[str, ...] | Unknown
     cost: int | Unknown
@@ -114,7 +115,7 @@ class Card(Entity):
 # --- Commodities and calamities ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Commodity(Entity):
     value: int | Unknown
     count: int | Unknown
@@ -126,7 +127,7 @@ class Commodity(Entity):
     block_counts: tuple[tuple[str, int], ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Modifier:
     """A card's change to a calamity; ``index`` is its position in the calamity's `modifiers`."""
 
@@ -166,7 +167,7 @@ class Modifier:
         return self.set_to if self.set_to is not None else self.becomes_amount
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CalamityEffect:
     """One effect of a calamity on one side (``primary`` or ``secondary``), at ``index`` in it."""
 
@@ -206,7 +207,7 @@ class CalamityEffect:
         return amount if isinstance(amount, Unknown) else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CalamityAlternative:
     """What a victim may lose instead (`alternative`)."""
 
@@ -220,7 +221,7 @@ class CalamityAlternative:
     source: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CalamityFallback:
     """What happens when the effect cannot be carried out (`fallback`)."""
 
@@ -230,7 +231,7 @@ class CalamityFallback:
     source: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Immunity:
     """An entry of a calamity's `immune`: who is immune, from which side, to which effects."""
 
@@ -245,7 +246,7 @@ class Immunity:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Override:
     """A card of a `modifier_combination` that overrides others (`overrides`), at ``index``."""
 
@@ -254,7 +255,7 @@ class Override:
     overrides: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Combination:
     """How a calamity's card modifiers combine (`modifier_combination`), as written."""
 
@@ -269,7 +270,7 @@ class Combination:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Beneficiary:
     """Who gains what a calamity takes (`beneficiary`), as written."""
 
@@ -282,7 +283,7 @@ class Beneficiary:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class NoEffect:
     """A situation in which a calamity has no effect at all (`no_effect_when`)."""
 
@@ -291,7 +292,7 @@ class NoEffect:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Calamity(Entity):
     stack: int
     tradable: bool | Unknown
@@ -318,7 +319,7 @@ class Calamity(Entity):
 # --- Nations, A.S.T., game structure -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Nation(Entity):
     start_areas: tuple[str, ...] | Unknown | None
     ast_position: int | Unknown | None
@@ -328,7 +329,7 @@ class Nation(Entity):
     colour: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class LevelRequirements:
     """An epoch's requirements at one level of the game (`requirements_by_level`, at ``index``)."""
 
@@ -338,7 +339,7 @@ class LevelRequirements:
     requirements: Mapping[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Epoch(Entity):
     requirements: Mapping[str, Any]
     #: The epoch's place from left to right on the A.S.T. (`order`); None where not written.
@@ -346,7 +347,7 @@ class Epoch(Entity):
     by_level: tuple[LevelRequirements, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class AstTrack(Entity):
     """One nation's A.S.T. track (``id`` is the nation's id)."""
 
@@ -368,7 +369,7 @@ class AstTrack(Entity):
         return f"{self.id}@{self.level or ''}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Phase(Entity):
     number: int | None
     condition: str | None
@@ -391,7 +392,7 @@ class Phase(Entity):
     military_last: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SubActivity:
     """A step of a phase (`sub_activities`): its id, name as written and citations, and the
     civilization card whose holders alone take it (`card`)."""
@@ -402,7 +403,7 @@ class SubActivity:
     card: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TradeDeckSetup:
     """A trade deck a configuration uses (`trade_decks`): its id, name and make-up as written."""
 
@@ -411,7 +412,7 @@ class TradeDeckSetup:
     text: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SpecialRule:
     """A rule a player count adds (`special_rules`): its id and text."""
 
@@ -419,7 +420,7 @@ class SpecialRule:
     text: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Configuration:
     """One set-up of a player count (`configurations`, at ``index``): its nations and map in play."""
 
@@ -446,7 +447,7 @@ class Configuration:
     trade_decks: tuple[TradeDeckSetup, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class PlayerCount(Entity):
     """The rules for one number of players (``id`` is the count as text)."""
 
@@ -461,7 +462,7 @@ class PlayerCount(Entity):
 # --- Map ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Coast:
     """One coast of a two-coast area: the areas it touches (None where not written as a list)."""
 
@@ -469,7 +470,7 @@ class Coast:
     touches: tuple[str, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Area(Entity):
     land: bool
     water: bool
@@ -485,7 +486,7 @@ class Area(Entity):
     coasts: tuple[Coast, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Border(Entity):
     """A border between two areas (``id`` is ``a|b``); ``kind`` is land, sea or both."""
 
@@ -494,7 +495,7 @@ class Border(Entity):
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Region(Entity):
     """A named set of areas: a flood plain, or the areas a volcano touches."""
 
@@ -503,7 +504,7 @@ class Region(Entity):
     listed: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class FloodPlainEntry:
     """An entry of a map file's `flood_plains` as written (declaring or continuing a flood plain)."""
 
@@ -513,7 +514,7 @@ class FloodPlainEntry:
     origin: Origin
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ExcludedBorder:
     """An entry of a map file's `excluded_borders`: two areas the sources say share no border."""
 
@@ -521,7 +522,7 @@ class ExcludedBorder:
     origin: Origin
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class MapFile:
     """One map file of the ruleset as written: what it says of itself, and its file-level lists.
 
@@ -545,7 +546,7 @@ class MapFile:
 CALAMITY_KINDS = ("non_tradable", "tradable", "minor")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TradeStack:
     """One numbered trade card stack as the commodities file declares it."""
 
@@ -557,7 +558,7 @@ class TradeStack:
     purchases: tuple[Purchase, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Purchase:
     """A price at which cards of a stack may be bought (`purchases`), and the card it needs."""
 
@@ -566,7 +567,7 @@ class Purchase:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SetupStep:
     """A step of the trade stacks' set-up (`trade_stacks.setup.steps`, at ``index``)."""
 
@@ -579,7 +580,7 @@ class SetupStep:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TradeStacks:
     """`trade_stacks`: how many stacks, the stacks declared, whether numbered by value, the set-up."""
 
@@ -590,7 +591,7 @@ class TradeStacks:
     setup: tuple[SetupStep, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TotalCards:
     """`total_cards`: the rulebook's count of commodity cards."""
 
@@ -598,7 +599,7 @@ class TotalCards:
     count: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SetValueExample:
     """A worked example of the set value rule (`set_value.examples`, at ``index``)."""
 
@@ -608,7 +609,7 @@ class SetValueExample:
     set_value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SetValueSetting:
     """`set_value`: the formula, the largest set, worked examples (as written)."""
 
@@ -624,7 +625,7 @@ class SetValueSetting:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class MiningSetting:
     """`mining`: whether it declares Mining's set bonus (`set_bonus`), and the cards it adds."""
 
@@ -636,7 +637,7 @@ class MiningSetting:
     card: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class AstSetting:
     """`ast`: the A.S.T.'s declared layout, its levels, and which of its keys are written."""
 
@@ -658,7 +659,7 @@ class AstSetting:
     notes: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class BlockBonusBand:
     """An entry of `non_native_block_bonus`: a band of player counts and how shared goods fare."""
 
@@ -670,7 +671,7 @@ class BlockBonusBand:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class DeckGood:
     """A good of a trade deck (`deck_compositions[].decks[].commodities`): a count, or a share."""
 
@@ -680,7 +681,7 @@ class DeckGood:
     share: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class DeckSpec:
     """A trade deck of a deck composition as written."""
 
@@ -691,7 +692,7 @@ class DeckSpec:
     calamity_severities: tuple[str, ...] | Unknown | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class DeckComposition:
     """An entry of `deck_compositions`: the decks for a band of player counts (and a map region)."""
 
@@ -702,7 +703,7 @@ class DeckComposition:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CardChange:
     """A card that changes the hand limit (`hand_limit.card_changes`) by ``change`` cards."""
 
@@ -710,7 +711,7 @@ class CardChange:
     change: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class HandLimit:
     """`hand_limit`: the commodity cards a player may keep, and the cards that change it."""
 
@@ -724,7 +725,7 @@ class HandLimit:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class RateChange:
     """A card that raises or lowers the tax rate (`taxation.rate_changes`)."""
 
@@ -733,7 +734,7 @@ class RateChange:
     lower_by: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Taxation:
     """`taxation`: tokens per city, the cards that change the rate, revolts."""
 
@@ -751,7 +752,7 @@ class Taxation:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class ScoringItem:
     """An item of the final score (`victory.scoring`)."""
 
@@ -763,7 +764,7 @@ class ScoringItem:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class GeneralRule:
     """A rule of the whole turn (`sequence_of_play.general_rules`), with its text."""
 
@@ -771,7 +772,7 @@ class GeneralRule:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Components:
     """`components`: the playing pieces (a nation's city pieces, `cities_per_set`)."""
 
@@ -779,7 +780,7 @@ class Components:
     cities_per_set: Any
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value(kw_only=True)
 class Ruleset(CoreRuleset):
     """A resolved ruleset of the Advanced Civilization family: everything its checks and emitters read."""
 

@@ -18,15 +18,15 @@ With the Advanced Civilization ruleset, Pottery (Crafts), Astronomy (Sciences) a
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from civrules.diagnostics import Span
 from civrules.families.advanced_civilization.model import AstTrack, Card, Epoch, Ruleset
 from civrules.model import Unknown
+from civrules.support.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Layout:
     """The A.S.T.'s declared layout (``ast`` in the manifest); ``None`` where the manifest has none."""
 
@@ -41,7 +41,7 @@ class Layout:
         return None if spaces is None else self.start_space + spaces - 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class EpochSpan:
     """The spaces of one epoch on one track, ``first`` to ``last`` inclusive."""
 

@@ -8,11 +8,11 @@ carry its code, unless the ruleset uses a custom faction deck for it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of, rules_of
+from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:  # the register imports this room; resolution imports the register
     from civrules.resolve import Entry, Resolved
@@ -23,7 +23,7 @@ FAMILY_ID = "imperial-settlers"
 Goods = tuple[str, ...] | Unknown
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CopyFacts:
     """A copy whose printed cost, spoils or deal differ from its card's."""
 
@@ -34,7 +34,7 @@ class CopyFacts:
     deal: str | Unknown | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Card(Entity):
     """A card of a deck with its copies."""
 
@@ -69,7 +69,7 @@ class Card(Entity):
         return self.cost, self.spoils, self.deal
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SpecialRule:
     id: str
     text: str
@@ -77,7 +77,7 @@ class SpecialRule:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Faction(Entity):
     deck: str
     production: Goods
@@ -85,7 +85,7 @@ class Faction(Entity):
     special_rules: tuple[SpecialRule, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class DeckEntry:
     """A card of a custom deck and its copies; ``index`` is its place in the deck's `cards`."""
 
@@ -94,7 +94,7 @@ class DeckEntry:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class FactionDeck(Entity):
     """A faction deck a designer builds, in place of its faction's printed deck."""
 
@@ -102,27 +102,27 @@ class FactionDeck(Entity):
     entries: tuple[DeckEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deck(Entity):
     prefix: str
     size: int
     faction: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Good(Entity):
     resource: bool
     token: bool
     stands_for: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Component(Entity):
     count: int | None
     minimum: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Step:
     """One numbered step of a procedure (a phase, the setup, the solo game), in the data's words."""
 
@@ -137,7 +137,7 @@ class Step:
     source_of_goods: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Phase(Entity):
     order: int
     steps: tuple[Mapping[str, Any], ...]
@@ -147,7 +147,7 @@ class Phase(Entity):
     skipped_in_last_round: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Action(Entity):
     price: Mapping[str, int]
     allowed: bool
@@ -169,7 +169,7 @@ class Action(Entity):
     activations_per_round: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Fact(Entity):
     """An entity the model keeps by id and name (a colour, a kind of location, a part of a card, a
     general rule), with its text where it has one."""
@@ -182,13 +182,13 @@ class Fact(Entity):
     side: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TieBreak:
     id: str
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SoloRules:
     """The solo game (p13-p14) as far as the ruleset gives it."""
 
@@ -210,7 +210,7 @@ class SoloRules:
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Scoring:
     """The VP of a location at the end of the game (p7), where the ruleset gives them."""
 
@@ -219,7 +219,7 @@ class Scoring:
     origin: Origin
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SoloLevel:
     """One level of the solo game's achievement table (p14): its id and its threshold."""
 
@@ -229,7 +229,7 @@ class SoloLevel:
     name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SoloTable:
     """The solo game's achievement table, lowest level first, and where the ruleset writes it."""
 
@@ -245,7 +245,7 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value(kw_only=True)
 class ImperialSettlersRuleset(Ruleset):
     """An Imperial Settlers ruleset."""
 

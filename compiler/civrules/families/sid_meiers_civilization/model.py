@@ -8,15 +8,15 @@ Checks and emitters read this model, never the raw YAML. Facts the sources do no
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from civrules.families.sid_meiers_civilization import FAMILY_ID as FAMILY_ID
 from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of
 from civrules.resolve import Resolved
+from civrules.support.values import frozen_value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class UnitRef:
     """A unit type at a rank (what a technology unlocks or upgrades to)."""
 
@@ -24,7 +24,7 @@ class UnitRef:
     rank: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class TechEffect:
     """One ability of a technology card, by kind; ``index`` is its place in `effects`."""
 
@@ -34,7 +34,7 @@ class TechEffect:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Unlocks:
     buildings: tuple[str, ...] = ()
     units: tuple[UnitRef, ...] = ()
@@ -44,7 +44,7 @@ class Unlocks:
     stated: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Technology(Entity):
     name_language: str | None
     level: int | Unknown
@@ -52,12 +52,12 @@ class Technology(Entity):
     effects: tuple[TechEffect, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Terrain(Entity):
     water: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Building(Entity):
     terrains: tuple[str, ...] | Unknown
     city_centre: bool
@@ -67,7 +67,7 @@ class Building(Entity):
     combat_bonus: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Rank:
     rank: int
     name: str | Unknown
@@ -76,7 +76,7 @@ class Rank:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class UnitType(Entity):
     available_at_start: bool
     trumps: str | None
@@ -88,18 +88,18 @@ class UnitType(Entity):
         return next((r for r in self.ranks if r.rank == number), None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Era(Entity):
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Discount:
     cost: int
     technology: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Wonder(Entity):
     era: str | Unknown
     cost: int | Unknown
@@ -107,12 +107,12 @@ class Wonder(Entity):
     research_discount: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class SpaceKind(Entity):
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CultureSpace(Entity):
     position: int
     kind: str
@@ -120,30 +120,30 @@ class CultureSpace(Entity):
     deck: str | Unknown | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Deck(Entity):
     cards: int | Unknown
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class GreatPerson(Entity):
     category: str | Unknown | None
     combat_bonus: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Tile(Entity):
     civilization: str | Unknown | None
     squares: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Phase(Entity):
     order: int
     allows: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Government(Entity):
     starting: bool
     transitional: bool
@@ -151,7 +151,7 @@ class Government(Entity):
     battle_hand: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Victory(Entity):
     kind: str
     technology: str | None
@@ -159,12 +159,12 @@ class Victory(Entity):
     ends: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Resource(Entity):
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CombatBonus(Entity):
     amount: int
     per: str | None
@@ -172,7 +172,7 @@ class CombatBonus(Entity):
     situation: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class CityAction(Entity):
     #: Culture tokens the action gives, and per culture icon in the city's outskirts (Arts).
     culture: int | None = None
@@ -181,18 +181,18 @@ class CityAction(Entity):
     per_action: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Civilization(Entity):
     starting_technology: str | Unknown | None
     starting_government: str | Unknown | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_value
 class Marker(Entity):
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@frozen_value(kw_only=True)
 class CivilizationRuleset(Ruleset):
     """A ruleset of Sid Meier's Civilization: The Board Game."""
 
