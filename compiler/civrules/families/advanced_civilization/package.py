@@ -598,14 +598,14 @@ ID_ENUMS = {
 }
 
 
-def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
+def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str, w: _Writer) -> None:
     """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
-        string(fingerprint(exported)),
+        string(stamp),
     )
     w.add(
         "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
@@ -1317,12 +1317,13 @@ def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[
     )
 
 
-def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
+    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer(ruleset)
     for annotation in ANNOTATED:
         w.rt(annotation)
-    _identity_tables(ruleset, exported, w)
+    _identity_tables(ruleset, exported, fingerprint(exported) if stamp is None else stamp, w)
     _card_tables(ruleset, w)
     _commodity_tables(ruleset, w)
     _calamity_tables(ruleset, w)
@@ -1429,12 +1430,13 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     draft = ruleset.status == "draft"
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
+    stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     context = {
         "ruleset": ruleset,
         "package": import_name(ruleset.id),
         "runtime": RUNTIME,
         "family_runtime": FAMILY_RUNTIME,
-        "fingerprint": fingerprint(exported),
+        "fingerprint": stamp,
         "member": member,
         "draft": draft,
         "examples": _examples(ruleset),
@@ -1447,9 +1449,9 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         ruleset.id,
         ruleset.name,
         FAMILY.id,
-        fingerprint(exported),
+        stamp,
         context,
-        data_module(ruleset, exported),
+        data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
     )
