@@ -24,18 +24,10 @@ class Node:
         raise NotImplementedError
 
     def lines(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
-        """The value's lines, made as they are read (a large table's are not all held at once)."""
-        pad = " " * indent
-        if not self.explodable():
-            yield f"{pad}{prefix}{self.flat()}{suffix}"
-            return
-        # Flattened only as far as a line holds: a large value is not written out whole at every
-        # level of its nesting just to learn that it does not fit.
-        one = self.flat_within(LINE_LENGTH - indent - len(prefix) - len(suffix))
-        if one is not None:
-            yield f"{pad}{prefix}{one}{suffix}"
-            return
-        yield from self.exploded(indent, prefix, suffix)
+        """The value's lines (:func:`write` into a list)."""
+        out: list[str] = []
+        write(self, indent, prefix, suffix, out)
+        return iter(out)
 
     def flat_within(self, budget: int) -> str | None:
         """:meth:`flat` when it is at most ``budget`` characters long, else None."""
@@ -47,6 +39,58 @@ class Node:
 
     def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
         raise NotImplementedError
+
+
+def write(
+    node: Node, indent: int, prefix: str, suffix: str, out: list[str], spill: Callable[[list[str]], None] | None = None
+) -> None:
+    """Append the value's lines to ``out``: on one line when that fits, else exploded one element a
+    line; ``spill`` (when given) is handed ``out`` whenever it holds :data:`_BATCH` lines, to take
+    them away (a large table's lines are not all held at once).
+
+    One recursive function appending to a list, not a generator per node: each line of a nested
+    table passed through one generator frame per level of its nesting (the writer was a third of a
+    package's rendering: ~212,000 calls on mega-civilization)."""
+    if type(node) is Code:
+        out.append(f"{' ' * indent}{prefix}{node.text}{suffix}")
+        return
+    pad = " " * indent
+    if not node.explodable():
+        out.append(f"{pad}{prefix}{node.flat()}{suffix}")
+        return
+    # Flattened only as far as a line holds: a large value is not written out whole at every
+    # level of its nesting just to learn that it does not fit.
+    one = node.flat_within(LINE_LENGTH - indent - len(prefix) - len(suffix))
+    if one is not None:
+        out.append(f"{pad}{prefix}{one}{suffix}")
+        return
+    if isinstance(node, (_Container, _Lazy)):
+        _explode(node, indent, prefix, suffix, out, spill)
+    else:
+        out.extend(node.exploded(indent, prefix, suffix))
+
+
+def _explode(
+    node: _Container | _Lazy,
+    indent: int,
+    prefix: str,
+    suffix: str,
+    out: list[str],
+    spill: Callable[[list[str]], None] | None,
+) -> None:
+    """A container's lines one element a line (see :func:`write`)."""
+    pad = " " * indent
+    out.append(f"{pad}{prefix}{node.opening}")
+    inner = indent + 4
+    inner_pad = pad + "    "
+    for key, value in node.items if isinstance(node, _Container) else node.make():
+        if type(value) is Code:
+            out.append(f"{inner_pad}{key}{value.text},")
+        else:
+            write(value, inner, key, ",", out, spill)
+        if spill is not None and len(out) >= _BATCH:
+            spill(out)
+    out.append(f"{pad}{node.closing}{suffix}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +123,9 @@ class _Container(Node):
         return bool(self.items)
 
     def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
-        pad = " " * indent
-        yield f"{pad}{prefix}{self.opening}"
-        for key, value in self.items:
-            yield from value.lines(indent + 4, key, ",")
-        yield f"{pad}{self.closing}{suffix}"
+        out: list[str] = []
+        _explode(self, indent, prefix, suffix, out, None)
+        return iter(out)
 
 
 def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[str, Node]], budget: int) -> str | None:
@@ -95,7 +137,7 @@ def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[st
         used += len(key) + (2 if n else 0)
         if used > budget:
             return None
-        inner = value.flat_within(budget - used)
+        inner = value.text if type(value) is Code else value.flat_within(budget - used)
         if inner is None:
             return None
         used += len(inner)
@@ -138,11 +180,9 @@ class _Lazy(Node):
         return self.count > 0
 
     def exploded(self, indent: int, prefix: str, suffix: str) -> Iterator[str]:
-        pad = " " * indent
-        yield f"{pad}{prefix}{self.opening}"
-        for key, value in self._items():
-            yield from value.lines(indent + 4, key, ",")
-        yield f"{pad}{self.closing}{suffix}"
+        out: list[str] = []
+        _explode(self, indent, prefix, suffix, out, None)
+        return iter(out)
 
 
 def lazy_dct(count: int, make: Callable[[], Iterable[tuple[Node, Node]]]) -> Node:
@@ -204,7 +244,9 @@ def string(value: str) -> Node:
 
 def statement(target: str, value: Node) -> str:
     """``target = value`` (target may carry an annotation), formatted."""
-    return "\n".join(value.lines(0, f"{target} = ", "")) + "\n"
+    out: list[str] = []
+    write(value, 0, f"{target} = ", "", out)
+    return "\n".join(out) + "\n"
 
 
 #: A module of at least this many bytes of statements is joined through a temporary file
@@ -240,14 +282,15 @@ class Source:
     def statement(self, comment: str, target: str, value: Node) -> None:
         """``comment`` (whole lines, or empty) and then :func:`statement` ``target = value``."""
         out = bytearray(comment.encode("utf-8"))
+
+        def spill(batch: list[str]) -> None:
+            out.extend("\n".join(batch).encode("utf-8") + b"\n")
+            batch.clear()
+
         batch: list[str] = []
-        for line in value.lines(0, f"{target} = ", ""):
-            batch.append(line)
-            if len(batch) == _BATCH:
-                out += "\n".join(batch).encode("utf-8") + b"\n"
-                batch.clear()
+        write(value, 0, f"{target} = ", "", batch, spill)
         if batch:
-            out += "\n".join(batch).encode("utf-8") + b"\n"
+            spill(batch)
         self.chunks.append(bytes(out))
 
     def __contains__(self, text: object) -> bool:

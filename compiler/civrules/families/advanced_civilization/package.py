@@ -137,6 +137,40 @@ class _Writer:
         text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
         self.statements.statement(text, target, value)
 
+    def add_same(self, key: str, comment: str | None, target: str, make: Callable[[], Node]) -> None:
+        """:meth:`add` of ``make()``, written once per process for the same ``key`` (see :data:`_WRITTEN`).
+
+        ``key`` must say everything the statement is made of (the exact facts it writes, by their
+        ``repr``, which tells ``True`` from ``1`` and a string from a number); the runtime names
+        the statement used are remembered with its source and recorded again when it is reused."""
+        found = _WRITTEN.get((target, comment, key))
+        if found is not None:
+            chunk, used = found
+            self.statements.chunks.append(chunk)
+            self.runtime.update(used)
+            return
+        outer, self.runtime = self.runtime, set()
+        try:
+            self.add(comment, target, make())
+            used = frozenset(self.runtime)
+        finally:
+            self.runtime = outer | self.runtime
+        chunk = self.statements.chunks[-1]
+        if len(chunk) <= _WRITTEN_MAX_BYTES and len(key) <= _WRITTEN_MAX_BYTES:
+            if len(_WRITTEN) >= _WRITTEN_ENTRIES:
+                del _WRITTEN[next(iter(_WRITTEN))]
+            _WRITTEN[(target, comment, key)] = (chunk, used)
+
+
+#: The source of the map's large statements by what they are made of, kept for the process: a
+#: variant that leaves its base's map alone writes the same AREAS, BORDERS and ADJACENCY (a chain
+#: of 60 variants wrote them 61 times; they were two fifths of each data module). Bounded: a few
+#: entries, none of a statement (or a key) over :data:`_WRITTEN_MAX_BYTES`, so a large map (50x)
+#: is written as before and holds nothing after its build (the memory of issue 32, point 2).
+_WRITTEN: dict[tuple[str, str | None, str], tuple[bytes, frozenset[str]]] = {}
+_WRITTEN_ENTRIES = 12
+_WRITTEN_MAX_BYTES = 512 * 1024
+
 
 def ref(enum: str, value: Any) -> Node:
     """An id enum member of the ruleset (``CardId.POTTERY``), or None for an unknown or absent id."""
@@ -598,14 +632,14 @@ ID_ENUMS = {
 }
 
 
-def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) -> None:
+def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str, w: _Writer) -> None:
     """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
-        string(fingerprint(exported)),
+        string(stamp),
     )
     w.add(
         "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
@@ -1145,11 +1179,30 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
 
     The three large tables are made entry by entry as they are written (at 50x their nodes took
     12 MB at once), and the neighbours are read from :func:`adjacency`, not from the checks'
-    networkx graphs (let go once the ruleset is checked)."""
-    w.add(
+    networkx graphs (let go once the ruleset is checked). Those three are written once per process
+    for the same facts (:meth:`_Writer.add_same`)."""
+    area_facts = repr(
+        [
+            (
+                a.id,
+                a.name,
+                a.land,
+                a.water,
+                a.open_sea,
+                a.coastal,
+                a.population_limit,
+                a.city_site,
+                a.flood_plain,
+                a.panel,
+            )
+            for a in ruleset.areas
+        ]
+    )
+    w.add_same(
+        area_facts,
         None,
         "AREAS: Final[Mapping[str, Area]]",
-        _lazy_mapping(
+        lambda: _lazy_mapping(
             len(ruleset.areas),
             lambda: (
                 (
@@ -1173,10 +1226,11 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
             w,
         ),
     )
-    w.add(
+    w.add_same(
+        repr([(b.a, b.b, b.kind) for b in ruleset.borders]),
         None,
         "BORDERS: Final[tuple[Border, ...]]",
-        lazy_tup(
+        lambda: lazy_tup(
             len(ruleset.borders),
             lambda: (
                 call(
@@ -1214,10 +1268,11 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
             w,
         )
 
-    w.add(
+    w.add_same(
+        repr(borders),
         'Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".',
         "ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]]",
-        mapping([(w.member("Adjacency", kind), neighbours(kind)) for kind in kinds], w),
+        lambda: mapping([(w.member("Adjacency", kind), neighbours(kind)) for kind in kinds], w),
     )
     for target, regions in (("FLOOD_PLAINS", ruleset.flood_plains), ("VOLCANOES", ruleset.volcanoes)):
         w.add(
@@ -1317,12 +1372,13 @@ def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[
     )
 
 
-def data_module(ruleset: Ruleset, exported: Mapping[str, Any]) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
+    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer(ruleset)
     for annotation in ANNOTATED:
         w.rt(annotation)
-    _identity_tables(ruleset, exported, w)
+    _identity_tables(ruleset, exported, fingerprint(exported) if stamp is None else stamp, w)
     _card_tables(ruleset, w)
     _commodity_tables(ruleset, w)
     _calamity_tables(ruleset, w)
@@ -1429,12 +1485,13 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     draft = ruleset.status == "draft"
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
+    stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     context = {
         "ruleset": ruleset,
         "package": import_name(ruleset.id),
         "runtime": RUNTIME,
         "family_runtime": FAMILY_RUNTIME,
-        "fingerprint": fingerprint(exported),
+        "fingerprint": stamp,
         "member": member,
         "draft": draft,
         "examples": _examples(ruleset),
@@ -1447,9 +1504,9 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         ruleset.id,
         ruleset.name,
         FAMILY.id,
-        fingerprint(exported),
+        stamp,
         context,
-        data_module(ruleset, exported),
+        data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
     )

@@ -235,15 +235,16 @@ class _Writer:
         self.statements.statement(text, target, value)
 
 
-def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
+    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer()
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
-        string(fingerprint(exported)),
+        string(fingerprint(exported) if stamp is None else stamp),
     )
     w.add(
         "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
@@ -601,6 +602,7 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
 
 def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
+    stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
     collections = {c.name: c for c in ruleset.collections()}
     context = {
@@ -622,9 +624,9 @@ def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]
         ruleset.id,
         ruleset.name,
         FAMILY.id,
-        fingerprint(exported),
+        stamp,
         context,
-        data_module(ruleset, exported),
+        data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
     )

@@ -408,8 +408,9 @@ def _settings_tables(ruleset: CivilizationRuleset, w: _Writer) -> None:
     )
 
 
-def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records."""
+def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
+    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer()
     w.rt("UnknownFact")
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
@@ -417,7 +418,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> by
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
-        string(fingerprint(exported)),
+        string(fingerprint(exported) if stamp is None else stamp),
     )
     w.add(
         "True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).",
@@ -533,6 +534,7 @@ def _examples(ruleset: CivilizationRuleset) -> dict[str, Any]:
 
 def render_package(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
+    stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
     context = {
         "ruleset": ruleset,
@@ -553,9 +555,9 @@ def render_package(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) ->
         ruleset.id,
         ruleset.name,
         FAMILY_ID,
-        fingerprint(exported),
+        stamp,
         context,
-        data_module(ruleset, exported),
+        data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
     )

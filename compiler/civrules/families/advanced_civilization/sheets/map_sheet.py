@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from civrules.emit.sheets.common import Page, humanize, known
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.mapgraph import adjacency
@@ -33,6 +35,7 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
     kinds = ("land", "sea", "both")
     bordered = _changed_borders(source)
     rows: list[dict[str, Any]] = []
+    with_unknown = False
     for area in sorted(ruleset.areas.by_id.values(), key=lambda a: (a.display_name.casefold(), a.id)):
         neighbours: dict[str, list[dict[str, str]]] = {kind: [] for kind in (*kinds, "unknown")}
         across = borders.get(area.id, {})
@@ -59,14 +62,15 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
                 "volcano": ", ".join(sorted(volcanoes.get(area.id, []))),
                 "start": ", ".join(sorted(starts.get(area.id, []))),
                 "neighbours": {
-                    kind: sorted(found, key=lambda n: n["name"].casefold()) for kind, found in neighbours.items()
+                    kind: _listed(sorted(found, key=lambda n: n["name"].casefold()))
+                    for kind, found in neighbours.items()
                 },
             }
         )
+        with_unknown = with_unknown or bool(neighbours["unknown"])
     marks = {row["id"]: "changed" if row["mark"] == "borders" else row["mark"] for row in rows if row["mark"]}
     for row in rows:
         del row["id"]
-    with_unknown = any(row["neighbours"]["unknown"] for row in rows)
     why_none = ""
     if not rows:
         why_none = "The data of this ruleset lists no area: there is no map to draw or to index."
@@ -85,6 +89,20 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
             "borders": sum(len(across) for across in borders.values()) // 2,
         },
     }
+
+
+def _listed(found: list[dict[str, str]]) -> Markup:
+    """An area's neighbours of one kind, by name, a border the variant adds or changes marked: made
+    here rather than by a template macro called four times for every area of the index."""
+    return Markup(
+        ", ".join(
+            f'{escape(n["name"])}<span class="changed-mark" title="border {escape(n["mark"])} by this variant">'
+            f"{'+' if n['mark'] == 'added' else 'Δ'}</span>"
+            if n["mark"]
+            else escape(n["name"])
+            for n in found
+        )
+    )
 
 
 def _changed_borders(source: Source[Ruleset] | None) -> dict[frozenset[str], str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from civrules.families.advanced_civilization.model import Card, Ruleset
 
@@ -81,26 +82,51 @@ def group_letters(names: Mapping[str, str]) -> dict[str, str]:
 
 def group_marks(ruleset: Ruleset) -> dict[str, Symbol]:
     """The mark of every group of the ruleset, by group id, in data order."""
-    groups = list(ruleset.groups.by_id.values())
-    letters = group_letters({g.id: str(g.display_name) for g in groups})
-    used = {g.shape for g in groups if isinstance(g.shape, str) and g.shape in SHAPES}
+    return dict(_marks(_groups_key(ruleset)))
+
+
+#: What a group's mark is made of: its id, name, and its shape and colour where the data gives them
+#: as text (anything else is drawn alike).
+_GroupKey = tuple[str, str, str | None, str | None]
+
+
+def _groups_key(ruleset: Ruleset) -> tuple[_GroupKey, ...]:
+    return tuple(
+        (
+            g.id,
+            g.display_name,
+            g.shape if isinstance(g.shape, str) else None,
+            g.colour if isinstance(g.colour, str) else None,
+        )
+        for g in ruleset.groups.by_id.values()
+    )
+
+
+@lru_cache(maxsize=32)
+def _marks(groups: tuple[_GroupKey, ...]) -> Mapping[str, Symbol]:
+    """The marks of the groups, made once per process for the same groups: every card of every
+    sheet asked for them (the letters compare each group's name with every other's), and a variant
+    mostly keeps its base's groups. Read-only to callers: :func:`group_marks` hands out a copy."""
+    letters = group_letters({key: name for key, name, _, _ in groups})
+    used = {shape for _, _, shape, _ in groups if shape in SHAPES}
     spare = [shape for shape in DRAWN_SHAPES if shape not in used] or list(DRAWN_SHAPES)
     marks: dict[str, Symbol] = {}
     drawn = 0
-    for group in groups:
-        if isinstance(group.shape, str) and group.shape in SHAPES:
-            marks[group.id] = Symbol(group.shape, fill_of(group.colour), group.display_name, letters[group.id])
+    for key, name, shape, colour in groups:
+        if shape in SHAPES:
+            marks[key] = Symbol(shape, fill_of(colour), name, letters[key])
         else:
-            shape = spare[drawn % len(spare)]
+            drawn_shape = spare[drawn % len(spare)]
             drawn += 1
-            fill = fill_of(group.colour) if isinstance(group.colour, str) else "#ffffff"
-            marks[group.id] = Symbol(shape, fill, group.display_name, letters[group.id], True)
+            marks[key] = Symbol(
+                drawn_shape, fill_of(colour) if colour is not None else "#ffffff", name, letters[key], True
+            )
     return marks
 
 
 def symbols(ruleset: Ruleset, card: Card) -> list[Symbol]:
     """The marks of a card's groups, in the order the card lists them."""
-    marks = group_marks(ruleset)
+    marks = _marks(_groups_key(ruleset))
     return [marks.get(g) or Symbol("circle", "#ffffff", g, g[:1].upper(), True) for g in card.group_list()]
 
 

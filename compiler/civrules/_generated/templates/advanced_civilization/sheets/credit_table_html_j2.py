@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "b7cdd83c06a78dd114bb354377fea37519b0d832c138ec542696ee5177883be2"
+SOURCE_SHA256 = "26a8b7a0f530fa5036bed958c78b157c60814784bc11015ab8ddcb53694433f5"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -270,8 +270,7 @@ def block_content(context, missing=missing):
                 yield '</th>\n'
             l_1_card = missing
             yield '</tr>\n</thead>\n<tbody>\n'
-            l_1_loop = missing
-            for (l_1_owned, l_1_cells), l_1_loop in LoopContext((undefined(name='rows') if l_0_rows is missing else l_0_rows), undefined):
+            for (l_1_owned, l_1_cells) in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
                 l_1_symbols = resolve('symbols')
                 l_1_geometry = resolve('geometry')
                 l_1_changed = resolve('changed')
@@ -288,26 +287,9 @@ def block_content(context, missing=missing):
                 yield '</th>\n<td class="owncost">'
                 yield escape(environment.getattr(l_1_owned, 'cost'))
                 yield '</td>\n'
-                l_2_loop = missing
-                for l_2_cell, l_2_loop in LoopContext(l_1_cells, undefined):
-                    _loop_vars = {}
-                    pass
-                    yield '<td class="c l'
-                    yield escape(environment.getattr(l_2_cell, 'level'))
-                    if environment.getattr(l_2_cell, 'diagonal'):
-                        pass
-                        yield ' diag'
-                    if environment.getattr(environment.getitem((undefined(name='cards') if l_0_cards is missing else l_0_cards), environment.getattr(l_2_loop, 'index0')), 'group_start'):
-                        pass
-                        yield ' gs'
-                    yield '">'
-                    if environment.getattr(l_2_cell, 'points'):
-                        pass
-                        yield escape(environment.getattr(l_2_cell, 'points'))
-                    yield '</td>\n'
-                l_2_loop = l_2_cell = missing
+                yield escape(l_1_cells)
                 yield '</tr>\n'
-            l_1_loop = l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = l_1_changed = missing
+            l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = l_1_changed = missing
             yield '</tbody>\n</table>\n'
         else:
             pass
@@ -329,4 +311,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&76=125&78=128&82=140&83=143&84=146&85=151&91=157&92=162&93=166&94=181&95=186&96=191&97=195&99=203&108=211&109=218&110=221&114=226&117=228&119=231&123=237&124=241&129=251&130=255&135=264&136=271&137=275&138=279&139=282&140=286&150=306&153=313&154=315'
+debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&76=125&78=128&82=140&83=143&84=146&85=151&91=157&92=162&93=166&94=181&95=186&96=191&97=195&99=203&108=211&109=218&110=221&114=226&117=228&119=231&123=237&124=241&129=251&130=255&135=263&136=270&137=274&138=278&139=280&147=288&150=295&151=297'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "b7935a0f0a682e9fcbc09f6bea036ade5072f99b2b7fcb40729f5b3cb98c3def"
+SOURCE_SHA256 = "ed9037b4fda3da7c823f04a8b8affb6721151348ac02b4d66a649a29c4e8f66b"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_changed = l_0_neighbours = missing
+    l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'map.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -29,36 +29,6 @@ def root(context, missing=missing):
         l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'map.html.j2') does not export the requested name 'changed'", name='changed')
     context.vars['changed'] = l_0_changed
     context.exported_vars.discard('changed')
-    def macro(l_1_found):
-        t_1 = []
-        if l_1_found is missing:
-            l_1_found = undefined("parameter 'found' was not provided", name='found')
-        pass
-        l_2_loop = missing
-        for l_2_n, l_2_loop in LoopContext(l_1_found, undefined):
-            _loop_vars = {}
-            pass
-            t_1.append(
-                escape(environment.getattr(l_2_n, 'name')),
-            )
-            if environment.getattr(l_2_n, 'mark'):
-                pass
-                t_1.extend((
-                    '<span class="changed-mark" title="border ',
-                    escape(environment.getattr(l_2_n, 'mark')),
-                    ' by this variant">',
-                    escape(('+' if (environment.getattr(l_2_n, 'mark') == 'added') else 'Δ')),
-                    '</span>',
-                ))
-            if (not environment.getattr(l_2_loop, 'last')):
-                pass
-                t_1.append(
-                    ', ',
-                )
-        l_2_loop = l_2_n = missing
-        return concat(t_1)
-    context.exported_vars.add('neighbours')
-    context.vars['neighbours'] = l_0_neighbours = Macro(environment, macro, 'neighbours', ('found',), False, False, False, context.eval_ctx.autoescape)
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -119,7 +89,6 @@ def block_content(context, missing=missing):
         yield '</tr>\n</thead>\n<tbody>\n'
         for l_1_a in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
             l_1_changed = resolve('changed')
-            l_1_neighbours = resolve('neighbours')
             _loop_vars = {}
             pass
             yield '<tr'
@@ -160,23 +129,23 @@ def block_content(context, missing=missing):
                 pass
                 yield escape(environment.getattr(l_1_a, 'coastal'))
             yield '</td>\n<td>'
-            yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'land'), _loop_vars=_loop_vars))
+            yield escape(environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'land'))
             yield '</td>\n<td>'
-            yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'sea'), _loop_vars=_loop_vars))
+            yield escape(environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'sea'))
             yield '</td>\n<td>'
-            yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'both'), _loop_vars=_loop_vars))
+            yield escape(environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'both'))
             yield '</td>\n'
             if (undefined(name='unknown_borders') if l_0_unknown_borders is missing else l_0_unknown_borders):
                 pass
                 yield '<td>'
-                yield escape(context.call((undefined(name='neighbours') if l_1_neighbours is missing else l_1_neighbours), environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'unknown'), _loop_vars=_loop_vars))
+                yield escape(environment.getattr(environment.getattr(l_1_a, 'neighbours'), 'unknown'))
                 yield '</td>'
             yield '</tr>\n'
-        l_1_a = l_1_changed = l_1_neighbours = missing
+        l_1_a = l_1_changed = missing
         yield '</tbody>\n</table>\n'
         if (undefined(name='variant') if l_0_variant is missing else l_0_variant):
             pass
             yield '<p class="small">+ added, Δ changed by this variant; an area of the base marked Δ gained a border (or had one changed), and each neighbour across such a border is marked + (or Δ).</p>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&24=22&25=28&3=54&27=64&28=78&30=81&31=83&33=87&34=90&36=95&38=99&41=102&43=106&46=110&47=116&48=120&49=133&50=135&51=142&52=144&53=146&54=153&55=155&56=157&57=159&62=167'
+debug_info = '1=13&2=16&3=24&24=34&25=48&27=51&28=53&30=57&31=60&33=65&35=69&38=72&40=76&43=80&44=85&45=89&46=102&47=104&48=111&49=113&50=115&51=122&52=124&53=126&54=128&59=136'
