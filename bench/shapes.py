@@ -137,8 +137,22 @@ SIZES: dict[str, tuple[int, ...]] = {
     "unknown-keys": (49_000, 490_000),
     "extends-chain": (6, 60, 99),
 }
-#: The limits of issue 32, point 6, for every size; and the growth allowed against linear.
+#: The limits of issue 32, point 6, for every size within the documented limits; and the growth
+#: allowed against linear.
 MAX_SECONDS, MAX_MB, MAX_VS_LINEAR = 10.0, 500.0, 1.2
+#: The largest size a shape's documented limit allows (a chain is at most 64 rulesets, V002): a
+#: size above it is measured and shown, not held to the point's 10 s and 500 MB.
+DOCUMENTED: dict[str, int] = {"extends-chain": 63}
+
+
+def within_limits(shape: str, sizes: list[dict[str, Any]]) -> bool:
+    """Whether every size of ``shape`` within its documented limit takes at most 10 s and 500 MB."""
+    bound = DOCUMENTED.get(shape)
+    return all(
+        s["cpu_s"] <= MAX_SECONDS and s["peak_rss_mb"] <= MAX_MB for s in sizes if bound is None or s["n"] <= bound
+    )
+
+
 OUT = REPO / "bench" / "out" / "shapes.json"
 
 
@@ -206,7 +220,8 @@ def measure(shapes: list[str], repeat: int) -> dict[str, Any]:
                 "sizes": sizes,
                 "vs_linear": net_large / (factor * net_small) if net_small > 0 else None,
                 "vs_linear_gross": large["cpu_s"] / (factor * small["cpu_s"]),
-                "within_limits": all(s["cpu_s"] <= MAX_SECONDS and s["peak_rss_mb"] <= MAX_MB for s in sizes),
+                "within_limits": within_limits(shape, sizes),
+                "documented_max_n": DOCUMENTED.get(shape),
             }
             row["met"] = row["within_limits"] and row["vs_linear"] is not None and row["vs_linear"] <= MAX_VS_LINEAR
             found[shape] = row
