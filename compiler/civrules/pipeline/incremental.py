@@ -457,28 +457,15 @@ def _kept(
             return span if end is None or (span.line, span.column) < (end[0], 1) else None
         return replace(span, end_line=end[1]) if (span.line, span.column) < (end[0], 1) else None
 
-    def all_moved(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic] | None:
-        found = []
-        for diagnostic in diagnostics:
-            span = moved(diagnostic.span) if diagnostic.span is not None else None
-            related = tuple(replace(one, span=at) for one in diagnostic.related if (at := moved(one.span)) is not None)
-            if (diagnostic.span is not None and span is None) or len(related) != len(diagnostic.related):
-                return None
-            same = span is diagnostic.span and all(
-                a.span is b.span for a, b in zip(related, diagnostic.related, strict=True)
-            )
-            found.append(diagnostic if same else replace(diagnostic, span=span, related=related))
-        return found
-
     analysis = previous.analysis
-    diagnostics = all_moved(analysis.diagnostics)
+    diagnostics = _relocated(analysis.diagnostics, moved)
     if diagnostics is None:
         return None
     found_by: dict[str, list[Diagnostic]] | None = None
     if analysis.found_by is not None:
         found_by = {}
         for code, earlier in analysis.found_by.items():
-            moved_earlier = all_moved(earlier)
+            moved_earlier = _relocated(earlier, moved)
             if moved_earlier is None:
                 return None
             found_by[code] = moved_earlier
@@ -497,13 +484,23 @@ def _moved(diagnostics: Sequence[Diagnostic], file: str, spliced: Spliced) -> li
             return None
         return span if (line, end_line) == (span.line, span.end_line) else replace(span, line=line, end_line=end_line)
 
+    return _relocated(diagnostics, moved)
+
+
+def _relocated(diagnostics: Sequence[Diagnostic], moved: Callable[[Span], Span | None]) -> list[Diagnostic] | None:
+    """``diagnostics`` with each span (their own and their related ones') where ``moved`` puts it;
+    None when ``moved`` cannot place one (None for it: its check must run again). A diagnostic
+    whose spans all stay is kept as it is."""
     found = []
     for diagnostic in diagnostics:
         span = moved(diagnostic.span) if diagnostic.span is not None else None
         related = tuple(replace(one, span=at) for one in diagnostic.related if (at := moved(one.span)) is not None)
         if (diagnostic.span is not None and span is None) or len(related) != len(diagnostic.related):
             return None
-        found.append(replace(diagnostic, span=span, related=related))
+        same = span is diagnostic.span and all(
+            a.span is b.span for a, b in zip(related, diagnostic.related, strict=True)
+        )
+        found.append(diagnostic if same else replace(diagnostic, span=span, related=related))
     return found
 
 
