@@ -2,18 +2,18 @@
 
 networkx is the graph library of the checks (components, cycles, paths, matchings), but importing
 it costs a whole-process `validate` about a tenth of a second (issue 32, point 5), more than all the
-graph work of a ruleset. The questions every ruleset asks (is the map in one piece, is there any
-prerequisite cycle, which cards does a card require through others) are simple walks over the
-adjacency the model's lookups already hold; networkx is imported where one of them finds something
-to report (the components of a broken map, the cycles and paths of a diagnostic), so what a
-diagnostic says is still networkx's answer.
+graph work of a ruleset. The questions a family's checks ask of every ruleset (does a set of nodes
+hang together, is a directed graph free of cycles, what does a node reach) are simple walks over
+adjacency its model's lookups already hold; the family imports networkx where one of them finds
+something to report (the components, cycles and paths a diagnostic names), so what a diagnostic
+says is still networkx's answer.
 
 Examples
 --------
->>> requires = {"democracy": ["law", "philosophy"], "philosophy": ["law"], "law": []}
->>> sorted(reachable(requires, "democracy"))
-['law', 'philosophy']
->>> acyclic(requires), acyclic({"a": ["b"], "b": ["a"]})
+>>> edges = {"top": ["left", "right"], "right": ["left"], "left": []}
+>>> sorted(reachable(edges, "top"))
+['left', 'right']
+>>> acyclic(edges), acyclic({"a": ["b"], "b": ["a"]})
 (True, False)
 >>> connected({"a": ["b"], "b": ["a"], "c": []}, ["a", "b"]), connected({"a": [], "c": []}, ["a", "c"])
 (True, False)
