@@ -317,3 +317,17 @@ def test_a_reader_that_goes_away_is_not_a_bug() -> None:
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) == cli.EXIT_BROKEN_PIPE
     assert stderr == ""
+
+
+# --- Run as a module -------------------------------------------------------------------------------
+
+
+def test_the_cli_package_runs_as_a_module() -> None:
+    """`python -m civrules.cli` is the command line, as `civrules` is: it used to import and exit 0
+    without a word."""
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules.cli", "explain", "--list"], capture_output=True, text=True, cwd=REPO
+    )
+    in_process = CliRunner().invoke(cli.main, ["explain", "--list"])
+    assert done.returncode == in_process.exit_code == 0
+    assert done.stdout == in_process.output != ""
