@@ -159,6 +159,17 @@ def test_the_music_purchase_of_31_58(advciv: Ruleset, matrix: dict[str, dict[str
     assert credit + cards + 10 == advciv.cards.by_id["music"].cost == 60
 
 
+def test_the_purchase_rules_of_31_56_to_31_58_are_declared(advciv: Ruleset) -> None:
+    # 31.56: a credit that applies must be used; 31.57: a card the credits cover costs nothing;
+    # 31.58: no change is given. The helper's purchase planner said "the ruleset's data does not say"
+    # for all three while the rulebook says each.
+    declared = advciv.credit_policy
+    assert declared["credits_must_be_used"] is True
+    assert declared["free_when_covered"] is True
+    assert declared["excess_lost"] is True
+    assert {"31.56", "31.57", "31.58"} <= set(declared["rule"])
+
+
 def test_astronomy_credits_coinage_and_medicine_once_each(matrix: dict[str, dict[str, int]]) -> None:
     # 31.54: Astronomy's 20 toward all other sciences applies to both Coinage and Medicine bought in
     # one turn, once to each.

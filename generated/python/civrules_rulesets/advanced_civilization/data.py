@@ -93,7 +93,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "c6942f4a7c9c7989800afc4325b4d416c17da844d59582fa84df0a9d27f6555e"
+RULESET_FINGERPRINT: Final = "ee686570d432d06dcd03da246b83240fb4ad623ba26cbe21176e294920767e7c"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -6649,6 +6649,9 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
         "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
+                "credits_must_be_used": True,
+                "excess_lost": True,
+                "free_when_covered": True,
                 "group_credits": "other_cards_in_group",
                 "note": "same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
                 "purchases": FrozenMap(
@@ -6684,7 +6687,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                         ),
                     },
                 ),
-                "rule": ("31.51", "31.52", "31.54", "31.55"),
+                "rule": ("31.51", "31.52", "31.54", "31.55", "31.56", "31.57", "31.58"),
                 "same_target": "highest",
                 "two_group_cards": "both_groups",
             },

@@ -93,7 +93,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "6d3d7bb507411151b0af286079561dad132b9d2f2484b710ff66cfcbd5964597"
+RULESET_FINGERPRINT: Final = "1b68d3e63d899055a20596b4e4b9b8458d458ef80a01f878918412b796e55c43"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -7420,6 +7420,9 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
         "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
+                "credits_must_be_used": True,
+                "excess_lost": True,
+                "free_when_covered": True,
                 "group_credits": "other_cards_in_group",
                 "note": "same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
                 "purchases": FrozenMap(
@@ -7455,7 +7458,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                         ),
                     },
                 ),
-                "rule": ("31.51", "31.52", "31.54", "31.55"),
+                "rule": ("31.51", "31.52", "31.54", "31.55", "31.56", "31.57", "31.58"),
                 "same_target": "highest",
                 "two_group_cards": "both_groups",
             },
