@@ -92,6 +92,20 @@ def test_the_limits_are_a_full_read_s_too() -> None:
     assert read_header(raw, Limits(max_bytes=len(raw) - 1)) is None
 
 
+def test_a_header_within_any_limits_is_the_full_read_s_identity_within_them() -> None:
+    """Whatever the bounds (`--max-nodes`, nesting), a header is given only where the full read
+    under the same bounds makes the same mapping: nested nodes count as the reader counts them."""
+    raw = b"kind: ruleset\nid: x\nname: n\nnotes: [a, [b, &c c], *c, {d: e}, f, g]\n"
+    for nodes in range(1, 24):
+        for depth in range(1, 6):
+            limits = Limits(max_nodes=nodes, max_depth=depth)
+            head = read_header(raw, limits)
+            if head is not None:
+                document, _ = read_yaml_bytes(raw, "x.yaml", limits)
+                assert document is not None and {k: document.data[k] for k in IDENTITY if k in document.data} == head
+    assert read_header(raw, Limits()) == {"kind": "ruleset", "id": "x"}
+
+
 def test_what_a_header_reads_past() -> None:
     """Nested anchors and aliases of scalars, tags and quoted keys below the top level are read past."""
     raw = (

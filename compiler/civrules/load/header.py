@@ -89,6 +89,8 @@ def _walk(parser: Any, limits: Limits) -> dict[str, str] | None:
         kind = type(event)
         if kind is scalar:
             nodes += 1
+            if nodes >= most:
+                return None
             if depth > 1:
                 if event.anchor is not None:
                     anchors.add(event.anchor)
@@ -110,6 +112,8 @@ def _walk(parser: Any, limits: Limits) -> dict[str, str] | None:
                 key = None
         elif kind is mapping or kind is sequence:
             nodes += 1
+            if nodes >= most:
+                return None
             if event.anchor is not None or (depth < 2 and event.tag is not None):
                 return None
             if depth == 0 and kind is not mapping:
@@ -124,13 +128,11 @@ def _walk(parser: Any, limits: Limits) -> dict[str, str] | None:
             if depth == 1:
                 key = None  # the value of the top-level key has ended
         elif kind is alias:
-            if depth < 2 or event.anchor not in anchors:
-                return None
             nodes += 1
+            if depth < 2 or event.anchor not in anchors or nodes >= most:
+                return None
         elif kind is document:
             documents += 1
             if documents > 1:
                 return None
-        if nodes >= most:
-            return None
     return found if documents == 1 else None
