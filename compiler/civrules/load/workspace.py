@@ -1,7 +1,9 @@
 """The rules directory: finding ruleset manifests and loading the files they name.
 
 Every file is read and schema-validated once per run, however many rulesets use it. Paths in
-manifests are relative to ``rules/`` and may not leave it.
+manifests are relative to ``rules/`` and may not leave it. A ruleset manifest is declared by its
+header (its id, family and base, :mod:`civrules.load.header`) and read in full when its ruleset,
+a variant of it, or its diagnostics are asked for: a command on one ruleset reads no other's.
 
 The rulesets shipped with civrules (its own ``rules/``, package data of the wheel) can be
 extended from any rules folder without being copied: a ruleset id not declared under ``rules/``
@@ -116,7 +118,7 @@ class Manifest:
         self._head = head
         self._read = read
         #: The ruleset's family: its own `family:`, else its base's (through `extends`), else the default.
-        self.family: Family = family or default_family()
+        self.family: Family = family if family is not None else default_family()
         #: Shipped with civrules (read from the installed package), not one of the rules folder's own.
         self.shipped = shipped
 
