@@ -335,3 +335,16 @@ def test_one_ruleset_reads_only_its_own_manifests_in_full(ruleset: str, manifest
     assert len(workspace.full) == len(set(workspace.full)), "each file is read in full once"
     unread = {name for name, manifest in found.items() if not manifest.is_read}
     assert unread == {name for name in found if f"rulesets/{name}.yaml" not in manifests}
+
+
+def test_a_manifest_changed_after_its_header_was_read_is_reported_as_it_reads_now(tmp_path: Path) -> None:
+    from civrules.pipeline import analyse
+
+    rules = _tree(tmp_path)
+    workspace = Workspace(rules)
+    manifest = workspace.manifests()["imperial-settlers-peaceful"]
+    assert not manifest.is_read
+    (rules / "rulesets" / "imperial-settlers-peaceful.yaml").write_text("kind: ruleset\nid: [\n", encoding="utf-8")
+    analysis = analyse(workspace, workspace.load_ruleset(manifest))
+    assert analysis.model is None
+    assert [d.code for d in analysis.diagnostics] == ["L001"]

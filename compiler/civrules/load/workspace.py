@@ -602,7 +602,10 @@ class Workspace:
 
         result = LoadedRuleset(manifest)
         document = manifest.file.document
-        assert document is not None
+        if document is None or not isinstance(document.data, dict):
+            # Declared by its header, then changed on disk before it was read in full: what it is
+            # now is in its file's diagnostics (a syntax error, say), which the ruleset reports.
+            return result
         files = manifest.data.get("files")
         family = manifest.family
         slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
