@@ -132,6 +132,7 @@ class Manifest:
         if self._file is None:
             assert self._read is not None
             self._file = self._read(self)
+            self._read = None  # it holds the workspace, which holds this manifest: no cycle once read
         return self._file
 
     @file.setter
