@@ -65,10 +65,6 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "the base a variant extends, to diff the two resolved rulesets (civrules diff works on "
         "resolved rulesets, before any model)"
     ),
-    ("emit/repository.py", "main_ruleset", "data"): (
-        "`civrules init` picks the shipped ruleset to start from by its manifest's `extends` (which "
-        "ruleset is a base), before any model exists"
-    ),
     ("emit/repository.py", "data_files", "data"): (
         "`civrules init --new-base` copies the files a shipped manifest names: paths, not facts"
     ),

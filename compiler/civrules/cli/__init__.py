@@ -606,6 +606,8 @@ def _select_rulesets(
     manifests cannot be read is exit 1 with their diagnostics: `build --max-file-size 1` read
     nothing, and said "0 errors" and exited 0.
     """
+    if not names:  # every ruleset is loaded: each manifest is read in full at once, not by its header first
+        workspace.reads_headers = False
     manifests = workspace.manifests()
     if not manifests and workspace.discovery_diagnostics:
         _usage_failure(workspace.discovery_diagnostics, fmt)
@@ -715,6 +717,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
         _list_families(fmt)
         return
     workspace = obj.workspace()
+    workspace.reads_headers = False  # every manifest's name and players are listed: each is read in full
     own = workspace.manifests()
     if not own:
         _usage_failure(workspace.discovery_diagnostics, "text")

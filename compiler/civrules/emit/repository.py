@@ -86,7 +86,7 @@ def main_ruleset(workspace: Workspace, family: Family) -> Manifest | None:
     shipped = {k: v for k, v in workspace.shipped_manifests().items() if v.family is family}
     if family.id in shipped:
         return shipped[family.id]
-    bases = [k for k, v in sorted(shipped.items()) if not isinstance(v.data.get("extends"), str)]
+    bases = [k for k, v in sorted(shipped.items()) if not isinstance(v.head.get("extends"), str)]
     return shipped[bases[0]] if bases else None
 
 

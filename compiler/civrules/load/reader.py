@@ -43,6 +43,12 @@ except ImportError:  # pragma: no cover - exercised only where libyaml is missin
             _PyParser.__init__(self)
 
 
+def event_parser(text: str) -> Any:
+    """The event parser the reader reads ``text`` with (libyaml's, or PyYAML's own where the
+    extension is missing): ``get_event()`` gives one event at a time, None at the end."""
+    return _Parser(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Bounds that keep hostile files from taking unbounded time or memory."""

@@ -1,7 +1,9 @@
 """The rules directory: finding ruleset manifests and loading the files they name.
 
 Every file is read and schema-validated once per run, however many rulesets use it. Paths in
-manifests are relative to ``rules/`` and may not leave it.
+manifests are relative to ``rules/`` and may not leave it. A ruleset manifest is declared by its
+header (its id, family and base, :mod:`civrules.load.header`) and read in full when its ruleset,
+a variant of it, or its diagnostics are asked for: a command on one ruleset reads no other's.
 
 The rulesets shipped with civrules (its own ``rules/``, package data of the wheel) can be
 extended from any rules folder without being copied: a ruleset id not declared under ``rules/``
@@ -17,13 +19,16 @@ applies to every read, the quoting of a line included.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
 from civrules.families import Family, default_family, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
+from civrules.load.header import IDENTITY, read_header
 from civrules.load.lines import decode, split_lines
 from civrules.support import files
 
@@ -84,21 +89,75 @@ class LoadedFile:
         )
 
 
-@dataclass(slots=True)
 class Manifest:
-    """A ruleset manifest found under ``rules/rulesets/``."""
+    """A ruleset manifest found under ``rules/rulesets/``.
 
-    id: str
-    file: LoadedFile
-    #: The ruleset's family: its own `family:`, else its base's (through `extends`), else the default.
-    family: Family = field(default_factory=default_family)
-    #: Shipped with civrules (read from the installed package), not one of the rules folder's own.
-    shipped: bool = False
+    Its identity (:attr:`id`, :attr:`family`, :attr:`head`) is known from the start; its file
+    (:attr:`file`, :attr:`data`) may be read only when first asked for: a manifest whose header
+    was read cheaply (:mod:`civrules.load.header`) is read in full then, once, through the
+    workspace's cache, exactly as it would have been read at the start.
+    """
+
+    __slots__ = ("_file", "_head", "_read", "family", "id", "shipped")
+
+    def __init__(
+        self,
+        id: str,
+        file: LoadedFile | None = None,
+        family: Family | None = None,
+        shipped: bool = False,
+        *,
+        head: dict[str, str] | None = None,
+        read: Callable[[Manifest], LoadedFile] | None = None,
+    ) -> None:
+        """``file`` as read, or ``head`` (its identity keys, from :func:`read_header`) and ``read``,
+        which reads the file in full when it is first needed."""
+        assert file is not None or (head is not None and read is not None)
+        self.id = id
+        self._file = file
+        self._head = head
+        self._read = read
+        #: The ruleset's family: its own `family:`, else its base's (through `extends`), else the default.
+        self.family: Family = family if family is not None else default_family()
+        #: Shipped with civrules (read from the installed package), not one of the rules folder's own.
+        self.shipped = shipped
+
+    def __repr__(self) -> str:
+        state = "read" if self._file is not None else "header"
+        return f"Manifest({self.id!r}, family={self.family.id!r}, shipped={self.shipped}, {state})"
+
+    @property
+    def file(self) -> LoadedFile:
+        """The manifest's file, read in full (now, if it was not yet)."""
+        if self._file is None:
+            assert self._read is not None
+            self._file = self._read(self)
+            self._read = None  # it holds the workspace, which holds this manifest: no cycle once read
+        return self._file
+
+    @file.setter
+    def file(self, loaded: LoadedFile) -> None:
+        self._file = loaded
+
+    @property
+    def is_read(self) -> bool:
+        """Whether the manifest's file has been read in full (not only its header)."""
+        return self._file is not None
+
+    @property
+    def head(self) -> dict[str, Any]:
+        """The top-level values of its identity keys (kind, id, family, extends) that it holds,
+        without reading the file in full where only its header was read."""
+        if self._file is None and self._head is not None:
+            return self._head
+        data = self.data
+        return {key: data[key] for key in IDENTITY if key in data}
 
     @property
     def data(self) -> dict[str, Any]:
-        assert self.file.document is not None
-        data: dict[str, Any] = self.file.document.data
+        document = self.file.document
+        assert document is not None
+        data: dict[str, Any] = document.data
         return data
 
 
@@ -128,6 +187,11 @@ class LoadedRuleset:
 
 class Workspace:
     """A ``rules/`` directory and everything read from it during one run."""
+
+    #: Whether manifests are declared from their headers (:mod:`civrules.load.header`), each read
+    #: in full only when asked for. A workspace whose readings outlive it (an editor's session,
+    #: which reads again only what changed) reads them in full: a kept reading costs nothing.
+    reads_headers = True
 
     def __init__(
         self,
@@ -338,13 +402,17 @@ class Workspace:
         for manifest in found.values():
             family = _inherited_family(everything, manifest)
             if family is not None and family is not manifest.family:
-                # A variant that names no family is its base's: judged by that family's schema.
+                # A variant that names no family is its base's: judged by that family's schema
+                # (now, or when a manifest declared by its header is read).
                 manifest.family = family
-                manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
+                if manifest.is_read:
+                    manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
         for ruleset_id, manifest in found.items():
             other = shipped.get(ruleset_id)
+            if other is None:
+                continue
             document = manifest.file.document
-            if other is None or document is None or other.file.document is None:
+            if document is None or other.file.document is None:
                 continue
             manifest.file.diagnostics.append(
                 _diag(
@@ -378,7 +446,8 @@ class Workspace:
             family = _inherited_family(found, manifest)
             if family is not None and family is not manifest.family:
                 manifest.family = family
-                manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
+                if manifest.is_read:
+                    manifest.file = self.load_as(self._relative_of(manifest.file.path), family)
         self._shipped = found
         return found
 
@@ -406,10 +475,26 @@ class Workspace:
         return {**{k: v for k, v in self.shipped_manifests().items() if k not in own}, **own}
 
     def _declared(self, relatives: list[str]) -> dict[str, Manifest]:
-        """The manifests among the files ``relatives`` (keys of :meth:`load`), by id."""
+        """The manifests among the files ``relatives`` (keys of :meth:`load`), by id.
+
+        A manifest whose header can be trusted (:meth:`_headers`) is not read in full here: only
+        when its file or data is first asked for (the ruleset loaded, a base of it, the diagnostics
+        of every file). Any other is read in full now, as every manifest once was.
+        """
         found: dict[str, Manifest] = {}
+        heads = self._headers(relatives)
         for relative in relatives:
             path = PurePosixPath(relative)
+            head = heads.get(relative)
+            if head is not None and path.stem not in found:
+                family = family_of(head) or default_family()
+                found[path.stem] = Manifest(
+                    path.stem,
+                    family=family,
+                    head=head,
+                    read=partial(self._read_manifest, relative, declared=family),
+                )
+                continue
             loaded = self.load(relative)
             document = loaded.document
             if document is None or not isinstance(document.data, dict):
@@ -452,6 +537,59 @@ class Workspace:
             found[ruleset_id] = Manifest(ruleset_id, loaded, family_of(document.data) or default_family())
         return found
 
+    def _headers(self, relatives: list[str]) -> dict[str, dict[str, str]]:
+        """The headers (:func:`read_header`) of the manifests among ``relatives`` that need not be
+        read in full to be declared, by key.
+
+        A header is trusted where the full read would add nothing to the manifest's identity: it
+        says `kind: ruleset` and the id its file is named (no B001/R00x diagnostic to place), and
+        the bases whose families it inherits, read as :meth:`_inherited_hint` reads them, are
+        headers too and make no loop of `extends` (where the order of reading decides what is
+        read: that stays the order of the files). None is read in an editor's buffer, or by a
+        workspace that keeps its readings (:attr:`reads_headers`).
+        """
+        heads: dict[str, dict[str, str]] = {}
+        if not self.reads_headers:
+            return heads
+        for relative in relatives:
+            if relative in self.overrides or relative in self._files:
+                continue
+            try:
+                raw = self.read_bytes(relative)
+            except (files.RefusedError, OSError):
+                continue  # read in full: its diagnostic is the full read's
+            head = read_header(raw, self.limits)
+            if head is not None and head.get("kind") == "ruleset" and head.get("id") == PurePosixPath(relative).stem:
+                heads[relative] = head
+        folder = relatives[0].rpartition("/")[0] + "/" if relatives else ""
+        present = set(relatives)
+        trusted: dict[str, dict[str, str]] = {}
+        for relative, head in heads.items():
+            seen = {relative}
+            current: dict[str, str] | None = head
+            while current is not None and "family" not in current and "extends" in current:
+                base = next(
+                    (c for c in (f"{folder}{current['extends']}{s}" for s in (".yaml", ".yml")) if c in present), None
+                )
+                if base is None:
+                    break  # not one of these: a shipped base (which extends none of them) or none
+                if base in seen:
+                    current = None  # a loop of `extends`
+                    break
+                seen.add(base)
+                current = heads.get(base)  # None: read in full, so this one is too
+            if current is not None:
+                trusted[relative] = head
+        return trusted
+
+    def _read_manifest(self, relative: str, manifest: Manifest, declared: Family) -> LoadedFile:
+        """The full reading of a manifest declared by its header: as :meth:`manifests` would have
+        made it (judged again as its base's family where it inherits one)."""
+        loaded = self.load(relative)
+        if manifest.family is not declared:
+            loaded = self.load_as(relative, manifest.family)
+        return loaded
+
     def _relative_of(self, display: str) -> str:
         """The path relative to the rules folder of a file read before, by its display name."""
         for relative, loaded in self._files.items():
@@ -465,7 +603,10 @@ class Workspace:
 
         result = LoadedRuleset(manifest)
         document = manifest.file.document
-        assert document is not None
+        if document is None or not isinstance(document.data, dict):
+            # Declared by its header, then changed on disk before it was read in full: what it is
+            # now is in its file's diagnostics (a syntax error, say), which the ruleset reports.
+            return result
         files = manifest.data.get("files")
         family = manifest.family
         slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
@@ -652,12 +793,12 @@ def _inherited_family(manifests: dict[str, Manifest], manifest: Manifest) -> Fam
     seen = {manifest.id}
     current = manifest
     while True:
-        parent = current.data.get("extends")
+        parent = current.head.get("extends")
         if not isinstance(parent, str) or parent in seen or parent not in manifests:
             return None
         seen.add(parent)
         current = manifests[parent]
-        if "family" in current.data:
+        if "family" in current.head:
             return current.family
 
 

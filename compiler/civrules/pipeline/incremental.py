@@ -312,6 +312,8 @@ class Session:
 class _SessionWorkspace(Workspace):
     """A workspace for one update: files whose content did not change come from the session."""
 
+    reads_headers = False  # a manifest's reading is kept by the session: reading it again costs nothing
+
     def __init__(self, session: Session) -> None:
         super().__init__(session.root, session.limits, dict(session.overlays))
         self.session = session
