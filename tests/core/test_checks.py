@@ -51,9 +51,11 @@ def load_cases() -> list[Case]:
             ruleset = entry.get("ruleset", RULESET)
             for n, bad in enumerate(entry.get("bad", [])):
                 expect = bad["expect"] if isinstance(bad["expect"], list) else [bad["expect"]]
-                cases.append(Case(f"{code}-bad-{n}", code, ruleset, tuple(bad["edits"]), tuple(expect), False))
+                on = bad.get("ruleset", ruleset)  # a case may name its own ruleset (a variant's edit)
+                cases.append(Case(f"{code}-bad-{n}", code, on, tuple(bad["edits"]), tuple(expect), False))
             for n, good in enumerate(entry.get("good", [])):
-                cases.append(Case(f"{code}-good-{n}", code, ruleset, tuple(good["edits"]), (), True))
+                on = good.get("ruleset", ruleset)
+                cases.append(Case(f"{code}-good-{n}", code, on, tuple(good["edits"]), (), True))
     return cases
 
 

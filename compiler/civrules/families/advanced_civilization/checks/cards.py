@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from civrules.checks import check, diagnostic
+from civrules.checks.unknowns import is_unknown
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.credits import (
@@ -620,3 +621,44 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "check the points of this credit and the cost of its target",
                 [Related(t.origin.span("cost"), f"`{t.id}` costs {t.cost}") for t, _ in targets],
             )
+
+
+@check("C008", "overpayment-stated-twice", Severity.ERROR, reads=())
+def check_overpayment_agrees(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: the ruleset states what an overpayment returns twice, and the two disagree:
+    `credit_policy.excess_lost` and `credit_policy.purchases.overpayment` are the same rule (no
+    change is given when commodity cards and credits exceed the price: Advanced Civilization 31.58,
+    Expansion Project 26.5.9). Either one says the excess is lost and the other does not, or one
+    states the rule and the other calls it unknown.
+
+    Why: the player helper's purchase planner shows both facts, and an engine may read either: a
+    disagreement puts two answers to one question in front of the players.
+
+    Fix: make the two agree, citing the same rule; where the sources do not give the rule, leave
+    `excess_lost` out and keep `overpayment: {value: {unknown: why}}`.
+
+        credit_policy:
+          excess_lost: false                                # FAIL: overpayment says lost
+          purchases:
+            overpayment: {value: lost, rule: "31.58", text: "No change is given."}
+    """
+    origin = ruleset.setting_origins.get("credit_policy")
+    policy = ruleset.credit_policy
+    excess_lost = policy.get("excess_lost")
+    purchases = policy.get("purchases")
+    overpayment = purchases.get("overpayment") if isinstance(purchases, Mapping) else None
+    if origin is None or not isinstance(excess_lost, bool) or not isinstance(overpayment, Mapping):
+        return
+    value = overpayment.get("value")
+    if value == "lost" and excess_lost:
+        return
+    said = "unknown" if is_unknown(value) else f"`{value}`"
+    yield diagnostic(
+        "C008",
+        f"`excess_lost: {str(excess_lost).lower()}` disagrees with `purchases.overpayment`, whose value is "
+        f"{said}: both state what an overpayment returns",
+        origin.span("excess_lost"),
+        "make the two agree, citing the same rule (no change is given: 31.58)",
+        [Related(origin.span("purchases", "overpayment", "value"), "the overpayment's value")],
+    )
