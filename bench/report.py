@@ -93,6 +93,16 @@ def rows(results: dict[str, Any]) -> Iterator[tuple[str, str, str, str, str]]:
             f"≤ {MAX_VALIDATE_BUILD_VS_FLOOR}×",
             f"{_verdict(ratio <= MAX_VALIDATE_BUILD_VS_FLOOR)}: `{RUN} --only in_process`",
         )
+        if "validate" in inner:
+            # Where the ratio goes: validate alone, and what the build adds to it (no target of its own).
+            alone = inner["validate"]["median"] / inner["parse_floor"]["median"]
+            yield (
+                "3",
+                f"of which `validate` alone / parse floor, and the build's share ({ruleset}, medians)",
+                f"{alone:.2f}× ({_ms(inner['validate']['median'])}); the build adds {ratio - alone:.2f}×",
+                "— (context)",
+                f"context: `{RUN} --only in_process`",
+            )
     for label, row in sorted(results.get("edit_latency", {}).items()):
         limit = MAX_EDIT_CPU_S[label]
         for what, file, cpu in (
