@@ -72,6 +72,7 @@ from civrules.families.advanced_civilization.model import (
 )
 from civrules.load.document import Document
 from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of, source_of
+from civrules.model.assembly import assembles
 from civrules.resolve import Resolved
 
 
@@ -138,6 +139,7 @@ def _name(raw: Mapping[str, Any], fallback: str) -> str | Unknown:
     return name if isinstance(name, (str, Unknown)) else fallback
 
 
+@assembles("groups", "civilization_cards")
 def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]]:
     groups = [
         Group(raw["id"], _name(raw, raw["id"]), origin, raw, known(raw.get("colour")), known(raw.get("shape")))
@@ -214,6 +216,7 @@ def _purchase_effect(raw: Mapping[str, Any]) -> PurchaseEffect:
     )
 
 
+@assembles("commodities")
 def build_commodities(resolved: Resolved) -> Collection[Commodity]:
     return Collection.of(
         "commodities",
@@ -235,6 +238,7 @@ def build_commodities(resolved: Resolved) -> Collection[Commodity]:
     )
 
 
+@assembles("calamities")
 def build_calamities(resolved: Resolved) -> Collection[Calamity]:
     calamities = []
     for origin, raw in collection(resolved, "calamities"):
@@ -404,6 +408,7 @@ def _combination(written: Any) -> Combination:
     )
 
 
+@assembles("nations", "epochs", "ast_tracks", "phases", "player_counts")
 def build_structure(
     resolved: Resolved,
 ) -> tuple[Collection[Nation], Collection[Epoch], Collection[AstTrack], Collection[Phase], Collection[PlayerCount]]:
@@ -563,6 +568,13 @@ def _block_counts(raw: object) -> tuple[tuple[str, int], ...] | None:
 def build_map(
     resolved: Resolved,
 ) -> tuple[Collection[Area], Collection[Border], Collection[Region], Collection[Region]]:
+    """The map's areas, borders, flood plains and volcanoes, each assembled from its own collection
+    (an edit to one area assembles the areas again, not the borders)."""
+    return (build_areas(resolved), build_borders(resolved), *build_regions(resolved))
+
+
+@assembles("areas")
+def build_areas(resolved: Resolved) -> Collection[Area]:
     areas = [
         Area(
             raw["id"],
@@ -582,6 +594,11 @@ def build_map(
         )
         for origin, raw in collection(resolved, "areas")
     ]
+    return Collection.of("areas", areas)
+
+
+@assembles("borders")
+def build_borders(resolved: Resolved) -> Collection[Border]:
     borders = []
     for origin, raw in collection(resolved, "borders"):
         a, b = raw["areas"]
@@ -589,6 +606,11 @@ def build_map(
         borders.append(
             Border(f"{a}|{b}", f"{a} – {b}", origin, raw, a, b, kind if isinstance(kind, str) else "unknown")
         )
+    return Collection.of("borders", borders, unique_ids=False)
+
+
+@assembles("flood_plains", "volcanoes")
+def build_regions(resolved: Resolved) -> tuple[Collection[Region], Collection[Region]]:
     plains: dict[str, Region] = {}
     order: list[str] = []
     for origin, raw in collection(resolved, "flood_plains"):
@@ -611,12 +633,7 @@ def build_map(
         Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())), tuple(raw.get("areas", ())))
         for origin, raw in collection(resolved, "volcanoes")
     ]
-    return (
-        Collection.of("areas", areas),
-        Collection.of("borders", borders, unique_ids=False),
-        Collection.of("flood_plains", [plains[i] for i in order]),
-        Collection.of("volcanoes", volcanoes),
-    )
+    return Collection.of("flood_plains", [plains[i] for i in order]), Collection.of("volcanoes", volcanoes)
 
 
 def _coasts(written: Any) -> tuple[Coast, ...] | None:
