@@ -14,6 +14,9 @@ them in the file (the next item's first line, the next top-level key, or the end
 that where libyaml ends each node (at the next token) is where it ends in the whole file. What the
 edit did not touch keeps its data and positions; the result is the document a full read gives
 (data, positions and their order), which ``tests/core/test_splice.py`` holds for random edits.
+The positions are written into a copy of the old reading's table (:meth:`NodeTable.spliced`: the
+items' nodes appended, no path made per node); the nodes they replace stay in it, unreachable,
+until more of the table is unreachable than reachable, when the whole file is read again.
 
 An edit of nothing but the blank and comment lines at the end of the file (a comment appended, say)
 changes no node's data: none is read again. The reading is the old one, the same data objects, but
@@ -28,7 +31,8 @@ Whenever that cannot be told for sure, None is returned and the caller reads the
 edit crosses the list's bounds or changes a top-level key, the old or the new reading has any
 diagnostic (the reader's own wording and positions are then kept whole), the file uses anchors
 and aliases, holds a carriage return, or does not end with a line break, or the lines read again
-hold a document marker (``---``, ``...``) or a directive.
+hold a document marker (``---``, ``...``) or a directive, or the old reading's positions are
+given by path (a document put together by hand) rather than in a table.
 """
 
 from __future__ import annotations
