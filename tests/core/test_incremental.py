@@ -629,3 +629,34 @@ def test_a_model_is_reused_only_for_the_same_entries_in_the_same_documents() -> 
     with assembling(memo):
         build(one)
     assert memo.reused == 1 and len(built) == count + 3
+
+
+def test_a_model_of_one_entry_is_reused_where_that_entry_is_the_same() -> None:
+    """`each` gives back the model made of an entry that is the same object in the same place, and
+    makes it again where the data is another object or the origin is in another reading; outside
+    a session every entry's model is made."""
+    from civrules.load import Document
+    from civrules.model import Origin
+    from civrules.model.assembly import Assembled, assembling, each
+
+    made: list[str] = []
+
+    def build(origin: Origin, raw: dict[str, str]) -> tuple[str, Origin]:
+        made.append(raw["id"])
+        return raw["id"], origin
+
+    document, reread = Document("f.yaml", {}), Document("f.yaml", {})
+    a, b = {"id": "a"}, {"id": "b"}
+    memo = Assembled()
+    with assembling(memo):
+        first = each(build, [(Origin(document, ("x", 0)), a), (Origin(document, ("x", 1)), b)])
+        # `b` read again (another object, equal data), `a` the same: only `b` is made again.
+        second = each(build, [(Origin(document, ("x", 0)), a), (Origin(document, ("x", 1)), {"id": "b"})])
+        assert second[0] is first[0] and second[1] is not first[1]
+        # the same data in a new reading of its file: made again (its spans are the new reading's)
+        third = each(build, [(Origin(reread, ("x", 0)), a)])
+        assert third[0] is not first[0] and third[0][1].document is reread
+    assert made == ["a", "b", "b", "a"]
+    assert (memo.entities_made, memo.entities_reused) == (4, 1)
+    each(build, [(Origin(document, ("x", 0)), a)])
+    assert made[-1] == "a" and len(made) == 5  # no memo installed: made again

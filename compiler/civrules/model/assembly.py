@@ -7,7 +7,10 @@ and nothing else of the resolved ruleset) is a function of those entries alone, 
 it made before whenever every entry is the same: the same raw data object (an edit spliced into
 another file leaves it so: :mod:`civrules.load.splice`; resolution keeps a base's entries as read)
 and an origin in the same documents at the same paths. An edit to a map then assembles the map's
-areas again, and the cards, calamities and the rest are the models made before.
+areas again, and the cards, calamities and the rest are the models made before. Within a
+collection assembled again, a model made of one entry alone (:func:`each`: a card, an area) is
+the one made before where that entry is the same: a variant's collection, whose merged entities
+resolution makes anew, assembles those again and takes its base's others.
 
 What one :meth:`Assembled.next_round` did not ask for is let go at the following one: the memo
 holds the models of the last two rounds, no more. The command line installs no memo: every
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from civrules.model import Origin
@@ -39,6 +42,7 @@ class _Resolved(Protocol):
 
 R = TypeVar("R", bound=_Resolved)
 T = TypeVar("T")
+E = TypeVar("E")
 
 
 class Assembled:
@@ -50,12 +54,33 @@ class Assembled:
     def __init__(self) -> None:
         self._now: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
         self._before: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
+        self._entities: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
+        self._entities_before: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
         self.made = 0
         self.reused = 0
+        #: Models of one entry made, and given back (see :func:`each`).
+        self.entities_made = 0
+        self.entities_reused = 0
 
     def next_round(self) -> None:
         """Start a round: what the round before last asked for and this one did not is let go."""
         self._before, self._now = self._now, {}
+        self._entities_before, self._entities = self._entities, {}
+
+    def entity(self, build: Callable[[Origin, Any], E], origin: Origin, raw: Any) -> E:
+        """``build(origin, raw)``, or the model it gave for the same entry."""
+        key = (build, id(raw))
+        found = self._entities.get(key) or self._entities_before.get(key)
+        # The kept entry holds its raw data: an id that matches names the same object.
+        if found is not None and found[0] is raw and same_origin(found[1], origin):
+            self._entities[key] = found
+            self.entities_reused += 1
+            kept: E = found[2]
+            return kept
+        made = build(origin, raw)
+        self._entities[key] = (raw, origin, made)
+        self.entities_made += 1
+        return made
 
     def of(self, build: Callable[[R], T], reads: tuple[str, ...], resolved: R) -> T:
         """``build(resolved)``, or the model it gave for the same entries of ``reads``."""
@@ -105,6 +130,15 @@ def assembling(memo: Assembled) -> Iterator[None]:
         yield
     finally:
         _assembled.pop()
+
+
+def each(build: Callable[[Origin, Any], E], entries: Iterable[tuple[Origin, Any]]) -> list[E]:
+    """``build(origin, raw)`` of each entry: a model made of that entry alone, reused (within an
+    installed memo) where the entry is the same as when it was made."""
+    if not _assembled:
+        return [build(origin, raw) for origin, raw in entries]
+    memo = _assembled[-1]
+    return [memo.entity(build, origin, raw) for origin, raw in entries]
 
 
 def assembles(*reads: str) -> Callable[[Callable[[R], T]], Callable[[R], T]]:

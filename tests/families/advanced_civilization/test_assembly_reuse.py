@@ -12,7 +12,7 @@ from civrules.families.advanced_civilization.model import of_family
 from civrules.pipeline.incremental import Session, full_run
 from tests.conftest import RULES
 
-BASE = "advanced-civilization"
+BASE, VARIANT = "advanced-civilization", "advanced-civilization-western"
 KEEP = (
     "rulesets/advanced-civilization.yaml",
     "rulesets/advanced-civilization-western.yaml",
@@ -62,3 +62,25 @@ def test_an_edit_of_the_map_assembles_the_map_again_and_reuses_the_other_collect
     assert after.cards is not model.cards
     assert after.areas is model.areas and after.calamities is model.calamities
     assert again.diagnostics == full_run(tree, session.overlays)
+
+
+def test_a_manifest_edit_reassembles_only_what_the_manifest_holds(tree: Path) -> None:
+    """A change to the variant's name reads its manifest again: its nations (patched there) are
+    assembled again, and every entity of a file the edit left alone is the model made before,
+    in the variant as in its base (the failing counterpart: the patched nation is not)."""
+    session = Session(tree)
+    first = session.update()
+    base, variant = of_family(first.analyses[BASE].model), of_family(first.analyses[VARIANT].model)
+    manifest = "rulesets/advanced-civilization-western.yaml"
+    text = (tree / manifest).read_text(encoding="utf-8")
+    session.set_text(
+        manifest, text.replace('name: "Advanced Civilization with', 'name: "Advanced Civilisation with', 1)
+    )
+    edited = session.update()
+    assert edited.rechecked == [VARIANT]
+    after = of_family(edited.analyses[VARIANT].model)
+    assert after is not variant and after.name == "Advanced Civilisation with the Western Extension"
+    assert after.cards is variant.cards and after.calamities is variant.calamities
+    assert all(card is base.cards.get(card.id) for card in after.cards)
+    assert after.nations is not variant.nations  # the overlay's nations: in the file read again
+    assert edited.diagnostics == full_run(tree, session.overlays)
