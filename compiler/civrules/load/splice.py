@@ -267,7 +267,10 @@ def _items_around(old: Document, lines: list[str], first: int, last: int) -> tup
         return None
     region_end = lines_of_keys[at + 1] - 1 if at + 1 < len(keys) else len(lines) - 1
     table = old.table  # the items' starts from their list's children: no path looked up per item
-    items = [table.packed(node) for node in table.children(table.find((key,)))]
+    listed = table.find((key,))
+    if listed <= 0:
+        return None
+    items = [table.packed(node) for node in table.children(listed)]
     if len(items) != len(value):
         return None
     starts = [position >> 96 for position in items]
