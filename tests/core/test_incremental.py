@@ -577,3 +577,86 @@ def test_the_citation_walk_split_by_entry_is_the_walk_in_one_piece() -> None:
         with remembering(memo):
             assert _walk(document) == whole, relative
             assert _walk(document) == whole, relative  # from the memo
+
+
+# --- models assembled per collection -------------------------------------------------------------
+
+
+def test_a_model_is_reused_only_for_the_same_entries_in_the_same_documents() -> None:
+    """The failing counterparts: an entry whose data is another object, or whose origin is equal
+    but in another reading of its file, is assembled again; outside a session nothing is kept."""
+    from civrules.load import Document
+    from civrules.model import Origin
+    from civrules.model.assembly import Assembled, assembles, assembling
+
+    @dataclasses.dataclass
+    class Entry:
+        origin: Origin
+        raw: dict[str, str]
+
+    @dataclasses.dataclass
+    class Resolved:
+        collections: dict[str, list[Entry]]
+
+    built: list[object] = []
+
+    @assembles("things")
+    def build(resolved: Resolved) -> tuple[object, ...]:
+        built.append(resolved)
+        return tuple(entry.raw["id"] for entry in resolved.collections["things"])
+
+    document = Document("f.yaml", {})
+    raw = {"id": "a"}
+    one = Resolved({"things": [Entry(Origin(document, ("things", 0)), raw)]})
+    memo = Assembled()
+    with assembling(memo):
+        made = build(one)
+        assert build(Resolved({"things": [Entry(Origin(document, ("things", 0)), raw)]})) is made
+        assert (memo.made, memo.reused) == (1, 1)
+        assert build(Resolved({"things": [Entry(Origin(document, ("things", 0)), {"id": "a"})]})) is not made
+        reread = Document("f.yaml", {})
+        assert Origin(reread, ("things", 0)) == one.collections["things"][0].origin  # equal, elsewhere
+        assert build(Resolved({"things": [Entry(Origin(reread, ("things", 0)), raw)]})) is not made
+        assert build(Resolved({"things": [Entry(Origin(document, ("things", 1)), raw)]})) is not made
+        assert build(Resolved({"things": []})) is not made
+    assert (memo.made, memo.reused) == (5, 1)
+    count = len(built)
+    build(one)
+    build(one)
+    assert len(built) == count + 2  # no memo installed: built every time, as the command line does
+    memo.next_round()
+    memo.next_round()  # `one` was not asked for in the last round: let go now
+    with assembling(memo):
+        build(one)
+    assert memo.reused == 1 and len(built) == count + 3
+
+
+def test_a_model_of_one_entry_is_reused_where_that_entry_is_the_same() -> None:
+    """`each` gives back the model made of an entry that is the same object in the same place, and
+    makes it again where the data is another object or the origin is in another reading; outside
+    a session every entry's model is made."""
+    from civrules.load import Document
+    from civrules.model import Origin
+    from civrules.model.assembly import Assembled, assembling, each
+
+    made: list[str] = []
+
+    def build(origin: Origin, raw: dict[str, str]) -> tuple[str, Origin]:
+        made.append(raw["id"])
+        return raw["id"], origin
+
+    document, reread = Document("f.yaml", {}), Document("f.yaml", {})
+    a, b = {"id": "a"}, {"id": "b"}
+    memo = Assembled()
+    with assembling(memo):
+        first = each(build, [(Origin(document, ("x", 0)), a), (Origin(document, ("x", 1)), b)])
+        # `b` read again (another object, equal data), `a` the same: only `b` is made again.
+        second = each(build, [(Origin(document, ("x", 0)), a), (Origin(document, ("x", 1)), {"id": "b"})])
+        assert second[0] is first[0] and second[1] is not first[1]
+        # the same data in a new reading of its file: made again (its spans are the new reading's)
+        third = each(build, [(Origin(reread, ("x", 0)), a)])
+        assert third[0] is not first[0] and third[0][1].document is reread
+    assert made == ["a", "b", "b", "a"]
+    assert (memo.entities_made, memo.entities_reused) == (4, 1)
+    each(build, [(Origin(document, ("x", 0)), a)])
+    assert made[-1] == "a" and len(made) == 5  # no memo installed: made again

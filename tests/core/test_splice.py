@@ -41,6 +41,8 @@ def assert_read_alike(spliced: Document, text: str) -> None:
     assert list(spliced.key_spans.items()) == list(whole.key_spans.items())
     assert (spliced.refused, spliced.aliases) == (whole.refused, whole.aliases)
     assert spliced.whole_floats == whole.whole_floats
+    # The table's count of what its root reaches (the node bound, the table's upkeep) is the full read's.
+    assert spliced.table.reachable() == (len(whole.value_spans), len(whole.key_spans))
 
 
 def edit(text: str, kind: str, at: int, to: int, size: int) -> str:
@@ -292,3 +294,81 @@ def test_a_splice_holds_the_node_bound_of_the_whole_file() -> None:
     assert document is not None
     assert read_yaml_text(after, "m.yaml", limits)[1], "the whole file is beyond the bound"
     assert splice_document(before, document, after, limits) is None
+
+
+# --- the spliced table ---------------------------------------------------------------------------
+
+
+def test_a_splice_writes_the_positions_in_a_table_and_leaves_the_old_reading_as_it_was() -> None:
+    before = HEAD + "areas:\n- id: a\n  n: 1\n- id: b\n  n: 2\nborders:\n- a\n"
+    after = HEAD + "areas:\n- id: a\n  n: 1\n  m: 3\n- id: b\n  n: 2\nborders:\n- a\n"
+    old, _ = read_yaml_text(before, "m.yaml", LIMITS)
+    assert old is not None
+    kept = list(old.value_spans.items()), list(old.key_spans.items())
+    spliced = splice_document(before, old, after, LIMITS)
+    assert spliced is not None and spliced.key == "areas"
+    assert not spliced.document.table.empty  # no path-keyed positions made
+    assert (list(old.value_spans.items()), list(old.key_spans.items())) == kept
+    assert_read_alike(spliced.document, after)
+
+
+def test_a_value_edited_in_an_item_leaves_only_that_item_unreachable() -> None:
+    """An edit inside one item writes the new item over the old one's node: what the old item held
+    and the small reading's own nodes are the only ones no path reaches; the other items are not
+    copied."""
+    items = "".join(f"- id: a{i}\n  n: {i}\n" for i in range(20))
+    before = f"{HEAD}areas:\n{items}"
+    after = before.replace("  n: 7\n", "  n: 70\n")
+    old, _ = read_yaml_text(before, "m.yaml", LIMITS)
+    assert old is not None
+    spliced = splice_document(before, old, after, LIMITS)
+    assert spliced is not None and (spliced.first, spliced.count) == (7, 1)
+    table = spliced.document.table
+    # Unreachable: the old a7's `id` and `n`; of the small reading (`_:` the new a7, then the next
+    # item `- id: a8` to end it), the stand-in list, the new item's own node (written over the old
+    # one's) and the next item with its `id`. Its root is not copied.
+    assert (table.unreachable, table.unreachable_keys) == (2 + 1 + 1 + 2, 2 + 1 + 0 + 1)
+    assert len(table) == len(old.table) + 6
+    assert_read_alike(spliced.document, after)
+
+
+def test_an_item_added_gives_the_list_a_new_block() -> None:
+    items = "".join(f"- id: a{i}\n" for i in range(5))
+    before = f"{HEAD}areas:\n{items}"
+    after = before.replace("- id: a2\n", "- id: a2\n- id: new\n")
+    old, _ = read_yaml_text(before, "m.yaml", LIMITS)
+    assert old is not None
+    spliced = splice_document(before, old, after, LIMITS)
+    assert spliced is not None and spliced.key == "areas"
+    table = spliced.document.table
+    areas = table.find(("areas",))
+    assert table.children(areas).start >= len(old.table)  # a new block: six items
+    assert len(table.children(areas)) == 6
+    assert table.unreachable >= 5  # the old block's five items at least
+    assert_read_alike(spliced.document, after)
+
+
+def test_a_table_mostly_unreachable_is_read_whole_again() -> None:
+    """Each edit that changes the number of items leaves the old block of items behind; once the
+    table holds more unreachable nodes than reachable ones, the file is read whole again (a new,
+    compact table), and until then it is spliced."""
+    items = "".join(f"- id: a{i}\n  n: {i}\n  m: x\n" for i in range(30))
+    text = f"{HEAD}areas:\n{items}"
+    document, _ = read_yaml_text(text, "m.yaml", LIMITS)
+    assert document is not None
+    spliced_edits = 0
+    for step in range(20):
+        new = text.replace("- id: a5\n", f"- id: n{step}\n- id: a5\n")
+        spliced = splice_document(text, document, new, LIMITS)
+        if spliced is None:
+            break
+        assert_read_alike(spliced.document, new)
+        table = spliced.document.table
+        assert table.unreachable <= table.reachable()[0]
+        text, document = new, spliced.document
+        spliced_edits += 1
+    else:
+        pytest.fail("twenty edits that each leave a block behind were all spliced")
+    assert spliced_edits >= 2  # not read whole at the first edit
+    whole, _ = read_yaml_text(new, "m.yaml", LIMITS)
+    assert whole is not None and whole.table.unreachable == 0

@@ -43,15 +43,26 @@ class NodeTable:
     dictionaries; the table takes 56 bytes a node).
     """
 
-    __slots__ = ("_indexes", "keys", "records")
+    __slots__ = ("_indexes", "keys", "records", "unreachable", "unreachable_keys")
 
     def __init__(self) -> None:
         self.records = array("Q", bytes(6 * 8))
         self.keys: list[str | None] = [None]
         self._indexes: dict[int, dict[str, int]] = {}
+        #: Nodes in the table that no path reaches any more, and how many of them are mapping
+        #: entries (:meth:`spliced` leaves the nodes it replaces where they are: 0 in a reading).
+        self.unreachable = 0
+        self.unreachable_keys = 0
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def reachable(self) -> tuple[int, int]:
+        """How many nodes the root reaches (itself included), and how many of them are mapping
+        entries: ``len(value_spans)`` and ``len(key_spans)`` of a document read without a
+        diagnostic or spliced, without walking the table."""
+        keys = self.keys
+        return len(keys) - self.unreachable, len(keys) - keys.count(None) - self.unreachable_keys
 
     def add_block(self, records: array[int], keys: list[str | None]) -> int:
         """Append the children of one container (six values each, as above); returns the node
@@ -129,12 +140,86 @@ class NodeTable:
         """A copy of the table in which ``nodes`` end at ``end`` (a half: ``line << 32 | column``);
         the keys (and their lookup indexes) are shared, never changed once read."""
         table = NodeTable()
-        table.records = array("Q", self.records)
+        table.records = self.records[:]
         table.keys = self.keys
         table._indexes = self._indexes
+        table.unreachable, table.unreachable_keys = self.unreachable, self.unreachable_keys
         for node in nodes:
             table.records[6 * node + 1] = end
         return table
+
+    def spliced(
+        self, parent: int, first: int, last: int, donor: NodeTable, donated: range, moved: int, end: int, delta: int
+    ) -> NodeTable:
+        """A copy of the table in which items ``first`` to ``last`` of the sequence ``parent`` give
+        way to the nodes ``donated`` of ``donor`` (consecutive children of one of its nodes) and what
+        they hold, moved down by ``moved`` lines; every other position that starts after line ``end``
+        moves by ``delta`` lines, and one that only ends after it, its end.
+
+        No path is made: ``donor``'s nodes are appended with their child numbers moved, and the
+        sequence's items are written over in place (as many as before) or given a new block. The
+        nodes replaced stay in the table, unreachable (counted in :attr:`unreachable`); this table
+        is left as it is (its keys, lookup indexes and records are copied, never changed).
+        """
+        table = NodeTable()
+        records = self.records[:]
+        keys = self.keys[:]
+        indexes = dict(self._indexes)
+        base = len(keys) - 1  # the donor's node r (r >= 1) is node base + r here
+        step = moved << _BITS
+        given = donor.records
+        copied = array("Q")
+        for at in range(6, len(given), 6):
+            start, stop, key_start, key_stop, child, count = given[at : at + 6]
+            if key_start:
+                key_start, key_stop = key_start + step, key_stop + step
+            copied.extend((start + step, stop + step, key_start, key_stop, child + base if count else 0, count))
+        records.extend(copied)
+        keys.extend(donor.keys[1:])
+        at = 6 * parent
+        block, count = records[at + 4], records[at + 5]
+        removed, removed_keys = self._subtrees(range(block + first, block + last + 1))
+        added, added_keys = donor._subtrees(donated)
+        if len(donated) == last - first + 1:  # written over in place: no other item moves
+            for offset, node in enumerate(donated):
+                slot = block + first + offset
+                records[6 * slot : 6 * slot + 6] = records[6 * (base + node) : 6 * (base + node) + 6]
+                indexes.pop(slot, None)
+            fresh = range(block + first, block + first + len(donated))
+        else:
+            items = [
+                *range(block, block + first),
+                *(base + node for node in donated),
+                *range(block + last + 1, block + count),
+            ]
+            start = len(keys)
+            for node in items:
+                records.extend(records[6 * node : 6 * node + 6])
+            keys.extend([None] * len(items))
+            records[at + 4], records[at + 5] = (start if items else 0), len(items)
+            fresh = range(start + first, start + first + len(donated))
+        if delta:
+            _shift(records, fresh, (end + 1) << _BITS, delta << _BITS)
+        table.records, table.keys, table._indexes = records, keys, indexes
+        nodes, keyed = self.reachable()
+        table.unreachable = len(keys) - (nodes - removed + added)
+        table.unreachable_keys = len(keys) - keys.count(None) - (keyed - removed_keys + added_keys)
+        return table
+
+    def _subtrees(self, nodes: Iterable[int]) -> tuple[int, int]:
+        """How many nodes ``nodes`` and what they hold are, and how many of them are mapping entries."""
+        records = self.records
+        pending = list(nodes)
+        count = keyed = 0
+        while pending:
+            node = pending.pop()
+            count += 1
+            at = 6 * node
+            if records[at + 2]:
+                keyed += 1
+            if records[at + 5]:
+                pending.extend(range(records[at + 4], records[at + 4] + records[at + 5]))
+        return count, keyed
 
     def walk(self, node: int, path: NodePath) -> Iterator[tuple[NodePath, int]]:
         """Every recorded node under ``node``, with its path, in the order the reader finishes them:
@@ -150,6 +235,29 @@ class NodeTable:
             for child in reversed(children):
                 key = self.keys[child]
                 pending.append(((*at, key if key is not None else child - children.start), child, False))
+
+
+def _shift(records: array[int], fresh: range, limit: int, shift: int) -> None:
+    """Move by ``shift`` each position (a value's, a key's) of the nodes reachable in ``records``
+    that starts at or after the half ``limit``, and the end of one that only ends there; the nodes
+    ``fresh`` (and what they hold) are where they belong already. A node that ends before
+    ``limit`` holds none that moves: it is not descended into."""
+    pending = [0]
+    while pending:
+        node = pending.pop()
+        at = 6 * node
+        descend = records[at + 1] >= limit
+        for half in (at, at + 2):
+            start = records[half]
+            if start >= limit:
+                records[half] = start + shift
+                records[half + 1] += shift
+            elif start and records[half + 1] >= limit:
+                records[half + 1] += shift
+        if descend and records[at + 5]:
+            pending.extend(
+                child for child in range(records[at + 4], records[at + 4] + records[at + 5]) if child not in fresh
+            )
 
 
 class _Positions(Mapping[NodePath, int]):

@@ -14,6 +14,9 @@ them in the file (the next item's first line, the next top-level key, or the end
 that where libyaml ends each node (at the next token) is where it ends in the whole file. What the
 edit did not touch keeps its data and positions; the result is the document a full read gives
 (data, positions and their order), which ``tests/core/test_splice.py`` holds for random edits.
+The positions are written into a copy of the old reading's table (:meth:`NodeTable.spliced`: the
+items' nodes appended, no path made per node); the nodes they replace stay in it, unreachable,
+until more of the table is unreachable than reachable, when the whole file is read again.
 
 An edit of nothing but the blank and comment lines at the end of the file (a comment appended, say)
 changes no node's data: none is read again. The reading is the old one, the same data objects, but
@@ -28,21 +31,19 @@ Whenever that cannot be told for sure, None is returned and the caller reads the
 edit crosses the list's bounds or changes a top-level key, the old or the new reading has any
 diagnostic (the reader's own wording and positions are then kept whole), the file uses anchors
 and aliases, holds a carriage return, or does not end with a line break, or the lines read again
-hold a document marker (``---``, ``...``) or a directive.
+hold a document marker (``---``, ``...``) or a directive, or the old reading's positions are
+given by path (a document put together by hand) rather than in a table.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from civrules.load.document import Document, NodePath
 from civrules.load.reader import Limits, read_yaml_text
 
-_LINE = 1 << 96  # one line, added to a packed position's start line
-_END_LINE = 1 << 32  # one line, added to its end line
 _MASK = (1 << 32) - 1
 _HALF = (1 << 64) - 1  # the end of a packed position (line << 32 | column)
 #: A line that holds no node: blank, or a comment (tabs and control characters are left to the reader).
@@ -51,6 +52,8 @@ _TRIVIA = re.compile(r" *(?:#.*)?")
 _DASH = re.compile(r"^( *)- +$")
 #: The key standing in for the list's own in the text read again.
 _STAND_IN = "_"
+#: How many lines :func:`_common` compares at once (a list's equality, in C) before line by line.
+_BLOCK = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,8 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
         return _trivia_tail(
             old, prefix, len(old_lines), len(new_lines)
         )  # 1-based lines of the old text; delta: lines added (removed < 0)
+    if old.table.empty:
+        return None  # positions given by path (a document put together by hand): no table to splice into
     found = next((one for first, last in candidates if (one := _items_around(old, old_lines, first, last))), None)
     if found is None:
         return None
@@ -141,15 +146,16 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
         return None  # the list is emptied: a full reading says what its key then holds
     data = dict(old.data)
     data[key] = [*old_list[:i1], *items, *old_list[i2 + 1 :]]
-    moved = (start - 2) * (_LINE + _END_LINE)  # the chunk's line 2 is the file's line `start`
-    renumber = len(items) - count
-    value_spans = _spliced(old.positions(), read.positions(), key, i1, i2, len(items), end, delta, renumber, moved)
-    key_spans = _spliced(
-        old.positions(True), read.positions(True), key, i1, i2, len(items), end, delta, renumber, moved
-    )
-    if len(value_spans) + len(key_spans) > limits.max_nodes:  # what the reader counts (no alias here)
+    listed = read.table.find((_STAND_IN,))
+    donated = read.table.children(listed)[: len(items)] if items else range(0)
+    # The chunk's line 2 is the file's line `start`.
+    table = old.table.spliced(old.table.find((key,)), i1, i2, read.table, donated, start - 2, end, delta)
+    nodes, keyed = table.reachable()
+    if nodes + keyed > limits.max_nodes:  # what the reader counts (no alias here)
         return None
-    document = Document(old.file, data, value_spans, key_spans, set(), read.whole_floats, {})
+    if table.unreachable > nodes:
+        return None  # more replaced than kept after many edits: a whole reading makes the table anew
+    document = Document(old.file, data, None, None, set(), read.whole_floats, {}, table=table)
     return Spliced(document, key, i1, len(items), (start, end, delta))
 
 
@@ -162,18 +168,36 @@ def _changed_lines(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]
     if old == new:
         return None
     shortest = min(len(old), len(new))
-    prefix = 0
-    while prefix < shortest and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < shortest - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
+    prefix = _common(old, new, shortest, backwards=False)
+    suffix = _common(old, new, shortest - prefix, backwards=True)
     first, last = prefix + 1, len(old) - suffix  # the old lines that differ (none: last < first)
     delta = len(new) - len(old)
     if first <= last:
         return [(first, last)], delta, prefix
     around = [line for line in (prefix, prefix + 1) if 1 <= line <= len(old)]  # inserted between these
     return [(around[0], around[-1]), *((line, line) for line in around)] if around else [], delta, prefix
+
+
+def _common(old: list[str], new: list[str], most: int, backwards: bool) -> int:
+    """How many lines (at most ``most``) are equal at the start of both lists (``backwards``: at the
+    end): blocks of lines compared at once (a list's equality, in C), then line by line."""
+    count = 0
+    a, b = len(old), len(new)
+    while count + _BLOCK <= most:
+        if backwards:
+            same = old[a - count - _BLOCK : a - count] == new[b - count - _BLOCK : b - count]
+        else:
+            same = old[count : count + _BLOCK] == new[count : count + _BLOCK]
+        if not same:
+            break
+        count += _BLOCK
+    if backwards:
+        while count < most and old[a - 1 - count] == new[b - 1 - count]:
+            count += 1
+    else:
+        while count < most and old[count] == new[count]:
+            count += 1
+    return count
 
 
 def _trivia(lines: list[str], prefix: int) -> bool:
@@ -242,64 +266,21 @@ def _items_around(old: Document, lines: list[str], first: int, last: int) -> tup
     if not isinstance(value, list) or not value:
         return None
     region_end = lines_of_keys[at + 1] - 1 if at + 1 < len(keys) else len(lines) - 1
-    starts = [old.value_spans[(key, i)] >> 96 for i in range(len(value))]
+    table = old.table  # the items' starts from their list's children: no path looked up per item
+    listed = table.find((key,))
+    if listed <= 0:
+        return None
+    items = [table.packed(node) for node in table.children(listed)]
+    if len(items) != len(value):
+        return None
+    starts = [position >> 96 for position in items]
     i1 = bisect.bisect_right(starts, first) - 1
     i2 = bisect.bisect_right(starts, last) - 1
     if i1 < 0 or last > region_end:
         return None
     for i in range(i1, min(i2 + 2, len(value))):
-        column = old.value_spans[(key, i)] >> 64 & _MASK
+        column = items[i] >> 64 & _MASK
         if (i > 0 and starts[i] <= starts[i - 1]) or not _DASH.match(lines[starts[i] - 1][: column - 1]):
             return None  # an item that does not start on its dash's line (`-` alone, a flow list)
     end = starts[i2 + 1] - 1 if i2 + 1 < len(value) else region_end
     return key, i1, i2, starts[i1], end
-
-
-def _spliced(
-    old: Iterable[tuple[NodePath, int]],
-    read: Iterable[tuple[NodePath, int]],
-    key: str,
-    i1: int,
-    i2: int,
-    new_count: int,
-    end: int,
-    delta: int,
-    renumber: int,
-    moved: int,
-) -> dict[NodePath, int]:
-    """Positions of the spliced document, in the reader's order (each node after its children).
-
-    The old positions of items i1..i2 give way to the read ones (their items renumbered from i1,
-    their lines moved into place); a position after line ``end`` moves by ``delta`` lines, and an
-    item after i2 is renumbered by ``renumber``.
-    """
-    fresh = {
-        (key, path[1] + i1, *path[2:]): packed + moved
-        for path, packed in read
-        if len(path) > 1 and path[0] == _STAND_IN and isinstance(path[1], int) and path[1] < new_count
-    }
-    spans: dict[NodePath, int] = {}
-    placed = False
-    after = (end + 1) << 96  # the smallest packed position that starts after the items' lines
-    shift, shift_end = delta * _LINE, delta * _END_LINE
-    for path, packed in old:
-        if len(path) > 1 and path[0] == key and isinstance(path[1], int) and path[1] >= i1:
-            if path[1] <= i2:
-                if not placed:
-                    spans.update(fresh)
-                    placed = True
-                continue
-            if renumber:
-                path = (key, path[1] + renumber, *path[2:])
-        if not placed and (path == (key,) or not path):  # the old items had none: the list's own goes after
-            spans.update(fresh)
-            placed = True
-        if delta:
-            if packed >= after:
-                packed += shift + shift_end
-            elif (packed >> 32 & _MASK) > end:
-                packed += shift_end
-        spans[path] = packed
-    if not placed:
-        spans.update(fresh)
-    return spans

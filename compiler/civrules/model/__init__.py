@@ -361,6 +361,8 @@ class Ruleset:
         purpose: its total is the one derived from its data.
         """
         layer = self.layer(declared)
+        if layer >= len(self.chain) - 1:
+            return False  # declared by the last ruleset of the chain: none comes after it
         if any(self.layers.get(r.file, 0) > layer for r in self.removed.get(collection, {}).values()):
             return True
         return any(self.layer(e.origin, *sub) > layer for e in entities for sub in ((), *((f,) for f in fields)))

@@ -106,6 +106,19 @@ def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
     if len(resolved.chain) < 2:
         return diagnostics
     own = len(resolved.chain) - 1
+
+    def in_base(diagnostic: Diagnostic) -> bool:
+        # an info (an unknown fact of the base, say) asks for no change: the same note in every variant
+        span = diagnostic.span
+        return (
+            span is not None
+            and diagnostic.severity != "info"
+            and resolved.layers.get(span.file, own) != own
+            and "this variant" not in (diagnostic.hint or "")
+        )
+
+    if not any(in_base(diagnostic) for diagnostic in diagnostics):
+        return diagnostics  # nothing to tell: the variant's changes need not be listed
     by_file: dict[str, list[tuple[Span, str]]] = {}
 
     def changed_here(origin: Origin) -> bool:
@@ -127,13 +140,7 @@ def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
     told = []
     for diagnostic in diagnostics:
         span = diagnostic.span
-        # an info (an unknown fact of the base, say) asks for no change: the same note in every variant
-        if (
-            span is not None
-            and diagnostic.severity != "info"
-            and resolved.layers.get(span.file, own) != own
-            and "this variant" not in (diagnostic.hint or "")
-        ):
+        if span is not None and in_base(diagnostic):
             inside = [
                 (around, way)
                 for around, way in by_file.get(span.file, ())

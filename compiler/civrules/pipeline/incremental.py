@@ -31,6 +31,7 @@ from civrules.families import Family
 from civrules.load import Document, Limits
 from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
+from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver
 from civrules.schema.references import Remembered, remembering
@@ -113,6 +114,8 @@ class Session:
         self._checked: dict[str, _Checked] = {}
         #: The references found in each entity, kept for the entities an edit leaves as they were.
         self._references = Remembered()
+        #: The models of each collection, kept for the collections an edit leaves as they were.
+        self.assembled = Assembled()
         self.last: Result | None = None
 
     def relative(self, path: Path) -> str | None:
@@ -192,9 +195,10 @@ class Session:
                 else:
                     if not walked:
                         self._references.next_round()
+                        self.assembled.next_round()
                         walked = True
                     reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
-                    with remembering(self._references):
+                    with remembering(self._references), assembling(self.assembled):
                         analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
                     files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                     workspace.recording = None

@@ -4,6 +4,10 @@ on the wrong line. Each test is one mistake, answered at the line that holds it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from civrules.families.advanced_civilization.model import Ruleset
 from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, only, problems
 
@@ -233,6 +237,34 @@ def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant
         "this file is the base's: from this variant, patch `epidemic` in `overlay.calamities` "
         "(`- id: epidemic` and the fields to change)"
     )
+
+
+def test_with_no_diagnostic_left_in_a_base_file_the_variants_changes_are_not_listed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The failing counterpart: where every diagnostic is the variant's own (or an info), nothing
+    is told, and the variant's changes are not listed (no entity's key is looked up)."""
+    from civrules import pipeline
+
+    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: epidemic, modifier_combination: null}\n"
+    analysis = analysed(text)
+    assert analysis.resolved is not None
+    looked: list[object] = []
+    from civrules.resolve import entity_key as real
+
+    def counted(spec: object, raw: object) -> object:
+        looked.append(raw)
+        return real(spec, raw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "entity_key", counted)
+    own = [d for d in analysis.diagnostics if d.span is not None and d.span.file.startswith("rulesets/")]
+    infos = [d for d in analysis.diagnostics if d.severity == "info"]
+    for diagnostics in (own, infos, []):
+        assert pipeline.from_the_variant(diagnostics, analysis.resolved) is diagnostics
+    assert looked == []
+    base = [d for d in analysis.diagnostics if d.code == "K003"]
+    told = pipeline.from_the_variant([replace(d, hint=None) for d in base], analysis.resolved)
+    assert looked and all("from this variant" in (d.hint or "") for d in told)
 
 
 # --- unknown facts are counted in the resolved ruleset ----------------------------------------------------

@@ -72,6 +72,7 @@ from civrules.families.advanced_civilization.model import (
 )
 from civrules.load.document import Document
 from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of, source_of
+from civrules.model.assembly import assembles, each
 from civrules.resolve import Resolved
 
 
@@ -138,64 +139,65 @@ def _name(raw: Mapping[str, Any], fallback: str) -> str | Unknown:
     return name if isinstance(name, (str, Unknown)) else fallback
 
 
+@assembles("groups", "civilization_cards")
 def build_cards(resolved: Resolved) -> tuple[Collection[Group], Collection[Card]]:
     groups = [
         Group(raw["id"], _name(raw, raw["id"]), origin, raw, known(raw.get("colour")), known(raw.get("shape")))
         for origin, raw in collection(resolved, "groups")
     ]
-    cards = []
-    for origin, raw in collection(resolved, "civilization_cards"):
-        credits_raw = known(raw.get("credits", []))
-        credits: tuple[CreditLine, ...] | Unknown
-        if isinstance(credits_raw, Unknown):
-            credits = credits_raw
-        else:
-            credits = tuple(
-                CreditLine(known(c["points"]), i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
-                for i, c in enumerate(credits_raw)
-            )
-        links: list[CalamityLink] = []
-        attributes_raw = known(raw.get("attributes", []))
-        attributes: tuple[Attribute, ...] | Unknown = () if not isinstance(attributes_raw, Unknown) else attributes_raw
-        if not isinstance(attributes_raw, Unknown):
-            built = []
-            for a, attribute in enumerate(attributes_raw):
-                own = [
-                    CalamityLink(link["calamity"], link["effect"], ("attributes", a, "calamities", c))
-                    for c, link in enumerate(attribute.get("calamities", ()))
-                ]
-                links.extend(own)
-                effects = tuple(
-                    Effect(
-                        effect["kind"],
-                        {k: v for k, v in effect.items() if k not in ("kind", "note")},
-                        ("attributes", a, "effects", e),
-                    )
-                    for e, effect in enumerate(attribute.get("effects", ()))
-                )
-                built.append(
-                    Attribute(str(attribute["text"]), rules_of(attribute), effects, tuple(own), a, source_of(attribute))
-                )
-            attributes = tuple(built)
-        groups_raw = known(raw.get("groups", ()))
-        cards.append(
-            Card(
-                raw["id"],
-                _name(raw, raw["id"]),
-                origin,
-                raw,
-                groups_raw if isinstance(groups_raw, Unknown) else tuple(groups_raw),
-                known(raw.get("cost")),
-                _ids(raw.get("prerequisites", [])),
-                credits,
-                tuple(links),
-                known(raw.get("victory_points")),
-                attributes,
-                "attributes" in raw,
-                tuple(_purchase_effect(e) for e in raw.get("purchase_effects") or () if isinstance(e, dict)),
-            )
-        )
+    cards = each(_card, collection(resolved, "civilization_cards"))
     return Collection.of("groups", groups), Collection.of("civilization_cards", cards)
+
+
+def _card(origin: Origin, raw: dict[str, Any]) -> Card:
+    credits_raw = known(raw.get("credits", []))
+    credits: tuple[CreditLine, ...] | Unknown
+    if isinstance(credits_raw, Unknown):
+        credits = credits_raw
+    else:
+        credits = tuple(
+            CreditLine(known(c["points"]), i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
+            for i, c in enumerate(credits_raw)
+        )
+    links: list[CalamityLink] = []
+    attributes_raw = known(raw.get("attributes", []))
+    attributes: tuple[Attribute, ...] | Unknown = () if not isinstance(attributes_raw, Unknown) else attributes_raw
+    if not isinstance(attributes_raw, Unknown):
+        built = []
+        for a, attribute in enumerate(attributes_raw):
+            own = [
+                CalamityLink(link["calamity"], link["effect"], ("attributes", a, "calamities", c))
+                for c, link in enumerate(attribute.get("calamities", ()))
+            ]
+            links.extend(own)
+            effects = tuple(
+                Effect(
+                    effect["kind"],
+                    {k: v for k, v in effect.items() if k not in ("kind", "note")},
+                    ("attributes", a, "effects", e),
+                )
+                for e, effect in enumerate(attribute.get("effects", ()))
+            )
+            built.append(
+                Attribute(str(attribute["text"]), rules_of(attribute), effects, tuple(own), a, source_of(attribute))
+            )
+        attributes = tuple(built)
+    groups_raw = known(raw.get("groups", ()))
+    return Card(
+        raw["id"],
+        _name(raw, raw["id"]),
+        origin,
+        raw,
+        groups_raw if isinstance(groups_raw, Unknown) else tuple(groups_raw),
+        known(raw.get("cost")),
+        _ids(raw.get("prerequisites", [])),
+        credits,
+        tuple(links),
+        known(raw.get("victory_points")),
+        attributes,
+        "attributes" in raw,
+        tuple(_purchase_effect(e) for e in raw.get("purchase_effects") or () if isinstance(e, dict)),
+    )
 
 
 def _purchase_effect(raw: Mapping[str, Any]) -> PurchaseEffect:
@@ -214,90 +216,89 @@ def _purchase_effect(raw: Mapping[str, Any]) -> PurchaseEffect:
     )
 
 
+@assembles("commodities")
 def build_commodities(resolved: Resolved) -> Collection[Commodity]:
-    return Collection.of(
-        "commodities",
-        [
-            Commodity(
-                raw["id"],
-                _name(raw, raw["id"]),
-                origin,
-                raw,
-                known(raw.get("value")),
-                known(raw.get("count")),
-                raw.get("stack"),
-                bool(raw.get("mining", False)),
-                known(raw.get("block")),
-                _block_counts(raw.get("block_counts")),
-            )
-            for origin, raw in collection(resolved, "commodities")
-        ],
+    return Collection.of("commodities", each(_commodity, collection(resolved, "commodities")))
+
+
+def _commodity(origin: Origin, raw: dict[str, Any]) -> Commodity:
+    return Commodity(
+        raw["id"],
+        _name(raw, raw["id"]),
+        origin,
+        raw,
+        known(raw.get("value")),
+        known(raw.get("count")),
+        raw.get("stack"),
+        bool(raw.get("mining", False)),
+        known(raw.get("block")),
+        _block_counts(raw.get("block_counts")),
     )
 
 
+@assembles("calamities")
 def build_calamities(resolved: Resolved) -> Collection[Calamity]:
-    calamities = []
-    for origin, raw in collection(resolved, "calamities"):
-        modifiers = tuple(_modifier(i, m) for i, m in enumerate(raw.get("modifiers", ())))
-        effect_ids = tuple(
-            e["id"]
-            for side in ("primary", "secondary")
-            for e in raw.get(side, ()) or ()
-            if isinstance(e, dict) and "id" in e
+    return Collection.of("calamities", each(_calamity, collection(resolved, "calamities")))
+
+
+def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
+    modifiers = tuple(_modifier(i, m) for i, m in enumerate(raw.get("modifiers", ())))
+    effect_ids = tuple(
+        e["id"]
+        for side in ("primary", "secondary")
+        for e in raw.get(side, ()) or ()
+        if isinstance(e, dict) and "id" in e
+    )
+    combination = raw.get("modifier_combination")
+    mode = combination.get("mode") if isinstance(combination, dict) else combination
+    effects = tuple(
+        _calamity_effect(side, i, e)
+        for side in ("primary", "secondary")
+        for i, e in enumerate(raw.get(side) or ())
+        if isinstance(e, dict)
+    )
+    immune = tuple(
+        Immunity(
+            i,
+            e.get("who"),
+            e.get("card"),
+            e.get("from", "both"),
+            tuple(e.get("effects") or ()),
+            _str(e.get("nation")),
+            _str(e.get("text")),
+            rules_of(e),
         )
-        combination = raw.get("modifier_combination")
-        mode = combination.get("mode") if isinstance(combination, dict) else combination
-        effects = tuple(
-            _calamity_effect(side, i, e)
-            for side in ("primary", "secondary")
-            for i, e in enumerate(raw.get(side) or ())
-            if isinstance(e, dict)
-        )
-        immune = tuple(
-            Immunity(
-                i,
-                e.get("who"),
-                e.get("card"),
-                e.get("from", "both"),
-                tuple(e.get("effects") or ()),
-                _str(e.get("nation")),
-                _str(e.get("text")),
-                rules_of(e),
-            )
-            for i, e in enumerate(raw.get("immune") or ())
-            if isinstance(e, dict)
-        )
-        beneficiary = raw.get("beneficiary")
-        calamities.append(
-            Calamity(
-                raw["id"],
-                _name(raw, raw["id"]),
-                origin,
-                raw,
-                raw["stack"],
-                known(raw.get("tradable")),
-                raw.get("severity"),
-                modifiers,
-                mode if isinstance(mode, str) else None,
-                effect_ids,
-                effects,
-                immune,
-                _combination(combination) if "modifier_combination" in raw else None,
-                _int(raw.get("copies")),
-                _beneficiary(beneficiary) if isinstance(beneficiary, dict) else None,
-                tuple(
-                    NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry))
-                    for entry in raw.get("no_effect_when") or ()
-                    if isinstance(entry, dict)
-                ),
-                frozenset(
-                    part
-                    for part in ("effects", "primary", "secondary", "modifiers", "immune")
-                    if isinstance(known(raw.get(part)), Unknown)
-                ),
-            )
-        )
-    return Collection.of("calamities", calamities)
+        for i, e in enumerate(raw.get("immune") or ())
+        if isinstance(e, dict)
+    )
+    beneficiary = raw.get("beneficiary")
+    return Calamity(
+        raw["id"],
+        _name(raw, raw["id"]),
+        origin,
+        raw,
+        raw["stack"],
+        known(raw.get("tradable")),
+        raw.get("severity"),
+        modifiers,
+        mode if isinstance(mode, str) else None,
+        effect_ids,
+        effects,
+        immune,
+        _combination(combination) if "modifier_combination" in raw else None,
+        _int(raw.get("copies")),
+        _beneficiary(beneficiary) if isinstance(beneficiary, dict) else None,
+        tuple(
+            NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry))
+            for entry in raw.get("no_effect_when") or ()
+            if isinstance(entry, dict)
+        ),
+        frozenset(
+            part
+            for part in ("effects", "primary", "secondary", "modifiers", "immune")
+            if isinstance(known(raw.get(part)), Unknown)
+        ),
+    )
 
 
 def _modifier(index: int, m: Mapping[str, Any]) -> Modifier:
@@ -404,6 +405,7 @@ def _combination(written: Any) -> Combination:
     )
 
 
+@assembles("nations", "epochs", "ast_tracks", "phases", "player_counts")
 def build_structure(
     resolved: Resolved,
 ) -> tuple[Collection[Nation], Collection[Epoch], Collection[AstTrack], Collection[Phase], Collection[PlayerCount]]:
@@ -563,32 +565,48 @@ def _block_counts(raw: object) -> tuple[tuple[str, int], ...] | None:
 def build_map(
     resolved: Resolved,
 ) -> tuple[Collection[Area], Collection[Border], Collection[Region], Collection[Region]]:
-    areas = [
-        Area(
-            raw["id"],
-            _name(raw, raw["id"]),
-            origin,
-            raw,
-            bool(raw.get("land", False)),
-            bool(raw.get("water", False)),
-            bool(raw.get("open_sea", False)),
-            raw.get("coastal"),
-            known(raw.get("population_limit")),
-            raw.get("city_site"),
-            raw.get("flood_plain"),
-            raw.get("panel"),
-            raw.get("start_nation"),
-            _coasts(raw.get("coasts")),
-        )
-        for origin, raw in collection(resolved, "areas")
-    ]
-    borders = []
-    for origin, raw in collection(resolved, "borders"):
-        a, b = raw["areas"]
-        kind = known(raw.get("kind"))
-        borders.append(
-            Border(f"{a}|{b}", f"{a} – {b}", origin, raw, a, b, kind if isinstance(kind, str) else "unknown")
-        )
+    """The map's areas, borders, flood plains and volcanoes, each assembled from its own collection
+    (an edit to one area assembles the areas again, not the borders)."""
+    return (build_areas(resolved), build_borders(resolved), *build_regions(resolved))
+
+
+@assembles("areas")
+def build_areas(resolved: Resolved) -> Collection[Area]:
+    return Collection.of("areas", each(_area, collection(resolved, "areas")))
+
+
+def _area(origin: Origin, raw: dict[str, Any]) -> Area:
+    return Area(
+        raw["id"],
+        _name(raw, raw["id"]),
+        origin,
+        raw,
+        bool(raw.get("land", False)),
+        bool(raw.get("water", False)),
+        bool(raw.get("open_sea", False)),
+        raw.get("coastal"),
+        known(raw.get("population_limit")),
+        raw.get("city_site"),
+        raw.get("flood_plain"),
+        raw.get("panel"),
+        raw.get("start_nation"),
+        _coasts(raw.get("coasts")),
+    )
+
+
+@assembles("borders")
+def build_borders(resolved: Resolved) -> Collection[Border]:
+    return Collection.of("borders", each(_border, collection(resolved, "borders")), unique_ids=False)
+
+
+def _border(origin: Origin, raw: dict[str, Any]) -> Border:
+    a, b = raw["areas"]
+    kind = known(raw.get("kind"))
+    return Border(f"{a}|{b}", f"{a} – {b}", origin, raw, a, b, kind if isinstance(kind, str) else "unknown")
+
+
+@assembles("flood_plains", "volcanoes")
+def build_regions(resolved: Resolved) -> tuple[Collection[Region], Collection[Region]]:
     plains: dict[str, Region] = {}
     order: list[str] = []
     for origin, raw in collection(resolved, "flood_plains"):
@@ -611,12 +629,7 @@ def build_map(
         Region(raw["id"], _name(raw, raw["id"]), origin, raw, tuple(raw.get("areas", ())), tuple(raw.get("areas", ())))
         for origin, raw in collection(resolved, "volcanoes")
     ]
-    return (
-        Collection.of("areas", areas),
-        Collection.of("borders", borders, unique_ids=False),
-        Collection.of("flood_plains", [plains[i] for i in order]),
-        Collection.of("volcanoes", volcanoes),
-    )
+    return Collection.of("flood_plains", [plains[i] for i in order]), Collection.of("volcanoes", volcanoes)
 
 
 def _coasts(written: Any) -> tuple[Coast, ...] | None:

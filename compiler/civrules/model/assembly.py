@@ -1,0 +1,157 @@
+"""Models of collections kept across a long-lived session's analyses, by what they are made of.
+
+A family's assembly turns each resolved collection's entries into model objects. A builder that
+declares what it reads (:func:`assembles`: the collections whose entries it turns into models,
+and nothing else of the resolved ruleset) is a function of those entries alone, so a session
+(:mod:`civrules.pipeline.incremental`) that installs a memo (:func:`assembling`) gets the model
+it made before whenever every entry is the same: the same raw data object (an edit spliced into
+another file leaves it so: :mod:`civrules.load.splice`; resolution keeps a base's entries as read)
+and an origin in the same documents at the same paths. An edit to a map then assembles the map's
+areas again, and the cards, calamities and the rest are the models made before. Within a
+collection assembled again, a model made of one entry alone (:func:`each`: a card, an area) is
+the one made before where that entry is the same: a variant's collection, whose merged entities
+resolution makes anew, assembles those again and takes its base's others.
+
+What one :meth:`Assembled.next_round` did not ask for is let go at the following one: the memo
+holds the models of the last two rounds, no more. The command line installs no memo: every
+builder runs, as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+from civrules.model import Origin
+
+
+class _Entry(Protocol):
+    @property
+    def origin(self) -> Origin: ...
+
+    @property
+    def raw(self) -> Any: ...
+
+
+class _Resolved(Protocol):
+    @property
+    def collections(self) -> Mapping[str, Sequence[_Entry]]: ...
+
+
+R = TypeVar("R", bound=_Resolved)
+T = TypeVar("T")
+E = TypeVar("E")
+
+
+class Assembled:
+    """The models builders made, by the identity of the entries they were made of.
+
+    ``made`` and ``reused`` count the builders run and the models given back (for tests: reuse is
+    counted, never timed)."""
+
+    def __init__(self) -> None:
+        self._now: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
+        self._before: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
+        self._entities: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
+        self._entities_before: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
+        self.made = 0
+        self.reused = 0
+        #: Models of one entry made, and given back (see :func:`each`).
+        self.entities_made = 0
+        self.entities_reused = 0
+
+    def next_round(self) -> None:
+        """Start a round: what the round before last asked for and this one did not is let go."""
+        self._before, self._now = self._now, {}
+        self._entities_before, self._entities = self._entities, {}
+
+    def entity(self, build: Callable[[Origin, Any], E], origin: Origin, raw: Any) -> E:
+        """``build(origin, raw)``, or the model it gave for the same entry."""
+        key = (build, id(raw))
+        found = self._entities.get(key) or self._entities_before.get(key)
+        # The kept entry holds its raw data: an id that matches names the same object.
+        if found is not None and found[0] is raw and same_origin(found[1], origin):
+            self._entities[key] = found
+            self.entities_reused += 1
+            kept: E = found[2]
+            return kept
+        made = build(origin, raw)
+        self._entities[key] = (raw, origin, made)
+        self.entities_made += 1
+        return made
+
+    def of(self, build: Callable[[R], T], reads: tuple[str, ...], resolved: R) -> T:
+        """``build(resolved)``, or the model it gave for the same entries of ``reads``."""
+        collections = resolved.collections
+        entries = tuple(entry for name in reads for entry in collections.get(name, ()))
+        sizes = tuple(len(collections.get(name, ())) for name in reads)
+        key = (build, *sizes, *(id(entry.raw) for entry in entries))
+        found = self._now.get(key) or self._before.get(key)
+        # The kept entries hold their raw data: ids that match name the same objects.
+        if found is not None and all(
+            kept.raw is entry.raw and same_origin(kept.origin, entry.origin)
+            for kept, entry in zip(found[0], entries, strict=True)
+        ):
+            self._now[key] = found
+            self.reused += 1
+            made: T = found[1]
+            return made
+        made = build(resolved)
+        self._now[key] = (entries, made)
+        self.made += 1
+        return made
+
+
+def same_origin(a: Origin, b: Origin) -> bool:
+    """Whether ``a`` and ``b`` name the same place in the same document objects (equal origins
+    compare paths only; a model's spans are read from its origins' documents)."""
+    if a is b:
+        return True
+    if a.document is not b.document or a.path != b.path or a.moved != b.moved or len(a.changes) != len(b.changes):
+        return False
+    if any(name != other or not same_origin(x, y) for (name, x), (other, y) in zip(a.changes, b.changes, strict=True)):
+        return False
+    if a.base is None or b.base is None:
+        return a.base is b.base
+    return same_origin(a.base, b.base)
+
+
+#: The memo installed by :func:`assembling` (none: every builder runs, as the command line does).
+_assembled: list[Assembled] = []
+
+
+@contextlib.contextmanager
+def assembling(memo: Assembled) -> Iterator[None]:
+    """Within the block, builders declared with :func:`assembles` answer from ``memo``."""
+    _assembled.append(memo)
+    try:
+        yield
+    finally:
+        _assembled.pop()
+
+
+def each(build: Callable[[Origin, Any], E], entries: Iterable[tuple[Origin, Any]]) -> list[E]:
+    """``build(origin, raw)`` of each entry: a model made of that entry alone, reused (within an
+    installed memo) where the entry is the same as when it was made."""
+    if not _assembled:
+        return [build(origin, raw) for origin, raw in entries]
+    memo = _assembled[-1]
+    return [memo.entity(build, origin, raw) for origin, raw in entries]
+
+
+def assembles(*reads: str) -> Callable[[Callable[[R], T]], Callable[[R], T]]:
+    """Declare that a builder reads the entries of the collections ``reads`` of the resolved
+    ruleset and nothing else of it: its model is reused where they are the same (see above)."""
+
+    def declare(build: Callable[[R], T]) -> Callable[[R], T]:
+        @functools.wraps(build)
+        def built(resolved: R) -> T:
+            if not _assembled:
+                return build(resolved)
+            return _assembled[-1].of(build, reads, resolved)
+
+        return built
+
+    return declare
