@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates release
+	bench-record bench-check clean validators templates reference release
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -85,13 +85,18 @@ test-slow: $(STAMP)
 
 check: test test-slow validate build-check bench-check
 
-# The fast schema validators shipped in civrules/_validators/, regenerated after a schema changes.
+# The fast schema validators shipped in civrules/_generated/validators/, regenerated after a schema changes.
 validators: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.validators
 
-# The compiled templates shipped in civrules/_templates/, regenerated after a template changes.
+# The compiled templates shipped in civrules/_generated/templates/, regenerated after a template changes.
 templates: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.templates
+
+# docs/reference.md (and the ruleset schema's overlay types), regenerated after a schema, a family's
+# settings or a check's documentation changes; `--check` (tests/generated/test_reference.py) writes nothing.
+reference: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.reference
 
 # Speed goals live here, not in the tests. Results go to bench/out/ (not tracked); `make
 # bench-record` writes bench/results.json, the figures `bench-check` compares against. bench/run.py

@@ -507,25 +507,45 @@ def update_overlay_schema(path: Path) -> bool:
     place so that the rest of the hand-written schema keeps its layout.
     """
     text = path.read_text(encoding="utf-8")
-    lines = text.splitlines(keepends=True)
-    for name, definition in overlay_patch_defs().items():
-        line = f'    "{name}": {json.dumps(definition, ensure_ascii=False)},\n'
-        at = [i for i, old in enumerate(lines) if old.startswith(f'    "{name}": ')]
-        if at:
-            lines[at[0]] = line
-    updated = "".join(lines)
+    updated = _with_overlay_patch_defs(text)
     json.loads(updated)
     if updated != text:
         path.write_text(updated, encoding="utf-8")
     return updated != text
 
 
+def _with_overlay_patch_defs(text: str) -> str:
+    """The ruleset schema's text with its `overlay_patch_*` lines as :func:`overlay_patch_defs` makes them."""
+    lines = text.splitlines(keepends=True)
+    for name, definition in overlay_patch_defs().items():
+        line = f'    "{name}": {json.dumps(definition, ensure_ascii=False)},\n'
+        at = [i for i, old in enumerate(lines) if old.startswith(f'    "{name}": ')]
+        if at:
+            lines[at[0]] = line
+    return "".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Regenerate the overlay patch types of the ruleset schema, then write the reference to
-    ``docs/reference.md`` (or to the path given)."""
+    ``docs/reference.md`` (or to the path given). ``--check`` writes nothing: exit 1 if either
+    differs from what would be written (as ``tools.validators --check`` does)."""
     args = sys.argv[1:] if argv is None else argv
+    check = "--check" in args
+    args = [arg for arg in args if arg != "--check"]
     root = Path(__file__).resolve().parents[2]
     schema = root / "schemas" / SCHEMA_FILES["ruleset"]
+    target = Path(args[0]) if args else root / "docs" / "reference.md"
+    if check:
+        stale = []
+        if schema.is_file():
+            text = schema.read_text(encoding="utf-8")
+            if _with_overlay_patch_defs(text) != text:
+                stale.append(schema)
+        if not target.is_file() or target.read_text(encoding="utf-8") != render_reference():
+            stale.append(target)
+        for path in stale:
+            print(f"{path}: differs from what tools.reference writes", file=sys.stderr)
+        return 1 if stale else 0
     if schema.is_file() and update_overlay_schema(schema):
         load_schema.cache_clear()
         print(f"updated {schema}")

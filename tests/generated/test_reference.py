@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from civrules.families import default_family
 from civrules.schema import load_schema
 from tests.conftest import REPO
-from tools.reference import render_reference
+from tools.reference import main, render_reference
 
 COLLECTIONS = default_family().collections
 SETTINGS = default_family().settings
@@ -14,6 +18,19 @@ SETTINGS = default_family().settings
 def test_the_committed_reference_is_the_generated_one() -> None:
     committed = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
     assert committed == render_reference(), "docs/reference.md is stale: run `python -m tools.reference`"
+
+
+def test_check_writes_nothing_and_fails_on_a_stale_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    current = tmp_path / "reference.md"
+    current.write_text((REPO / "docs" / "reference.md").read_text(encoding="utf-8"), encoding="utf-8")
+    stale = tmp_path / "stale.md"
+    stale.write_text("# an older reference\n", encoding="utf-8")
+    assert main(["--check", str(current)]) == 0
+    assert main(["--check", str(stale)]) == 1
+    assert stale.read_text(encoding="utf-8") == "# an older reference\n"
+    assert "stale.md: differs from what tools.reference writes" in capsys.readouterr().err
 
 
 def test_the_reference_lists_every_field_of_every_kind_and_every_overlay_target() -> None:
