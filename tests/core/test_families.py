@@ -268,6 +268,19 @@ def test_export_names_the_family_and_the_fingerprint_does_not_count_it() -> None
     assert f'content="{fingerprint(exported)}"' in sheet
 
 
+def test_an_export_is_hashed_once_and_a_changed_copy_again() -> None:
+    """The build and the family's package both ask for the fingerprint: the export keeps it."""
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    assert exported.stamp is None
+    stamp = fingerprint(exported)
+    assert exported.stamp == stamp == fingerprint(dict(exported))
+    changed = type(exported)({**exported, "ruleset": {**exported["ruleset"], "name": "Another"}})
+    assert changed.stamp is None and fingerprint(changed) != stamp
+
+
 # --- Installed for real -----------------------------------------------------------------------------
 
 
