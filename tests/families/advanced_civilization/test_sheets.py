@@ -44,7 +44,7 @@ from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
-from tests.rulefiles import CachedWorkspace
+from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 BASE = "advanced-civilization"
 VARIANT = "advanced-civilization-western"
@@ -935,3 +935,41 @@ def test_an_ast_with_no_track_is_one_line_saying_why() -> None:
     page = html.unescape((REPO / "generated" / "sheets" / EXPANSION / "ast.html").read_text(encoding="utf-8"))
     assert '<table class="ast">' not in page
     assert "No track can be drawn: The civilizations and the spaces at which each track's epochs begin" in page
+
+
+#: The loop ast.html.j2 wrote the tracks' cells with before they were written in Python.
+_AST_CELLS_LOOP = (
+    "{% for cell in cells %}\n"
+    '<td class="space s{{ cell.shade }}{% if cell.start %} start{% endif %}" title="{{ cell.epoch }}">'
+    '{% if cell.start %}<span class="ep">{{ cell.short }}</span> {% endif %}'
+    '{% if cell.value == "unknown" %}<span class="val unknown">unknown</span>'
+    '{% elif cell.value %}<span class="val">{{ cell.value }}</span>{% endif %}</td>\n'
+    "{% endfor %}\n"
+)
+
+
+def test_the_ast_cells_written_in_python_are_what_the_template_loop_wrote() -> None:
+    """Every kind of cell (empty, an epoch's first space, a value, an unknown value) and text that
+    must be escaped, against the loop rendered by the sheets' own environment (autoescaped)."""
+    from civrules.emit.sheets.common import environment
+    from civrules.families.advanced_civilization.sheets.ast_table import _cells
+
+    cells = [
+        {"space": 1, "epoch": "", "shade": -1, "start": False, "value": ""},
+        {"space": 2, "epoch": 'Stone <Age> & "Co"', "short": "S&A", "shade": 0, "start": True, "value": ""},
+        {"space": 3, "epoch": "Bronze 'Age'", "short": "B", "shade": 1, "start": False, "value": "unknown"},
+        {"space": 4, "epoch": "Iron", "short": "I<", "shade": 4, "start": True, "value": "1,100"},
+        {"space": 5, "epoch": "Iron", "short": "I", "shade": 4, "start": False, "value": "<b>"},
+    ]
+    loop = environment(None).from_string(_AST_CELLS_LOOP)
+    for some in (cells, cells[:1], []):
+        assert str(_cells(some)) == loop.render(cells=some)
+    shipped = ast_sheet_of("mega-civilization")
+    for track in shipped["tracks"]:
+        assert str(track["cells_html"]) == loop.render(cells=track["cells"])
+
+
+def ast_sheet_of(ruleset_id: str) -> Mapping[str, Any]:
+    from civrules.families.advanced_civilization.sheets.ast_table import ast_sheet
+
+    return ast_sheet(of_family(shipped_analysis(ruleset_id).model))
