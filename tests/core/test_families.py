@@ -19,7 +19,7 @@ from civrules import checks, schema
 from civrules.checks import catalogue
 from civrules.cli import main
 from civrules.diagnostics import codes
-from civrules.emit.export import export_ruleset, fingerprint
+from civrules.emit.export import Export, export_ruleset, fingerprint
 from civrules.families import Family, FamilyError, default_family, families
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse, derived_facts
@@ -274,10 +274,10 @@ def test_an_export_is_hashed_once_and_a_changed_copy_again() -> None:
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.resolved is not None and analysis.model is not None
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
-    assert exported.stamp is None
+    assert isinstance(exported, Export) and exported.stamp is None
     stamp = fingerprint(exported)
     assert exported.stamp == stamp == fingerprint(dict(exported))
-    changed = type(exported)({**exported, "ruleset": {**exported["ruleset"], "name": "Another"}})
+    changed = Export({**exported, "ruleset": {**exported["ruleset"], "name": "Another"}})
     assert changed.stamp is None and fingerprint(changed) != stamp
 
 

@@ -42,7 +42,7 @@ class Export(dict[str, Any]):
         self.stamp: str | None = None
 
 
-def export_ruleset(resolved: Resolved, model: Ruleset, derived: Mapping[str, Any]) -> Export:
+def export_ruleset(resolved: Resolved, model: Ruleset, derived: Mapping[str, Any]) -> dict[str, Any]:
     """The canonical JSON object of a resolved ruleset; ``derived``: its family's derived facts
     (:func:`civrules.pipeline.derived_facts`)."""
     data = resolved.data
