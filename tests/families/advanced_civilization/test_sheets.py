@@ -973,3 +973,22 @@ def ast_sheet_of(ruleset_id: str) -> Mapping[str, Any]:
     from civrules.families.advanced_civilization.sheets.ast_table import ast_sheet
 
     return ast_sheet(of_family(shipped_analysis(ruleset_id).model))
+
+
+def test_the_marks_made_once_per_sheet_are_what_the_symbols_macro_writes() -> None:
+    """A card's marks come from the ``symbols`` macro itself, once per sheet for the same marks and
+    size: the markup of a later card with the same groups is the first's, a size changes it."""
+    from civrules.emit.sheets.common import environment
+    from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, symbols
+
+    ruleset = of_family(shipped_analysis("mega-civilization").model)
+    template = environment("civrules.families.advanced_civilization").from_string(
+        '{% from "_macros.j2" import symbols %}{{ symbols(marks, size) }}'
+    )
+    marked = SymbolsMarkup()
+    for card in ruleset.cards.by_id.values():
+        marks = symbols(ruleset, card)
+        for size in ("3.2mm", "2.8mm"):
+            assert str(marked(marks, size)) == template.render(marks=marks, size=size)
+    assert str(marked(marks)) == template.render(marks=marks, size="3.2mm")
+    assert marked(marks, "2.8mm") != marked(marks, "3.2mm")
