@@ -281,6 +281,31 @@ def test_an_export_is_hashed_once_and_a_changed_copy_again() -> None:
     assert changed.stamp is None and fingerprint(changed) != stamp
 
 
+# --- Sheets ----------------------------------------------------------------------------------------
+
+
+def test_a_familys_sheets_are_the_core_ones_and_its_own() -> None:
+    from civrules.emit.sheets.render import registered, registered_for
+
+    for family_id in families():
+        assert registered_for(family_id) == tuple(s for s in registered() if s.family in (None, family_id))
+        assert any(s.family == family_id for s in registered_for(family_id))
+
+
+@pytest.mark.slow
+def test_rendering_one_familys_sheets_imports_no_other_familys_sheet_modules() -> None:
+    """A build of one ruleset imports its family's sheet modules, not every family's."""
+    script = (
+        "import sys\n"
+        "from civrules.emit.sheets.render import registered_for\n"
+        "registered_for('sid-meiers-civilization')\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('civrules.families.') "
+        "and '.sheets' in m}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.strip() == "['sid_meiers_civilization']", done.stdout + done.stderr
+
+
 # --- Installed for real -----------------------------------------------------------------------------
 
 
