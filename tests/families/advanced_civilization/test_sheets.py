@@ -992,3 +992,22 @@ def test_the_marks_made_once_per_sheet_are_what_the_symbols_macro_writes() -> No
             assert str(marked(marks, size)) == template.render(marks=marks, size=size)
     assert str(marked(marks)) == template.render(marks=marks, size="3.2mm")
     assert marked(marks, "2.8mm") != marked(marks, "3.2mm")
+
+
+@pytest.mark.slow
+def test_the_sheets_of_a_ruleset_without_a_map_do_not_import_the_graph_library() -> None:
+    """networkx is imported where a map is laid out, not by every build (100 ms of CPU)."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from civrules.emit.sheets import each_sheet\n"
+        "from civrules.load.workspace import Workspace\n"
+        "from civrules.pipeline import analyse\n"
+        f"workspace = Workspace(Path({str(RULES)!r}))\n"
+        "analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()['mega-civilization']))\n"
+        "assert not analysis.model.areas\n"
+        "files = dict(each_sheet(analysis.model, '0' * 64))\n"
+        "print('map.html' in files, 'networkx' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.split() == ["True", "False"], done.stdout + done.stderr
