@@ -642,7 +642,7 @@ def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
         synced.clear()
         real_swap(staging, root)
 
-    monkeypatch.setattr(output.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(output, "_swap", swap)
     root = tmp_path / "generated"
     tree: dict[str, bytes] = {"python/a/data.py": b"A = 1\n", "sheets/a/index.html": b"<p>a</p>\n"}
