@@ -19,7 +19,7 @@ from civrules import checks, schema
 from civrules.checks import catalogue
 from civrules.cli import main
 from civrules.diagnostics import codes
-from civrules.emit.export import export_ruleset, fingerprint
+from civrules.emit.export import Export, export_ruleset, fingerprint
 from civrules.families import Family, FamilyError, default_family, families
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse, derived_facts
@@ -266,6 +266,44 @@ def test_export_names_the_family_and_the_fingerprint_does_not_count_it() -> None
     assert fingerprint(exported) == fingerprint(without)
     sheet = (REPO / "generated" / "sheets" / "advanced-civilization" / "cards.html").read_text(encoding="utf-8")
     assert f'content="{fingerprint(exported)}"' in sheet
+
+
+def test_an_export_is_hashed_once_and_a_changed_copy_again() -> None:
+    """The build and the family's package both ask for the fingerprint: the export keeps it."""
+    workspace = Workspace(RULES)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    assert isinstance(exported, Export) and exported.stamp is None
+    stamp = fingerprint(exported)
+    assert exported.stamp == stamp == fingerprint(dict(exported))
+    changed = Export({**exported, "ruleset": {**exported["ruleset"], "name": "Another"}})
+    assert changed.stamp is None and fingerprint(changed) != stamp
+
+
+# --- Sheets ----------------------------------------------------------------------------------------
+
+
+def test_a_familys_sheets_are_the_core_ones_and_its_own() -> None:
+    from civrules.emit.sheets.render import registered, registered_for
+
+    for family_id in families():
+        assert registered_for(family_id) == tuple(s for s in registered() if s.family in (None, family_id))
+        assert any(s.family == family_id for s in registered_for(family_id))
+
+
+@pytest.mark.slow
+def test_rendering_one_familys_sheets_imports_no_other_familys_sheet_modules() -> None:
+    """A build of one ruleset imports its family's sheet modules, not every family's."""
+    script = (
+        "import sys\n"
+        "from civrules.emit.sheets.render import registered_for\n"
+        "registered_for('sid-meiers-civilization')\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('civrules.families.') "
+        "and '.sheets' in m}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.strip() == "['sid_meiers_civilization']", done.stdout + done.stderr
 
 
 # --- Installed for real -----------------------------------------------------------------------------

@@ -70,6 +70,19 @@ def test_reading_the_api_statement_by_statement_finds_what_parsing_the_whole_mod
         assert _read_by_statement(source) == _read_whole(source)
 
 
+def test_the_generated_modules_are_read_in_one_parse() -> None:
+    """Every generated module is read by the one-parse path (its tables' values left out), which
+    finds what parsing each statement alone finds; a module split inside a docstring is not."""
+    for path in sorted((REPO / "generated" / "python").rglob("*.py")):
+        source = path.read_bytes()
+        starts = [0, *(match.end() for match in versions._STATEMENT.finditer(source))]
+        together = versions._declarations_together(source, starts, [*starts[1:], len(source)])
+        assert together is not None, path
+    split = b'"""A docstring\nX: int = 1\n"""\n\nY: Final[int] = 2\n'
+    starts = [0, *(match.end() for match in versions._STATEMENT.finditer(split))]
+    assert versions._declarations_together(split, starts, [*starts[1:], len(split)]) is None
+
+
 def test_without_a_manifest_a_package_is_1_0_0() -> None:
     assert versions.decide(None, api()) == versions.Decision("1.0.0", "first", ())
     assert versions.decide({"version": "not a version"}, api()).version == "1.0.0"

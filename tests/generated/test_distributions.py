@@ -86,6 +86,15 @@ def test_metadata_that_is_not_toml_or_not_metadata_is_named() -> None:
     assert problem is not None and "metadata" in problem
 
 
+def test_the_metadata_tables_are_judged_and_other_tools_tables_left_to_their_tools() -> None:
+    """[build-system] and [project] (PEP 517, 621: what a generated file is made of) are judged
+    whatever plugins validate-pyproject has beside it; another tool's table is that tool's to read."""
+    assert "build-system.requires" in (verify_pyproject(b'[build-system]\nrequires = "hatchling"\n') or "")
+    problem = verify_pyproject(b'[project]\nname = "x"\nversion = "1"\ndependencies = ["not a requirement!!"]\n')
+    assert problem is not None and "project.dependencies" in problem
+    assert verify_pyproject(b'[project]\nname = "x"\nversion = "1"\n[tool.setuptools]\npackages = 3\n') is None
+
+
 def test_a_family_writes_its_package_and_nothing_else() -> None:
     """The build refuses (R900, nothing written) a package hook that writes outside its folder or
     metadata that does not validate."""

@@ -616,3 +616,44 @@ def test_a_build_that_fails_leaves_no_staging_tree(tmp_path: Path) -> None:
     assert staged.folder is not None and staged.folder.is_dir()
     staged.discard()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, staged: bool
+) -> None:
+    """Durability, whatever the order of writes and syncs: at the swap every file of the new tree
+    (the marker, a file written twice, a file carried over) was synced after its last write."""
+    synced: set[tuple[int, int]] = set()
+    real_fsync, real_swap = os.fsync, output._swap
+    seen: list[str] = []
+
+    def fsync(descriptor: int) -> None:
+        info = os.fstat(descriptor)
+        synced.add((info.st_dev, info.st_ino))
+        real_fsync(descriptor)
+
+    def swap(staging: Path, root: Path) -> None:
+        for entry in files.walk(staging):
+            if entry.kind == "file":
+                info = os.stat(staging / entry.relative)
+                assert (info.st_dev, info.st_ino) in synced, entry.relative
+                seen.append(entry.relative)
+        synced.clear()
+        real_swap(staging, root)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(output, "_swap", swap)
+    root = tmp_path / "generated"
+    tree: dict[str, bytes] = {"python/a/data.py": b"A = 1\n", "sheets/a/index.html": b"<p>a</p>\n"}
+    if staged:
+        staging = output.StagedTree(root)
+        for relative, content in tree.items():
+            staging[relative] = content
+        staging["python/a/data.py"] = b"A = 2\n"  # written again (a package's version, once decided)
+        write_tree(root, staging, {"helpers/b.html": b"kept\n"})
+    else:
+        write_tree(root, tree, {"helpers/b.html": b"kept\n"})
+    assert sorted(seen) == sorted([MARKER, *tree, "helpers/b.html"])
+    assert read_tree(root)["python/a/data.py"] == (b"A = 2\n" if staged else b"A = 1\n")
+    assert not synced

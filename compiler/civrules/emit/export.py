@@ -27,11 +27,26 @@ _HEADER = ("id", "name", "extends", "players")
 _NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
 
 
+class Export(dict[str, Any]):
+    """The object :func:`export_ruleset` makes: a plain dict that keeps its :func:`fingerprint` once
+    computed. A build asks for it twice (the family's package writes it into ``data.py``, the core
+    prints it on every sheet and the helper page; 3–5 ms of a build of mega-civilization each),
+    and the package hook's signature (``package(model, exported)``) is the families' interface, so
+    the stamp travels with the export. Read-only once made: nothing changes an export after it is
+    fingerprinted (a changed copy, ``Export(exported)``, starts without a fingerprint)."""
+
+    __slots__ = ("stamp",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stamp: str | None = None
+
+
 def export_ruleset(resolved: Resolved, model: Ruleset, derived: Mapping[str, Any]) -> dict[str, Any]:
     """The canonical JSON object of a resolved ruleset; ``derived``: its family's derived facts
     (:func:`civrules.pipeline.derived_facts`)."""
     data = resolved.data
-    out: dict[str, Any] = {"ruleset": {key: data.get(key) for key in _HEADER}}
+    out = Export(ruleset={key: data.get(key) for key in _HEADER})
     out["ruleset"]["family"] = model.family
     out["ruleset"]["chain"] = list(resolved.chain)
     collections = resolved.family.collections
@@ -72,15 +87,20 @@ def fingerprint(exported: Mapping[str, Any]) -> str:
     The ruleset's family is left out: it is not a fact of the ruleset but where its facts are
     read (and the fingerprints printed on sheets before families existed stay what they were); so
     are the entities' `field_sources`, which say which overlay wrote a field, already counted in
-    the facts themselves.
+    the facts themselves. An :class:`Export` is hashed once (it keeps the result).
     """
+    if isinstance(exported, Export) and exported.stamp is not None:
+        return exported.stamp
     header = {k: v for k, v in exported.get("ruleset", {}).items() if k != "family"}
     facts = {
         name: [_without_field_sources(item) for item in items] if isinstance(items, list) else items
         for name, items in exported.items()
     }
     canonical = json.dumps({**facts, "ruleset": header}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    stamp = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    if isinstance(exported, Export):
+        exported.stamp = stamp
+    return stamp
 
 
 def _without_field_sources(item: Any) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: The project's line length (pyproject.toml, [tool.ruff]).
 LINE_LENGTH = 120
@@ -103,21 +103,40 @@ class Code(Node):
         return self.text
 
 
-@dataclass(frozen=True, slots=True)
 class _Container(Node):
-    opening: str
-    closing: str
-    items: Sequence[tuple[str, Node]] = field(default_factory=tuple)
-    one_tuple: bool = False
+    """A bracketed display (a call, a tuple, a dict, a set) of ``items``: (key or prefix, value).
+
+    Its one line is kept once made: a container that does not fit flattens its first items, and
+    then each of them is written again on its own line, flattened again (a third of a data
+    module's writing was flattening the same small values twice)."""
+
+    __slots__ = ("_flat", "closing", "items", "one_tuple", "opening")
+
+    def __init__(
+        self, opening: str, closing: str, items: Sequence[tuple[str, Node]] = (), one_tuple: bool = False
+    ) -> None:
+        self.opening = opening
+        self.closing = closing
+        self.items = items
+        self.one_tuple = one_tuple
+        self._flat: str | None = None
 
     def flat(self) -> str:
-        inner = ", ".join(f"{key}{value.flat()}" for key, value in self.items)
-        if self.one_tuple and len(self.items) == 1:
-            inner += ","
-        return f"{self.opening}{inner}{self.closing}"
+        if self._flat is None:
+            inner = ", ".join(f"{key}{value.flat()}" for key, value in self.items)
+            if self.one_tuple and len(self.items) == 1:
+                inner += ","
+            self._flat = f"{self.opening}{inner}{self.closing}"
+        return self._flat
 
     def flat_within(self, budget: int) -> str | None:
-        return _flat_within(self.opening, self.closing, self.one_tuple and len(self.items) == 1, self.items, budget)
+        text = self._flat
+        if text is not None:
+            return text if len(text) <= budget else None
+        text = _flat_within(self.opening, self.closing, self.one_tuple and len(self.items) == 1, self.items, budget)
+        if text is not None:
+            self._flat = text
+        return text
 
     def explodable(self) -> bool:
         return bool(self.items)

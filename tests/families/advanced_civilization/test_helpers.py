@@ -394,6 +394,32 @@ def test_embedded_json_cannot_end_its_script_element() -> None:
     assert json.loads(embedded) == hostile
 
 
+def test_model_values_become_json_whatever_container_holds_them() -> None:
+    """Plain dicts, lists and tuples (taken by their exact type), a read-only mapping, sets (sorted),
+    unknown facts at any depth, keys that are not strings."""
+    from types import MappingProxyType
+
+    from civrules.emit.helpers import plain
+    from civrules.model import Unknown
+
+    why = Unknown("not in the sources")
+    value = {
+        "list": [1, "a", None, why, (2, 3), {"k": why}],
+        "tuple": (True, 1.5, [why]),
+        "set": frozenset({"b", "a"}),
+        "mapping": MappingProxyType({1: why, "x": ("y",)}),
+        2: why,
+    }
+    assert plain(value) == {
+        "list": [1, "a", None, {"unknown": "not in the sources"}, [2, 3], {"k": {"unknown": "not in the sources"}}],
+        "tuple": [True, 1.5, [{"unknown": "not in the sources"}]],
+        "set": ["a", "b"],
+        "mapping": {"1": {"unknown": "not in the sources"}, "x": ["y"]},
+        "2": {"unknown": "not in the sources"},
+    }
+    assert plain(why) == {"unknown": "not in the sources"} and plain("text") == "text"
+
+
 def test_a_hostile_ruleset_name_is_text_in_the_page() -> None:
     workspace = Workspace(REPO / "rules")
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["imperial-settlers"]))

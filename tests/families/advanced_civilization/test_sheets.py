@@ -44,7 +44,7 @@ from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
-from tests.rulefiles import CachedWorkspace
+from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 BASE = "advanced-civilization"
 VARIANT = "advanced-civilization-western"
@@ -935,3 +935,79 @@ def test_an_ast_with_no_track_is_one_line_saying_why() -> None:
     page = html.unescape((REPO / "generated" / "sheets" / EXPANSION / "ast.html").read_text(encoding="utf-8"))
     assert '<table class="ast">' not in page
     assert "No track can be drawn: The civilizations and the spaces at which each track's epochs begin" in page
+
+
+#: The loop ast.html.j2 wrote the tracks' cells with before they were written in Python.
+_AST_CELLS_LOOP = (
+    "{% for cell in cells %}\n"
+    '<td class="space s{{ cell.shade }}{% if cell.start %} start{% endif %}" title="{{ cell.epoch }}">'
+    '{% if cell.start %}<span class="ep">{{ cell.short }}</span> {% endif %}'
+    '{% if cell.value == "unknown" %}<span class="val unknown">unknown</span>'
+    '{% elif cell.value %}<span class="val">{{ cell.value }}</span>{% endif %}</td>\n'
+    "{% endfor %}\n"
+)
+
+
+def test_the_ast_cells_written_in_python_are_what_the_template_loop_wrote() -> None:
+    """Every kind of cell (empty, an epoch's first space, a value, an unknown value) and text that
+    must be escaped, against the loop rendered by the sheets' own environment (autoescaped)."""
+    from civrules.emit.sheets.common import environment
+    from civrules.families.advanced_civilization.sheets.ast_table import _cells
+
+    cells = [
+        {"space": 1, "epoch": "", "shade": -1, "start": False, "value": ""},
+        {"space": 2, "epoch": 'Stone <Age> & "Co"', "short": "S&A", "shade": 0, "start": True, "value": ""},
+        {"space": 3, "epoch": "Bronze 'Age'", "short": "B", "shade": 1, "start": False, "value": "unknown"},
+        {"space": 4, "epoch": "Iron", "short": "I<", "shade": 4, "start": True, "value": "1,100"},
+        {"space": 5, "epoch": "Iron", "short": "I", "shade": 4, "start": False, "value": "<b>"},
+    ]
+    loop = environment(None).from_string(_AST_CELLS_LOOP)
+    for some in (cells, cells[:1], []):
+        assert str(_cells(some)) == loop.render(cells=some)
+    shipped = ast_sheet_of("mega-civilization")
+    for track in shipped["tracks"]:
+        assert str(track["cells_html"]) == loop.render(cells=track["cells"])
+
+
+def ast_sheet_of(ruleset_id: str) -> Mapping[str, Any]:
+    from civrules.families.advanced_civilization.sheets.ast_table import ast_sheet
+
+    return ast_sheet(of_family(shipped_analysis(ruleset_id).model))
+
+
+def test_the_marks_made_once_per_sheet_are_what_the_symbols_macro_writes() -> None:
+    """A card's marks come from the ``symbols`` macro itself, once per sheet for the same marks and
+    size: the markup of a later card with the same groups is the first's, a size changes it."""
+    from civrules.emit.sheets.common import environment
+    from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, symbols
+
+    ruleset = of_family(shipped_analysis("mega-civilization").model)
+    template = environment("civrules.families.advanced_civilization").from_string(
+        '{% from "_macros.j2" import symbols %}{{ symbols(marks, size) }}'
+    )
+    marked = SymbolsMarkup()
+    for card in ruleset.cards.by_id.values():
+        marks = symbols(ruleset, card)
+        for size in ("3.2mm", "2.8mm"):
+            assert str(marked(marks, size)) == template.render(marks=marks, size=size)
+    assert str(marked(marks)) == template.render(marks=marks, size="3.2mm")
+    assert marked(marks, "2.8mm") != marked(marks, "3.2mm")
+
+
+@pytest.mark.slow
+def test_the_sheets_of_a_ruleset_without_a_map_do_not_import_the_graph_library() -> None:
+    """networkx is imported where a map is laid out, not by every build (100 ms of CPU)."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from civrules.emit.sheets import each_sheet\n"
+        "from civrules.load.workspace import Workspace\n"
+        "from civrules.pipeline import analyse\n"
+        f"workspace = Workspace(Path({str(RULES)!r}))\n"
+        "analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()['mega-civilization']))\n"
+        "assert not analysis.model.areas\n"
+        "files = dict(each_sheet(analysis.model, '0' * 64))\n"
+        "print('map.html' in files, 'networkx' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.split() == ["True", "False"], done.stdout + done.stderr

@@ -79,8 +79,15 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 def plain(value: Any) -> Any:
     """Model values as JSON: an unknown fact becomes ``{"unknown": why}``, tuples lists."""
-    if type(value) in _SCALARS:
+    kind = type(value)
+    if kind in _SCALARS:
         return value
+    # The plain containers by their exact type first, their scalars taken as they are: the tables
+    # are mostly dicts and lists of scalars, and the ABC check of Mapping was most of the walk.
+    if kind is dict:
+        return {str(k): v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
     if isinstance(value, Unknown):
         return {"unknown": value.reason}
     if isinstance(value, Mapping):

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from civrules.emit.sheets.common import Notes, known, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import AstTrack, Epoch, Ruleset
@@ -163,6 +165,7 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                     "value": value,
                 }
             )
+        row["cells_html"] = _cells(row["cells"])
         tracks.append(row)
     # A reason said by one row stays in it; one said by several is a note, said once below.
     said = Counter(t["unknown"] for t in tracks if t["unknown"])
@@ -218,6 +221,30 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
         "requirements": requirements,
         "notes": ast_notes,
     }
+
+
+def _cells(cells: list[dict[str, Any]]) -> Markup:
+    """A track's cells, one ``<td>`` a line, as the template's loop wrote them (autoescaped alike):
+    written here in one pass, not a template loop whose every attribute look-up and escape goes
+    through Jinja (the tracks' cells were most of the A.S.T. sheet's rendering: 18 tracks of up to
+    18 spaces on mega-civilization's)."""
+    out = []
+    for cell in cells:
+        start = cell["start"]
+        value = cell["value"]
+        out.append(
+            f'<td class="space s{escape(cell["shade"])}{" start" if start else ""}" title="{escape(cell["epoch"])}">'
+            + (f'<span class="ep">{escape(cell["short"])}</span> ' if start else "")
+            + (
+                '<span class="val unknown">unknown</span>'
+                if value == "unknown"
+                else f'<span class="val">{escape(value)}</span>'
+                if value
+                else ""
+            )
+            + "</td>\n"
+        )
+    return Markup("".join(out))
 
 
 @sheet(

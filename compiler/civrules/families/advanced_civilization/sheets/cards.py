@@ -8,7 +8,7 @@ from typing import Any
 from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Card, Ruleset
-from civrules.families.advanced_civilization.sheets.marks import drawn_note, group_symbols, symbols
+from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, drawn_note, group_symbols, symbols
 from civrules.model import Unknown
 
 
@@ -33,6 +33,7 @@ def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
 
 def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
     notes = Notes()
+    marked = SymbolsMarkup()
     rows = []
     for card in ruleset.cards.by_id.values():
         attributes = []
@@ -50,6 +51,7 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
                 "name": card.name if isinstance(card.name, str) else notes.fact(card.name, "name", "unnamed"),
                 "mark": source.changed("civilization_cards", card.id) if source is not None else "",
                 "symbols": symbols(ruleset, card),
+                "symbols_html": marked(symbols(ruleset, card)),
                 "groups": " / ".join(name_of(ruleset.groups, g) for g in card.group_list())
                 if not isinstance(card.groups, Unknown)
                 else notes.fact(card.groups, "groups"),

@@ -20,7 +20,14 @@ from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Card, Ruleset
-from civrules.families.advanced_civilization.sheets.marks import Symbol, drawn_note, group_marks, group_symbols, symbols
+from civrules.families.advanced_civilization.sheets.marks import (
+    Symbol,
+    SymbolsMarkup,
+    drawn_note,
+    group_marks,
+    group_symbols,
+    symbols,
+)
 from civrules.model import Unknown
 
 
@@ -41,6 +48,8 @@ class CreditCard:
     group_start: bool
     label: Markup = field(default=Markup(""))
     mark: str = ""
+    #: The marks as the ``symbols`` macro writes them, at the table's size.
+    symbols_html: Markup = field(default=Markup(""))
 
 
 #: The smallest legible credit table: below these a deck gets the credit chart instead (mm).
@@ -77,6 +86,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
 
     previous: str | None = None
     labelled = []
+    marked, symbol_size = SymbolsMarkup(), f"{min(2.9, row * 0.62):.2f}mm"
     for card in cards:
         first = card.group_list()[0] if card.group_list() else ""
         head = CreditCard(
@@ -94,7 +104,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
             .get_template("_column-label.svg.j2")
             .render(card=head, width=column, height=label_height, font=label_font, symbol=min(3.2, column * 0.36))
         )
-        labelled.append(replace(head, label=Markup(label)))
+        labelled.append(replace(head, label=Markup(label), symbols_html=marked(head.symbols, symbol_size)))
     rows = []
     for owned in labelled:
         credits = matrix.get(owned.id, {})
@@ -171,6 +181,8 @@ class ChartRow:
     to_cards: list[str]
     group_start: bool
     mark: str
+    #: The marks as the ``symbols`` macro writes them, at the chart's size.
+    symbols_html: Markup = field(default=Markup(""))
 
 
 def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = None) -> dict[str, Any]:
@@ -180,6 +192,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     """
     notes = Notes()
     marks = group_marks(ruleset)
+    marked = SymbolsMarkup()
     group_ids = list(marks)
     rows = []
     previous: str | None = None
@@ -213,6 +226,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
                 to_cards,
                 previous is not None and first != previous,
                 source.changed("civilization_cards", card.id) if source is not None else "",
+                marked(symbols(ruleset, card), "2.8mm"),
             )
         )
         previous = first

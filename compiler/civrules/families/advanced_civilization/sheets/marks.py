@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from markupsafe import Markup
+
 from civrules.families.advanced_civilization.model import Card, Ruleset
 
 # --- Group symbols -----------------------------------------------------------------------------
@@ -128,6 +130,29 @@ def symbols(ruleset: Ruleset, card: Card) -> list[Symbol]:
     """The marks of a card's groups, in the order the card lists them."""
     marks = _marks(_groups_key(ruleset))
     return [marks.get(g) or Symbol("circle", "#ffffff", g, g[:1].upper(), True) for g in card.group_list()]
+
+
+class SymbolsMarkup:
+    """The markup of a card's marks, as the ``symbols`` macro of ``_macros.j2`` writes it (the same
+    macro, called from here), made once per sheet for the same marks and size: every card's row
+    called the macro, and its four nested macros per mark, where most cards share their groups'
+    marks with others (mega-civilization: 51 cards). Kept for one sheet's build, not the process."""
+
+    __slots__ = ("_macro", "_made")
+
+    def __init__(self) -> None:
+        from civrules.emit.sheets.common import environment
+        from civrules.families.advanced_civilization import FAMILY
+
+        self._macro = environment(FAMILY.package).get_template("_macros.j2").module.symbols  # type: ignore[attr-defined]
+        self._made: dict[tuple[tuple[Symbol, ...], str], Markup] = {}
+
+    def __call__(self, marks: list[Symbol], size: str = "3.2mm") -> Markup:
+        key = (tuple(marks), size)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = Markup(self._macro(marks, size))
+        return made
 
 
 def group_symbols(ruleset: Ruleset) -> list[Symbol]:

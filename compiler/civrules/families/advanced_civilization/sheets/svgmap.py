@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
-import networkx as nx
 from markupsafe import Markup, escape
 
 from civrules.emit.sheets.common import environment as common_environment
@@ -151,13 +150,16 @@ def spring_positions(graph: Any) -> dict[str, tuple[float, float]]:
     The graph is copied with its nodes and edges in id order first, so the result depends only on
     which nodes and edges there are.
     """
+    nodes = sorted(graph.nodes)
+    if len(nodes) < 2:  # nothing to lay out (a ruleset without a map)
+        return dict.fromkeys(nodes, (0.5, 0.5))
+    # Only where a map is laid out (see mapgraph): importing it was 100 ms of CPU of every build,
+    # a ruleset's without a map too.
+    import networkx as nx
+
     ordered = nx.Graph()
-    ordered.add_nodes_from(sorted(graph.nodes))
+    ordered.add_nodes_from(nodes)
     ordered.add_edges_from(sorted(tuple(sorted(edge)) for edge in graph.edges))
-    if len(ordered) == 0:
-        return {}
-    if len(ordered) == 1:
-        return {next(iter(ordered.nodes)): (0.5, 0.5)}
     # The layout is the slowest step of a build and a pure function of the graph (and of the
     # library versions): keep it in the content-hash cache.
     key = cache.digest(
@@ -199,6 +201,8 @@ def _numpy_version() -> str:
 
 
 def _spring(ordered: Any) -> dict[str, tuple[float, float]]:
+    import networkx as nx  # imported already by spring_positions
+
     raw = nx.spring_layout(ordered, seed=SEED, iterations=ITERATIONS)
     xs = [float(raw[n][0]) for n in ordered.nodes]
     ys = [float(raw[n][1]) for n in ordered.nodes]

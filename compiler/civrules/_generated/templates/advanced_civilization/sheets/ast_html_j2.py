@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "8c8880d69f5ef3a1bb2cfd66e2d4a7da8f2197e0eea40359f1c645cf87031426"
+SOURCE_SHA256 = "db33aab351c4d41b9a8e895ea605008a7b66e172c056a95b8c2ea3a601402a7d"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -204,32 +204,7 @@ def block_content(context, missing=missing):
                 yield '</td>\n'
             else:
                 pass
-                for l_2_cell in environment.getattr(l_1_t, 'cells'):
-                    _loop_vars = {}
-                    pass
-                    yield '<td class="space s'
-                    yield escape(environment.getattr(l_2_cell, 'shade'))
-                    if environment.getattr(l_2_cell, 'start'):
-                        pass
-                        yield ' start'
-                    yield '" title="'
-                    yield escape(environment.getattr(l_2_cell, 'epoch'))
-                    yield '">'
-                    if environment.getattr(l_2_cell, 'start'):
-                        pass
-                        yield '<span class="ep">'
-                        yield escape(environment.getattr(l_2_cell, 'short'))
-                        yield '</span> '
-                    if (environment.getattr(l_2_cell, 'value') == 'unknown'):
-                        pass
-                        yield '<span class="val unknown">unknown</span>'
-                    elif environment.getattr(l_2_cell, 'value'):
-                        pass
-                        yield '<span class="val">'
-                        yield escape(environment.getattr(l_2_cell, 'value'))
-                        yield '</span>'
-                    yield '</td>\n'
-                l_2_cell = missing
+                yield escape(environment.getattr(l_1_t, 'cells_html'))
             yield '</tr>\n'
         l_1_t = l_1_changed = missing
         yield '</tbody>\n</table>\n'
@@ -318,4 +293,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&41=40&42=88&43=109&44=112&47=117&49=123&52=150&53=152&54=156&55=162&58=169&59=175&60=182&61=185&63=197&64=201&72=226&73=231&74=236&75=238&77=242&82=246&83=251&90=295&92=298'
+debug_info = '1=13&2=16&3=30&41=40&42=88&43=109&44=112&47=117&49=123&52=150&53=152&54=156&55=162&58=169&59=175&60=182&61=185&63=197&69=201&70=206&71=211&72=213&74=217&79=221&80=226&87=270&89=273'

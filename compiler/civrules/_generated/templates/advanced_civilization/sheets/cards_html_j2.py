@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "4be9ca3bd5e66e58099759345aca319c4ec80b3a4753d220816443f4463aa48c"
+SOURCE_SHA256 = "f9f605fc1c22b508dd65febafa2d639764e85ef8e97ab3d682693834ff5f5052"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'cards.html.j2'
@@ -94,13 +94,12 @@ def block_content(context, missing=missing):
             yield '<th class="num">Points</th>'
         yield '<th>Prerequisites</th><th>Credits it gives</th><th>Attributes</th></tr>\n</thead>\n<tbody>\n'
         for l_1_card in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-            l_1_symbols = resolve('symbols')
             l_1_changed = resolve('changed')
             l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
             yield '<tr>\n<th class="name" scope="row">'
-            yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_card, 'symbols'), _loop_vars=_loop_vars))
+            yield escape(environment.getattr(l_1_card, 'symbols_html'))
             yield ' '
             yield escape(environment.getattr(l_1_card, 'name'))
             yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_card, 'mark'), _loop_vars=_loop_vars))
@@ -157,7 +156,7 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li class="none">none</li>\n'
             yield '</ul></td>\n</tr>\n'
-        l_1_card = l_1_symbols = l_1_changed = l_1_rule = missing
+        l_1_card = l_1_changed = l_1_rule = missing
         yield '</tbody>\n</table>\n'
     else:
         pass
@@ -166,4 +165,4 @@ def block_content(context, missing=missing):
     yield '\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&19=46&20=68&21=75&23=78&25=82&28=86&30=93&31=102&32=104&33=110&34=118&36=131&37=135&49=155'
+debug_info = '1=13&2=16&3=36&19=46&20=68&21=75&23=78&25=82&28=86&30=92&31=101&32=103&33=109&34=117&36=130&37=134&49=154'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "26a8b7a0f530fa5036bed958c78b157c60814784bc11015ab8ddcb53694433f5"
+SOURCE_SHA256 = "4e1b3d82c29700bd6f3f1e3fd19380de1a13e76a0b28d1eee76af9b8a1731fb7"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -165,7 +165,6 @@ def block_content(context, missing=missing):
             l_1_g = l_1_symbol = missing
             yield '<th scope="col">to single cards</th>\n</tr>\n</thead>\n<tbody>\n'
             for l_1_r in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-                l_1_symbols = resolve('symbols')
                 _loop_vars = {}
                 pass
                 yield '<tr'
@@ -173,7 +172,7 @@ def block_content(context, missing=missing):
                     pass
                     yield ' class="gs"'
                 yield '>\n<th scope="row">'
-                yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_r, 'symbols'), '2.8mm', _loop_vars=_loop_vars))
+                yield escape(environment.getattr(l_1_r, 'symbols_html'))
                 if environment.getattr(l_1_r, 'groups'):
                     pass
                     yield '<span class="muted">'
@@ -212,7 +211,7 @@ def block_content(context, missing=missing):
                 yield '<td class="cards">'
                 yield escape(t_1(context.eval_ctx, environment.getattr(l_1_r, 'to_cards'), '; '))
                 yield '</td>\n</tr>\n'
-            l_1_r = l_1_symbols = missing
+            l_1_r = missing
             yield '</tbody>\n</table>\n'
         else:
             pass
@@ -271,8 +270,6 @@ def block_content(context, missing=missing):
             l_1_card = missing
             yield '</tr>\n</thead>\n<tbody>\n'
             for (l_1_owned, l_1_cells) in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-                l_1_symbols = resolve('symbols')
-                l_1_geometry = resolve('geometry')
                 l_1_changed = resolve('changed')
                 _loop_vars = {}
                 pass
@@ -281,7 +278,7 @@ def block_content(context, missing=missing):
                     pass
                     yield ' class="gs"'
                 yield '>\n<th scope="row">'
-                yield escape(context.call((undefined(name='symbols') if l_1_symbols is missing else l_1_symbols), environment.getattr(l_1_owned, 'symbols'), environment.getattr((undefined(name='geometry') if l_1_geometry is missing else l_1_geometry), 'symbol'), _loop_vars=_loop_vars))
+                yield escape(environment.getattr(l_1_owned, 'symbols_html'))
                 yield escape(environment.getattr(l_1_owned, 'name'))
                 yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
                 yield '</th>\n<td class="owncost">'
@@ -289,7 +286,7 @@ def block_content(context, missing=missing):
                 yield '</td>\n'
                 yield escape(l_1_cells)
                 yield '</tr>\n'
-            l_1_owned = l_1_cells = l_1_symbols = l_1_geometry = l_1_changed = missing
+            l_1_owned = l_1_cells = l_1_changed = missing
             yield '</tbody>\n</table>\n'
         else:
             pass
@@ -311,4 +308,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&76=125&78=128&82=140&83=143&84=146&85=151&91=157&92=162&93=166&94=181&95=186&96=191&97=195&99=203&108=211&109=218&110=221&114=226&117=228&119=231&123=237&124=241&129=251&130=255&135=263&136=270&137=274&138=278&139=280&147=288&150=295&151=297'
+debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&76=125&78=128&82=140&83=143&84=146&85=151&91=157&92=161&93=165&94=180&95=185&96=190&97=194&99=202&108=210&109=217&110=220&114=225&117=227&119=230&123=236&124=240&129=250&130=254&135=262&136=267&137=271&138=275&139=277&147=285&150=292&151=294'
