@@ -83,7 +83,7 @@ def field_path(data: Any, path: NodePath) -> str:
     return out or "(document)"
 
 
-def _relative(ruleset: Ruleset, document: Document) -> str:
+def rules_relative(ruleset: Ruleset, document: Document) -> str:
     """A document's path relative to the rules directory (the manifest's folder's parent)."""
     root = Path(ruleset.manifest.file).parent.parent
     try:
@@ -150,7 +150,7 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
         by_document[id(document)] = (document, n + 1)
     by_file: dict[str, int] = {}
     for document, n in by_document.values():
-        name = _relative(ruleset, document)
+        name = rules_relative(ruleset, document)
         by_file[name] = by_file.get(name, 0) + n
     total = sum(by_file.values())
     if not total:

@@ -21,15 +21,7 @@ from typing import Any
 
 import yaml
 
-from civrules.load.reader import (
-    _LETTER_START,
-    _NON_PRINTABLE,
-    _PLAIN_WORDS,
-    _SPECIAL_START,
-    _UNSAFE_VALUE,
-    Limits,
-    event_parser,
-)
+from civrules.load.reader import Limits, event_parser, has_forbidden_character, string_scalar
 
 #: The top-level keys a manifest's identity is made of: what ``Workspace.manifests`` reads.
 IDENTITY = frozenset(("kind", "id", "family", "extends"))
@@ -47,7 +39,7 @@ def read_header(raw: bytes, limits: Limits) -> dict[str, str] | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if _NON_PRINTABLE.search(text) is not None:
+    if has_forbidden_character(text):
         return None
     try:
         return _walk(event_parser(text), limits)
@@ -56,16 +48,9 @@ def read_header(raw: bytes, limits: Limits) -> dict[str, str] | None:
 
 
 def _text(event: yaml.ScalarEvent) -> str | None:
-    """The scalar as the reader resolves it, when that is a string; None otherwise (or unsure)."""
-    value: str = event.value
-    if not event.implicit[0]:  # quoted: a string, unless an escape makes a control character
-        return value if _UNSAFE_VALUE.search(value) is None else None
-    first = value[:1]
-    if first not in _SPECIAL_START:
-        return value
-    if first in _LETTER_START and value not in _PLAIN_WORDS:
-        return value
-    return None  # a number, a boolean, null, or text the reader judges: read in full
+    """The scalar as the reader resolves it, when that is a string; None otherwise (or unsure:
+    a number, a boolean, null, or text the reader judges: read in full)."""
+    return string_scalar(event.value, bool(event.implicit[0]))
 
 
 def _walk(parser: Any, limits: Limits) -> dict[str, str] | None:

@@ -100,6 +100,25 @@ _NON_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028-\u202e\u
 _UNSAFE_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
+def has_forbidden_character(text: str) -> bool:
+    """Whether ``text`` holds a character the reader refuses in a file (see ``_NON_PRINTABLE``)."""
+    return _NON_PRINTABLE.search(text) is not None
+
+
+def string_scalar(value: str, plain: bool) -> str | None:
+    """``value`` when the reader surely resolves that scalar (``plain``, or quoted) to this string;
+    None where it is a number, a boolean or null, or text the reader judges further (an escape
+    that makes a control character, a plain scalar that might be a number)."""
+    if not plain:  # quoted: a string, unless an escape makes a control character
+        return value if _UNSAFE_VALUE.search(value) is None else None
+    first = value[:1]
+    if first not in _SPECIAL_START:
+        return value
+    if first in _LETTER_START and value not in _PLAIN_WORDS:
+        return value
+    return None
+
+
 _HALF = (1 << 64) - 1
 
 

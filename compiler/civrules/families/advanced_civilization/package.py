@@ -50,6 +50,7 @@ from civrules.families.advanced_civilization.model import (
     Ruleset,
     SubActivity,
 )
+from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
 from civrules.model import Unknown
 
@@ -573,7 +574,7 @@ def _stack_setup(ruleset: Ruleset, w: _Writer) -> Node:
 
 
 def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
-    from civrules.checks.unknowns import _relative, field_path, unknown_facts
+    from civrules.checks.unknowns import field_path, rules_relative, unknown_facts
 
     # Raw by nature: an unknown fact may be anywhere in any document, and its field is named by
     # its path in the document as written (the same walk as the core's check Q006). Each document's
@@ -583,7 +584,7 @@ def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
     def relative_path(document: Document) -> str:
         found = relative.get(id(document))
         if found is None:
-            found = relative[id(document)] = _relative(ruleset, document)
+            found = relative[id(document)] = rules_relative(ruleset, document)
         return found
 
     return tup(
@@ -1009,7 +1010,7 @@ def _trade_tables(ruleset: Ruleset, w: _Writer) -> None:
 
 def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
     """The nations and the A.S.T.: NATIONS, AST_LEVELS, EPOCHS, AST_TRACKS."""
-    levels = _levels(ruleset)
+    levels = ast_levels(ruleset)
     w.add(
         None,
         "NATIONS: Final[Mapping[str, Nation]]",
@@ -1075,7 +1076,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
         )
     w.add(None, "EPOCHS: Final[Mapping[str, Epoch]]", mapping(epochs, w))
     tracks = []
-    for nation, track_levels in _tracks(ruleset).items():
+    for nation, track_levels in tracks_by_level(ruleset).items():
         entries: list[tuple[Node, Node]] = []
         for level, t in track_levels.items():
             starts = (
@@ -1422,30 +1423,12 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
     return body.module(head)
 
 
-#: The name of the only A.S.T. level of a game that prints one.
-STANDARD_LEVEL = "standard"
-
-
-def _levels(ruleset: Ruleset) -> tuple[str, ...]:
-    levels = ruleset.ast.levels if ruleset.ast is not None else ()
-    return tuple(level for level in levels if isinstance(level, str)) or (STANDARD_LEVEL,)
-
-
 def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
     from civrules.families.advanced_civilization.succession import requirement_numbers
 
     numbers, known = requirement_numbers(epoch, None if level == STANDARD_LEVEL else level)
     del numbers["text"]
     return {**numbers, "requirements_known": known}
-
-
-def _tracks(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
-    """Each nation's tracks by level (the standard level for a game without levels)."""
-    out: dict[str, dict[str, Any]] = {}
-    for track in ruleset.ast_tracks:
-        level = track.level
-        out.setdefault(track.id, {})[level if isinstance(level, str) else STANDARD_LEVEL] = track
-    return out
 
 
 def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
@@ -1578,7 +1561,7 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
                     out["calamities"].append((calamity.id, effect, [], side, base))
                     out["calamities"].append((calamity.id, effect, [modifier.card], side, held))
     for epoch in ruleset.epochs:
-        need = _requirements(epoch, _levels(ruleset)[0])
+        need = _requirements(epoch, ast_levels(ruleset)[0])
         if (
             need["min_cities"]
             and need["requirements_known"]

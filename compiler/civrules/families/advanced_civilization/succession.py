@@ -25,6 +25,25 @@ from civrules.families.advanced_civilization.model import AstTrack, Card, Epoch,
 from civrules.model import Unknown
 from civrules.support.values import frozen_value
 
+#: The level of a game whose A.S.T. prints one level: a track's level where none is named.
+STANDARD_LEVEL = "standard"
+
+
+def ast_levels(ruleset: Ruleset) -> tuple[str, ...]:
+    """The ruleset's A.S.T. levels in order (Mega Civilization's `basic` and `expert`), or the
+    standard level alone for a game without levels."""
+    levels = ruleset.ast.levels if ruleset.ast is not None else ()
+    return tuple(level for level in levels if isinstance(level, str)) or (STANDARD_LEVEL,)
+
+
+def tracks_by_level(ruleset: Ruleset) -> dict[str, dict[str, AstTrack]]:
+    """Each nation's tracks by level (the standard level for a game without levels)."""
+    out: dict[str, dict[str, AstTrack]] = {}
+    for track in ruleset.ast_tracks:
+        level = track.level
+        out.setdefault(track.id, {})[level if isinstance(level, str) else STANDARD_LEVEL] = track
+    return out
+
 
 @frozen_value
 class Layout:

@@ -416,10 +416,10 @@ class ImperialSettlersRuleset(Ruleset):
     def unknown_fact_list(self) -> tuple[tuple[str, str, str], ...]:
         """Every fact the sources do not give: the data file (relative to the rules folder), the
         field's path in it as written, and why (as check Q006 names them)."""
-        from civrules.checks.unknowns import _relative, field_path, unknown_facts
+        from civrules.checks.unknowns import field_path, rules_relative, unknown_facts
 
         return tuple(
-            (_relative(self, document), field_path(document.data, path), " ".join(reason.split()))
+            (rules_relative(self, document), field_path(document.data, path), " ".join(reason.split()))
             for document, path, reason in unknown_facts(self)
         )
 

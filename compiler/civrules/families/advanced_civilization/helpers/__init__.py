@@ -17,8 +17,12 @@ from civrules.families.advanced_civilization.commodities import block_bonuses, s
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
 from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
-from civrules.families.advanced_civilization.package import STANDARD_LEVEL, _levels, _tracks
-from civrules.families.advanced_civilization.succession import requirement_numbers
+from civrules.families.advanced_civilization.succession import (
+    STANDARD_LEVEL,
+    ast_levels,
+    requirement_numbers,
+    tracks_by_level,
+)
 from civrules.model import Ruleset as CoreRuleset
 from civrules.model import Unknown
 
@@ -206,7 +210,7 @@ def _track(track: AstTrack) -> dict[str, Any]:
 def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
     """The epochs' requirements at each A.S.T. level (the package's AST_LEVELS, the first the
     default), the nations and their tracks by level (the card value each space needs)."""
-    levels = _levels(ruleset)
+    levels = ast_levels(ruleset)
     return {
         "epochs": {
             e.id: {
@@ -225,7 +229,7 @@ def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
         "nation_order": [n.id for n in ruleset.nations],
         "ast_tracks": {
             nation: {level: _track(track) for level, track in by_level.items()}
-            for nation, by_level in _tracks(ruleset).items()
+            for nation, by_level in tracks_by_level(ruleset).items()
         },
     }
 
@@ -267,7 +271,7 @@ def _body(ruleset: Ruleset) -> str:
         for c in ruleset.commodities
     )
     nations = "".join(f"<option value={attr(n.id)}>{text(n.display_name)}</option>" for n in ruleset.nations)
-    levels = _levels(ruleset)
+    levels = ast_levels(ruleset)
     level_names = dict(ruleset.ast.level_names) if ruleset.ast is not None else {}
     level_options = "".join(
         f"<option value={attr(level)}>{text(str(level_names.get(level, level)))}</option>" for level in levels
