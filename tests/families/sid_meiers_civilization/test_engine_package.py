@@ -42,12 +42,11 @@ PACKAGES: dict[str, RulesetPackage] = {
 
 
 def _model(ruleset_id: str) -> CivilizationRuleset:
+    """The compiler's model of a shipped ruleset, analysed when a test first asks (never at
+    collection, which every pytest worker pays)."""
     analysis = shipped_analysis(ruleset_id)
     assert isinstance(analysis.model, CivilizationRuleset)
     return analysis.model
-
-
-MODELS = {ruleset: _model(ruleset) for ruleset in PACKAGES}
 
 
 # --- The rulebook's worked examples -----------------------------------------------------------
@@ -199,7 +198,7 @@ def _same(pkg: RulesetPackage, model: CivilizationRuleset, helper: str, *args: A
 
 @pytest.mark.parametrize("ruleset", sorted(PACKAGES))
 def test_every_helper_answers_as_the_compiler(ruleset: str) -> None:
-    pkg, model = PACKAGES[ruleset], MODELS[ruleset]
+    pkg, model = PACKAGES[ruleset], _model(ruleset)
     techs = [t.id for t in model.technologies]
     for level, trade, coins in itertools.product(range(0, 7), (0, 6, 11, 18, 27), (0, 4, 15)):
         _same(pkg, model, "research_cost", level)
@@ -235,7 +234,7 @@ def test_every_helper_answers_as_the_compiler(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", sorted(PACKAGES))
 def test_every_entity_of_every_collection_reaches_the_package(ruleset: str) -> None:
-    pkg, model = PACKAGES[ruleset], MODELS[ruleset]
+    pkg, model = PACKAGES[ruleset], _model(ruleset)
     for table, collection, enum, _ in TABLES:
         ids = [e.id for e in getattr(model, collection)]
         assert list(getattr(pkg, table)) == ids, table
