@@ -737,6 +737,30 @@ def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
     assert fine.ok
 
 
+@pytest.mark.parametrize("order", ["each-extends-the-file-before", "each-extends-the-file-after"])
+def test_a_chain_of_600_manifests_on_disk_is_v002_in_either_file_order(tmp_path: Path, order: str) -> None:
+    """Read from disk, each manifest is declared by its header and read in full when asked for;
+    reading one reads its base first to learn its family, and that base its own: a chain of 600
+    ran out of stack (exit 2, RecursionError) whichever order the files sort in. Past the bound the
+    family is left to the manifests' headers, and the chain is V002."""
+    from civrules.pipeline import analyse
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    ids = [f"c{i:03}" for i in range(600)]
+    if order == "each-extends-the-file-after":
+        bases = [*ids[1:], "advanced-civilization"]
+    else:
+        bases = ["advanced-civilization", *ids[:-1]]
+    for ruleset, base in zip(ids, bases, strict=True):
+        text = f"kind: ruleset\nid: {ruleset}\nname: {ruleset.upper()}\nextends: {base}\n"
+        (rules / "rulesets" / f"{ruleset}.yaml").write_text(text, encoding="utf-8")
+    deepest = ids[0] if order == "each-extends-the-file-after" else ids[-1]
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[deepest]))
+    assert [d.code for d in analysis.diagnostics if d.severity == "error"] == ["V002"]
+
+
 @pytest.mark.parametrize(
     "bound", [pytest.param(6, id="bound-6"), pytest.param(None, id="shipped", marks=pytest.mark.slow)]
 )

@@ -68,6 +68,12 @@ def shipped_for(root: Path) -> Path | None:
     return shipped
 
 
+#: The longest `extends` chain resolved (V002 beyond it; each level costs stack, and real variants
+#: are 1-3 deep). :mod:`civrules.resolve` bounds resolution by it, and a manifest's family is
+#: looked for through no more bases than this.
+MAX_EXTENDS = 64
+
+
 @dataclass(slots=True)
 class LoadedFile:
     """One file as read: its document (None if unreadable), its kind, and what was wrong with it."""
@@ -289,6 +295,9 @@ class Workspace:
             or not relative.startswith(folder)
             or "/" in relative[len(folder) :]
             or relative in self._hinting
+            # Each base read here reads its own base first: past the longest chain resolved (V002
+            # reports it) the family is left to :meth:`manifests` rather than to the stack.
+            or len(self._hinting) >= MAX_EXTENDS
         ):
             return None
         from civrules.schema import registered

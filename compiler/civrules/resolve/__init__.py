@@ -32,7 +32,7 @@ from civrules.diagnostics import Diagnostic, Related, Span, codes
 from civrules.diagnostics.suggest import closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
-from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+from civrules.load.workspace import MAX_EXTENDS, LoadedRuleset, Manifest, Workspace
 from civrules.model import Origin
 from civrules.schema import validate_entity, validate_setting
 from civrules.support.values import frozen_value
@@ -102,10 +102,6 @@ class Resolved:
     #: Each overlay entry that changes something of the base (its span in the variant) and the
     #: base's definition of what it changes: a diagnostic inside the entry gets a note there.
     base_notes: list[tuple[Span, Span]] = field(default_factory=list)
-
-
-#: The longest `extends` chain resolved (each level costs stack; real variants are 1-3 deep).
-MAX_EXTENDS = 64
 
 
 class Resolver:
