@@ -32,7 +32,8 @@ from civrules.diagnostics import Diagnostic, Related, Span, codes
 from civrules.diagnostics.suggest import closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
-from civrules.load.workspace import MAX_EXTENDS, LoadedRuleset, Manifest, Workspace
+from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
+from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.model import Origin
 from civrules.schema import validate_entity, validate_setting
 from civrules.support.values import frozen_value
