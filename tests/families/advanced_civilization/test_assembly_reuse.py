@@ -3,35 +3,20 @@ Advanced Civilization assembly's builders declare what they read."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from civrules.families.advanced_civilization.model import of_family
 from civrules.pipeline.incremental import Session, full_run
-from tests.conftest import RULES
+from tests.conftest import copy_rulesets
 
 BASE, VARIANT = "advanced-civilization", "advanced-civilization-western"
-KEEP = (
-    "rulesets/advanced-civilization.yaml",
-    "rulesets/advanced-civilization-western.yaml",
-    "cards/advanced-civilization.yaml",
-    "cards/advanced-civilization-commodities.yaml",
-    "calamities/advanced-civilization.yaml",
-    "maps/mediterranean.yaml",
-    "maps/western-panel.yaml",
-    "rulebooks/advanced-civilization.yaml",
-)
 
 
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("assembly") / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
-    return target
+    return copy_rulesets(tmp_path_factory.mktemp("assembly") / "rules", BASE, VARIANT)
 
 
 def test_an_edit_of_the_map_assembles_the_map_again_and_reuses_the_other_collections_models(tree: Path) -> None:
