@@ -6,9 +6,9 @@ and nothing else of the resolved ruleset) is a function of those entries alone, 
 (:mod:`civrules.pipeline.incremental`) that installs a memo (:func:`assembling`) gets the model
 it made before whenever every entry is the same: the same raw data object (an edit spliced into
 another file leaves it so: :mod:`civrules.load.splice`; resolution keeps a base's entries as read)
-and an origin in the same documents at the same paths. An edit to a map then assembles the map's
-areas again, and the cards, calamities and the rest are the models made before. Within a
-collection assembled again, a model made of one entry alone (:func:`each`: a card, an area) is
+and an origin in the same documents at the same paths. An edit to one file then assembles again
+the collections written in it, and every other collection's models are the ones made before. Within a
+collection assembled again, a model made of one entry alone (:func:`each`: one entity) is
 the one made before where that entry is the same: a variant's collection, whose merged entities
 resolution makes anew, assembles those again and takes its base's others.
 
