@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e846d1b566ded6c354e4cf250cd4e7f3dce579f4b72e839e9d4a92b1ce0d2e2f"
+SCHEMA_SHA256 = "c0d4725a1f48b7e749ecc32c4da45392d2fb30a233229e9b4e547467894efa51"
 
 from decimal import Decimal
 import re
@@ -794,17 +794,53 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "credits_must_be_used" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("credits_must_be_used")
                     data__creditpolicy__creditsmustbeused = data__creditpolicy["credits_must_be_used"]
-                    if not isinstance(data__creditpolicy__creditsmustbeused, (bool)):
+                    data__creditpolicy__creditsmustbeused_any_of_count4 = 0
+                    if not data__creditpolicy__creditsmustbeused_any_of_count4:
+                        try:
+                            if not isinstance(data__creditpolicy__creditsmustbeused, (bool)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__creditsmustbeused_any_of_count4 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__creditpolicy__creditsmustbeused_any_of_count4:
+                        try:
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__creditsmustbeused, custom_formats, (name_prefix or "data") + ".credit_policy.credits_must_be_used")
+                            data__creditpolicy__creditsmustbeused_any_of_count4 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__creditpolicy__creditsmustbeused_any_of_count4:
                         raise JsonSchemaValueException("invalid")
                 if "free_when_covered" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("free_when_covered")
                     data__creditpolicy__freewhencovered = data__creditpolicy["free_when_covered"]
-                    if not isinstance(data__creditpolicy__freewhencovered, (bool)):
+                    data__creditpolicy__freewhencovered_any_of_count5 = 0
+                    if not data__creditpolicy__freewhencovered_any_of_count5:
+                        try:
+                            if not isinstance(data__creditpolicy__freewhencovered, (bool)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__freewhencovered_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__creditpolicy__freewhencovered_any_of_count5:
+                        try:
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__freewhencovered, custom_formats, (name_prefix or "data") + ".credit_policy.free_when_covered")
+                            data__creditpolicy__freewhencovered_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__creditpolicy__freewhencovered_any_of_count5:
                         raise JsonSchemaValueException("invalid")
                 if "excess_lost" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("excess_lost")
                     data__creditpolicy__excesslost = data__creditpolicy["excess_lost"]
-                    if not isinstance(data__creditpolicy__excesslost, (bool)):
+                    data__creditpolicy__excesslost_any_of_count6 = 0
+                    if not data__creditpolicy__excesslost_any_of_count6:
+                        try:
+                            if not isinstance(data__creditpolicy__excesslost, (bool)):
+                                raise JsonSchemaValueException("invalid")
+                            data__creditpolicy__excesslost_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__creditpolicy__excesslost_any_of_count6:
+                        try:
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__excesslost, custom_formats, (name_prefix or "data") + ".credit_policy.excess_lost")
+                            data__creditpolicy__excesslost_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__creditpolicy__excesslost_any_of_count6:
                         raise JsonSchemaValueException("invalid")
                 if "purchases" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("purchases")
@@ -819,26 +855,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__severalcardsperturn = data__creditpolicy__purchases["several_cards_per_turn"]
                             if not isinstance(data__creditpolicy__purchases__severalcardsperturn, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__creditpolicy__purchases__severalcardsperturn_any_of_count4 = 0
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                            data__creditpolicy__purchases__severalcardsperturn_any_of_count7 = 0
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
                                 try:
                                     data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                         data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['rule']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                         if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count4 += 1
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
                                 try:
                                     data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                         data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['source']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                         if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count4 += 1
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
                                 try:
                                     data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
@@ -847,9 +883,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
                                             data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
-                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count4 += 1
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count4:
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
                                 raise JsonSchemaValueException("invalid")
                             data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                             if data__creditpolicy__purchases__severalcardsperturn_is_dict:
@@ -860,19 +896,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
                                     data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
-                                    data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5 = 0
-                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5:
+                                    data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 = 0
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__severalcardsperturn__value, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5 += 1
+                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5:
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
-                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5 += 1
+                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count5:
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("rule")
@@ -902,26 +938,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__sameturncredits = data__creditpolicy__purchases["same_turn_credits"]
                             if not isinstance(data__creditpolicy__purchases__sameturncredits, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__creditpolicy__purchases__sameturncredits_any_of_count6 = 0
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                            data__creditpolicy__purchases__sameturncredits_any_of_count9 = 0
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
                                 try:
                                     data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
                                         data__creditpolicy__purchases__sameturncredits__missing_keys = set(['rule']) - data__creditpolicy__purchases__sameturncredits.keys()
                                         if data__creditpolicy__purchases__sameturncredits__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__sameturncredits_any_of_count6 += 1
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
                                 try:
                                     data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
                                         data__creditpolicy__purchases__sameturncredits__missing_keys = set(['source']) - data__creditpolicy__purchases__sameturncredits.keys()
                                         if data__creditpolicy__purchases__sameturncredits__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__sameturncredits_any_of_count6 += 1
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
                                 try:
                                     data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
@@ -930,9 +966,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__sameturncredits_keys.remove("value")
                                             data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
-                                    data__creditpolicy__purchases__sameturncredits_any_of_count6 += 1
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count6:
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
                                 raise JsonSchemaValueException("invalid")
                             data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                             if data__creditpolicy__purchases__sameturncredits_is_dict:
@@ -943,19 +979,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("value")
                                     data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
-                                    data__creditpolicy__purchases__sameturncredits__value_any_of_count7 = 0
-                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count7:
+                                    data__creditpolicy__purchases__sameturncredits__value_any_of_count10 = 0
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__sameturncredits__value, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count7 += 1
+                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count10 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count7:
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
-                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count7 += 1
+                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count10 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count7:
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("rule")
@@ -985,26 +1021,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__treasurywithinprice = data__creditpolicy__purchases["treasury_within_price"]
                             if not isinstance(data__creditpolicy__purchases__treasurywithinprice, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__creditpolicy__purchases__treasurywithinprice_any_of_count8 = 0
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                            data__creditpolicy__purchases__treasurywithinprice_any_of_count11 = 0
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
                                 try:
                                     data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                         data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['rule']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                         if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count8 += 1
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
                                 try:
                                     data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                         data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['source']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                         if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count8 += 1
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
                                 try:
                                     data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
@@ -1013,9 +1049,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
                                             data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
-                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count8 += 1
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count8:
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
                                 raise JsonSchemaValueException("invalid")
                             data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                             if data__creditpolicy__purchases__treasurywithinprice_is_dict:
@@ -1026,19 +1062,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
                                     data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
-                                    data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9 = 0
-                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9:
+                                    data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 = 0
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__treasurywithinprice__value, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9 += 1
+                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9:
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
-                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9 += 1
+                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count9:
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("rule")
@@ -1068,26 +1104,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__overpayment = data__creditpolicy__purchases["overpayment"]
                             if not isinstance(data__creditpolicy__purchases__overpayment, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__creditpolicy__purchases__overpayment_any_of_count10 = 0
-                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                            data__creditpolicy__purchases__overpayment_any_of_count13 = 0
+                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
                                 try:
                                     data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                                     if data__creditpolicy__purchases__overpayment_is_dict:
                                         data__creditpolicy__purchases__overpayment__missing_keys = set(['rule']) - data__creditpolicy__purchases__overpayment.keys()
                                         if data__creditpolicy__purchases__overpayment__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__overpayment_any_of_count10 += 1
+                                    data__creditpolicy__purchases__overpayment_any_of_count13 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
                                 try:
                                     data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                                     if data__creditpolicy__purchases__overpayment_is_dict:
                                         data__creditpolicy__purchases__overpayment__missing_keys = set(['source']) - data__creditpolicy__purchases__overpayment.keys()
                                         if data__creditpolicy__purchases__overpayment__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__creditpolicy__purchases__overpayment_any_of_count10 += 1
+                                    data__creditpolicy__purchases__overpayment_any_of_count13 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
                                 try:
                                     data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                                     if data__creditpolicy__purchases__overpayment_is_dict:
@@ -1096,9 +1132,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__overpayment_keys.remove("value")
                                             data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
-                                    data__creditpolicy__purchases__overpayment_any_of_count10 += 1
+                                    data__creditpolicy__purchases__overpayment_any_of_count13 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__overpayment_any_of_count10:
+                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
                                 raise JsonSchemaValueException("invalid")
                             data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                             if data__creditpolicy__purchases__overpayment_is_dict:
@@ -1109,21 +1145,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("value")
                                     data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
-                                    data__creditpolicy__purchases__overpayment__value_any_of_count11 = 0
-                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count11:
+                                    data__creditpolicy__purchases__overpayment__value_any_of_count14 = 0
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__overpayment__value, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__creditpolicy__purchases__overpayment__value, str) and data__creditpolicy__purchases__overpayment__value == 'lost'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__creditpolicy__purchases__overpayment__value_any_of_count11 += 1
+                                            data__creditpolicy__purchases__overpayment__value_any_of_count14 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count11:
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
-                                            data__creditpolicy__purchases__overpayment__value_any_of_count11 += 1
+                                            data__creditpolicy__purchases__overpayment__value_any_of_count14 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count11:
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("rule")
@@ -1161,26 +1197,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__components = data["components"]
             if not isinstance(data__components, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__components_any_of_count12 = 0
-            if not data__components_any_of_count12:
+            data__components_any_of_count15 = 0
+            if not data__components_any_of_count15:
                 try:
                     data__components_is_dict = isinstance(data__components, dict)
                     if data__components_is_dict:
                         data__components__missing_keys = set(['rule']) - data__components.keys()
                         if data__components__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__components_any_of_count12 += 1
+                    data__components_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__components_any_of_count12:
+            if not data__components_any_of_count15:
                 try:
                     data__components_is_dict = isinstance(data__components, dict)
                     if data__components_is_dict:
                         data__components__missing_keys = set(['source']) - data__components.keys()
                         if data__components__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__components_any_of_count12 += 1
+                    data__components_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__components_any_of_count12:
+            if not data__components_any_of_count15:
                 raise JsonSchemaValueException("invalid")
             data__components_is_dict = isinstance(data__components, dict)
             if data__components_is_dict:
@@ -1253,19 +1289,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
         if "nations" in data_keys:
             data_keys.remove("nations")
             data__nations = data["nations"]
-            data__nations_any_of_count13 = 0
-            if not data__nations_any_of_count13:
+            data__nations_any_of_count16 = 0
+            if not data__nations_any_of_count16:
                 try:
                     if not isinstance(data__nations, (list, tuple)):
                         raise JsonSchemaValueException("invalid")
-                    data__nations_any_of_count13 += 1
+                    data__nations_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count13:
+            if not data__nations_any_of_count16:
                 try:
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations, custom_formats, (name_prefix or "data") + ".nations")
-                    data__nations_any_of_count13 += 1
+                    data__nations_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count13:
+            if not data__nations_any_of_count16:
                 raise JsonSchemaValueException("invalid")
             data__nations_is_list = isinstance(data__nations, (list, tuple))
             if data__nations_is_list:
@@ -1275,26 +1311,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nations_x, data__nations_item in enumerate(data__nations):
                     if not isinstance(data__nations_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__nations_item_any_of_count14 = 0
-                    if not data__nations_item_any_of_count14:
+                    data__nations_item_any_of_count17 = 0
+                    if not data__nations_item_any_of_count17:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['rule']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nations_item_any_of_count14 += 1
+                            data__nations_item_any_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count14:
+                    if not data__nations_item_any_of_count17:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['source']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nations_item_any_of_count14 += 1
+                            data__nations_item_any_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count14:
+                    if not data__nations_item_any_of_count17:
                         raise JsonSchemaValueException("invalid")
                     data__nations_item_is_dict = isinstance(data__nations_item, dict)
                     if data__nations_item_is_dict:
@@ -1326,31 +1362,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "colour" in data__nations_item_keys:
                             data__nations_item_keys.remove("colour")
                             data__nations_item__colour = data__nations_item["colour"]
-                            data__nations_item__colour_one_of_count15 = 0
-                            if data__nations_item__colour_one_of_count15 < 2:
+                            data__nations_item__colour_one_of_count18 = 0
+                            if data__nations_item__colour_one_of_count18 < 2:
                                 try:
                                     if not isinstance(data__nations_item__colour, (dict)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__nations_item__colour_any_of_count16 = 0
-                                    if not data__nations_item__colour_any_of_count16:
+                                    data__nations_item__colour_any_of_count19 = 0
+                                    if not data__nations_item__colour_any_of_count19:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['rule']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__colour_any_of_count16 += 1
+                                            data__nations_item__colour_any_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count16:
+                                    if not data__nations_item__colour_any_of_count19:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['source']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__colour_any_of_count16 += 1
+                                            data__nations_item__colour_any_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count16:
+                                    if not data__nations_item__colour_any_of_count19:
                                         raise JsonSchemaValueException("invalid")
                                     data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                     if data__nations_item__colour_is_dict:
@@ -1381,40 +1417,40 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.note")
                                         if data__nations_item__colour_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__colour_one_of_count15 += 1
+                                    data__nations_item__colour_one_of_count18 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count15 < 2:
+                            if data__nations_item__colour_one_of_count18 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__colour, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour")
-                                    data__nations_item__colour_one_of_count15 += 1
+                                    data__nations_item__colour_one_of_count18 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count15 != 1:
+                            if data__nations_item__colour_one_of_count18 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "start_areas" in data__nations_item_keys:
                             data__nations_item_keys.remove("start_areas")
                             data__nations_item__startareas = data__nations_item["start_areas"]
                             if not isinstance(data__nations_item__startareas, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__nations_item__startareas_any_of_count17 = 0
-                            if not data__nations_item__startareas_any_of_count17:
+                            data__nations_item__startareas_any_of_count20 = 0
+                            if not data__nations_item__startareas_any_of_count20:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['rule']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__startareas_any_of_count17 += 1
+                                    data__nations_item__startareas_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count17:
+                            if not data__nations_item__startareas_any_of_count20:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['source']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nations_item__startareas_any_of_count17 += 1
+                                    data__nations_item__startareas_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count17:
+                            if not data__nations_item__startareas_any_of_count20:
                                 raise JsonSchemaValueException("invalid")
                             data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                             if data__nations_item__startareas_is_dict:
@@ -1425,8 +1461,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "areas" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("areas")
                                     data__nations_item__startareas__areas = data__nations_item__startareas["areas"]
-                                    data__nations_item__startareas__areas_one_of_count18 = 0
-                                    if data__nations_item__startareas__areas_one_of_count18 < 2:
+                                    data__nations_item__startareas__areas_one_of_count21 = 0
+                                    if data__nations_item__startareas__areas_one_of_count21 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__areas, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -1440,31 +1476,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 for data__nations_item__startareas__areas_x, data__nations_item__startareas__areas_item in enumerate(data__nations_item__startareas__areas):
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas[{data__nations_item__startareas__areas_x}]")
-                                            data__nations_item__startareas__areas_one_of_count18 += 1
+                                            data__nations_item__startareas__areas_one_of_count21 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count18 < 2:
+                                    if data__nations_item__startareas__areas_one_of_count21 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__areas, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas")
-                                            data__nations_item__startareas__areas_one_of_count18 += 1
+                                            data__nations_item__startareas__areas_one_of_count21 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count18 != 1:
+                                    if data__nations_item__startareas__areas_one_of_count21 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "fixed" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("fixed")
                                     data__nations_item__startareas__fixed = data__nations_item__startareas["fixed"]
-                                    data__nations_item__startareas__fixed_one_of_count19 = 0
-                                    if data__nations_item__startareas__fixed_one_of_count19 < 2:
+                                    data__nations_item__startareas__fixed_one_of_count22 = 0
+                                    if data__nations_item__startareas__fixed_one_of_count22 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__fixed, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__nations_item__startareas__fixed_one_of_count19 += 1
+                                            data__nations_item__startareas__fixed_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count19 < 2:
+                                    if data__nations_item__startareas__fixed_one_of_count22 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__fixed, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.fixed")
-                                            data__nations_item__startareas__fixed_one_of_count19 += 1
+                                            data__nations_item__startareas__fixed_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count19 != 1:
+                                    if data__nations_item__startareas__fixed_one_of_count22 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("rule")
@@ -1494,8 +1530,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "position" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("position")
                                     data__nations_item__astposition__position = data__nations_item__astposition["position"]
-                                    data__nations_item__astposition__position_one_of_count20 = 0
-                                    if data__nations_item__astposition__position_one_of_count20 < 2:
+                                    data__nations_item__astposition__position_one_of_count23 = 0
+                                    if data__nations_item__astposition__position_one_of_count23 < 2:
                                         try:
                                             if not isinstance(data__nations_item__astposition__position, (int)) and not (isinstance(data__nations_item__astposition__position, float) and data__nations_item__astposition__position.is_integer()) or isinstance(data__nations_item__astposition__position, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -1504,14 +1540,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__nations_item__astposition__position > 18:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nations_item__astposition__position_one_of_count20 += 1
+                                            data__nations_item__astposition__position_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count20 < 2:
+                                    if data__nations_item__astposition__position_one_of_count23 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__astposition__position, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.position")
-                                            data__nations_item__astposition__position_one_of_count20 += 1
+                                            data__nations_item__astposition__position_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count20 != 1:
+                                    if data__nations_item__astposition__position_one_of_count23 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "rule" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("rule")
@@ -1564,26 +1600,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__epochs_x, data__epochs_item in enumerate(data__epochs):
                     if not isinstance(data__epochs_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__epochs_item_any_of_count21 = 0
-                    if not data__epochs_item_any_of_count21:
+                    data__epochs_item_any_of_count24 = 0
+                    if not data__epochs_item_any_of_count24:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['rule']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__epochs_item_any_of_count21 += 1
+                            data__epochs_item_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count21:
+                    if not data__epochs_item_any_of_count24:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['source']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__epochs_item_any_of_count21 += 1
+                            data__epochs_item_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count21:
+                    if not data__epochs_item_any_of_count24:
                         raise JsonSchemaValueException("invalid")
                     data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                     if data__epochs_item_is_dict:
@@ -1625,26 +1661,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item__requirements = data__epochs_item["requirements"]
                             if not isinstance(data__epochs_item__requirements, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__epochs_item__requirements_any_of_count22 = 0
-                            if not data__epochs_item__requirements_any_of_count22:
+                            data__epochs_item__requirements_any_of_count25 = 0
+                            if not data__epochs_item__requirements_any_of_count25:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__epochs_item__requirements_any_of_count22 += 1
+                                    data__epochs_item__requirements_any_of_count25 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count22:
+                            if not data__epochs_item__requirements_any_of_count25:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__epochs_item__requirements_any_of_count22 += 1
+                                    data__epochs_item__requirements_any_of_count25 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count22:
+                            if not data__epochs_item__requirements_any_of_count25:
                                 raise JsonSchemaValueException("invalid")
                             data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                             if data__epochs_item__requirements_is_dict:
@@ -1819,26 +1855,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__epochs_item__requirementsbylevel_item__requirements = data__epochs_item__requirementsbylevel_item["requirements"]
                                             if not isinstance(data__epochs_item__requirementsbylevel_item__requirements, (dict)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count23 = 0
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count23:
+                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 = 0
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count23 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count23:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count23 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count23:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
                                                 raise JsonSchemaValueException("invalid")
                                             data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                             if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
@@ -1998,26 +2034,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__ast = data["ast"]
             if not isinstance(data__ast, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__ast_any_of_count24 = 0
-            if not data__ast_any_of_count24:
+            data__ast_any_of_count27 = 0
+            if not data__ast_any_of_count27:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['rule']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__ast_any_of_count24 += 1
+                    data__ast_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count24:
+            if not data__ast_any_of_count27:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['source']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__ast_any_of_count24 += 1
+                    data__ast_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count24:
+            if not data__ast_any_of_count27:
                 raise JsonSchemaValueException("invalid")
             data__ast_is_dict = isinstance(data__ast, dict)
             if data__ast_is_dict:
@@ -2045,8 +2081,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "spaces_per_track" in data__ast_keys:
                     data__ast_keys.remove("spaces_per_track")
                     data__ast__spacespertrack = data__ast["spaces_per_track"]
-                    data__ast__spacespertrack_one_of_count25 = 0
-                    if data__ast__spacespertrack_one_of_count25 < 2:
+                    data__ast__spacespertrack_one_of_count28 = 0
+                    if data__ast__spacespertrack_one_of_count28 < 2:
                         try:
                             if not isinstance(data__ast__spacespertrack, (int)) and not (isinstance(data__ast__spacespertrack, float) and data__ast__spacespertrack.is_integer()) or isinstance(data__ast__spacespertrack, bool):
                                 raise JsonSchemaValueException("invalid")
@@ -2055,14 +2091,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise JsonSchemaValueException("invalid")
                                 if data__ast__spacespertrack > 100:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__spacespertrack_one_of_count25 += 1
+                            data__ast__spacespertrack_one_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count25 < 2:
+                    if data__ast__spacespertrack_one_of_count28 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__spacespertrack, custom_formats, (name_prefix or "data") + ".ast.spaces_per_track")
-                            data__ast__spacespertrack_one_of_count25 += 1
+                            data__ast__spacespertrack_one_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count25 != 1:
+                    if data__ast__spacespertrack_one_of_count28 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "start_space" in data__ast_keys:
                     data__ast_keys.remove("start_space")
@@ -2077,8 +2113,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space" in data__ast_keys:
                     data__ast_keys.remove("finish_space")
                     data__ast__finishspace = data__ast["finish_space"]
-                    data__ast__finishspace_one_of_count26 = 0
-                    if data__ast__finishspace_one_of_count26 < 2:
+                    data__ast__finishspace_one_of_count29 = 0
+                    if data__ast__finishspace_one_of_count29 < 2:
                         try:
                             if not isinstance(data__ast__finishspace, (int)) and not (isinstance(data__ast__finishspace, float) and data__ast__finishspace.is_integer()) or isinstance(data__ast__finishspace, bool):
                                 raise JsonSchemaValueException("invalid")
@@ -2087,34 +2123,34 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise JsonSchemaValueException("invalid")
                                 if data__ast__finishspace > 100:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__finishspace_one_of_count26 += 1
+                            data__ast__finishspace_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count26 < 2:
+                    if data__ast__finishspace_one_of_count29 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspace, custom_formats, (name_prefix or "data") + ".ast.finish_space")
-                            data__ast__finishspace_one_of_count26 += 1
+                            data__ast__finishspace_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count26 != 1:
+                    if data__ast__finishspace_one_of_count29 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "points_per_space" in data__ast_keys:
                     data__ast_keys.remove("points_per_space")
                     data__ast__pointsperspace = data__ast["points_per_space"]
-                    data__ast__pointsperspace_one_of_count27 = 0
-                    if data__ast__pointsperspace_one_of_count27 < 2:
+                    data__ast__pointsperspace_one_of_count30 = 0
+                    if data__ast__pointsperspace_one_of_count30 < 2:
                         try:
                             if not isinstance(data__ast__pointsperspace, (int)) and not (isinstance(data__ast__pointsperspace, float) and data__ast__pointsperspace.is_integer()) or isinstance(data__ast__pointsperspace, bool):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__ast__pointsperspace, (int, float, Decimal)) and not isinstance(data__ast__pointsperspace, bool):
                                 if data__ast__pointsperspace < 1:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__pointsperspace_one_of_count27 += 1
+                            data__ast__pointsperspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count27 < 2:
+                    if data__ast__pointsperspace_one_of_count30 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__pointsperspace, custom_formats, (name_prefix or "data") + ".ast.points_per_space")
-                            data__ast__pointsperspace_one_of_count27 += 1
+                            data__ast__pointsperspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count27 != 1:
+                    if data__ast__pointsperspace_one_of_count30 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "advance_per_turn" in data__ast_keys:
                     data__ast_keys.remove("advance_per_turn")
@@ -2129,26 +2165,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__order = data__ast["order"]
                     if not isinstance(data__ast__order, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__ast__order_any_of_count28 = 0
-                    if not data__ast__order_any_of_count28:
+                    data__ast__order_any_of_count31 = 0
+                    if not data__ast__order_any_of_count31:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['rule']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__order_any_of_count28 += 1
+                            data__ast__order_any_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count28:
+                    if not data__ast__order_any_of_count31:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['source']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__order_any_of_count28 += 1
+                            data__ast__order_any_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count28:
+                    if not data__ast__order_any_of_count31:
                         raise JsonSchemaValueException("invalid")
                     data__ast__order_is_dict = isinstance(data__ast__order, dict)
                     if data__ast__order_is_dict:
@@ -2192,26 +2228,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__regression = data__ast["regression"]
                     if not isinstance(data__ast__regression, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__ast__regression_any_of_count29 = 0
-                    if not data__ast__regression_any_of_count29:
+                    data__ast__regression_any_of_count32 = 0
+                    if not data__ast__regression_any_of_count32:
                         try:
                             data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['rule']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__regression_any_of_count29 += 1
+                            data__ast__regression_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__regression_any_of_count29:
+                    if not data__ast__regression_any_of_count32:
                         try:
                             data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['source']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__regression_any_of_count29 += 1
+                            data__ast__regression_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__regression_any_of_count29:
+                    if not data__ast__regression_any_of_count32:
                         raise JsonSchemaValueException("invalid")
                     data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                     if data__ast__regression_is_dict:
@@ -2271,22 +2307,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space_min_card_value" in data__ast_keys:
                     data__ast_keys.remove("finish_space_min_card_value")
                     data__ast__finishspacemincardvalue = data__ast["finish_space_min_card_value"]
-                    data__ast__finishspacemincardvalue_one_of_count30 = 0
-                    if data__ast__finishspacemincardvalue_one_of_count30 < 2:
+                    data__ast__finishspacemincardvalue_one_of_count33 = 0
+                    if data__ast__finishspacemincardvalue_one_of_count33 < 2:
                         try:
                             if not isinstance(data__ast__finishspacemincardvalue, (int)) and not (isinstance(data__ast__finishspacemincardvalue, float) and data__ast__finishspacemincardvalue.is_integer()) or isinstance(data__ast__finishspacemincardvalue, bool):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__ast__finishspacemincardvalue, (int, float, Decimal)) and not isinstance(data__ast__finishspacemincardvalue, bool):
                                 if data__ast__finishspacemincardvalue < 1:
                                     raise JsonSchemaValueException("invalid")
-                            data__ast__finishspacemincardvalue_one_of_count30 += 1
+                            data__ast__finishspacemincardvalue_one_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count30 < 2:
+                    if data__ast__finishspacemincardvalue_one_of_count33 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspacemincardvalue, custom_formats, (name_prefix or "data") + ".ast.finish_space_min_card_value")
-                            data__ast__finishspacemincardvalue_one_of_count30 += 1
+                            data__ast__finishspacemincardvalue_one_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count30 != 1:
+                    if data__ast__finishspacemincardvalue_one_of_count33 != 1:
                         raise JsonSchemaValueException("invalid")
                 if "levels" in data__ast_keys:
                     data__ast_keys.remove("levels")
@@ -2333,19 +2369,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "tracks" in data__ast_keys:
                     data__ast_keys.remove("tracks")
                     data__ast__tracks = data__ast["tracks"]
-                    data__ast__tracks_any_of_count31 = 0
-                    if not data__ast__tracks_any_of_count31:
+                    data__ast__tracks_any_of_count34 = 0
+                    if not data__ast__tracks_any_of_count34:
                         try:
                             if not isinstance(data__ast__tracks, (list, tuple)):
                                 raise JsonSchemaValueException("invalid")
-                            data__ast__tracks_any_of_count31 += 1
+                            data__ast__tracks_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count31:
+                    if not data__ast__tracks_any_of_count34:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, (name_prefix or "data") + ".ast.tracks")
-                            data__ast__tracks_any_of_count31 += 1
+                            data__ast__tracks_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count31:
+                    if not data__ast__tracks_any_of_count34:
                         raise JsonSchemaValueException("invalid")
                     data__ast__tracks_is_list = isinstance(data__ast__tracks, (list, tuple))
                     if data__ast__tracks_is_list:
@@ -2355,26 +2391,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__tracks_x, data__ast__tracks_item in enumerate(data__ast__tracks):
                             if not isinstance(data__ast__tracks_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__ast__tracks_item_any_of_count32 = 0
-                            if not data__ast__tracks_item_any_of_count32:
+                            data__ast__tracks_item_any_of_count35 = 0
+                            if not data__ast__tracks_item_any_of_count35:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['rule']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__ast__tracks_item_any_of_count32 += 1
+                                    data__ast__tracks_item_any_of_count35 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count32:
+                            if not data__ast__tracks_item_any_of_count35:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['source']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__ast__tracks_item_any_of_count32 += 1
+                                    data__ast__tracks_item_any_of_count35 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count32:
+                            if not data__ast__tracks_item_any_of_count35:
                                 raise JsonSchemaValueException("invalid")
                             data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                             if data__ast__tracks_item_is_dict:
@@ -2419,8 +2455,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "epoch_starts" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("epoch_starts")
                                     data__ast__tracks_item__epochstarts = data__ast__tracks_item["epoch_starts"]
-                                    data__ast__tracks_item__epochstarts_one_of_count33 = 0
-                                    if data__ast__tracks_item__epochstarts_one_of_count33 < 2:
+                                    data__ast__tracks_item__epochstarts_one_of_count36 = 0
+                                    if data__ast__tracks_item__epochstarts_one_of_count36 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__epochstarts, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2454,20 +2490,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise JsonSchemaValueException("invalid")
                                                         if data__ast__tracks_item__epochstarts_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__ast__tracks_item__epochstarts_one_of_count33 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count36 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count33 < 2:
+                                    if data__ast__tracks_item__epochstarts_one_of_count36 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts")
-                                            data__ast__tracks_item__epochstarts_one_of_count33 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count36 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count33 != 1:
+                                    if data__ast__tracks_item__epochstarts_one_of_count36 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "late_iron_age_spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("late_iron_age_spaces")
                                     data__ast__tracks_item__lateironagespaces = data__ast__tracks_item["late_iron_age_spaces"]
-                                    data__ast__tracks_item__lateironagespaces_one_of_count34 = 0
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count34 < 2:
+                                    data__ast__tracks_item__lateironagespaces_one_of_count37 = 0
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count37 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2505,14 +2541,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise JsonSchemaValueException("invalid")
                                                         if data__ast__tracks_item__lateironagespaces_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count34 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count34 < 2:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count37 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].late_iron_age_spaces")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count34 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count34 != 1:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count37 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "checked_against_second_source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("checked_against_second_source")
@@ -2553,26 +2589,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__playercounts = data["player_counts"]
             if not isinstance(data__playercounts, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__playercounts_any_of_count35 = 0
-            if not data__playercounts_any_of_count35:
+            data__playercounts_any_of_count38 = 0
+            if not data__playercounts_any_of_count38:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['rule']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__playercounts_any_of_count35 += 1
+                    data__playercounts_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count35:
+            if not data__playercounts_any_of_count38:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['source']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__playercounts_any_of_count35 += 1
+                    data__playercounts_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count35:
+            if not data__playercounts_any_of_count38:
                 raise JsonSchemaValueException("invalid")
             data__playercounts_is_dict = isinstance(data__playercounts, dict)
             if data__playercounts_is_dict:
@@ -2613,26 +2649,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__playercounts__counts_x, data__playercounts__counts_item in enumerate(data__playercounts__counts):
                             if not isinstance(data__playercounts__counts_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__playercounts__counts_item_any_of_count36 = 0
-                            if not data__playercounts__counts_item_any_of_count36:
+                            data__playercounts__counts_item_any_of_count39 = 0
+                            if not data__playercounts__counts_item_any_of_count39:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['rule']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__playercounts__counts_item_any_of_count36 += 1
+                                    data__playercounts__counts_item_any_of_count39 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count36:
+                            if not data__playercounts__counts_item_any_of_count39:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['source']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__playercounts__counts_item_any_of_count36 += 1
+                                    data__playercounts__counts_item_any_of_count39 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count36:
+                            if not data__playercounts__counts_item_any_of_count39:
                                 raise JsonSchemaValueException("invalid")
                             data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                             if data__playercounts__counts_item_is_dict:
@@ -2668,8 +2704,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tokens_per_player" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("tokens_per_player")
                                     data__playercounts__counts_item__tokensperplayer = data__playercounts__counts_item["tokens_per_player"]
-                                    data__playercounts__counts_item__tokensperplayer_one_of_count37 = 0
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count37 < 2:
+                                    data__playercounts__counts_item__tokensperplayer_one_of_count40 = 0
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count40 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__tokensperplayer, (int)) and not (isinstance(data__playercounts__counts_item__tokensperplayer, float) and data__playercounts__counts_item__tokensperplayer.is_integer()) or isinstance(data__playercounts__counts_item__tokensperplayer, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -2678,20 +2714,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__playercounts__counts_item__tokensperplayer > 55:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count37 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count40 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count37 < 2:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count40 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].tokens_per_player")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count37 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count40 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count37 != 1:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count40 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "configurations" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("configurations")
                                     data__playercounts__counts_item__configurations = data__playercounts__counts_item["configurations"]
-                                    data__playercounts__counts_item__configurations_one_of_count38 = 0
-                                    if data__playercounts__counts_item__configurations_one_of_count38 < 2:
+                                    data__playercounts__counts_item__configurations_one_of_count41 = 0
+                                    if data__playercounts__counts_item__configurations_one_of_count41 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__configurations, (list, tuple)):
                                                 raise JsonSchemaValueException("invalid")
@@ -2703,26 +2739,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 for data__playercounts__counts_item__configurations_x, data__playercounts__counts_item__configurations_item in enumerate(data__playercounts__counts_item__configurations):
                                                     if not isinstance(data__playercounts__counts_item__configurations_item, (dict)):
                                                         raise JsonSchemaValueException("invalid")
-                                                    data__playercounts__counts_item__configurations_item_any_of_count39 = 0
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count39:
+                                                    data__playercounts__counts_item__configurations_item_any_of_count42 = 0
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count42:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise JsonSchemaValueException("invalid")
-                                                            data__playercounts__counts_item__configurations_item_any_of_count39 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count42 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count39:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count42:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise JsonSchemaValueException("invalid")
-                                                            data__playercounts__counts_item__configurations_item_any_of_count39 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count42 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count39:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count42:
                                                         raise JsonSchemaValueException("invalid")
                                                     data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                     if data__playercounts__counts_item__configurations_item_is_dict:
@@ -2774,21 +2810,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "panels" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("panels")
                                                                     data__playercounts__counts_item__configurations_item__map__panels = data__playercounts__counts_item__configurations_item__map["panels"]
-                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__panels, (str)):
                                                                                 raise JsonSchemaValueException("invalid")
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'all_four' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_eastern' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_central' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'western_part'):
                                                                                 raise JsonSchemaValueException("invalid")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.panels")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count40 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "western_extension" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("western_extension")
@@ -2800,21 +2836,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "boundary" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("boundary")
                                                                     data__playercounts__counts_item__configurations_item__map__boundary = data__playercounts__counts_item__configurations_item__map["boundary"]
-                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__boundary, (str)):
                                                                                 raise JsonSchemaValueException("invalid")
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'none' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_western_limit' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_eastern_limit'):
                                                                                 raise JsonSchemaValueException("invalid")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.boundary")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count41 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "open_sea_on_boundary_usable" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("open_sea_on_boundary_usable")
@@ -2824,8 +2860,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "areas_in_play" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("areas_in_play")
                                                                     data__playercounts__counts_item__configurations_item__map__areasinplay = data__playercounts__counts_item__configurations_item__map["areas_in_play"]
-                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple)):
                                                                                 raise JsonSchemaValueException("invalid")
@@ -2839,14 +2875,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                     raise JsonSchemaValueException("invalid")
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count42 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 != 1:
                                                                         raise JsonSchemaValueException("invalid")
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
@@ -2865,8 +2901,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("nations")
                                                             data__playercounts__counts_item__configurations_item__nations = data__playercounts__counts_item__configurations_item["nations"]
-                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count43 = 0
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count43 < 2:
+                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count46 = 0
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count46 < 2:
                                                                 try:
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple)):
                                                                         raise JsonSchemaValueException("invalid")
@@ -2880,14 +2916,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             raise JsonSchemaValueException("invalid")
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count43 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count46 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count43 < 2:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count46 < 2:
                                                                 try:
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count43 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count46 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count43 != 1:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count46 != 1:
                                                                 raise JsonSchemaValueException("invalid")
                                                         if "island_city_sites_ignored" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_sites_ignored")
@@ -2993,14 +3029,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
                                                         if data__playercounts__counts_item__configurations_item_keys:
                                                             raise JsonSchemaValueException("invalid")
-                                            data__playercounts__counts_item__configurations_one_of_count38 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count41 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count38 < 2:
+                                    if data__playercounts__counts_item__configurations_one_of_count41 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations")
-                                            data__playercounts__counts_item__configurations_one_of_count38 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count41 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count38 != 1:
+                                    if data__playercounts__counts_item__configurations_one_of_count41 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "special_rules" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("special_rules")
@@ -3035,26 +3071,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__sequenceofplay = data["sequence_of_play"]
             if not isinstance(data__sequenceofplay, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__sequenceofplay_any_of_count44 = 0
-            if not data__sequenceofplay_any_of_count44:
+            data__sequenceofplay_any_of_count47 = 0
+            if not data__sequenceofplay_any_of_count47:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['rule']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__sequenceofplay_any_of_count44 += 1
+                    data__sequenceofplay_any_of_count47 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count44:
+            if not data__sequenceofplay_any_of_count47:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['source']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__sequenceofplay_any_of_count44 += 1
+                    data__sequenceofplay_any_of_count47 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count44:
+            if not data__sequenceofplay_any_of_count47:
                 raise JsonSchemaValueException("invalid")
             data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
             if data__sequenceofplay_is_dict:
@@ -3111,26 +3147,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__missing_keys = set(['min_trade_cards']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
                                         raise JsonSchemaValueException("invalid")
-                            data__sequenceofplay__phases_item_any_of_count45 = 0
-                            if not data__sequenceofplay__phases_item_any_of_count45:
+                            data__sequenceofplay__phases_item_any_of_count48 = 0
+                            if not data__sequenceofplay__phases_item_any_of_count48:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__sequenceofplay__phases_item_any_of_count45 += 1
+                                    data__sequenceofplay__phases_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count45:
+                            if not data__sequenceofplay__phases_item_any_of_count48:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__sequenceofplay__phases_item_any_of_count45 += 1
+                                    data__sequenceofplay__phases_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count45:
+                            if not data__sequenceofplay__phases_item_any_of_count48:
                                 raise JsonSchemaValueException("invalid")
                             data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                             if data__sequenceofplay__phases_item_is_dict:
@@ -3247,21 +3283,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
-                                    data__sequenceofplay__phases_item__order_one_of_count46 = 0
-                                    if data__sequenceofplay__phases_item__order_one_of_count46 < 2:
+                                    data__sequenceofplay__phases_item__order_one_of_count49 = 0
+                                    if data__sequenceofplay__phases_item__order_one_of_count49 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__order_one_of_count46 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count49 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count46 < 2:
+                                    if data__sequenceofplay__phases_item__order_one_of_count49 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
-                                            data__sequenceofplay__phases_item__order_one_of_count46 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count49 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count46 != 1:
+                                    if data__sequenceofplay__phases_item__order_one_of_count49 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
@@ -3277,26 +3313,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__sequenceofplay__phases_item__militarylast_any_of_count47 = 0
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count47:
+                                    data__sequenceofplay__phases_item__militarylast_any_of_count50 = 0
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count47 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count50 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count47:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count47 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count50 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count47:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
                                         raise JsonSchemaValueException("invalid")
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
@@ -3397,26 +3433,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__victory_any_of_count48 = 0
-            if not data__victory_any_of_count48:
+            data__victory_any_of_count51 = 0
+            if not data__victory_any_of_count51:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['rule']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__victory_any_of_count48 += 1
+                    data__victory_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count48:
+            if not data__victory_any_of_count51:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['source']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__victory_any_of_count48 += 1
+                    data__victory_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count48:
+            if not data__victory_any_of_count51:
                 raise JsonSchemaValueException("invalid")
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
@@ -3482,26 +3518,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
                                         raise JsonSchemaValueException("invalid")
-                            data__victory__scoring_item_any_of_count49 = 0
-                            if not data__victory__scoring_item_any_of_count49:
+                            data__victory__scoring_item_any_of_count52 = 0
+                            if not data__victory__scoring_item_any_of_count52:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__victory__scoring_item_any_of_count49 += 1
+                                    data__victory__scoring_item_any_of_count52 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count49:
+                            if not data__victory__scoring_item_any_of_count52:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__victory__scoring_item_any_of_count49 += 1
+                                    data__victory__scoring_item_any_of_count52 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count49:
+                            if not data__victory__scoring_item_any_of_count52:
                                 raise JsonSchemaValueException("invalid")
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
@@ -3540,41 +3576,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
-                                    data__victory__scoring_item__points_one_of_count50 = 0
-                                    if data__victory__scoring_item__points_one_of_count50 < 2:
+                                    data__victory__scoring_item__points_one_of_count53 = 0
+                                    if data__victory__scoring_item__points_one_of_count53 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
                                                 raise JsonSchemaValueException("invalid")
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__victory__scoring_item__points_one_of_count50 += 1
+                                            data__victory__scoring_item__points_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count50 < 2:
+                                    if data__victory__scoring_item__points_one_of_count53 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
-                                            data__victory__scoring_item__points_one_of_count50 += 1
+                                            data__victory__scoring_item__points_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count50 != 1:
+                                    if data__victory__scoring_item__points_one_of_count53 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
-                                    data__victory__scoring_item__spacecounting_one_of_count51 = 0
-                                    if data__victory__scoring_item__spacecounting_one_of_count51 < 2:
+                                    data__victory__scoring_item__spacecounting_one_of_count54 = 0
+                                    if data__victory__scoring_item__spacecounting_one_of_count54 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
                                                 raise JsonSchemaValueException("invalid")
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__victory__scoring_item__spacecounting_one_of_count51 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count54 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count51 < 2:
+                                    if data__victory__scoring_item__spacecounting_one_of_count54 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
-                                            data__victory__scoring_item__spacecounting_one_of_count51 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count54 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count51 != 1:
+                                    if data__victory__scoring_item__spacecounting_one_of_count54 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
@@ -3634,26 +3670,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__handlimit_any_of_count52 = 0
-            if not data__handlimit_any_of_count52:
+            data__handlimit_any_of_count55 = 0
+            if not data__handlimit_any_of_count55:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__handlimit_any_of_count52 += 1
+                    data__handlimit_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count52:
+            if not data__handlimit_any_of_count55:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__handlimit_any_of_count52 += 1
+                    data__handlimit_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count52:
+            if not data__handlimit_any_of_count55:
                 raise JsonSchemaValueException("invalid")
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
@@ -3700,26 +3736,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__handlimit__cardchanges_item_any_of_count53 = 0
-                            if not data__handlimit__cardchanges_item_any_of_count53:
+                            data__handlimit__cardchanges_item_any_of_count56 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count56:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__handlimit__cardchanges_item_any_of_count53 += 1
+                                    data__handlimit__cardchanges_item_any_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count53:
+                            if not data__handlimit__cardchanges_item_any_of_count56:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__handlimit__cardchanges_item_any_of_count53 += 1
+                                    data__handlimit__cardchanges_item_any_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count53:
+                            if not data__handlimit__cardchanges_item_any_of_count56:
                                 raise JsonSchemaValueException("invalid")
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
@@ -3775,26 +3811,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise JsonSchemaValueException("invalid")
-            data__taxation_any_of_count54 = 0
-            if not data__taxation_any_of_count54:
+            data__taxation_any_of_count57 = 0
+            if not data__taxation_any_of_count57:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__taxation_any_of_count54 += 1
+                    data__taxation_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count54:
+            if not data__taxation_any_of_count57:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise JsonSchemaValueException("invalid")
-                    data__taxation_any_of_count54 += 1
+                    data__taxation_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count54:
+            if not data__taxation_any_of_count57:
                 raise JsonSchemaValueException("invalid")
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
@@ -3831,26 +3867,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__taxation__ratechanges_item_any_of_count55 = 0
-                            if not data__taxation__ratechanges_item_any_of_count55:
+                            data__taxation__ratechanges_item_any_of_count58 = 0
+                            if not data__taxation__ratechanges_item_any_of_count58:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__taxation__ratechanges_item_any_of_count55 += 1
+                                    data__taxation__ratechanges_item_any_of_count58 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count55:
+                            if not data__taxation__ratechanges_item_any_of_count58:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__taxation__ratechanges_item_any_of_count55 += 1
+                                    data__taxation__ratechanges_item_any_of_count58 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count55:
+                            if not data__taxation__ratechanges_item_any_of_count58:
                                 raise JsonSchemaValueException("invalid")
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
@@ -3897,26 +3933,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__taxation__ratechangescombination_any_of_count56 = 0
-                    if not data__taxation__ratechangescombination_any_of_count56:
+                    data__taxation__ratechangescombination_any_of_count59 = 0
+                    if not data__taxation__ratechangescombination_any_of_count59:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratechangescombination_any_of_count56 += 1
+                            data__taxation__ratechangescombination_any_of_count59 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count56:
+                    if not data__taxation__ratechangescombination_any_of_count59:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratechangescombination_any_of_count56 += 1
+                            data__taxation__ratechangescombination_any_of_count59 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count56:
+                    if not data__taxation__ratechangescombination_any_of_count59:
                         raise JsonSchemaValueException("invalid")
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
@@ -3968,26 +4004,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__taxation__ratecard_any_of_count57 = 0
-                    if not data__taxation__ratecard_any_of_count57:
+                    data__taxation__ratecard_any_of_count60 = 0
+                    if not data__taxation__ratecard_any_of_count60:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratecard_any_of_count57 += 1
+                            data__taxation__ratecard_any_of_count60 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count57:
+                    if not data__taxation__ratecard_any_of_count60:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__ratecard_any_of_count57 += 1
+                            data__taxation__ratecard_any_of_count60 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count57:
+                    if not data__taxation__ratecard_any_of_count60:
                         raise JsonSchemaValueException("invalid")
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
@@ -4038,26 +4074,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__taxation__revolt_any_of_count58 = 0
-                    if not data__taxation__revolt_any_of_count58:
+                    data__taxation__revolt_any_of_count61 = 0
+                    if not data__taxation__revolt_any_of_count61:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__revolt_any_of_count58 += 1
+                            data__taxation__revolt_any_of_count61 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count58:
+                    if not data__taxation__revolt_any_of_count61:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__taxation__revolt_any_of_count58 += 1
+                            data__taxation__revolt_any_of_count61 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count58:
+                    if not data__taxation__revolt_any_of_count61:
                         raise JsonSchemaValueException("invalid")
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
@@ -4085,21 +4121,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count59 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count59:
+                            data__taxation__revolt__beneficiary_any_of_count62 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count62:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise JsonSchemaValueException("invalid")
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock'):
                                         raise JsonSchemaValueException("invalid")
-                                    data__taxation__revolt__beneficiary_any_of_count59 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count59:
+                            if not data__taxation__revolt__beneficiary_any_of_count62:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count59 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count59:
+                            if not data__taxation__revolt__beneficiary_any_of_count62:
                                 raise JsonSchemaValueException("invalid")
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -4148,8 +4184,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count60 = 0
-                            if data__options_item__sitelabel_one_of_count60 < 2:
+                            data__options_item__sitelabel_one_of_count63 = 0
+                            if data__options_item__sitelabel_one_of_count63 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -4157,14 +4193,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__sitelabel_one_of_count60 += 1
+                                    data__options_item__sitelabel_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count60 < 2:
+                            if data__options_item__sitelabel_one_of_count63 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count60 += 1
+                                    data__options_item__sitelabel_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count60 != 1:
+                            if data__options_item__sitelabel_one_of_count63 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -4187,27 +4223,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count61 = 0
-                            if data__options_item__type_one_of_count61 < 2:
+                            data__options_item__type_one_of_count64 = 0
+                            if data__options_item__type_one_of_count64 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise JsonSchemaValueException("invalid")
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__type_one_of_count61 += 1
+                                    data__options_item__type_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count61 < 2:
+                            if data__options_item__type_one_of_count64 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count61 += 1
+                                    data__options_item__type_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count61 != 1:
+                            if data__options_item__type_one_of_count64 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count62 = 0
-                            if data__options_item__values_one_of_count62 < 2:
+                            data__options_item__values_one_of_count65 = 0
+                            if data__options_item__values_one_of_count65 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise JsonSchemaValueException("invalid")
@@ -4249,14 +4285,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise JsonSchemaValueException("invalid")
                                                 if data__options_item__values_item_keys:
                                                     raise JsonSchemaValueException("invalid")
-                                    data__options_item__values_one_of_count62 += 1
+                                    data__options_item__values_one_of_count65 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count62 < 2:
+                            if data__options_item__values_one_of_count65 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count62 += 1
+                                    data__options_item__values_one_of_count65 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count62 != 1:
+                            if data__options_item__values_one_of_count65 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -4277,20 +4313,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count63 = 0
-                            if data__options_item__default_one_of_count63 < 2:
+                            data__options_item__default_one_of_count66 = 0
+                            if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count63 += 1
+                                    data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count63 < 2:
+                            if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count63 += 1
+                                    data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count63 < 2:
+                            if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -4298,32 +4334,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__default_one_of_count63 += 1
+                                    data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count63 < 2:
+                            if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count63 += 1
+                                    data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count63 != 1:
+                            if data__options_item__default_one_of_count66 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count64 = 0
-                            if data__options_item__rulebookvalue_one_of_count64 < 2:
+                            data__options_item__rulebookvalue_one_of_count67 = 0
+                            if data__options_item__rulebookvalue_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count64 += 1
+                                    data__options_item__rulebookvalue_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count64 < 2:
+                            if data__options_item__rulebookvalue_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count64 += 1
+                                    data__options_item__rulebookvalue_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count64 < 2:
+                            if data__options_item__rulebookvalue_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise JsonSchemaValueException("invalid")
@@ -4331,9 +4367,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise JsonSchemaValueException("invalid")
-                                    data__options_item__rulebookvalue_one_of_count64 += 1
+                                    data__options_item__rulebookvalue_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count64 != 1:
+                            if data__options_item__rulebookvalue_one_of_count67 != 1:
                                 raise JsonSchemaValueException("invalid")
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -4388,26 +4424,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__nonplayerforces_item_any_of_count65 = 0
-                    if not data__nonplayerforces_item_any_of_count65:
+                    data__nonplayerforces_item_any_of_count68 = 0
+                    if not data__nonplayerforces_item_any_of_count68:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item_any_of_count65 += 1
+                            data__nonplayerforces_item_any_of_count68 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count65:
+                    if not data__nonplayerforces_item_any_of_count68:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item_any_of_count65 += 1
+                            data__nonplayerforces_item_any_of_count68 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count65:
+                    if not data__nonplayerforces_item_any_of_count68:
                         raise JsonSchemaValueException("invalid")
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -4468,18 +4504,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count66 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count66:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count69 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count66 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count69 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count66:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count66 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count69 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count66:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
                                                 raise JsonSchemaValueException("invalid")
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -4505,26 +4541,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise JsonSchemaValueException("invalid")
-                            data__nonplayerforces_item__calamitycard_any_of_count67 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count67:
+                            data__nonplayerforces_item__calamitycard_any_of_count70 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count70:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nonplayerforces_item__calamitycard_any_of_count67 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count67:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count70:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise JsonSchemaValueException("invalid")
-                                    data__nonplayerforces_item__calamitycard_any_of_count67 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count67:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count70:
                                 raise JsonSchemaValueException("invalid")
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -4544,25 +4580,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count68 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count68:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count71 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise JsonSchemaValueException("invalid")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count68 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count71 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count68:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count68 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count71 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count68:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
                                         raise JsonSchemaValueException("invalid")
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count69 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count69:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count72 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise JsonSchemaValueException("invalid")
@@ -4571,14 +4607,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count69 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count72 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count69:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count69 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count72 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count69:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
                                         raise JsonSchemaValueException("invalid")
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -4643,8 +4679,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count70 = 0
-        if data_one_of_count70 < 2:
+        data_one_of_count73 = 0
+        if data_one_of_count73 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4657,9 +4693,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count70 += 1
+                data_one_of_count73 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count70 < 2:
+        if data_one_of_count73 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4675,21 +4711,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count70 += 1
+                data_one_of_count73 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count70 != 1:
+        if data_one_of_count73 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count71 = 0
-        if data_one_of_count71 < 2:
+        data_one_of_count74 = 0
+        if data_one_of_count74 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count71 += 1
+                data_one_of_count74 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count71 < 2:
+        if data_one_of_count74 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4705,21 +4741,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count71 += 1
+                data_one_of_count74 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count71 != 1:
+        if data_one_of_count74 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count72 = 0
-        if data_one_of_count72 < 2:
+        data_one_of_count75 = 0
+        if data_one_of_count75 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count72 += 1
+                data_one_of_count75 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count72 < 2:
+        if data_one_of_count75 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4735,21 +4771,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count72 += 1
+                data_one_of_count75 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count72 != 1:
+        if data_one_of_count75 != 1:
             raise JsonSchemaValueException("invalid")
-        data_one_of_count73 = 0
-        if data_one_of_count73 < 2:
+        data_one_of_count76 = 0
+        if data_one_of_count76 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise JsonSchemaValueException("invalid")
-                data_one_of_count73 += 1
+                data_one_of_count76 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count73 < 2:
+        if data_one_of_count76 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -4765,9 +4801,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise JsonSchemaValueException("invalid")
-                data_one_of_count73 += 1
+                data_one_of_count76 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count73 != 1:
+        if data_one_of_count76 != 1:
             raise JsonSchemaValueException("invalid")
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -4804,26 +4840,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count74 = 0
-    if not data_any_of_count74:
+    data_any_of_count77 = 0
+    if not data_any_of_count77:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count74 += 1
+            data_any_of_count77 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count74:
+    if not data_any_of_count77:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count74 += 1
+            data_any_of_count77 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count74:
+    if not data_any_of_count77:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -4973,13 +5009,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count75 = 0
-    if data_one_of_count75 < 2:
+    data_one_of_count78 = 0
+    if data_one_of_count78 < 2:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count75 += 1
+            data_one_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count75 < 2:
+    if data_one_of_count78 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise JsonSchemaValueException("invalid")
@@ -4993,9 +5029,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                     raise JsonSchemaValueException("invalid")
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count75 += 1
+            data_one_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count75 != 1:
+    if data_one_of_count78 != 1:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -5025,22 +5061,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count76 = 0
-    if not data_any_of_count76:
+    data_any_of_count79 = 0
+    if not data_any_of_count79:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count76 += 1
+            data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count76:
+    if not data_any_of_count79:
         try:
             try:
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise JsonSchemaValueException("invalid")
-            data_any_of_count76 += 1
+            data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count76:
+    if not data_any_of_count79:
         raise JsonSchemaValueException("invalid")
     return data
 
@@ -5150,26 +5186,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise JsonSchemaValueException("invalid")
-                    data__insert_item_one_of_count77 = 0
-                    if data__insert_item_one_of_count77 < 2:
+                    data__insert_item_one_of_count80 = 0
+                    if data__insert_item_one_of_count80 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__insert_item_one_of_count77 += 1
+                            data__insert_item_one_of_count80 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count77 < 2:
+                    if data__insert_item_one_of_count80 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise JsonSchemaValueException("invalid")
-                            data__insert_item_one_of_count77 += 1
+                            data__insert_item_one_of_count80 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count77 != 1:
+                    if data__insert_item_one_of_count80 != 1:
                         raise JsonSchemaValueException("invalid")
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:
@@ -6153,44 +6189,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count78 = 0
-    if not data_any_of_count78:
+    data_any_of_count81 = 0
+    if not data_any_of_count81:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count78 += 1
+            data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count78:
+    if not data_any_of_count81:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count78 += 1
+            data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count78:
+    if not data_any_of_count81:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count78 += 1
+            data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count78:
+    if not data_any_of_count81:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count78 += 1
+            data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count78:
+    if not data_any_of_count81:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -6249,44 +6285,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count79 = 0
-    if not data_any_of_count79:
+    data_any_of_count82 = 0
+    if not data_any_of_count82:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count79 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count79:
+    if not data_any_of_count82:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count79 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count79:
+    if not data_any_of_count82:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count79 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count79:
+    if not data_any_of_count82:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count79 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count79:
+    if not data_any_of_count82:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -6303,44 +6339,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise JsonSchemaValueException("invalid")
-    data_any_of_count80 = 0
-    if not data_any_of_count80:
+    data_any_of_count83 = 0
+    if not data_any_of_count83:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count80 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count80:
+    if not data_any_of_count83:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count80 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count80:
+    if not data_any_of_count83:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count80 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count80:
+    if not data_any_of_count83:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
                     raise JsonSchemaValueException("invalid")
-            data_any_of_count80 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count80:
+    if not data_any_of_count83:
         raise JsonSchemaValueException("invalid")
     data_is_dict = isinstance(data, dict)
     if data_is_dict:

@@ -100,7 +100,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "aa35eb6c3b62bc3700a4df95584ecd0d9b369530d569791e00224be241a4230f"
+RULESET_FINGERPRINT: Final = "016e0520d975e50c27c93afdd2bf97aed1cc5f25eb8c861deac1cb4e598ef123"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -121,6 +121,11 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "rulesets/mega-civilization.yaml",
         "not_in_sources.victory",
         "Known in part, not expressible in the victory section: the game ends when a marker enters the final coloured A.S.T. space (at Expert, one more turn follows entering the first of the two coloured spaces), and ties are broken by A.S.T. position, the most advances of 6 and then 3 points, their total price, the highest credit total of one colour, the most credit tokens, cities, tokens on the board and A.S.T. ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b, Leaving the game); the points table of §13d is a picture the transcription leaves out. bubba0077/MegaCiv (Civilization.java getVP, Game.java) scores a city 1, each A.S.T. step 5 and each advance its 1, 3 or 6 points, plus 5 at Expert for a player alone in the Late Iron Age when it is first entered. The victory section's `tie` knows only 'tie' and 'wealth', so the tie-break list cannot be written there.",
+    ),
+    UnknownFact(
+        "rulesets/mega-civilization.yaml",
+        "credit_policy.credits_must_be_used",
+        "§12 does not say whether a player must apply every credit token and additional credit that applies to an advance he buys; it says only that a player who forgets to subtract credits receives no change later.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
@@ -6917,6 +6922,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
         "credit_policy": FrozenMap(
             {
                 "across_owned_cards": "sum",
+                "credits_must_be_used": None,
                 "excess_lost": True,
                 "extra_credits": "added_once",
                 "free_when_covered": True,

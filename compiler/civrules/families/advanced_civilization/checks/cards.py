@@ -635,8 +635,8 @@ def check_overpayment_agrees(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Why: the player helper's purchase planner shows both facts, and an engine may read either: a
     disagreement puts two answers to one question in front of the players.
 
-    Fix: make the two agree, citing the same rule; where the sources do not give the rule, leave
-    `excess_lost` out and keep `overpayment: {value: {unknown: why}}`.
+    Fix: make the two agree, citing the same rule; where the sources do not give the rule, both
+    are `{unknown: why}` (or `excess_lost` is left out).
 
         credit_policy:
           excess_lost: false                                # FAIL: overpayment says lost
@@ -648,15 +648,16 @@ def check_overpayment_agrees(ruleset: Ruleset) -> Iterator[Diagnostic]:
     excess_lost = policy.get("excess_lost")
     purchases = policy.get("purchases")
     overpayment = purchases.get("overpayment") if isinstance(purchases, Mapping) else None
-    if origin is None or not isinstance(excess_lost, bool) or not isinstance(overpayment, Mapping):
+    if origin is None or excess_lost is None or not isinstance(overpayment, Mapping):
         return
     value = overpayment.get("value")
-    if value == "lost" and excess_lost:
+    if (value == "lost" and excess_lost is True) or (is_unknown(value) and is_unknown(excess_lost)):
         return
+    flag = "unknown" if is_unknown(excess_lost) else f"`{str(excess_lost).lower()}`"
     said = "unknown" if is_unknown(value) else f"`{value}`"
     yield diagnostic(
         "C008",
-        f"`excess_lost: {str(excess_lost).lower()}` disagrees with `purchases.overpayment`, whose value is "
+        f"`excess_lost` ({flag}) disagrees with `purchases.overpayment`, whose value is "
         f"{said}: both state what an overpayment returns",
         origin.span("excess_lost"),
         "make the two agree, citing the same rule (no change is given: 31.58)",

@@ -98,7 +98,9 @@
     var items = [];
     if (phase) { items.push("Buying happens in the phase “" + phase.name + "”" + cite(phase.rules) + (phase.order_text ? ": " + phase.order_text : "")); }
     items.push("Credits combine by the ruleset's credit policy" + cite(typeof p.rule === "string" ? [p.rule] : p.rule) + ": group credits " + (p.group_credits || "as written") + ", two-group cards " + (U(p.two_group_cards) ? "unknown: " + p.two_group_cards.unknown : (p.two_group_cards || "as written")) + ", one card's routes to one target: " + (p.same_target || "not written") + ", across held cards: " + (p.across_owned_cards || "not written") + ".");
-    items.push("Must every applicable credit be used: " + (p.credits_must_be_used === undefined ? "the ruleset's data does not say" : p.credits_must_be_used ? "yes" : "no") + ". A card covered by credits is free: " + (p.free_when_covered === undefined ? "the ruleset's data does not say" : p.free_when_covered ? "yes" : "no") + ". Overpayment is lost (no change): " + (p.excess_lost === undefined ? "the ruleset's data does not say" : p.excess_lost ? "yes" : "no") + ".");
+    /* A purchase rule as the data states it: yes, no, unknown with its reason, or not written. */
+    function said(v) { return v === undefined ? "the ruleset's data does not say" : U(v) ? "unknown: " + v.unknown : v ? "yes" : "no"; }
+    items.push("Must every applicable credit be used: " + said(p.credits_must_be_used) + ". A card covered by credits is free: " + said(p.free_when_covered) + ". Overpayment is lost (no change): " + said(p.excess_lost) + ".");
     var bought = p.purchases || {};
     var FACTS = [
       ["several_cards_per_turn", "Several cards in one phase"],
