@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "d818f811a80b0f53140c0249d66210999e741e1cf60481675d82724dfe6a4e05"
+SCHEMA_SHA256 = "ced9805980169a7dfdba412806f8f08679d32ab9d86810689d8ca1fc89bb25ab"
 
 from decimal import Decimal
 import re

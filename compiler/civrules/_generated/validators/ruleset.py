@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c0d4725a1f48b7e749ecc32c4da45392d2fb30a233229e9b4e547467894efa51"
+SCHEMA_SHA256 = "35ae8699e3a3b54b2b9ee486891a4ca3c68a2b3ced12ffbf02451e2763587e02"
 
 from decimal import Decimal
 import re
