@@ -76,7 +76,7 @@ RULESET_ID: Final = "sid-meiers-civilization"
 RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "af5fff447655c6eb0ef1595583a66a53406ed0be2559718bba8ac35315f766f9"
+RULESET_FINGERPRINT: Final = "4f328a8359e64d6de212a5b59dae9d5799476e7c24b1f59ba818800fcd8288a6"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

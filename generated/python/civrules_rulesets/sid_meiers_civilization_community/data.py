@@ -78,7 +78,7 @@ RULESET_NAME: Final = (
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "632076767e6a7927f42ca0a24ad2e20b07792979c94fbe01170d701b2e74b3f5"
+RULESET_FINGERPRINT: Final = "cff53b495c983d671a1c050b1aacd1da376657966969bc7eb6c2d8f263e9ea97"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
