@@ -93,7 +93,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ee686570d432d06dcd03da246b83240fb4ad623ba26cbe21176e294920767e7c"
+RULESET_FINGERPRINT: Final = "6c7be6136e1779a8670c0e8b467d006c9bad24f2a989dbd207c53bc7ad4ae1e2"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1703,7 +1703,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A player who holds Engineering may not be selected as a secondary victim of an Earthquake.",
+                text="A player holding Engineering cannot be picked as a secondary victim of an Earthquake.",
                 rules=("30.213",),
             ),
         ),
@@ -2326,7 +2326,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=CardId.ENGINEERING,
-                text="A player who holds Engineering may not be selected as a secondary victim of an Earthquake.",
+                text="A player holding Engineering cannot be picked as a secondary victim of an Earthquake.",
                 effects=("earthquake_secondary",),
             ),
         ),
@@ -2361,7 +2361,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Iconoclasm and Heresy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Iconoclasm and Heresy to the primary victim cannot be picked as a secondary victim.",
             ),
             CalamityImmunity(
                 who="card_holder",
@@ -2377,7 +2377,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Piracy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Piracy to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
     },
@@ -6411,7 +6411,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                     {
                         "id": "epoch_entry",
                         "rule": "33.11",
-                        "text": "A marker may not enter a new epoch unless that epoch's entry requirements are met.",
+                        "text": "A marker can move into a new epoch only once the requirements for entering it are fulfilled.",
                     },
                 ),
                 "finish_space": 16,

@@ -93,7 +93,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "1b68d3e63d899055a20596b4e4b9b8458d458ef80a01f878918412b796e55c43"
+RULESET_FINGERPRINT: Final = "955e050a8b14dc6006ee88d5e9de159f581d5c04b2db08df019f815fdbdcc5e6"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1708,7 +1708,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A player who holds Engineering may not be selected as a secondary victim of an Earthquake.",
+                text="A player holding Engineering cannot be picked as a secondary victim of an Earthquake.",
                 rules=("30.213",),
             ),
         ),
@@ -2331,7 +2331,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=CardId.ENGINEERING,
-                text="A player who holds Engineering may not be selected as a secondary victim of an Earthquake.",
+                text="A player holding Engineering cannot be picked as a secondary victim of an Earthquake.",
                 effects=("earthquake_secondary",),
             ),
         ),
@@ -2366,7 +2366,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Iconoclasm and Heresy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Iconoclasm and Heresy to the primary victim cannot be picked as a secondary victim.",
             ),
             CalamityImmunity(
                 who="card_holder",
@@ -2382,7 +2382,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Piracy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Piracy to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
     },
@@ -7182,7 +7182,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                     {
                         "id": "epoch_entry",
                         "rule": "33.11",
-                        "text": "A marker may not enter a new epoch unless that epoch's entry requirements are met.",
+                        "text": "A marker can move into a new epoch only once the requirements for entering it are fulfilled.",
                     },
                 ),
                 "finish_space": 16,

@@ -103,7 +103,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "5f901d0f75203df4df93af7cd14312588467510682f198b5c636035ff728a984"
+RULESET_FINGERPRINT: Final = "5258eb1b7ed0456a944fbfc72d7796286d75b21239b4e0e19cc826bb6e953222"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1471,7 +1471,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder's hand limit of trade cards is one lower.",
+                    text="The holder's trade-card hand limit drops by one.",
                     rules=("30.14.3", "27.2.2"),
                     effects=(HandLimitChange(change=-1),),
                     calamities=(),
@@ -2105,7 +2105,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
-                    text="Upon purchase, the holder gains ten points of credit tokens in any combination of colours; they cannot be used in the turn of the purchase.",
+                    text="When he buys it, the holder receives credit tokens worth ten points, divided among colours as he likes; they are not usable in the turn of the purchase.",
                     rules=("30.34.2",),
                     points=10,
                     colours=TokenColours.ANY_COMBINATION,
@@ -2336,7 +2336,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may take one commodity card with a face value of at least two (chosen by the opponent) from each adjacent player holding neither Provincial Empire nor Public Works, at most five cards a round.",
+                    text="In the Special Abilities phase the holder may take one commodity card of face value two or more (the opponent picks it) from each adjacent player holding neither Provincial Empire nor Public Works, at most five cards a round.",
                     rules=("30.42.4", "25.6.1", "25.6.2"),
                     effects=(
                         SpecialAbility(
@@ -2575,7 +2575,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder's hand limit of trade cards is one higher.",
+                    text="The holder's trade-card hand limit rises by one.",
                     rules=("30.50.3", "27.2.3"),
                     effects=(HandLimitChange(change=1),),
                     calamities=(),
@@ -2631,7 +2631,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="The holder may use up to four tokens from areas adjacent by land to build a city in an area without a city site (the tokens return to stock).",
+                    text="Toward a city built in an area that has no city site, the holder may take up to four tokens from land-adjacent areas (those tokens go back to stock).",
                     rules=("30.52.2", "19.5"),
                     effects=(CityBuild(without_city_site=True, tokens_from_adjacent=4),),
                     calamities=(),
@@ -2670,7 +2670,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
-                    text="Upon purchase, the holder gains twenty points of credit tokens in any combination of colours; they cannot be used in the turn of the purchase.",
+                    text="When he buys it, the holder receives credit tokens worth twenty points, divided among colours as he likes; they are not usable in the turn of the purchase.",
                     rules=("30.53.2",),
                     points=20,
                     colours=TokenColours.ANY_COMBINATION,
@@ -3880,7 +3880,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 chosen_by="primary_victim",
                 replaced_by="pirates",
                 victim_count=2,
-                text="Two coastal cities of two different other players are also replaced by pirate cities; the primary victim selects them.",
+                text="Pirate cities also take the place of two coastal cities belonging to two different other players, chosen by the primary victim.",
                 rules=("29.9.2.2",),
             ),
         ),
@@ -5416,7 +5416,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Epidemic to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Epidemic to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (),
@@ -5430,7 +5430,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Iconoclasm and Heresy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Iconoclasm and Heresy to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.MINOR_UPRISING: (),
@@ -5441,7 +5441,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Piracy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Piracy to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.BANDITRY: (),

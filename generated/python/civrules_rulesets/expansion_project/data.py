@@ -105,7 +105,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "2a8588bc370bf03be35c370e6a1aac84debf87828d312032ff522863fadba9af"
+RULESET_FINGERPRINT: Final = "4fbb24a12bc6a5594fb01b19157d74c0c95dfc9e3ebd7cb831792259e2e67a7d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1542,7 +1542,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder's hand limit of trade cards is one lower.",
+                    text="The holder's trade-card hand limit drops by one.",
                     rules=("30.14.3", "27.2.2"),
                     effects=(HandLimitChange(change=-1),),
                     calamities=(),
@@ -2176,7 +2176,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
-                    text="Upon purchase, the holder gains ten points of credit tokens in any combination of colours; they cannot be used in the turn of the purchase.",
+                    text="When he buys it, the holder receives credit tokens worth ten points, divided among colours as he likes; they are not usable in the turn of the purchase.",
                     rules=("30.34.2",),
                     points=10,
                     colours=TokenColours.ANY_COMBINATION,
@@ -2407,7 +2407,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may take one commodity card with a face value of at least two (chosen by the opponent) from each adjacent player holding neither Provincial Empire nor Public Works, at most five cards a round.",
+                    text="In the Special Abilities phase the holder may take one commodity card of face value two or more (the opponent picks it) from each adjacent player holding neither Provincial Empire nor Public Works, at most five cards a round.",
                     rules=("30.42.4", "25.6.1", "25.6.2"),
                     effects=(
                         SpecialAbility(
@@ -2646,7 +2646,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder's hand limit of trade cards is one higher.",
+                    text="The holder's trade-card hand limit rises by one.",
                     rules=("30.50.3", "27.2.3"),
                     effects=(HandLimitChange(change=1),),
                     calamities=(),
@@ -2702,7 +2702,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="The holder may use up to four tokens from areas adjacent by land to build a city in an area without a city site (the tokens return to stock).",
+                    text="Toward a city built in an area that has no city site, the holder may take up to four tokens from land-adjacent areas (those tokens go back to stock).",
                     rules=("30.52.2", "19.5"),
                     effects=(CityBuild(without_city_site=True, tokens_from_adjacent=4),),
                     calamities=(),
@@ -2741,7 +2741,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
-                    text="Upon purchase, the holder gains twenty points of credit tokens in any combination of colours; they cannot be used in the turn of the purchase.",
+                    text="When he buys it, the holder receives credit tokens worth twenty points, divided among colours as he likes; they are not usable in the turn of the purchase.",
                     rules=("30.53.2",),
                     points=20,
                     colours=TokenColours.ANY_COMBINATION,
@@ -3971,7 +3971,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 chosen_by="primary_victim",
                 replaced_by="pirates",
                 victim_count=2,
-                text="Two coastal cities of two different other players are also replaced by pirate cities; the primary victim selects them.",
+                text="Pirate cities also take the place of two coastal cities belonging to two different other players, chosen by the primary victim.",
                 rules=("29.9.2.2",),
             ),
         ),
@@ -5507,7 +5507,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Epidemic to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Epidemic to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (),
@@ -5521,7 +5521,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Iconoclasm and Heresy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Iconoclasm and Heresy to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.MINOR_UPRISING: (),
@@ -5532,7 +5532,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Piracy to the primary victim may not be selected as a secondary victim.",
+                text="The player who traded Piracy to the primary victim cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.BANDITRY: (),

@@ -100,7 +100,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "016e0520d975e50c27c93afdd2bf97aed1cc5f25eb8c861deac1cb4e598ef123"
+RULESET_FINGERPRINT: Final = "7edefd40b75d43e651d3e0a96f40e3ecb20a0d6b44a211f683f0baefb32952ca"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -743,7 +743,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="Once per turn, when building a city, the holder may pay up to half of the tokens it needs from his treasury.",
+                    text="Once per turn, when building a city, the holder may pay at most half the tokens that city needs from his treasury.",
                     rules=(),
                     effects=(CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
                     calamities=(),
@@ -819,14 +819,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="In the trade card acquisition phase the holder may buy extra trade cards from stack 2 for 5 treasury tokens and/or from stack 7 for 13 treasury tokens, per card.",
+                    text="During trade card acquisition the holder may purchase additional cards: from stack 2 at 5 treasury tokens each, from stack 7 at 13 each, or from both.",
                     rules=(),
                     effects=(TradeCardPurchase(stack=2, price=5), TradeCardPurchase(stack=7, price=13)),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="Piracy: as primary victim, the beneficiary selects and replaces one more of the holder's coastal cities.",
+                    text="Piracy, with the holder as primary victim: the beneficiary picks one extra coastal city of the holder to replace.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.PIRACY, LinkEffect.AGGRAVATES),),
@@ -993,7 +993,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=6,
             attributes=(
                 Attribute(
-                    text="Special ability: the holder may take up to 5 of his tokens from the board and place them anywhere else on it, within population limits.",
+                    text="Special ability: the holder may lift up to 5 of his tokens off the board and put them back wherever he likes, respecting population limits.",
                     rules=(),
                     effects=(),
                     calamities=(),
@@ -1029,7 +1029,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="Treachery: the beneficiary selects and annexes one more of the holder's cities.",
+                    text="Treachery: the beneficiary picks and annexes one extra city of the holder.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.TREACHERY, LinkEffect.AGGRAVATES),),
@@ -1118,7 +1118,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
                 Attribute(
-                    text="Earthquake: the holder's city is reduced instead of destroyed.",
+                    text="Earthquake: the holder's city is only reduced, not destroyed.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.ALTERS),),
@@ -1192,7 +1192,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="Special ability: the holder may destroy all units in one area adjacent by land to his units; barbarian tokens, pirate cities and units of holders of Fundamentalism or Philosophy are not affected.",
+                    text="Special ability: the holder may destroy every unit in one area bordering his units by land; this spares barbarian tokens, pirate cities and the units of players holding Fundamentalism or Philosophy.",
                     rules=(),
                     effects=(
                         SpecialAbility(
@@ -1228,7 +1228,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="Tyranny: the beneficiary selects and annexes 5 unit points fewer.",
+                    text="Tyranny: 5 fewer unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
@@ -1271,7 +1271,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.DISCOUNT,
-                    text="One other advance bought in the same turn as Library costs 40 points less.",
+                    text="One other advance bought in Library's turn of purchase costs 40 points less.",
                     rules=(
                         "bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                     ),
@@ -1431,7 +1431,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=6,
             attributes=(
                 Attribute(
-                    text="In the trade card acquisition phase the holder may buy extra trade cards from stack 6 and/or stack 8 for 13 treasury tokens per card.",
+                    text="During trade card acquisition the holder may purchase additional cards from stack 6, stack 8 or both, at 13 treasury tokens each.",
                     rules=(),
                     effects=(TradeCardPurchase(stack=6, price=13), TradeCardPurchase(stack=8, price=13)),
                     calamities=(),
@@ -1482,7 +1482,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="Tyranny: the beneficiary selects and annexes 5 more unit points.",
+                    text="Tyranny: 5 extra unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
@@ -1501,7 +1501,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=6,
             attributes=(
                 Attribute(
-                    text="Special ability: the holder may annex all units in one area adjacent by land to his units; barbarian tokens, pirate cities and units of holders of Monotheism or Theology are not affected.",
+                    text="Special ability: the holder may annex every unit in one area bordering his units by land; this spares barbarian tokens, pirate cities and the units of players holding Monotheism or Theology.",
                     rules=(),
                     effects=(
                         SpecialAbility(
@@ -1539,7 +1539,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
-                    text="When bought, the holder gains 20 points of credit tokens in any mix of colours.",
+                    text="On purchase the holder receives credit tokens worth 20 points, in whatever mix of colours he likes.",
                     rules=(
                         "bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                     ),
@@ -1646,7 +1646,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="In a conflict the holder may remove ships from the conflict area instead of tokens; token majority is checked again after each round of removal.",
+                    text="In a conflict the holder may take away ships in place of tokens in the contested area; after each round of removals the token majority is checked anew.",
                     rules=(),
                     effects=(Conflict(aspect=ConflictAspect.SHIPS_AS_CASUALTIES),),
                     calamities=(),
@@ -1712,7 +1712,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=6,
             attributes=(
                 Attribute(
-                    text="Special ability, one of two: take up to 5 treasury tokens from stock; or annex all units in one area adjacent by land to his units, paying one treasury token per unit annexed or losing the effect. Barbarian tokens, pirate cities and units of holders of Politics or Cultural Ascendancy are not affected.",
+                    text="Special ability, one of two: take at most 5 treasury tokens from the stock; or annex every unit in one area bordering his units by land, paying one treasury token for each unit annexed, the effect being lost otherwise. This spares barbarian tokens, pirate cities and the units of players holding Politics or Cultural Ascendancy.",
                     rules=(),
                     effects=(
                         SpecialAbility(
@@ -1767,7 +1767,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=6,
             attributes=(
                 Attribute(
-                    text="Special ability: the holder may pick up to five players with units adjacent by land or water to his; each gives him a commodity card of his own choice with a face value of at least 2. Holders of Provincial Empire or Public Works cannot be picked.",
+                    text="Special ability: the holder may name up to five players whose units border his by land or water; each of them hands him one commodity card of face value 2 or more, chosen by the giver. Players holding Provincial Empire or Public Works cannot be named.",
                     rules=(),
                     effects=(
                         SpecialAbility(
@@ -1788,7 +1788,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="Tyranny: the beneficiary selects and annexes 5 more unit points.",
+                    text="Tyranny: 5 extra unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
@@ -1837,7 +1837,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="In the trade card acquisition phase the holder may buy extra trade cards from stack 3 for 9 treasury tokens per card.",
+                    text="During trade card acquisition the holder may purchase additional cards from stack 3 at 9 treasury tokens each.",
                     rules=(),
                     effects=(TradeCardPurchase(stack=3, price=9),),
                     calamities=(),
@@ -1863,7 +1863,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="The holder's hand limit of trade cards is one higher.",
+                    text="The holder's trade-card hand limit rises by one.",
                     rules=(),
                     effects=(HandLimitChange(change=1),),
                     calamities=(),
@@ -1893,7 +1893,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=1,
             attributes=(
                 Attribute(
-                    text="Tyranny: the beneficiary selects and annexes 5 unit points fewer.",
+                    text="Tyranny: 5 fewer unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
@@ -1961,7 +1961,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=6,
             attributes=(
                 Attribute(
-                    text="Once per turn, when turning in an incomplete set of commodity cards, the holder may use one substitute commodity card of at least the same face value.",
+                    text="Once per turn, when he hands in a commodity set that is not complete, the holder may let one other commodity card of equal or higher face value stand in for a missing card.",
                     rules=(),
                     effects=(),
                     calamities=(),
@@ -1998,7 +1998,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="Special ability: the holder may discard any number of commodity cards and gain treasury tokens worth twice their face value.",
+                    text="Special ability: the holder may give up as many commodity cards as he likes and receive treasury tokens worth twice their face value.",
                     rules=(),
                     effects=(),
                     calamities=(),
@@ -2021,7 +2021,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=3,
             attributes=(
                 Attribute(
-                    text="Special ability: the holder may annex one pirate city, or up to 5 barbarian tokens, anywhere on the board.",
+                    text="Special ability: the holder may annex either one pirate city or at most 5 barbarian tokens, wherever they stand on the board.",
                     rules=(),
                     effects=(
                         SpecialAbility(
@@ -2057,7 +2057,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=1,
             attributes=(
                 Attribute(
-                    text="Once per turn, when building a wilderness city, the holder may use up to 4 tokens from areas adjacent by land.",
+                    text="Once per turn, the holder may count up to 4 tokens in land-adjacent areas toward a wilderness city he builds.",
                     rules=(),
                     effects=(CityBuild(tokens_from_adjacent=4, per_turn=1),),
                     calamities=(),
@@ -2083,7 +2083,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
                 Attribute(
-                    text="Wonder of the World counts as a city in the A.S.T. alteration phase.",
+                    text="During A.S.T. alteration, Wonder of the World is counted as one city.",
                     rules=(),
                     effects=(),
                     calamities=(),
@@ -2115,7 +2115,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
-                    text="When bought, the holder gains 10 points of credit tokens in any mix of colours.",
+                    text="On purchase the holder receives credit tokens worth 10 points, in whatever mix of colours he likes.",
                     rules=(
                         "bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                     ),
@@ -3102,7 +3102,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 where="areas_touched_by_volcano",
                 condition="primary_has_city_touched_by_volcano",
-                text="If the victim has a city in an area with a volcano, all units there, whoever owns them, are destroyed in the area(s) the volcano touches; with cities at several volcanoes, the one hitting most of the victim's unit points erupts.",
+                text="If one of the victim's cities stands in a volcano's area, every unit in the area(s) that volcano touches is destroyed, whoever owns it; if he has cities at several volcanoes, the one that would hit most of his unit points erupts.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3187,7 +3187,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 where="coastal",
                 chosen_by="primary_victim",
-                text="The victim takes 2 damage in total from coastal areas of his choice.",
+                text="The victim chooses coastal areas that absorb 2 damage in all.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3249,7 +3249,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 None,
                 False,
                 unit=CalamityUnit.TOKENS,
-                text="The victim's city support rate is 2 higher while Slave Revolt is resolved; he checks city support at once and reduces cities until they are supported.",
+                text="While Slave Revolt is resolved the victim's city support rate rises by 2; he checks city support at once and reduces cities until they are supported.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3283,7 +3283,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 where="flood_plain",
                 condition="primary_has_vulnerable_units_on_flood_plain",
-                text="If the victim has units on a flood plain he takes 15 damage from it (from the flood plain holding most of his units, if several); cities on black city sites are not on the flood plain.",
+                text="If the victim has units on a flood plain he takes 15 damage from it (from the flood plain holding most of his units, if several); a city on a black city site does not count as being on the flood plain.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3301,7 +3301,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="coastal",
                 condition="primary_has_no_vulnerable_units_on_flood_plain",
                 chosen_by="primary_victim",
-                text="Otherwise he takes 5 damage in total from coastal areas of his choice.",
+                text="If not, he chooses coastal areas that absorb 5 damage in all.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3317,7 +3317,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 where="flood_plain",
                 condition="primary_has_vulnerable_units_on_flood_plain",
-                text="Every other player with units on the same flood plain takes 5 damage from it.",
+                text="Each other player who has units on that flood plain also suffers 5 damage there.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3383,7 +3383,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="primary_victim",
                 replaced_by="beneficiary",
-                text="The victim selects all his unit points beyond 35, in areas adjacent to each other where possible and all of his units in each such area; the beneficiary annexes them. With 35 unit points or fewer there is no Civil War.",
+                text="The victim selects all his unit points beyond 35, keeping to neighbouring areas where possible and taking every unit he has in each area chosen; the beneficiary annexes them. With 35 unit points or fewer there is no Civil War.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3401,7 +3401,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.TOKENS,
                 chosen_by="beneficiary",
                 replaced_by="barbarians",
-                text="The beneficiary picks one of the victim's cities (a wilderness city if possible), attacked by 15 barbarian tokens; after each conflict he moves the barbarians beyond the population limit into an adjacent area (by land or water) holding the victim's units, into a city only if the attack would succeed, until no limit is exceeded or no area qualifies; surplus barbarians are then destroyed.",
+                text="The beneficiary picks one of the victim's cities (a wilderness city if possible), which 15 barbarian tokens attack; after each conflict he moves the barbarians beyond the population limit into an adjacent area (by land or water) holding the victim's units, into a city only if the attack would succeed, until no limit is exceeded or no area qualifies; surplus barbarians are then destroyed.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3462,7 +3462,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.CITIES,
                 where="coastal",
                 chosen_by="secondary_victim",
-                text="Every other player with cities directly adjacent to the cyclone area selects two of them and reduces them.",
+                text="Each other player picks two of his cities that border the cyclone area directly and reduces them.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3528,7 +3528,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="beneficiary",
                 replaced_by="beneficiary",
-                text="The beneficiary selects 15 of the victim's unit points and annexes them, in areas adjacent to each other as far as possible and all of the victim's units in each such area.",
+                text="The beneficiary selects 15 of the victim's unit points and annexes them, keeping to neighbouring areas as far as possible and taking every unit the victim has in each area chosen.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -3674,7 +3674,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="coastal",
                 chosen_by="beneficiary",
                 replaced_by="pirates",
-                text="The beneficiary selects two of the victim's coastal cities, which are replaced by pirate cities.",
+                text="The beneficiary chooses two coastal cities of the victim; pirate cities take their place.",
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
@@ -4873,7 +4873,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The beneficiary may not be selected as a secondary victim.",
+                text="The beneficiary cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.TRIBAL_CONFLICT: (),
@@ -4887,7 +4887,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The beneficiary may not be selected as a secondary victim.",
+                text="The beneficiary cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.BANDITRY: (),
@@ -4898,14 +4898,14 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The beneficiary may not be selected as a secondary victim.",
+                text="The beneficiary cannot be picked as a secondary victim.",
             ),
             CalamityImmunity(
                 who="card_holder",
                 side=Role.SECONDARY,
                 nation=None,
                 card=CardId.NAVAL_WARFARE,
-                text="A holder of Naval Warfare may not be selected as a secondary victim.",
+                text="A player holding Naval Warfare cannot be picked as a secondary victim.",
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (),
@@ -6714,7 +6714,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                     {
                         "formula": "count_squared_times_value",
                         "max_set_size": "count_of_good",
-                        "note": "§7: a set of n identical cards of a good is worth n x n times its face value (the boxes at the bottom of the card print the value of one, two, three ... cards); goods of the same face value but different names count only their face values; there are exactly as many cards of a good as boxes on it, so a set holds at most the good's count. A 'water' card, taken when a stack is empty, is a trade card worth 0 (§6a). No worked example with numbers is in the transcription.",
+                        "note": "§7: a set of n identical cards of a good is worth n x n times its face value (the boxes along the card's lower edge print the value of one, two, three ... cards); goods sharing a face value under different names count only their face values; there are exactly as many cards of a good as boxes on it, so a set holds at most the good's count. A 'water' card, taken when a stack is empty, is a trade card worth 0 (§6a). No worked example with numbers is in the transcription.",
                         "same_good_only": True,
                         "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: the value of commodity cards)",
                     },
@@ -6731,7 +6731,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                         "numbered_by_value": True,
                         "setup": FrozenMap(
                             {
-                                "note": "The transcription gives the preparation under 'Setting up the game for 5-8 players', where no minor calamity is used (§8); its sections for 9-11, 12-14 and 15-18 players are empty headings, so where the minor calamities go (used with 9-11 and 15-18 players), and whether the cards set aside are counted per player of the game or of the block when two blocks are used (12-18 players), are not in any source searched (the transcription, the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid). During play (§13c) each discard pile but its non-tradable calamity is shuffled and put under the rest of its stack, the non-tradable calamities under them; with two blocks, each block separately.",
+                                "note": "The transcription gives the preparation under its set-up heading for 5 to 8 players, where no minor calamity is used (§8); its sections for 9-11, 12-14 and 15-18 players are empty headings, so where the minor calamities go (used with 9-11 and 15-18 players), and whether the cards set aside are counted per player of the game or of the block when two blocks are used (12-18 players), are not in any source searched (the transcription, the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid). During play (§13c) each discard pile but its non-tradable calamity is shuffled and put under the rest of its stack, the non-tradable calamities under them; with two blocks, each block separately.",
                                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Setting up the game: Preshuffling trade cards; Setting up the game for 5-8 players)",
                                 "steps": (
                                     FrozenMap(
@@ -6933,28 +6933,28 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                         "overpayment": FrozenMap(
                             {
                                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
-                                "text": "If he spends more points than required he will not receive any 'change', neither in treasury tokens, nor in trade cards.",
+                                "text": "Paying more points than the price gives no change back, in treasury tokens or in trade cards.",
                                 "value": "lost",
                             },
                         ),
                         "same_turn_credits": FrozenMap(
                             {
                                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
-                                "text": "Players cannot use credit tokens during the same turn that they receive them; the price is reduced by credit tokens received and additional credits printed on advances bought in previous turns.",
+                                "text": "Credit tokens become usable only from the turn after they are gained: a price is lowered by the credit tokens, and the additional credits printed on advances, that came from purchases in earlier turns.",
                                 "value": False,
                             },
                         ),
                         "several_cards_per_turn": FrozenMap(
                             {
                                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
-                                "text": "Each player may choose to purchase any number of Civilization Advances. Civilization Advances are acquired in a single transaction.",
+                                "text": "A player may buy as many Civilization Advances as he wishes in a turn, all of them in one purchase.",
                                 "value": True,
                             },
                         ),
                         "treasury_within_price": FrozenMap(
                             {
                                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
-                                "text": "Players can spend the trade cards (set value) in any combination with treasury tokens (worth 1 point each). A player cannot spend more treasury tokens than required.",
+                                "text": "Trade cards, counted at their set value, may be freely combined with treasury tokens, each token counting 1 point; no more treasury tokens may be paid than the price calls for.",
                                 "value": True,
                             },
                         ),
@@ -6989,11 +6989,11 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                         {
                             "id": "order_on_request",
                             "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure)",
-                            "text": "Players may act before their turn to speed up play, but any player may insist on waiting for his turn; nobody goes on to a new phase before his turn.",
+                            "text": "To keep the game moving, players may act ahead of their turn, yet anyone may ask that his turn be waited for; no player starts a new phase before it is his turn.",
                         },
                     ),
                 ),
-                "note": "The transcription numbers the phases 1-13 and describes each in a paragraph of the same number (§1-§13); it states no 'when' condition for most phases, so `condition` paraphrases what each paragraph requires. Phases 10 and 12 go in A.S.T.-position order (the marker furthest on first, ties by ranking), which the vocabulary of `order` has no value for.",
+                "note": "The transcription numbers the phases 1-13 and describes each in a paragraph of the same number (§1-§13); it states no 'when' condition for most phases, so `condition` paraphrases what each paragraph requires. Phases 10 and 12 are ordered by A.S.T. position (the marker furthest on first, ties by ranking), which the vocabulary of `order` has no value for.",
                 "phase_count": 13,
                 "source": "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Sequence of Play: The order of phases)",
             },
