@@ -29,6 +29,7 @@ import argparse
 import hashlib
 import html
 import json
+import os
 import re
 import struct
 import subprocess
@@ -187,6 +188,8 @@ class Scalar:
     column: int
     path: NodePath
     text: str
+    #: The file read (``file`` is its path from the repository, for messages).
+    read_from: Path | None = None
 
     @property
     def where(self) -> str:
@@ -221,19 +224,19 @@ def read_scalars(rules: Path) -> Iterator[Scalar]:
         if document is None:
             reasons = "; ".join(diagnostic.message for diagnostic in diagnostics) or "unreadable"
             raise UsageError(f"{display}: cannot be read ({reasons}): run `civrules validate`")
-        yield from _scalars(document, display, document.data, ())
+        yield from _scalars(document, file, display, document.data, ())
 
 
-def _scalars(document: Document, display: str, value: Any, path: NodePath) -> Iterator[Scalar]:
+def _scalars(document: Document, file: Path, display: str, value: Any, path: NodePath) -> Iterator[Scalar]:
     if isinstance(value, str):
         span = document.span(path)
-        yield Scalar(display, span.line, span.column, path, value)
+        yield Scalar(display, span.line, span.column, path, value, file)
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _scalars(document, display, item, (*path, str(key)))
+            yield from _scalars(document, file, display, item, (*path, str(key)))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _scalars(document, display, item, (*path, index))
+            yield from _scalars(document, file, display, item, (*path, index))
 
 
 def cited(scalars: Iterable[Scalar]) -> dict[Citation, Scalar]:
@@ -355,6 +358,19 @@ def read_cited(citation: Citation, mirrors: Path, extra: Path | None) -> bytes |
     return why
 
 
+def _previous(data: Path) -> dict[Citation, list[int]]:
+    """The fingerprints of each file the committed index holds (none if it is missing or unusable)."""
+    try:
+        fingerprints = load_fingerprints(data)
+    except UsageError:
+        return {}
+    found: dict[Citation, list[int]] = {entry.citation: [] for entry in fingerprints.entries if entry.ngrams}
+    for digest, owners in fingerprints.owners.items():
+        for owner in owners:
+            found[fingerprints.entries[owner].citation].append(digest)
+    return {citation: sorted(digests) for citation, digests in found.items()}
+
+
 def _git(git_dir: Path, *arguments: str) -> bytes | None:
     done = subprocess.run(
         ["git", f"--git-dir={git_dir}", *arguments], capture_output=True, check=False, stdin=subprocess.DEVNULL
@@ -362,24 +378,34 @@ def _git(git_dir: Path, *arguments: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def refresh(rules: Path, data: Path, mirrors: Path, extra: Path | None) -> list[tuple[Citation, list[int] | str]]:
-    """Fingerprint every file the rule data cites and write them to ``data``."""
+Refreshed = list[tuple[Citation, list[int] | str]]
+
+
+def refresh(rules: Path, data: Path, mirrors: Path, extra: Path | None) -> tuple[Refreshed, dict[Citation, str]]:
+    """Fingerprint every file the rule data cites and write them to ``data``; returns the entries
+    and the files not readable here whose fingerprints the previous index held (kept), with why."""
     if not mirrors.is_dir():
         raise UsageError(f"--mirrors {mirrors}: no such folder (it holds <owner>+<repo>/repo, a git directory)")
     if extra is not None and not extra.is_dir():
         raise UsageError(f"--extra {extra}: no such folder (it holds <owner>+<repo>/<commit>/<path>)")
-    entries: list[tuple[Citation, list[int] | str]] = []
+    previous = _previous(data)
+    entries: Refreshed = []
+    kept: dict[Citation, str] = {}
     for citation in cited(read_scalars(rules)):
         raw = read_cited(citation, mirrors, extra)
         if isinstance(raw, str):
-            entries.append((citation, raw))
+            # A file at a commit never changes: fingerprints read on another machine (one with a
+            # mirror or a copy this one lacks) stay true, and are kept rather than lost.
+            entries.append((citation, previous.get(citation, raw)))
+            if citation in previous:
+                kept[citation] = raw
             continue
         try:
             entries.append((citation, file_fingerprints(citation.path, raw)))
         except zipfile.BadZipFile:
             entries.append((citation, "not a readable spreadsheet"))
     write_fingerprints(data, entries)
-    return entries
+    return entries, kept
 
 
 # --- check ------------------------------------------------------------------------------------------
@@ -393,14 +419,37 @@ class Finding:
     count: int
     citation: Citation
     run: str
+    #: Where the run's first word is written (the string's start where it cannot be found: a word
+    #: written with an escape).
+    line: int
+    column: int
 
     def __str__(self) -> str:
-        return f"{self.scalar.where}: {self.count} words match {self.citation}"
+        where = f"{self.scalar.file}:{self.line}:{self.column}: {field_path(self.scalar.path)}"
+        return f"{where}: {self.count} words match {self.citation}"
+
+
+def locate_run(scalar: Scalar, run: Sequence[str], texts: dict[Path, str]) -> tuple[int, int]:
+    """The line and column of ``run``'s first word in the file, searched from the string's start."""
+    if scalar.read_from is None:
+        return scalar.line, scalar.column
+    if scalar.read_from not in texts:
+        texts[scalar.read_from] = scalar.read_from.read_text(encoding="utf-8")
+    text = texts[scalar.read_from]
+    lines = text.split("\n")
+    start = sum(len(line) + 1 for line in lines[: scalar.line - 1]) + scalar.column - 1
+    pattern = r"(?<!\w)" + r"\W+".join(re.escape(word) for word in run) + r"(?!\w)"
+    found = re.compile(pattern, re.IGNORECASE).search(text, start)
+    if found is None:
+        return scalar.line, scalar.column
+    line = text.count("\n", 0, found.start()) + 1
+    return line, found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
 
 
 def find_copies(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[Finding]:
     """Each longest run of :data:`N` or more consecutive words that a cited file holds too."""
     findings: list[Finding] = []
+    texts: dict[Path, str] = {}
     for scalar in scalars:
         for part in checked_text(scalar):
             stream = words(part)
@@ -418,8 +467,10 @@ def find_copies(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[F
                     for owner in owners:
                         votes[owner] = votes.get(owner, 0) + 1
                 best = min(votes, key=lambda owner: (-votes[owner], owner))
-                run = " ".join(stream[start : end + N])
-                findings.append(Finding(scalar, end - start + N, fingerprints.entries[best].citation, run))
+                run = stream[start : end + N]
+                line, column = locate_run(scalar, run, texts)
+                citation = fingerprints.entries[best].citation
+                findings.append(Finding(scalar, len(run), citation, " ".join(run), line, column))
                 start = end + 1
     return findings
 
@@ -485,7 +536,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments.command == "check":
             return check(arguments.rules, arguments.data)
-        entries = refresh(arguments.rules, arguments.data, arguments.mirrors, arguments.extra)
+        entries, kept = refresh(arguments.rules, arguments.data, arguments.mirrors, arguments.extra)
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -497,8 +548,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for citation, why in unavailable:
         print(f"unavailable: {citation}: {why}", file=sys.stderr)
+    for citation, why in kept.items():
+        print(f"kept from the previous index: {citation} ({why} here)", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `check | head`: the reader has gone, and so has the point of printing
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

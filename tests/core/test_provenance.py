@@ -158,9 +158,37 @@ def test_a_copied_run_is_reported_with_its_place_and_citation(
     status, out = run_check(corpus, capsys)
     assert status == 1
     file = corpus["rules"] / "cards.yaml"
-    assert f"{file.as_posix()}:6:11: cards[0].note: 12 words match {CITED}\n" in out
+    assert f"{file.as_posix()}:6:27: cards[0].note: 12 words match {CITED}\n" in out
     assert '"each merchant may carry seven bundles of saffron across the northern pass"' in out
     assert "hint: say the fact in the project's own words" in out
+
+
+def test_a_run_in_a_block_scalar_is_located_at_its_first_word(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert refresh(corpus) == 0
+    block = (
+        "    text: |-\n      Our own opening line.\n      Then each merchant may carry\n"
+        "      seven bundles of saffron across the pass.\n"
+    )
+    write_rules(corpus["rules"], REWORDED, extra=f"  - id: other\n{block}")
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    assert f"cards.yaml:10:12: cards[1].text: 10 words match {CITED}\n" in out
+
+
+def test_fingerprints_a_machine_cannot_read_are_kept_from_the_index(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert refresh(corpus) == 0
+    first = (corpus["data"] / "fingerprints.bin").read_bytes()
+    shutil.rmtree(corpus["extra"])
+    corpus["extra"].mkdir()
+    assert refresh(corpus) == 0
+    assert (corpus["data"] / "fingerprints.bin").read_bytes() == first
+    assert f"kept from the previous index: {CITED} (no mirror of someone/notes and no --extra copy here)" in (
+        capsys.readouterr().err
+    )
 
 
 def test_the_same_fact_reworded_passes(corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -213,7 +241,7 @@ def test_a_file_that_cannot_be_read_is_listed_unavailable(
 ) -> None:
     shutil.rmtree(corpus["extra"])
     corpus["extra"].mkdir()
-    assert refresh(corpus) == 0
+    assert refresh(corpus) == 0  # no index before: nothing to keep
     [entry] = json.loads((corpus["data"] / "index.json").read_text(encoding="utf-8"))["files"]
     assert entry["unavailable"] == "no mirror of someone/notes and no --extra copy"
     capsys.readouterr()
