@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates reference release
+	bench-record bench-check clean validators templates reference release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -97,6 +97,18 @@ templates: $(STAMP)
 # settings or a check's documentation changes; `--check` (tests/generated/test_reference.py) writes nothing.
 reference: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.reference
+
+# The fingerprints of the third-party files the rule data cites (provenance/, from `owner/repo@commit:path`
+# citations), refreshed after a citation is added, changed or removed: MIRRORS is a folder of git mirrors
+# (MIRRORS/<owner>+<repo>/repo), EXTRA one of files no mirror holds (EXTRA/<owner>+<repo>/<commit>/<path>).
+# Both are this machine's: never written into a tracked file. `provenance-check` needs neither.
+provenance: $(STAMP)
+	@test -n "$(MIRRORS)" || { echo "usage: make provenance MIRRORS=DIR [EXTRA=DIR]: DIR/<owner>+<repo>/repo is a git mirror of each cited repository; EXTRA holds files no mirror has, as EXTRA/<owner>+<repo>/<commit>/<path>" >&2; exit 2; }
+	cd compiler && ../$(BIN)/python -m tools.provenance refresh --mirrors "$(abspath $(MIRRORS))" $(if $(EXTRA),--extra "$(abspath $(EXTRA))")
+	cd compiler && ../$(BIN)/python -m tools.provenance check
+
+provenance-check: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.provenance check
 
 # Speed goals live here, not in the tests. Results go to bench/out/ (not tracked); `make
 # bench-record` writes bench/results.json, the figures `bench-check` compares against. bench/run.py

@@ -1,0 +1,561 @@
+"""The guard against third-party text in the rule data: facts from transcriptions, never their text.
+
+The rule data cites the public transcriptions it takes facts from as ``owner/repo@commit:path``.
+This tool keeps fingerprints of every cited file, so that no string of ``rules/`` can repeat a run
+of :data:`N` words of one of them:
+
+* ``refresh`` finds every citation in the strings of ``rules/**/*.yaml``, reads each cited file at
+  its commit (from the git mirrors in ``--mirrors DIR``, ``DIR/<owner>+<repo>/repo``, or from
+  ``--extra DIR/<owner>+<repo>/<commit>/<path>`` for a file no mirror holds), cuts its words into
+  overlapping runs of :data:`N` and writes the hash of each run to ``provenance/fingerprints.bin``,
+  with ``provenance/index.json`` naming the files. Neither holds a word of the files' text.
+* ``check`` reads every string of ``rules/**/*.yaml`` but the citations themselves (``source``,
+  a value made only of citations, the citations inside a sentence), ids and names, and reports
+  each run of :data:`N` or more consecutive words whose hashes are fingerprints; and every
+  citation the index does not cover, and every index entry no citation uses (run ``refresh``).
+
+Run it from ``compiler/`` (``make provenance MIRRORS=DIR`` and ``make provenance-check``)::
+
+    cd compiler && python -m tools.provenance refresh --mirrors DIR [--extra DIR]
+    cd compiler && python -m tools.provenance check
+
+Exit status: 0 clean, 1 findings (copied words, a citation not covered, a stale entry), 2 usage.
+civrules itself never runs git; this developer's tool does, to read the mirrors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import html
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import Any, TextIO
+
+from civrules.load import Document, NodePath, read_yaml_file
+
+#: How many consecutive words make a match: short enough to catch a copied clause, long enough
+#: that the project's own words (game terms, card names, "1 to all other Craft cards") never do.
+N = 8
+#: Bytes of each hash. With F fingerprints and Q runs looked up, the chance that any two different
+#: runs share a hash is about F * Q / 2**64: some 10**5 fingerprints against 10**5 runs of the
+#: rule data is 10**10 / 1.8 * 10**19, one in a billion.
+DIGEST = 8
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "rules"
+#: Where the fingerprints and their index are committed.
+DATA = ROOT / "provenance"
+FINGERPRINTS = "fingerprints.bin"
+INDEX = "index.json"
+
+#: A third-party citation: ``owner/repo@<40 hex>:path``. The path ends at a space, a quote, a
+#: ``;``, ``,``, ``)``, ``]`` or ``}`` (what the data writes after one: "…:path; other/repo@…",
+#: "…:path §12 (…)", "(…:path)"); a full stop that ends a sentence is not part of it.
+CITATION = re.compile(
+    r"(?<![\w./-])(?P<owner>[A-Za-z0-9][A-Za-z0-9-]*)/(?P<repo>[A-Za-z0-9._-]+)"
+    r"@(?P<commit>[0-9a-f]{40}):(?P<path>[^\s;,)\]}\"'`]+)"
+)
+_WORD = re.compile(r"\w+")
+#: Fields never checked: citations, ids and names (a name is the source's, by the project's rule).
+SKIPPED_FIELDS = frozenset({"source", "id", "name"})
+#: Escapes in a program's string literals (``"…made.\\n" + "2) You…"``), read as the spaces they are.
+_ESCAPE = re.compile(r"\\[nrt]")
+_TAG = re.compile(r"<[^>]*>")
+_ATTRIBUTE = re.compile(r"=\s*\"([^\"]*)\"")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Citation:
+    """A file of a public repository at a commit."""
+
+    repo: str
+    commit: str
+    path: str
+
+    def __str__(self) -> str:
+        return f"{self.repo}@{self.commit}:{self.path}"
+
+    @property
+    def mirror_name(self) -> str:
+        """The repository's folder name under ``--mirrors`` and ``--extra``: ``owner+repo``."""
+        return self.repo.replace("/", "+")
+
+
+def find_citations(text: str) -> list[Citation]:
+    """The citations written in ``text``, in order: ``"a/b@<40 hex>:src/x.java §12 (…); c/d@…:y.json."``
+    cites ``src/x.java`` of a/b and ``y.json`` of c/d."""
+    return [Citation(f"{m['owner']}/{m['repo']}", m["commit"], m["path"].rstrip(".:")) for m in CITATION.finditer(text)]
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``: lower-cased runs of Unicode word characters."""
+    return _WORD.findall(text.lower())
+
+
+def run_hash(run: Sequence[str]) -> int:
+    """The fingerprint of a run of words: BLAKE2b of the words joined by one space, :data:`DIGEST` bytes."""
+    return int.from_bytes(hashlib.blake2b(" ".join(run).encode("utf-8"), digest_size=DIGEST).digest(), "big")
+
+
+def run_hashes(stream: Sequence[str]) -> list[int]:
+    """The fingerprint of each run of :data:`N` consecutive words of ``stream``, in order."""
+    return [run_hash(stream[i : i + N]) for i in range(len(stream) - N + 1)]
+
+
+# --- the words of a cited file -------------------------------------------------------------------
+
+
+def file_words(path: str, raw: bytes) -> list[list[str]]:
+    """The word streams of a cited file (a run never crosses from one stream into the next).
+
+    A spreadsheet (``.xlsx``): each string of its shared strings and of its sheets' inline strings.
+    JSON: each string value, decoded (an escape does not split a word). XML: its text and attribute
+    values, entities decoded. Anything else (a program, a data file): its whole text, with the
+    ``\\n`` escapes of string literals read as spaces.
+    """
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix == "xlsx":
+        return [words(text) for text in xlsx_strings(raw)]
+    text = raw.decode("utf-8", errors="replace")
+    if suffix == "json":
+        try:
+            document = json.loads(text)
+        except ValueError:
+            pass
+        else:
+            return [words(value) for value in json_strings(document)]
+    if suffix == "xml":
+        text = _TAG.sub(lambda tag: " " + " ".join(_ATTRIBUTE.findall(tag.group())) + " ", text)
+        return [words(html.unescape(text))]
+    return [words(_ESCAPE.sub(" ", text))]
+
+
+def json_strings(value: Any) -> Iterator[str]:
+    """The string values of a JSON document, in document order (keys are field names: left out)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from json_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from json_strings(item)
+
+
+_SHARED_STRING = re.compile(r"<(?:si|is)\b[^>]*>(.*?)</(?:si|is)>", re.DOTALL)
+_TEXT_RUN = re.compile(r"<t\b[^>]*>(.*?)</t>", re.DOTALL)
+
+
+def xlsx_strings(raw: bytes) -> list[str]:
+    """The strings of a spreadsheet: its shared strings, then each sheet's inline strings (the runs
+    of a rich-text string joined), read with :mod:`zipfile` from the XML parts."""
+    strings: list[str] = []
+    with zipfile.ZipFile(BytesIO(raw)) as book:
+        parts = sorted(name for name in book.namelist() if name.startswith("xl/worksheets/") and name.endswith(".xml"))
+        for name in ["xl/sharedStrings.xml", *parts]:
+            if name not in book.namelist():
+                continue
+            xml = book.read(name).decode("utf-8", errors="replace")
+            for item in _SHARED_STRING.findall(xml):
+                strings.append(html.unescape("".join(_TEXT_RUN.findall(item))))
+    return strings
+
+
+def file_fingerprints(path: str, raw: bytes) -> list[int]:
+    """The sorted, distinct fingerprints of a cited file."""
+    return sorted({digest for stream in file_words(path, raw) for digest in run_hashes(stream)})
+
+
+# --- the rule data ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A string of the rule data and where it is written."""
+
+    file: str
+    line: int
+    column: int
+    path: NodePath
+    text: str
+    #: The file read (``file`` is its path from the repository, for messages).
+    read_from: Path | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {field_path(self.path)}"
+
+
+def field_path(path: NodePath) -> str:
+    """``cards[3].note`` for ``("cards", 3, "note")``."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def rule_files(rules: Path) -> list[Path]:
+    return sorted(rules.rglob("*.yaml"))
+
+
+def display_path(path: Path) -> str:
+    """``rules/cards/x.yaml``: the path from the repository (or as given, for a copy elsewhere)."""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def read_scalars(rules: Path) -> Iterator[Scalar]:
+    """Every string value of ``rules/**/*.yaml``, located by the project's reader."""
+    for file in rule_files(rules):
+        display = display_path(file)
+        document, diagnostics = read_yaml_file(file, display)
+        if document is None:
+            reasons = "; ".join(diagnostic.message for diagnostic in diagnostics) or "unreadable"
+            raise UsageError(f"{display}: cannot be read ({reasons}): run `civrules validate`")
+        yield from _scalars(document, file, display, document.data, ())
+
+
+def _scalars(document: Document, file: Path, display: str, value: Any, path: NodePath) -> Iterator[Scalar]:
+    if isinstance(value, str):
+        span = document.span(path)
+        yield Scalar(display, span.line, span.column, path, value, file)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _scalars(document, file, display, item, (*path, str(key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _scalars(document, file, display, item, (*path, index))
+
+
+def cited(scalars: Iterable[Scalar]) -> dict[Citation, Scalar]:
+    """Each third-party citation of the rule data, with the first string that writes it."""
+    found: dict[Citation, Scalar] = {}
+    for scalar in scalars:
+        for citation in find_citations(scalar.text):
+            found.setdefault(citation, scalar)
+    return dict(sorted(found.items()))
+
+
+def checked_text(scalar: Scalar) -> list[str]:
+    """The parts of a string that are the project's own words: none of a citation field, an id or a
+    name; the text between the citations of any other (a value made only of citations has none)."""
+    if scalar.path and scalar.path[-1] in SKIPPED_FIELDS:
+        return []
+    return [part for part in CITATION.split(scalar.text)[:: CITATION.groups + 1] if words(part)]
+
+
+# --- the committed fingerprints --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One cited file in the index: how many fingerprints it has, or why it could not be read."""
+
+    citation: Citation
+    ngrams: int = 0
+    unavailable: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprints:
+    entries: tuple[Entry, ...]
+    #: Each fingerprint, with the entries (positions in ``entries``) whose files hold its run.
+    owners: dict[int, tuple[int, ...]]
+
+
+class UsageError(Exception):
+    """A wrong command line or an unusable input: exit status 2."""
+
+
+def write_fingerprints(data: Path, entries: Sequence[tuple[Citation, list[int] | str]]) -> Path:
+    """Write ``fingerprints.bin`` (each available file's sorted fingerprints, 8 bytes big-endian,
+    one file after another in the index's order) and ``index.json``; returns the index's path."""
+    data.mkdir(parents=True, exist_ok=True)
+    blob = bytearray()
+    files: list[dict[str, Any]] = []
+    for citation, found in sorted(entries, key=lambda entry: entry[0]):
+        record: dict[str, Any] = {"repo": citation.repo, "commit": citation.commit, "path": citation.path}
+        if isinstance(found, str):
+            record["unavailable"] = found
+        else:
+            record["ngrams"] = len(found)
+            blob += struct.pack(f">{len(found)}Q", *found)
+        files.append(record)
+    index = {
+        "about": (
+            "Fingerprints of the third-party files the rule data cites (tools/provenance.py): no word of "
+            "their text, only hashes of their runs of words, for `check` to find copied wording."
+        ),
+        "words": "runs of Unicode word characters (\\w+), lower-cased",
+        "n": N,
+        "hash": f"blake2b, digest_size {DIGEST}, of the {N} words joined by one space (UTF-8), big-endian",
+        "fingerprints": FINGERPRINTS,
+        "fingerprints_sha256": hashlib.sha256(blob).hexdigest(),
+        "files": files,
+    }
+    (data / FINGERPRINTS).write_bytes(bytes(blob))
+    path = data / INDEX
+    path.write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def load_fingerprints(data: Path) -> Fingerprints:
+    """The committed fingerprints and their index."""
+    try:
+        index = json.loads((data / INDEX).read_text(encoding="utf-8"))
+        blob = (data / str(index["fingerprints"])).read_bytes()
+        entries = tuple(
+            Entry(Citation(f["repo"], f["commit"], f["path"]), int(f.get("ngrams", 0)), f.get("unavailable"))
+            for f in index["files"]
+        )
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise UsageError(f"{data / INDEX}: no usable fingerprint index ({error}): run `make provenance`") from error
+    if index.get("n") != N or len(blob) != DIGEST * sum(e.ngrams for e in entries):
+        raise UsageError(f"{data / FINGERPRINTS} does not match {INDEX}: run `make provenance`")
+    if hashlib.sha256(blob).hexdigest() != index.get("fingerprints_sha256"):
+        raise UsageError(f"{data / FINGERPRINTS} is not the file {INDEX} was written with: run `make provenance`")
+    owners: dict[int, tuple[int, ...]] = {}
+    offset = 0
+    for position, entry in enumerate(entries):
+        for digest in struct.unpack_from(f">{entry.ngrams}Q", blob, offset):
+            owners[digest] = (*owners.get(digest, ()), position)
+        offset += DIGEST * entry.ngrams
+    return Fingerprints(entries, owners)
+
+
+# --- refresh ----------------------------------------------------------------------------------------
+
+
+def read_cited(citation: Citation, mirrors: Path, extra: Path | None) -> bytes | str:
+    """The cited file at its commit, or why it cannot be read (with no path of this machine in it)."""
+    mirror = mirrors / citation.mirror_name / "repo"
+    if (mirror / ".git").is_dir():
+        mirror = mirror / ".git"
+    why = f"no mirror of {citation.repo}"
+    if mirror.is_dir():
+        blob = _git(mirror, "cat-file", "blob", f"{citation.commit}:{citation.path}")
+        if blob is not None:
+            return blob
+        known = _git(mirror, "cat-file", "-e", f"{citation.commit}^{{commit}}") is not None
+        why = "no such path at that commit" if known else "the mirror's history lacks that commit"
+    if extra is not None:
+        copy = (extra / citation.mirror_name / citation.commit / citation.path).resolve()
+        if copy.is_relative_to(extra.resolve()) and copy.is_file():
+            return copy.read_bytes()
+        why += " and no --extra copy"
+    return why
+
+
+def _previous(data: Path) -> dict[Citation, list[int]]:
+    """The fingerprints of each file the committed index holds (none if it is missing or unusable)."""
+    try:
+        fingerprints = load_fingerprints(data)
+    except UsageError:
+        return {}
+    found: dict[Citation, list[int]] = {entry.citation: [] for entry in fingerprints.entries if entry.ngrams}
+    for digest, owners in fingerprints.owners.items():
+        for owner in owners:
+            found[fingerprints.entries[owner].citation].append(digest)
+    return {citation: sorted(digests) for citation, digests in found.items()}
+
+
+def _git(git_dir: Path, *arguments: str) -> bytes | None:
+    done = subprocess.run(
+        ["git", f"--git-dir={git_dir}", *arguments], capture_output=True, check=False, stdin=subprocess.DEVNULL
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+Refreshed = list[tuple[Citation, list[int] | str]]
+
+
+def refresh(rules: Path, data: Path, mirrors: Path, extra: Path | None) -> tuple[Refreshed, dict[Citation, str]]:
+    """Fingerprint every file the rule data cites and write them to ``data``; returns the entries
+    and the files not readable here whose fingerprints the previous index held (kept), with why."""
+    if not mirrors.is_dir():
+        raise UsageError(f"--mirrors {mirrors}: no such folder (it holds <owner>+<repo>/repo, a git directory)")
+    if extra is not None and not extra.is_dir():
+        raise UsageError(f"--extra {extra}: no such folder (it holds <owner>+<repo>/<commit>/<path>)")
+    previous = _previous(data)
+    entries: Refreshed = []
+    kept: dict[Citation, str] = {}
+    for citation in cited(read_scalars(rules)):
+        raw = read_cited(citation, mirrors, extra)
+        if isinstance(raw, str):
+            # A file at a commit never changes: fingerprints read on another machine (one with a
+            # mirror or a copy this one lacks) stay true, and are kept rather than lost.
+            entries.append((citation, previous.get(citation, raw)))
+            if citation in previous:
+                kept[citation] = raw
+            continue
+        try:
+            entries.append((citation, file_fingerprints(citation.path, raw)))
+        except zipfile.BadZipFile:
+            entries.append((citation, "not a readable spreadsheet"))
+    write_fingerprints(data, entries)
+    return entries, kept
+
+
+# --- check ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A run of words of the rule data that a cited file holds too."""
+
+    scalar: Scalar
+    count: int
+    citation: Citation
+    run: str
+    #: Where the run's first word is written (the string's start where it cannot be found: a word
+    #: written with an escape).
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        where = f"{self.scalar.file}:{self.line}:{self.column}: {field_path(self.scalar.path)}"
+        return f"{where}: {self.count} words match {self.citation}"
+
+
+def locate_run(scalar: Scalar, run: Sequence[str], texts: dict[Path, str]) -> tuple[int, int]:
+    """The line and column of ``run``'s first word in the file, searched from the string's start."""
+    if scalar.read_from is None:
+        return scalar.line, scalar.column
+    if scalar.read_from not in texts:
+        texts[scalar.read_from] = scalar.read_from.read_text(encoding="utf-8")
+    text = texts[scalar.read_from]
+    lines = text.split("\n")
+    start = sum(len(line) + 1 for line in lines[: scalar.line - 1]) + scalar.column - 1
+    pattern = r"(?<!\w)" + r"\W+".join(re.escape(word) for word in run) + r"(?!\w)"
+    found = re.compile(pattern, re.IGNORECASE).search(text, start)
+    if found is None:
+        return scalar.line, scalar.column
+    line = text.count("\n", 0, found.start()) + 1
+    return line, found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+
+
+def find_copies(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[Finding]:
+    """Each longest run of :data:`N` or more consecutive words that a cited file holds too."""
+    findings: list[Finding] = []
+    texts: dict[Path, str] = {}
+    for scalar in scalars:
+        for part in checked_text(scalar):
+            stream = words(part)
+            hits = [fingerprints.owners.get(digest, ()) for digest in run_hashes(stream)]
+            start = 0
+            while start < len(hits):
+                if not hits[start]:
+                    start += 1
+                    continue
+                end = start
+                while end + 1 < len(hits) and hits[end + 1]:
+                    end += 1
+                votes: dict[int, int] = {}
+                for owners in hits[start : end + 1]:
+                    for owner in owners:
+                        votes[owner] = votes.get(owner, 0) + 1
+                best = min(votes, key=lambda owner: (-votes[owner], owner))
+                run = stream[start : end + N]
+                line, column = locate_run(scalar, run, texts)
+                citation = fingerprints.entries[best].citation
+                findings.append(Finding(scalar, len(run), citation, " ".join(run), line, column))
+                start = end + 1
+    return findings
+
+
+def coverage(scalars: Iterable[Scalar], fingerprints: Fingerprints, data: Path) -> list[str]:
+    """The citations the index lacks and the index entries no citation uses, each as a message."""
+    citations = cited(scalars)
+    indexed = {entry.citation for entry in fingerprints.entries}
+    problems = [
+        f"{scalar.where}: cites {citation}, which {display_path(data / INDEX)} does not cover"
+        for citation, scalar in citations.items()
+        if citation not in indexed
+    ]
+    problems += [
+        f"{display_path(data / INDEX)}: {entry.citation} is cited nowhere in the rule data (a stale entry)"
+        for entry in fingerprints.entries
+        if entry.citation not in citations
+    ]
+    return problems
+
+
+REFRESH_HINT = (
+    "hint: run `make provenance MIRRORS=DIR [EXTRA=DIR]` (tools/provenance.py refresh) and commit provenance/"
+)
+REWORD_HINT = (
+    "hint: say the fact in the project's own words, or leave the text out and keep the citation "
+    "(rules/README.md, 'Citing sources')"
+)
+
+
+def check(rules: Path, data: Path, out: TextIO | None = None) -> int:
+    """Print the findings and the citations the index does not match; 1 when there is any."""
+    out = out or sys.stdout
+    fingerprints = load_fingerprints(data)
+    scalars = list(read_scalars(rules))
+    problems = coverage(scalars, fingerprints, data)
+    for problem in problems:
+        print(problem, file=out)
+    if problems:
+        print(REFRESH_HINT, file=out)
+    findings = find_copies(scalars, fingerprints)
+    for finding in findings:
+        print(f'{finding}\n  the words: "{finding.run}"', file=out)
+    if findings:
+        print(REWORD_HINT, file=out)
+    for entry in fingerprints.entries:
+        if entry.unavailable is not None:
+            print(f"note: {entry.citation} is not fingerprinted: {entry.unavailable}", file=sys.stderr)
+    return 1 if problems or findings else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.provenance", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    do_refresh = commands.add_parser("refresh", help="fingerprint every cited file again")
+    do_refresh.add_argument("--mirrors", type=Path, required=True, help="the git mirrors: DIR/<owner>+<repo>/repo")
+    do_refresh.add_argument("--extra", type=Path, help="files no mirror holds: DIR/<owner>+<repo>/<commit>/<path>")
+    do_check = commands.add_parser("check", help="find copied wording and citations the index does not match")
+    for command in (do_refresh, do_check):
+        command.add_argument("--rules", type=Path, default=RULES, help="the rule data (default: rules/)")
+        command.add_argument("--data", type=Path, default=DATA, help="the fingerprints (default: provenance/)")
+    arguments = parser.parse_args(argv)
+    try:
+        if arguments.command == "check":
+            return check(arguments.rules, arguments.data)
+        entries, kept = refresh(arguments.rules, arguments.data, arguments.mirrors, arguments.extra)
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    total = sum(len(found) for _, found in entries if not isinstance(found, str))
+    unavailable = [(citation, found) for citation, found in entries if isinstance(found, str)]
+    print(
+        f"{display_path(arguments.data / INDEX)}: {len(entries)} cited files, {len(entries) - len(unavailable)} "
+        f"fingerprinted ({total} runs of {N} words, {DIGEST * total} bytes), {len(unavailable)} unavailable"
+    )
+    for citation, why in unavailable:
+        print(f"unavailable: {citation}: {why}", file=sys.stderr)
+    for citation, why in kept.items():
+        print(f"kept from the previous index: {citation} ({why} here)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `check | head`: the reader has gone, and so has the point of printing
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
