@@ -190,6 +190,8 @@ class Scalar:
     text: str
     #: The file read (``file`` is its path from the repository, for messages).
     read_from: Path | None = None
+    #: The document's ``kind`` (``rule_index``: an index of a primary rulebook's sections).
+    kind: str | None = None
 
     @property
     def where(self) -> str:
@@ -224,19 +226,23 @@ def read_scalars(rules: Path) -> Iterator[Scalar]:
         if document is None:
             reasons = "; ".join(diagnostic.message for diagnostic in diagnostics) or "unreadable"
             raise UsageError(f"{display}: cannot be read ({reasons}): run `civrules validate`")
-        yield from _scalars(document, file, display, document.data, ())
+        data = document.data
+        kind = data.get("kind") if isinstance(data, dict) else None
+        yield from _scalars(document, file, display, data, (), kind if isinstance(kind, str) else None)
 
 
-def _scalars(document: Document, file: Path, display: str, value: Any, path: NodePath) -> Iterator[Scalar]:
+def _scalars(
+    document: Document, file: Path, display: str, value: Any, path: NodePath, kind: str | None
+) -> Iterator[Scalar]:
     if isinstance(value, str):
         span = document.span(path)
-        yield Scalar(display, span.line, span.column, path, value, file)
+        yield Scalar(display, span.line, span.column, path, value, file, kind)
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _scalars(document, file, display, item, (*path, str(key)))
+            yield from _scalars(document, file, display, item, (*path, str(key)), kind)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _scalars(document, file, display, item, (*path, index))
+            yield from _scalars(document, file, display, item, (*path, index), kind)
 
 
 def cited(scalars: Iterable[Scalar]) -> dict[Citation, Scalar]:
@@ -250,8 +256,12 @@ def cited(scalars: Iterable[Scalar]) -> dict[Citation, Scalar]:
 
 def checked_text(scalar: Scalar) -> list[str]:
     """The parts of a string that are the project's own words: none of a citation field, an id or a
-    name; the text between the citations of any other (a value made only of citations has none)."""
+    name, nor a rule index's section title (the primary rulebook's heading or first words, quoted to
+    find the section: the rulebook is the project's own source, not a transcription); the text between
+    the citations of any other (a value made only of citations has none)."""
     if scalar.path and scalar.path[-1] in SKIPPED_FIELDS:
+        return []
+    if scalar.kind == "rule_index" and len(scalar.path) == 3 and scalar.path[::2] == ("sections", "title"):
         return []
     return [part for part in CITATION.split(scalar.text)[:: CITATION.groups + 1] if words(part)]
 

@@ -215,6 +215,23 @@ def test_citations_ids_and_names_are_not_checked(corpus: dict[str, Path], capsys
     assert run_check(corpus, capsys) == (0, "")
 
 
+def test_a_rule_index_s_section_titles_are_the_rulebook_s_own_and_not_checked(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rule index quotes a primary rulebook's headings or first words to find its sections; a
+    transcription that repeats the rulebook does not make them its text. Any other field of the
+    index is checked."""
+    assert refresh(corpus) == 0
+    copied = "each merchant may carry seven bundles of saffron across"
+    write_rules(corpus["rules"], REWORDED)
+    index = corpus["rules"] / "rulebook.yaml"
+    index.write_text(f"kind: rule_index\nsections:\n  - number: '1.1'\n    title: {copied}\n", encoding="utf-8")
+    assert run_check(corpus, capsys) == (0, "")
+    index.write_text(f"kind: rule_index\nsections:\n  - number: '1.1'\n    note: {copied}\n", encoding="utf-8")
+    status, out = run_check(corpus, capsys)
+    assert status == 1 and "rulebook.yaml:4:11: sections[0].note: 9 words match" in out
+
+
 def test_the_fingerprints_hold_no_word_of_the_cited_text(corpus: dict[str, Path]) -> None:
     assert refresh(corpus) == 0
     blob = (corpus["data"] / "fingerprints.bin").read_bytes()
