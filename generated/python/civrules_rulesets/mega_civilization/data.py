@@ -100,7 +100,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "7edefd40b75d43e651d3e0a96f40e3ecb20a0d6b44a211f683f0baefb32952ca"
+RULESET_FINGERPRINT: Final = "1d37498c3930594b8ca0c2ae55dd82dc891d3cb273ad03afdee9b08e7aaef3bd"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6365,7 +6365,7 @@ SETTINGS: Final[Mapping[str, object]] = FrozenMap(
                 "order": FrozenMap(
                     {
                         "source": "community/megaciv_ast_by_civ.csv (ast_rank); menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (A.S.T.-ranking / A.S.T.-position)",
-                        "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last. 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, General rules: A.S.T.-ranking / A.S.T.-position).",
+                        "text": "The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last. 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking.",
                     },
                 ),
                 "points_per_space": 5,
