@@ -499,7 +499,7 @@ def render_module(family: Family, runtime_package: str) -> str:
         ]
         out += _fit(4, "def __init__(", ["self", "*", *params], ") -> None:")
         out += [f'        _set(self, "{f.attr}", {f.attr})' for f in spec.fields]
-        out.append("        self._seal(unknown_fields)")
+        out.append('        _set(self, "_unknown", unknown_fields)')
     return "\n".join(out) + "\n"
 
 

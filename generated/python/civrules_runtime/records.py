@@ -103,9 +103,10 @@ class SettingsRecord(Record, Mapping[str, object]):
     (and hashes as one), as the FrozenMap it replaces did.
     """
 
-    __slots__ = ("_present",)
+    __slots__ = ("_unknown", "_present")
 
-    _present: tuple[str, ...]
+    _unknown: tuple[str, ...]  # the keys given as unknown
+    _present: tuple[str, ...]  # the keys of the data, sorted: made when the mapping is first read
     #: The data's key of each field, in the order of ``__slots__`` (where one differs from its field).
     _setting_keys: tuple[str, ...] = ()
     _field_of: dict[str, str] = {}  # noqa: RUF012 - set once per class, never changed
@@ -117,38 +118,43 @@ class SettingsRecord(Record, Mapping[str, object]):
         cls._setting_keys = keys
         cls._field_of = dict(zip(keys, names, strict=True))
 
-    def _seal(self, unknown_fields: tuple[str, ...]) -> None:
-        """Record which keys the data has: the fields given a value, and the unknown ones."""
-        present = [
-            key
-            for key, name in zip(self._setting_keys, self._names(), strict=True)
-            if getattr(self, name) is not None or key in unknown_fields
-        ]
-        present.sort()
-        _set(self, "_present", tuple(present))
+    def _keys(self) -> tuple[str, ...]:
+        """The keys the data has: the fields given a value, and the unknown ones (made once, when
+        first asked: an engine that reads the fields never pays for the mapping)."""
+        try:
+            return self._present
+        except AttributeError:
+            unknown = self._unknown
+            present = sorted(
+                key
+                for key, name in zip(self._setting_keys, self._names(), strict=True)
+                if getattr(self, name) is not None or key in unknown
+            )
+            _set(self, "_present", tuple(present))
+            return self._present
 
     @property
     def unknown_fields(self) -> tuple[str, ...]:
         """The keys the data has whose facts the sources do not give (their fields are None)."""
-        return tuple(key for key in self._present if getattr(self, self._field_of[key]) is None)
+        return tuple(key for key in self._keys() if getattr(self, self._field_of[key]) is None)
 
     def __getitem__(self, key: str) -> object:
-        if key in self._present:
+        if key in self._keys():
             return getattr(self, self._field_of[key])
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._present)
+        return iter(self._keys())
 
     def __len__(self) -> int:
-        return len(self._present)
+        return len(self._keys())
 
     def __contains__(self, key: object) -> bool:
-        return key in self._present
+        return key in self._keys()
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SettingsRecord) and other.__class__ is self.__class__:
-            return self._present == other._present and self._values() == other._values()
+            return self._values() == other._values() and self.unknown_fields == other.unknown_fields
         if isinstance(other, Mapping):
             return dict(self.items()) == dict(other.items())
         return NotImplemented
@@ -157,13 +163,13 @@ class SettingsRecord(Record, Mapping[str, object]):
         return hash(frozenset(self.items()))  # as a FrozenMap of the same items
 
     def __getstate__(self) -> tuple[object, ...]:
-        return (*self._values(), self._present)
+        return (*self._values(), self.unknown_fields)
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
-        *values, present = state
+        *values, unknown = state
         for name, value in zip(self._names(), values, strict=True):
             _set(self, name, value)
-        _set(self, "_present", present)
+        _set(self, "_unknown", unknown)
 
     def replace(self, **changes: object) -> Self:
         """A record of the same type with ``changes`` made to its fields (by field name); a field

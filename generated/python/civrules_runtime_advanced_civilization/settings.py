@@ -105,7 +105,7 @@ class DeclaredCount(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CivilizationCards(SettingsRecord):
@@ -120,7 +120,7 @@ class CivilizationCards(SettingsRecord):
 
     def __init__(self, *, declared_count: DeclaredCount | None = None, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "declared_count", declared_count)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TotalCards(SettingsRecord):
@@ -155,7 +155,7 @@ class TotalCards(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SetExample(SettingsRecord):
@@ -193,7 +193,7 @@ class SetExample(SettingsRecord):
         _set(self, "set_value", set_value)
         _set(self, "rule", rule)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SetValue(SettingsRecord):
@@ -237,7 +237,7 @@ class SetValue(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class MiningSetBonus(SettingsRecord):
@@ -282,7 +282,7 @@ class MiningSetBonus(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Mining(SettingsRecord):
@@ -326,7 +326,7 @@ class Mining(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TradeStackCalamityCards(SettingsRecord):
@@ -369,7 +369,7 @@ class TradeStackCalamityCards(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Purchase(SettingsRecord):
@@ -406,7 +406,7 @@ class Purchase(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TradeStack(SettingsRecord):
@@ -453,7 +453,7 @@ class TradeStack(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class StackRange(SettingsRecord):
@@ -471,7 +471,7 @@ class StackRange(SettingsRecord):
     def __init__(self, *, from_: int, to: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "from_", from_)
         _set(self, "to", to)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Step(SettingsRecord):
@@ -521,7 +521,7 @@ class Step(SettingsRecord):
         _set(self, "text", text)
         _set(self, "rule", rule)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TradeStacksSetup(SettingsRecord):
@@ -557,7 +557,7 @@ class TradeStacksSetup(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TradeStacks(SettingsRecord):
@@ -604,7 +604,7 @@ class TradeStacks(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class PlayersRange(SettingsRecord):
@@ -623,7 +623,7 @@ class PlayersRange(SettingsRecord):
     def __init__(self, *, min: int, max: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "min", min)
         _set(self, "max", max)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DeckBlockCommodity(SettingsRecord):
@@ -655,7 +655,7 @@ class DeckBlockCommodity(SettingsRecord):
         _set(self, "count", count)
         _set(self, "share", share)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DeckBlock(SettingsRecord):
@@ -692,7 +692,7 @@ class DeckBlock(SettingsRecord):
         _set(self, "calamity_severities", calamity_severities)
         _set(self, "calamity_sets", calamity_sets)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DeckComposition(SettingsRecord):
@@ -733,7 +733,7 @@ class DeckComposition(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class BlockBonus(SettingsRecord):
@@ -778,7 +778,7 @@ class BlockBonus(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Commodities(SettingsRecord):
@@ -827,7 +827,7 @@ class Commodities(SettingsRecord):
         _set(self, "trade_stacks", trade_stacks)
         _set(self, "deck_compositions", deck_compositions)
         _set(self, "non_native_block_bonus", non_native_block_bonus)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class ExcludedBorder(SettingsRecord):
@@ -863,7 +863,7 @@ class ExcludedBorder(SettingsRecord):
         _set(self, "why", why)
         _set(self, "rule", rule)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Map(SettingsRecord):
@@ -886,7 +886,7 @@ class Map(SettingsRecord):
     ) -> None:
         _set(self, "two_coast_areas", two_coast_areas)
         _set(self, "excluded_borders", excluded_borders)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SuppressItem(SettingsRecord):
@@ -921,7 +921,7 @@ class SuppressItem(SettingsRecord):
         _set(self, "file", file)
         _set(self, "target", target)
         _set(self, "reason", reason)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Rulebook(SettingsRecord):
@@ -949,7 +949,7 @@ class Rulebook(SettingsRecord):
         _set(self, "title", title)
         _set(self, "rule_index", rule_index)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class NotInSources(SettingsRecord):
@@ -982,7 +982,7 @@ class NotInSources(SettingsRecord):
         _set(self, "player_counts", player_counts)
         _set(self, "sequence_of_play", sequence_of_play)
         _set(self, "victory", victory)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
@@ -1018,7 +1018,7 @@ class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
         _set(self, "source", source)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
@@ -1054,7 +1054,7 @@ class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
         _set(self, "source", source)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
@@ -1090,7 +1090,7 @@ class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
         _set(self, "source", source)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CreditPolicyPurchasesOverpayment(SettingsRecord):
@@ -1125,7 +1125,7 @@ class CreditPolicyPurchasesOverpayment(SettingsRecord):
         _set(self, "source", source)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CreditPolicyPurchases(SettingsRecord):
@@ -1161,7 +1161,7 @@ class CreditPolicyPurchases(SettingsRecord):
         _set(self, "same_turn_credits", same_turn_credits)
         _set(self, "treasury_within_price", treasury_within_price)
         _set(self, "overpayment", overpayment)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CreditPolicy(SettingsRecord):
@@ -1267,7 +1267,7 @@ class CreditPolicy(SettingsRecord):
         _set(self, "excess_lost", excess_lost)
         _set(self, "purchases", purchases)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Components(SettingsRecord):
@@ -1339,7 +1339,7 @@ class Components(SettingsRecord):
         _set(self, "census_markers_per_set", census_markers_per_set)
         _set(self, "succession_markers_per_set", succession_markers_per_set)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class AstOrder(SettingsRecord):
@@ -1370,7 +1370,7 @@ class AstOrder(SettingsRecord):
         _set(self, "source", source)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class RuleText(SettingsRecord):
@@ -1405,7 +1405,7 @@ class RuleText(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class AstRegression(SettingsRecord):
@@ -1445,7 +1445,7 @@ class AstRegression(SettingsRecord):
         _set(self, "condition", condition)
         _set(self, "spaces_per_turn", spaces_per_turn)
         _set(self, "except_epochs", except_epochs)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class AstLevel(SettingsRecord):
@@ -1476,7 +1476,7 @@ class AstLevel(SettingsRecord):
         _set(self, "name", name)
         _set(self, "rule", rule)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DisagreementAlternative(SettingsRecord):
@@ -1493,7 +1493,7 @@ class DisagreementAlternative(SettingsRecord):
     def __init__(self, *, value: object, source: str, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "value", value)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Disagreement(SettingsRecord):
@@ -1524,7 +1524,7 @@ class Disagreement(SettingsRecord):
         _set(self, "chosen", chosen)
         _set(self, "alternatives", alternatives)
         _set(self, "why", why)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Ast(SettingsRecord):
@@ -1648,7 +1648,7 @@ class Ast(SettingsRecord):
         _set(self, "tracks", tracks)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class PlayerCounts(SettingsRecord):
@@ -1679,7 +1679,7 @@ class PlayerCounts(SettingsRecord):
         _set(self, "source", source)
         _set(self, "general_rules", general_rules)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SequenceOfPlay(SettingsRecord):
@@ -1715,7 +1715,7 @@ class SequenceOfPlay(SettingsRecord):
         _set(self, "phase_count", phase_count)
         _set(self, "general_rules", general_rules)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class VictoryScoringItem(SettingsRecord):
@@ -1802,7 +1802,7 @@ class VictoryScoringItem(SettingsRecord):
         _set(self, "card_value_below", card_value_below)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Victory(SettingsRecord):
@@ -1875,7 +1875,7 @@ class Victory(SettingsRecord):
         _set(self, "tie", tie)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class HandLimitCardChange(SettingsRecord):
@@ -1911,7 +1911,7 @@ class HandLimitCardChange(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class HandLimit(SettingsRecord):
@@ -1984,7 +1984,7 @@ class HandLimit(SettingsRecord):
         _set(self, "card_changes_cumulative", card_changes_cumulative)
         _set(self, "text", text)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TaxationRateChange(SettingsRecord):
@@ -2024,7 +2024,7 @@ class TaxationRateChange(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TaxationRateChangesCombination(SettingsRecord):
@@ -2068,7 +2068,7 @@ class TaxationRateChangesCombination(SettingsRecord):
         _set(self, "text", text)
         _set(self, "rule", rule)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TaxationRateCard(SettingsRecord):
@@ -2104,7 +2104,7 @@ class TaxationRateCard(SettingsRecord):
         _set(self, "same_rate_all_cities", same_rate_all_cities)
         _set(self, "rule", rule)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TaxationRevolt(SettingsRecord):
@@ -2141,7 +2141,7 @@ class TaxationRevolt(SettingsRecord):
         _set(self, "text", text)
         _set(self, "beneficiary", beneficiary)
         _set(self, "immune_card", immune_card)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Taxation(SettingsRecord):
@@ -2208,7 +2208,7 @@ class Taxation(SettingsRecord):
         _set(self, "rate_card", rate_card)
         _set(self, "revolt", revolt)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class NonPlayerForceAdvancement(SettingsRecord):
@@ -2235,7 +2235,7 @@ class NonPlayerForceAdvancement(SettingsRecord):
         _set(self, "card", card)
         _set(self, "name", name)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class NonPlayerForceCalamityCard(SettingsRecord):
@@ -2274,7 +2274,7 @@ class NonPlayerForceCalamityCard(SettingsRecord):
         _set(self, "source", source)
         _set(self, "rule", rule)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class NonPlayerForce(SettingsRecord):
@@ -2358,7 +2358,7 @@ class NonPlayerForce(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Settings(SettingsRecord):
@@ -2505,4 +2505,4 @@ class Settings(SettingsRecord):
         _set(self, "civilization_cards", civilization_cards)
         _set(self, "commodities", commodities)
         _set(self, "map", map)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)

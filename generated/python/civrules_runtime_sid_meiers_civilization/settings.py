@@ -60,7 +60,7 @@ class Technologies(SettingsRecord):
 
     def __init__(self, *, declared_count: int | None = None, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "declared_count", declared_count)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SuppressItem(SettingsRecord):
@@ -95,7 +95,7 @@ class SuppressItem(SettingsRecord):
         _set(self, "file", file)
         _set(self, "target", target)
         _set(self, "reason", reason)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Rulebook(SettingsRecord):
@@ -112,7 +112,7 @@ class Rulebook(SettingsRecord):
     def __init__(self, *, title: str, rule_index: str, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "title", title)
         _set(self, "rule_index", rule_index)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DisagreementAlternative(SettingsRecord):
@@ -129,7 +129,7 @@ class DisagreementAlternative(SettingsRecord):
     def __init__(self, *, value: object, source: str, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "value", value)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Disagreement(SettingsRecord):
@@ -160,7 +160,7 @@ class Disagreement(SettingsRecord):
         _set(self, "chosen", chosen)
         _set(self, "alternatives", alternatives)
         _set(self, "why", why)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TurnOrder(SettingsRecord):
@@ -195,7 +195,7 @@ class TurnOrder(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CitiesRaisedLimit(SettingsRecord):
@@ -212,7 +212,7 @@ class CitiesRaisedLimit(SettingsRecord):
     def __init__(self, *, technology: str, limit: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "technology", technology)
         _set(self, "limit", limit)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CitiesPlacementItem(SettingsRecord):
@@ -247,7 +247,7 @@ class CitiesPlacementItem(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Cities(SettingsRecord):
@@ -324,7 +324,7 @@ class Cities(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Trade(SettingsRecord):
@@ -367,7 +367,7 @@ class Trade(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class ProductionFigures(SettingsRecord):
@@ -384,7 +384,7 @@ class ProductionFigures(SettingsRecord):
     def __init__(self, *, army: int, scout: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "army", army)
         _set(self, "scout", scout)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Production(SettingsRecord):
@@ -427,7 +427,7 @@ class Production(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class ResearchCost(SettingsRecord):
@@ -444,7 +444,7 @@ class ResearchCost(SettingsRecord):
     def __init__(self, *, level: int, trade: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "level", level)
         _set(self, "trade", trade)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Research(SettingsRecord):
@@ -487,7 +487,7 @@ class Research(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class PyramidMinimum(SettingsRecord):
@@ -504,7 +504,7 @@ class PyramidMinimum(SettingsRecord):
     def __init__(self, *, level: int, count: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "level", level)
         _set(self, "count", count)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class PyramidEachLevelNeedsOneMoreBelow(SettingsRecord):
@@ -543,7 +543,7 @@ class PyramidEachLevelNeedsOneMoreBelow(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Pyramid(SettingsRecord):
@@ -626,7 +626,7 @@ class Pyramid(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Movement(SettingsRecord):
@@ -691,7 +691,7 @@ class Movement(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Villages(SettingsRecord):
@@ -742,7 +742,7 @@ class Villages(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CultureHand(SettingsRecord):
@@ -781,7 +781,7 @@ class CultureHand(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CombatBattleHand(SettingsRecord):
@@ -846,7 +846,7 @@ class CombatBattleHand(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CombatLootFigures(SettingsRecord):
@@ -873,7 +873,7 @@ class CombatLootFigures(SettingsRecord):
         _set(self, "trade", trade)
         _set(self, "culture", culture)
         _set(self, "resources", resources)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CombatLootCity(SettingsRecord):
@@ -900,7 +900,7 @@ class CombatLootCity(SettingsRecord):
         _set(self, "technologies", technologies)
         _set(self, "culture_cards", culture_cards)
         _set(self, "resources", resources)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CombatLoot(SettingsRecord):
@@ -927,7 +927,7 @@ class CombatLoot(SettingsRecord):
         _set(self, "figures", figures)
         _set(self, "city", city)
         _set(self, "capital", capital)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Combat(SettingsRecord):
@@ -992,7 +992,7 @@ class Combat(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Coins(SettingsRecord):
@@ -1031,7 +1031,7 @@ class Coins(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TieBreakAdvanced(SettingsRecord):
@@ -1062,7 +1062,7 @@ class TieBreakAdvanced(SettingsRecord):
         _set(self, "others_finish_the_turn", others_finish_the_turn)
         _set(self, "score", score)
         _set(self, "still_tied", still_tied)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class TieBreak(SettingsRecord):
@@ -1101,7 +1101,7 @@ class TieBreak(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Settings(SettingsRecord):
@@ -1237,4 +1237,4 @@ class Settings(SettingsRecord):
         _set(self, "tie_break", tie_break)
         _set(self, "not_in_sources", not_in_sources)
         _set(self, "technologies", technologies)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)

@@ -84,7 +84,7 @@ class SuppressItem(SettingsRecord):
         _set(self, "file", file)
         _set(self, "target", target)
         _set(self, "reason", reason)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Rulebook(SettingsRecord):
@@ -112,7 +112,7 @@ class Rulebook(SettingsRecord):
         _set(self, "title", title)
         _set(self, "rule_index", rule_index)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class GoodsUnlimited(SettingsRecord):
@@ -144,7 +144,7 @@ class GoodsUnlimited(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class ColourlessCard(SettingsRecord):
@@ -176,7 +176,7 @@ class ColourlessCard(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CardUsesRaze(SettingsRecord):
@@ -208,7 +208,7 @@ class CardUsesRaze(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CardUsesDeal(SettingsRecord):
@@ -240,7 +240,7 @@ class CardUsesDeal(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class CardUses(SettingsRecord):
@@ -257,7 +257,7 @@ class CardUses(SettingsRecord):
     def __init__(self, *, raze: CardUsesRaze, deal: CardUsesDeal, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "raze", raze)
         _set(self, "deal", deal)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SetupItem(SettingsRecord):
@@ -293,7 +293,7 @@ class SetupItem(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class StartingHand(SettingsRecord):
@@ -329,7 +329,7 @@ class StartingHand(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class FirstGame(SettingsRecord):
@@ -365,7 +365,7 @@ class FirstGame(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Rounds(SettingsRecord):
@@ -397,7 +397,7 @@ class Rounds(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Defence(SettingsRecord):
@@ -463,7 +463,7 @@ class Defence(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Foundation(SettingsRecord):
@@ -499,7 +499,7 @@ class Foundation(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class ScoringTieBreak(SettingsRecord):
@@ -535,7 +535,7 @@ class ScoringTieBreak(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Scoring(SettingsRecord):
@@ -575,7 +575,7 @@ class Scoring(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloVirtualPlayer(SettingsRecord):
@@ -619,7 +619,7 @@ class SoloVirtualPlayer(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloAttackCards(SettingsRecord):
@@ -655,7 +655,7 @@ class SoloAttackCards(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloSetupItem(SettingsRecord):
@@ -691,7 +691,7 @@ class SoloSetupItem(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloLookoutStep(SettingsRecord):
@@ -727,7 +727,7 @@ class SoloLookoutStep(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloAttackPriority(SettingsRecord):
@@ -763,7 +763,7 @@ class SoloAttackPriority(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloJapaneseTargetOrder(SettingsRecord):
@@ -795,7 +795,7 @@ class SoloJapaneseTargetOrder(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DisagreementAlternative(SettingsRecord):
@@ -812,7 +812,7 @@ class DisagreementAlternative(SettingsRecord):
     def __init__(self, *, value: object, source: str, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "value", value)
         _set(self, "source", source)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Disagreement(SettingsRecord):
@@ -843,7 +843,7 @@ class Disagreement(SettingsRecord):
         _set(self, "chosen", chosen)
         _set(self, "alternatives", alternatives)
         _set(self, "why", why)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloWinning(SettingsRecord):
@@ -879,7 +879,7 @@ class SoloWinning(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloAchievementsLevel(SettingsRecord):
@@ -910,7 +910,7 @@ class SoloAchievementsLevel(SettingsRecord):
         _set(self, "name", name)
         _set(self, "at_least", at_least)
         _set(self, "below", below)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class SoloAchievements(SettingsRecord):
@@ -942,7 +942,7 @@ class SoloAchievements(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Solo(SettingsRecord):
@@ -1056,7 +1056,7 @@ class Solo(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DeckBuildingPatternItem(SettingsRecord):
@@ -1073,7 +1073,7 @@ class DeckBuildingPatternItem(SettingsRecord):
     def __init__(self, *, copies: int, cards: int, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "copies", copies)
         _set(self, "cards", cards)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DeckBuildingOwnFactionOnly(SettingsRecord):
@@ -1113,7 +1113,7 @@ class DeckBuildingOwnFactionOnly(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class DeckBuilding(SettingsRecord):
@@ -1157,7 +1157,7 @@ class DeckBuilding(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class NamedCardsNotIdentifiedItem(SettingsRecord):
@@ -1184,7 +1184,7 @@ class NamedCardsNotIdentifiedItem(SettingsRecord):
         _set(self, "name", name)
         _set(self, "rule", rule)
         _set(self, "why", why)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
 
 
 class Settings(SettingsRecord):
@@ -1312,4 +1312,4 @@ class Settings(SettingsRecord):
         _set(self, "deck_building", deck_building)
         _set(self, "named_cards_not_identified", named_cards_not_identified)
         _set(self, "note", note)
-        self._seal(unknown_fields)
+        _set(self, "_unknown", unknown_fields)
