@@ -3,9 +3,10 @@
 The errors every package raises, the record base each family's records are built on
 (:class:`Record`; :class:`SettingsRecord`, that of the typed settings), :class:`UnknownFact`,
 :class:`FrozenMap` (the read-only mapping the packages' tables are made of), and
-:class:`RulesetPackageBase`, the protocol of the names every package has whatever its family. Each family has a runtime of its own with its
-records, vocabularies, rule logic and ``RulesetPackage`` protocol: the Advanced Civilization
-family's is ``civrules_runtime_advanced_civilization``.
+:class:`RulesetPackageBase`, the protocol of the names every package has whatever its family.
+Each family has a runtime of its own with its records, vocabularies, rule logic, typed settings
+(``settings``) and ``RulesetPackage`` protocol: the Advanced Civilization family's is
+``civrules_runtime_advanced_civilization``.
 
 Those names lived here until the runtime was split by family; for this round they are still
 importable from here (loaded from the family's runtime on first use: import them from there).

@@ -483,22 +483,6 @@ def _modifier_details(modifier: Modifier, w: _Writer) -> dict[str, Node]:
     return out
 
 
-def _frozen(item: Any) -> Node:
-    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None.
-
-    SETTINGS is every ruleset-level rule copied through whole as `civrules export` writes it: it
-    reads the export, not the model, whose typed settings would only re-wrap the same mappings."""
-    if isinstance(item, dict):
-        if set(item) == {"unknown"}:
-            return Code("None")
-        return call("FrozenMap", dct([(string(str(k)), _frozen(v)) for k, v in sorted(item.items())]))
-    if isinstance(item, list):
-        return tup([_frozen(v) for v in item])
-    if isinstance(item, str):
-        return string(" ".join(item.split()) if "\n" in item else item)
-    return value(item)
-
-
 def _hand_limit(ruleset: Ruleset, w: _Writer) -> Node:
     found = ruleset.hand_limit
     if found is None:

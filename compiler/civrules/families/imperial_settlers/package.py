@@ -143,21 +143,6 @@ def _mapping(items: list[tuple[Node, Node]]) -> Node:
     return call("FrozenMap", dct(items)) if items else Code("FrozenMap({})")
 
 
-def _frozen(item: Any) -> Node:
-    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None."""
-    if isinstance(item, dict):
-        if set(item) == {"unknown"}:
-            return Code("None")
-        return call("FrozenMap", dct([(string(str(k)), _frozen(v)) for k, v in sorted(item.items())]))
-    if isinstance(item, list):
-        return tup([_frozen(v) for v in item])
-    if isinstance(item, str):
-        return string(" ".join(item.split()) if "\n" in item else item)
-    if isinstance(item, bool) or item is None:
-        return Code(repr(item))
-    return Code(repr(item))
-
-
 def _given(**fields: Any) -> dict[str, Node]:
     """Keyword arguments for the fields the data writes (a record's default stands for the rest)."""
     return {name: _plain(item) for name, item in fields.items() if item is not None}

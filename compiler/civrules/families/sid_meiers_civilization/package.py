@@ -347,19 +347,6 @@ def _mapping(items: list[tuple[Node, Node]], w: _Writer) -> Node:
     return call(w.rt("FrozenMap"), dct(items)) if items else Code(f"{w.rt('FrozenMap')}({{}})")
 
 
-def _frozen(item: Any) -> Node:
-    """Plain data (the exported settings) as read-only Python: mappings, tuples; unknown is None."""
-    if isinstance(item, dict):
-        if set(item) == {"unknown"}:
-            return Code("None")
-        return call("FrozenMap", dct([(string(str(k)), _frozen(v)) for k, v in sorted(item.items())]))
-    if isinstance(item, list):
-        return tup([_frozen(v) for v in item])
-    if isinstance(item, str):
-        return string(" ".join(item.split()) if "\n" in item else item)
-    return value(item)
-
-
 def _cited(entity: Entity) -> tuple[str, ...]:
     """The rule sections an entity cites, then the secondary source it cites (its spaces folded)."""
     source = entity.source
