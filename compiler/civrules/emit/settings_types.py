@@ -124,7 +124,7 @@ def _first_line(text: str) -> str:
 class _Builder:
     def __init__(self) -> None:
         self.records: dict[str, RecordSpec] = {}
-        self.by_node: dict[int, str] = {}
+        self.by_node: dict[int, tuple[Mapping[str, Any], str]] = {}  # a schema object's record, by its id
         self.described = ""  # the description of the field whose type is being made
 
     def deref(self, node: Mapping[str, Any], doc: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None]:
@@ -219,14 +219,14 @@ class _Builder:
         prefix: str | None = None,
     ) -> str:
         known = self.by_node.get(id(node))
-        if known is not None and properties is None:
-            return known
+        if known is not None and known[0] is node and properties is None:
+            return known[1]
         while name in self.records:
             name += "_"
         spec = RecordSpec(name, _first_line(str(node.get("description") or self.described)))
         self.records[name] = spec  # before the fields: a record may hold itself
         if properties is None:
-            self.by_node[id(node)] = name
+            self.by_node[id(node)] = (node, name)  # the node kept: its id is not reused
             properties = [(key, sub, doc) for key, sub in self._properties(node, doc).items()]
             required = self._required(node, doc)
         for key, sub, sub_doc in properties:
