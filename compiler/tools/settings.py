@@ -16,7 +16,6 @@ import importlib
 import sys
 from pathlib import Path
 
-from civrules.emit.packaging import family_runtime_package
 from civrules.emit.settings_types import render_module
 from civrules.families import Family, families
 
@@ -34,7 +33,7 @@ def target(family: Family) -> Path:
 
 def rendered() -> dict[Path, str]:
     """Every shipped family's ``settings`` module, by where it is written."""
-    return {target(f): render_module(f, family_runtime_package(f.id)) for f in shipped_families()}
+    return {target(f): render_module(f) for f in shipped_families()}
 
 
 def main(argv: list[str]) -> int:

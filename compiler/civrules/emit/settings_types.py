@@ -441,7 +441,7 @@ def _docstring(indent: int, text: str) -> list[str]:
     return [pad + line for line in lines]
 
 
-def render_module(family: Family, runtime_package: str) -> str:
+def render_module(family: Family) -> str:
     """The family runtime's ``settings`` module: the records of :func:`settings_types`, formatted
     as ruff formats them."""
     types = settings_types(family)
