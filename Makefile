@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates reference release provenance provenance-check
+	bench-record bench-check clean validators templates settings reference release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -92,6 +92,10 @@ validators: $(STAMP)
 # The compiled templates shipped in civrules/_generated/templates/, regenerated after a template changes.
 templates: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.templates
+
+# The typed records of SETTINGS (each family runtime's settings.py), regenerated after a schema changes.
+settings: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.settings
 
 # docs/reference.md (and the ruleset schema's overlay types), regenerated after a schema, a family's
 # settings or a check's documentation changes; `--check` (tests/generated/test_reference.py) writes nothing.

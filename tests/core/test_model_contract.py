@@ -55,6 +55,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/references.py", "references", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data"
     ),
+    ("emit/settings_types.py", "_settings_types", "settings"): (
+        "the family declaration's slot of each setting (Family.settings), not data: which schema types it"
+    ),
     ("emit/export.py", "export_ruleset", "data"): (
         "`civrules export` is the resolved ruleset as written (DESIGN.md: cards carry cost, groups, "
         "prerequisites, credits as written), a contract of its own"

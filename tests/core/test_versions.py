@@ -117,6 +117,27 @@ def test_a_removed_or_renamed_id_or_a_changed_type_is_a_major_version() -> None:
     assert (removed.version, removed.changes) == ("2.0.0", ("removed cost",))
 
 
+def test_settings_narrowed_to_the_typed_records_is_a_minor_version() -> None:
+    """SETTINGS from Mapping[str, object] to a family runtime's settings record (itself a
+    Mapping[str, object], with the same keys and values) keeps code written for the mapping
+    working; any other change of its type is major."""
+    init = INIT.replace('"cost"]', '"cost", "SETTINGS"]')
+    mapping = DATA + "SETTINGS: Final[Mapping[str, object]] = FrozenMap({})\n"
+    before = previous(init=init, data=mapping)
+    typed = versions.decide(before, api(init=init, data=mapping.replace("Mapping[str, object]", "settings.Settings")))
+    assert (typed.version, typed.bump) == ("1.5.0", "minor")
+    assert typed.changes == (
+        "narrowed the type of SETTINGS from `Final[Mapping[str, object]]` to `Final[settings.Settings]`",
+    )
+    other = versions.decide(before, api(init=init, data=mapping.replace("[str, object]", "[str, int]")))
+    assert other.bump == "major"
+    back = versions.decide(
+        previous(init=init, data=mapping.replace("Mapping[str, object]", "settings.Settings")),
+        api(init=init, data=mapping),
+    )
+    assert back.bump == "major"
+
+
 def _build(rules: Path, out: Path, *extra: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, ["--rules", str(rules), "build", "--out", str(out), *extra])
     return result.exit_code, result.stderr

@@ -16,7 +16,7 @@ import inspect
 import itertools
 import pickle
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 
 import pytest
@@ -28,7 +28,7 @@ if str(GENERATED) not in sys.path:
     sys.path.insert(0, str(GENERATED))
 
 from civrules_runtime import FrozenMap  # noqa: E402 - the committed runtime, kept current by `build --check`
-from civrules_runtime.records import Record  # noqa: E402
+from civrules_runtime.records import Record, SettingsRecord  # noqa: E402
 
 PACKAGES = sorted(p.name for p in (GENERATED / "civrules_rulesets").iterdir() if (p / "__init__.py").is_file())
 RUNTIMES = sorted(p.name for p in GENERATED.iterdir() if p.name.startswith("civrules_runtime_"))
@@ -85,9 +85,10 @@ def answers() -> Iterator[Record]:
 def record_types() -> list[type[Record]]:
     found: set[type[Record]] = set()
     for runtime in ("civrules_runtime", *RUNTIMES):
-        records = importlib.import_module(f"{runtime}.records")
-        found.update(c for c in vars(records).values() if inspect.isclass(c) and issubclass(c, Record))
-    found.discard(Record)
+        for module in ("records", "settings") if runtime != "civrules_runtime" else ("records",):
+            records = importlib.import_module(f"{runtime}.{module}")
+            found.update(c for c in vars(records).values() if inspect.isclass(c) and issubclass(c, Record))
+    found -= {Record, SettingsRecord}  # the bases
     return sorted(found, key=lambda c: f"{c.__module__}.{c.__name__}")
 
 
@@ -107,7 +108,23 @@ def samples() -> dict[type[Record], list[Record]]:
             p.default is not inspect.Parameter.empty for p in inspect.signature(kind).parameters.values()
         ):
             out[kind] = [kind()]  # e.g. a card effect no ruleset's card has yet
+    for kind in record_types():
+        if kind not in out and issubclass(kind, SettingsRecord):
+            out[kind] = [_unused_setting(kind)]
     return out
+
+
+def _unused_setting(kind: type[SettingsRecord]) -> SettingsRecord:
+    """A settings record of a kind no shipped ruleset writes (a variant's suppressions, the sources'
+    disagreements in a family whose data has none yet), made of placeholder values (no game fact)."""
+    module = importlib.import_module(kind.__module__)
+    make: Callable[..., SettingsRecord] = kind  # each kind's own keyword arguments
+    if kind.__name__ == "SuppressItem":
+        return make(code="K002", reason="placeholder")
+    alternative: SettingsRecord = module.DisagreementAlternative(value=1, source="placeholder")
+    if kind.__name__ == "DisagreementAlternative":
+        return alternative
+    return make(field="placeholder", chosen=2, alternatives=(alternative,), why="placeholder")
 
 
 def assert_value(value: object) -> None:
@@ -147,7 +164,10 @@ def test_records_are_python_values(kind: type[Record]) -> None:
         changed = record.replace(**{first: None})
         # A changed record is the record made anew with that field (a record may normalise a field:
         # Assumptions keeps an absent table as ()).
-        assert changed == kind(**{**{n: getattr(record, n) for n in names}, first: None})
+        made = {**{n: getattr(record, n) for n in names}, first: None}
+        if isinstance(record, SettingsRecord):  # which keys are unknown is kept, as its mapping has them
+            made["unknown_fields"] = tuple(k for k in record.unknown_fields if record._field_of[k] != first)
+        assert changed == kind(**made)
         assert changed.__class__ is kind
         assert all(getattr(changed, n) == getattr(record, n) for n in names[1:])
         with pytest.raises(TypeError):

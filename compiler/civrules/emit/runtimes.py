@@ -41,8 +41,9 @@ FILES = (
 #: The shared runtime's version: 2.1 added the record and protocol bases; the names that moved to
 #: the family runtimes are still importable from it (so packages built for 2.0 keep working); 2.2
 #: made records and mappings Python values (FrozenMap; pickle, copy, ``replace``, ``asdict``); 2.3
-#: added the view every family's ``assuming()`` builds on (``assumed``).
-VERSION = "2.3.0"
+#: added the view every family's ``assuming()`` builds on (``assumed``); 2.4 the base of the typed
+#: settings records (``records.SettingsRecord``), which each family runtime's ``settings`` module uses.
+VERSION = "2.4.0"
 
 
 def runtime_distribution(

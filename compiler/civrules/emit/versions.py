@@ -7,7 +7,9 @@ committed with ``generated/``) and moves the version the manifest records:
 
 - a name or an id removed (a renamed id is one removed and one added), a type or signature changed:
   the next **major** version;
-- a name or an id added: the next **minor** version;
+- a name or an id added, or a constant's type narrowed to one of its subtypes that the API knows
+  (:data:`NARROWINGS`: SETTINGS from ``Mapping[str, object]`` to a family runtime's typed
+  ``settings`` record, itself a ``Mapping[str, object]``): the next **minor** version;
 - the same API, other files (values: costs, texts, citations): the next **patch** version;
 - nothing changed: the same version, so a rebuild of the same rules (a fresh clone's
   ``build --check`` included) writes the same files.
@@ -40,6 +42,15 @@ FIRST = "1.0.0"
 SHOWN = 4
 #: The modules whose definitions make up the API (``__init__`` re-exports the others' names).
 MODULES = ("__init__.py", "data.py", "helpers.py", "ids.py")
+
+
+#: The changes of a constant's type that only narrow it, by its type before: a read-only
+#: constant of the narrower type is still one of the old (code written against the old type works
+#: unchanged). The ``settings`` records of the family runtimes are all ``SettingsRecord``s, which
+#: are ``Mapping[str, object]`` with the keys and values SETTINGS had as a FrozenMap.
+NARROWINGS: Mapping[str, re.Pattern[str]] = {
+    "Final[Mapping[str, object]]": re.compile(r"Final\[settings\.[A-Za-z_][A-Za-z0-9_]*\]"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +247,11 @@ def decide(previous: Mapping[str, object] | None, api: Api) -> Decision:
         elif name not in old_names:
             minor.append(f"added {name}")
         elif old_names[name] != api.names[name]:
-            major.append(f"changed the type of {name} from `{old_names[name]}` to `{api.names[name]}`")
+            narrower = NARROWINGS.get(old_names[name])
+            if narrower is not None and narrower.fullmatch(api.names[name]):
+                minor.append(f"narrowed the type of {name} from `{old_names[name]}` to `{api.names[name]}`")
+            else:
+                major.append(f"changed the type of {name} from `{old_names[name]}` to `{api.names[name]}`")
     for enum in sorted(set(old_ids) & set(api.ids)):
         before, after = set(old_ids[enum]), set(api.ids[enum])
         major.extend(f"removed {enum}.{member.partition('=')[0]}" for member in sorted(before - after))

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import Self
 
 _set = object.__setattr__
@@ -89,6 +90,96 @@ def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(_plain(item) for item in value)
     return value
+
+
+class SettingsRecord(Record, Mapping[str, object]):
+    """A record of a ruleset's settings (``SETTINGS`` and its sections) that is also the read-only
+    mapping SETTINGS was before it was typed: its keys are the keys of the data (sorted, as
+    ``civrules export`` writes them), only those the data has, each with the value of its field.
+
+    A field is None where the fact is absent or unknown: ``key in record`` tells them apart, and
+    ``unknown_fields`` lists the keys whose facts the sources do not give. A key that is not a
+    Python name (``from``) is the field ``from_``. A record equals any mapping of the same items
+    (and hashes as one), as the FrozenMap it replaces did.
+    """
+
+    __slots__ = ("_unknown", "_present")
+
+    _unknown: tuple[str, ...]  # the keys given as unknown
+    _present: tuple[str, ...]  # the keys of the data, sorted: made when the mapping is first read
+    #: The data's key of each field, in the order of ``__slots__`` (where one differs from its field).
+    _setting_keys: tuple[str, ...] = ()
+    _field_of: dict[str, str] = {}  # noqa: RUF012 - set once per class, never changed
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        names: tuple[str, ...] = cls.__dict__.get("__slots__", ())
+        keys = cls.__dict__.get("_setting_keys") or names
+        cls._setting_keys = keys
+        cls._field_of = dict(zip(keys, names, strict=True))
+
+    def _keys(self) -> tuple[str, ...]:
+        """The keys the data has: the fields given a value, and the unknown ones (made once, when
+        first asked: an engine that reads the fields never pays for the mapping)."""
+        try:
+            return self._present
+        except AttributeError:
+            unknown = self._unknown
+            present = sorted(
+                key
+                for key, name in zip(self._setting_keys, self._names(), strict=True)
+                if getattr(self, name) is not None or key in unknown
+            )
+            _set(self, "_present", tuple(present))
+            return self._present
+
+    @property
+    def unknown_fields(self) -> tuple[str, ...]:
+        """The keys the data has whose facts the sources do not give (their fields are None)."""
+        return tuple(key for key in self._keys() if getattr(self, self._field_of[key]) is None)
+
+    def __getitem__(self, key: str) -> object:
+        if key in self._keys():
+            return getattr(self, self._field_of[key])
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SettingsRecord) and other.__class__ is self.__class__:
+            return self._values() == other._values() and self.unknown_fields == other.unknown_fields
+        if isinstance(other, Mapping):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.items()))  # as a FrozenMap of the same items
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return (*self._values(), self.unknown_fields)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        *values, unknown = state
+        for name, value in zip(self._names(), values, strict=True):
+            _set(self, name, value)
+        _set(self, "_unknown", unknown)
+
+    def replace(self, **changes: object) -> Self:
+        """A record of the same type with ``changes`` made to its fields (by field name); a field
+        left unknown stays unknown."""
+        fields = dict(zip(self._names(), self._values(), strict=True))
+        unknown = tuple(key for key in self.unknown_fields if self._field_of[key] not in changes)
+        make: Callable[..., Self] = type(self)  # each record's own keyword arguments
+        return make(**{**fields, **changes}, unknown_fields=unknown)
+
+    __replace__ = replace  # copy.replace (Python 3.13)
 
 
 class UnknownFact(Record):

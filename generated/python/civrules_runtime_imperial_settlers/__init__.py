@@ -85,7 +85,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 
 __all__ = [
     "Action",

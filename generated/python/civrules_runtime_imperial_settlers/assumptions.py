@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         Scoring,
         SoloLevel,
     )
+    from .settings import Settings
     from .vocab import RazeTargetName
 
 
@@ -46,6 +47,10 @@ class AssumedPackage(AssumedView):
     """A view of a ruleset package with an engine's :class:`Assumptions` filled in: every name of
     the package, its cards changed only where a fact was unknown, its helpers using them.
     Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
+
+    @property
+    def SETTINGS(self) -> Settings:  # noqa: N802 - the package's constant (the typed records)
+        return self._package.SETTINGS
 
     if TYPE_CHECKING:  # the package's own, forwarded at run time by AssumedView.__getattr__
         FACTIONS: Mapping[str, Faction]

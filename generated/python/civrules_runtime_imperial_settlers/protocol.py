@@ -36,12 +36,15 @@ if TYPE_CHECKING:
         Scoring,
         SoloLevel,
     )
+    from .settings import Settings
     from .vocab import RazeTargetName
 
 
 class RulesetPackage(RulesetPackageBase, Protocol):
     """What an engine may rely on in every generated package of the family (its `__all__`)."""
 
+    @property
+    def SETTINGS(self) -> Settings: ...  # the shared protocol\'s Mapping[str, object], typed
     @property
     def CARDS(self) -> Mapping[str, Card]: ...
     @property

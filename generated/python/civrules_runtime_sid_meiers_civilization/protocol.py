@@ -46,12 +46,15 @@ if TYPE_CHECKING:
         Victory,
         Wonder,
     )
+    from .settings import Settings
     from .vocab import DefenceName
 
 
 class RulesetPackage(RulesetPackageBase, Protocol):
     """What an engine may rely on in every generated package of the family (its `__all__`)."""
 
+    @property
+    def SETTINGS(self) -> Settings: ...  # the shared protocol\'s Mapping[str, object], typed
     @property
     def TECHNOLOGIES(self) -> Mapping[str, Technology]: ...
     @property

@@ -1,11 +1,12 @@
 """civrules_runtime: what the generated packages of every game family share (standard library only).
 
 The errors every package raises, the record base each family's records are built on
-(:class:`Record`), :class:`UnknownFact`, :class:`FrozenMap` (the read-only mapping the packages'
-tables are made of), and :class:`RulesetPackageBase`, the protocol of the
-names every package has whatever its family. Each family has a runtime of its own with its
-records, vocabularies, rule logic and ``RulesetPackage`` protocol: the Advanced Civilization
-family's is ``civrules_runtime_advanced_civilization``.
+(:class:`Record`; :class:`SettingsRecord`, that of the typed settings), :class:`UnknownFact`,
+:class:`FrozenMap` (the read-only mapping the packages' tables are made of), and
+:class:`RulesetPackageBase`, the protocol of the names every package has whatever its family.
+Each family has a runtime of its own with its records, vocabularies, rule logic, typed settings
+(``settings``) and ``RulesetPackage`` protocol: the Advanced Civilization family's is
+``civrules_runtime_advanced_civilization``.
 
 Those names lived here until the runtime was split by family; for this round they are still
 importable from here (loaded from the family's runtime on first use: import them from there).
@@ -100,7 +101,7 @@ if TYPE_CHECKING:
 
     from .mappings import FrozenMap
     from .protocol import RulesetPackageBase
-    from .records import Record, UnknownFact
+    from .records import Record, SettingsRecord, UnknownFact
 else:
 
     def __getattr__(name: str) -> object:
@@ -113,7 +114,7 @@ else:
             from . import mappings
 
             return mappings.FrozenMap
-        if name in ("Record", "UnknownFact"):
+        if name in ("Record", "SettingsRecord", "UnknownFact"):
             from . import records
 
             return getattr(records, name)
@@ -209,7 +210,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.3.0"
+__version__ = "2.4.0"
 
 __all__ = [
     "AbilityAction",
@@ -283,6 +284,7 @@ __all__ = [
     "RulesetPackage",
     "RulesetPackageBase",
     "ScoringItem",
+    "SettingsRecord",
     "Severity",
     "SpecialAbility",
     "StackSetupStep",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
     Area,
@@ -7171,506 +7172,383 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
     ),
 )
 
-#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
-#: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = FrozenMap(
-    {
-        "ast": FrozenMap(
-            {
-                "advance_per_turn": 1,
-                "epoch_entry": FrozenMap(
-                    {
-                        "id": "epoch_entry",
-                        "rule": "33.11",
-                        "text": "A marker can move into a new epoch only once the requirements for entering it are fulfilled.",
-                    },
-                ),
-                "finish_space": 16,
-                "finish_space_min_card_value": None,
-                "frozen": FrozenMap(
-                    {
-                        "id": "frozen_without_cities",
-                        "note": "The guide after 35.2 adds that, as civilization cards are never lost, freezing only ever comes from the city requirement.",
-                        "rule": "33.3",
-                        "text": "A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
-                    },
-                ),
-                "note": "10.2 (sixteen spaces) confirms the community tracks' finish space 16; 35.1 D (100 points per space) confirms their points per space; 10.21 and 33.2 confirm the five epochs. Space 1 is the start arrow, as in community/advciv_ast.csv (stone_start 1). community/advciv_ast.csv also has a '(generic track)' row (approximate, per its source) and tracks of Iberia, Indus and Persia (not nations of this ruleset); they are not used.",
-                "order": FrozenMap(
-                    {
-                        "note": "Known positions are on the nations (ast_position); the other six are missing from the sources.",
-                        "rule": ("17.4", "21.2"),
-                        "text": "A.S.T. order is the order in which the nations are listed on the A.S.T.: Africa first, Italy second, and so on down to Egypt. It breaks all ties between nations except in conflicts (17.4). The number on a nation's census marker is its A.S.T. position (21.2).",
-                    },
-                ),
-                "points_per_space": 100,
-                "regression": FrozenMap(
-                    {
-                        "condition": "no_cities_in_play",
-                        "except_epochs": ("stone_age",),
-                        "rule": "33.4",
-                        "spaces_per_turn": 1,
-                        "text": "A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
-                    },
-                ),
-                "rule": ("10.1", "10.2", "10.21", "15.4", "33.1"),
-                "spaces_per_track": 16,
-                "start_space": 1,
-                "text": "The Archaeological Succession Table has one horizontal track per nation, on which the nation's succession marker moves from left to right; each track has sixteen spaces including the start arrow and the finish box, divided into five epochs. Markers start on the start arrow (15.4).",
-            },
+#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
+#: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
+#: before they were typed; unknown facts are None.
+SETTINGS: Final[settings.Settings] = settings.Settings(
+    description="Advanced Civilization played with the Western Extension panel west of the original map: Iberia, Gaul and Britain become part of the board, Africa starts from the panel, and a four-player game can be played on the western part of the map.",
+    rulebook=settings.Rulebook(
+        title="Advanced Civilization Rulebook and Gamer's Guide",
+        rule_index="rulebooks/advanced-civilization.yaml",
+        note='The title follows the component list of the expansion kit ("5. Rulebook and Gamer\'s Guide", in the article after 35.2). The source text is a mixed English/Italian transcription; sections 16.4, 16.5, 20.1, 21.1, 23.2, 25.1-25.2 and others are absent from it.',
+    ),
+    credit_policy=settings.CreditPolicy(
+        rule=("31.51", "31.52", "31.54", "31.55", "31.56", "31.57", "31.58"),
+        group_credits="other_cards_in_group",
+        two_group_cards="both_groups",
+        same_target="highest",
+        across_owned_cards="sum",
+        credits_must_be_used=True,
+        free_when_covered=True,
+        excess_lost=True,
+        purchases=settings.CreditPolicyPurchases(
+            several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
+                value=True,
+                rule=("31.1", "31.54"),
+                text="Each player has the option of acquiring one or more civilization cards by turning in commodity cards and treasury tokens and applying credits from previously purchased civilization cards.",
+            ),
+            same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(
+                value=False,
+                rule="31.53",
+                text="Credits may not be used in the same turn in which they are acquired. A player must wait until the next turn to use credits from newly acquired civilization cards.",
+            ),
+            treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
+                value=True,
+                rule=("31.2", "31.41"),
+                text="The purchase cost is met by a combination of commodity cards, treasury tokens and credits; treasury tokens may be used, but no more of them than required.",
+                note="31.41 is printed in Italian in the source: 'Le pedine del tesoro possono essere utilizzate per acquistare carte Civilizzazione, ma non si possono spendere piu pedine del tesoro di quanto richiesto.'",
+            ),
+            overpayment=settings.CreditPolicyPurchasesOverpayment(
+                value="lost",
+                rule="31.58",
+                text="No change is given if the value of commodity cards and credits exceeds the value of the civilization cards being purchased. Any excess is lost.",
+            ),
         ),
-        "commodities": FrozenMap(
-            {
-                "mining": FrozenMap(
-                    {
-                        "card": "mining",
-                        "rule": "32.261",
-                        "set_bonus": FrozenMap(
-                            {
-                                "applies_when": (
-                                    "acquiring_civilization_cards",
-                                    "ast_evaluation",
-                                    "victory_evaluation",
-                                ),
-                                "extra_cards": 1,
-                                "max_set_size": "count_of_good",
-                                "note": "Applies to one set of Iron, Bronze, Silver, Gems or Gold (the goods marked mining: true). Once used in a turn (e.g. when acquiring civilization cards) it cannot be used again on retained cards later in the same turn (32.261 example).",
-                                "rule": ("32.261", "28.53"),
-                                "uses_per_turn": 1,
-                            },
-                        ),
-                    },
-                ),
-                "set_value": FrozenMap(
-                    {
-                        "examples": (
-                            FrozenMap({"cards": 3, "commodity": "bronze", "rule": "28.53", "set_value": 54}),
-                            FrozenMap({"cards": 4, "commodity": "bronze", "rule": "28.53", "set_value": 96}),
-                            FrozenMap({"cards": 3, "commodity": "iron", "rule": "32.261", "set_value": 18}),
-                            FrozenMap({"cards": 4, "commodity": "iron", "rule": "32.261", "set_value": 32}),
-                            FrozenMap({"cards": 2, "commodity": "gems", "rule": "32.261", "set_value": 32}),
-                            FrozenMap({"cards": 3, "commodity": "gems", "rule": "32.261", "set_value": 72}),
-                            FrozenMap({"cards": 3, "commodity": "grain", "rule": "31.58", "set_value": 36}),
-                            FrozenMap({"cards": 2, "commodity": "papyrus", "rule": "31.58", "set_value": 8}),
-                            FrozenMap({"cards": 1, "commodity": "hides", "rule": "31.58", "set_value": 1}),
-                        ),
-                        "formula": "count_squared_times_value",
-                        "max_set_size": "count_of_good",
-                        "note": "The section defining set values, 28.51 (cited by 31.31), is missing from the source text. 28.52 says the set values are printed on each commodity card and that different goods cannot be combined even if of the same value; the formula n x n x v is read from the worked examples (all nine fit it) and the Expansion Project's 26.3.3 writes it out ('3 x 3 x 4 = 36'). The maximum set size is the 'limit printed on the commodity card' (28.53, 32.261), which is the good's count. A single card counts its face value (35.1 B).",
-                        "rule": ("28.52", "28.53", "31.58", "32.261"),
-                        "same_good_only": True,
-                    },
-                ),
-                "total_cards": FrozenMap(
-                    {
-                        "count": 114,
-                        "note": "The Guide for players of CIVILIZATION (unnumbered, after section 35) also says the number of commodity cards rose from 66 to 114.",
-                        "rule": "8.1",
-                    },
-                ),
-                "trade_stacks": FrozenMap(
-                    {
-                        "count": 9,
-                        "note": "A stack's number is the face value of its commodities and the number of its calamities (9.1, 15.2, 30.1).",
-                        "numbered_by_value": True,
-                        "rule": ("10.3", "15.2"),
-                        "setup": FrozenMap(
-                            {
-                                "note": "15.2 is in Italian in the source (English card names kept). During play, used and excess commodity cards and drawn tradable calamities are shuffled and put at the bottom of their stacks, then drawn non-tradable calamities go beneath them (31.81, 31.82).",
-                                "rule": "15.2",
-                                "steps": (
-                                    FrozenMap(
-                                        {
-                                            "rule": "15.2",
-                                            "step": "sort_commodities_by_stack",
-                                            "text": "Sort the commodity cards by number.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {"rule": "15.2", "step": "shuffle_each_stack", "text": "Shuffle each stack."},
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "count_per_stack": "players",
-                                            "rule": "15.2",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "set_aside_commodities",
-                                            "text": "From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "15.2",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "shuffle_in_tradable_calamities",
-                                            "text": "Shuffle each of the eight tradable calamity cards with the remaining trade cards of the same number (Treachery with Iron and Papyrus, Superstition with Salt and Timber, and so on).",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "15.2",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "place_set_aside_on_top",
-                                            "text": "Put the commodity cards set aside on top of their stacks, so no player draws a tradable calamity until the game is well under way.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "15.2",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "place_non_tradable_calamities_at_bottom",
-                                            "text": "Place the four non-tradable calamity cards at the bottom of the stack of their number. The first stack contains no calamities.",
-                                        },
-                                    ),
-                                ),
-                            },
-                        ),
-                        "stacks": (
-                            FrozenMap({"calamities": False, "number": 1, "rule": ("15.2", "30.1")}),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
-                                    ),
-                                    "number": 2,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
-                                    ),
-                                    "number": 3,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
-                                    ),
-                                    "number": 4,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"non_tradable": 1, "rule": ("9.1", "15.2"), "tradable": 1},
-                                    ),
-                                    "number": 5,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
-                                    "number": 6,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
-                                    "number": 7,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
-                                    "number": 8,
-                                    "rule": "9.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap({"rule": ("9.1", "15.2"), "tradable": 1}),
-                                    "number": 9,
-                                    "purchases": (FrozenMap({"price": None, "rule": "27.5"}),),
-                                    "rule": "9.1",
-                                },
-                            ),
-                        ),
-                    },
-                ),
-            },
+        note="same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
+    ),
+    components=settings.Components(
+        rule="5.1",
+        nation_sets=9,
+        tokens_per_set=55,
+        cities_per_set=9,
+        ships_per_set=4,
+        census_markers_per_set=1,
+        succession_markers_per_set=1,
+        note='5.1 survives only in Italian ("nove gruppi di segnalini ... 55 grandi Pedine quadrate, nove Citta\' rotonde, quattro Navi rettangolari, un piccolo Segnalino Censimento ... e un piccolo Segnalino Avanzamento"). The online help page on ships also says a player may have only 4 ships on the map.',
+    ),
+    ast=settings.Ast(
+        rule=("10.1", "10.2", "10.21", "15.4", "33.1"),
+        text="The Archaeological Succession Table has one horizontal track per nation, on which the nation's succession marker moves from left to right; each track has sixteen spaces including the start arrow and the finish box, divided into five epochs. Markers start on the start arrow (15.4).",
+        spaces_per_track=16,
+        start_space=1,
+        finish_space=16,
+        points_per_space=100,
+        advance_per_turn=1,
+        order=settings.AstOrder(
+            rule=("17.4", "21.2"),
+            text="A.S.T. order is the order in which the nations are listed on the A.S.T.: Africa first, Italy second, and so on down to Egypt. It breaks all ties between nations except in conflicts (17.4). The number on a nation's census marker is its A.S.T. position (21.2).",
+            note="Known positions are on the nations (ast_position); the other six are missing from the sources.",
         ),
-        "components": FrozenMap(
-            {
-                "census_markers_per_set": 1,
-                "cities_per_set": 9,
-                "nation_sets": 9,
-                "note": '5.1 survives only in Italian ("nove gruppi di segnalini ... 55 grandi Pedine quadrate, nove Citta\' rotonde, quattro Navi rettangolari, un piccolo Segnalino Censimento ... e un piccolo Segnalino Avanzamento"). The online help page on ships also says a player may have only 4 ships on the map.',
-                "rule": "5.1",
-                "ships_per_set": 4,
-                "succession_markers_per_set": 1,
-                "tokens_per_set": 55,
-            },
+        epoch_entry=settings.RuleText(
+            id="epoch_entry",
+            text="A marker can move into a new epoch only once the requirements for entering it are fulfilled.",
+            rule="33.11",
         ),
-        "credit_policy": FrozenMap(
-            {
-                "across_owned_cards": "sum",
-                "credits_must_be_used": True,
-                "excess_lost": True,
-                "free_when_covered": True,
-                "group_credits": "other_cards_in_group",
-                "note": "same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
-                "purchases": FrozenMap(
-                    {
-                        "overpayment": FrozenMap(
-                            {
-                                "rule": "31.58",
-                                "text": "No change is given if the value of commodity cards and credits exceeds the value of the civilization cards being purchased. Any excess is lost.",
-                                "value": "lost",
-                            },
-                        ),
-                        "same_turn_credits": FrozenMap(
-                            {
-                                "rule": "31.53",
-                                "text": "Credits may not be used in the same turn in which they are acquired. A player must wait until the next turn to use credits from newly acquired civilization cards.",
-                                "value": False,
-                            },
-                        ),
-                        "several_cards_per_turn": FrozenMap(
-                            {
-                                "rule": ("31.1", "31.54"),
-                                "text": "Each player has the option of acquiring one or more civilization cards by turning in commodity cards and treasury tokens and applying credits from previously purchased civilization cards.",
-                                "value": True,
-                            },
-                        ),
-                        "treasury_within_price": FrozenMap(
-                            {
-                                "note": "31.41 is printed in Italian in the source: 'Le pedine del tesoro possono essere utilizzate per acquistare carte Civilizzazione, ma non si possono spendere piu pedine del tesoro di quanto richiesto.'",
-                                "rule": ("31.2", "31.41"),
-                                "text": "The purchase cost is met by a combination of commodity cards, treasury tokens and credits; treasury tokens may be used, but no more of them than required.",
-                                "value": True,
-                            },
-                        ),
-                    },
+        frozen=settings.RuleText(
+            id="frozen_without_cities",
+            text="A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
+            rule="33.3",
+            note="The guide after 35.2 adds that, as civilization cards are never lost, freezing only ever comes from the city requirement.",
+        ),
+        regression=settings.AstRegression(
+            rule="33.4",
+            text="A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
+            condition="no_cities_in_play",
+            spaces_per_turn=1,
+            except_epochs=("stone_age",),
+        ),
+        finish_space_min_card_value=None,
+        note="10.2 (sixteen spaces) confirms the community tracks' finish space 16; 35.1 D (100 points per space) confirms their points per space; 10.21 and 33.2 confirm the five epochs. Space 1 is the start arrow, as in community/advciv_ast.csv (stone_start 1). community/advciv_ast.csv also has a '(generic track)' row (approximate, per its source) and tracks of Iberia, Indus and Persia (not nations of this ruleset); they are not used.",
+        unknown_fields=("finish_space_min_card_value",),
+    ),
+    player_counts=settings.PlayerCounts(
+        rule=("16.1", "16.11", "16.12"),
+        general_rules=(
+            settings.RuleText(
+                id="partial_map_areas",
+                text="When only part of the map is used, a land area lying partly on that part may be used only if its population limit is printed on a panel in play; an area whose city site is printed on a panel not in play counts as having no city site.",
+                rule="16.11",
+            ),
+            settings.RuleText(
+                id="nations_off_map",
+                text="Nations whose start areas are on a panel not in play may not be chosen. If the Western Extension panel is not in play, Africa's and Italy's start areas are altered accordingly.",
+                rule="16.12",
+            ),
+        ),
+        note="16.1: the play area, the tokens per player and certain rules depend on the number of players; all other rules stay in force.",
+    ),
+    sequence_of_play=settings.SequenceOfPlay(
+        rule=("17.1", "17.3", "18.1", "18.2"),
+        phase_count=13,
+        general_rules=(
+            settings.RuleText(
+                id="ast_order_breaks_ties",
+                text="A.S.T. order breaks all ties between nations except in conflicts.",
+                rule="17.4",
+            ),
+            settings.RuleText(
+                id="order_on_request",
+                text="Players may act simultaneously to save time, but any player may at any time insist that a phase be carried out in the proper order.",
+                rule="17.2",
+            ),
+        ),
+        note="The table of 18.1 survives only in Italian; names are the English phase headings of the rulebook text and its guide where they exist, otherwise translated. Phases in which nobody has anything to do are skipped (18.2); secondary activities are those in brackets in 18.1 (18.3).",
+    ),
+    victory=settings.Victory(
+        rule=("34.1", "34.2", "35.1", "35.2"),
+        end_conditions=(
+            settings.RuleText(
+                id="finish_square",
+                text="At least one player moves his marker onto a finish square of the A.S.T.; that move is the last step along the A.S.T. The first player to reach a finish square does not necessarily win.",
+                rule="34.1",
+            ),
+            settings.RuleText(
+                id="time_limit",
+                text="A predetermined time limit is reached; in fairness it should be set before the game starts.",
+                rule=("34.1", "34.2"),
+            ),
+        ),
+        complete_final_turn=True,
+        scoring=(
+            settings.VictoryScoringItem(
+                id="civilization_cards",
+                name="Civilization cards",
+                rule="35.1",
+                per="civilization_card_face_value",
+                text="Civilization cards: their total face value.",
+            ),
+            settings.VictoryScoringItem(
+                id="commodity_cards",
+                name="Commodity cards",
+                rule="35.1",
+                per="commodity_card_value",
+                text="Commodity cards: the total value of sets plus the face value of single cards.",
+            ),
+            settings.VictoryScoringItem(
+                id="treasury",
+                name="Treasury",
+                rule="35.1",
+                per="treasury_token",
+                points=1,
+                text="Treasury: the number of tokens in treasury.",
+            ),
+            settings.VictoryScoringItem(
+                id="ast_position",
+                name="A.S.T. position",
+                rule="35.1",
+                per="ast_space",
+                points=100,
+                space_counting=None,
+                text="A.S.T. position: 100 points per space.",
+                note="35.1 D survives in Italian ('Posizione nell'A.S.T. (100 punti per ogni spazio)'); the guide after 35.2 says 'A.S.T. position (100 points per square)'.",
+                unknown_fields=("space_counting",),
+            ),
+            settings.VictoryScoringItem(
+                id="cities",
+                name="Cities",
+                rule="35.1",
+                per="city",
+                points=50,
+                text="Cities: 50 points for each city on the board.",
+            ),
+        ),
+        highest_wins=True,
+        tie="tie",
+        note="35.2: the player with the highest total wins; with equal totals the game is a tie. 2.1's '(35)' is a cross-reference to section 35, not a number of points.",
+    ),
+    hand_limit=settings.HandLimit(
+        rule=("31.71", "31.72"),
+        commodity_cards=8,
+        count_public=True,
+        tradable_calamities_retained=False,
+        text="After buying civilization cards a player may keep up to eight commodity cards for the next turn and may not conceal how many he keeps; the excess, of his choice, is surrendered and shuffled to the bottom of the trade stacks. Tradable calamity cards may not be kept or surrendered.",
+        note="The online site lets the game's creator change the limit (options: trade_card_hand_limit).",
+    ),
+    taxation=settings.Taxation(
+        rule=("19.1", "19.2", "19.3"),
+        tokens_per_city=2,
+        rate_card=settings.TaxationRateCard(
+            card="coinage",
+            rates=(1, 2, 3),
+            same_rate_all_cities=True,
+            rule=("19.2", "32.421"),
+        ),
+        revolt=settings.TaxationRevolt(
+            rule=("19.31", "19.32", "19.33", "19.34"),
+            text="A player without enough tokens in stock to pay the tax has the cities he cannot pay for revolt, after all others have paid. The player with most unit points in stock (cities 5, tokens 1) chooses which cities revolt and replaces them with his own; if he runs out of cities the next player takes the rest, and so on; cities nobody can take are eliminated; unpaid taxes are not paid by the new owners. Cities of a player holding Democracy never revolt.",
+            beneficiary="most_unit_points_in_stock",
+            immune_card="democracy",
+        ),
+        note="19.1: taxation is the only way, besides pillage (24.52), to put tokens into treasury.",
+    ),
+    commodities=settings.Commodities(
+        total_cards=settings.TotalCards(
+            count=114,
+            rule="8.1",
+            note="The Guide for players of CIVILIZATION (unnumbered, after section 35) also says the number of commodity cards rose from 66 to 114.",
+        ),
+        set_value=settings.SetValue(
+            formula="count_squared_times_value",
+            same_good_only=True,
+            max_set_size="count_of_good",
+            examples=(
+                settings.SetExample(commodity="bronze", cards=3, set_value=54, rule="28.53"),
+                settings.SetExample(commodity="bronze", cards=4, set_value=96, rule="28.53"),
+                settings.SetExample(commodity="iron", cards=3, set_value=18, rule="32.261"),
+                settings.SetExample(commodity="iron", cards=4, set_value=32, rule="32.261"),
+                settings.SetExample(commodity="gems", cards=2, set_value=32, rule="32.261"),
+                settings.SetExample(commodity="gems", cards=3, set_value=72, rule="32.261"),
+                settings.SetExample(commodity="grain", cards=3, set_value=36, rule="31.58"),
+                settings.SetExample(commodity="papyrus", cards=2, set_value=8, rule="31.58"),
+                settings.SetExample(commodity="hides", cards=1, set_value=1, rule="31.58"),
+            ),
+            rule=("28.52", "28.53", "31.58", "32.261"),
+            note="The section defining set values, 28.51 (cited by 31.31), is missing from the source text. 28.52 says the set values are printed on each commodity card and that different goods cannot be combined even if of the same value; the formula n x n x v is read from the worked examples (all nine fit it) and the Expansion Project's 26.3.3 writes it out ('3 x 3 x 4 = 36'). The maximum set size is the 'limit printed on the commodity card' (28.53, 32.261), which is the good's count. A single card counts its face value (35.1 B).",
+        ),
+        mining=settings.Mining(
+            card="mining",
+            set_bonus=settings.MiningSetBonus(
+                extra_cards=1,
+                max_set_size="count_of_good",
+                uses_per_turn=1,
+                applies_when=("acquiring_civilization_cards", "ast_evaluation", "victory_evaluation"),
+                rule=("32.261", "28.53"),
+                note="Applies to one set of Iron, Bronze, Silver, Gems or Gold (the goods marked mining: true). Once used in a turn (e.g. when acquiring civilization cards) it cannot be used again on retained cards later in the same turn (32.261 example).",
+            ),
+            rule="32.261",
+        ),
+        trade_stacks=settings.TradeStacks(
+            count=9,
+            stacks=(
+                settings.TradeStack(number=1, calamities=False, rule=("15.2", "30.1")),
+                settings.TradeStack(
+                    number=2,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
                 ),
-                "rule": ("31.51", "31.52", "31.54", "31.55", "31.56", "31.57", "31.58"),
-                "same_target": "highest",
-                "two_group_cards": "both_groups",
-            },
-        ),
-        "description": "Advanced Civilization played with the Western Extension panel west of the original map: Iberia, Gaul and Britain become part of the board, Africa starts from the panel, and a four-player game can be played on the western part of the map.",
-        "hand_limit": FrozenMap(
-            {
-                "commodity_cards": 8,
-                "count_public": True,
-                "note": "The online site lets the game's creator change the limit (options: trade_card_hand_limit).",
-                "rule": ("31.71", "31.72"),
-                "text": "After buying civilization cards a player may keep up to eight commodity cards for the next turn and may not conceal how many he keeps; the excess, of his choice, is surrendered and shuffled to the bottom of the trade stacks. Tradable calamity cards may not be kept or surrendered.",
-                "tradable_calamities_retained": False,
-            },
-        ),
-        "map": FrozenMap(
-            {
-                "excluded_borders": (
-                    FrozenMap(
-                        {
-                            "areas": ("jericho", "lesser_armenia"),
-                            "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
-                            "why": "Only in the independent map, and one-way there: jericho lists lesser_armenia as a sea connection, lesser_armenia does not list jericho. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (jericho - syria - assyria - niniveh - lesser_armenia); taken as an error of the independent map.",
-                        },
+                settings.TradeStack(
+                    number=3,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
+                ),
+                settings.TradeStack(
+                    number=4,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
+                ),
+                settings.TradeStack(
+                    number=5,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
+                ),
+                settings.TradeStack(
+                    number=6,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
+                ),
+                settings.TradeStack(
+                    number=7,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
+                ),
+                settings.TradeStack(
+                    number=8,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    rule="9.1",
+                ),
+                settings.TradeStack(
+                    number=9,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    purchases=(settings.Purchase(price=None, rule="27.5", unknown_fields=("price",)),),
+                    rule="9.1",
+                ),
+            ),
+            numbered_by_value=True,
+            setup=settings.TradeStacksSetup(
+                steps=(
+                    settings.Step(
+                        step="sort_commodities_by_stack",
+                        text="Sort the commodity cards by number.",
+                        rule="15.2",
                     ),
-                    FrozenMap(
-                        {
-                            "areas": ("lesser_armenia", "phoenicia"),
-                            "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
-                            "why": "Only in the independent map, and one-way there: phoenicia lists lesser_armenia as a sea connection, lesser_armenia does not list phoenicia. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia); taken as an error of the independent map.",
-                        },
+                    settings.Step(step="shuffle_each_stack", text="Shuffle each stack.", rule="15.2"),
+                    settings.Step(
+                        step="set_aside_commodities",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        count_per_stack="players",
+                        text="From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
+                        rule="15.2",
                     ),
-                    FrozenMap(
-                        {
-                            "areas": ("lesser_armenia", "sahara"),
-                            "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
-                            "why": "Only in the independent map, and one-way there: sahara lists lesser_armenia as a sea connection, lesser_armenia does not list sahara. The named source, the base for which areas are adjacent, has no such link and puts the two areas 9 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - central_mediterranean - libya - tripolitania - sahara); taken as an error of the independent map.",
-                        },
+                    settings.Step(
+                        step="shuffle_in_tradable_calamities",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Shuffle each of the eight tradable calamity cards with the remaining trade cards of the same number (Treachery with Iron and Papyrus, Superstition with Salt and Timber, and so on).",
+                        rule="15.2",
                     ),
-                    FrozenMap(
-                        {
-                            "areas": ("lesser_armenia", "siwa"),
-                            "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
-                            "why": "Only in the independent map, and one-way there: siwa lists lesser_armenia as a sea connection, lesser_armenia does not list siwa. The named source, the base for which areas are adjacent, has no such link and puts the two areas 7 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - cyrenaica - siwa); taken as an error of the independent map.",
-                        },
+                    settings.Step(
+                        step="place_set_aside_on_top",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Put the commodity cards set aside on top of their stacks, so no player draws a tradable calamity until the game is well under way.",
+                        rule="15.2",
                     ),
-                    FrozenMap(
-                        {
-                            "areas": ("midian", "ptolemais"),
-                            "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
-                            "why": "Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (midian - red_sea - ptolemais); a direct border would add a shortcut to its model.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "areas": ("ptolemais", "sinai"),
-                            "source": "community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
-                            "why": "Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (ptolemais - eastern_desert - sinai); a direct border would add a shortcut to its model.",
-                        },
+                    settings.Step(
+                        step="place_non_tradable_calamities_at_bottom",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Place the four non-tradable calamity cards at the bottom of the stack of their number. The first stack contains no calamities.",
+                        rule="15.2",
                     ),
                 ),
-                "two_coast_areas": None,
-            },
+                rule="15.2",
+                note="15.2 is in Italian in the source (English card names kept). During play, used and excess commodity cards and drawn tradable calamities are shuffled and put at the bottom of their stacks, then drawn non-tradable calamities go beneath them (31.81, 31.82).",
+            ),
+            rule=("10.3", "15.2"),
+            note="A stack's number is the face value of its commodities and the number of its calamities (9.1, 15.2, 30.1).",
         ),
-        "player_counts": FrozenMap(
-            {
-                "general_rules": (
-                    FrozenMap(
-                        {
-                            "id": "partial_map_areas",
-                            "rule": "16.11",
-                            "text": "When only part of the map is used, a land area lying partly on that part may be used only if its population limit is printed on a panel in play; an area whose city site is printed on a panel not in play counts as having no city site.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "nations_off_map",
-                            "rule": "16.12",
-                            "text": "Nations whose start areas are on a panel not in play may not be chosen. If the Western Extension panel is not in play, Africa's and Italy's start areas are altered accordingly.",
-                        },
-                    ),
-                ),
-                "note": "16.1: the play area, the tokens per player and certain rules depend on the number of players; all other rules stay in force.",
-                "rule": ("16.1", "16.11", "16.12"),
-            },
+    ),
+    map=settings.Map(
+        two_coast_areas=None,
+        excluded_borders=(
+            settings.ExcludedBorder(
+                areas=("jericho", "lesser_armenia"),
+                source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
+                why="Only in the independent map, and one-way there: jericho lists lesser_armenia as a sea connection, lesser_armenia does not list jericho. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (jericho - syria - assyria - niniveh - lesser_armenia); taken as an error of the independent map.",
+            ),
+            settings.ExcludedBorder(
+                areas=("lesser_armenia", "phoenicia"),
+                source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
+                why="Only in the independent map, and one-way there: phoenicia lists lesser_armenia as a sea connection, lesser_armenia does not list phoenicia. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia); taken as an error of the independent map.",
+            ),
+            settings.ExcludedBorder(
+                areas=("lesser_armenia", "sahara"),
+                source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
+                why="Only in the independent map, and one-way there: sahara lists lesser_armenia as a sea connection, lesser_armenia does not list sahara. The named source, the base for which areas are adjacent, has no such link and puts the two areas 9 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - central_mediterranean - libya - tripolitania - sahara); taken as an error of the independent map.",
+            ),
+            settings.ExcludedBorder(
+                areas=("lesser_armenia", "siwa"),
+                source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
+                why="Only in the independent map, and one-way there: siwa lists lesser_armenia as a sea connection, lesser_armenia does not list siwa. The named source, the base for which areas are adjacent, has no such link and puts the two areas 7 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - cyrenaica - siwa); taken as an error of the independent map.",
+            ),
+            settings.ExcludedBorder(
+                areas=("midian", "ptolemais"),
+                source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
+                why="Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (midian - red_sea - ptolemais); a direct border would add a shortcut to its model.",
+            ),
+            settings.ExcludedBorder(
+                areas=("ptolemais", "sinai"),
+                source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
+                why="Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (ptolemais - eastern_desert - sinai); a direct border would add a shortcut to its model.",
+            ),
         ),
-        "rulebook": FrozenMap(
-            {
-                "note": 'The title follows the component list of the expansion kit ("5. Rulebook and Gamer\'s Guide", in the article after 35.2). The source text is a mixed English/Italian transcription; sections 16.4, 16.5, 20.1, 21.1, 23.2, 25.1-25.2 and others are absent from it.',
-                "rule_index": "rulebooks/advanced-civilization.yaml",
-                "title": "Advanced Civilization Rulebook and Gamer's Guide",
-            },
-        ),
-        "sequence_of_play": FrozenMap(
-            {
-                "general_rules": (
-                    FrozenMap(
-                        {
-                            "id": "ast_order_breaks_ties",
-                            "rule": "17.4",
-                            "text": "A.S.T. order breaks all ties between nations except in conflicts.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "order_on_request",
-                            "rule": "17.2",
-                            "text": "Players may act simultaneously to save time, but any player may at any time insist that a phase be carried out in the proper order.",
-                        },
-                    ),
-                ),
-                "note": "The table of 18.1 survives only in Italian; names are the English phase headings of the rulebook text and its guide where they exist, otherwise translated. Phases in which nobody has anything to do are skipped (18.2); secondary activities are those in brackets in 18.1 (18.3).",
-                "phase_count": 13,
-                "rule": ("17.1", "17.3", "18.1", "18.2"),
-            },
-        ),
-        "taxation": FrozenMap(
-            {
-                "note": "19.1: taxation is the only way, besides pillage (24.52), to put tokens into treasury.",
-                "rate_card": FrozenMap(
-                    {"card": "coinage", "rates": (1, 2, 3), "rule": ("19.2", "32.421"), "same_rate_all_cities": True},
-                ),
-                "revolt": FrozenMap(
-                    {
-                        "beneficiary": "most_unit_points_in_stock",
-                        "immune_card": "democracy",
-                        "rule": ("19.31", "19.32", "19.33", "19.34"),
-                        "text": "A player without enough tokens in stock to pay the tax has the cities he cannot pay for revolt, after all others have paid. The player with most unit points in stock (cities 5, tokens 1) chooses which cities revolt and replaces them with his own; if he runs out of cities the next player takes the rest, and so on; cities nobody can take are eliminated; unpaid taxes are not paid by the new owners. Cities of a player holding Democracy never revolt.",
-                    },
-                ),
-                "rule": ("19.1", "19.2", "19.3"),
-                "tokens_per_city": 2,
-            },
-        ),
-        "victory": FrozenMap(
-            {
-                "complete_final_turn": True,
-                "end_conditions": (
-                    FrozenMap(
-                        {
-                            "id": "finish_square",
-                            "rule": "34.1",
-                            "text": "At least one player moves his marker onto a finish square of the A.S.T.; that move is the last step along the A.S.T. The first player to reach a finish square does not necessarily win.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "time_limit",
-                            "rule": ("34.1", "34.2"),
-                            "text": "A predetermined time limit is reached; in fairness it should be set before the game starts.",
-                        },
-                    ),
-                ),
-                "highest_wins": True,
-                "note": "35.2: the player with the highest total wins; with equal totals the game is a tie. 2.1's '(35)' is a cross-reference to section 35, not a number of points.",
-                "rule": ("34.1", "34.2", "35.1", "35.2"),
-                "scoring": (
-                    FrozenMap(
-                        {
-                            "id": "civilization_cards",
-                            "name": "Civilization cards",
-                            "per": "civilization_card_face_value",
-                            "rule": "35.1",
-                            "text": "Civilization cards: their total face value.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "commodity_cards",
-                            "name": "Commodity cards",
-                            "per": "commodity_card_value",
-                            "rule": "35.1",
-                            "text": "Commodity cards: the total value of sets plus the face value of single cards.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "treasury",
-                            "name": "Treasury",
-                            "per": "treasury_token",
-                            "points": 1,
-                            "rule": "35.1",
-                            "text": "Treasury: the number of tokens in treasury.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "ast_position",
-                            "name": "A.S.T. position",
-                            "note": "35.1 D survives in Italian ('Posizione nell'A.S.T. (100 punti per ogni spazio)'); the guide after 35.2 says 'A.S.T. position (100 points per square)'.",
-                            "per": "ast_space",
-                            "points": 100,
-                            "rule": "35.1",
-                            "space_counting": None,
-                            "text": "A.S.T. position: 100 points per space.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "cities",
-                            "name": "Cities",
-                            "per": "city",
-                            "points": 50,
-                            "rule": "35.1",
-                            "text": "Cities: 50 points for each city on the board.",
-                        },
-                    ),
-                ),
-                "tie": "tie",
-            },
-        ),
-    },
+        unknown_fields=("two_coast_areas",),
+    ),
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
     Area,
@@ -6062,645 +6063,539 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
     ),
 )
 
-#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
-#: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = FrozenMap(
-    {
-        "ast": FrozenMap(
-            {
-                "advance_per_turn": 1,
-                "epoch_entry": FrozenMap(
-                    {
-                        "id": "epoch_entry",
-                        "rule": ("28.1", "28.2"),
-                        "text": "A marker moves one space right at the end of each turn unless something stops it; entering an epoch has the requirements of 28.2.",
-                    },
-                ),
-                "finish_space": 16,
-                "frozen": FrozenMap(
-                    {
-                        "id": "frozen_without_cities",
-                        "rule": "28.3.1",
-                        "text": "A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
-                    },
-                ),
-                "note": "points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
-                "order": FrozenMap(
-                    {
-                        "note": "The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
-                        "rule": ("11.4", "15.2"),
-                        "text": "A.S.T. order is the order of the civilizations on the A.S.T.; it breaks all ties between civilizations except in conflicts and for victory (11.4). The number on a civilization's census marker gives its place in A.S.T. order (15.2).",
-                    },
-                ),
-                "points_per_space": 5,
-                "regression": FrozenMap(
-                    {
-                        "condition": "no_cities_in_play",
-                        "except_epochs": ("stone_age",),
-                        "rule": "28.4.1",
-                        "spaces_per_turn": 1,
-                        "text": "A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
-                    },
-                ),
-                "rule": ("2.5.1", "2.5.2", "28.1"),
-                "spaces_per_track": 16,
-                "start_space": 1,
-                "text": "The Archaeological Succession Table has one horizontal track per civilization, along which the civilization's succession marker moves from left to right; each track has sixteen spaces, the finish space included, divided into five epochs with different backgrounds. Not all civilizations enter an epoch at the same time. Markers start on their civilization's start arrow (10.5).",
-                "tracks": None,
-            },
-        ),
-        "civilization_cards": FrozenMap(
-            {
-                "declared_count": FrozenMap(
-                    {
-                        "count": 51,
-                        "note": '5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
-                        "rule": "5.1",
-                    },
-                ),
-            },
-        ),
-        "commodities": FrozenMap(
-            {
-                "deck_compositions": (
-                    FrozenMap(
-                        {
-                            "decks": (
-                                FrozenMap(
-                                    {
-                                        "block": "single",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": ("major", "minor"),
-                                        "commodities": (
-                                            FrozenMap({"commodity": "beans", "share": "all"}),
-                                            FrozenMap({"commodity": "maize", "share": "all"}),
-                                            FrozenMap({"commodity": "potatoes", "share": "all"}),
-                                            FrozenMap({"commodity": "honey", "share": "all"}),
-                                            FrozenMap({"commodity": "squash", "share": "all"}),
-                                            FrozenMap({"commodity": "turkey", "share": "all"}),
-                                            FrozenMap({"commodity": "ceramics", "share": "all"}),
-                                            FrozenMap({"commodity": "cacao", "share": "all"}),
-                                            FrozenMap({"commodity": "salt", "share": "all"}),
-                                            FrozenMap({"commodity": "cotton", "share": "all"}),
-                                            FrozenMap({"commodity": "limestone", "share": "all"}),
-                                            FrozenMap({"commodity": "vanilla", "share": "all"}),
-                                            FrozenMap({"commodity": "fabric", "share": "all"}),
-                                            FrozenMap({"commodity": "hematite", "share": "all"}),
-                                            FrozenMap({"commodity": "serpentine", "share": "all"}),
-                                            FrozenMap({"commodity": "copper", "share": "all"}),
-                                            FrozenMap({"commodity": "feathers", "share": "all"}),
-                                            FrozenMap({"commodity": "silver", "share": "all"}),
-                                            FrozenMap({"commodity": "jade", "share": "all"}),
-                                            FrozenMap({"commodity": "pyrite", "share": "all"}),
-                                            FrozenMap({"commodity": "shells", "share": "all"}),
-                                            FrozenMap({"commodity": "gems", "share": "all"}),
-                                            FrozenMap({"commodity": "marble", "share": "all"}),
-                                            FrozenMap({"commodity": "obsidian", "share": "all"}),
-                                            FrozenMap({"commodity": "gold", "share": "all"}),
-                                            FrozenMap({"commodity": "pearls", "share": "all"}),
-                                            FrozenMap({"commodity": "turquoise", "share": "all"}),
-                                        ),
-                                        "note": "All 173 cards of the variant's 27 goods. The calamities are the Expansion Project's for nine players (10.3.2: one set of major and minor calamities, 24 cards); the variant says nothing of them but its Conquistador calamity card (see the manifest).",
-                                    },
-                                ),
-                            ),
-                            "players": FrozenMap({"max": 9, "min": 9}),
-                            "rule": "10.3.2",
-                            "source": "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                        },
-                    ),
-                ),
-                "mining": FrozenMap(
-                    {
-                        "card": "mining",
-                        "note": "The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
-                        "rule": "30.31.5",
-                        "treasury_rule": ("26.4.2", "30.31.5"),
-                        "treasury_token_value": 2,
-                    },
-                ),
-                "non_native_block_bonus": (
-                    FrozenMap(
-                        {
-                            "bonus": "face_value_per_card",
-                            "may_exceed_printed_maximum": True,
-                            "note": "The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
-                            "players": FrozenMap({"max": 15, "min": 12}),
-                            "rule": "26.3.3",
-                            "shared_goods": "bonus",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "bonus": "face_value_per_card",
-                            "may_exceed_printed_maximum": True,
-                            "note": "As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
-                            "players": FrozenMap({"max": 18, "min": 16}),
-                            "rule": ("26.3.3", "26.3.4"),
-                            "shared_goods": "no_bonus",
-                        },
-                    ),
-                ),
-                "set_value": FrozenMap(
-                    {
-                        "formula": "count_squared_times_value",
-                        "max_set_size": "count_of_good",
-                        "note": "The Expansion Project's set values (26.3.2-26.3.3); the variant changes nothing about them.",
-                        "rule": ("26.3.2", "26.3.3"),
-                        "same_good_only": True,
-                    },
-                ),
-                "trade_stacks": FrozenMap(
-                    {
-                        "count": 9,
-                        "note": "The Expansion Project's nine stacks and the purchases its advancements allow (30.8.2-30.8.3, 30.31.2-30.31.3, 30.44.2); the variant changes neither.",
-                        "numbered_by_value": True,
-                        "rule": ("2.6.2", "8.2.1", "29.1"),
-                        "setup": FrozenMap(
-                            {
-                                "note": "The Expansion Project's preparation (10.3.5) for its single deck: the variant has one deck and nine players (one block).",
-                                "per_block": False,
-                                "rule": "10.3.5",
-                                "steps": (
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "step": "sort_commodities_by_stack",
-                                            "text": "Sort the commodity cards by number.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {"rule": "10.3.5", "step": "shuffle_each_stack", "text": "Shuffle each stack."},
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "count_per_stack": "players",
-                                            "rule": "10.3.5",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "set_aside_commodities",
-                                            "text": "From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "severities": ("major", "minor"),
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "shuffle_in_tradable_calamities",
-                                            "text": "Shuffle each of the eight major tradable calamities and the eight minor calamities with the remaining commodity cards of its stack.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "place_set_aside_on_top",
-                                            "text": "Put the commodity cards set aside back on top of their stacks.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "place_non_tradable_calamities_at_bottom",
-                                            "text": "Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
-                                        },
-                                    ),
-                                ),
-                            },
-                        ),
-                        "source": "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                        "stacks": (
-                            FrozenMap({"calamities": False, "number": 1, "rule": ("10.3.5", "29.1")}),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 2,
-                                    "purchases": (
-                                        FrozenMap({"price": 7, "requires_card": "cartography", "rule": "30.8.2"}),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 3,
-                                    "purchases": (
-                                        FrozenMap(
-                                            {"price": 9, "requires_card": "advancement_30_44", "rule": "30.44.2"},
-                                        ),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 4,
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 5,
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 6,
-                                    "purchases": (
-                                        FrozenMap({"price": 13, "requires_card": "mining", "rule": "30.31.2"}),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 7,
-                                    "purchases": (
-                                        FrozenMap({"price": 15, "requires_card": "cartography", "rule": "30.8.3"}),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 8,
-                                    "purchases": (
-                                        FrozenMap({"price": 16, "requires_card": "mining", "rule": "30.31.3"}),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 9,
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                        ),
-                    },
-                ),
-            },
-        ),
-        "components": FrozenMap(
-            {
-                "census_markers_per_set": 1,
-                "cities_per_set": 9,
-                "nation_sets": 18,
-                "note": "3.1: eighteen sets of playing pieces, each of a distinctive colour, with 55 square tokens, nine round cities, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: in denominations of 5, 10, 20 and 40), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
-                "rule": ("1.1", "3.1", "10.5"),
-                "ships_per_set": 4,
-                "succession_markers_per_set": 1,
-                "tokens_per_set": 55,
-            },
-        ),
-        "credit_policy": FrozenMap(
-            {
-                "across_owned_cards": "sum",
-                "credits_must_be_used": True,
-                "excess_lost": True,
-                "extra_credits": "added_once",
-                "free_when_covered": True,
-                "group_credits": "credit_tokens_of_group",
-                "note": "Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
-                "purchases": FrozenMap(
-                    {
-                        "overpayment": FrozenMap(
-                            {
-                                "rule": "26.5.9",
-                                "text": "No change is given if the value of commodity cards and credits exceeds the value of the civilization advancements purchased. Any excess is lost.",
-                                "value": "lost",
-                            },
-                        ),
-                        "same_turn_credits": FrozenMap({"value": None}),
-                        "several_cards_per_turn": FrozenMap({"value": None}),
-                        "treasury_within_price": FrozenMap({"value": None}),
-                    },
-                ),
-                "rule": ("6.1", "6.2", "26.5.1", "26.5.7", "26.5.8", "26.5.9"),
-                "two_group_cards": None,
-            },
-        ),
-        "description": "A nine-player variant on a map of Central America, played with the Expansion Project's rules (or those of the Dawn of History game): 27 Central American goods replace the trade goods, the Conquistadors replace the barbarians and pirates, and a volcanic eruption sets off every volcano of the map.",
-        "hand_limit": FrozenMap(
-            {
-                "card_changes": (
-                    FrozenMap(
-                        {
-                            "card": "trade_routes",
-                            "change": 1,
-                            "note": "30.50.3 cites 27.2.1, which is missing from the text.",
-                            "rule": "30.50.3",
-                        },
-                    ),
-                    FrozenMap({"card": "diaspora", "change": -1, "rule": ("27.2.2", "30.14.3")}),
-                ),
-                "card_changes_cumulative": True,
-                "commodity_cards": 8,
-                "count_public": True,
-                "note": "27.2.3: the effects of Trade Routes and Diaspora are cumulative.",
-                "rule": ("27.2", "27.2.2", "27.2.3"),
-                "text": "After acquiring advancements and exchanging commodity cards for treasury, a player may keep up to eight commodity cards for the next turn and may not conceal how many; the excess, of his choice, is shown, shuffled with the cards used for advancements and the calamities of the turn, and put face down at the bottom of the stacks.",
-            },
-        ),
-        "nations": None,
-        "non_player_forces": (
-            FrozenMap(
-                {
-                    "activation": FrozenMap(
-                        {
-                            "id": "conquistador_card",
-                            "note": "Where the Conquistador units enter the map is not stated.",
-                            "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                            "text": "The Conquistador units are not played until the Conquistador calamity card has been drawn and traded. From then on the player who drew the card controls them every turn until the card is drawn again.",
-                        },
-                    ),
-                    "advancements": (
-                        FrozenMap({"card": "fundamentalism", "name": "Fondamentalismo"}),
-                        FrozenMap({"card": "monotheism", "name": "Monoteismo"}),
-                        FrozenMap({"card": "military", "name": "Militari"}),
-                        FrozenMap(
-                            {
-                                "card": "advanced_military",
-                                "name": "Militari Esperti",
-                                "note": "'Expert Military', read as Advanced Military: the only military advancement besides Military.",
-                            },
-                        ),
-                        FrozenMap({"card": "naval_warfare", "name": "Guerra Navale"}),
-                        FrozenMap({"card": None, "name": "Navigazione"}),
-                        FrozenMap({"card": "astronavigation", "name": "Navigazione Astronomica"}),
-                        FrozenMap({"card": "architecture", "name": "Architettura"}),
-                        FrozenMap({"card": "diplomacy", "name": "Diplomazia"}),
-                        FrozenMap({"card": "agriculture", "name": "Agricoltura"}),
-                        FrozenMap({"card": "iron_working", "name": "Lavorazione del Ferro"}),
-                        FrozenMap({"card": "roadbuilding", "name": "Costruzione Strade"}),
-                        FrozenMap({"card": "engineering", "name": "Ingegneria"}),
-                    ),
-                    "calamity_card": FrozenMap(
-                        {
-                            "name": "Conquistador",
-                            "note": "Tradable: item 2 speaks of the card being 'drawn and traded'. It is not in the calamities collection: no stack, severity or effect on a victim is given; it hands the Conquistadors to a player (item 2) and cannot be avoided by sacrificing a Slave card (item 9).",
-                            "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                            "stack": None,
-                            "tradable": True,
-                        },
-                    ),
-                    "id": "conquistadors",
-                    "name": "Conquistadors",
-                    "note": "Item 1: the Conquistadors replace the Barbarians/Pirates of the original Dawn of History game and have advantages over them. Whether the Expansion Project's Barbarian Hordes and Piracy calamities stay in the game is not said; they are kept here.",
-                    "replaces": ("barbarians", "pirates"),
-                    "rules": (
-                        FrozenMap(
-                            {
-                                "id": "expansion_without_taxes",
-                                "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "Once in play, the Conquistador player expands his population as normal players do, but collects no taxes.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "city_production",
-                                "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "At the start of the Special Abilities phase, each Conquistador city may produce either a ship or two population tokens.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "moves_last",
-                                "source": "Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "The Conquistadors move and resolve their conflicts after all other players have used their special abilities.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "card_tribute",
-                                "source": "Central America map variant, item 3 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "For each city the Conquistador player has, a random trade card is drawn from a player's hand, starting with the player with the most cities; the Conquistador player draws last before trading begins. No player may lose more than one trade card to the Conquistador each turn, and the player controlling the Conquistadors is exempt.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "hoard",
-                                "source": "Central America map variant, item 4 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "Trade cards acquired by the Conquistador player are hoarded, at most eight: the lowest cards beyond eight are discarded at the end of the advancement purchase phase and returned to their trade card stacks with the other cards returned; all players may then see the hoarded cards.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "reducing_a_conquistador_city",
-                                "source": "Central America map variant, item 5 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "A player who reduces a Conquistador city may draw one of the hoarded cards at random; when there are none, he may take a card from the top of any trade card stack. A calamity so drawn may be discarded or kept and traded later, unless it is non-tradable.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "calamities_drawn",
-                                "source": "Central America map variant, item 6 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "Calamities drawn by the Conquistador player are discarded and returned to the bottom of their trade card stacks at the end of the turn.",
-                            },
-                        ),
-                        FrozenMap(
-                            {
-                                "id": "gold_ransom",
-                                "source": "Central America map variant, item 7 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                                "text": "A conflict in which Conquistador units could eliminate a player's city may be averted by surrendering a Gold trade card to the Conquistador player: six Conquistador population units go to stock and the Gold card is hoarded; the remaining Conquistador units may go on to another area for conflict.",
-                            },
-                        ),
-                    ),
-                    "source": "Central America map variant, item 1 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                },
+#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
+#: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
+#: before they were typed; unknown facts are None.
+SETTINGS: Final[settings.Settings] = settings.Settings(
+    description="A nine-player variant on a map of Central America, played with the Expansion Project's rules (or those of the Dawn of History game): 27 Central American goods replace the trade goods, the Conquistadors replace the barbarians and pirates, and a volcanic eruption sets off every volcano of the map.",
+    status="draft",
+    rulebook=settings.Rulebook(
+        title="CIVILIZATION: The Expansion Project",
+        rule_index="rulebooks/expansion-project.yaml",
+        note='1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
+    ),
+    not_in_sources=settings.NotInSources(map=None, unknown_fields=("map",)),
+    credit_policy=settings.CreditPolicy(
+        rule=("6.1", "6.2", "26.5.1", "26.5.7", "26.5.8", "26.5.9"),
+        group_credits="credit_tokens_of_group",
+        two_group_cards=None,
+        across_owned_cards="sum",
+        extra_credits="added_once",
+        credits_must_be_used=True,
+        free_when_covered=True,
+        excess_lost=True,
+        purchases=settings.CreditPolicyPurchases(
+            several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
+                value=None,
+                unknown_fields=("value",),
+            ),
+            same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(value=None, unknown_fields=("value",)),
+            treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
+                value=None,
+                unknown_fields=("value",),
+            ),
+            overpayment=settings.CreditPolicyPurchasesOverpayment(
+                value="lost",
+                rule="26.5.9",
+                text="No change is given if the value of commodity cards and credits exceeds the value of the civilization advancements purchased. Any excess is lost.",
             ),
         ),
-        "not_in_sources": FrozenMap({"map": None}),
-        "note": "Everything not changed here is the Expansion Project's (advancements, calamities, epochs, A.S.T., sequence of play, victory, hand limit, taxation). The variant's author adds that some advancements may not suit Central America but that all of them are kept.",
-        "player_counts": FrozenMap(
-            {
-                "note": "The variant replaces the Expansion Project's counts 5-18: it is for nine players.",
-                "rule": "9.1",
-                "source": "Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-            },
+        note="Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
+        unknown_fields=("two_group_cards",),
+    ),
+    components=settings.Components(
+        rule=("1.1", "3.1", "10.5"),
+        nation_sets=18,
+        tokens_per_set=55,
+        cities_per_set=9,
+        ships_per_set=4,
+        census_markers_per_set=1,
+        succession_markers_per_set=1,
+        note="3.1: eighteen sets of playing pieces, each of a distinctive colour, with 55 square tokens, nine round cities, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: in denominations of 5, 10, 20 and 40), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
+    ),
+    nations=None,
+    ast=settings.Ast(
+        rule=("2.5.1", "2.5.2", "28.1"),
+        text="The Archaeological Succession Table has one horizontal track per civilization, along which the civilization's succession marker moves from left to right; each track has sixteen spaces, the finish space included, divided into five epochs with different backgrounds. Not all civilizations enter an epoch at the same time. Markers start on their civilization's start arrow (10.5).",
+        spaces_per_track=16,
+        start_space=1,
+        finish_space=16,
+        points_per_space=5,
+        advance_per_turn=1,
+        order=settings.AstOrder(
+            rule=("11.4", "15.2"),
+            text="A.S.T. order is the order of the civilizations on the A.S.T.; it breaks all ties between civilizations except in conflicts and for victory (11.4). The number on a civilization's census marker gives its place in A.S.T. order (15.2).",
+            note="The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
         ),
-        "rulebook": FrozenMap(
-            {
-                "note": '1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
-                "rule_index": "rulebooks/expansion-project.yaml",
-                "title": "CIVILIZATION: The Expansion Project",
-            },
+        epoch_entry=settings.RuleText(
+            id="epoch_entry",
+            text="A marker moves one space right at the end of each turn unless something stops it; entering an epoch has the requirements of 28.2.",
+            rule=("28.1", "28.2"),
         ),
-        "sequence_of_play": FrozenMap(
-            {
-                "general_rules": (
-                    FrozenMap(
-                        {
-                            "id": "order_on_request",
-                            "rule": "11.2",
-                            "text": "Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "ast_order_breaks_ties",
-                            "rule": "11.4",
-                            "text": "A.S.T. order breaks all ties between civilizations, except in conflicts and for victory.",
-                        },
-                    ),
-                ),
-                "note": "12.1 prints the table in English (phase, when, order). Phases in which nobody has anything to do are skipped (12.2); at the start of the game a turn may have fewer phases.",
-                "phase_count": 17,
-                "rule": ("11.1", "11.3", "12.1", "12.2"),
-            },
+        frozen=settings.RuleText(
+            id="frozen_without_cities",
+            text="A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
+            rule="28.3.1",
         ),
-        "special_rules": (
-            FrozenMap(
-                {
-                    "id": "base_rules",
-                    "note": "The Dawn of History rules are not in the sources; this ruleset extends the Expansion Project.",
-                    "source": "Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                    "text": "Use the rules of the Dawn of History game or of the Civilization Expansion Project, with the Scenario guidelines that go with them, with the modifications of the variant.",
-                },
+        regression=settings.AstRegression(
+            rule="28.4.1",
+            text="A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
+            condition="no_cities_in_play",
+            spaces_per_turn=1,
+            except_epochs=("stone_age",),
+        ),
+        tracks=None,
+        note="points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
+        unknown_fields=("tracks",),
+    ),
+    player_counts=settings.PlayerCounts(
+        rule="9.1",
+        source="Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+        note="The variant replaces the Expansion Project's counts 5-18: it is for nine players.",
+    ),
+    sequence_of_play=settings.SequenceOfPlay(
+        rule=("11.1", "11.3", "12.1", "12.2"),
+        phase_count=17,
+        general_rules=(
+            settings.RuleText(
+                id="order_on_request",
+                text="Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
+                rule="11.2",
             ),
-            FrozenMap(
-                {
-                    "id": "tools_and_slaves",
-                    "note": "The Tools and Slaves cards are optional and are not in the variant's list of goods (item 11); their counts and stacks are not given.",
-                    "source": "Central America map variant, item 9 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-                    "text": "When the optional Tools and Slaves trade cards are used, a player may avoid the primary effects of any calamity by sacrificing a single Slave trade card, returning it to its trade card stack; the Conquistador calamity card cannot be avoided this way, and the secondary effects of an avoided calamity still happen.",
-                },
+            settings.RuleText(
+                id="ast_order_breaks_ties",
+                text="A.S.T. order breaks all ties between civilizations, except in conflicts and for victory.",
+                rule="11.4",
             ),
         ),
-        "status": "draft",
-        "taxation": FrozenMap(
-            {
-                "note": "13.1: each player moves two tokens from stock to treasury for each city on the board.",
-                "rate_changes": (
-                    FrozenMap({"card": "monarchy", "lower_by": 0, "raise_by": 1, "rule": ("13.2.1", "30.32.2")}),
-                    FrozenMap({"card": "coinage", "lower_by": 1, "raise_by": 1, "rule": ("13.2.2", "30.10.2")}),
-                ),
-                "rate_changes_combination": FrozenMap(
-                    {
-                        "cumulative": True,
-                        "revolts_allowed": True,
-                        "rule": "13.2.3",
-                        "same_rate_all_cities": True,
-                        "selective": True,
-                        "text": "The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
-                    },
-                ),
-                "revolt": FrozenMap(
-                    {
-                        "beneficiary": None,
-                        "immune_card": "democracy",
-                        "rule": ("13.3.1", "13.3.2", "13.3.5", "13.3.6"),
-                        "text": "Tax revolts happen when a player has too few tokens in stock for the tax: after paying his whole stock, the cities he cannot pay for revolt, once all other players have paid; revolts are settled in A.S.T. order. Revolting cities nobody can take over are eliminated. Cities of a player holding Democracy never revolt.",
-                    },
-                ),
-                "rule": ("13.1", "13.2", "13.3"),
-                "tokens_per_city": 2,
-            },
+        note="12.1 prints the table in English (phase, when, order). Phases in which nobody has anything to do are skipped (12.2); at the start of the game a turn may have fewer phases.",
+    ),
+    victory=settings.Victory(
+        rule=("34.1", "34.2", "35.1", "35.2"),
+        end_conditions=(
+            settings.RuleText(
+                id="finish_square",
+                text="At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
+                rule="34.1",
+            ),
+            settings.RuleText(
+                id="time_limit",
+                text="A predetermined time limit is reached; in fairness it should be set before the game starts.",
+                rule=("34.1", "34.2"),
+            ),
         ),
-        "victory": FrozenMap(
-            {
-                "complete_final_turn": True,
-                "end_conditions": (
-                    FrozenMap(
-                        {
-                            "id": "finish_square",
-                            "rule": "34.1",
-                            "text": "At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "time_limit",
-                            "rule": ("34.1", "34.2"),
-                            "text": "A predetermined time limit is reached; in fairness it should be set before the game starts.",
-                        },
-                    ),
-                ),
-                "highest_wins": True,
-                "note": "35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
-                "rule": ("34.1", "34.2", "35.1", "35.2"),
-                "scoring": (
-                    FrozenMap(
-                        {
-                            "id": "ast_position",
-                            "name": "A.S.T. position",
-                            "per": "ast_space",
-                            "points": 5,
-                            "rule": "35.1",
-                            "space_counting": None,
-                            "text": "A.S.T. position: 5 points for each space.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "card_value_below": 100,
-                            "id": "advancements_below_100",
-                            "name": "Civilization advancements (face value below 100)",
-                            "per": "civilization_card",
-                            "points": 1,
-                            "rule": "35.1",
-                            "text": "1 point for each advancement with a face value below 100.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "card_value_min": 100,
-                            "id": "advancements_100_and_more",
-                            "name": "Civilization advancements (face value 100 or more)",
-                            "per": "civilization_card",
-                            "points": None,
-                            "rule": "35.1",
-                            "text": "Advancements with a face value of 100 or more: points not in the sources.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "cities",
-                            "name": "Cities",
-                            "per": "city",
-                            "points": 1,
-                            "rule": "35.1",
-                            "text": "1 point for each city on the board.",
-                        },
-                    ),
-                ),
-                "tie": "wealth",
-            },
+        complete_final_turn=True,
+        scoring=(
+            settings.VictoryScoringItem(
+                id="ast_position",
+                name="A.S.T. position",
+                rule="35.1",
+                per="ast_space",
+                points=5,
+                space_counting=None,
+                text="A.S.T. position: 5 points for each space.",
+                unknown_fields=("space_counting",),
+            ),
+            settings.VictoryScoringItem(
+                id="advancements_below_100",
+                name="Civilization advancements (face value below 100)",
+                rule="35.1",
+                per="civilization_card",
+                points=1,
+                card_value_below=100,
+                text="1 point for each advancement with a face value below 100.",
+            ),
+            settings.VictoryScoringItem(
+                id="advancements_100_and_more",
+                name="Civilization advancements (face value 100 or more)",
+                rule="35.1",
+                per="civilization_card",
+                points=None,
+                card_value_min=100,
+                text="Advancements with a face value of 100 or more: points not in the sources.",
+                unknown_fields=("points",),
+            ),
+            settings.VictoryScoringItem(
+                id="cities",
+                name="Cities",
+                rule="35.1",
+                per="city",
+                points=1,
+                text="1 point for each city on the board.",
+            ),
         ),
-    },
+        highest_wins=True,
+        tie="wealth",
+        note="35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
+    ),
+    hand_limit=settings.HandLimit(
+        rule=("27.2", "27.2.2", "27.2.3"),
+        commodity_cards=8,
+        count_public=True,
+        card_changes=(
+            settings.HandLimitCardChange(
+                card="trade_routes",
+                change=1,
+                rule="30.50.3",
+                note="30.50.3 cites 27.2.1, which is missing from the text.",
+            ),
+            settings.HandLimitCardChange(card="diaspora", change=-1, rule=("27.2.2", "30.14.3")),
+        ),
+        card_changes_cumulative=True,
+        text="After acquiring advancements and exchanging commodity cards for treasury, a player may keep up to eight commodity cards for the next turn and may not conceal how many; the excess, of his choice, is shown, shuffled with the cards used for advancements and the calamities of the turn, and put face down at the bottom of the stacks.",
+        note="27.2.3: the effects of Trade Routes and Diaspora are cumulative.",
+    ),
+    taxation=settings.Taxation(
+        rule=("13.1", "13.2", "13.3"),
+        tokens_per_city=2,
+        rate_changes=(
+            settings.TaxationRateChange(card="monarchy", raise_by=1, lower_by=0, rule=("13.2.1", "30.32.2")),
+            settings.TaxationRateChange(card="coinage", raise_by=1, lower_by=1, rule=("13.2.2", "30.10.2")),
+        ),
+        rate_changes_combination=settings.TaxationRateChangesCombination(
+            cumulative=True,
+            selective=True,
+            same_rate_all_cities=True,
+            revolts_allowed=True,
+            text="The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
+            rule="13.2.3",
+        ),
+        revolt=settings.TaxationRevolt(
+            rule=("13.3.1", "13.3.2", "13.3.5", "13.3.6"),
+            text="Tax revolts happen when a player has too few tokens in stock for the tax: after paying his whole stock, the cities he cannot pay for revolt, once all other players have paid; revolts are settled in A.S.T. order. Revolting cities nobody can take over are eliminated. Cities of a player holding Democracy never revolt.",
+            beneficiary=None,
+            immune_card="democracy",
+            unknown_fields=("beneficiary",),
+        ),
+        note="13.1: each player moves two tokens from stock to treasury for each city on the board.",
+    ),
+    special_rules=(
+        settings.RuleText(
+            id="base_rules",
+            text="Use the rules of the Dawn of History game or of the Civilization Expansion Project, with the Scenario guidelines that go with them, with the modifications of the variant.",
+            source="Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            note="The Dawn of History rules are not in the sources; this ruleset extends the Expansion Project.",
+        ),
+        settings.RuleText(
+            id="tools_and_slaves",
+            text="When the optional Tools and Slaves trade cards are used, a player may avoid the primary effects of any calamity by sacrificing a single Slave trade card, returning it to its trade card stack; the Conquistador calamity card cannot be avoided this way, and the secondary effects of an avoided calamity still happen.",
+            source="Central America map variant, item 9 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            note="The Tools and Slaves cards are optional and are not in the variant's list of goods (item 11); their counts and stacks are not given.",
+        ),
+    ),
+    non_player_forces=(
+        settings.NonPlayerForce(
+            id="conquistadors",
+            name="Conquistadors",
+            replaces=("barbarians", "pirates"),
+            advancements=(
+                settings.NonPlayerForceAdvancement(card="fundamentalism", name="Fondamentalismo"),
+                settings.NonPlayerForceAdvancement(card="monotheism", name="Monoteismo"),
+                settings.NonPlayerForceAdvancement(card="military", name="Militari"),
+                settings.NonPlayerForceAdvancement(
+                    card="advanced_military",
+                    name="Militari Esperti",
+                    note="'Expert Military', read as Advanced Military: the only military advancement besides Military.",
+                ),
+                settings.NonPlayerForceAdvancement(card="naval_warfare", name="Guerra Navale"),
+                settings.NonPlayerForceAdvancement(card=None, name="Navigazione", unknown_fields=("card",)),
+                settings.NonPlayerForceAdvancement(card="astronavigation", name="Navigazione Astronomica"),
+                settings.NonPlayerForceAdvancement(card="architecture", name="Architettura"),
+                settings.NonPlayerForceAdvancement(card="diplomacy", name="Diplomazia"),
+                settings.NonPlayerForceAdvancement(card="agriculture", name="Agricoltura"),
+                settings.NonPlayerForceAdvancement(card="iron_working", name="Lavorazione del Ferro"),
+                settings.NonPlayerForceAdvancement(card="roadbuilding", name="Costruzione Strade"),
+                settings.NonPlayerForceAdvancement(card="engineering", name="Ingegneria"),
+            ),
+            activation=settings.RuleText(
+                id="conquistador_card",
+                text="The Conquistador units are not played until the Conquistador calamity card has been drawn and traded. From then on the player who drew the card controls them every turn until the card is drawn again.",
+                source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                note="Where the Conquistador units enter the map is not stated.",
+            ),
+            calamity_card=settings.NonPlayerForceCalamityCard(
+                name="Conquistador",
+                tradable=True,
+                stack=None,
+                source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                note="Tradable: item 2 speaks of the card being 'drawn and traded'. It is not in the calamities collection: no stack, severity or effect on a victim is given; it hands the Conquistadors to a player (item 2) and cannot be avoided by sacrificing a Slave card (item 9).",
+                unknown_fields=("stack",),
+            ),
+            rules=(
+                settings.RuleText(
+                    id="expansion_without_taxes",
+                    text="Once in play, the Conquistador player expands his population as normal players do, but collects no taxes.",
+                    source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="city_production",
+                    text="At the start of the Special Abilities phase, each Conquistador city may produce either a ship or two population tokens.",
+                    source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="moves_last",
+                    text="The Conquistadors move and resolve their conflicts after all other players have used their special abilities.",
+                    source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="card_tribute",
+                    text="For each city the Conquistador player has, a random trade card is drawn from a player's hand, starting with the player with the most cities; the Conquistador player draws last before trading begins. No player may lose more than one trade card to the Conquistador each turn, and the player controlling the Conquistadors is exempt.",
+                    source="Central America map variant, item 3 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="hoard",
+                    text="Trade cards acquired by the Conquistador player are hoarded, at most eight: the lowest cards beyond eight are discarded at the end of the advancement purchase phase and returned to their trade card stacks with the other cards returned; all players may then see the hoarded cards.",
+                    source="Central America map variant, item 4 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="reducing_a_conquistador_city",
+                    text="A player who reduces a Conquistador city may draw one of the hoarded cards at random; when there are none, he may take a card from the top of any trade card stack. A calamity so drawn may be discarded or kept and traded later, unless it is non-tradable.",
+                    source="Central America map variant, item 5 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="calamities_drawn",
+                    text="Calamities drawn by the Conquistador player are discarded and returned to the bottom of their trade card stacks at the end of the turn.",
+                    source="Central America map variant, item 6 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+                settings.RuleText(
+                    id="gold_ransom",
+                    text="A conflict in which Conquistador units could eliminate a player's city may be averted by surrendering a Gold trade card to the Conquistador player: six Conquistador population units go to stock and the Gold card is hoarded; the remaining Conquistador units may go on to another area for conflict.",
+                    source="Central America map variant, item 7 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                ),
+            ),
+            source="Central America map variant, item 1 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            note="Item 1: the Conquistadors replace the Barbarians/Pirates of the original Dawn of History game and have advantages over them. Whether the Expansion Project's Barbarian Hordes and Piracy calamities stay in the game is not said; they are kept here.",
+        ),
+    ),
+    note="Everything not changed here is the Expansion Project's (advancements, calamities, epochs, A.S.T., sequence of play, victory, hand limit, taxation). The variant's author adds that some advancements may not suit Central America but that all of them are kept.",
+    civilization_cards=settings.CivilizationCards(
+        declared_count=settings.DeclaredCount(
+            count=51,
+            rule="5.1",
+            note='5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
+        ),
+    ),
+    commodities=settings.Commodities(
+        set_value=settings.SetValue(
+            formula="count_squared_times_value",
+            same_good_only=True,
+            max_set_size="count_of_good",
+            rule=("26.3.2", "26.3.3"),
+            note="The Expansion Project's set values (26.3.2-26.3.3); the variant changes nothing about them.",
+        ),
+        mining=settings.Mining(
+            card="mining",
+            treasury_token_value=2,
+            treasury_rule=("26.4.2", "30.31.5"),
+            rule="30.31.5",
+            note="The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
+        ),
+        trade_stacks=settings.TradeStacks(
+            count=9,
+            stacks=(
+                settings.TradeStack(number=1, calamities=False, rule=("10.3.5", "29.1")),
+                settings.TradeStack(
+                    number=2,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(settings.Purchase(price=7, requires_card="cartography", rule="30.8.2"),),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=3,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(settings.Purchase(price=9, requires_card="advancement_30_44", rule="30.44.2"),),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=4,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=5,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=6,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(settings.Purchase(price=13, requires_card="mining", rule="30.31.2"),),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=7,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(settings.Purchase(price=15, requires_card="cartography", rule="30.8.3"),),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=8,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(settings.Purchase(price=16, requires_card="mining", rule="30.31.3"),),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=9,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    rule="8.3.1",
+                ),
+            ),
+            numbered_by_value=True,
+            setup=settings.TradeStacksSetup(
+                per_block=False,
+                steps=(
+                    settings.Step(
+                        step="sort_commodities_by_stack",
+                        text="Sort the commodity cards by number.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(step="shuffle_each_stack", text="Shuffle each stack.", rule="10.3.5"),
+                    settings.Step(
+                        step="set_aside_commodities",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        count_per_stack="players",
+                        text="From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(
+                        step="shuffle_in_tradable_calamities",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        severities=("major", "minor"),
+                        text="Shuffle each of the eight major tradable calamities and the eight minor calamities with the remaining commodity cards of its stack.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(
+                        step="place_set_aside_on_top",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Put the commodity cards set aside back on top of their stacks.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(
+                        step="place_non_tradable_calamities_at_bottom",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
+                        rule="10.3.5",
+                    ),
+                ),
+                rule="10.3.5",
+                note="The Expansion Project's preparation (10.3.5) for its single deck: the variant has one deck and nine players (one block).",
+            ),
+            rule=("2.6.2", "8.2.1", "29.1"),
+            source="Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            note="The Expansion Project's nine stacks and the purchases its advancements allow (30.8.2-30.8.3, 30.31.2-30.31.3, 30.44.2); the variant changes neither.",
+        ),
+        deck_compositions=(
+            settings.DeckComposition(
+                players=settings.PlayersRange(min=9, max=9),
+                decks=(
+                    settings.DeckBlock(
+                        block="single",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="beans", share="all"),
+                            settings.DeckBlockCommodity(commodity="maize", share="all"),
+                            settings.DeckBlockCommodity(commodity="potatoes", share="all"),
+                            settings.DeckBlockCommodity(commodity="honey", share="all"),
+                            settings.DeckBlockCommodity(commodity="squash", share="all"),
+                            settings.DeckBlockCommodity(commodity="turkey", share="all"),
+                            settings.DeckBlockCommodity(commodity="ceramics", share="all"),
+                            settings.DeckBlockCommodity(commodity="cacao", share="all"),
+                            settings.DeckBlockCommodity(commodity="salt", share="all"),
+                            settings.DeckBlockCommodity(commodity="cotton", share="all"),
+                            settings.DeckBlockCommodity(commodity="limestone", share="all"),
+                            settings.DeckBlockCommodity(commodity="vanilla", share="all"),
+                            settings.DeckBlockCommodity(commodity="fabric", share="all"),
+                            settings.DeckBlockCommodity(commodity="hematite", share="all"),
+                            settings.DeckBlockCommodity(commodity="serpentine", share="all"),
+                            settings.DeckBlockCommodity(commodity="copper", share="all"),
+                            settings.DeckBlockCommodity(commodity="feathers", share="all"),
+                            settings.DeckBlockCommodity(commodity="silver", share="all"),
+                            settings.DeckBlockCommodity(commodity="jade", share="all"),
+                            settings.DeckBlockCommodity(commodity="pyrite", share="all"),
+                            settings.DeckBlockCommodity(commodity="shells", share="all"),
+                            settings.DeckBlockCommodity(commodity="gems", share="all"),
+                            settings.DeckBlockCommodity(commodity="marble", share="all"),
+                            settings.DeckBlockCommodity(commodity="obsidian", share="all"),
+                            settings.DeckBlockCommodity(commodity="gold", share="all"),
+                            settings.DeckBlockCommodity(commodity="pearls", share="all"),
+                            settings.DeckBlockCommodity(commodity="turquoise", share="all"),
+                        ),
+                        calamity_severities=("major", "minor"),
+                        calamity_sets=1,
+                        note="All 173 cards of the variant's 27 goods. The calamities are the Expansion Project's for nine players (10.3.2: one set of major and minor calamities, 24 cards); the variant says nothing of them but its Conquistador calamity card (see the manifest).",
+                    ),
+                ),
+                rule="10.3.2",
+                source="Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            ),
+        ),
+        non_native_block_bonus=(
+            settings.BlockBonus(
+                players=settings.PlayersRange(min=12, max=15),
+                bonus="face_value_per_card",
+                shared_goods="bonus",
+                may_exceed_printed_maximum=True,
+                rule="26.3.3",
+                note="The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
+            ),
+            settings.BlockBonus(
+                players=settings.PlayersRange(min=16, max=18),
+                bonus="face_value_per_card",
+                shared_goods="no_bonus",
+                may_exceed_printed_maximum=True,
+                rule=("26.3.3", "26.3.4"),
+                note="As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
+            ),
+        ),
+    ),
+    unknown_fields=("nations",),
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
     Area,
@@ -6421,785 +6422,676 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
     ),
 )
 
-#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
-#: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = FrozenMap(
-    {
-        "ast": FrozenMap(
-            {
-                "advance_per_turn": 1,
-                "epoch_entry": FrozenMap(
-                    {
-                        "id": "epoch_entry",
-                        "rule": ("28.1", "28.2"),
-                        "text": "A marker moves one space right at the end of each turn unless something stops it; entering an epoch has the requirements of 28.2.",
-                    },
-                ),
-                "finish_space": 16,
-                "frozen": FrozenMap(
-                    {
-                        "id": "frozen_without_cities",
-                        "rule": "28.3.1",
-                        "text": "A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
-                    },
-                ),
-                "note": "points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
-                "order": FrozenMap(
-                    {
-                        "note": "The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
-                        "rule": ("11.4", "15.2"),
-                        "text": "A.S.T. order is the order of the civilizations on the A.S.T.; it breaks all ties between civilizations except in conflicts and for victory (11.4). The number on a civilization's census marker gives its place in A.S.T. order (15.2).",
-                    },
-                ),
-                "points_per_space": 5,
-                "regression": FrozenMap(
-                    {
-                        "condition": "no_cities_in_play",
-                        "except_epochs": ("stone_age",),
-                        "rule": "28.4.1",
-                        "spaces_per_turn": 1,
-                        "text": "A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
-                    },
-                ),
-                "rule": ("2.5.1", "2.5.2", "28.1"),
-                "spaces_per_track": 16,
-                "start_space": 1,
-                "text": "The Archaeological Succession Table has one horizontal track per civilization, along which the civilization's succession marker moves from left to right; each track has sixteen spaces, the finish space included, divided into five epochs with different backgrounds. Not all civilizations enter an epoch at the same time. Markers start on their civilization's start arrow (10.5).",
-                "tracks": None,
-            },
+#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
+#: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
+#: before they were typed; unknown facts are None.
+SETTINGS: Final[settings.Settings] = settings.Settings(
+    description="The fan-made CIVILIZATION: The Expansion Project for five to eighteen players on a map from the Mediterranean to India: eighteen civilizations, 53 civilization advancements in five groups with credit tokens, 45 goods in West and East trade blocks and 24 calamities (major and minor); the most victory points (A.S.T. position, advancements, cities) wins.",
+    status="draft",
+    rulebook=settings.Rulebook(
+        title="CIVILIZATION: The Expansion Project",
+        rule_index="rulebooks/expansion-project.yaml",
+        note='1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
+    ),
+    not_in_sources=settings.NotInSources(map=None, unknown_fields=("map",)),
+    credit_policy=settings.CreditPolicy(
+        rule=("6.1", "6.2", "26.5.1", "26.5.7", "26.5.8", "26.5.9"),
+        group_credits="credit_tokens_of_group",
+        two_group_cards=None,
+        across_owned_cards="sum",
+        extra_credits="added_once",
+        credits_must_be_used=True,
+        free_when_covered=True,
+        excess_lost=True,
+        purchases=settings.CreditPolicyPurchases(
+            several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
+                value=None,
+                unknown_fields=("value",),
+            ),
+            same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(value=None, unknown_fields=("value",)),
+            treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
+                value=None,
+                unknown_fields=("value",),
+            ),
+            overpayment=settings.CreditPolicyPurchasesOverpayment(
+                value="lost",
+                rule="26.5.9",
+                text="No change is given if the value of commodity cards and credits exceeds the value of the civilization advancements purchased. Any excess is lost.",
+            ),
         ),
-        "civilization_cards": FrozenMap(
-            {
-                "declared_count": FrozenMap(
-                    {
-                        "count": 51,
-                        "note": '5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
-                        "rule": "5.1",
-                    },
-                ),
-            },
+        note="Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
+        unknown_fields=("two_group_cards",),
+    ),
+    components=settings.Components(
+        rule=("1.1", "3.1", "10.5"),
+        nation_sets=18,
+        tokens_per_set=55,
+        cities_per_set=9,
+        ships_per_set=4,
+        census_markers_per_set=1,
+        succession_markers_per_set=1,
+        note="3.1: eighteen sets of playing pieces, each of a distinctive colour, with 55 square tokens, nine round cities, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: in denominations of 5, 10, 20 and 40), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
+    ),
+    nations=None,
+    ast=settings.Ast(
+        rule=("2.5.1", "2.5.2", "28.1"),
+        text="The Archaeological Succession Table has one horizontal track per civilization, along which the civilization's succession marker moves from left to right; each track has sixteen spaces, the finish space included, divided into five epochs with different backgrounds. Not all civilizations enter an epoch at the same time. Markers start on their civilization's start arrow (10.5).",
+        spaces_per_track=16,
+        start_space=1,
+        finish_space=16,
+        points_per_space=5,
+        advance_per_turn=1,
+        order=settings.AstOrder(
+            rule=("11.4", "15.2"),
+            text="A.S.T. order is the order of the civilizations on the A.S.T.; it breaks all ties between civilizations except in conflicts and for victory (11.4). The number on a civilization's census marker gives its place in A.S.T. order (15.2).",
+            note="The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
         ),
-        "commodities": FrozenMap(
-            {
-                "deck_compositions": (
-                    FrozenMap(
-                        {
-                            "decks": (
-                                FrozenMap(
-                                    {
-                                        "block": "single",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": None,
-                                        "commodities": (
-                                            FrozenMap({"commodity": "clay", "share": "all"}),
-                                            FrozenMap({"commodity": "hides", "share": "all"}),
-                                            FrozenMap({"commodity": "iron", "share": "all"}),
-                                            FrozenMap({"commodity": "stone", "share": "all"}),
-                                            FrozenMap({"commodity": "fish", "share": "all"}),
-                                            FrozenMap({"commodity": "salt", "share": "all"}),
-                                            FrozenMap({"commodity": "oil", "share": "all"}),
-                                            FrozenMap({"commodity": "cotton", "share": "all"}),
-                                            FrozenMap({"commodity": "wine", "share": "all"}),
-                                            FrozenMap({"commodity": "livestock", "share": "all"}),
-                                            FrozenMap({"commodity": "copper", "share": "all"}),
-                                            FrozenMap({"commodity": "silver", "share": "all"}),
-                                            FrozenMap({"commodity": "resin", "share": "all"}),
-                                            FrozenMap({"commodity": "spices", "share": "all"}),
-                                            FrozenMap({"commodity": "gems", "share": "all"}),
-                                            FrozenMap({"commodity": "dye", "share": "all"}),
-                                            FrozenMap({"commodity": "gold", "share": "all"}),
-                                            FrozenMap({"commodity": "silk", "share": "all"}),
-                                        ),
-                                        "note": "All goods of the 5-11 table (8.2.2) not marked with an asterisk: two per stack, 114 cards.",
-                                    },
-                                ),
-                            ),
-                            "players": FrozenMap({"max": 7, "min": 5}),
-                            "rule": ("10.3.1", "8.2.2"),
-                        },
+        epoch_entry=settings.RuleText(
+            id="epoch_entry",
+            text="A marker moves one space right at the end of each turn unless something stops it; entering an epoch has the requirements of 28.2.",
+            rule=("28.1", "28.2"),
+        ),
+        frozen=settings.RuleText(
+            id="frozen_without_cities",
+            text="A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
+            rule="28.3.1",
+        ),
+        regression=settings.AstRegression(
+            rule="28.4.1",
+            text="A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
+            condition="no_cities_in_play",
+            spaces_per_turn=1,
+            except_epochs=("stone_age",),
+        ),
+        tracks=None,
+        note="points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
+        unknown_fields=("tracks",),
+    ),
+    player_counts=settings.PlayerCounts(
+        rule=("9.1", "9.2", "9.3", "9.4", "9.5", "9.6"),
+        general_rules=(
+            settings.RuleText(
+                id="choose_civilizations",
+                text="With fewer than eighteen players, choose as many civilizations as there are players, with start areas close together (no gaps); no civilization may be in play without at least two direct neighbours; they may border over water, but not over open sea or zero-population areas. The Scenario Handbook suggests sets; players agree, else a majority or the GM decides.",
+                rule="9.3",
+            ),
+            settings.RuleText(
+                id="remove_unused_areas",
+                text="Remove from play every area associated with a civilization not in play (listed in the Scenario Handbook), covering its population limit and making it impassable; an area associated with several civilizations is removed if any of them is not in play.",
+                rule=("9.4", "10.1"),
+            ),
+            settings.RuleText(
+                id="areas_out_of_play",
+                text="Tokens may not enter, nor cities be built in, areas out of play. Ships may pass through them, even carrying tokens, but may not unload or end their move there. They count when tracing a path over water, not over land; otherwise, Barbarian Hordes included, areas adjacent to them are adjacent to the map edge.",
+                rule="9.5",
+            ),
+            settings.RuleText(
+                id="trade_blocks",
+                text="With twelve or more players, the civilizations in play are divided into two trade card blocks: the easternmost half is the East, the westernmost half the West; with an odd number, the middle civilization belongs to the block it would have in an eighteen-player game.",
+                rule="9.6",
+            ),
+            settings.RuleText(
+                id="civilizations_drawn",
+                text="Each player draws one of the civilizations in play at random; players may swap civilizations by agreement.",
+                rule="10.4",
+            ),
+        ),
+        note="Every count uses 55 tokens per player (3.1, 10.5). Which trade deck(s) each count uses, and their goods and calamities, is in the commodities file (deck_compositions: 5-7, 8-11, 12-14, 15-18 players, 10.3.1-10.3.4).",
+    ),
+    sequence_of_play=settings.SequenceOfPlay(
+        rule=("11.1", "11.3", "12.1", "12.2"),
+        phase_count=17,
+        general_rules=(
+            settings.RuleText(
+                id="order_on_request",
+                text="Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
+                rule="11.2",
+            ),
+            settings.RuleText(
+                id="ast_order_breaks_ties",
+                text="A.S.T. order breaks all ties between civilizations, except in conflicts and for victory.",
+                rule="11.4",
+            ),
+        ),
+        note="12.1 prints the table in English (phase, when, order). Phases in which nobody has anything to do are skipped (12.2); at the start of the game a turn may have fewer phases.",
+    ),
+    victory=settings.Victory(
+        rule=("34.1", "34.2", "35.1", "35.2"),
+        end_conditions=(
+            settings.RuleText(
+                id="finish_square",
+                text="At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
+                rule="34.1",
+            ),
+            settings.RuleText(
+                id="time_limit",
+                text="A predetermined time limit is reached; in fairness it should be set before the game starts.",
+                rule=("34.1", "34.2"),
+            ),
+        ),
+        complete_final_turn=True,
+        scoring=(
+            settings.VictoryScoringItem(
+                id="ast_position",
+                name="A.S.T. position",
+                rule="35.1",
+                per="ast_space",
+                points=5,
+                space_counting=None,
+                text="A.S.T. position: 5 points for each space.",
+                unknown_fields=("space_counting",),
+            ),
+            settings.VictoryScoringItem(
+                id="advancements_below_100",
+                name="Civilization advancements (face value below 100)",
+                rule="35.1",
+                per="civilization_card",
+                points=1,
+                card_value_below=100,
+                text="1 point for each advancement with a face value below 100.",
+            ),
+            settings.VictoryScoringItem(
+                id="advancements_100_and_more",
+                name="Civilization advancements (face value 100 or more)",
+                rule="35.1",
+                per="civilization_card",
+                points=None,
+                card_value_min=100,
+                text="Advancements with a face value of 100 or more: points not in the sources.",
+                unknown_fields=("points",),
+            ),
+            settings.VictoryScoringItem(
+                id="cities",
+                name="Cities",
+                rule="35.1",
+                per="city",
+                points=1,
+                text="1 point for each city on the board.",
+            ),
+        ),
+        highest_wins=True,
+        tie="wealth",
+        note="35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
+    ),
+    hand_limit=settings.HandLimit(
+        rule=("27.2", "27.2.2", "27.2.3"),
+        commodity_cards=8,
+        count_public=True,
+        card_changes=(
+            settings.HandLimitCardChange(
+                card="trade_routes",
+                change=1,
+                rule="30.50.3",
+                note="30.50.3 cites 27.2.1, which is missing from the text.",
+            ),
+            settings.HandLimitCardChange(card="diaspora", change=-1, rule=("27.2.2", "30.14.3")),
+        ),
+        card_changes_cumulative=True,
+        text="After acquiring advancements and exchanging commodity cards for treasury, a player may keep up to eight commodity cards for the next turn and may not conceal how many; the excess, of his choice, is shown, shuffled with the cards used for advancements and the calamities of the turn, and put face down at the bottom of the stacks.",
+        note="27.2.3: the effects of Trade Routes and Diaspora are cumulative.",
+    ),
+    taxation=settings.Taxation(
+        rule=("13.1", "13.2", "13.3"),
+        tokens_per_city=2,
+        rate_changes=(
+            settings.TaxationRateChange(card="monarchy", raise_by=1, lower_by=0, rule=("13.2.1", "30.32.2")),
+            settings.TaxationRateChange(card="coinage", raise_by=1, lower_by=1, rule=("13.2.2", "30.10.2")),
+        ),
+        rate_changes_combination=settings.TaxationRateChangesCombination(
+            cumulative=True,
+            selective=True,
+            same_rate_all_cities=True,
+            revolts_allowed=True,
+            text="The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
+            rule="13.2.3",
+        ),
+        revolt=settings.TaxationRevolt(
+            rule=("13.3.1", "13.3.2", "13.3.5", "13.3.6"),
+            text="Tax revolts happen when a player has too few tokens in stock for the tax: after paying his whole stock, the cities he cannot pay for revolt, once all other players have paid; revolts are settled in A.S.T. order. Revolting cities nobody can take over are eliminated. Cities of a player holding Democracy never revolt.",
+            beneficiary=None,
+            immune_card="democracy",
+            unknown_fields=("beneficiary",),
+        ),
+        note="13.1: each player moves two tokens from stock to treasury for each city on the board.",
+    ),
+    note="Costs (face values) of the 53 advancements are not in the sources, so every purchase cost, the A.S.T. requirements of 28.2.4-28.2.5 and the victory points of advancements are unknown in practice; 5.1 counts 51 advancements against 53 sections (see the cards file). Buying trade cards with treasury (22.5) survives only in the advancements that allow it; the rules of the trading session (23) and of conflict (18) are summarized in the phases, not encoded.",
+    civilization_cards=settings.CivilizationCards(
+        declared_count=settings.DeclaredCount(
+            count=51,
+            rule="5.1",
+            note='5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
+        ),
+    ),
+    commodities=settings.Commodities(
+        total_cards=settings.TotalCards(
+            count=286,
+            rule=("1.1", "8.2.1"),
+            note="1.1 I: 'Deck of 286 commodity cards'; 8.2.1: 'There are 286 commodity cards.' The counts of 8.2.1 add up to 286 (with Tea read as 5).",
+        ),
+        set_value=settings.SetValue(
+            formula="count_squared_times_value",
+            same_good_only=True,
+            max_set_size="count_of_good",
+            examples=(settings.SetExample(commodity="oil", cards=3, set_value=36, rule="26.3.3"),),
+            rule=("26.3.2", "26.3.3"),
+            note="26.3.2: set values are printed on each commodity card; different goods, even of the same value, cannot be combined. 26.3.3 writes the formula out ('3 x 3 x 4 = 36') and speaks of 'the maximum set value printed on the cards'. For the set redeemed in its non-native block the same example gives 48 (see non_native_block_bonus). A single card counts its face value.",
+        ),
+        mining=settings.Mining(
+            card="mining",
+            treasury_token_value=2,
+            treasury_rule=("26.4.2", "30.31.5"),
+            rule="30.31.5",
+            note="The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
+        ),
+        trade_stacks=settings.TradeStacks(
+            count=9,
+            stacks=(
+                settings.TradeStack(number=1, calamities=False, rule=("10.3.5", "29.1")),
+                settings.TradeStack(
+                    number=2,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                        note="One set of calamities; each deck in use takes the calamities of its player band (deck_compositions).",
                     ),
-                    FrozenMap(
-                        {
-                            "decks": (
-                                FrozenMap(
-                                    {
-                                        "block": "single",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": ("major", "minor"),
-                                        "commodities": (
-                                            FrozenMap({"commodity": "clay", "share": "all"}),
-                                            FrozenMap({"commodity": "hides", "share": "all"}),
-                                            FrozenMap({"commodity": "bone", "share": "all"}),
-                                            FrozenMap({"commodity": "iron", "share": "all"}),
-                                            FrozenMap({"commodity": "stone", "share": "all"}),
-                                            FrozenMap({"commodity": "wax", "share": "all"}),
-                                            FrozenMap({"commodity": "fish", "share": "all"}),
-                                            FrozenMap({"commodity": "salt", "share": "all"}),
-                                            FrozenMap({"commodity": "ceramics", "share": "all"}),
-                                            FrozenMap({"commodity": "oil", "share": "all"}),
-                                            FrozenMap({"commodity": "cotton", "share": "all"}),
-                                            FrozenMap({"commodity": "grain", "share": "all"}),
-                                            FrozenMap({"commodity": "wine", "share": "all"}),
-                                            FrozenMap({"commodity": "livestock", "share": "all"}),
-                                            FrozenMap({"commodity": "glass", "share": "all"}),
-                                            FrozenMap({"commodity": "copper", "share": "all"}),
-                                            FrozenMap({"commodity": "silver", "share": "all"}),
-                                            FrozenMap({"commodity": "lead", "share": "all"}),
-                                            FrozenMap({"commodity": "resin", "share": "all"}),
-                                            FrozenMap({"commodity": "spices", "share": "all"}),
-                                            FrozenMap({"commodity": "herbs", "share": "all"}),
-                                            FrozenMap({"commodity": "gems", "share": "all"}),
-                                            FrozenMap({"commodity": "dye", "share": "all"}),
-                                            FrozenMap({"commodity": "obsidian", "share": "all"}),
-                                            FrozenMap({"commodity": "gold", "share": "all"}),
-                                            FrozenMap({"commodity": "silk", "share": "all"}),
-                                            FrozenMap({"commodity": "amber", "share": "all"}),
-                                        ),
-                                        "note": "Every good of the 5-11 table (8.2.2): three per stack, 172 cards; one set of major (tradable and non-tradable) and minor calamities, 24 cards.",
-                                    },
-                                ),
-                            ),
-                            "players": FrozenMap({"max": 11, "min": 8}),
-                            "rule": ("10.3.2", "8.2.2"),
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "decks": (
-                                FrozenMap(
-                                    {
-                                        "block": "west",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": ("major",),
-                                        "commodities": (
-                                            FrozenMap({"commodity": "clay", "share": "all"}),
-                                            FrozenMap({"commodity": "ochre", "share": "all"}),
-                                            FrozenMap({"commodity": "iron", "share": "all"}),
-                                            FrozenMap({"commodity": "papyrus", "share": "all"}),
-                                            FrozenMap({"commodity": "fish", "share": "all"}),
-                                            FrozenMap({"commodity": "fruit", "share": "all"}),
-                                            FrozenMap({"commodity": "oil", "share": "all"}),
-                                            FrozenMap({"commodity": "wool", "share": "all"}),
-                                            FrozenMap({"commodity": "wine", "share": "all"}),
-                                            FrozenMap({"commodity": "textiles", "share": "all"}),
-                                            FrozenMap({"commodity": "copper", "share": "all"}),
-                                            FrozenMap({"commodity": "tin", "share": "all"}),
-                                            FrozenMap({"commodity": "resin", "share": "all"}),
-                                            FrozenMap({"commodity": "incense", "share": "all"}),
-                                            FrozenMap({"commodity": "gems", "share": "all"}),
-                                            FrozenMap({"commodity": "marble", "share": "all"}),
-                                            FrozenMap({"commodity": "gold", "share": "all"}),
-                                            FrozenMap({"commodity": "ivory", "share": "all"}),
-                                        ),
-                                        "note": "The goods marked W in 8.2.3: 114 cards; the set of major calamities (tradable and non-tradable), 16 cards.",
-                                    },
-                                ),
-                                FrozenMap(
-                                    {
-                                        "block": "east",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": ("major",),
-                                        "commodities": (
-                                            FrozenMap({"commodity": "hides", "share": "all"}),
-                                            FrozenMap({"commodity": "flax", "share": "all"}),
-                                            FrozenMap({"commodity": "stone", "share": "all"}),
-                                            FrozenMap({"commodity": "furs", "share": "all"}),
-                                            FrozenMap({"commodity": "salt", "share": "all"}),
-                                            FrozenMap({"commodity": "timber", "share": "all"}),
-                                            FrozenMap({"commodity": "cotton", "share": "all"}),
-                                            FrozenMap({"commodity": "sugar", "share": "all"}),
-                                            FrozenMap({"commodity": "livestock", "share": "all"}),
-                                            FrozenMap({"commodity": "lacquer", "share": "all"}),
-                                            FrozenMap({"commodity": "silver", "share": "all"}),
-                                            FrozenMap({"commodity": "bronze", "share": "all"}),
-                                            FrozenMap({"commodity": "spices", "share": "all"}),
-                                            FrozenMap({"commodity": "jade", "share": "all"}),
-                                            FrozenMap({"commodity": "dye", "share": "all"}),
-                                            FrozenMap({"commodity": "tea", "share": "all"}),
-                                            FrozenMap({"commodity": "silk", "share": "all"}),
-                                            FrozenMap({"commodity": "pearls", "share": "all"}),
-                                        ),
-                                        "note": "The goods marked E in 8.2.3: 114 cards; the set of major calamities (tradable and non-tradable), 16 cards.",
-                                    },
-                                ),
-                            ),
-                            "note": "The duplicate calamity cards are used with twelve or more players (8.3.1): each block has its own set.",
-                            "players": FrozenMap({"max": 14, "min": 12}),
-                            "rule": ("10.3.3", "8.2.3", "9.6"),
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "decks": (
-                                FrozenMap(
-                                    {
-                                        "block": "west",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": ("major", "minor"),
-                                        "commodities": (
-                                            FrozenMap({"commodity": "clay", "share": "all"}),
-                                            FrozenMap({"commodity": "ochre", "share": "all"}),
-                                            FrozenMap({"commodity": "iron", "share": "all"}),
-                                            FrozenMap({"commodity": "papyrus", "share": "all"}),
-                                            FrozenMap({"commodity": "fish", "share": "all"}),
-                                            FrozenMap({"commodity": "fruit", "share": "all"}),
-                                            FrozenMap({"commodity": "oil", "share": "all"}),
-                                            FrozenMap({"commodity": "wool", "share": "all"}),
-                                            FrozenMap({"commodity": "wine", "share": "all"}),
-                                            FrozenMap({"commodity": "textiles", "share": "all"}),
-                                            FrozenMap({"commodity": "copper", "share": "all"}),
-                                            FrozenMap({"commodity": "tin", "share": "all"}),
-                                            FrozenMap({"commodity": "resin", "share": "all"}),
-                                            FrozenMap({"commodity": "incense", "share": "all"}),
-                                            FrozenMap({"commodity": "gems", "share": "all"}),
-                                            FrozenMap({"commodity": "marble", "share": "all"}),
-                                            FrozenMap({"commodity": "gold", "share": "all"}),
-                                            FrozenMap({"commodity": "ivory", "share": "all"}),
-                                            FrozenMap({"commodity": "bone", "share": "half"}),
-                                            FrozenMap({"commodity": "wax", "share": "half"}),
-                                            FrozenMap({"commodity": "ceramics", "share": "half"}),
-                                            FrozenMap({"commodity": "grain", "share": "half"}),
-                                            FrozenMap({"commodity": "glass", "share": "half"}),
-                                            FrozenMap({"commodity": "lead", "share": "half"}),
-                                            FrozenMap({"commodity": "herbs", "share": "half"}),
-                                            FrozenMap({"commodity": "obsidian", "share": "half"}),
-                                            FrozenMap({"commodity": "amber", "share": "half"}),
-                                        ),
-                                        "note": "The goods marked W, and half of each good marked S (8.2.3: 'divided evenly between the East and West decks'): 143 cards; a set of major and minor calamities, 24 cards.",
-                                    },
-                                ),
-                                FrozenMap(
-                                    {
-                                        "block": "east",
-                                        "calamity_sets": 1,
-                                        "calamity_severities": ("major", "minor"),
-                                        "commodities": (
-                                            FrozenMap({"commodity": "hides", "share": "all"}),
-                                            FrozenMap({"commodity": "flax", "share": "all"}),
-                                            FrozenMap({"commodity": "stone", "share": "all"}),
-                                            FrozenMap({"commodity": "furs", "share": "all"}),
-                                            FrozenMap({"commodity": "salt", "share": "all"}),
-                                            FrozenMap({"commodity": "timber", "share": "all"}),
-                                            FrozenMap({"commodity": "cotton", "share": "all"}),
-                                            FrozenMap({"commodity": "sugar", "share": "all"}),
-                                            FrozenMap({"commodity": "livestock", "share": "all"}),
-                                            FrozenMap({"commodity": "lacquer", "share": "all"}),
-                                            FrozenMap({"commodity": "silver", "share": "all"}),
-                                            FrozenMap({"commodity": "bronze", "share": "all"}),
-                                            FrozenMap({"commodity": "spices", "share": "all"}),
-                                            FrozenMap({"commodity": "jade", "share": "all"}),
-                                            FrozenMap({"commodity": "dye", "share": "all"}),
-                                            FrozenMap({"commodity": "tea", "share": "all"}),
-                                            FrozenMap({"commodity": "silk", "share": "all"}),
-                                            FrozenMap({"commodity": "pearls", "share": "all"}),
-                                            FrozenMap({"commodity": "bone", "share": "half"}),
-                                            FrozenMap({"commodity": "wax", "share": "half"}),
-                                            FrozenMap({"commodity": "ceramics", "share": "half"}),
-                                            FrozenMap({"commodity": "grain", "share": "half"}),
-                                            FrozenMap({"commodity": "glass", "share": "half"}),
-                                            FrozenMap({"commodity": "lead", "share": "half"}),
-                                            FrozenMap({"commodity": "herbs", "share": "half"}),
-                                            FrozenMap({"commodity": "obsidian", "share": "half"}),
-                                            FrozenMap({"commodity": "amber", "share": "half"}),
-                                        ),
-                                        "note": "The goods marked E, and half of each good marked S: 143 cards; a set of major and minor calamities, 24 cards.",
-                                    },
-                                ),
-                            ),
-                            "note": "All 286 commodity cards and all 48 calamity cards are in play.",
-                            "players": FrozenMap({"max": 18, "min": 15}),
-                            "rule": ("10.3.4", "8.2.3"),
-                        },
-                    ),
-                ),
-                "mining": FrozenMap(
-                    {
-                        "card": "mining",
-                        "note": "The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
-                        "rule": "30.31.5",
-                        "treasury_rule": ("26.4.2", "30.31.5"),
-                        "treasury_token_value": 2,
-                    },
-                ),
-                "non_native_block_bonus": (
-                    FrozenMap(
-                        {
-                            "bonus": "face_value_per_card",
-                            "may_exceed_printed_maximum": True,
-                            "note": "The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
-                            "players": FrozenMap({"max": 15, "min": 12}),
-                            "rule": "26.3.3",
-                            "shared_goods": "bonus",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "bonus": "face_value_per_card",
-                            "may_exceed_printed_maximum": True,
-                            "note": "As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
-                            "players": FrozenMap({"max": 18, "min": 16}),
-                            "rule": ("26.3.3", "26.3.4"),
-                            "shared_goods": "no_bonus",
-                        },
-                    ),
-                ),
-                "set_value": FrozenMap(
-                    {
-                        "examples": (FrozenMap({"cards": 3, "commodity": "oil", "rule": "26.3.3", "set_value": 36}),),
-                        "formula": "count_squared_times_value",
-                        "max_set_size": "count_of_good",
-                        "note": "26.3.2: set values are printed on each commodity card; different goods, even of the same value, cannot be combined. 26.3.3 writes the formula out ('3 x 3 x 4 = 36') and speaks of 'the maximum set value printed on the cards'. For the set redeemed in its non-native block the same example gives 48 (see non_native_block_bonus). A single card counts its face value.",
-                        "rule": ("26.3.2", "26.3.3"),
-                        "same_good_only": True,
-                    },
-                ),
-                "total_cards": FrozenMap(
-                    {
-                        "count": 286,
-                        "note": "1.1 I: 'Deck of 286 commodity cards'; 8.2.1: 'There are 286 commodity cards.' The counts of 8.2.1 add up to 286 (with Tea read as 5).",
-                        "rule": ("1.1", "8.2.1"),
-                    },
-                ),
-                "trade_stacks": FrozenMap(
-                    {
-                        "count": 9,
-                        "note": "A stack's number is the level of its goods and calamities (2.6.2, 29.1: 'Second level calamities' are 29.2, and so on). With twelve or more players there are two blocks of nine stacks each, West and East (2.6.2, 9.6).",
-                        "numbered_by_value": True,
-                        "rule": ("2.6.2", "8.2.1", "29.1"),
-                        "setup": FrozenMap(
-                            {
-                                "note": "10.3.5 is in Italian. During play, used and excess commodity cards and the calamities of the turn go back, shuffled, to the bottom of their stacks, non-tradable calamities under them (27.2, 27.3.2); with two blocks, each card returns to the block it was drawn from, as marked on it (27.3.3).",
-                                "per_block": True,
-                                "rule": "10.3.5",
-                                "steps": (
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "step": "sort_commodities_by_stack",
-                                            "text": "For each trade block (East, West) in play, sort the commodity cards by number.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {"rule": "10.3.5", "step": "shuffle_each_stack", "text": "Shuffle each stack."},
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "count_per_stack": "players_in_block",
-                                            "rule": "10.3.5",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "set_aside_commodities",
-                                            "text": "From each stack from the second to the ninth, count off as many commodity cards as there are players in the block and set them aside.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "severities": ("major", "minor"),
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "shuffle_in_tradable_calamities",
-                                            "text": "Shuffle each of the eight major tradable calamities, and the eight minor calamities if they are in play, with the remaining commodity cards of its stack.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "place_set_aside_on_top",
-                                            "text": "Put the commodity cards set aside back on top of their stacks, so that no player draws a tradable calamity until the game is well under way.",
-                                        },
-                                    ),
-                                    FrozenMap(
-                                        {
-                                            "rule": "10.3.5",
-                                            "stacks": FrozenMap({"from": 2, "to": 9}),
-                                            "step": "place_non_tradable_calamities_at_bottom",
-                                            "text": "Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
-                                        },
-                                    ),
-                                ),
-                            },
+                    purchases=(
+                        settings.Purchase(
+                            price=7,
+                            requires_card="cartography",
+                            rule="30.8.2",
+                            note="30.8.2 cites 22.5.4; all of 22.5 (buying trade cards) is missing from the text, so whether players without the advancement may buy is not known.",
                         ),
-                        "stacks": (
-                            FrozenMap({"calamities": False, "number": 1, "rule": ("10.3.5", "29.1")}),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {
-                                            "minor": 1,
-                                            "non_tradable": 1,
-                                            "note": "One set of calamities; each deck in use takes the calamities of its player band (deck_compositions).",
-                                            "rule": ("8.3.1", "29.1"),
-                                            "tradable": 1,
-                                        },
-                                    ),
-                                    "number": 2,
-                                    "purchases": (
-                                        FrozenMap(
-                                            {
-                                                "note": "30.8.2 cites 22.5.4; all of 22.5 (buying trade cards) is missing from the text, so whether players without the advancement may buy is not known.",
-                                                "price": 7,
-                                                "requires_card": "cartography",
-                                                "rule": "30.8.2",
-                                            },
-                                        ),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 3,
-                                    "purchases": (
-                                        FrozenMap(
-                                            {
-                                                "note": "30.44.2 cites 22.5.3 (missing).",
-                                                "price": 9,
-                                                "requires_card": "advancement_30_44",
-                                                "rule": "30.44.2",
-                                            },
-                                        ),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 4,
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 5,
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 6,
-                                    "purchases": (
-                                        FrozenMap(
-                                            {
-                                                "note": "30.31.2 cites 22.5.5 (missing).",
-                                                "price": 13,
-                                                "requires_card": "mining",
-                                                "rule": "30.31.2",
-                                            },
-                                        ),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 7,
-                                    "purchases": (
-                                        FrozenMap(
-                                            {
-                                                "note": "30.8.3 cites 22.5.4 (missing).",
-                                                "price": 15,
-                                                "requires_card": "cartography",
-                                                "rule": "30.8.3",
-                                            },
-                                        ),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 8,
-                                    "purchases": (
-                                        FrozenMap(
-                                            {
-                                                "note": "30.31.3 cites 22.5.5 (missing).",
-                                                "price": 16,
-                                                "requires_card": "mining",
-                                                "rule": "30.31.3",
-                                            },
-                                        ),
-                                    ),
-                                    "rule": "8.3.1",
-                                },
-                            ),
-                            FrozenMap(
-                                {
-                                    "calamities": True,
-                                    "calamity_cards": FrozenMap(
-                                        {"minor": 1, "non_tradable": 1, "rule": ("8.3.1", "29.1"), "tradable": 1},
-                                    ),
-                                    "number": 9,
-                                    "rule": "8.3.1",
-                                },
-                            ),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=3,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(
+                        settings.Purchase(
+                            price=9,
+                            requires_card="advancement_30_44",
+                            rule="30.44.2",
+                            note="30.44.2 cites 22.5.3 (missing).",
                         ),
-                    },
+                    ),
+                    rule="8.3.1",
                 ),
-            },
-        ),
-        "components": FrozenMap(
-            {
-                "census_markers_per_set": 1,
-                "cities_per_set": 9,
-                "nation_sets": 18,
-                "note": "3.1: eighteen sets of playing pieces, each of a distinctive colour, with 55 square tokens, nine round cities, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: in denominations of 5, 10, 20 and 40), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
-                "rule": ("1.1", "3.1", "10.5"),
-                "ships_per_set": 4,
-                "succession_markers_per_set": 1,
-                "tokens_per_set": 55,
-            },
-        ),
-        "credit_policy": FrozenMap(
-            {
-                "across_owned_cards": "sum",
-                "credits_must_be_used": True,
-                "excess_lost": True,
-                "extra_credits": "added_once",
-                "free_when_covered": True,
-                "group_credits": "credit_tokens_of_group",
-                "note": "Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
-                "purchases": FrozenMap(
-                    {
-                        "overpayment": FrozenMap(
-                            {
-                                "rule": "26.5.9",
-                                "text": "No change is given if the value of commodity cards and credits exceeds the value of the civilization advancements purchased. Any excess is lost.",
-                                "value": "lost",
-                            },
+                settings.TradeStack(
+                    number=4,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=5,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=6,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(
+                        settings.Purchase(
+                            price=13,
+                            requires_card="mining",
+                            rule="30.31.2",
+                            note="30.31.2 cites 22.5.5 (missing).",
                         ),
-                        "same_turn_credits": FrozenMap({"value": None}),
-                        "several_cards_per_turn": FrozenMap({"value": None}),
-                        "treasury_within_price": FrozenMap({"value": None}),
-                    },
+                    ),
+                    rule="8.3.1",
                 ),
-                "rule": ("6.1", "6.2", "26.5.1", "26.5.7", "26.5.8", "26.5.9"),
-                "two_group_cards": None,
-            },
+                settings.TradeStack(
+                    number=7,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(
+                        settings.Purchase(
+                            price=15,
+                            requires_card="cartography",
+                            rule="30.8.3",
+                            note="30.8.3 cites 22.5.4 (missing).",
+                        ),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=8,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    purchases=(
+                        settings.Purchase(
+                            price=16,
+                            requires_card="mining",
+                            rule="30.31.3",
+                            note="30.31.3 cites 22.5.5 (missing).",
+                        ),
+                    ),
+                    rule="8.3.1",
+                ),
+                settings.TradeStack(
+                    number=9,
+                    calamities=True,
+                    calamity_cards=settings.TradeStackCalamityCards(
+                        non_tradable=1,
+                        tradable=1,
+                        minor=1,
+                        rule=("8.3.1", "29.1"),
+                    ),
+                    rule="8.3.1",
+                ),
+            ),
+            numbered_by_value=True,
+            setup=settings.TradeStacksSetup(
+                per_block=True,
+                steps=(
+                    settings.Step(
+                        step="sort_commodities_by_stack",
+                        text="For each trade block (East, West) in play, sort the commodity cards by number.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(step="shuffle_each_stack", text="Shuffle each stack.", rule="10.3.5"),
+                    settings.Step(
+                        step="set_aside_commodities",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        count_per_stack="players_in_block",
+                        text="From each stack from the second to the ninth, count off as many commodity cards as there are players in the block and set them aside.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(
+                        step="shuffle_in_tradable_calamities",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        severities=("major", "minor"),
+                        text="Shuffle each of the eight major tradable calamities, and the eight minor calamities if they are in play, with the remaining commodity cards of its stack.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(
+                        step="place_set_aside_on_top",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Put the commodity cards set aside back on top of their stacks, so that no player draws a tradable calamity until the game is well under way.",
+                        rule="10.3.5",
+                    ),
+                    settings.Step(
+                        step="place_non_tradable_calamities_at_bottom",
+                        stacks=settings.StackRange(from_=2, to=9),
+                        text="Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
+                        rule="10.3.5",
+                    ),
+                ),
+                rule="10.3.5",
+                note="10.3.5 is in Italian. During play, used and excess commodity cards and the calamities of the turn go back, shuffled, to the bottom of their stacks, non-tradable calamities under them (27.2, 27.3.2); with two blocks, each card returns to the block it was drawn from, as marked on it (27.3.3).",
+            ),
+            rule=("2.6.2", "8.2.1", "29.1"),
+            note="A stack's number is the level of its goods and calamities (2.6.2, 29.1: 'Second level calamities' are 29.2, and so on). With twelve or more players there are two blocks of nine stacks each, West and East (2.6.2, 9.6).",
         ),
-        "description": "The fan-made CIVILIZATION: The Expansion Project for five to eighteen players on a map from the Mediterranean to India: eighteen civilizations, 53 civilization advancements in five groups with credit tokens, 45 goods in West and East trade blocks and 24 calamities (major and minor); the most victory points (A.S.T. position, advancements, cities) wins.",
-        "hand_limit": FrozenMap(
-            {
-                "card_changes": (
-                    FrozenMap(
-                        {
-                            "card": "trade_routes",
-                            "change": 1,
-                            "note": "30.50.3 cites 27.2.1, which is missing from the text.",
-                            "rule": "30.50.3",
-                        },
+        deck_compositions=(
+            settings.DeckComposition(
+                players=settings.PlayersRange(min=5, max=7),
+                decks=(
+                    settings.DeckBlock(
+                        block="single",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="clay", share="all"),
+                            settings.DeckBlockCommodity(commodity="hides", share="all"),
+                            settings.DeckBlockCommodity(commodity="iron", share="all"),
+                            settings.DeckBlockCommodity(commodity="stone", share="all"),
+                            settings.DeckBlockCommodity(commodity="fish", share="all"),
+                            settings.DeckBlockCommodity(commodity="salt", share="all"),
+                            settings.DeckBlockCommodity(commodity="oil", share="all"),
+                            settings.DeckBlockCommodity(commodity="cotton", share="all"),
+                            settings.DeckBlockCommodity(commodity="wine", share="all"),
+                            settings.DeckBlockCommodity(commodity="livestock", share="all"),
+                            settings.DeckBlockCommodity(commodity="copper", share="all"),
+                            settings.DeckBlockCommodity(commodity="silver", share="all"),
+                            settings.DeckBlockCommodity(commodity="resin", share="all"),
+                            settings.DeckBlockCommodity(commodity="spices", share="all"),
+                            settings.DeckBlockCommodity(commodity="gems", share="all"),
+                            settings.DeckBlockCommodity(commodity="dye", share="all"),
+                            settings.DeckBlockCommodity(commodity="gold", share="all"),
+                            settings.DeckBlockCommodity(commodity="silk", share="all"),
+                        ),
+                        calamity_severities=None,
+                        calamity_sets=1,
+                        note="All goods of the 5-11 table (8.2.2) not marked with an asterisk: two per stack, 114 cards.",
+                        unknown_fields=("calamity_severities",),
                     ),
-                    FrozenMap({"card": "diaspora", "change": -1, "rule": ("27.2.2", "30.14.3")}),
                 ),
-                "card_changes_cumulative": True,
-                "commodity_cards": 8,
-                "count_public": True,
-                "note": "27.2.3: the effects of Trade Routes and Diaspora are cumulative.",
-                "rule": ("27.2", "27.2.2", "27.2.3"),
-                "text": "After acquiring advancements and exchanging commodity cards for treasury, a player may keep up to eight commodity cards for the next turn and may not conceal how many; the excess, of his choice, is shown, shuffled with the cards used for advancements and the calamities of the turn, and put face down at the bottom of the stacks.",
-            },
+                rule=("10.3.1", "8.2.2"),
+            ),
+            settings.DeckComposition(
+                players=settings.PlayersRange(min=8, max=11),
+                decks=(
+                    settings.DeckBlock(
+                        block="single",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="clay", share="all"),
+                            settings.DeckBlockCommodity(commodity="hides", share="all"),
+                            settings.DeckBlockCommodity(commodity="bone", share="all"),
+                            settings.DeckBlockCommodity(commodity="iron", share="all"),
+                            settings.DeckBlockCommodity(commodity="stone", share="all"),
+                            settings.DeckBlockCommodity(commodity="wax", share="all"),
+                            settings.DeckBlockCommodity(commodity="fish", share="all"),
+                            settings.DeckBlockCommodity(commodity="salt", share="all"),
+                            settings.DeckBlockCommodity(commodity="ceramics", share="all"),
+                            settings.DeckBlockCommodity(commodity="oil", share="all"),
+                            settings.DeckBlockCommodity(commodity="cotton", share="all"),
+                            settings.DeckBlockCommodity(commodity="grain", share="all"),
+                            settings.DeckBlockCommodity(commodity="wine", share="all"),
+                            settings.DeckBlockCommodity(commodity="livestock", share="all"),
+                            settings.DeckBlockCommodity(commodity="glass", share="all"),
+                            settings.DeckBlockCommodity(commodity="copper", share="all"),
+                            settings.DeckBlockCommodity(commodity="silver", share="all"),
+                            settings.DeckBlockCommodity(commodity="lead", share="all"),
+                            settings.DeckBlockCommodity(commodity="resin", share="all"),
+                            settings.DeckBlockCommodity(commodity="spices", share="all"),
+                            settings.DeckBlockCommodity(commodity="herbs", share="all"),
+                            settings.DeckBlockCommodity(commodity="gems", share="all"),
+                            settings.DeckBlockCommodity(commodity="dye", share="all"),
+                            settings.DeckBlockCommodity(commodity="obsidian", share="all"),
+                            settings.DeckBlockCommodity(commodity="gold", share="all"),
+                            settings.DeckBlockCommodity(commodity="silk", share="all"),
+                            settings.DeckBlockCommodity(commodity="amber", share="all"),
+                        ),
+                        calamity_severities=("major", "minor"),
+                        calamity_sets=1,
+                        note="Every good of the 5-11 table (8.2.2): three per stack, 172 cards; one set of major (tradable and non-tradable) and minor calamities, 24 cards.",
+                    ),
+                ),
+                rule=("10.3.2", "8.2.2"),
+            ),
+            settings.DeckComposition(
+                players=settings.PlayersRange(min=12, max=14),
+                decks=(
+                    settings.DeckBlock(
+                        block="west",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="clay", share="all"),
+                            settings.DeckBlockCommodity(commodity="ochre", share="all"),
+                            settings.DeckBlockCommodity(commodity="iron", share="all"),
+                            settings.DeckBlockCommodity(commodity="papyrus", share="all"),
+                            settings.DeckBlockCommodity(commodity="fish", share="all"),
+                            settings.DeckBlockCommodity(commodity="fruit", share="all"),
+                            settings.DeckBlockCommodity(commodity="oil", share="all"),
+                            settings.DeckBlockCommodity(commodity="wool", share="all"),
+                            settings.DeckBlockCommodity(commodity="wine", share="all"),
+                            settings.DeckBlockCommodity(commodity="textiles", share="all"),
+                            settings.DeckBlockCommodity(commodity="copper", share="all"),
+                            settings.DeckBlockCommodity(commodity="tin", share="all"),
+                            settings.DeckBlockCommodity(commodity="resin", share="all"),
+                            settings.DeckBlockCommodity(commodity="incense", share="all"),
+                            settings.DeckBlockCommodity(commodity="gems", share="all"),
+                            settings.DeckBlockCommodity(commodity="marble", share="all"),
+                            settings.DeckBlockCommodity(commodity="gold", share="all"),
+                            settings.DeckBlockCommodity(commodity="ivory", share="all"),
+                        ),
+                        calamity_severities=("major",),
+                        calamity_sets=1,
+                        note="The goods marked W in 8.2.3: 114 cards; the set of major calamities (tradable and non-tradable), 16 cards.",
+                    ),
+                    settings.DeckBlock(
+                        block="east",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="hides", share="all"),
+                            settings.DeckBlockCommodity(commodity="flax", share="all"),
+                            settings.DeckBlockCommodity(commodity="stone", share="all"),
+                            settings.DeckBlockCommodity(commodity="furs", share="all"),
+                            settings.DeckBlockCommodity(commodity="salt", share="all"),
+                            settings.DeckBlockCommodity(commodity="timber", share="all"),
+                            settings.DeckBlockCommodity(commodity="cotton", share="all"),
+                            settings.DeckBlockCommodity(commodity="sugar", share="all"),
+                            settings.DeckBlockCommodity(commodity="livestock", share="all"),
+                            settings.DeckBlockCommodity(commodity="lacquer", share="all"),
+                            settings.DeckBlockCommodity(commodity="silver", share="all"),
+                            settings.DeckBlockCommodity(commodity="bronze", share="all"),
+                            settings.DeckBlockCommodity(commodity="spices", share="all"),
+                            settings.DeckBlockCommodity(commodity="jade", share="all"),
+                            settings.DeckBlockCommodity(commodity="dye", share="all"),
+                            settings.DeckBlockCommodity(commodity="tea", share="all"),
+                            settings.DeckBlockCommodity(commodity="silk", share="all"),
+                            settings.DeckBlockCommodity(commodity="pearls", share="all"),
+                        ),
+                        calamity_severities=("major",),
+                        calamity_sets=1,
+                        note="The goods marked E in 8.2.3: 114 cards; the set of major calamities (tradable and non-tradable), 16 cards.",
+                    ),
+                ),
+                rule=("10.3.3", "8.2.3", "9.6"),
+                note="The duplicate calamity cards are used with twelve or more players (8.3.1): each block has its own set.",
+            ),
+            settings.DeckComposition(
+                players=settings.PlayersRange(min=15, max=18),
+                decks=(
+                    settings.DeckBlock(
+                        block="west",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="clay", share="all"),
+                            settings.DeckBlockCommodity(commodity="ochre", share="all"),
+                            settings.DeckBlockCommodity(commodity="iron", share="all"),
+                            settings.DeckBlockCommodity(commodity="papyrus", share="all"),
+                            settings.DeckBlockCommodity(commodity="fish", share="all"),
+                            settings.DeckBlockCommodity(commodity="fruit", share="all"),
+                            settings.DeckBlockCommodity(commodity="oil", share="all"),
+                            settings.DeckBlockCommodity(commodity="wool", share="all"),
+                            settings.DeckBlockCommodity(commodity="wine", share="all"),
+                            settings.DeckBlockCommodity(commodity="textiles", share="all"),
+                            settings.DeckBlockCommodity(commodity="copper", share="all"),
+                            settings.DeckBlockCommodity(commodity="tin", share="all"),
+                            settings.DeckBlockCommodity(commodity="resin", share="all"),
+                            settings.DeckBlockCommodity(commodity="incense", share="all"),
+                            settings.DeckBlockCommodity(commodity="gems", share="all"),
+                            settings.DeckBlockCommodity(commodity="marble", share="all"),
+                            settings.DeckBlockCommodity(commodity="gold", share="all"),
+                            settings.DeckBlockCommodity(commodity="ivory", share="all"),
+                            settings.DeckBlockCommodity(commodity="bone", share="half"),
+                            settings.DeckBlockCommodity(commodity="wax", share="half"),
+                            settings.DeckBlockCommodity(commodity="ceramics", share="half"),
+                            settings.DeckBlockCommodity(commodity="grain", share="half"),
+                            settings.DeckBlockCommodity(commodity="glass", share="half"),
+                            settings.DeckBlockCommodity(commodity="lead", share="half"),
+                            settings.DeckBlockCommodity(commodity="herbs", share="half"),
+                            settings.DeckBlockCommodity(commodity="obsidian", share="half"),
+                            settings.DeckBlockCommodity(commodity="amber", share="half"),
+                        ),
+                        calamity_severities=("major", "minor"),
+                        calamity_sets=1,
+                        note="The goods marked W, and half of each good marked S (8.2.3: 'divided evenly between the East and West decks'): 143 cards; a set of major and minor calamities, 24 cards.",
+                    ),
+                    settings.DeckBlock(
+                        block="east",
+                        commodities=(
+                            settings.DeckBlockCommodity(commodity="hides", share="all"),
+                            settings.DeckBlockCommodity(commodity="flax", share="all"),
+                            settings.DeckBlockCommodity(commodity="stone", share="all"),
+                            settings.DeckBlockCommodity(commodity="furs", share="all"),
+                            settings.DeckBlockCommodity(commodity="salt", share="all"),
+                            settings.DeckBlockCommodity(commodity="timber", share="all"),
+                            settings.DeckBlockCommodity(commodity="cotton", share="all"),
+                            settings.DeckBlockCommodity(commodity="sugar", share="all"),
+                            settings.DeckBlockCommodity(commodity="livestock", share="all"),
+                            settings.DeckBlockCommodity(commodity="lacquer", share="all"),
+                            settings.DeckBlockCommodity(commodity="silver", share="all"),
+                            settings.DeckBlockCommodity(commodity="bronze", share="all"),
+                            settings.DeckBlockCommodity(commodity="spices", share="all"),
+                            settings.DeckBlockCommodity(commodity="jade", share="all"),
+                            settings.DeckBlockCommodity(commodity="dye", share="all"),
+                            settings.DeckBlockCommodity(commodity="tea", share="all"),
+                            settings.DeckBlockCommodity(commodity="silk", share="all"),
+                            settings.DeckBlockCommodity(commodity="pearls", share="all"),
+                            settings.DeckBlockCommodity(commodity="bone", share="half"),
+                            settings.DeckBlockCommodity(commodity="wax", share="half"),
+                            settings.DeckBlockCommodity(commodity="ceramics", share="half"),
+                            settings.DeckBlockCommodity(commodity="grain", share="half"),
+                            settings.DeckBlockCommodity(commodity="glass", share="half"),
+                            settings.DeckBlockCommodity(commodity="lead", share="half"),
+                            settings.DeckBlockCommodity(commodity="herbs", share="half"),
+                            settings.DeckBlockCommodity(commodity="obsidian", share="half"),
+                            settings.DeckBlockCommodity(commodity="amber", share="half"),
+                        ),
+                        calamity_severities=("major", "minor"),
+                        calamity_sets=1,
+                        note="The goods marked E, and half of each good marked S: 143 cards; a set of major and minor calamities, 24 cards.",
+                    ),
+                ),
+                rule=("10.3.4", "8.2.3"),
+                note="All 286 commodity cards and all 48 calamity cards are in play.",
+            ),
         ),
-        "nations": None,
-        "not_in_sources": FrozenMap({"map": None}),
-        "note": "Costs (face values) of the 53 advancements are not in the sources, so every purchase cost, the A.S.T. requirements of 28.2.4-28.2.5 and the victory points of advancements are unknown in practice; 5.1 counts 51 advancements against 53 sections (see the cards file). Buying trade cards with treasury (22.5) survives only in the advancements that allow it; the rules of the trading session (23) and of conflict (18) are summarized in the phases, not encoded.",
-        "player_counts": FrozenMap(
-            {
-                "general_rules": (
-                    FrozenMap(
-                        {
-                            "id": "choose_civilizations",
-                            "rule": "9.3",
-                            "text": "With fewer than eighteen players, choose as many civilizations as there are players, with start areas close together (no gaps); no civilization may be in play without at least two direct neighbours; they may border over water, but not over open sea or zero-population areas. The Scenario Handbook suggests sets; players agree, else a majority or the GM decides.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "remove_unused_areas",
-                            "rule": ("9.4", "10.1"),
-                            "text": "Remove from play every area associated with a civilization not in play (listed in the Scenario Handbook), covering its population limit and making it impassable; an area associated with several civilizations is removed if any of them is not in play.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "areas_out_of_play",
-                            "rule": "9.5",
-                            "text": "Tokens may not enter, nor cities be built in, areas out of play. Ships may pass through them, even carrying tokens, but may not unload or end their move there. They count when tracing a path over water, not over land; otherwise, Barbarian Hordes included, areas adjacent to them are adjacent to the map edge.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "trade_blocks",
-                            "rule": "9.6",
-                            "text": "With twelve or more players, the civilizations in play are divided into two trade card blocks: the easternmost half is the East, the westernmost half the West; with an odd number, the middle civilization belongs to the block it would have in an eighteen-player game.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "civilizations_drawn",
-                            "rule": "10.4",
-                            "text": "Each player draws one of the civilizations in play at random; players may swap civilizations by agreement.",
-                        },
-                    ),
-                ),
-                "note": "Every count uses 55 tokens per player (3.1, 10.5). Which trade deck(s) each count uses, and their goods and calamities, is in the commodities file (deck_compositions: 5-7, 8-11, 12-14, 15-18 players, 10.3.1-10.3.4).",
-                "rule": ("9.1", "9.2", "9.3", "9.4", "9.5", "9.6"),
-            },
+        non_native_block_bonus=(
+            settings.BlockBonus(
+                players=settings.PlayersRange(min=12, max=15),
+                bonus="face_value_per_card",
+                shared_goods="bonus",
+                may_exceed_printed_maximum=True,
+                rule="26.3.3",
+                note="The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
+            ),
+            settings.BlockBonus(
+                players=settings.PlayersRange(min=16, max=18),
+                bonus="face_value_per_card",
+                shared_goods="no_bonus",
+                may_exceed_printed_maximum=True,
+                rule=("26.3.3", "26.3.4"),
+                note="As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
+            ),
         ),
-        "rulebook": FrozenMap(
-            {
-                "note": '1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
-                "rule_index": "rulebooks/expansion-project.yaml",
-                "title": "CIVILIZATION: The Expansion Project",
-            },
-        ),
-        "sequence_of_play": FrozenMap(
-            {
-                "general_rules": (
-                    FrozenMap(
-                        {
-                            "id": "order_on_request",
-                            "rule": "11.2",
-                            "text": "Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "ast_order_breaks_ties",
-                            "rule": "11.4",
-                            "text": "A.S.T. order breaks all ties between civilizations, except in conflicts and for victory.",
-                        },
-                    ),
-                ),
-                "note": "12.1 prints the table in English (phase, when, order). Phases in which nobody has anything to do are skipped (12.2); at the start of the game a turn may have fewer phases.",
-                "phase_count": 17,
-                "rule": ("11.1", "11.3", "12.1", "12.2"),
-            },
-        ),
-        "status": "draft",
-        "taxation": FrozenMap(
-            {
-                "note": "13.1: each player moves two tokens from stock to treasury for each city on the board.",
-                "rate_changes": (
-                    FrozenMap({"card": "monarchy", "lower_by": 0, "raise_by": 1, "rule": ("13.2.1", "30.32.2")}),
-                    FrozenMap({"card": "coinage", "lower_by": 1, "raise_by": 1, "rule": ("13.2.2", "30.10.2")}),
-                ),
-                "rate_changes_combination": FrozenMap(
-                    {
-                        "cumulative": True,
-                        "revolts_allowed": True,
-                        "rule": "13.2.3",
-                        "same_rate_all_cities": True,
-                        "selective": True,
-                        "text": "The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
-                    },
-                ),
-                "revolt": FrozenMap(
-                    {
-                        "beneficiary": None,
-                        "immune_card": "democracy",
-                        "rule": ("13.3.1", "13.3.2", "13.3.5", "13.3.6"),
-                        "text": "Tax revolts happen when a player has too few tokens in stock for the tax: after paying his whole stock, the cities he cannot pay for revolt, once all other players have paid; revolts are settled in A.S.T. order. Revolting cities nobody can take over are eliminated. Cities of a player holding Democracy never revolt.",
-                    },
-                ),
-                "rule": ("13.1", "13.2", "13.3"),
-                "tokens_per_city": 2,
-            },
-        ),
-        "victory": FrozenMap(
-            {
-                "complete_final_turn": True,
-                "end_conditions": (
-                    FrozenMap(
-                        {
-                            "id": "finish_square",
-                            "rule": "34.1",
-                            "text": "At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "time_limit",
-                            "rule": ("34.1", "34.2"),
-                            "text": "A predetermined time limit is reached; in fairness it should be set before the game starts.",
-                        },
-                    ),
-                ),
-                "highest_wins": True,
-                "note": "35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
-                "rule": ("34.1", "34.2", "35.1", "35.2"),
-                "scoring": (
-                    FrozenMap(
-                        {
-                            "id": "ast_position",
-                            "name": "A.S.T. position",
-                            "per": "ast_space",
-                            "points": 5,
-                            "rule": "35.1",
-                            "space_counting": None,
-                            "text": "A.S.T. position: 5 points for each space.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "card_value_below": 100,
-                            "id": "advancements_below_100",
-                            "name": "Civilization advancements (face value below 100)",
-                            "per": "civilization_card",
-                            "points": 1,
-                            "rule": "35.1",
-                            "text": "1 point for each advancement with a face value below 100.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "card_value_min": 100,
-                            "id": "advancements_100_and_more",
-                            "name": "Civilization advancements (face value 100 or more)",
-                            "per": "civilization_card",
-                            "points": None,
-                            "rule": "35.1",
-                            "text": "Advancements with a face value of 100 or more: points not in the sources.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "id": "cities",
-                            "name": "Cities",
-                            "per": "city",
-                            "points": 1,
-                            "rule": "35.1",
-                            "text": "1 point for each city on the board.",
-                        },
-                    ),
-                ),
-                "tie": "wealth",
-            },
-        ),
-    },
+    ),
+    unknown_fields=("nations",),
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".

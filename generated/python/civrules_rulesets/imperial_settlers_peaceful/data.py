@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime_imperial_settlers import settings
 from civrules_runtime_imperial_settlers.records import (
     Action,
     Card,
@@ -4046,318 +4047,253 @@ SOLO_ACHIEVEMENTS: Final[tuple[SoloLevel, ...] | None] = (
 #: The deck-building rule (p12): deck size, (copies, cards) pattern, every copy in or none.
 DECK_RULE: Final[DeckRule | None] = DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
 
-#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
-#: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = FrozenMap(
-    {
-        "card_uses": FrozenMap(
-            {
-                "deal": FrozenMap(
-                    {
-                        "deal_on": ("barbarians", "romans", "japanese", "egyptians"),
-                        "note": "Faction cards only; a deal cannot be made with a common card.",
-                        "rule": ("p4/visao-geral-das-cartas", "p9/faca-um-acordo"),
-                    },
-                ),
-                "raze": FrozenMap(
-                    {
-                        "note": "Common and Japanese cards can be razed; the Japanese are the exception among faction cards.",
-                        "rule": ("p4/visao-geral-das-cartas", "p9/destruir"),
-                        "spoils_on": ("common", "japanese"),
-                    },
-                ),
-            },
+#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
+#: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
+#: before they were typed; unknown facts are None.
+SETTINGS: Final[settings.Settings] = settings.Settings(
+    description="The base game: four factions of 30 cards, an 84-card common deck, five rounds of four phases; the solo game against a virtual player; the rulebook's variants are variants of this ruleset.",
+    status="official_variant",
+    rulebook=settings.Rulebook(title="Imperial Settlers", rule_index="rulebooks/imperial-settlers.yaml"),
+    goods_unlimited=settings.GoodsUnlimited(
+        value=True,
+        rule="p3/bens-ilimitados",
+        note="Resources, workers and tokens are not limited by the pieces; the multiplier tokens stand for more.",
+    ),
+    colourless_cards=(
+        settings.ColourlessCard(card="com069", rule="p12/comum", note="The Ruínas have no type (colour)."),
+    ),
+    card_uses=settings.CardUses(
+        raze=settings.CardUsesRaze(
+            spoils_on=("common", "japanese"),
+            rule=("p4/visao-geral-das-cartas", "p9/destruir"),
+            note="Common and Japanese cards can be razed; the Japanese are the exception among faction cards.",
         ),
-        "colourless_cards": (
-            FrozenMap({"card": "com069", "note": "The Ruínas have no type (colour).", "rule": "p12/comum"}),
+        deal=settings.CardUsesDeal(
+            deal_on=("barbarians", "romans", "japanese", "egyptians"),
+            rule=("p4/visao-geral-das-cartas", "p9/faca-um-acordo"),
+            note="Faction cards only; a deal cannot be made with a common card.",
         ),
-        "deck_building": FrozenMap(
-            {
-                "all_copies": True,
-                "deck_size": 30,
-                "note": "For decks built with cards added by expansions or variants; adding a card of 3 copies means removing all 3 copies of another.",
-                "own_faction_only": FrozenMap(
-                    {
-                        "inferred": True,
-                        "rule": ("p12/regras-para-construir-um-baralho-de-faccao", "p2/220-cartas-63-x-88-mm"),
-                        "value": True,
-                        "why": "The rule speaks of a faction's deck ('seu baralho') and each faction deck is drawn only by its faction (p2); that a deck holds only its faction's cards is an inference, not a printed rule.",
-                    },
-                ),
-                "pattern": (
-                    FrozenMap({"cards": 3, "copies": 3}),
-                    FrozenMap({"cards": 6, "copies": 2}),
-                    FrozenMap({"cards": 9, "copies": 1}),
-                ),
-                "rule": "p12/regras-para-construir-um-baralho-de-faccao",
-            },
+    ),
+    setup=(
+        settings.SetupItem(
+            step=1,
+            text="Place the score board; put the round marker on space I of the round track.",
+            rule="p5",
         ),
-        "defence": FrozenMap(
-            {
-                "discarded_at_clean_up": True,
-                "movable": False,
-                "note": "Placed at any time in its owner's turn in the action phase; returns to the supply when the location is razed.",
-                "placed_on": "common_location",
-                "raze_added": 1,
-                "rule": "p7/fichas-de-defesa",
-                "tokens_per_production_phase": 1,
-            },
+        settings.SetupItem(
+            step=2,
+            text="Shuffle the common cards into a face-down deck within reach of all.",
+            rule="p5",
         ),
-        "description": "The base game: four factions of 30 cards, an 84-card common deck, five rounds of four phases; the solo game against a virtual player; the rulebook's variants are variants of this ruleset.",
-        "first_game": FrozenMap({"factions": ("romans", "barbarians"), "players": 2, "rule": "p5"}),
-        "foundation": FrozenMap(
-            {
-                "owner_gains": ("wood",),
-                "rule": ("p9/transformando-um-local-em-uma-fundacao", "p8/custos-de-construcao"),
-                "use": "discarded to pay a faction location's cost",
-            },
+        settings.SetupItem(
+            step=3,
+            text="Each player chooses a faction and takes its board, its 30-card deck and its marker.",
+            rule="p5",
         ),
-        "goods_unlimited": FrozenMap(
-            {
-                "note": "Resources, workers and tokens are not limited by the pieces; the multiplier tokens stand for more.",
-                "rule": "p3/bens-ilimitados",
-                "value": True,
-            },
+        settings.SetupItem(
+            step=4,
+            text="Each player places the board in front of them and shuffles the faction deck face down; unused pieces go back to the box.",
+            rule="p5",
         ),
-        "named_cards_not_identified": (
-            FrozenMap(
-                {
-                    "name": "Moinho",
-                    "rule": "p8/exemplo-de-construcao-de-local",
-                    "why": "a Barbarian player's location discarded to build; no fact singles out its card",
-                },
+        settings.SetupItem(
+            step=5,
+            text="Each player puts the faction marker on space 0 of the victory point track.",
+            rule="p5",
+        ),
+        settings.SetupItem(step=6, text="Put the resources, workers and tokens within reach as the supply.", rule="p5"),
+        settings.SetupItem(
+            step=7,
+            text="Choose the first player at random; they take the first player marker.",
+            rule="p5",
+        ),
+    ),
+    starting_hand=settings.StartingHand(
+        common=2,
+        faction=2,
+        rule="p5",
+        note="Drawn by each player, starting with the first player.",
+    ),
+    first_game=settings.FirstGame(factions=("romans", "barbarians"), players=2, rule="p5"),
+    rounds=settings.Rounds(count=5, rule=("p6", "p7/final-de-jogo")),
+    defence=settings.Defence(
+        tokens_per_production_phase=1,
+        placed_on="common_location",
+        raze_added=1,
+        movable=False,
+        discarded_at_clean_up=True,
+        rule="p7/fichas-de-defesa",
+        note="Placed at any time in its owner's turn in the action phase; returns to the supply when the location is razed.",
+    ),
+    foundation=settings.Foundation(
+        owner_gains=("wood",),
+        use="discarded to pay a faction location's cost",
+        rule=("p9/transformando-um-local-em-uma-fundacao", "p8/custos-de-construcao"),
+    ),
+    scoring=settings.Scoring(
+        common_location_vp=1,
+        faction_location_vp=2,
+        tie_breaks=(
+            settings.ScoringTieBreak(
+                id="workers_and_resources_left",
+                text="Most workers and resources left.",
+                rule="p7/empates",
             ),
-            FrozenMap(
-                {
-                    "name": "Campos do Lorde",
-                    "rule": "p6/exemplo-de-fase-de-producao",
-                    "why": "a production location giving 1 food; several cards of the source produce food",
-                },
-            ),
-            FrozenMap(
-                {
-                    "name": "Tendas",
-                    "rule": "p7/exemplo-de-fase-de-limpeza",
-                    "why": "a Japanese player's action location activated with 1 food; the source does not encode activation costs",
-                },
-            ),
-            FrozenMap(
-                {
-                    "name": "Cassino",
-                    "rule": "p7/exemplo-de-fase-de-limpeza",
-                    "why": "an action location activated with 1 worker; the source does not encode activation costs",
-                },
-            ),
-            FrozenMap(
-                {
-                    "name": "Guilda dos Construtores",
-                    "rule": "p10/exemplos-de-como-usar-um-local-de-acao",
-                    "why": "a common action location (1 worker and 2 stone for 3 VP); the source does not encode action effects",
-                },
-            ),
-            FrozenMap(
-                {
-                    "name": "Castelo",
-                    "rule": "p10/exemplos-de-como-usar-um-local-de-acao",
-                    "why": "a common action location (1 worker for a card); the source does not encode action effects",
-                },
-            ),
-            FrozenMap(
-                {
-                    "name": "Marceneiro",
-                    "rule": "p14/exemplo-de-ataque-do-jogador-virtual",
-                    "why": "a common location with wood and no gold or worker in its spoils; several cards of the source match",
-                },
-            ),
-            FrozenMap(
-                {
-                    "name": "Fornecedor de Madeira",
-                    "rule": "p14/exemplo-de-ataque-do-jogador-virtual",
-                    "why": "a common location with wood and no gold or worker in its spoils; several cards of the source match",
-                },
+            settings.ScoringTieBreak(id="cards_in_hand", text="Most cards in hand.", rule="p7/empates"),
+            settings.ScoringTieBreak(
+                id="shared_victory",
+                text="The tied players share the victory.",
+                rule="p7/empates",
             ),
         ),
-        "rounds": FrozenMap({"count": 5, "rule": ("p6", "p7/final-de-jogo")}),
-        "rulebook": FrozenMap({"rule_index": "rulebooks/imperial-settlers.yaml", "title": "Imperial Settlers"}),
-        "scoring": FrozenMap(
-            {
-                "common_location_vp": 1,
-                "faction_location_vp": 2,
-                "note": "Added after the fifth round to the points scored during the game; some Japanese abilities (Santuário, Portal) give more at the end.",
-                "rule": ("p7/final-de-jogo", "p15"),
-                "tie_breaks": (
-                    FrozenMap(
-                        {
-                            "id": "workers_and_resources_left",
-                            "rule": "p7/empates",
-                            "text": "Most workers and resources left.",
-                        },
-                    ),
-                    FrozenMap({"id": "cards_in_hand", "rule": "p7/empates", "text": "Most cards in hand."}),
-                    FrozenMap(
-                        {"id": "shared_victory", "rule": "p7/empates", "text": "The tied players share the victory."},
-                    ),
-                ),
-            },
+        rule=("p7/final-de-jogo", "p15"),
+        note="Added after the fifth round to the points scored during the game; some Japanese abilities (Santuário, Portal) give more at the end.",
+    ),
+    solo=settings.Solo(
+        virtual_player=settings.SoloVirtualPlayer(faction=False, board=False, goods=False, marker=False, rule="p13"),
+        attack_cards=settings.SoloAttackCards(
+            count=16,
+            targets=None,
+            rule=("p13/preparacao", "p13/cartas-de-ataque"),
+            unknown_fields=("targets",),
         ),
-        "setup": (
-            FrozenMap(
-                {
-                    "rule": "p5",
-                    "step": 1,
-                    "text": "Place the score board; put the round marker on space I of the round track.",
-                },
+        setup=(
+            settings.SoloSetupItem(step=1, text="Use only the faction you choose.", rule="p13/preparacao"),
+            settings.SoloSetupItem(
+                step=2,
+                text="Shuffle the 16 attack cards face down opposite your empire.",
+                rule="p13/preparacao",
             ),
-            FrozenMap(
-                {
-                    "rule": "p5",
-                    "step": 2,
-                    "text": "Shuffle the common cards into a face-down deck within reach of all.",
-                },
+            settings.SoloSetupItem(step=3, text="Reveal the top attack card.", rule="p13/preparacao"),
+        ),
+        phases=("lookout", "production", "action", "clean_up", "attack"),
+        lookout_steps=(
+            settings.SoloLookoutStep(
+                step=1,
+                text="Draw the top card of your faction deck.",
+                rule="p13/fase-de-observacao",
             ),
-            FrozenMap(
-                {
-                    "rule": "p5",
-                    "step": 3,
-                    "text": "Each player chooses a faction and takes its board, its 30-card deck and its marker.",
-                },
+            settings.SoloLookoutStep(
+                step=2,
+                text="Reveal the top 4 common cards; take one.",
+                rule="p13/fase-de-observacao",
             ),
-            FrozenMap(
-                {
-                    "rule": "p5",
-                    "step": 4,
-                    "text": "Each player places the board in front of them and shuffles the faction deck face down; unused pieces go back to the box.",
-                },
+            settings.SoloLookoutStep(
+                step=3,
+                text="Shuffle the other three; one at random goes face up to the virtual player.",
+                rule="p13/fase-de-observacao",
             ),
-            FrozenMap(
-                {
-                    "rule": "p5",
-                    "step": 5,
-                    "text": "Each player puts the faction marker on space 0 of the victory point track.",
-                },
-            ),
-            FrozenMap(
-                {"rule": "p5", "step": 6, "text": "Put the resources, workers and tokens within reach as the supply."},
-            ),
-            FrozenMap(
-                {
-                    "rule": "p5",
-                    "step": 7,
-                    "text": "Choose the first player at random; they take the first player marker.",
-                },
+            settings.SoloLookoutStep(step=4, text="Of the two left, take one.", rule="p13/fase-de-observacao"),
+            settings.SoloLookoutStep(
+                step=5,
+                text="The last goes to the virtual player.",
+                rule="p13/fase-de-observacao",
             ),
         ),
-        "solo": FrozenMap(
-            {
-                "achievements": FrozenMap(
-                    {
-                        "levels": (
-                            FrozenMap({"below": 30, "id": "plebeu", "name": "Plebeu"}),
-                            FrozenMap({"at_least": 30, "id": "servo", "name": "Servo"}),
-                            FrozenMap({"at_least": 40, "id": "escudeiro", "name": "Escudeiro"}),
-                            FrozenMap({"at_least": 50, "id": "cavaleiro", "name": "Cavaleiro"}),
-                            FrozenMap({"at_least": 60, "id": "castelao", "name": "Castelão"}),
-                            FrozenMap({"at_least": 70, "id": "rei", "name": "Rei"}),
-                            FrozenMap({"at_least": 80, "id": "imperador", "name": "Imperador"}),
+        attacks_per_round=2,
+        locations_razed_per_attack=1,
+        attack_priority=settings.SoloAttackPriority(
+            by_kind=("action", "ability", "production"),
+            then=("highest_cost_in_resources", "more_stone", "player_choice"),
+            rule=("p13/fase-de-ataque-do-jogador-virtual", "p14"),
+        ),
+        japanese_target_order=settings.SoloJapaneseTargetOrder(
+            order=("card", "raze", "gold", "vp", "stone", "worker", "food", "wood"),
+            rule="p14/os-japoneses-em-um-jogo-solo",
+            note="When the first target is a VP and another attack card shows a VP, the virtual player attacks a faction location; it razes first those whose deal area gives a card, then in this order.",
+        ),
+        defence_protects=False,
+        samurai_protects=False,
+        winning=settings.SoloWinning(
+            compare="faction_locations",
+            disagreements=(
+                settings.Disagreement(
+                    field="compare",
+                    chosen="faction_locations",
+                    alternatives=(
+                        settings.DisagreementAlternative(
+                            value="built_locations",
+                            source="p14/fim-do-jogo ('Locais construídos em seu Império')",
                         ),
-                        "rule": "p14/tabela-de-conquistas",
-                    },
-                ),
-                "attack_cards": FrozenMap(
-                    {"count": 16, "rule": ("p13/preparacao", "p13/cartas-de-ataque"), "targets": None},
-                ),
-                "attack_priority": FrozenMap(
-                    {
-                        "by_kind": ("action", "ability", "production"),
-                        "rule": ("p13/fase-de-ataque-do-jogador-virtual", "p14"),
-                        "then": ("highest_cost_in_resources", "more_stone", "player_choice"),
-                    },
-                ),
-                "attacks_per_round": 2,
-                "defence_protects": False,
-                "japanese_target_order": FrozenMap(
-                    {
-                        "note": "When the first target is a VP and another attack card shows a VP, the virtual player attacks a faction location; it razes first those whose deal area gives a card, then in this order.",
-                        "order": ("card", "raze", "gold", "vp", "stone", "worker", "food", "wood"),
-                        "rule": "p14/os-japoneses-em-um-jogo-solo",
-                    },
-                ),
-                "locations_razed_per_attack": 1,
-                "lookout_steps": (
-                    FrozenMap(
-                        {
-                            "rule": "p13/fase-de-observacao",
-                            "step": 1,
-                            "text": "Draw the top card of your faction deck.",
-                        },
                     ),
-                    FrozenMap(
-                        {
-                            "rule": "p13/fase-de-observacao",
-                            "step": 2,
-                            "text": "Reveal the top 4 common cards; take one.",
-                        },
-                    ),
-                    FrozenMap(
-                        {
-                            "rule": "p13/fase-de-observacao",
-                            "step": 3,
-                            "text": "Shuffle the other three; one at random goes face up to the virtual player.",
-                        },
-                    ),
-                    FrozenMap({"rule": "p13/fase-de-observacao", "step": 4, "text": "Of the two left, take one."}),
-                    FrozenMap(
-                        {"rule": "p13/fase-de-observacao", "step": 5, "text": "The last goes to the virtual player."},
-                    ),
+                    why="the objective (p13/objetivo) and the attack phase (p13) compare faction locations; the end-of-game passage says built locations without repeating 'de Facção'",
                 ),
-                "phases": ("lookout", "production", "action", "clean_up", "attack"),
-                "rule": ("p13", "p14"),
-                "samurai_protects": False,
-                "setup": (
-                    FrozenMap({"rule": "p13/preparacao", "step": 1, "text": "Use only the faction you choose."}),
-                    FrozenMap(
-                        {
-                            "rule": "p13/preparacao",
-                            "step": 2,
-                            "text": "Shuffle the 16 attack cards face down opposite your empire.",
-                        },
-                    ),
-                    FrozenMap({"rule": "p13/preparacao", "step": 3, "text": "Reveal the top attack card."}),
-                ),
-                "virtual_player": FrozenMap(
-                    {"board": False, "faction": False, "goods": False, "marker": False, "rule": "p13"},
-                ),
-                "winning": FrozenMap(
-                    {
-                        "compare": "faction_locations",
-                        "disagreements": (
-                            FrozenMap(
-                                {
-                                    "alternatives": (
-                                        FrozenMap(
-                                            {
-                                                "source": "p14/fim-do-jogo ('Locais construídos em seu Império')",
-                                                "value": "built_locations",
-                                            },
-                                        ),
-                                    ),
-                                    "chosen": "faction_locations",
-                                    "field": "compare",
-                                    "why": "the objective (p13/objetivo) and the attack phase (p13) compare faction locations; the end-of-game passage says built locations without repeating 'de Facção'",
-                                },
-                            ),
-                        ),
-                        "note": "You win with more faction locations than cards in the virtual player's collection pile; a tie is a loss (p14/fim-do-jogo).",
-                        "rule": ("p13/objetivo", "p13/fase-de-ataque-do-jogador-virtual"),
-                    },
-                ),
-            },
+            ),
+            rule=("p13/objetivo", "p13/fase-de-ataque-do-jogador-virtual"),
+            note="You win with more faction locations than cards in the virtual player's collection pile; a tie is a loss (p14/fim-do-jogo).",
         ),
-        "starting_hand": FrozenMap(
-            {"common": 2, "faction": 2, "note": "Drawn by each player, starting with the first player.", "rule": "p5"},
+        achievements=settings.SoloAchievements(
+            levels=(
+                settings.SoloAchievementsLevel(id="plebeu", name="Plebeu", below=30),
+                settings.SoloAchievementsLevel(id="servo", name="Servo", at_least=30),
+                settings.SoloAchievementsLevel(id="escudeiro", name="Escudeiro", at_least=40),
+                settings.SoloAchievementsLevel(id="cavaleiro", name="Cavaleiro", at_least=50),
+                settings.SoloAchievementsLevel(id="castelao", name="Castelão", at_least=60),
+                settings.SoloAchievementsLevel(id="rei", name="Rei", at_least=70),
+                settings.SoloAchievementsLevel(id="imperador", name="Imperador", at_least=80),
+            ),
+            rule="p14/tabela-de-conquistas",
         ),
-        "status": "official_variant",
-    },
+        rule=("p13", "p14"),
+    ),
+    deck_building=settings.DeckBuilding(
+        deck_size=30,
+        pattern=(
+            settings.DeckBuildingPatternItem(copies=3, cards=3),
+            settings.DeckBuildingPatternItem(copies=2, cards=6),
+            settings.DeckBuildingPatternItem(copies=1, cards=9),
+        ),
+        all_copies=True,
+        own_faction_only=settings.DeckBuildingOwnFactionOnly(
+            value=True,
+            inferred=True,
+            why="The rule speaks of a faction's deck ('seu baralho') and each faction deck is drawn only by its faction (p2); that a deck holds only its faction's cards is an inference, not a printed rule.",
+            rule=("p12/regras-para-construir-um-baralho-de-faccao", "p2/220-cartas-63-x-88-mm"),
+        ),
+        rule="p12/regras-para-construir-um-baralho-de-faccao",
+        note="For decks built with cards added by expansions or variants; adding a card of 3 copies means removing all 3 copies of another.",
+    ),
+    named_cards_not_identified=(
+        settings.NamedCardsNotIdentifiedItem(
+            name="Moinho",
+            rule="p8/exemplo-de-construcao-de-local",
+            why="a Barbarian player's location discarded to build; no fact singles out its card",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Campos do Lorde",
+            rule="p6/exemplo-de-fase-de-producao",
+            why="a production location giving 1 food; several cards of the source produce food",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Tendas",
+            rule="p7/exemplo-de-fase-de-limpeza",
+            why="a Japanese player's action location activated with 1 food; the source does not encode activation costs",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Cassino",
+            rule="p7/exemplo-de-fase-de-limpeza",
+            why="an action location activated with 1 worker; the source does not encode activation costs",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Guilda dos Construtores",
+            rule="p10/exemplos-de-como-usar-um-local-de-acao",
+            why="a common action location (1 worker and 2 stone for 3 VP); the source does not encode action effects",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Castelo",
+            rule="p10/exemplos-de-como-usar-um-local-de-acao",
+            why="a common action location (1 worker for a card); the source does not encode action effects",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Marceneiro",
+            rule="p14/exemplo-de-ataque-do-jogador-virtual",
+            why="a common location with wood and no gold or worker in its spoils; several cards of the source match",
+        ),
+        settings.NamedCardsNotIdentifiedItem(
+            name="Fornecedor de Madeira",
+            rule="p14/exemplo-de-ataque-do-jogador-virtual",
+            why="a common location with wood and no gold or worker in its spoils; several cards of the source match",
+        ),
+    ),
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".

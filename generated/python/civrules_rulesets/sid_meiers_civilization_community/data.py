@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime_sid_meiers_civilization import settings
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
     Building,
@@ -1832,208 +1833,158 @@ PYRAMID: Final[Pyramid] = Pyramid(
 #: The battle hand: its base, the cards a friendly figure beyond the first adds, defending a city.
 BATTLE_HAND: Final[BattleHand] = BattleHand(3, 2, 3)
 
-#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), read-only;
-#: unknown facts are None.
-SETTINGS: Final[Mapping[str, object]] = FrozenMap(
-    {
-        "cities": FrozenMap(
-            {
-                "centre_yields": False,
-                "founded_by": "scout",
-                "limit": 2,
-                "min_distance": 3,
-                "placement": (
-                    FrozenMap({"id": "not_water", "rule": "p2/construindo-novas-cidades"}),
-                    FrozenMap({"id": "eight_neighbours_revealed", "rule": "p2/construindo-novas-cidades"}),
-                    FrozenMap({"id": "not_next_to_hut_or_village", "rule": "p2/construindo-novas-cidades"}),
-                    FrozenMap({"id": "not_next_to_enemy_figure", "rule": "p2/construindo-novas-cidades"}),
-                    FrozenMap(
-                        {
-                            "id": "three_squares_from_other_cities",
-                            "note": "Diagonals included: outskirts never overlap.",
-                            "rule": "p2/construindo-novas-cidades",
-                        },
+#: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
+#: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
+#: before they were typed; unknown facts are None.
+SETTINGS: Final[settings.Settings] = settings.Settings(
+    description="A community transcription of the cards of Sid Meier's Civilization, mixing the base game with its Fame and Fortune and Wisdom and Warfare expansions (cash1981/civilization-boardgame-rest, cash1981/playciv): every technology with its level, the wonders, building costs, unit decks, the culture track and the map tiles.",
+    rulebook=settings.Rulebook(
+        title="Civilization de Sid Meier: Jogo de Tabuleiro, Livro de Regras",
+        rule_index="rulebooks/sid-meiers-civilization.yaml",
+    ),
+    turn_order=settings.TurnOrder(
+        direction="left",
+        rule=("p2/1-inicio-do-turno", "p4/3-administracao-da-cidade"),
+        disagreements=(
+            settings.Disagreement(
+                field="direction",
+                chosen="left",
+                alternatives=(
+                    settings.DisagreementAlternative(
+                        value="right",
+                        source="p2/uma-visao-geral-do-turno ('começando pelo primeiro jogador e continuando à direita')",
                     ),
                 ),
-                "raised_limit": FrozenMap({"limit": 3, "technology": "irrigacao"}),
-                "rule": ("p2/construindo-novas-cidades", "p3"),
-            },
+                why="two passages (Start of Turn, p2; City Management, p4) pass the turn to the player on the left, and the barbarian player of a village is the one on the left (p10, p14); the overview's 'à direita' is the odd one",
+            ),
         ),
-        "coins": FrozenMap(
-            {
-                "rule": ("p14/3-vitoria-pela-economia", "p18/moedas-e-o-poder-economico", "p18/fichas-de-moeda"),
-                "token_coins_lost": False,
-                "victory": 15,
-            },
+    ),
+    cities=settings.Cities(
+        limit=2,
+        raised_limit=settings.CitiesRaisedLimit(technology="irrigacao", limit=3),
+        min_distance=3,
+        founded_by="scout",
+        placement=(
+            settings.CitiesPlacementItem(id="not_water", rule="p2/construindo-novas-cidades"),
+            settings.CitiesPlacementItem(id="eight_neighbours_revealed", rule="p2/construindo-novas-cidades"),
+            settings.CitiesPlacementItem(id="not_next_to_hut_or_village", rule="p2/construindo-novas-cidades"),
+            settings.CitiesPlacementItem(id="not_next_to_enemy_figure", rule="p2/construindo-novas-cidades"),
+            settings.CitiesPlacementItem(
+                id="three_squares_from_other_cities",
+                rule="p2/construindo-novas-cidades",
+                note="Diagonals included: outskirts never overlap.",
+            ),
         ),
-        "combat": FrozenMap(
-            {
-                "battle_hand": FrozenMap(
-                    {
-                        "base": 3,
-                        "defending_city": 3,
-                        "fundamentalism": 1,
-                        "per_extra_figure": 2,
-                        "rule": "p14/1-montando-a-forca-de-batalha",
-                    },
-                ),
-                "figures_lost_per_destroyed_units": 2,
-                "loot": FrozenMap(
-                    {
-                        "capital": "military_victory",
-                        "city": FrozenMap({"culture_cards": 1, "resources": 2, "technologies": 1}),
-                        "figures": FrozenMap({"culture": 3, "resources": 1, "trade": 3}),
-                    },
-                ),
-                "rule": (
-                    "p17/4-resolvendo-a-batalha",
-                    "p17/as-perdas-de-figura-do-vencedor",
-                    "p17/a-pilhagem-do-vencedor",
-                ),
-                "ties": "defender",
-            },
+        centre_yields=False,
+        rule=("p2/construindo-novas-cidades", "p3"),
+    ),
+    trade=settings.Trade(
+        dial_max=27,
+        kept_between_turns=True,
+        tradeable=("promises", "trade_points", "culture_tokens", "resource_tokens", "culture_event_cards"),
+        rule=("p3/coletar-comercio", "p4", "p4/negociando-e-comercializando"),
+    ),
+    production=settings.Production(
+        trade_per_production=3,
+        saved=False,
+        figures=settings.ProductionFigures(army=4, scout=6),
+        rule=("p4/comercio-vs-producao", "p5/a-corrida-de-producao-com-o-comercio", "p5/exercitos", "p5/exploradores"),
+    ),
+    research=settings.Research(
+        costs=(
+            settings.ResearchCost(level=1, trade=6),
+            settings.ResearchCost(level=2, trade=11),
+            settings.ResearchCost(level=3, trade=16),
+            settings.ResearchCost(level=4, trade=21),
+            settings.ResearchCost(level=5, trade=26),
         ),
-        "culture_hand": FrozenMap(
-            {
-                "raised_by": "pottery",
-                "rule": ("p8/espacos-de-evento-de-cultura", "p8/carta-de-evento-cultural"),
-                "size": 2,
-            },
+        trade_kept_per_coin=1,
+        spends_all_trade=True,
+        rule=("p11/custo-em-comercio", "p18/moedas-e-o-poder-economico"),
+    ),
+    pyramid=settings.Pyramid(
+        levels=5,
+        top_level=5,
+        placement="above_lower_row",
+        minimums=(
+            settings.PyramidMinimum(level=1, count=5),
+            settings.PyramidMinimum(level=2, count=4),
+            settings.PyramidMinimum(level=3, count=3),
+            settings.PyramidMinimum(level=4, count=2),
+            settings.PyramidMinimum(level=5, count=1),
         ),
-        "description": "A community transcription of the cards of Sid Meier's Civilization, mixing the base game with its Fame and Fortune and Wisdom and Warfare expansions (cash1981/civilization-boardgame-rest, cash1981/playciv): every technology with its level, the wonders, building costs, unit decks, the culture track and the map tiles.",
-        "movement": FrozenMap(
-            {
-                "diagonal": False,
-                "explore_cost": 1,
-                "rule": (
-                    "p9/4-movimento",
-                    "p9/grupos-moveis-e-o-limite-de-unidades",
-                    "p9/revelando-os-ladrilhos-de-mapa-inexplorados",
-                ),
-                "stacking_limit": 2,
-                "travel_speed": 2,
-            },
+        total=15,
+        each_level_needs_one_more_below=settings.PyramidEachLevelNeedsOneMoreBelow(
+            value=True,
+            inferred=True,
+            rule=("p12", "p13/2-vitoria-pela-tecnologia"),
+            note="The text says a level II tech is placed above the level I row 'already formed', and so on (p12), and that Space Flight needs at least 5, 4, 3 and 2 techs at levels I-IV, 15 in all (p13). That a level L tech may be placed only while the row below holds more techs than row L will after it is inferred from those figures; the text never states it.",
         ),
-        "not_in_sources": (
-            "The component list and set-up (starting tiles, units, map layout per player count).",
-            "The levels of 19 of the 21 technologies the rulebook names, and the technologies it does not name.",
-            "Government effects beyond Feudalism's coin and Fundamentalism's battle hand.",
-            "Building costs except the Granary's and the Aqueduct's; which technology unlocks most buildings.",
-            "Unit decks, the names of most ranks; the culture track's spaces and costs; culture event cards; great people.",
-            "Wonders' eras and costs except the Colossus's; civilizations' abilities; map tiles; hut and village markers.",
+        starting_technology_in_base_row=True,
+        rule=("p11/a-piramide-de-tecnologia", "p12", "p13/2-vitoria-pela-tecnologia"),
+    ),
+    movement=settings.Movement(
+        travel_speed=2,
+        stacking_limit=2,
+        diagonal=False,
+        explore_cost=1,
+        rule=(
+            "p9/4-movimento",
+            "p9/grupos-moveis-e-o-limite-de-unidades",
+            "p9/revelando-os-ladrilhos-de-mapa-inexplorados",
         ),
-        "production": FrozenMap(
-            {
-                "figures": FrozenMap({"army": 4, "scout": 6}),
-                "rule": (
-                    "p4/comercio-vs-producao",
-                    "p5/a-corrida-de-producao-com-o-comercio",
-                    "p5/exercitos",
-                    "p5/exploradores",
-                ),
-                "saved": False,
-                "trade_per_production": 3,
-            },
+    ),
+    villages=settings.Villages(
+        barbarian_player="left",
+        barbarian_units=("artilharia", "infantaria", "cavalaria"),
+        barbarian_rank=1,
+        rule="p10/explorando-cabanas-e-aldeias",
+    ),
+    culture_hand=settings.CultureHand(
+        size=2,
+        raised_by="pottery",
+        rule=("p8/espacos-de-evento-de-cultura", "p8/carta-de-evento-cultural"),
+    ),
+    combat=settings.Combat(
+        battle_hand=settings.CombatBattleHand(
+            base=3,
+            per_extra_figure=2,
+            fundamentalism=1,
+            defending_city=3,
+            rule="p14/1-montando-a-forca-de-batalha",
         ),
-        "pyramid": FrozenMap(
-            {
-                "each_level_needs_one_more_below": FrozenMap(
-                    {
-                        "inferred": True,
-                        "note": "The text says a level II tech is placed above the level I row 'already formed', and so on (p12), and that Space Flight needs at least 5, 4, 3 and 2 techs at levels I-IV, 15 in all (p13). That a level L tech may be placed only while the row below holds more techs than row L will after it is inferred from those figures; the text never states it.",
-                        "rule": ("p12", "p13/2-vitoria-pela-tecnologia"),
-                        "value": True,
-                    },
-                ),
-                "levels": 5,
-                "minimums": (
-                    FrozenMap({"count": 5, "level": 1}),
-                    FrozenMap({"count": 4, "level": 2}),
-                    FrozenMap({"count": 3, "level": 3}),
-                    FrozenMap({"count": 2, "level": 4}),
-                    FrozenMap({"count": 1, "level": 5}),
-                ),
-                "placement": "above_lower_row",
-                "rule": ("p11/a-piramide-de-tecnologia", "p12", "p13/2-vitoria-pela-tecnologia"),
-                "starting_technology_in_base_row": True,
-                "top_level": 5,
-                "total": 15,
-            },
+        ties="defender",
+        figures_lost_per_destroyed_units=2,
+        loot=settings.CombatLoot(
+            figures=settings.CombatLootFigures(trade=3, culture=3, resources=1),
+            city=settings.CombatLootCity(technologies=1, culture_cards=1, resources=2),
+            capital="military_victory",
         ),
-        "research": FrozenMap(
-            {
-                "costs": (
-                    FrozenMap({"level": 1, "trade": 6}),
-                    FrozenMap({"level": 2, "trade": 11}),
-                    FrozenMap({"level": 3, "trade": 16}),
-                    FrozenMap({"level": 4, "trade": 21}),
-                    FrozenMap({"level": 5, "trade": 26}),
-                ),
-                "rule": ("p11/custo-em-comercio", "p18/moedas-e-o-poder-economico"),
-                "spends_all_trade": True,
-                "trade_kept_per_coin": 1,
-            },
+        rule=("p17/4-resolvendo-a-batalha", "p17/as-perdas-de-figura-do-vencedor", "p17/a-pilhagem-do-vencedor"),
+    ),
+    coins=settings.Coins(
+        victory=15,
+        token_coins_lost=False,
+        rule=("p14/3-vitoria-pela-economia", "p18/moedas-e-o-poder-economico", "p18/fichas-de-moeda"),
+    ),
+    tie_break=settings.TieBreak(
+        default="first_in_turn_order",
+        advanced=settings.TieBreakAdvanced(
+            military_ends_at_once=True,
+            others_finish_the_turn=True,
+            score=("technologies", "culture_spaces", "coins"),
+            still_tied="shared",
         ),
-        "rulebook": FrozenMap(
-            {
-                "rule_index": "rulebooks/sid-meiers-civilization.yaml",
-                "title": "Civilization de Sid Meier: Jogo de Tabuleiro, Livro de Regras",
-            },
-        ),
-        "tie_break": FrozenMap(
-            {
-                "advanced": FrozenMap(
-                    {
-                        "military_ends_at_once": True,
-                        "others_finish_the_turn": True,
-                        "score": ("technologies", "culture_spaces", "coins"),
-                        "still_tied": "shared",
-                    },
-                ),
-                "default": "first_in_turn_order",
-                "rule": ("p20/perguntas-frequentes", "p20/versao-avancada-de-resolucao-de-empates"),
-            },
-        ),
-        "trade": FrozenMap(
-            {
-                "dial_max": 27,
-                "kept_between_turns": True,
-                "rule": ("p3/coletar-comercio", "p4", "p4/negociando-e-comercializando"),
-                "tradeable": ("promises", "trade_points", "culture_tokens", "resource_tokens", "culture_event_cards"),
-            },
-        ),
-        "turn_order": FrozenMap(
-            {
-                "direction": "left",
-                "disagreements": (
-                    FrozenMap(
-                        {
-                            "alternatives": (
-                                FrozenMap(
-                                    {
-                                        "source": "p2/uma-visao-geral-do-turno ('começando pelo primeiro jogador e continuando à direita')",
-                                        "value": "right",
-                                    },
-                                ),
-                            ),
-                            "chosen": "left",
-                            "field": "direction",
-                            "why": "two passages (Start of Turn, p2; City Management, p4) pass the turn to the player on the left, and the barbarian player of a village is the one on the left (p10, p14); the overview's 'à direita' is the odd one",
-                        },
-                    ),
-                ),
-                "rule": ("p2/1-inicio-do-turno", "p4/3-administracao-da-cidade"),
-            },
-        ),
-        "villages": FrozenMap(
-            {
-                "barbarian_player": "left",
-                "barbarian_rank": 1,
-                "barbarian_units": ("artilharia", "infantaria", "cavalaria"),
-                "rule": "p10/explorando-cabanas-e-aldeias",
-            },
-        ),
-    },
+        rule=("p20/perguntas-frequentes", "p20/versao-avancada-de-resolucao-de-empates"),
+    ),
+    not_in_sources=(
+        "The component list and set-up (starting tiles, units, map layout per player count).",
+        "The levels of 19 of the 21 technologies the rulebook names, and the technologies it does not name.",
+        "Government effects beyond Feudalism's coin and Fundamentalism's battle hand.",
+        "Building costs except the Granary's and the Aqueduct's; which technology unlocks most buildings.",
+        "Unit decks, the names of most ranks; the culture track's spaces and costs; culture event cards; great people.",
+        "Wonders' eras and costs except the Colossus's; civilizations' abilities; map tiles; hut and village markers.",
+    ),
 )
 
 #: The rule sections (or secondary sources) each entity's entry cites, by "collection.id".

@@ -27,6 +27,7 @@ from .records import (
     Phase,
     Taxation,
 )
+from .settings import Settings
 from .vocab import (
     Adjacency,
     AppliesTo,
@@ -566,33 +567,38 @@ def _unit_values(phases: "Mapping[str, Phase]") -> "tuple[int, int]":
     return value
 
 
-def _ast(settings: "Mapping[str, object]") -> "Mapping[str, object]":
+def _ast(settings: "Settings | Mapping[str, object]") -> "tuple[int | None, int]":
+    """The A.S.T.'s spaces per track (None: unknown) and its start space (1 where not given)."""
+    if isinstance(settings, Settings):
+        ast = settings.ast
+        return (None, 1) if ast is None else (ast.spaces_per_track, ast.start_space)
+    # a package built before SETTINGS was typed (with runtime 1.3) passes the mapping it had
     from collections.abc import Mapping
 
-    ast = settings.get("ast")
-    return ast if isinstance(ast, Mapping) else {}
+    found = settings.get("ast")
+    old: Mapping[str, object] = found if isinstance(found, Mapping) else {}
+    per_track, start = old.get("spaces_per_track"), old.get("start_space")
+    return (per_track if isinstance(per_track, int) else None, start if isinstance(start, int) else 1)
 
 
 def finish_space(
-    settings: "Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
+    settings: "Settings | Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, level: str | None,
 ) -> int:  # fmt: skip
     known_id(nations, nation, "nation")
-    ast = _ast(settings)
+    per_track, start = _ast(settings)
     track = _track(tracks, nation, levels[0] if level is None else _level(levels, level))
-    per_track = ast.get("spaces_per_track")
-    spaces = track.spaces if track.spaces is not None else per_track if isinstance(per_track, int) else None
+    spaces = track.spaces if track.spaces is not None else per_track
     if spaces is None:
         raise UnknownFactError(f"the length of the A.S.T. track of {nation} is not in the sources, nor its finish")
-    start = ast.get("start_space")
-    return (start if isinstance(start, int) else 1) + spaces - 1
+    return start + spaces - 1
 
 
 def has_finished(
-    settings: "Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
+    settings: "Settings | Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, space: int, level: str | None,
 ) -> bool:  # fmt: skip
     last = finish_space(settings, tracks, nations, levels, nation, level)
-    start = _ast(settings).get("start_space")
-    within(space, "space", start if isinstance(start, int) else 1, last, f"the spaces of the A.S.T. track of {nation}")
+    start = _ast(settings)[1]
+    within(space, "space", start, last, f"the spaces of the A.S.T. track of {nation}")
     return space == last

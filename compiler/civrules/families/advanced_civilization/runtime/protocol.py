@@ -50,12 +50,15 @@ if TYPE_CHECKING:
         Taxation,
         TradeStack,
     )
+    from .settings import Settings
     from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 
 class RulesetPackage(RulesetPackageBase, Protocol):
     """What an engine may rely on in every generated package (its `__all__`)."""
 
+    @property
+    def SETTINGS(self) -> Settings: ...  # the shared protocol\'s Mapping[str, object], typed
     @property
     def GROUPS(self) -> Mapping[str, Group]: ...
     @property

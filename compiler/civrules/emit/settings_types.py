@@ -1,0 +1,515 @@
+"""The typed records of a family's SETTINGS, read from its schemas.
+
+A generated package's ``SETTINGS`` holds every ruleset-level rule (the settings of ``civrules
+export``). Its type follows the family's schemas: each object a schema defines for a setting is a
+record class of the family runtime's ``settings`` module (written by ``python -m tools.settings``
+from what :func:`settings_types` computes), and each package's ``data.py`` constructs them
+(:func:`settings_value`). A record is also the ``Mapping[str, object]`` SETTINGS was before: the
+same keys (the data's own spelling, sorted), nested the same way, unknown facts None.
+
+How a schema becomes a type: ``{unknown: why}`` → None (as every other record has it); a string,
+integer, boolean, number → ``str``, ``int``, ``bool``, ``float`` (an ``enum`` or ``const`` → the type
+of its values); an array → ``tuple[T, ...]``; an object with ``properties`` → a record (a ``$defs``
+object is one record wherever it is used); an object of free keys → ``Mapping[str, T]``; the
+alternatives of ``oneOf``/``anyOf`` → a union. A field the schema does not require is ``T | None``
+(None: absent; ``record.unknown_fields`` and ``key in record`` tell absent from unknown).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from civrules.emit.pyfmt import Code, Node, call, dct, string, tup
+from civrules.families import Family
+from civrules.schema import load_schema
+
+#: Names a field cannot have as an attribute (the Mapping's and the record's methods, Python's
+#: keywords): such a field is the attribute ``<name>_`` and the key ``<name>``.
+_RESERVED = frozenset({"get", "items", "keys", "values", "replace", "asdict", "unknown_fields"})
+
+#: The manifest keys that are not settings (``civrules.emit.export``: the header and the file list).
+_NOT_SETTINGS = frozenset({"kind", "family", "overlay", "files", "id", "name", "extends", "players"})
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How one value is typed and written: ``kind`` is scalar, none, tuple, record, mapping, union or any."""
+
+    kind: str
+    type: str = "object"  # the scalar's Python type, or the record's class name
+    items: tuple[Shape, ...] = ()
+
+    def annotation(self) -> str:
+        if self.kind in ("scalar", "record"):
+            return self.type
+        if self.kind == "none":
+            return "None"
+        if self.kind == "tuple":
+            return f"tuple[{self.items[0].annotation()}, ...]"
+        if self.kind == "mapping":
+            return f"Mapping[str, {self.items[0].annotation()}]"
+        if self.kind == "union":
+            names = [i.annotation() for i in self.items if i.kind != "none"]
+            unique = list(dict.fromkeys(names))
+            if any(i.kind == "none" for i in self.items):
+                unique.append("None")
+            return " | ".join(unique)
+        return "object"
+
+    def accepts_none(self) -> bool:
+        return self.kind in ("none", "any") or (self.kind == "union" and any(i.accepts_none() for i in self.items))
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    key: str  # as the data writes it
+    attr: str  # as the record's attribute
+    shape: Shape
+    required: bool
+    doc: str
+
+    def annotation(self) -> str:
+        text = self.shape.annotation()
+        if not self.required and not self.shape.accepts_none():
+            text += " | None"
+        return text
+
+
+@dataclass
+class RecordSpec:
+    name: str
+    doc: str
+    fields: list[FieldSpec] = field(default_factory=list)
+
+    def field_by_key(self) -> dict[str, FieldSpec]:
+        return {f.key: f for f in self.fields}
+
+
+@dataclass
+class SettingsTypes:
+    """A family's settings records (in the order the module defines them), the root last."""
+
+    records: dict[str, RecordSpec]
+    root: str = "Settings"
+
+
+def attribute(key: str) -> str:
+    """The attribute of a setting's key (``from`` → ``from_``)."""
+    name = re.sub(r"\W", "_", key)
+    if keyword.iskeyword(name) or name in _RESERVED or name[:1].isdigit():
+        name += "_"
+    return name
+
+
+def _camel(key: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", key) if part)
+
+
+def _singular(key: str) -> str:
+    if key.endswith("ies"):
+        return key[:-3] + "y"
+    if key.endswith("s") and not key.endswith("ss"):
+        return key[:-1]
+    return key + "_item"
+
+
+def _first_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.records: dict[str, RecordSpec] = {}
+        self.by_node: dict[int, tuple[Mapping[str, Any], str]] = {}  # a schema object's record, by its id
+        self.described = ""  # the description of the field whose type is being made
+
+    def deref(self, node: Mapping[str, Any], doc: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None]:
+        """The node a ``$ref`` points at (followed to the end), and the name of the last ``$defs`` entry."""
+        name = None
+        while "$ref" in node:
+            ref = node["$ref"]
+            name = ref.rsplit("/", 1)[-1]
+            target: Any = doc
+            for part in ref.lstrip("#/").split("/"):
+                target = target[part]
+            node = target
+        return node, name
+
+    def shape(self, node: Mapping[str, Any], doc: Mapping[str, Any], hint: str) -> Shape:
+        if "$ref" in node:
+            target, name = self.deref(node, doc)
+            if name == "unknown":
+                return Shape("none")
+            if name and self._is_record(target, doc):
+                hint = _camel(name)
+            elif name and target.get("type") == "array":
+                hint = _camel(_singular(name))
+            return self.shape(target, doc, hint)
+        alternatives = [
+            alt
+            for key in ("oneOf", "anyOf")
+            for alt in node.get(key, ())
+            if any(k in alt for k in ("$ref", "type", "properties", "const", "enum", "items"))
+        ]
+        if alternatives and "type" not in node and "properties" not in node:
+            shapes: list[Shape] = []
+            for i, alt in enumerate(alternatives):
+                shape = self.shape(alt, doc, hint if i == 0 else f"{hint}{i + 1}")
+                shapes.extend(shape.items if shape.kind == "union" else (shape,))
+            return _union(shapes)
+        if "const" in node:
+            return _scalar(node["const"])
+        if "enum" in node:
+            return _union([_scalar(v) for v in node["enum"]])
+        kind = node.get("type")
+        if isinstance(kind, list):
+            return _union([self.shape({**node, "type": k}, doc, hint) for k in kind])
+        if kind == "string":
+            return Shape("scalar", "str")
+        if kind == "integer":
+            return Shape("scalar", "int")
+        if kind == "number":
+            return Shape("scalar", "float")
+        if kind == "boolean":
+            return Shape("scalar", "bool")
+        if kind == "null":
+            return Shape("none")
+        if kind == "array":
+            items = node.get("items")
+            inner = self.shape(items, doc, hint) if isinstance(items, Mapping) else Shape("any")
+            return Shape("tuple", items=(inner,))
+        if kind == "object" or "properties" in node:
+            if self._properties(node, doc):
+                return Shape("record", self.record(node, doc, hint))
+            extra = node.get("additionalProperties")
+            if isinstance(extra, Mapping):
+                return Shape("mapping", items=(self.shape(extra, doc, hint),))
+            return Shape("mapping", items=(Shape("any"),))
+        return Shape("any")
+
+    def _is_record(self, node: Mapping[str, Any], doc: Mapping[str, Any]) -> bool:
+        return bool(self._properties(node, doc))
+
+    def _properties(self, node: Mapping[str, Any], doc: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+        out: dict[str, Mapping[str, Any]] = dict(node.get("properties", {}))
+        for part in node.get("allOf", ()):
+            target, _ = self.deref(part, doc)
+            out.update(self._properties(target, doc))
+        return out
+
+    def _required(self, node: Mapping[str, Any], doc: Mapping[str, Any]) -> set[str]:
+        out = set(node.get("required", ()))
+        for part in node.get("allOf", ()):
+            target, _ = self.deref(part, doc)
+            out |= self._required(target, doc)
+        return out
+
+    def record(
+        self,
+        node: Mapping[str, Any],
+        doc: Mapping[str, Any],
+        name: str,
+        *,
+        properties: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]] | None = None,
+        required: set[str] | None = None,
+        prefix: str | None = None,
+    ) -> str:
+        known = self.by_node.get(id(node))
+        if known is not None and known[0] is node and properties is None:
+            return known[1]
+        while name in self.records:
+            name += "_"
+        spec = RecordSpec(name, _first_line(str(node.get("description") or self.described)))
+        self.records[name] = spec  # before the fields: a record may hold itself
+        if properties is None:
+            self.by_node[id(node)] = (node, name)  # the node kept: its id is not reused
+            properties = [(key, sub, doc) for key, sub in self._properties(node, doc).items()]
+            required = self._required(node, doc)
+        for key, sub, sub_doc in properties:
+            target, _ = self.deref(sub, sub_doc) if "$ref" in sub else (sub, None)
+            is_list = target.get("type") == "array"
+            hint = (name if prefix is None else prefix) + _camel(_singular(key) if is_list else key)
+            doc_text = sub.get("description") or target.get("description") or ""
+            self.described = doc_text
+            shape = self.shape(sub, sub_doc, hint or _camel(key))
+            spec.fields.append(FieldSpec(key, attribute(key), shape, key in (required or ()), _first_line(doc_text)))
+        # the module defines a record after the records its fields use
+        self.records[name] = self.records.pop(name)
+        return name
+
+
+def _scalar(item: Any) -> Shape:
+    if item is None:
+        return Shape("none")
+    if isinstance(item, bool):
+        return Shape("scalar", "bool")
+    if isinstance(item, int):
+        return Shape("scalar", "int")
+    if isinstance(item, float):
+        return Shape("scalar", "float")
+    return Shape("scalar", "str")
+
+
+def _union(shapes: Sequence[Shape]) -> Shape:
+    unique = list(dict.fromkeys(shapes))
+    if any(s.kind == "any" for s in unique):
+        return Shape("any")
+    return unique[0] if len(unique) == 1 else Shape("union", items=tuple(unique))
+
+
+#: What a collection is as a setting: only where it is unknown as a whole.
+_WHOLE = "The whole collection where the sources do not give it (None); absent: a table of the package."
+
+
+def _may_be_unknown(builder: _Builder, node: Mapping[str, Any], doc: Mapping[str, Any]) -> bool:
+    """Whether a schema accepts {unknown: why} for the whole value."""
+    target, _ = builder.deref(node, doc) if "$ref" in node else (node, None)
+    return any(alt.get("$ref") == "#/$defs/unknown" for key in ("anyOf", "oneOf") for alt in target.get(key, ()))
+
+
+def settings_types(family: Family) -> SettingsTypes:
+    """The record classes of ``family``'s SETTINGS: the manifest's settings (every top-level key that
+    is not the header, the file list or a list collection), then each data file's settings as a
+    record named by its slot."""
+    found = _CACHE.get(family.id)
+    if found is None:
+        found = _CACHE[family.id] = _settings_types(family)
+    return found
+
+
+_CACHE: dict[str, SettingsTypes] = {}
+
+
+def _settings_types(family: Family) -> SettingsTypes:
+    builder = _Builder()
+    manifest = load_schema(family.qualified_kind("ruleset"))
+    roots = {spec.path[0]: spec for spec in family.collections.values() if spec.slot == "ruleset"}
+    nested = {spec.path[1] for spec in family.collections.values() if spec.slot == "ruleset" and len(spec.path) > 1}
+    top: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = []
+    for key, sub in manifest.get("properties", {}).items():
+        if key in _NOT_SETTINGS:
+            continue
+        if key in roots:
+            target, _ = builder.deref(sub, manifest) if "$ref" in sub else (sub, None)
+            kept = {
+                k: v if k not in nested else {"$ref": "#/$defs/unknown", "description": _WHOLE}
+                for k, v in builder._properties(target, manifest).items()
+                if k not in nested or _may_be_unknown(builder, v, manifest)
+            }
+            if target.get("type") != "object" or not kept:
+                # a collection of its own: a table of the package, not a setting; but the whole
+                # collection {unknown: why} is a setting (None: unknown)
+                if _may_be_unknown(builder, sub, manifest):
+                    top.append((key, {"$ref": "#/$defs/unknown", "description": _WHOLE}, manifest))
+                continue
+            required = builder._required(target, manifest) - nested
+            sub = {**target, "properties": kept, "required": sorted(required), "allOf": []}
+        top.append((key, sub, manifest))
+    slots: dict[str, list[str]] = {}
+    for key, slot in family.settings.items():
+        if slot != "ruleset":
+            slots.setdefault(slot, []).append(key)
+    for slot in sorted(slots):
+        schema = load_schema(family.slot_kind(slot))
+        properties = schema.get("properties", {})
+        builder.record(
+            {"description": f"The settings of the ruleset's {slot} files."},
+            schema,
+            _camel(slot),
+            properties=[(key, properties[key], schema) for key in slots[slot] if key in properties],
+            required=set(),
+            prefix="",
+        )
+    builder.record(
+        {"description": f"Every ruleset-level rule of a {family.name} ruleset (SETTINGS)."},
+        manifest,
+        "Settings",
+        properties=top,
+        required=set(manifest.get("required", ())) - _NOT_SETTINGS,
+        prefix="",
+    )
+    root = builder.records["Settings"]
+    for slot in sorted(slots):
+        root.fields.append(
+            FieldSpec(slot, attribute(slot), Shape("record", _camel(slot)), False, f"The settings of the {slot} files.")
+        )
+    return SettingsTypes(builder.records)
+
+
+def settings_value(types: SettingsTypes, settings: Mapping[str, Any], prefix: str) -> Node:
+    """The expression ``data.py`` writes for SETTINGS: the records (``prefix`` + class name) of
+    ``settings`` as ``civrules export`` gives them."""
+    return _value(types, Shape("record", types.root), settings, prefix, "SETTINGS")
+
+
+def _is_unknown(item: Any) -> bool:
+    return isinstance(item, Mapping) and set(item) == {"unknown"}
+
+
+def _plain(item: Any) -> Node:
+    """Data no schema types (``object``): read-only mappings and tuples, as SETTINGS was."""
+    if _is_unknown(item) or item is None:
+        return Code("None")
+    if isinstance(item, Mapping):
+        return call("FrozenMap", dct([(string(str(k)), _plain(v)) for k, v in sorted(item.items())]))
+    if isinstance(item, list | tuple):
+        return tup([_plain(v) for v in item])
+    if isinstance(item, str):
+        return string(" ".join(item.split()) if "\n" in item else item)
+    return Code(repr(item))
+
+
+def _fits(types: SettingsTypes, shape: Shape, item: Any) -> bool:
+    kind = shape.kind
+    if kind == "any":
+        return True
+    if kind == "none":
+        return item is None or _is_unknown(item)
+    if kind == "scalar":
+        python = {"str": str, "int": int, "float": float, "bool": bool}[shape.type]
+        if isinstance(item, bool) and shape.type != "bool":
+            return False
+        return isinstance(item, python) or (shape.type == "float" and isinstance(item, int))
+    if kind == "tuple":
+        return isinstance(item, list | tuple) and all(_fits(types, shape.items[0], i) for i in item)
+    if kind == "mapping":
+        return isinstance(item, Mapping) and not _is_unknown(item)
+    if kind == "record":
+        if not isinstance(item, Mapping) or _is_unknown(item):
+            return False
+        fields = types.records[shape.type].field_by_key()
+        return set(item) <= set(fields) and all(f.key in item for f in fields.values() if f.required)
+    return any(_fits(types, s, item) for s in shape.items)
+
+
+def _value(types: SettingsTypes, shape: Shape, item: Any, prefix: str, where: str) -> Node:
+    if item is None or _is_unknown(item):
+        return Code("None")
+    kind = shape.kind
+    if kind == "union":
+        for alternative in shape.items:
+            if alternative.kind != "none" and _fits(types, alternative, item):
+                return _value(types, alternative, item, prefix, where)
+        raise ValueError(f"{where}: {item!r} fits none of {shape.annotation()}")
+    if kind in ("scalar", "any"):
+        return _plain(item)
+    if kind == "tuple":
+        return tup([_value(types, shape.items[0], v, prefix, f"{where}[{i}]") for i, v in enumerate(item)])
+    if kind == "mapping":
+        inner = shape.items[0]
+        pairs = [(string(str(k)), _value(types, inner, v, prefix, f"{where}.{k}")) for k, v in sorted(item.items())]
+        return call("FrozenMap", dct(pairs))
+    if not _fits(types, shape, item):
+        raise ValueError(f"{where}: {sorted(item)} are not the fields of {shape.type}")
+    spec = types.records[shape.type]
+    arguments: dict[str, Node] = {}
+    unknown: list[str] = []
+    for f in spec.fields:
+        if f.key not in item:
+            continue
+        found = item[f.key]
+        if found is None or _is_unknown(found):
+            unknown.append(f.key)
+        arguments[f.attr] = _value(types, f.shape, found, prefix, f"{where}.{f.key}")
+    if unknown:
+        arguments["unknown_fields"] = tup([string(k) for k in unknown])
+    return call(prefix + spec.name, **arguments)
+
+
+def _fit(indent: int, opening: str, items: Sequence[str], closing: str, *, one_tuple: bool = False) -> list[str]:
+    """``opening item, item closing`` on one line of at most 120 characters, else one item a line."""
+    pad = " " * indent
+    inner = ", ".join(items) + ("," if one_tuple and len(items) == 1 else "")
+    line = f"{pad}{opening}{inner}{closing}"
+    if len(line) <= 120:
+        return [line]
+    return [f"{pad}{opening}", *(f"{pad}    {item}," for item in items), f"{pad}{closing}"]
+
+
+def _docstring(indent: int, text: str) -> list[str]:
+    """A docstring of ``text`` wrapped at 100 characters."""
+    pad = " " * indent
+    text = text.replace("\\", "\\\\").replace('"' * 3, "'" * 3)
+    lines = _wrap('"' * 3 + text, 100 - indent)
+    if lines[-1].endswith('"'):
+        lines[-1] += " "
+    lines[-1] += '"' * 3
+    return [pad + line for line in lines]
+
+
+def render_module(family: Family) -> str:
+    """The family runtime's ``settings`` module: the records of :func:`settings_types`, formatted
+    as ruff formats them."""
+    types = settings_types(family)
+    out = [
+        f'"""The records of the settings of every package of the {family.name} family (SETTINGS).',
+        "",
+        "Generated by ``python -m tools.settings`` from the family's schemas (do not edit): each object the",
+        "schemas define for a ruleset-level rule is a record; SETTINGS is a :class:`Settings`. Every",
+        "record is also the read-only ``Mapping[str, object]`` SETTINGS was before it was typed (the same",
+        "keys, nested the same way), so ``SETTINGS.ast.points_per_space`` and",
+        "``SETTINGS['ast']['points_per_space']`` give the same value. A field is None where the",
+        "fact is absent or unknown (``key in record`` and ``record.unknown_fields`` tell which).",
+        '"""',
+        "",
+        "# ruff: noqa: RUF023 - __slots__ list the fields in their order, which repr and comparison follow",
+        "",
+        "from __future__ import annotations",
+        "",
+        "from civrules_runtime.records import SettingsRecord",
+        "",
+    ]
+    if any("Mapping[" in f.annotation() for spec in types.records.values() for f in spec.fields):
+        out += [
+            "# Typing names are needed only by type checkers: importing `typing` costs import time.",
+            "TYPE_CHECKING = False",
+            "if TYPE_CHECKING:",
+            "    from collections.abc import Mapping",
+            "",
+        ]
+    out += [
+        "_set = object.__setattr__",
+        "",
+        "__all__ = [",
+        *(f'    "{name}",' for name in sorted(types.records)),
+        "]",
+    ]
+    for spec in types.records.values():
+        out += ["", ""]
+        out.append(f"class {spec.name}(SettingsRecord):")
+        out += _docstring(4, spec.doc or f"The settings of {spec.name}.")
+        out.append("")
+        attrs = [f'"{f.attr}"' for f in spec.fields]
+        out += _fit(4, "__slots__ = (", attrs, ")", one_tuple=True)
+        out += _fit(4, "__match_args__ = (", attrs, ")", one_tuple=True)
+        if any(f.key != f.attr for f in spec.fields):
+            out += _fit(4, "_setting_keys = (", [f'"{f.key}"' for f in spec.fields], ")", one_tuple=True)
+        out.append("")
+        for f in spec.fields:
+            if f.doc:
+                out += [f"    #: {line}" for line in _wrap(f.doc, 112)]
+            out.append(f"    {f.attr}: {f.annotation()}")
+        out.append("")
+        params = [f"{f.attr}: {f.annotation()}" + ("" if f.required else " = None") for f in spec.fields] + [
+            "unknown_fields: tuple[str, ...] = ()"
+        ]
+        out += _fit(4, "def __init__(", ["self", "*", *params], ") -> None:")
+        out += [f'        _set(self, "{f.attr}", {f.attr})' for f in spec.fields]
+        out.append('        _set(self, "_unknown", unknown_fields)')
+    return "\n".join(out) + "\n"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    return [*lines, current] if current else lines

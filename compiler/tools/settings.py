@@ -1,0 +1,55 @@
+"""Generating each shipped family runtime's ``settings`` module: the typed records of SETTINGS.
+
+The records follow the family's schemas (:mod:`civrules.emit.settings_types`); they are written
+into the family's runtime sources (``civrules/families/<family>/runtime/settings.py``), which are
+type-checked and formatted with the rest of civrules and copied into the runtime distribution.
+
+Regenerate after changing a schema's settings (tests/generated/test_settings_records.py fails until then)::
+
+    cd compiler && python -m tools.settings          # rewrite the runtimes' settings.py
+    cd compiler && python -m tools.settings --check  # exit 1 if one differs
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+from civrules.emit.settings_types import render_module
+from civrules.families import Family, families
+
+
+def shipped_families() -> list[Family]:
+    """The families whose rooms are civrules' own (a family from a distribution writes its own)."""
+    return sorted((f for f in families().values() if f.package.startswith("civrules.families.")), key=lambda f: f.id)
+
+
+def target(family: Family) -> Path:
+    """Where the family's ``settings`` module is written."""
+    module = importlib.import_module(family.package)
+    return Path(str(module.__file__)).resolve().parent / "runtime" / "settings.py"
+
+
+def rendered() -> dict[Path, str]:
+    """Every shipped family's ``settings`` module, by where it is written."""
+    return {target(f): render_module(f) for f in shipped_families()}
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    for path, text in rendered().items():
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path)
+        if not check:
+            path.write_text(text, encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent.parent
+    for path in stale:
+        print(f"{'stale' if check else 'wrote'}: {path.relative_to(root).as_posix()}")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,48 @@
+"""The family runtimes' ``settings`` modules (the typed records of SETTINGS) are what
+``compiler/tools/settings.py`` generates from today's schemas, and read the schemas as documented
+in :mod:`civrules.emit.settings_types`."""
+
+from __future__ import annotations
+
+from civrules.emit.settings_types import attribute, settings_types
+from civrules.families import family_named
+from tools import settings as generator
+
+
+def test_each_family_runtime_settings_module_is_current() -> None:
+    stale = [str(path) for path, text in generator.rendered().items() if path.read_text(encoding="utf-8") != text]
+    assert stale == [], "run `cd compiler && python -m tools.settings`"
+    assert [f.id for f in generator.shipped_families()] == [
+        "advanced-civilization",
+        "imperial-settlers",
+        "sid-meiers-civilization",
+    ]
+
+
+def test_the_schemas_give_the_types() -> None:
+    family = family_named("advanced-civilization")
+    assert family is not None
+    types = settings_types(family)
+    ast = types.records["Ast"].field_by_key()
+    assert ast["points_per_space"].annotation() == "int | None"  # required, or {unknown: why}
+    assert ast["start_space"].annotation() == "int"  # required, never unknown
+    assert ast["advance_per_turn"].annotation() == "int | None"  # optional
+    assert ast["rule"].annotation() == "str | tuple[str, ...] | None"  # a section or several
+    assert ast["epoch_entry"].annotation() == "RuleText | None"  # a $defs object: one record
+    assert types.records["Settings"].field_by_key()["commodities"].annotation() == "Commodities | None"
+    assert list(types.records)[-1] == "Settings"  # defined after every record it uses
+    assert [attribute(k) for k in ("from", "items", "ast")] == ["from_", "items_", "ast"]
+
+
+def test_every_settings_key_of_the_family_is_a_field() -> None:
+    """Every setting a family declares is a field of Settings or of its data file's record."""
+    for family_id in ("advanced-civilization", "imperial-settlers", "sid-meiers-civilization"):
+        family = family_named(family_id)
+        assert family is not None
+        records = settings_types(family).records
+        root = records["Settings"].field_by_key()
+        for key, slot in family.settings.items():
+            if key == "players":  # the header: RULESET's players, not a setting
+                continue
+            holder = root if slot == "ruleset" else records[root[slot].shape.type].field_by_key()
+            assert key in holder, f"{family_id}: {key}"
