@@ -998,7 +998,8 @@ class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
     rule: str | tuple[str, ...] | None
     #: A secondary source this fact comes from, where the rulebook is silent.
     source: str | None
-    #: The rule in the source's words (or a close summary), as the helper page shows it.
+    #: The rule in the project's own words (a paraphrase stating the source's fact, never its text), as the helper page
+    #: shows it.
     text: str | None
     #: Free text: how the source was read.
     note: str | None
@@ -1034,7 +1035,8 @@ class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
     rule: str | tuple[str, ...] | None
     #: A secondary source this fact comes from, where the rulebook is silent.
     source: str | None
-    #: The rule in the source's words (or a close summary), as the helper page shows it.
+    #: The rule in the project's own words (a paraphrase stating the source's fact, never its text), as the helper page
+    #: shows it.
     text: str | None
     #: Free text: how the source was read.
     note: str | None
@@ -1070,7 +1072,8 @@ class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
     rule: str | tuple[str, ...] | None
     #: A secondary source this fact comes from, where the rulebook is silent.
     source: str | None
-    #: The rule in the source's words (or a close summary), as the helper page shows it.
+    #: The rule in the project's own words (a paraphrase stating the source's fact, never its text), as the helper page
+    #: shows it.
     text: str | None
     #: Free text: how the source was read.
     note: str | None
@@ -1105,7 +1108,8 @@ class CreditPolicyPurchasesOverpayment(SettingsRecord):
     rule: str | tuple[str, ...] | None
     #: A secondary source this fact comes from, where the rulebook is silent.
     source: str | None
-    #: The rule in the source's words (or a close summary), as the helper page shows it.
+    #: The rule in the project's own words (a paraphrase stating the source's fact, never its text), as the helper page
+    #: shows it.
     text: str | None
     #: Free text: how the source was read.
     note: str | None
