@@ -7,11 +7,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
 import pytest
 
+from civrules.cli import watcher
 from civrules.cli.watcher import compare, describe_changes, summary
 from civrules.diagnostics import Diagnostic, Severity, Span
 from tests.conftest import default_sigint
@@ -182,3 +185,70 @@ def test_the_summary_counts_every_diagnostic_as_validate_does() -> None:
     found = [_at("Q006", Severity.INFO, n) for n in range(1, 6)] + [_at("Q007", Severity.INFO, 9)]
     assert summary(found) == "0 errors, 0 warnings, 6 infos (5 infos not shown: --verbose lists them)"
     assert summary(found, verbose=True) == "0 errors, 0 warnings, 6 infos"
+
+
+class _Saves:
+    """A stand-in for ``time.sleep`` in the watcher: each pause is counted, and the save's next
+    step (a callable) is taken at the pause named for it, as a writer put aside for that long would."""
+
+    def __init__(self, steps: dict[int, Callable[[], object]]) -> None:
+        self.steps = steps
+        self.pauses = 0
+
+    def __call__(self, seconds: float) -> None:
+        self.pauses += 1
+        step = self.steps.get(self.pauses)
+        if step is not None:
+            step()
+
+
+def _settle(monkeypatch: pytest.MonkeyPatch, rules: Path, saves: _Saves, before: dict[str, tuple[int, ...]]) -> int:
+    monkeypatch.setattr(time, "sleep", saves)  # the watcher's pauses, for this test only
+    found = watcher._settled(rules, watcher.snapshot(rules), 0.05, before)
+    return found["a.yaml"][2]
+
+
+def test_a_save_put_aside_between_truncating_and_writing_is_read_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's save that empties the file and writes it a while later (a busy machine holds the
+    writer ten pauses, 0.5 s, where one pause of standing still was taken for the end of the save):
+    the file is read once written, not as the empty file it was in between."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    file = rules / "a.yaml"
+    file.write_text("kind: x\n", encoding="utf-8")
+    before = watcher.snapshot(rules)
+    file.write_bytes(b"")
+    saves = _Saves({10: lambda: file.write_text("kind: x\nid: y\n", encoding="utf-8")})
+    assert _settle(monkeypatch, rules, saves, before) == len("kind: x\nid: y\n")
+    assert saves.pauses == 11  # the pause that saw it written, and one that saw it stand still
+
+
+def test_a_file_emptied_on_purpose_is_read_after_the_bounded_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    file = rules / "a.yaml"
+    file.write_text("kind: x\n", encoding="utf-8")
+    before = watcher.snapshot(rules)
+    file.write_bytes(b"")
+    saves = _Saves({})
+    assert _settle(monkeypatch, rules, saves, before) == 0
+    assert saves.pauses == round(watcher.EMPTIED_WAIT / 0.05) + 1
+
+
+def test_an_empty_file_no_save_touched_delays_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a file the change emptied is waited for: an empty file that was empty before, beside
+    the file saved, is read after one pause of standing still, as any save is."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "empty.yaml").write_bytes(b"")
+    file = rules / "a.yaml"
+    file.write_text("kind: x\n", encoding="utf-8")
+    before = watcher.snapshot(rules)
+    file.write_text("kind: x\nid: y\n", encoding="utf-8")
+    saves = _Saves({})
+    assert _settle(monkeypatch, rules, saves, before) == len("kind: x\nid: y\n")
+    assert saves.pauses == 1

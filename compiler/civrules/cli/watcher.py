@@ -11,9 +11,10 @@ and one line for each that went away, then a summary.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,17 +56,37 @@ def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
     return found
 
 
-def _settled(root: Path, current: dict[str, tuple[int, ...]], interval: float) -> dict[str, tuple[int, ...]]:
+#: How long a file a save has just emptied is waited for (seconds): a save that truncates and then
+#: writes leaves it empty in between, and a busy machine can hold the writer there for a while.
+EMPTIED_WAIT = 1.0
+
+
+def _settled(
+    root: Path, current: dict[str, tuple[int, ...]], interval: float, before: Mapping[str, tuple[int, ...]]
+) -> dict[str, tuple[int, ...]]:
     """The files once they stand still: an editor that saves by truncating and then writing is not
-    read in between (which would report an empty file, then "fixed" it)."""
+    read in between (which would report an empty file, then "fixed" it).
+
+    A file the change left empty (``before`` is the last state read) is a save still under way
+    while it is waited for, up to :data:`EMPTIED_WAIT`: standing still for one pause is not enough
+    for it when the writer was put aside between its two steps. A file emptied on purpose is read
+    after that wait, and an empty file no save touched delays nothing."""
     pause = min(interval, 0.05)
-    for _ in range(100):  # a file rewritten without end is read after 100 pauses all the same
+    emptied_pauses = round(EMPTIED_WAIT / pause) if pause > 0 else 0
+    for count in range(max(100, emptied_pauses)):  # a file rewritten without end is read all the same
         time.sleep(pause)
         again = snapshot(root)
-        if again == current:
+        if again == current and (count >= emptied_pauses or not _emptied(current, before)):
             break
         current = again
     return current
+
+
+def _emptied(current: Mapping[str, tuple[int, ...]], before: Mapping[str, tuple[int, ...]]) -> bool:
+    """Whether a regular file changed since ``before`` is empty now (a save between its steps)."""
+    return any(
+        stat.S_ISREG(state[0]) and state[2] == 0 and before.get(name) != state for name, state in current.items()
+    )
 
 
 def chosen(result: Result, limit: int, *, verbose: bool) -> list[Diagnostic]:
@@ -194,7 +215,7 @@ def watch(
             continue
         first = seen is None
         if not first:
-            current = _settled(rules, current, interval)
+            current = _settled(rules, current, interval, seen or {})
         seen = current
         started = time.perf_counter()
         result = session.update(rulesets)
