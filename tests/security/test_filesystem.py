@@ -622,8 +622,9 @@ def test_a_build_that_fails_leaves_no_staging_tree(tmp_path: Path) -> None:
 def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, staged: bool
 ) -> None:
-    """Durability, whatever the order of writes and syncs: at the swap every file of the new tree
-    (the marker, a file written twice, a file carried over) was synced after its last write."""
+    """Durability, whatever the order of writes and syncs (they run on threads of their own): at the
+    swap every file of the new tree (the marker, a file written twice, a file carried over) was
+    synced after its last write, and every folder of it too."""
     synced: set[tuple[int, int]] = set()
     real_fsync, real_swap = os.fsync, output._swap
     seen: list[str] = []
@@ -635,10 +636,12 @@ def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
 
     def swap(staging: Path, root: Path) -> None:
         for entry in files.walk(staging):
+            info = os.stat(staging / entry.relative)
+            assert (info.st_dev, info.st_ino) in synced, entry.relative  # a file, or a folder's entries
             if entry.kind == "file":
-                info = os.stat(staging / entry.relative)
-                assert (info.st_dev, info.st_ino) in synced, entry.relative
                 seen.append(entry.relative)
+        info = os.stat(staging)
+        assert (info.st_dev, info.st_ino) in synced
         synced.clear()
         real_swap(staging, root)
 
@@ -657,3 +660,37 @@ def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
     assert sorted(seen) == sorted([MARKER, *tree, "helpers/b.html"])
     assert read_tree(root)["python/a/data.py"] == (b"A = 2\n" if staged else b"A = 1\n")
     assert not synced
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_a_failing_sync_leaves_the_previous_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, staged: bool) -> None:
+    """A sync's failure, met on a syncing thread, is the build's OutputError before the swap: the
+    previous tree stays, no staging folder is left, and no descriptor stays open."""
+    out = tmp_path / "out"
+    write_tree(out, {"a.txt": b"old", "b/c.txt": b"old"})
+    before = tree_of(out)
+    real_fsync = os.fsync
+    calls: list[int] = []
+
+    def fsync(descriptor: int) -> None:
+        calls.append(descriptor)
+        if len(calls) == 2:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real_fsync(descriptor)
+
+    opened = len(os.listdir("/proc/self/fd")) if Path("/proc/self/fd").is_dir() else None
+    monkeypatch.setattr(os, "fsync", fsync)
+    tree = {"a.txt": b"new", "b/c.txt": b"new", "d/e.txt": b"new"}
+    written: output.Tree = tree
+    if staged:
+        written = output.StagedTree(out)
+        for relative, content in tree.items():
+            written[relative] = content  # the syncs run meanwhile: a failure waits for the swap
+    with pytest.raises(OutputError, match="input/output error") as raised:
+        write_tree(out, written)
+    assert "nothing was changed" in str(raised.value)
+    monkeypatch.undo()
+    assert tree_of(out) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    if opened is not None:
+        assert len(os.listdir("/proc/self/fd")) == opened

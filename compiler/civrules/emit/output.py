@@ -13,8 +13,10 @@ into that staging tree as it is rendered, :class:`StagedTree`; other callers han
 memory to :func:`write_tree`), then swaps the two directories in one step (Linux
 ``renameat2(RENAME_EXCHANGE)``; elsewhere two renames, with the old tree kept until the new one is in
 place). A build that fails, runs out of space or is killed leaves the previous tree untouched: a
-reader sees the old tree or the new one, never a mix. A failure of the file system is an
-:class:`OutputError` naming its cause.
+reader sees the old tree or the new one, never a mix. Every staged file, and then every staged
+folder, is synced to disk before the swap; the syncs run on threads of their own
+(``_Syncer``) while the next files are rendered and written, and are all waited for before the
+swap. A failure of the file system (a sync's too) is an :class:`OutputError` naming its cause.
 
 **Reading.** An output tree is read through :mod:`civrules.support.files`: a link, a FIFO, a device or a
 file over the size bound in it is reported, never followed or read.
@@ -22,14 +24,17 @@ file over the size bound in it is reported, never followed or read.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import difflib
 import errno
 import os
+import queue
 import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -294,6 +299,7 @@ class StagedTree(MutableMapping[str, bytes]):
         self.folder: Path | None = None
         self._names: dict[str, None] = {}
         self._delay = _write_delay()
+        self._syncer = _Syncer()
 
     def __getitem__(self, relative: str) -> bytes:
         if relative not in self._names or self.folder is None:
@@ -305,7 +311,7 @@ class StagedTree(MutableMapping[str, bytes]):
             folder = self.ensure()
             if relative in self._names:  # a file written again (a package's version, once decided)
                 (folder / relative).unlink()
-            _put(folder, relative, data, self._delay)
+            _put(folder, relative, data, self._delay, self._syncer)
         except OSError as error:
             self.discard()
             raise OutputError(f"cannot write `{self.root}`: {cause(error)}; nothing was changed") from error
@@ -319,8 +325,15 @@ class StagedTree(MutableMapping[str, bytes]):
             _remove_abandoned(root)
             with interrupts.deferred():
                 self.folder = _new_staging(root)
-            _put(self.folder, MARKER, MARKER_TEXT, self._delay)
+            _put(self.folder, MARKER, MARKER_TEXT, self._delay, self._syncer)
         return self.folder
+
+    def synced(self) -> None:
+        """Wait until every file written and every folder of the staging tree is on disk; the first
+        failure of a sync is raised (an OSError)."""
+        if self.folder is not None:
+            _sync_folders(self.folder, self._syncer)
+        self._syncer.join()
 
     def __delitem__(self, relative: str) -> None:
         del self._names[relative]
@@ -338,6 +351,7 @@ class StagedTree(MutableMapping[str, bytes]):
 
     def discard(self) -> None:
         """Remove the staging folder (nothing when it was swapped in, or never made)."""
+        self._syncer.abandon()
         with interrupts.deferred():
             staging, self.folder = self.folder, None
             if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
@@ -361,7 +375,9 @@ def write_tree(
             for relative, data in (keep or {}).items():
                 if relative not in tree and relative != MARKER:
                     tree[relative] = data
-            _commit(tree.ensure(), target)
+            staging = tree.ensure()
+            tree.synced()
+            _commit(staging, target)
         except OSError as error:
             raise OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed") from error
         finally:
@@ -383,15 +399,94 @@ def _new_staging(root: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
 
 
-def _put(staging: Path, relative: str, data: bytes, delay: float) -> None:
+def _put(staging: Path, relative: str, data: bytes, delay: float, syncer: _Syncer) -> None:
+    """Write a new file of the staging tree; its sync is handed to ``syncer`` (which closes it)."""
     target = staging / relative
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.parent != staging and target.parent not in syncer.folders:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        folder = target.parent
+        while folder not in syncer.folders and folder != staging:
+            syncer.folders[folder] = None
+            folder = folder.parent
     with open(target, "xb") as handle:
         handle.write(data)
         handle.flush()
-        os.fsync(handle.fileno())
+        descriptor = os.dup(handle.fileno())
+    syncer.sync(descriptor)
     if delay:
         time.sleep(delay)
+
+
+def _sync_folders(staging: Path, syncer: _Syncer) -> None:
+    """Hand ``staging`` and every folder made in it to ``syncer``, deepest first, so that the entries
+    they hold are durable too (nothing where folders cannot be opened, as on Windows)."""
+    if os.name == "nt":
+        return
+    for folder in sorted(syncer.folders, key=lambda path: -len(path.parts)):
+        syncer.sync(os.open(folder, os.O_RDONLY))
+    syncer.folders.clear()
+    syncer.sync(os.open(staging, os.O_RDONLY))
+
+
+#: Threads that sync files: several syncs at once can share one commit of the file system's journal
+#: (mega-civilization's tree written: median 83-113 ms of wall time before, 47-76 ms with four
+#: threads, about the same with one; the CPU time is the same).
+_THREADS = 4
+
+#: Files written and not yet synced, at most (each holds a descriptor open until its sync).
+_PENDING = 64
+
+
+class _Syncer:
+    """Syncs (``fsync``) and closes the files handed to it on threads of its own (:data:`_THREADS`),
+    so that a build renders and writes its next files while the disk takes the last ones; :meth:`join`
+    waits for all of them and raises the first failure. Only a file's sync moves: it is written, and a write's
+    failure (a full disk, a size limit) raised, where it is made. At most :data:`_PENDING` files wait.
+
+    The threads are started with the first file and end at :meth:`join` (or :meth:`abandon`)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[int | None] = queue.Queue(maxsize=_PENDING)
+        self._threads: list[threading.Thread] = []
+        self._error: OSError | None = None
+        #: The folders :func:`_put` made below the staging folder (in the order made).
+        self.folders: dict[Path, None] = {}
+
+    def sync(self, descriptor: int) -> None:
+        """Sync and close ``descriptor`` (now the syncer's) on the thread."""
+        if not self._threads:
+            self._threads = [
+                threading.Thread(target=self._run, name="civrules-sync", daemon=True) for _ in range(_THREADS)
+            ]
+            for thread in self._threads:
+                thread.start()
+        self._queue.put(descriptor)
+
+    def _run(self) -> None:
+        while (descriptor := self._queue.get()) is not None:
+            try:
+                if self._error is None:
+                    os.fsync(descriptor)
+            except OSError as error:
+                self._error = error
+            finally:
+                os.close(descriptor)
+
+    def join(self) -> None:
+        """Wait until every file handed over is synced and closed; raise the first failure."""
+        threads, self._threads = self._threads, []
+        for _ in threads:
+            self._queue.put(None)
+        for thread in threads:
+            thread.join()
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+    def abandon(self) -> None:
+        """:meth:`join`, its failure ignored (the tree is being removed)."""
+        with contextlib.suppress(OSError):
+            self.join()
 
 
 def _commit(staging: Path, root: Path) -> None:
@@ -414,13 +509,17 @@ def _write(root: Path, content: Mapping[str, bytes]) -> None:
             raise OSError(errno.EACCES, "permission denied", str(stuck))
     delay = _write_delay()
     staging: Path | None = None
+    syncer = _Syncer()
     try:
         with interrupts.deferred():
             staging = _new_staging(root)
         for relative, data in sorted(content.items(), key=lambda item: item[0] != MARKER):
-            _put(staging, relative, data, delay)
+            _put(staging, relative, data, delay, syncer)
+        _sync_folders(staging, syncer)
+        syncer.join()
         _commit(staging, root)
     except BaseException:
+        syncer.abandon()
         with interrupts.deferred():
             if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
                 shutil.rmtree(staging, ignore_errors=True)
