@@ -17,10 +17,9 @@ import pytest
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
-from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.browser import Browser
-from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace
 
 BASE = "imperial-settlers"
 PEACEFUL = "imperial-settlers-peaceful"
@@ -38,7 +37,7 @@ PX = 96 / 25.4
 
 @functools.cache
 def _model(ruleset_id: str) -> tuple[ImperialSettlersRuleset, Any]:
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # one reading of the shipped files per process (tests.rulefiles)
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     analysis = analyse(workspace, loaded)
     assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset) and analysis.resolved is not None
