@@ -574,8 +574,9 @@ def test_the_citation_walk_split_by_entry_is_the_walk_in_one_piece() -> None:
     """A session's walk (entry by entry, remembered) finds what the command line's finds, in order."""
     from civrules.checks.citations import _walk, _walk_node
     from civrules.schema.references import Remembered, remembering
+    from tests.rulefiles import CachedWorkspace
 
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # the shipped documents as read once per process: the walks only read them
     memo = Remembered()
     for relative in workspace.rule_files():
         document = workspace.load(relative).document
