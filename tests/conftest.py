@@ -8,7 +8,6 @@ import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -86,62 +85,14 @@ LONGEST_FIRST = (
 )
 
 
-#: The modules that open pages in the session's Chromium (the `browser` and `chromium` fixtures
-#: below). `make test` (`--dist loadfile`) runs them as one unit on one worker (see
-#: :func:`pytest_xdist_make_scheduler`): a run starts one Chromium, not one per worker, and the other
-#: worker pays neither a browser's start nor its idling. A module that takes either fixture and is
-#: not named here is a usage error (below), as is a name here that is no module.
-BROWSER_MODULES = (
-    "families/advanced_civilization/test_sheets.py",
-    "families/advanced_civilization/test_helpers.py",
-    "families/imperial_settlers/test_sheets.py",
-    "families/imperial_settlers/test_helpers.py",
-    "families/sid_meiers_civilization/test_helpers.py",
-)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """With `--dist loadfile`, the modules of :data:`BROWSER_MODULES` are one work unit (one worker,
-    one Chromium, in collection order); every other module is a unit of its own, as loadfile makes it."""
-    if config.getoption("dist", None) != "loadfile":
-        return None
-    from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
-
-    together = {f"{TESTS.name}/{name}" for name in BROWSER_MODULES}
-
-    class OneBrowser(LoadFileScheduling):  # type: ignore[misc]
-        def _split_scope(self, nodeid: str) -> str:
-            scope: str = super()._split_scope(nodeid)
-            return "the browser's modules" if scope in together else scope
-
-    return OneBrowser(config, log)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the longest modules first (see :data:`LONGEST_FIRST`); each module's tests keep their order.
 
-    A name in :data:`LONGEST_FIRST` or :data:`BROWSER_MODULES` that is no test module (one moved or
-    renamed) is a usage error: the ranking or the grouping would silently stop applying to it; so is
-    a test module that takes the browser and is not in :data:`BROWSER_MODULES` (it would start a
-    second Chromium on the other worker)."""
-    missing = [name for name in (*LONGEST_FIRST, *BROWSER_MODULES) if not (TESTS / name).is_file()]
+    A name in :data:`LONGEST_FIRST` that is no test module (one moved or renamed) is a usage error:
+    the ranking would silently stop applying to it."""
+    missing = [name for name in LONGEST_FIRST if not (TESTS / name).is_file()]
     if missing:
-        raise pytest.UsageError(
-            f"tests/conftest.py LONGEST_FIRST or BROWSER_MODULES names no test module at {', '.join(missing)}"
-        )
-    browsing = {TESTS / name for name in BROWSER_MODULES}
-    strays = sorted(
-        {
-            str(item.path.relative_to(TESTS))
-            for item in items
-            if {"browser", "chromium"} & set(getattr(item, "fixturenames", ())) and item.path.resolve() not in browsing
-        }
-    )
-    if strays:
-        raise pytest.UsageError(
-            f"{', '.join(strays)} use the session's Chromium: add them to BROWSER_MODULES in tests/conftest.py"
-        )
+        raise pytest.UsageError(f"tests/conftest.py LONGEST_FIRST names no test module at {', '.join(missing)}")
     rank = {(TESTS / name): position for position, name in enumerate(LONGEST_FIRST)}
     resolved: dict[Path, Path] = {}
     for item in items:
