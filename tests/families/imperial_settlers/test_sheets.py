@@ -83,9 +83,20 @@ def test_every_sheet_parses_strictly(ruleset_id: str) -> None:
         html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page), name
 
 
-# Letter in `make test` (the shorter page); A4 too in `make test-slow`, whose
-# test_every_sheet_of_every_ruleset_lies_within_the_page lays out every ruleset's sheets on both.
-@pytest.mark.parametrize("paper", [pytest.param("a4", marks=pytest.mark.slow), "letter"])
+#: The sheets `make test` lays out on Letter (the shorter page): the three that run past one page,
+#: the family's densest. Every sheet on both papers is `make test-slow`'s (below, and
+#: advanced_civilization/test_sheets.py's test_every_sheet_of_every_ruleset_lies_within_the_page).
+DENSEST = ("common-cards.html", "faction-cards.html", "round-and-actions.html")
+
+
+def test_the_densest_sheets_lie_within_the_page() -> None:
+    pages = sheets_of(BASE, "letter")
+    for name in DENSEST:
+        assert outside_the_page(pages[name]) == [], ("letter", name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_sheet_lies_within_the_page(paper: str) -> None:
     for name, page in sheets_of(BASE, paper).items():
         assert outside_the_page(page) == [], (paper, name)
