@@ -22,6 +22,7 @@ modules. An f-string that begins with a package and ends in a placeholder
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -86,15 +87,8 @@ def declared(found: dict[str, Path]) -> dict[str, set[str]]:
     return names
 
 
-def imported(
-    module: str,
-    path: Path,
-    known: set[str],
-    family: dict[str, set[str]] | None = None,
-    tree: ast.Module | None = None,
-) -> set[str]:
-    """The civrules modules ``module`` imports (each resolved to the deepest known module); ``tree``
-    is its parse where the caller has it already (:func:`trees`)."""
+def imported(module: str, path: Path, known: set[str], family: dict[str, set[str]] | None = None) -> set[str]:
+    """The civrules modules ``module`` imports (each resolved to the deepest known module)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
 
@@ -142,8 +136,7 @@ def imported(
                 return text, True
         return text, False
 
-    if tree is None:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     iterates = "iter_modules" in attributes
     declaration: set[int] = set()  # the strings of a Family(...): the modules that use them import them
@@ -185,21 +178,9 @@ def imported(
     return {name for name in found if name == "civrules" or name.startswith("civrules.")}
 
 
-@pytest.fixture(scope="module")
-def trees() -> dict[str, ast.Module]:
-    """Every module of civrules but the generated ones, parsed once for this module's tests (the
-    graph and the private names walk the same 2 MB of source; each parsed it again). Module-scoped,
-    not cached for the process: the trees are tens of megabytes, freed when these tests end."""
-    return {
-        module: ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for module, path in modules().items()
-        if not module.startswith(GENERATED)
-    }
-
-
-@pytest.fixture(scope="module")
-def import_graph(trees: dict[str, ast.Module]) -> nx.DiGraph:
-    """The graph of civrules' own modules, made once for this module (two tests read it)."""
+@functools.cache
+def import_graph() -> nx.DiGraph:
+    """The graph of civrules' own modules, made once per test process (two tests read it)."""
     found = modules()
     known = set(found)
     family = declared(found)
@@ -208,14 +189,14 @@ def import_graph(trees: dict[str, ast.Module]) -> nx.DiGraph:
         if module.startswith(GENERATED):
             continue
         graph.add_node(module)
-        for target in imported(module, path, known, family, trees[module]):
+        for target in imported(module, path, known, family):
             if not target.startswith(GENERATED):
                 graph.add_edge(module, target)
     return graph
 
 
-def test_the_import_graph_sees_imports_inside_functions(import_graph: nx.DiGraph) -> None:
-    graph = import_graph
+def test_the_import_graph_sees_imports_inside_functions() -> None:
+    graph = import_graph()
     assert "civrules.checks" in graph
     # A parent package is a node of its own: importing `civrules.checks.identity` runs
     # `civrules/checks/__init__.py` too, but that is Python's doing, not an edge of ours.
@@ -231,8 +212,8 @@ def test_generated_modules_import_nothing_of_civrules() -> None:
     assert {m: t for m, t in leaks.items() if t} == {}
 
 
-def test_no_import_cycle(import_graph: nx.DiGraph) -> None:
-    graph = import_graph
+def test_no_import_cycle() -> None:
+    graph = import_graph()
     cycles = []
     for component in nx.strongly_connected_components(graph):
         if len(component) > 1:
@@ -265,13 +246,15 @@ def test_every_module_imports_first() -> None:
     assert done.stdout.strip() == ""
 
 
-def test_no_module_imports_another_modules_private_name(trees: dict[str, ast.Module]) -> None:
+def test_no_module_imports_another_modules_private_name() -> None:
     """A name with a leading underscore is its module's own: another module that needs it gets a
     public name (the helper page took the package emitter's `_levels` and `_tracks`, three families
     the unknowns check's `_relative`, the manifest header the reader's scalar tables)."""
     found = []
-    for module, tree in trees.items():
-        for node in ast.walk(tree):
+    for module, path in modules().items():
+        if module.startswith(GENERATED):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("civrules"):
                 continue
             for alias in node.names:
