@@ -64,22 +64,24 @@ _SCRATCH = pytest.StashKey[str]()
 #: the short ones to fill the end, and neither worker waits for the other with a long module to go.
 LONGEST_FIRST = (
     "families/advanced_civilization/test_sheets.py",
-    "core/test_checks.py",
-    "security/test_filesystem.py",
-    "families/advanced_civilization/test_codegen.py",
-    "security/test_interrupts.py",
     "core/test_incremental.py",
-    "security/test_resource_limits.py",
     "families/advanced_civilization/test_helpers.py",
+    "core/test_checks.py",
     "security/test_hostile_yaml.py",
-    "security/test_injection.py",
-    "security/test_lsp_protocol.py",
-    "core/test_watch.py",
+    "families/advanced_civilization/test_codegen.py",
+    "security/test_filesystem.py",
+    "security/test_resource_limits.py",
+    "security/test_interrupts.py",
     "core/test_schemas.py",
     "families/imperial_settlers/test_sheets.py",
     "core/test_cli.py",
     "core/test_init.py",
     "core/test_lsp.py",
+    "core/test_import_graph.py",
+    "security/test_injection.py",
+    "security/test_lsp_protocol.py",
+    "core/test_watch.py",
+    "families/advanced_civilization/test_mutations.py",
 )
 
 

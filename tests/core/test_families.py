@@ -21,9 +21,9 @@ from civrules.cli import main
 from civrules.diagnostics import codes
 from civrules.emit.export import Export, export_ruleset, fingerprint
 from civrules.families import Family, FamilyError, default_family, families
-from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse, derived_facts
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO
+from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 EXAMPLE = REPO / "tests" / "families" / "example"
 ENTRY = metadata.EntryPoint("example-dice", "civrules_example_family:FAMILY", register.ENTRY_POINT_GROUP)
@@ -177,7 +177,7 @@ def test_the_example_check_fails_at_its_line(example: Path, tmp_path: Path) -> N
 
 
 def test_the_checks_of_one_family_never_run_on_another(example: Path) -> None:
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # analysed afresh, with the example family registered
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert not any(d.code.startswith("E") for d in analysis.diagnostics)
 
@@ -257,8 +257,7 @@ def test_two_families_may_each_have_a_kind_of_the_same_name(
 
 
 def test_export_names_the_family_and_the_fingerprint_does_not_count_it() -> None:
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = shipped_analysis("advanced-civilization")  # shared: the export is the test's own
     assert analysis.resolved is not None and analysis.model is not None
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     assert exported["ruleset"]["family"] == "advanced-civilization"
@@ -270,8 +269,7 @@ def test_export_names_the_family_and_the_fingerprint_does_not_count_it() -> None
 
 def test_an_export_is_hashed_once_and_a_changed_copy_again() -> None:
     """The build and the family's package both ask for the fingerprint: the export keeps it."""
-    workspace = Workspace(RULES)
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    analysis = shipped_analysis("advanced-civilization")  # shared: the export is the test's own
     assert analysis.resolved is not None and analysis.model is not None
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     assert isinstance(exported, Export) and exported.stamp is None

@@ -55,6 +55,13 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def unedited(tree: Path) -> list[Diagnostic]:
+    """A full run over the shared tree as it is on disk (read-only): the diagnostics an edit undone
+    comes back to, made once for the tests that compare with it, not once each."""
+    return full_run(tree)
+
+
+@pytest.fixture(scope="module")
 def pristine(tree: Path) -> dict[str, LoadedFile]:
     """Every file of the tree read once by a plain workspace (the reference's unchanged files)."""
     workspace = Workspace(tree)
@@ -279,7 +286,9 @@ def test_a_kept_analysis_moves_the_diagnostics_that_ended_where_the_file_did(tmp
     ]
 
 
-def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diagnostics(tree: Path) -> None:
+def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diagnostics(
+    tree: Path, unedited: list[Diagnostic]
+) -> None:
     session = Session(tree)
     session.update()
     areas = "maps/mediterranean.yaml"
@@ -303,7 +312,7 @@ def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diag
     assert edited.diagnostics == full_run(tree, session.overlays)
     # Undone: the first reading's diagnostics again.
     session.set_text(areas, None)
-    assert session.update().diagnostics == full_run(tree)
+    assert session.update().diagnostics == unedited
 
 
 def test_a_saved_edit_is_spliced_as_a_typed_one(tmp_path: Path) -> None:
@@ -440,7 +449,7 @@ def test_a_file_too_large_to_read_is_judged_again_when_it_grows(tmp_path: Path) 
 
 
 def test_an_edit_walks_the_references_of_only_the_entities_it_read_again(
-    tree: Path, monkeypatch: pytest.MonkeyPatch
+    tree: Path, unedited: list[Diagnostic], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """X001's reference walk is remembered per entity by a session: after an area's edit only the
     new entities (the area in the base and in the variant) are walked, with a full run's diagnostics."""
@@ -469,7 +478,7 @@ def test_an_edit_walks_the_references_of_only_the_entities_it_read_again(
     assert edited.diagnostics == full_run(tree, session.overlays)
     # Undone: the first reading's entities are walked again (the memo let them go), the same diagnostics.
     session.set_text(areas, None)
-    assert session.update().diagnostics == full_run(tree)
+    assert session.update().diagnostics == unedited
 
 
 def test_the_reference_memo_answers_what_a_walk_finds_and_lets_go_of_what_is_not_asked_for() -> None:
@@ -506,7 +515,7 @@ def test_settle_collects_and_freezes_what_survives() -> None:
 
 @pytest.mark.parametrize("after", [None, 0.0])
 def test_the_language_server_settles_the_collector_when_idle_only_in_its_own_process(
-    tree: Path, monkeypatch: pytest.MonkeyPatch, after: float | None
+    tree: Path, unedited: list[Diagnostic], monkeypatch: pytest.MonkeyPatch, after: float | None
 ) -> None:
     """`civrules lsp` (serve) sets `settle_after`; a server made in another program's process
     (None, the default) never touches the collector."""
@@ -529,7 +538,7 @@ def test_the_language_server_settles_the_collector_when_idle_only_in_its_own_pro
         await asyncio.sleep(0.05)
 
     asyncio.run(run())
-    assert len(published) == 1 and server.result is not None and server.result.diagnostics == full_run(tree)
+    assert len(published) == 1 and server.result is not None and server.result.diagnostics == unedited
     assert len(settled) == (0 if after is None else 1)
 
 
@@ -565,8 +574,9 @@ def test_the_citation_walk_split_by_entry_is_the_walk_in_one_piece() -> None:
     """A session's walk (entry by entry, remembered) finds what the command line's finds, in order."""
     from civrules.checks.citations import _walk, _walk_node
     from civrules.schema.references import Remembered, remembering
+    from tests.rulefiles import CachedWorkspace
 
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # the shipped documents as read once per process: the walks only read them
     memo = Remembered()
     for relative in workspace.rule_files():
         document = workspace.load(relative).document

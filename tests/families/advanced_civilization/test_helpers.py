@@ -27,10 +27,10 @@ from click.testing import CliRunner
 from civrules.cli import main
 from civrules.emit.helpers import embed_json
 from civrules.emit.helpers.render import page_html, render_helper
-from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.browser import Browser, Page
 from tests.conftest import REPO, copy_rulesets
+from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 GENERATED = REPO / "generated"
 HELPERS = GENERATED / "helpers"
@@ -377,8 +377,8 @@ def test_every_control_has_a_label() -> None:
 
 
 def test_every_ruleset_has_a_helper_and_the_pages_are_deterministic() -> None:
-    workspace = Workspace(REPO / "rules")
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    workspace = CachedWorkspace()
+    analysis = shipped_analysis("advanced-civilization")
     assert analysis.model is not None
     first = render_helper(analysis.model, "f" * 64)
     assert first == render_helper(analysis.model, "f" * 64)
@@ -421,7 +421,7 @@ def test_model_values_become_json_whatever_container_holds_them() -> None:
 
 
 def test_a_hostile_ruleset_name_is_text_in_the_page() -> None:
-    workspace = Workspace(REPO / "rules")
+    workspace = CachedWorkspace()  # analysed afresh: the test renames its model
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["imperial-settlers"]))
     assert analysis.model is not None
     model = analysis.model

@@ -16,20 +16,18 @@ from civrules.emit.export import export_ruleset
 from civrules.families.advanced_civilization import package
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.sheets import marks
-from civrules.load.workspace import Workspace
 from civrules.model import Collection
-from civrules.pipeline import analyse, derived_facts
-from tests.conftest import RULES
+from civrules.pipeline import derived_facts
+from tests.rulefiles import shipped_analysis
 
 SHIPPED = ("advanced-civilization", "advanced-civilization-western", "mega-civilization")
 
 
 @pytest.fixture(scope="module")
 def rulesets() -> dict[str, tuple[Ruleset, dict[str, object]]]:
-    workspace = Workspace(RULES)
     found = {}
     for ruleset_id in SHIPPED:
-        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+        analysis = shipped_analysis(ruleset_id)  # shared: the tests only read the models
         assert analysis.model is not None and analysis.resolved is not None
         model = of_family(analysis.model)
         found[ruleset_id] = (model, export_ruleset(analysis.resolved, model, derived_facts(model)))

@@ -16,6 +16,7 @@ from civrules.pipeline import analyse
 from tests.browser import Browser
 from tests.conftest import REPO, copy_rulesets
 from tests.families.advanced_civilization.test_helpers import open_offline
+from tests.rulefiles import shipped_analysis
 
 PAGE = REPO / "generated" / "helpers" / "imperial-settlers.html"
 DECK_CODES = {"F001", "F002", "F003", "F004"}
@@ -23,9 +24,7 @@ DECK_CODES = {"F001", "F002", "F003", "F004"}
 
 @pytest.fixture(scope="module")
 def printed_romans() -> dict[str, int]:
-    workspace = Workspace(REPO / "rules")
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["imperial-settlers"]))
-    model = analysis.model
+    model = shipped_analysis("imperial-settlers").model  # shared: this only reads it
     assert model is not None
     return {card.id: card.copies for card in model.cards if card.deck == "romans"}  # type: ignore[attr-defined]
 

@@ -17,10 +17,9 @@ import pytest
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
-from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.browser import Browser
-from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace
 
 BASE = "imperial-settlers"
 PEACEFUL = "imperial-settlers-peaceful"
@@ -38,7 +37,7 @@ PX = 96 / 25.4
 
 @functools.cache
 def _model(ruleset_id: str) -> tuple[ImperialSettlersRuleset, Any]:
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # one reading of the shipped files per process (tests.rulefiles)
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     analysis = analyse(workspace, loaded)
     assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset) and analysis.resolved is not None
@@ -84,9 +83,20 @@ def test_every_sheet_parses_strictly(ruleset_id: str) -> None:
         html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page), name
 
 
-# Letter in `make test` (the shorter page); A4 too in `make test-slow`, whose
-# test_every_sheet_of_every_ruleset_lies_within_the_page lays out every ruleset's sheets on both.
-@pytest.mark.parametrize("paper", [pytest.param("a4", marks=pytest.mark.slow), "letter"])
+#: The sheets `make test` lays out on Letter (the shorter page): the three that run past one page,
+#: the family's densest. Every sheet on both papers is `make test-slow`'s (below, and
+#: advanced_civilization/test_sheets.py's test_every_sheet_of_every_ruleset_lies_within_the_page).
+DENSEST = ("common-cards.html", "faction-cards.html", "round-and-actions.html")
+
+
+def test_the_densest_sheets_lie_within_the_page() -> None:
+    pages = sheets_of(BASE, "letter")
+    for name in DENSEST:
+        assert outside_the_page(pages[name]) == [], ("letter", name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_sheet_lies_within_the_page(paper: str) -> None:
     for name, page in sheets_of(BASE, paper).items():
         assert outside_the_page(page) == [], (paper, name)

@@ -14,9 +14,8 @@ import pytest
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
-from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace
 
 RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
 SHEETS = (
@@ -33,7 +32,7 @@ SHEETS = (
 
 @cache
 def _rendered(ruleset_id: str) -> tuple[CivilizationRuleset, dict[str, str]]:
-    workspace = Workspace(RULES)
+    workspace = CachedWorkspace()  # one reading of the shipped files per process (tests.rulefiles)
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     analysis = analyse(workspace, loaded)
     assert isinstance(analysis.model, CivilizationRuleset) and analysis.resolved is not None
