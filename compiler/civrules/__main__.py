@@ -6,6 +6,8 @@ Started by a Python that lacks civrules' dependencies (`python3 -m civrules` in 
 
 import sys
 
+import civrules.support.bytecode  # noqa: F401 - first: no bytecode under a file-size limit
+
 try:
     from civrules.cli import main
 except ModuleNotFoundError as error:

@@ -556,6 +556,38 @@ def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command
     assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
 
 
+@pytest.mark.parametrize("guarded", [True, False])
+def test_no_bytecode_is_written_under_a_file_size_limit(tmp_path: Path, guarded: bool) -> None:
+    """Python writes a module's bytecode with one raw write and renames it into place without checking
+    the count: under a 1 KiB file-size limit a truncated .pyc was left in the source tree (found in a
+    checkout without bytecode, whose next import failed: "bad marshal data"). Under a limit, civrules'
+    command line writes none; without civrules imported first, the module's bytecode is written."""
+    import resource
+
+    module = tmp_path / "probe.py"
+    module.write_text("".join(f"VALUE_{n} = {n} * {n} + {n}\n" for n in range(400)), encoding="utf-8")
+    first = "import civrules.cli\n" if guarded else ""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    process = subprocess.run(
+        [sys.executable, "-c", first + "import probe\nassert probe.VALUE_3 == 12\n"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+        check=False,
+    )
+    assert process.returncode == 0, process.stderr
+    written = list((tmp_path / "__pycache__").glob("probe.*.pyc"))
+    assert (written == []) is guarded, written
+
+
 # --- Output that does not depend on the order the file system lists files in ----------------------
 
 

@@ -265,6 +265,8 @@ def run_measured(rules: Path, args: list[str], tmp: Path, case: Case, *, in_proc
         )
     env = {**os.environ, **case_env}
     limit = case.fsize_kib
+    if limit is not None:  # the interpreter's own start (before civrules can say so) writes no bytecode
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
 
     def limit_file_size() -> None:
         if limit is not None:

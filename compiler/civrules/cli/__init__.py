@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, NoReturn
 
+# First of civrules' own: under a file-size limit no module imported from here on writes its
+# bytecode (a truncated .pyc would break the next import of it, by any program).
+from civrules.support import bytecode  # noqa: F401  # isort: skip
+
 import click
 
 from civrules import __version__
