@@ -327,3 +327,33 @@ def test_a_crash_in_a_real_process_exits_2_without_a_traceback() -> None:
         )
         assert done.returncode == 2
         assert ("Traceback" in done.stderr) == bool(debug), done.stderr
+
+
+@pytest.mark.usefixtures("sigint_default")
+def test_ctrl_c_while_the_sync_threads_start_leaves_the_tree_removable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C that came while a build's sync threads were being started left a thread made and not
+    started, and removing the staging tree joined it: "cannot join thread before it is started", an
+    internal error (exit 2) where Ctrl-C is 130. The interrupt is now held back until they run."""
+    import threading
+
+    from civrules.emit.output import StagedTree
+
+    start = threading.Thread.start
+    calls = 0
+
+    def interrupted_start(thread: threading.Thread) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # Ctrl-C between the first thread's start and the second's
+            os.kill(os.getpid(), signal.SIGINT)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted_start)
+    tree = StagedTree(tmp_path / "generated")
+    with pytest.raises(KeyboardInterrupt):
+        tree["a.txt"] = b"a"
+    monkeypatch.setattr(threading.Thread, "start", start)
+    tree.discard()  # joins every thread it started: no error, nothing left beside the output folder
+    assert [p.name for p in tmp_path.iterdir()] == []

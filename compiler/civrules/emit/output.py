@@ -454,13 +454,16 @@ class _Syncer:
 
     def sync(self, descriptor: int) -> None:
         """Sync and close ``descriptor`` (now the syncer's) on the thread."""
-        if not self._threads:
-            self._threads = [
-                threading.Thread(target=self._run, name="civrules-sync", daemon=True) for _ in range(_THREADS)
-            ]
-            for thread in self._threads:
-                thread.start()
-        self._queue.put(descriptor)
+        # Ctrl-C held back until the descriptor is the threads': a thread started is a thread
+        # :meth:`join` ends (one interrupted between its creation and its start was joined unstarted,
+        # an internal error), and a descriptor handed over is one they close.
+        with interrupts.deferred():
+            if not self._threads:
+                for _ in range(_THREADS):
+                    thread = threading.Thread(target=self._run, name="civrules-sync", daemon=True)
+                    thread.start()
+                    self._threads.append(thread)
+            self._queue.put(descriptor)
 
     def _run(self) -> None:
         while (descriptor := self._queue.get()) is not None:
