@@ -208,18 +208,25 @@ def _settle(monkeypatch: pytest.MonkeyPatch, rules: Path, saves: _Saves, before:
     return found["a.yaml"][2]
 
 
-def test_a_save_put_aside_between_truncating_and_writing_is_read_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An editor's save that empties the file and writes it a while later (a busy machine holds the
-    writer ten pauses, 0.5 s, where one pause of standing still was taken for the end of the save):
-    the file is read once written, not as the empty file it was in between."""
+def _emptied(tmp_path: Path) -> tuple[Path, Path, dict[str, tuple[int, ...]]]:
+    """A rules folder whose ``a.yaml`` a save has just emptied: the folder, the file, and the state
+    read before the save."""
     rules = tmp_path / "rules"
     rules.mkdir()
     file = rules / "a.yaml"
     file.write_text("kind: x\n", encoding="utf-8")
     before = watcher.snapshot(rules)
     file.write_bytes(b"")
+    return rules, file, before
+
+
+def test_a_save_put_aside_between_truncating_and_writing_is_read_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor's save that empties the file and writes it a while later (a busy machine holds the
+    writer ten pauses, 0.5 s, where one pause of standing still was taken for the end of the save):
+    the file is read once written, not as the empty file it was in between."""
+    rules, file, before = _emptied(tmp_path)
     saves = _Saves({10: lambda: file.write_text("kind: x\nid: y\n", encoding="utf-8")})
     assert _settle(monkeypatch, rules, saves, before) == len("kind: x\nid: y\n")
     assert saves.pauses == 11  # the pause that saw it written, and one that saw it stand still
@@ -228,12 +235,7 @@ def test_a_save_put_aside_between_truncating_and_writing_is_read_written(
 def test_a_file_emptied_on_purpose_is_read_after_the_bounded_wait(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    file = rules / "a.yaml"
-    file.write_text("kind: x\n", encoding="utf-8")
-    before = watcher.snapshot(rules)
-    file.write_bytes(b"")
+    rules, _, before = _emptied(tmp_path)
     saves = _Saves({})
     assert _settle(monkeypatch, rules, saves, before) == 0
     assert saves.pauses == round(watcher.EMPTIED_WAIT / 0.05) + 1
