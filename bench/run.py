@@ -38,7 +38,7 @@ from civrules.emit.packaging import import_name  # noqa: E402
 from civrules.load.workspace import Workspace  # noqa: E402
 from civrules.pipeline import analyse  # noqa: E402
 from civrules.schema import SCHEMA_FILES, schema_dir  # noqa: E402
-from civrules.support import collector  # noqa: E402
+from civrules.support import collector, memo  # noqa: E402
 
 BIN = Path(sys.executable).parent
 RESULTS = REPO / "bench" / "results.json"  # recorded (tracked): what --check compares against
@@ -62,7 +62,10 @@ def timed_in_process(actions: dict[str, Callable[[], object]], repeat: int) -> d
     so that a slow minute of the machine falls on all of them alike and their ratios hold; each run
     is made under the garbage collector's pace a civrules command sets for itself
     (:func:`civrules.support.collector.for_a_run`) and from the same heap (the cycles an earlier run
-    left are collected before each run, untimed; a command's process never collects them).
+    left are collected before each run, untimed; a command's process never collects them), with
+    nothing kept of the runs before (:func:`civrules.support.memo.forget`: a map's picture and labels,
+    the group marks, a data module's large statements, which a repeated build in one process would
+    otherwise take from the previous run instead of making them as a fresh process does).
 
     Measured one after another at Python's default pace, the figures depended on what this process
     held and on the minute, not on the work: a full collection walks the whole heap, which grows with
@@ -74,6 +77,7 @@ def timed_in_process(actions: dict[str, Callable[[], object]], repeat: int) -> d
     try:
         for round_ in range(repeat + 1):
             for name, action in actions.items():
+                memo.forget()
                 gc.collect()
                 started = time.perf_counter()
                 action()

@@ -70,8 +70,12 @@ class Decision:
     changes: tuple[str, ...]
 
 
-def package_api(files: Mapping[str, bytes], folder: str) -> Api:
-    """The API of the package whose files (by path relative to ``generated/python/``) lie in ``folder``."""
+def package_api(files: Mapping[str, bytes], folder: str, parsed: dict[bytes, ast.Module] | None = None) -> Api:
+    """The API of the package whose files (by path relative to ``generated/python/``) lie in ``folder``.
+
+    ``parsed`` (kept by the caller for one build) holds the declarations of each module source read
+    before, by its digest: the variants of a ruleset that keep its ids and helpers have the same
+    ``ids.py`` and ``helpers.py``, parsed once (a chain of 60 variants parsed them 60 times)."""
     # Each file is read once (from disk, for a staged tree), hashed, and its declarations taken.
     trees: dict[str, ast.Module] = {}
     digest = hashlib.sha256()
@@ -83,7 +87,13 @@ def package_api(files: Mapping[str, bytes], folder: str) -> Api:
         digest.update(content)
         name = path.removeprefix(f"{folder}/")
         if name in MODULES:
-            trees[name] = _declarations(content)
+            key = hashlib.sha256(content).digest()
+            declared = parsed.get(key) if parsed is not None else None
+            if declared is None:
+                declared = _declarations(content)
+                if parsed is not None:
+                    parsed[key] = declared
+            trees[name] = declared
         del content
     public = _public_names(trees.get("__init__.py"))
     found: dict[str, str] = {}
@@ -318,14 +328,25 @@ def settle(tree: MutableMapping[str, bytes], folders: Mapping[str, str], out: Pa
     manifests are read from ``out`` (None: there are none). Returns a line per package whose
     version moved, saying why."""
     lines = []
-    files = _Python(tree)
+    # Each package's files found once (one pass over the tree, not one per package), and each
+    # module's declarations parsed once for the whole build (see :func:`package_api`).
+    by_folder: dict[str, list[str]] = {folder: [] for folder in folders.values()}
+    for path in tree:
+        if not path.startswith("python/"):
+            continue
+        folder = path.removeprefix("python/")
+        while "/" in folder:  # the package folders it lies in, from the nearest (a package may hold folders)
+            folder = folder.rpartition("/")[0]
+            if folder in by_folder:
+                by_folder[folder].append(path)
+    parsed: dict[bytes, ast.Module] = {}
     placeholder = f'"{UNVERSIONED}"'.encode()
     for package, folder in sorted(folders.items()):
         versioned = [f"python/{folder}/{name}" for name in ("__init__.py", "pyproject.toml")]
         versioned = [path for path in versioned if tree.get(path, b"").count(placeholder) == 1]
         if f"python/{folder}/__init__.py" not in versioned:
             continue  # a family's package not written with package_files (no placeholder) has no version
-        api = package_api(files, folder)
+        api = package_api(_Python(tree, by_folder.get(folder, [])), folder, parsed)
         at = f"python/{folder}/{MANIFEST}"
         previous = read_manifest(out / at, max_bytes) if out is not None else None
         decision = decide(previous, api)
@@ -339,26 +360,27 @@ def settle(tree: MutableMapping[str, bytes], folders: Mapping[str, str], out: Pa
 
 
 class _Python(Mapping[str, bytes]):
-    """The files of ``python/`` in a tree, by path relative to it, each read when asked for: a
-    :class:`~civrules.emit.output.StagedTree` reads a file back from disk, and reading them all at
-    once held every package's files (at 50× the synthetic ruleset's, 34 MB)."""
+    """The files ``paths`` of ``python/`` in a tree (one package's), by path relative to it, each
+    read when asked for: a :class:`~civrules.emit.output.StagedTree` reads a file back from disk,
+    and reading them all at once held every package's files (at 50× the synthetic ruleset's, 34 MB)."""
 
-    __slots__ = ("_tree",)
+    __slots__ = ("_paths", "_tree")
 
-    def __init__(self, tree: Mapping[str, bytes]) -> None:
+    def __init__(self, tree: Mapping[str, bytes], paths: list[str]) -> None:
         self._tree = tree
+        self._paths = paths
 
     def __getitem__(self, path: str) -> bytes:
         return self._tree[f"python/{path}"]
 
     def __iter__(self) -> Iterator[str]:
-        return (path.removeprefix("python/") for path in list(self._tree) if path.startswith("python/"))
+        return (path.removeprefix("python/") for path in self._paths)
 
     def __len__(self) -> int:
-        return sum(1 for _ in self)
+        return len(self._paths)
 
     def __contains__(self, path: object) -> bool:
-        return isinstance(path, str) and f"python/{path}" in self._tree
+        return isinstance(path, str) and f"python/{path}" in self._paths
 
 
 def _line(package: str, previous: Mapping[str, object] | None, decision: Decision, at: str) -> str | None:

@@ -77,3 +77,20 @@ def test_group_marks_are_made_once_for_the_same_groups(rulesets: dict[str, tuple
     )
     assert marks.group_marks(recoloured)[group.id].fill == "#123456"
     assert marks.group_marks(ruleset)[group.id].fill != "#123456"
+
+
+def test_forget_clears_every_memo_a_build_keeps(rulesets: dict[str, tuple[Ruleset, dict[str, object]]]) -> None:
+    """What a build keeps for the next ruleset of its process is forgotten at once by
+    ``memo.forget`` (the benchmarks time each repeated build cold, as a fresh process makes it)."""
+    from civrules.emit.sheets import each_sheet
+    from civrules.families.advanced_civilization.sheets import svgmap
+    from civrules.support import memo
+
+    ruleset, exported = rulesets["advanced-civilization"]
+    package.data_module(ruleset, exported)
+    list(each_sheet(ruleset, "0" * 64))
+    kept = (svgmap._svg_text, svgmap._placed_labels, marks._marks)
+    assert package._WRITTEN and all(made.cache_info().currsize for made in kept)
+    memo.forget()
+    assert not package._WRITTEN and not any(made.cache_info().currsize for made in kept)
+    assert package.data_module(ruleset, exported) == _alone(ruleset, exported)

@@ -54,6 +54,7 @@ from civrules.families.advanced_civilization.model import (
 from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
 from civrules.model import Unknown
+from civrules.support.memo import register
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
@@ -172,6 +173,7 @@ class _Writer:
 #: entries, none of a statement (or a key) over :data:`_WRITTEN_MAX_BYTES`, so a large map (50x)
 #: is written as before and holds nothing after its build (the memory of issue 32, point 2).
 _WRITTEN: dict[tuple[str, str | None, str], tuple[bytes, frozenset[str]]] = {}
+register(_WRITTEN)
 _WRITTEN_ENTRIES = 12
 _WRITTEN_MAX_BYTES = 512 * 1024
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from markupsafe import Markup
 
 from civrules.families.advanced_civilization.model import Card, Ruleset
+from civrules.support.memo import run_memo
 
 # --- Group symbols -----------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ def _groups_key(ruleset: Ruleset) -> tuple[_GroupKey, ...]:
     )
 
 
-@lru_cache(maxsize=32)
+@run_memo(maxsize=32)
 def _marks(groups: tuple[_GroupKey, ...]) -> Mapping[str, Symbol]:
     """The marks of the groups, made once per process for the same groups: every card of every
     sheet asked for them (the letters compare each group's name with every other's), and a variant

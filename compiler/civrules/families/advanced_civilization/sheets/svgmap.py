@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from civrules.families.advanced_civilization.model import Area, Ruleset
 from civrules.families.advanced_civilization.sheets.labels import Box, Placed, place_labels
 from civrules.model import Unknown
 from civrules.support import cache
+from civrules.support.memo import run_memo
 
 #: The seed of the spring layout: changing it changes every committed map picture.
 SEED = 1
@@ -293,7 +293,7 @@ def picture(ruleset: Ruleset, aspect: float, marks: Mapping[str, str] | None = N
     return Picture(WIDTH, _round(height), _round(height - LEGEND), tuple(nodes), tuple(edges), tuple(legend))
 
 
-@functools.lru_cache(maxsize=8)
+@run_memo(maxsize=8)
 def _placed_labels(
     areas: tuple[tuple[str, float, float, str, str], ...], width: float, height: float
 ) -> Mapping[str, tuple[Box, Placed]]:
@@ -338,7 +338,7 @@ def map_svg(
 _TITLE = "<civrules-map-title/>"
 
 
-@functools.lru_cache(maxsize=8)
+@run_memo(maxsize=8)
 def _svg_text(drawn: Picture, width_mm: str, height_mm: str, standalone: bool) -> str:
     """The SVG text of a picture, its title left as :data:`_TITLE`: rendered once per run for the
     same picture (the variants of a base that keep its map, an `extends` chain of 60, drew the same
