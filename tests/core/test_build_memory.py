@@ -5,6 +5,8 @@ the versions."""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from civrules.emit.build import render
 from civrules.load.document import Document
 from civrules.load.reader import read_yaml_text
 from civrules.load.workspace import Workspace
-from civrules.support import allocator, cache
+from civrules.support import allocator, cache, files
 from tests.conftest import RULES
 
 #: A base and its variant: the variant reads the base's files, so the base's positions must be
@@ -79,23 +81,64 @@ def test_a_large_module_joined_through_a_file_is_the_join(monkeypatch: pytest.Mo
 
 
 def test_versions_read_the_package_files_through_a_view_of_python() -> None:
-    tree = {"python/p/__init__.py": b"x", "python/p/data.py": b"y", "sheets/a.html": b"z"}
-    view = versions._Python(tree)
+    tree = {"python/p/__init__.py": b"x", "python/p/data.py": b"y", "python/q/data.py": b"w", "sheets/a.html": b"z"}
+    view = versions._Python(tree, ["python/p/__init__.py", "python/p/data.py"])
     assert sorted(view) == ["p/__init__.py", "p/data.py"]
-    assert "p/data.py" in view and "a.html" not in view and len(view) == 2
+    assert "p/data.py" in view and "q/data.py" not in view and "a.html" not in view and len(view) == 2
     assert view["p/data.py"] == b"y"
 
 
-def test_the_stamp_digest_reads_files_as_it_hashes_and_is_unchanged(tmp_path: Path) -> None:
+def test_versions_find_each_packages_files_nested_ones_included(tmp_path: Path) -> None:
+    """settle() finds every package's files in one pass; a package's own folders are its files too."""
+    placeholder = f'"{versions.UNVERSIONED}"'.encode()
+    tree = {
+        "python/r/a/__init__.py": b"__all__ = ['X']\nX: Final[int] = 1\n__version__: Final = " + placeholder + b"\n",
+        "python/r/a/sub/extra.py": b"Y = 2\n",
+        "python/r/b/__init__.py": b"__all__ = ['X']\nX: Final[str] = 'x'\n__version__: Final = " + placeholder + b"\n",
+        "sheets/a.html": b"z",
+    }
+    lines = versions.settle(tree, {"r_a": "r/a", "r_b": "r/b"}, None, 1 << 20)
+    assert len(lines) == 2 and all("1.0.0" in line for line in lines)
+    a, b = (json.loads(tree[f"python/r/{name}/api.json"]) for name in ("a", "b"))
+    assert a["names"]["X"] == "Final[int]" and b["names"]["X"] == "Final[str]"
+    init = {"r/a/__init__.py": tree["python/r/a/__init__.py"]}
+    nested = versions.package_api({**init, "r/a/sub/extra.py": b"Y = 2\n"}, "r/a")
+    assert nested.digest != versions.package_api(init, "r/a").digest  # the package's own folder is hashed with it
+    assert a["digest"] != b["digest"]
+
+
+def test_civrules_own_package_is_hashed_as_the_guarded_walk_hashes_it(tmp_path: Path) -> None:
+    """The stamp hashes civrules' own package with a plain walk: the same digest as the guarded one
+    (so no stamp goes stale), a link hashed as a link, and no digest for what is not a regular file."""
+    import civrules
+
+    package = Path(civrules.__file__).parent
+    assert stamp._digest(stamp._own_parts(package) or []) == stamp._digest(stamp._tree_parts(package, 1 << 26) or [])
     (tmp_path / "a").mkdir()
-    (tmp_path / "a" / "one.txt").write_bytes(b"1" * 1000)
-    (tmp_path / "two.txt").write_bytes(b"two")
-    parts = stamp._tree_parts(tmp_path, 10_000)
-    assert parts is not None
-    whole: list[str | bytes] = ["a/one.txt", b"1" * 1000, "two.txt", b"two"]
-    assert stamp._digest(parts) == cache.digest(*whole)
-    (tmp_path / "two.txt").unlink()
-    assert stamp._digest(parts) is None  # gone between the walk and the hash: not vouched for
+    (tmp_path / "a" / "one.py").write_bytes(b"1" * 1000)
+    (tmp_path / "a" / "__pycache__").mkdir()
+    (tmp_path / "a" / "__pycache__" / "one.pyc").write_bytes(b"ignored")
+    (tmp_path / "two.py").write_bytes(b"two")
+    (tmp_path / "link.py").symlink_to("two.py")
+    own, guarded = stamp._own_parts(tmp_path), stamp._tree_parts(tmp_path, 1 << 26)
+    assert own is not None and guarded is not None
+    assert (
+        stamp._digest(own)
+        == stamp._digest(guarded)
+        == cache.digest("a/one.py", b"1" * 1000, "link.py", "link", "two.py", "two.py", b"two")
+    )
+    os.mkfifo(tmp_path / "pipe")
+    assert stamp._own_parts(tmp_path) is None and stamp._tree_parts(tmp_path, 1 << 26) is None
+
+
+def test_a_guarded_read_is_the_whole_file_whatever_its_size(tmp_path: Path) -> None:
+    """A file is read in one call of its size (one more byte to find its end), and a file larger
+    than its fstat said, or than the bound, is still read whole or refused."""
+    for size in (0, 1, 4095, 4096, (1 << 20) + 3, (3 << 20) + 1):
+        (tmp_path / "f").write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
+        assert files.read_under(tmp_path, "f", 4 << 20) == (tmp_path / "f").read_bytes()
+    with pytest.raises(files.RefusedError):
+        files.read_under(tmp_path, "f", 1 << 20)
 
 
 def test_suppressions_split_only_a_file_that_mentions_them(tmp_path: Path) -> None:
