@@ -158,7 +158,12 @@ def test_no_module_of_civrules_executes_or_unmarshals_code() -> None:
     for path in scanned:
         if path.parent.name == "validators" and "_generated" in path.parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        text = path.read_text(encoding="utf-8")
+        # A call or an import the walk below finds names its identifier in the text: a module
+        # without any of them is not parsed (the compiled templates are megabytes of source).
+        if not any(word in text for word in ("exec", "eval", "loads", "marshal", "pickle")):
+            continue
+        for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 owner = getattr(getattr(node.func, "value", None), "id", None)
