@@ -512,11 +512,11 @@ def test_an_overflowing_box_is_found() -> None:
     [
         # One sheet of each family here, its densest: Advanced Civilization's is Mega Civilization's
         # credit chart on A4 (18 players; the base ruleset's credit table is held to one page above,
-        # on A4 here and on Letter too in `make test-slow`); Sid Meier's is its buildings, which runs to a second page on Letter;
-        # Imperial Settlers' is in its own test_sheets.py. Every sheet of every ruleset on both
-        # papers is `make test-slow`'s (below): Mega Civilization's quick reference and calamities
-        # (1.4 s of WeasyPrint's CPU), Sid Meier's technology pyramid and units, the base ruleset's
-        # map, the community edition's sheets.
+        # on A4 here and on Letter too in `make test-slow`); Sid Meier's is its buildings, which
+        # runs to a second page on Letter; Imperial Settlers' is in its own test_sheets.py. Every
+        # sheet of every ruleset on both papers is `make test-slow`'s (below): Mega Civilization's
+        # quick reference and calamities (1.4 s of WeasyPrint's CPU), Sid Meier's technology
+        # pyramid and units, the base ruleset's map, the community edition's sheets.
         (MEGA, "a4", ("credit-table.html",)),
         (SMC, "letter", ("buildings.html",)),
     ],
