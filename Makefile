@@ -77,8 +77,10 @@ pytest: $(STAMP)
 test: lint
 	@$(MAKE) --no-print-directory -j 2 typecheck pytest
 
-# The exhaustive runs kept out of `make test` (@pytest.mark.slow): the full mutation sweep, the
-# larger fuzzing budget. CI runs them too.
+# The exhaustive runs kept out of `make test` (@pytest.mark.slow): each sweep whose one cheap
+# representative `make test` keeps (every sheet on both papers, every hash-seed build, twenty killed
+# builds, the full mutation sweep, the larger fuzzing budget: tests/README.md, "Fast and slow").
+# CI runs them too.
 test-slow: $(STAMP)
 	$(BYTECODE)
 	$(PYTEST) -q -n $(WORKERS) -m slow

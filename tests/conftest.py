@@ -63,25 +63,25 @@ _SCRATCH = pytest.StashKey[str]()
 #: (`--dist loadfile --no-loadscope-reorder`) in collection order: started first, the long ones leave
 #: the short ones to fill the end, and neither worker waits for the other with a long module to go.
 LONGEST_FIRST = (
-    "families/advanced_civilization/test_sheets.py",
-    "core/test_incremental.py",
-    "families/advanced_civilization/test_helpers.py",
     "core/test_checks.py",
-    "security/test_hostile_yaml.py",
+    "families/advanced_civilization/test_sheets.py",
+    "families/advanced_civilization/test_helpers.py",
     "families/advanced_civilization/test_codegen.py",
-    "security/test_filesystem.py",
-    "security/test_resource_limits.py",
-    "security/test_interrupts.py",
+    "core/test_incremental.py",
+    "security/test_hostile_yaml.py",
     "core/test_schemas.py",
-    "families/imperial_settlers/test_sheets.py",
+    "security/test_resource_limits.py",
+    "security/test_filesystem.py",
     "core/test_cli.py",
-    "core/test_init.py",
     "core/test_lsp.py",
+    "core/test_init.py",
     "core/test_import_graph.py",
-    "security/test_injection.py",
-    "security/test_lsp_protocol.py",
-    "core/test_watch.py",
+    "security/test_interrupts.py",
     "families/advanced_civilization/test_mutations.py",
+    "security/test_lsp_responsiveness.py",
+    "core/test_sheet_words.py",
+    "core/test_watch.py",
+    "families/imperial_settlers/test_editor.py",
 )
 
 

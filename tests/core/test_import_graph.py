@@ -87,8 +87,15 @@ def declared(found: dict[str, Path]) -> dict[str, set[str]]:
     return names
 
 
-def imported(module: str, path: Path, known: set[str], family: dict[str, set[str]] | None = None) -> set[str]:
-    """The civrules modules ``module`` imports (each resolved to the deepest known module)."""
+def imported(
+    module: str,
+    path: Path,
+    known: set[str],
+    family: dict[str, set[str]] | None = None,
+    tree: ast.Module | None = None,
+) -> set[str]:
+    """The civrules modules ``module`` imports (each resolved to the deepest known module); ``tree``
+    is the module's parse where the caller has it."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
 
@@ -136,7 +143,8 @@ def imported(module: str, path: Path, known: set[str], family: dict[str, set[str
                 return text, True
         return text, False
 
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    if tree is None:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     iterates = "iter_modules" in attributes
     declaration: set[int] = set()  # the strings of a Family(...): the modules that use them import them
@@ -181,18 +189,40 @@ def imported(module: str, path: Path, known: set[str], family: dict[str, set[str
 @functools.cache
 def import_graph() -> nx.DiGraph:
     """The graph of civrules' own modules, made once per test process (two tests read it)."""
+    return _walked()[0]
+
+
+@functools.cache
+def _walked() -> tuple[nx.DiGraph, tuple[str, ...]]:
+    """The import graph and every import of another module's private name: each module parsed once
+    for both (the parse is most of their cost), its tree let go once walked, never held (2 MB of
+    source as trees made every later garbage collection of the process walk them)."""
     found = modules()
     known = set(found)
     family = declared(found)
     graph = nx.DiGraph()
+    private: list[str] = []
     for module, path in found.items():
         if module.startswith(GENERATED):
             continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         graph.add_node(module)
-        for target in imported(module, path, known, family):
+        for target in imported(module, path, known, family, tree):
             if not target.startswith(GENERATED):
                 graph.add_edge(module, target)
-    return graph
+        private.extend(_private_imports(module, tree))
+    return graph, tuple(private)
+
+
+def _private_imports(module: str, tree: ast.Module) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("civrules"):
+            continue
+        for alias in node.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                found.append(f"{module}: from {node.module} import {alias.name}")
+    return found
 
 
 def test_the_import_graph_sees_imports_inside_functions() -> None:
@@ -250,14 +280,4 @@ def test_no_module_imports_another_modules_private_name() -> None:
     """A name with a leading underscore is its module's own: another module that needs it gets a
     public name (the helper page took the package emitter's `_levels` and `_tracks`, three families
     the unknowns check's `_relative`, the manifest header the reader's scalar tables)."""
-    found = []
-    for module, path in modules().items():
-        if module.startswith(GENERATED):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("civrules"):
-                continue
-            for alias in node.names:
-                if alias.name.startswith("_") and not alias.name.startswith("__"):
-                    found.append(f"{module}: from {node.module} import {alias.name}")
-    assert found == []
+    assert list(_walked()[1]) == []

@@ -11,8 +11,11 @@ reason, a row per unknown fact where one line would say why).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -109,6 +112,33 @@ def lines_of(parser: Visible, parts: list[str] | None = None) -> list[str]:
     return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
 
 
+@dataclass(frozen=True)
+class Scanned:
+    """What the tests below read of one committed sheet: its printed lines, the lines of what it
+    says for itself, each table row's text, and how many tables have no row."""
+
+    lines: tuple[str, ...]
+    said: tuple[str, ...]
+    rows: tuple[str, ...]
+    empty_tables: int
+
+
+@functools.cache
+def scanned(path: Path) -> Scanned:
+    """A sheet parsed once per process for the four tests that read it (each parsed it again: 1.6
+    s of CPU for the 97 sheets), held as tuples of strings, which the garbage collector skips."""
+    parser = read(path)
+    rows = tuple(" ".join("".join(row).split()) for row in parser.rows)
+    return Scanned(tuple(lines_of(parser)), tuple(lines_of(parser, parser.said)), rows, parser.empty_tables)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scanned_for_this_module_only() -> Iterator[None]:
+    """The parsed sheets are let go when the module's tests end."""
+    yield
+    scanned.cache_clear()
+
+
 def _name(path: Path) -> str:
     return path.relative_to(SHEETS).as_posix()
 
@@ -119,7 +149,7 @@ def test_every_ruleset_has_sheets_to_scan() -> None:
 
 @pytest.mark.parametrize("path", ALL, ids=_name)
 def test_a_sheet_prints_no_field_name_and_no_placeholder(path: Path) -> None:
-    lines = lines_of(read(path))
+    lines = scanned(path).lines
     found = [(line, m.group()) for line in lines for m in PLACEHOLDERS.finditer(line)]
     # What a variant changes is `civrules diff`'s output: its paths and ids are its words.
     if path.name != "variant-changes.html":
@@ -129,17 +159,16 @@ def test_a_sheet_prints_no_field_name_and_no_placeholder(path: Path) -> None:
 
 @pytest.mark.parametrize("path", ALL, ids=_name)
 def test_a_sheet_has_no_empty_table(path: Path) -> None:
-    assert read(path).empty_tables == 0, "a table with no row: say in one line why there is nothing"
+    assert scanned(path).empty_tables == 0, "a table with no row: say in one line why there is nothing"
 
 
 @pytest.mark.parametrize("path", [p for p in ALL if p.name != "variant-changes.html"], ids=_name)
 def test_a_sheet_says_each_sentence_once(path: Path) -> None:
     """What a sheet says for itself (a note, a legend, a footnote) is said once; the facts of two
     entities may be the same (two cards with one attribute)."""
-    parser = read(path)
     sentences = Counter(
         sentence.strip()
-        for line in lines_of(parser, parser.said)
+        for line in scanned(path).said
         for sentence in re.split(r"(?<=[.;:])\s+", line)
         if len(sentence.strip()) >= LONG
     )
@@ -151,8 +180,7 @@ def test_a_sheet_says_each_sentence_once(path: Path) -> None:
 def test_an_unknown_is_not_a_row_each_where_one_line_would_say_why(path: Path) -> None:
     """36 rows of "unknown — the epochs of this track are not usable": one line says it."""
     reasons: Counter[str] = Counter()
-    for row in read(path).rows:
-        text = " ".join("".join(row).split())
+    for text in scanned(path).rows:
         if "unknown" in text:
             reason = text.split("unknown", 1)[1].strip(" —-:")
             if len(reason) >= 20:

@@ -57,8 +57,9 @@ RANDOM = os.environ.get("CIVRULES_FUZZ_RANDOM") == "1"
 
 
 #: The slow variants' budget, as a multiple of the fast suite's first one (12 random documents, 24
-#: mutated files): `make test` runs half of those two now (they cost 7 s of CPU), `make test-slow`
-#: the same 16 times as many.
+#: mutated files): `make test` runs a quarter of those two now (3 and 6: each example validates the
+#: rulesets that read the file, and the two cost 7 s of CPU at the first budget), `make test-slow`
+#: the same 16 times as many (192 and 384).
 SLOW = 16
 
 
@@ -177,7 +178,7 @@ def answer_random_document(target: str, data: Any, keep_kind: bool) -> None:
 
 
 @given(target=_TARGETS, data=_DATA, keep_kind=st.booleans())
-@budget(12 // 2)
+@budget(12 // 4)
 def test_random_documents_in_place_of_a_rule_file(target: str, data: Any, keep_kind: bool) -> None:
     answer_random_document(target, data, keep_kind)
 
@@ -271,7 +272,7 @@ _OPERATION_LISTS = st.lists(st.sampled_from(_OPERATIONS), min_size=1, max_size=3
 
 
 @given(draw=st.data(), target=_TARGETS, operations=_OPERATION_LISTS)
-@budget(24 // 2)
+@budget(24 // 4)
 def test_mutated_rule_files_are_answered_with_diagnostics(draw: Any, target: str, operations: list[str]) -> None:
     answer_mutated_file(draw, target, operations)
 
