@@ -430,7 +430,7 @@ def main() -> int:
             # The language server under editor traffic: bench/lsp.py (issue 27).
             "lsp": lambda: lsp.measure(rules, tmp),
             # The adversarial shapes at n and 10n as whole processes: bench/shapes.py (issue 32, point 6).
-            "shapes": lambda: shapes.measure(list(shapes.SHAPES), repeat=3),
+            "shapes": lambda: shapes.measure(list(shapes.SHAPES), repeat=shapes.REPEAT),
         }
         for section in SECTIONS:
             if section in chosen:
