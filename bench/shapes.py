@@ -8,11 +8,12 @@ should stay within ``1.2 · 10`` times the time at ``N``. The same arguments alw
 
 ``python bench/shapes.py --measure`` (run by ``make bench``) measures every shape as a whole process
 at its three sizes — empty (``N`` = 0), ``n`` and ``10n`` (:data:`SIZES`) — recording each size's
-CPU time (user + system of the civrules processes, the fastest of ``--repeat`` runs, five by
+CPU time (user + system of the civrules processes, the median of ``--repeat`` runs, five by
 default, the sizes taking turns) and peak resident memory, and writes ``bench/out/shapes.json``
 (``bench/run.py --record`` records the same under ``shapes`` in ``bench/results.json``).
 ``vs_linear`` is ``t(10n) / (10 · t(n))`` net of the empty shape's time (the start-up, and reading
-and building the shipped rules every shape copies, would otherwise make any shape look sub-linear);
+and building the shipped rules every shape copies, would otherwise make any shape look sub-linear),
+each net time the median over the rounds of the size's run less the empty shape's run of that round;
 ``vs_linear_gross`` is the same without subtracting it. The targets: ``vs_linear`` ≤ 1.2, and every
 size within 10 s and 500 MB.
 
@@ -40,6 +41,7 @@ import json
 import os
 import shlex
 import shutil
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -179,7 +181,7 @@ def run_measured(arguments: list[str], env: dict[str, str]) -> tuple[float, floa
 
 
 def measure_sizes(tmp: Path, shape: str, ns: list[int], repeat: int) -> list[dict[str, Any]]:
-    """One shape at each size of ``ns``: the fastest of ``repeat`` runs of its commands (summed),
+    """One shape at each size of ``ns``: the median of ``repeat`` runs of its commands (summed),
     and the peak memory. The sizes take turns, one run of each per round: ``vs_linear`` compares
     the sizes' differences (net of the empty shape), and a slow minute of the machine that fell on
     one size's runs alone moved them (the cards' n = 500 is 0.1-0.3 s above n = 0: one recording
@@ -208,7 +210,7 @@ def measure_sizes(tmp: Path, shape: str, ns: list[int], repeat: int) -> list[dic
         found.append(
             {
                 "n": n,
-                "cpu_s": min(runs[n]),
+                "cpu_s": statistics.median(runs[n]),
                 "cpu_runs": runs[n],
                 "peak_rss_mb": peaks[n],
                 "exit": statuses[n],
@@ -236,7 +238,11 @@ def measure(shapes: list[str], repeat: int) -> dict[str, Any]:
         for shape in shapes:
             sizes = measure_sizes(tmp, shape, [0, *SIZES[shape]], repeat)
             empty, small, large = sizes[0], sizes[1], sizes[2]
-            net_small, net_large = small["cpu_s"] - empty["cpu_s"], large["cpu_s"] - empty["cpu_s"]
+            # Net of the empty shape round by round (the sizes of a round ran in the same minutes),
+            # the median of those differences: the cards' n = 500 is 0.1-0.3 s above n = 0, which
+            # a difference of two sizes' own fastest (or median) runs measured within the noise.
+            net_small = _paired(small["cpu_runs"], empty["cpu_runs"])
+            net_large = _paired(large["cpu_runs"], empty["cpu_runs"])
             factor = large["n"] / small["n"]
             row = {
                 "sizes": sizes,
@@ -249,6 +255,11 @@ def measure(shapes: list[str], repeat: int) -> dict[str, Any]:
             found[shape] = row
             print_row(shape, row)
     return found
+
+
+def _paired(runs: list[float], empty: list[float]) -> float:
+    """The median, over the rounds, of a size's CPU time less the empty shape's in the same round."""
+    return statistics.median(a - b for a, b in zip(runs, empty, strict=True))
 
 
 def print_row(shape: str, row: dict[str, Any]) -> None:
