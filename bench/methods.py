@@ -11,34 +11,14 @@ a command runs") has a run of it.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import yaml  # noqa: E402
-
-from bench.run import in_process, largest_ruleset, ruleset_files  # noqa: E402
-from civrules.emit.build import build as write_build  # noqa: E402
-from civrules.emit.build import render  # noqa: E402
-from civrules.load.workspace import Workspace  # noqa: E402
-from civrules.pipeline import analyse  # noqa: E402
-
-
-def _as_before(action: Callable[[], object], repeat: int) -> list[float]:
-    """Until round six: one warm-up run, then ``repeat`` runs of this action alone."""
-    action()
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return times
+from bench.run import in_process, in_process_actions, largest_ruleset, timed  # noqa: E402
 
 
 def main() -> int:
@@ -48,29 +28,13 @@ def main() -> int:
     args = parser.parse_args()
     rules = REPO / "rules"
     ruleset = largest_ruleset(rules)
-    files = [path for _, path in ruleset_files(rules, ruleset)]
     with tempfile.TemporaryDirectory() as name:
-        out = Path(name) / "generated"
-
-        def floor() -> None:
-            for path in files:
-                yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
-
-        def validate() -> None:
-            workspace = Workspace(rules)
-            analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
-
-        def validate_and_build() -> None:
-            workspace = Workspace(rules)
-            result = render(workspace, [workspace.load_ruleset(workspace.manifests()[ruleset])])
-            write_build(out, result, [ruleset], everything=True, protected=())
-
-        actions = {"parse_floor": floor, "validate": validate, "validate_build": validate_and_build}
+        actions = in_process_actions(rules, ruleset, Path(name) / "generated")
         for round_ in range(1, args.rounds + 1):
-            before = {key: _as_before(action, args.repeat) for key, action in actions.items()}
+            before = {key: timed(action, args.repeat) for key, action in actions.items()}  # until round six
             now = in_process(rules, ruleset, Path(name) / "now", args.repeat)
             for method, figures in (
-                ("until round six", {key: (statistics.median(runs), min(runs)) for key, runs in before.items()}),
+                ("until round six", {key: (before[key]["median"], before[key]["min"]) for key in actions}),
                 ("round seven", {key: (now[key]["median"], now[key]["min"]) for key in actions}),
             ):
                 shown = ", ".join(f"{key} {1000 * m:.1f} ms ({1000 * f:.1f})" for key, (m, f) in figures.items())

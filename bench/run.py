@@ -155,7 +155,9 @@ def peak_rss(command: list[str]) -> float:
     return int(done.stdout.strip()) / 1024
 
 
-def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, Any]:
+def in_process_actions(rules: Path, ruleset: str, out: Path) -> dict[str, Callable[[], object]]:
+    """Point 3's actions on ``ruleset``: the parse floor, ``validate``, and ``validate`` + ``build``
+    into ``out``, by the name of their figure."""
     files = [path for _, path in ruleset_files(rules, ruleset)]
 
     def floor() -> None:
@@ -171,9 +173,11 @@ def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, A
         result = render(workspace, [workspace.load_ruleset(workspace.manifests()[ruleset])])
         write_build(out, result, [ruleset], everything=True, protected=())
 
-    figures: dict[str, Any] = timed_in_process(
-        {"parse_floor": floor, "validate": validate, "validate_build": validate_and_build}, repeat
-    )
+    return {"parse_floor": floor, "validate": validate, "validate_build": validate_and_build}
+
+
+def in_process(rules: Path, ruleset: str, out: Path, repeat: int) -> dict[str, Any]:
+    figures: dict[str, Any] = timed_in_process(in_process_actions(rules, ruleset, out), repeat)
     base = figures["parse_floor"]["median"]
     figures["ratios"] = {
         "validate": figures["validate"]["median"] / base,

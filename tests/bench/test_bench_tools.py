@@ -204,3 +204,39 @@ def test_the_readme_table_is_the_recorded_results() -> None:
     readme = report.README.read_text(encoding="utf-8")
     recorded = report.table(json.loads(report.RESULTS.read_text(encoding="utf-8")))
     assert readme[readme.index(report.BEGIN) : readme.index(report.END) + len(report.END) + 1] == recorded
+
+
+def test_in_process_figures_take_turns_from_a_cold_process_state_and_leave_the_collector_as_found() -> None:
+    """bench/run.py's in-process figures (issue 32, point 3): the actions take turns round by round,
+    each run made with no memo of the run before and at the collector pace a command sets, and the
+    caller's collector pace is restored."""
+    import gc
+
+    from bench import run
+    from civrules.support import collector, memo
+
+    kept: dict[str, int] = {}
+    memo.register(kept)
+    order: list[str] = []
+    paces: list[tuple[int, int, int]] = []
+
+    def action(name: str) -> Any:
+        def made() -> None:
+            assert not kept  # forgotten before each run
+            kept[name] = 1
+            order.append(name)
+            paces.append(gc.get_threshold())
+
+        return made
+
+    before = gc.get_threshold()
+    figures = run.timed_in_process({"a": action("a"), "b": action("b")}, repeat=3)
+    assert order == ["a", "b"] * 4  # a warm-up round, then three
+    assert set(paces) == {collector.RUN_THRESHOLDS} and gc.get_threshold() == before
+    assert all(figures[name]["runs"] == 3 and figures[name]["min"] <= figures[name]["median"] for name in "ab")
+
+
+def test_a_shapes_net_time_is_the_median_of_its_per_round_differences() -> None:
+    """Each round's runs are compared with the empty shape's run of the same round."""
+    assert shapes._paired([2.0, 9.0, 3.0], [1.0, 8.0, 1.5]) == 1.0
+    assert shapes._paired([5.0], [1.0]) == 4.0
