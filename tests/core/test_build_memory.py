@@ -141,6 +141,17 @@ def test_a_guarded_read_is_the_whole_file_whatever_its_size(tmp_path: Path) -> N
         files.read_under(tmp_path, "f", 1 << 20)
 
 
+def test_a_guarded_read_is_whole_where_reads_come_back_short_before_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file system may return fewer bytes than asked before a file's end (FUSE, network file
+    systems): the file is read until a read returns nothing, never cut at the first short read."""
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, size: real_read(fd, min(size, 1000)))
+    (tmp_path / "f").write_bytes(bytes(range(256)) * 40)
+    assert files.read_under(tmp_path, "f", 1 << 20) == (tmp_path / "f").read_bytes()
+
+
 def test_suppressions_split_only_a_file_that_mentions_them(tmp_path: Path) -> None:
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "a.yaml").write_text("a: 1\n")
