@@ -91,6 +91,8 @@ def render(
     """
     result = BuildResult(tree=tree if tree is not None else {})
     packages: dict[str, str] = {}
+    #: Each package's files that its version is written into, held until it is decided (small).
+    held: dict[str, bytes] = {}
     runtimes: dict[str, Callable[[], dict[str, bytes]] | None] = {}
     # One resolver for the run: a variant reuses its base's resolution (for its analysis and for the
     # changes its sheets mark) instead of resolving its whole `extends` chain again.
@@ -126,12 +128,17 @@ def render(
                 result.diagnostics.append(_internal_error(loaded.id, problem))
                 result.failed_ids.append(loaded.id)
                 continue
+            folder = package_folder(loaded.id)
             for relative, content in files.items():
-                result.tree[f"python/{relative}"] = content
+                path = f"python/{relative}"
+                if versions.versioned(path, folder):
+                    held[path] = content  # written once its version is in it (settle)
+                else:
+                    result.tree[path] = content
             del files
             if let_go:
                 trim()
-            packages[import_name(loaded.id)] = package_folder(loaded.id)
+            packages[import_name(loaded.id)] = folder
         else:
             del exported
         for relative, content in each_sheet(analysis.model, stamp, changes=changes):
@@ -143,7 +150,8 @@ def render(
         del analysis, changes
         if let_go:
             trim()
-    result.versions = versions.settle(result.tree, packages, out, max_bytes)
+    result.versions = versions.settle(result.tree, packages, out, max_bytes, held)
+    del held
     if let_go:
         trim()
     if runtimes:  # the runtimes the packages built import: the shared one, rendered by the core, and each family's
