@@ -890,18 +890,21 @@ def validate(
     With no RULESET: every ruleset, and every YAML file under the rules directory (a file no
     ruleset uses is a warning).
     """
-    from civrules.pipeline import analyse
+    from civrules.pipeline import Shared, analyse
     from civrules.resolve import Resolver
 
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
+    shared = Shared(len(loaded))  # a variant reuses its base's models and walks of the entries it keeps
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
     resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
     bases = Resolver.bases(loaded)
     for index, ruleset in enumerate(loaded):
         obj.current = ruleset.id
         resolver.retain(base for base in bases[index:] if base is not None)
-        diagnostics.extend(analyse(workspace, ruleset, select, ignore, debug=obj.debug, resolver=resolver).diagnostics)
+        with shared.ruleset():
+            analysis = analyse(workspace, ruleset, select, ignore, debug=obj.debug, resolver=resolver)
+        diagnostics.extend(analysis.diagnostics)
     obj.current = None
     if not rulesets:
         from civrules.pipeline.incremental import unused_files

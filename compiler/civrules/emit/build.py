@@ -33,7 +33,7 @@ from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
 from civrules.load.document import Document
 from civrules.load.workspace import LoadedRuleset, Workspace
-from civrules.pipeline import analyse, derived_facts
+from civrules.pipeline import Shared, analyse, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.support.allocator import trim
@@ -99,9 +99,11 @@ def render(
     resolver = Resolver(workspace)
     bases = Resolver.bases(rulesets)
     last_read = _last_read(workspace, rulesets) if let_go else {}
+    shared = Shared(len(rulesets))
     for index, loaded in enumerate(rulesets):
         resolver.retain(base for base in bases[index:] if base is not None)
-        analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
+        with shared.ruleset():
+            analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
         result.diagnostics.extend(analysis.diagnostics)
         built = analysis.ok and analysis.model is not None
         # What a variant's sheets mark as changed is found while the positions are held (it tells

@@ -13,8 +13,9 @@ the one made before where that entry is the same: a variant's collection, whose 
 resolution makes anew, assembles those again and takes its base's others.
 
 What one :meth:`Assembled.next_round` did not ask for is let go at the following one: the memo
-holds the models of the last two rounds, no more. The command line installs no memo: every
-builder runs, as before.
+holds the models of the last two rounds, no more. A command of several rulesets installs one for
+the run (:class:`civrules.pipeline.Shared`): a variant takes its base's models of the entries it
+keeps. A command of one ruleset installs none: every builder runs.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def same_origin(a: Origin, b: Origin) -> bool:
     return same_origin(a.base, b.base)
 
 
-#: The memo installed by :func:`assembling` (none: every builder runs, as the command line does).
+#: The memo installed by :func:`assembling` (none: every builder runs, as a command of one ruleset does).
 _assembled: list[Assembled] = []
 
 

@@ -7,8 +7,9 @@ built from malformed data would bury the real error under its consequences.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +20,9 @@ from civrules.diagnostics.suggest import closest
 from civrules.families import family_named, family_of
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
+from civrules.model.assembly import Assembled, assembling
 from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
+from civrules.schema.references import Remembered, remembering
 from civrules.support.values import frozen_value
 
 
@@ -38,6 +41,42 @@ class Analysis:
     @property
     def ok(self) -> bool:
         return self.model is not None and not has_errors(self.diagnostics)
+
+
+class Shared:
+    """What the rulesets of one command share: the models of collections and the references of
+    entities, kept by the identity of the entries they were made of (the memos a language-server
+    session keeps across edits: :class:`~civrules.model.assembly.Assembled`,
+    :class:`~civrules.schema.references.Remembered`).
+
+    A variant resolved with its base's :class:`~civrules.resolve.Resolver` keeps the base's entries
+    it does not change as the same objects, so its analysis reuses the base's models and walks for
+    them instead of making them again (a chain of 60 variants: 0.5 s of 5 s). What two rulesets in
+    a row did not ask for is let go (each memo holds two rounds), so memory stays that of a pair.
+    A command of one ruleset installs nothing: there is nothing to share, and nothing is kept.
+    """
+
+    def __init__(self, rulesets: int) -> None:
+        self._memos = (Remembered(), Assembled()) if rulesets > 1 else None
+
+    @contextlib.contextmanager
+    def ruleset(self) -> Iterator[None]:
+        """Within the block, one ruleset's analysis answers from (and adds to) the memos."""
+        if self._memos is None:
+            yield
+            return
+        references, assembled = self._memos
+        references.next_round()
+        assembled.next_round()
+        with remembering(references), assembling(assembled):
+            yield
+
+    @property
+    def reused(self) -> int:
+        """How many models were given back rather than made again (for tests: reuse is counted, never timed)."""
+        if self._memos is None:
+            return 0
+        return self._memos[1].reused + self._memos[1].entities_reused
 
 
 def analyse(

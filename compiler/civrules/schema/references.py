@@ -449,7 +449,7 @@ class Remembered:
         return len(self._now)
 
 
-#: The memo installed by :func:`remembering` (None: every walk is made afresh, as the command line does).
+#: The memo installed by :func:`remembering` (none: every walk is made afresh, as a command of one ruleset does).
 _remembered: list[Remembered] = []
 
 
