@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import pytest
 
 from civrules.diagnostics import Diagnostic
 from civrules.load.workspace import Workspace
@@ -57,3 +60,44 @@ def test_a_run_of_one_ruleset_keeps_nothing() -> None:
     shared = Shared(1)
     _found(CachedWorkspace(FILES), ["ep-house"], shared)
     assert shared.reused == 0
+
+
+#: The house rules again under another name: every collection the same objects as ep-house's.
+AGAIN = HOUSE_RULES.replace("id: ep-house", "id: ep-again").replace('name: "The Expansion Project', 'name: "Again')
+
+
+def _sheets(names: Sequence[str], files: dict[str, str]) -> dict[str, bytes]:
+    from civrules.emit.build import render
+
+    workspace = CachedWorkspace(files)
+    manifests = workspace.manifests()
+    result = render(workspace, [workspace.load_ruleset(manifests[name]) for name in names])
+    assert not result.failed
+    return {path: content for path, content in result.tree.items() if path.startswith(("sheets/", "helpers/"))}
+
+
+def test_sheets_built_with_what_a_run_shares_are_the_sheets_built_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant that keeps what a sheet shows reuses its context (its marks, its map, its cards
+    the same); one that changes it builds its own. Either way each page is what the same run
+    renders with nothing shared."""
+    from civrules.emit import build
+    from civrules.emit.sheets import each_sheet
+
+    files = {**FILES, "rulesets/ep-again.yaml": AGAIN}
+    files["rulesets/ep-pottery.yaml"] = BROKEN.replace("ep-broken", "ep-pottery").replace("coinagee", "pottery")
+    names = ["expansion-project", "ep-house", "ep-again", "ep-pottery"]
+    shared = _sheets(names, files)
+    kept: list[object] = []
+
+    def unshared(*args: Any, **kwargs: Any) -> Any:
+        kept.append(kwargs.pop("kept", None))
+        return each_sheet(*args, **kwargs)
+
+    monkeypatch.setattr(build, "each_sheet", unshared)
+    monkeypatch.setattr(build, "Shared", lambda rulesets: Shared(1))
+    alone = _sheets(names, files)
+    assert len(kept) == len(names) and all(one is not None for one in kept)  # the run did offer its contexts
+    assert shared.keys() == alone.keys()
+    for path in shared:
+        assert shared[path] == alone[path], path
+    assert b"Again" in shared["sheets/ep-again/map.html"] and b"Again" not in shared["sheets/ep-house/map.html"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from civrules.diagnostics import Diagnostic, codes
 from civrules.emit import versions
@@ -37,6 +38,7 @@ from civrules.pipeline import Shared, analyse, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.support.allocator import trim
+from civrules.support.tracked import Read
 
 
 @dataclass(slots=True)
@@ -100,6 +102,8 @@ def render(
     bases = Resolver.bases(rulesets)
     last_read = _last_read(workspace, rulesets) if let_go else {}
     shared = Shared(len(rulesets))
+    # Each sheet's last context and what it read: a variant that keeps what a sheet shows reuses it.
+    sheets_kept: dict[str, tuple[list[Read], Any]] | None = {} if len(rulesets) > 1 else None
     for index, loaded in enumerate(rulesets):
         resolver.retain(base for base in bases[index:] if base is not None)
         with shared.ruleset():
@@ -143,7 +147,7 @@ def render(
             packages[import_name(loaded.id)] = folder
         else:
             del exported
-        for relative, content in each_sheet(analysis.model, stamp, changes=changes):
+        for relative, content in each_sheet(analysis.model, stamp, changes=changes, kept=sheets_kept):
             result.tree[f"sheets/{loaded.id}/{relative}"] = content
             del content  # each sheet written as it is made (into the staging tree, for a build)
         if let_go:

@@ -35,6 +35,21 @@ class Source(Generic[R]):
     page: Page
     changes: RulesetDiff | None = None
 
+    @property
+    def variant(self) -> bool:
+        """Whether the sheet is a variant's (its changes are marked)."""
+        return self.changes is not None
+
+    def changed_keys(self, collection: str) -> dict[str, str]:
+        """The keys of the entities of ``collection`` the variant adds or changes, each with
+        ``added`` or ``changed`` (in the order of the diff)."""
+        found: dict[str, str] = {}
+        for diff in self.changes.collections if self.changes is not None else ():
+            if diff.name == collection:
+                for mark, entities in (("added", diff.added), ("changed", diff.changed)):
+                    found.update((entity.key, mark) for entity in entities)
+        return found
+
     def changed(self, collection: str, key: str) -> str:
         """``added`` or ``changed`` when the variant adds or changes that entity, else empty."""
         if self.changes is None:

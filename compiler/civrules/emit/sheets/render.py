@@ -16,6 +16,7 @@ from civrules.emit.sheets.registry import Sheet, Source
 from civrules.families import Family, families, family_named, family_of_module
 from civrules.model import Ruleset
 from civrules.resolve.diff import RulesetDiff
+from civrules.support.tracked import Read, reuse_or_make
 
 #: The core's sheet modules (every ruleset's sheets): imported for the sheets they register.
 SHARED = (variant_changes,)
@@ -157,11 +158,21 @@ def render_sheets(
 
 
 def each_sheet(
-    model: Ruleset, fingerprint: str, paper: str = "a4", changes: RulesetDiff | None = None
+    model: Ruleset,
+    fingerprint: str,
+    paper: str = "a4",
+    changes: RulesetDiff | None = None,
+    *,
+    kept: dict[str, tuple[list[Read], Any]] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """:func:`render_sheets`' files one at a time, in the same order, each sheet's context built
     when it is rendered: a build writes each as it is made (at 50× the synthetic ruleset's sheets
-    and their contexts, held together, were the build's peak)."""
+    and their contexts, held together, were the build's peak).
+
+    ``kept`` (a build of several rulesets) holds each sheet's last context and what its builder
+    read to make it (:mod:`civrules.support.tracked`): a ruleset that gives the same for every one
+    of those reads (a variant that keeps the collections the sheet shows, its marks the same)
+    reuses the context instead of building it again."""
     chosen = paper_named(paper)
     listed = _sheets(model, changes)
     jobs: dict[str, Sheet | None] = {sheet.file: sheet for sheet in listed}
@@ -171,9 +182,13 @@ def each_sheet(
         if sheet is None:
             yield file, _render(model, fingerprint, chosen, INDEX, {"paper": chosen}, listed).encode("utf-8")
             continue
-        context = sheet.build(Source(model, page_for(chosen, sheet.landscape), changes))
+        source = Source(model, page_for(chosen, sheet.landscape), changes)
+        if kept is None:
+            context = sheet.build(source)
+        else:
+            context = reuse_or_make(kept, file, source, sheet.build, deep=("ruleset",))
         yield file, _render(model, fingerprint, chosen, sheet, context, listed).encode("utf-8")
-        del context
+        del context, source
 
 
 def _refuse(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:

@@ -252,7 +252,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "policy": policy_sentences(policy),
         "policy_rules": rules_text(policy.get("rule")),
         "notes": notes.listed(),
-        "variant": source is not None and source.changes is not None,
+        "variant": source is not None and source.variant,
         "all_unknown": all_unknown,
         "with_cost": not any(text.startswith("cost") for text in all_unknown),
         "with_needs": not any(text.startswith("prerequisites") for text in all_unknown),

@@ -11,7 +11,7 @@ from civrules.emit.sheets.common import Page, humanize, known
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.mapgraph import adjacency
 from civrules.families.advanced_civilization.model import Ruleset
-from civrules.families.advanced_civilization.sheets.svgmap import map_svg
+from civrules.families.advanced_civilization.sheets.svgmap import TITLE, map_svg
 
 #: Largest map drawn as a picture on the map sheet; larger maps get the index only. Below 500
 #: nodes networkx lays a graph out with numpy alone; from 500 it needs scipy, which civrules does
@@ -79,11 +79,14 @@ def map_sheet(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = Non
     # A spring layout costs memory quadratic in the areas and cannot be read beyond a few hundred.
     drawable = 0 < len(ruleset.areas) <= MAX_PICTURE_AREAS
     return {
-        "picture": map_svg(ruleset, width, height, marks=marks) if drawable else None,
+        # The title (the ruleset's name) is put in by the page: the rest is the same for every
+        # ruleset with this map, and a variant that keeps it reuses this context.
+        "picture": map_svg(ruleset, width, height, marks=marks, titled=False) if drawable else None,
+        "picture_title": TITLE,
         "rows": rows,
         "unknown_borders": with_unknown,
         "why_none": why_none,
-        "variant": source is not None and source.changes is not None,
+        "variant": source is not None and source.variant,
         "counts": {
             "areas": len(ruleset.areas),
             "borders": sum(len(across) for across in borders.values()) // 2,
@@ -108,16 +111,10 @@ def _listed(found: list[dict[str, str]]) -> Markup:
 def _changed_borders(source: Source[Ruleset] | None) -> dict[frozenset[str], str]:
     """The borders a variant adds or changes, by their pair of areas."""
     found: dict[frozenset[str], str] = {}
-    if source is None or source.changes is None:
-        return found
-    for collection in source.changes.collections:
-        if collection.name != "borders":
-            continue
-        for mark, entities in (("added", collection.added), ("changed", collection.changed)):
-            for entity in entities:
-                pair = entity.key.split("|")
-                if len(pair) == 2:
-                    found[frozenset(pair)] = mark
+    for key, mark in source.changed_keys("borders").items() if source is not None else ():
+        pair = key.split("|")
+        if len(pair) == 2:
+            found[frozenset(pair)] = mark
     return found
 
 

@@ -152,6 +152,6 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
         "minimum_trade": _minimum_trade(ruleset),
         "calamities": calamities,
         "calamity_order_basis": order_basis(ruleset) if calamities else "",
-        "variant": source.changes is not None,
+        "variant": source.variant,
         "notes": notes.listed(),
     }

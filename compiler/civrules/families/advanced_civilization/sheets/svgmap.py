@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from civrules.emit.sheets.common import environment as common_environment
 from civrules.families.advanced_civilization import FAMILY
@@ -322,30 +322,34 @@ def map_svg(
     *,
     standalone: bool = False,
     marks: Mapping[str, str] | None = None,
+    titled: bool = True,
 ) -> Markup:
     """The map graph as SVG markup, ``width_mm`` x ``height_mm`` when printed.
 
     Inline (the default) it carries no namespace declaration, which HTML does not need; with
-    ``standalone`` it is a complete SVG document for a file of its own.
+    ``standalone`` it is a complete SVG document for a file of its own. Not ``titled``, its title
+    is left as :data:`TITLE`, for the page to put in (the map sheet's context is then the same for
+    every ruleset with the same map, whatever its name).
     """
     drawn = picture(ruleset, height_mm / width_mm, marks)
-    text = _svg_text(drawn, f"{width_mm:.1f}", f"{height_mm:.1f}", standalone)
-    return Markup(text.replace(_TITLE, str(escape(f"Map graph of {ruleset.name}"))))
+    text = Markup(_svg_text(drawn, f"{width_mm:.1f}", f"{height_mm:.1f}", standalone))
+    return text.replace(TITLE, f"Map graph of {ruleset.name}") if titled else text
 
 
 #: Where the title goes in a picture's SVG text: autoescaped text never holds a raw ``<``, and the
-#: template writes none around ``title``, so the only occurrences are the title's own.
-_TITLE = "<civrules-map-title/>"
+#: template writes none around ``title``, so the only occurrences are the title's own. Put in with
+#: ``Markup.replace``, which escapes the title.
+TITLE = "<civrules-map-title/>"
 
 
 @run_memo(maxsize=8)
 def _svg_text(drawn: Picture, width_mm: str, height_mm: str, standalone: bool) -> str:
-    """The SVG text of a picture, its title left as :data:`_TITLE`: rendered once per run for the
+    """The SVG text of a picture, its title left as :data:`TITLE`: rendered once per run for the
     same picture (the variants of a base that keep its map, an `extends` chain of 60, drew the same
     picture each; issue 32, point 6). The title (the ruleset's name) is put in afterwards, escaped
     as the template escapes it."""
     return str(
         environment()
         .get_template("map-graph.svg.j2")
-        .render(picture=drawn, width_mm=width_mm, height_mm=height_mm, standalone=standalone, title=Markup(_TITLE))
+        .render(picture=drawn, width_mm=width_mm, height_mm=height_mm, standalone=standalone, title=Markup(TITLE))
     )

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "ed9037b4fda3da7c823f04a8b8affb6721151348ac02b4d66a649a29c4e8f66b"
+SOURCE_SHA256 = "7dce48f705ab8211b5c723f1e7f894ff07fe54512d990fc68447d57b4aa0ee0b"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map.html.j2'
@@ -49,6 +49,8 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_picture = resolve('picture')
+    l_0_picture_title = resolve('picture_title')
+    l_0_ruleset = resolve('ruleset')
     l_0_counts = resolve('counts')
     l_0_why_none = resolve('why_none')
     l_0_rows = resolve('rows')
@@ -58,7 +60,7 @@ def block_content(context, missing=missing):
     if (undefined(name='picture') if l_0_picture is missing else l_0_picture):
         pass
         yield '<figure class="picture">\n'
-        yield escape((undefined(name='picture') if l_0_picture is missing else l_0_picture))
+        yield escape(context.call(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'replace'), (undefined(name='picture_title') if l_0_picture_title is missing else l_0_picture_title), markup_join(('Map graph of ', environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'name'), )), _block_vars=_block_vars))
         yield '\n<figcaption>'
         yield escape(environment.getattr((undefined(name='counts') if l_0_counts is missing else l_0_counts), 'areas'))
         yield ' areas and '
@@ -148,4 +150,4 @@ def block_content(context, missing=missing):
             yield '<p class="small">+ added, Δ changed by this variant; an area of the base marked Δ gained a border (or had one changed), and each neighbour across such a border is marked + (or Δ).</p>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&24=34&25=48&27=51&28=53&30=57&31=60&33=65&35=69&38=72&40=76&43=80&44=85&45=89&46=102&47=104&48=111&49=113&50=115&51=122&52=124&53=126&54=128&59=136'
+debug_info = '1=13&2=16&3=24&24=34&25=50&27=53&28=55&30=59&31=62&33=67&35=71&38=74&40=78&43=82&44=87&45=91&46=104&47=106&48=113&49=115&50=117&51=124&52=126&53=128&54=130&59=138'
