@@ -101,3 +101,33 @@ def test_sheets_built_with_what_a_run_shares_are_the_sheets_built_without(monkey
     for path in shared:
         assert shared[path] == alone[path], path
     assert b"Again" in shared["sheets/ep-again/map.html"] and b"Again" not in shared["sheets/ep-house/map.html"]
+
+
+def _tree(names: Sequence[str], files: dict[str, str]) -> dict[str, bytes]:
+    from civrules.emit.build import render
+
+    workspace = CachedWorkspace(files)
+    manifests = workspace.manifests()
+    result = render(workspace, [workspace.load_ruleset(manifests[name]) for name in names])
+    assert not result.failed
+    return dict(result.tree)
+
+
+def test_each_rulesets_files_are_the_same_built_alone_and_with_its_bases() -> None:
+    """What `civrules build RULESET` writes for a ruleset is what `civrules build` writes for it.
+
+    A variant of a variant built without its base listed, on its "what this variant changes" sheet,
+    the deck total its base derived (a commodity count the base changed) as its own change: the
+    base's resolution had not been assembled, the variant's had."""
+    files = {
+        **FILES,
+        "rulesets/ep-pottery.yaml": BROKEN.replace("ep-broken", "ep-pottery").replace("coinagee", "pottery"),
+    }
+    names = ["expansion-project", "ep-house", "ep-pottery"]
+    together = _tree(names, files)
+    for name in names:
+        alone = _tree([name], files)
+        own = [path for path in alone if f"/{name}/" in path or f"/{name}." in path or name.replace("-", "_") in path]
+        assert own
+        for path in own:
+            assert alone[path] == together[path], path

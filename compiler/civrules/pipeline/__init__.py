@@ -135,6 +135,7 @@ def build_model(resolved: Resolved) -> Ruleset:
     if assemble is None:
         raise LookupError(f"ruleset `{resolved.data.get('id')}` has no family that builds its model")
     model: Ruleset = assemble(resolved)
+    resolved.assembled = True
     return model
 
 

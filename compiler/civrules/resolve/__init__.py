@@ -103,6 +103,9 @@ class Resolved:
     #: Each overlay entry that changes something of the base (its span in the variant) and the
     #: base's definition of what it changes: a diagnostic inside the entry gets a note there.
     base_notes: list[tuple[Span, Span]] = field(default_factory=list)
+    #: Whether a model was built of it: its family's assembly puts what it derives among its
+    #: settings (a deck total that its data changed without restating it).
+    assembled: bool = False
 
 
 class Resolver:
