@@ -40,6 +40,7 @@ def test_reads_through_a_stand_in_are_recorded_and_it_passes_for_the_real_class(
     stand, record = tracked(Holder(Thing("a", items, Box(1.0, 2.0)), "x"), deep=("thing",))
     assert isinstance(stand, Holder) and isinstance(stand.thing, Thing)
     assert stand.thing.count(4) == 2 and stand.thing.first == 1 and stand.thing.items is items
+    assert all(stand.thing.count(4) == 2 and stand.thing.items is items for _ in range(3))  # recorded once
     reads = [(path, name, call) for path, name, call, _ in record.reads]
     assert reads == [(("thing",), "count", ((4,), ())), (("thing",), "first", None), (("thing",), "items", None)]
     with pytest.raises(AttributeError):
@@ -53,6 +54,15 @@ def test_the_same_objects_and_equal_values_are_the_same_and_nothing_else_is() ->
     assert same({"a": (1, "x")}, {"a": (1, "x")}) and not same({"a": 1, "b": 2}, {"b": 2, "a": 1})
     assert same((entity, 1), (entity, 1)) and not same((entity, 1), (object(), 1))
     assert not same(1, True) and not same([1], (1,))
+
+    @dataclass(frozen=True)
+    class Held:
+        name: str
+        what: object
+
+    # A dataclass's fields are plain values or the very objects: an entity made anew is not the same.
+    assert same(Held("a", entity), Held("a", entity)) and not same(Held("a", entity), Held("b", entity))
+    assert not same(Held("a", Box(1.0, 2.0)), Held("a", Box(1.0, 2.0)))
 
 
 def _count(holder: Holder) -> tuple[int, float]:

@@ -39,11 +39,25 @@ class LeakedStandInError(RuntimeError):
 class Record:
     """The reads made through the stand-ins of one :func:`tracked` object."""
 
-    __slots__ = ("open", "reads")
+    __slots__ = ("_seen", "open", "reads")
 
     def __init__(self) -> None:
         self.reads: list[Read] = []
         self.open = True
+        #: The reads recorded already (an attribute read in a loop is recorded once).
+        self._seen: set[object] = set()
+
+    def add(self, read: Read) -> None:
+        """Record ``read``, unless the same read (path, name, arguments) was recorded before."""
+        path, name, call, _ = read
+        try:
+            key = (path, name, call)
+            if key in self._seen:
+                return
+            self._seen.add(key)
+        except TypeError:  # arguments that cannot be hashed: recorded each time
+            pass
+        self.reads.append(read)
 
     def seal(self) -> None:
         """End the stand-ins: any later read through them raises :class:`LeakedStandInError`."""
@@ -85,12 +99,12 @@ class _Stand:
             def call(*args: Any, **kwargs: Any) -> Any:
                 result = method(*args, **kwargs)
                 if record.open:
-                    record.reads.append((path, name, (args, tuple(sorted(kwargs.items()))), result))
+                    record.add((path, name, (args, tuple(sorted(kwargs.items()))), result))
                 return result
 
             return call
         value = getattr(real, name)  # a field, a slot or a property (its value recorded)
-        record.reads.append((path, name, None, value))
+        record.add((path, name, None, value))
         return value
 
 
@@ -118,26 +132,38 @@ def same_reads(reads: Sequence[Read], root: object) -> bool:
     return True
 
 
+#: The kinds that are nothing but their value.
+_PLAIN = (str, int, float, bool, bytes, complex, type(None))
+
+
 def same(a: object, b: object) -> bool:
-    """``a`` is ``b``, or both are equal values of a kind that is nothing but its value."""
+    """``a`` is ``b``, or both are equal values of a kind that is nothing but its value: text,
+    numbers and None; tuples, lists, dicts (in the same order) and sets of such values; a
+    dataclass whose fields are each such a value or the very same object (a page box, not an
+    entity made anew). Anything else must be the very object: comparing two collections entity
+    by entity would cost more than the work it saves."""
     if a is b:
         return True
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind in (str, int, float, bool, bytes, complex) or a is None:
+    if kind in _PLAIN:
         return a == b
-    if kind in (tuple, list):
+    if kind is tuple or kind is list:
         assert isinstance(a, (tuple, list)) and isinstance(b, (tuple, list))
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if kind is dict:
         assert isinstance(a, dict) and isinstance(b, dict)
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if kind in (set, frozenset):
+        return len(a) == len(b) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if kind is set or kind is frozenset:
         assert isinstance(a, (set, frozenset)) and isinstance(b, (set, frozenset))
-        return a == b and all(type(x) in (str, int, bool) for x in a)
+        return a == b and all(type(x) in _PLAIN for x in a)
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+        for item in dataclasses.fields(a):
+            x, y = getattr(a, item.name), getattr(b, item.name)
+            if x is not y and not (type(x) in _PLAIN and type(y) is type(x) and x == y):
+                return False
+        return True
     return False
 
 
