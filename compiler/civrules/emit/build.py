@@ -38,7 +38,7 @@ from civrules.pipeline import Shared, analyse, build_model, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.support.allocator import trim
-from civrules.support.tracked import Read
+from civrules.support.tracked import Read, sharing
 
 
 @dataclass(slots=True)
@@ -104,6 +104,8 @@ def render(
     shared = Shared(len(rulesets))
     # Each sheet's last context and what it read: a variant that keeps what a sheet shows reuses it.
     sheets_kept: dict[str, tuple[list[Read], Any]] | None = {} if len(rulesets) > 1 else None
+    # And each family's tables of its data module, where it writes them through tracked.shared().
+    tables_kept: dict[str, tuple[list[Read], Any]] | None = {} if len(rulesets) > 1 else None
     for index, loaded in enumerate(rulesets):
         resolver.retain(base for base in bases[index:] if base is not None)
         with shared.ruleset():
@@ -127,7 +129,8 @@ def render(
         package = family.hook("package") if family is not None else None
         if family is not None and package is not None:
             runtimes.setdefault(family.id, family.hook("runtime"))
-            files = package(analysis.model, exported)
+            with sharing(tables_kept):
+                files = package(analysis.model, exported)
             del exported  # the package was its last reader: 7 MB at 50x, let go before the sheets
             problem = _package_problem(loaded.id, family.id, files)
             if problem is not None:

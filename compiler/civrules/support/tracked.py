@@ -20,9 +20,10 @@ Once the function returns, :meth:`Record.seal` ends the stand-ins: a read made l
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 #: One read: the path of attributes from the root to the object read, the name read, the
@@ -186,3 +187,27 @@ def reuse_or_make(
         record.seal()
     kept[key] = (record.reads, made)
     return made
+
+
+#: What a run's work is kept in (:func:`sharing`): none installed, nothing is kept.
+_stores: list[dict[str, tuple[list[Read], Any]]] = []
+
+
+@contextlib.contextmanager
+def sharing(store: dict[str, tuple[list[Read], Any]] | None) -> Iterator[None]:
+    """Within the block, :func:`shared` answers from ``store`` (None: from nothing, as before)."""
+    if store is None:
+        yield
+        return
+    _stores.append(store)
+    try:
+        yield
+    finally:
+        _stores.pop()
+
+
+def shared(key: str, root: object, make: Callable[[Any], Any], deep: Sequence[str] = ()) -> Any:
+    """:func:`reuse_or_make` in the store installed by :func:`sharing`, or ``make(root)`` where none is."""
+    if not _stores:
+        return make(root)
+    return reuse_or_make(_stores[-1], key, root, make, deep)

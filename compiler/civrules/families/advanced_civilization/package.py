@@ -55,6 +55,7 @@ from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, a
 from civrules.load.document import Document
 from civrules.model import Unknown
 from civrules.support.memo import register
+from civrules.support.tracked import shared
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
@@ -1379,13 +1380,16 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
     for annotation in ANNOTATED:
         w.rt(annotation)
     _identity_tables(ruleset, exported, fingerprint(exported) if stamp is None else stamp, w)
-    _card_tables(ruleset, w)
-    _commodity_tables(ruleset, w)
-    _calamity_tables(ruleset, w)
-    _trade_tables(ruleset, w)
-    _succession_tables(ruleset, w)
-    _turn_tables(ruleset, w)
-    _map_tables(ruleset, w)
+    for tables in (
+        _card_tables,
+        _commodity_tables,
+        _calamity_tables,
+        _trade_tables,
+        _succession_tables,
+        _turn_tables,
+        _map_tables,
+    ):
+        _write_tables(tables, ruleset, w)
     _settings_tables(ruleset, exported, w)
     body = w.statements
     ids = [i for i in ID_ENUMS if f"{i}." in body or f"Code({i})" in body or f" {i})" in body or f"{i}," in body]
@@ -1411,6 +1415,21 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
         "    from typing import Final\n",
     ]
     return body.module(head)
+
+
+def _write_tables(tables: Callable[[Ruleset, _Writer], None], ruleset: Ruleset, w: _Writer) -> None:
+    """``tables(ruleset, w)``; in a build of several rulesets (:func:`civrules.support.tracked.sharing`),
+    the statements it wrote for the ruleset before, where every fact it read is the same (a variant
+    that keeps its base's cards writes the same card tables)."""
+
+    def write(read: Ruleset) -> tuple[tuple[bytes, ...], frozenset[str]]:
+        own = _Writer(read)
+        tables(read, own)
+        return tuple(own.statements.chunks), frozenset(own.runtime)
+
+    chunks, used = shared(f"{__name__}.{tables.__name__}", ruleset, write)
+    w.statements.chunks.extend(chunks)
+    w.runtime.update(used)
 
 
 def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
