@@ -57,6 +57,8 @@ class Assembled:
         self._before: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
         self._entities: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
         self._entities_before: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
+        self._made: dict[tuple[object, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._made_before: dict[tuple[object, ...], tuple[tuple[Any, ...], Any]] = {}
         self.made = 0
         self.reused = 0
         #: Models of one entry made, and given back (see :func:`each`).
@@ -67,6 +69,7 @@ class Assembled:
         """Start a round: what the round before last asked for and this one did not is let go."""
         self._before, self._now = self._now, {}
         self._entities_before, self._entities = self._entities, {}
+        self._made_before, self._made = self._made, {}
 
     def entity(self, build: Callable[[Origin, Any], E], origin: Origin, raw: Any) -> E:
         """``build(origin, raw)``, or the model it gave for the same entry."""
@@ -80,6 +83,24 @@ class Assembled:
             return kept
         made = build(origin, raw)
         self._entities[key] = (raw, origin, made)
+        self.entities_made += 1
+        return made
+
+    def made_of(self, build: Callable[..., T], parts: tuple[Any, ...]) -> T:
+        """``build(*parts)``, or the model it gave for the same parts (see :func:`made_of`)."""
+        key = (build, *(None if isinstance(part, Origin) else id(part) for part in parts))
+        found = self._made.get(key) or self._made_before.get(key)
+        # The kept entry holds its parts: an id that matches names the same object.
+        if found is not None and all(
+            same_origin(kept, part) if isinstance(part, Origin) and isinstance(kept, Origin) else kept is part
+            for kept, part in zip(found[0], parts, strict=True)
+        ):
+            self._made[key] = found
+            self.entities_reused += 1
+            kept_model: T = found[1]
+            return kept_model
+        made = build(*parts)
+        self._made[key] = (parts, made)
         self.entities_made += 1
         return made
 
@@ -140,6 +161,15 @@ def each(build: Callable[[Origin, Any], E], entries: Iterable[tuple[Origin, Any]
         return [build(origin, raw) for origin, raw in entries]
     memo = _assembled[-1]
     return [memo.entity(build, origin, raw) for origin, raw in entries]
+
+
+def made_of(build: Callable[..., T], *parts: Any) -> T:
+    """``build(*parts)``: a model made of ``parts`` alone (a setting's value and its origin), reused
+    (within an installed memo) where each part is the same: the very object, an origin the same
+    place in the same documents. A variant that keeps its base's setting keeps its model."""
+    if not _assembled:
+        return build(*parts)
+    return _assembled[-1].made_of(build, parts)
 
 
 def assembles(*reads: str) -> Callable[[Callable[[R], T]], Callable[[R], T]]:

@@ -72,7 +72,7 @@ from civrules.families.advanced_civilization.model import (
 )
 from civrules.load.document import Document
 from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of, source_of
-from civrules.model.assembly import assembles, each
+from civrules.model.assembly import assembles, each, made_of
 from civrules.resolve import Resolved
 
 
@@ -1051,26 +1051,26 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         flood_plains=plains,
         volcanoes=volcanoes,
         map_files=build_map_files(documents),
-        trade_stacks=build_trade_stacks(*stacks) if stacks is not None else None,
+        trade_stacks=made_of(build_trade_stacks, *stacks) if stacks is not None else None,
         total_cards=TotalCards(total[1], total[0].get("count") if isinstance(total[0], dict) else None)
         if total is not None
         else None,
-        set_value=build_set_value(*set_value) if set_value is not None else None,
-        mining=build_mining(*mining) if mining is not None else None,
-        ast=build_ast(*ast) if ast is not None else None,
+        set_value=made_of(build_set_value, *set_value) if set_value is not None else None,
+        mining=made_of(build_mining, *mining) if mining is not None else None,
+        ast=made_of(build_ast, *ast) if ast is not None else None,
         components=Components(
             components[1], components[0].get("cities_per_set") if isinstance(components[0], dict) else None
         )
         if components is not None
         else None,
         status=_str(data.get("status")),
-        hand_limit=build_hand_limit(*hand_limit) if hand_limit is not None else None,
-        taxation=build_taxation(*taxation) if taxation is not None else None,
-        scoring=build_scoring(value_of("victory")),
-        general_rules=build_general_rules(value_of("sequence_of_play")),
-        not_in_sources=build_not_in_sources(value_of("not_in_sources")),
-        block_bonuses=build_block_bonuses(value_of("non_native_block_bonus")),
-        deck_compositions=build_deck_compositions(value_of("deck_compositions")),
+        hand_limit=made_of(build_hand_limit, *hand_limit) if hand_limit is not None else None,
+        taxation=made_of(build_taxation, *taxation) if taxation is not None else None,
+        scoring=made_of(build_scoring, value_of("victory")),
+        general_rules=made_of(build_general_rules, value_of("sequence_of_play")),
+        not_in_sources=made_of(build_not_in_sources, value_of("not_in_sources")),
+        block_bonuses=made_of(build_block_bonuses, value_of("non_native_block_bonus")),
+        deck_compositions=made_of(build_deck_compositions, value_of("deck_compositions")),
         rule_index=rule_index_of(resolved.rule_index),
         documents=documents,
         settings=resolved.settings,
