@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from civrules.emit.templating import template_environment
 from civrules.model import Ruleset, Unknown
+from civrules.support.memo import run_memo
 
 # --- Paper and pages ---------------------------------------------------------------------------
 
@@ -247,20 +248,26 @@ def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:
     directory, so the sheets are the same wherever they are built.
     """
     manifest = PurePosixPath(ruleset.manifest.file)
-    root = manifest.parent.parent
-    prefix = root.name or "rules"
+    root = str(manifest.parent.parent)
     wanted = set(kinds)
-    found: list[str] = []
+    found: dict[str, None] = {}
     for document in ruleset.documents:
         data = document.data
         kind = data.get("kind") if isinstance(data, dict) else None
         if kind != "ruleset" and kind not in wanted:
             continue
-        path = PurePosixPath(document.file)
-        try:
-            shown = f"{prefix}/{path.relative_to(root).as_posix()}" if root.parts else f"{prefix}/{path.as_posix()}"
-        except ValueError:
-            shown = path.as_posix()
-        if shown not in found:
-            found.append(shown)
-    return found
+        found.setdefault(_shown(document.file, root))
+    return list(found)
+
+
+@run_memo(maxsize=4096)
+def _shown(file: str, root: str) -> str:
+    """How :func:`source_files` names ``file`` of the rules directory ``root``: once per file in a
+    run (each of a chain's sheets named every manifest of the chain, 60 of them at its end)."""
+    base = PurePosixPath(root)
+    prefix = base.name or "rules"
+    path = PurePosixPath(file)
+    try:
+        return f"{prefix}/{path.relative_to(base).as_posix()}" if base.parts else f"{prefix}/{path.as_posix()}"
+    except ValueError:
+        return path.as_posix()
