@@ -296,6 +296,23 @@ def test_the_variant_sheet_shows_each_change_of_the_house_rules() -> None:
     assert "[…]" not in sheet and '"unknown": ""' not in sheet
 
 
+def test_diff_and_the_variant_sheet_list_the_same_changes_as_built(tmp_path: Path) -> None:
+    """`civrules diff` and the variant's changes sheet compare the rulesets as built: the house
+    rules' clay count and removed calamity change the deck total and stack 9's minor calamities,
+    which the family derives. The command listed neither while the sheet listed both."""
+    rules = _rules_with(tmp_path, "expansion-project", house())
+    text = CliRunner().invoke(main, ["--rules", str(rules), "diff", "expansion-project", "ep-house"]).stdout
+    workspace = CachedWorkspace({"rulesets/ep-house.yaml": HOUSE_RULES})
+    loaded = workspace.load_ruleset(workspace.manifests()["ep-house"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    sheet = html.unescape(render_sheets(analysis.model, "0" * 64, changes=changes)["variant-changes.html"].decode())
+    for derived in ("~ commodities.total_cards.count: 286 → 287", "calamity_cards.minor: 1 → 0"):
+        assert derived in text and derived in sheet, derived
+
+
 def _yaml_after(text: str, marker: str) -> str:
     start = text.index("```yaml\n", text.index(marker)) + len("```yaml\n")
     return text[start : text.index("```", start)]

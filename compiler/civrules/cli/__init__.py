@@ -1033,8 +1033,9 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 
     Entity by entity, field by field.
     """
+    from civrules.pipeline import compare
     from civrules.resolve import Resolver
-    from civrules.resolve.diff import diff_rulesets, render_text
+    from civrules.resolve.diff import render_text
 
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, [old, new], "text")
@@ -1047,7 +1048,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
             _emit(problems, "text")
             sys.exit(EXIT_RULE_ERRORS)
         resolved.append(result)
-    changes = diff_rulesets(resolved[0], resolved[1], citations=citations)
+    changes = compare(resolved[0], resolved[1], citations=citations)
     if fmt == "json":
         click.echo(dumps_json(changes.to_json(), indent=2, sort_keys=True))
     else:

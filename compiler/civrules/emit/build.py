@@ -34,9 +34,9 @@ from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
 from civrules.load.document import Document
 from civrules.load.workspace import LoadedRuleset, Workspace
-from civrules.pipeline import Shared, analyse, build_model, derived_facts
+from civrules.pipeline import Shared, analyse, compare, derived_facts
 from civrules.resolve import Resolved, Resolver
-from civrules.resolve.diff import RulesetDiff, diff_rulesets
+from civrules.resolve.diff import RulesetDiff
 from civrules.support.allocator import trim
 from civrules.support.tracked import Read, sharing
 
@@ -258,14 +258,9 @@ def variant_changes(
     if base_manifest is None:
         return None
     base, _ = (resolver or Resolver(workspace)).resolve(workspace.load_ruleset(base_manifest))
-    if base is None:
-        return None
-    if resolved.assembled and not base.assembled:
-        # Like with like: the variant's settings hold what its assembly derived (a deck total its
-        # data changed), so must its base's. A base built in the same run was assembled already; one
-        # that was not made the sheet list the base's own derived total as the variant's change.
-        build_model(base)
-    return diff_rulesets(base, resolved)
+    # Each as built (pipeline.compare): a base that this run had not built listed its own derived
+    # deck total as the variant's change.
+    return compare(base, resolved) if base is not None else None
 
 
 def build(

@@ -22,6 +22,7 @@ from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
 from civrules.model.assembly import Assembled, assembling
 from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
+from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.schema.references import Remembered, remembering
 from civrules.support.values import frozen_value
 
@@ -137,6 +138,17 @@ def build_model(resolved: Resolved) -> Ruleset:
     model: Ruleset = assemble(resolved)
     resolved.assembled = True
     return model
+
+
+def compare(old: Resolved, new: Resolved, *, citations: bool = False) -> RulesetDiff:
+    """What ``new`` changes relative to ``old`` (``civrules diff``, a variant's changes sheet), each
+    as built: a ruleset's family puts what its assembly derives (a deck total that its data changed
+    without restating it) among its settings, so each is assembled first if it was not. The diff is
+    then the same whichever was built before, and the command and the sheet say the same."""
+    for resolved in (old, new):
+        if not resolved.assembled:
+            build_model(resolved)
+    return diff_rulesets(old, new, citations=citations)
 
 
 def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
