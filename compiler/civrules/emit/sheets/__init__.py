@@ -28,6 +28,9 @@ Examples
 Each sheet is one module (of a family's sheets package, or ``variant_changes.py`` here) that
 registers its builder with :func:`~civrules.emit.sheets.registry.sheet`; ``common.py`` holds what
 they share and ``render.py`` typesets them. Adding a sheet is one module, one template, one test.
+A builder reads only through its :class:`Source` and returns plain data: a build of several
+rulesets runs it on a stand-in that records its reads and gives a variant that reads the same the
+context made before (:mod:`civrules.support.tracked`).
 """
 
 from __future__ import annotations
