@@ -90,3 +90,20 @@ def test_a_stand_in_read_after_its_work_returned_raises_rather_than_answer_for_a
     leaked = reuse_or_make(kept, "k", Holder(Thing("a", [1], Box(1.0, 1.0)), "x"), lambda h: h.thing, deep=("thing",))
     with pytest.raises(LeakedStandInError):
         _ = leaked.name
+
+
+class Counter:
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def more_than(self, other: Counter) -> bool:
+        return self.count > other.count
+
+
+def test_a_read_that_fails_on_another_object_is_a_change_not_an_error() -> None:
+    """A call recorded with the stand-in itself as its argument cannot be made again once the
+    stand-in is sealed: the work is made again rather than the build failing."""
+    kept: dict[str, tuple[list[Read], object]] = {}
+    assert reuse_or_make(kept, "k", Counter(3), lambda counter: counter.more_than(counter)) is False
+    # The same count read first: the recorded call is then made again, with the sealed stand-in.
+    assert reuse_or_make(kept, "k", Counter(3), lambda counter: [counter.count]) == [3]
