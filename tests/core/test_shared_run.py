@@ -131,3 +131,19 @@ def test_each_rulesets_files_are_the_same_built_alone_and_with_its_bases() -> No
         assert own
         for path in own:
             assert alone[path] == together[path], path
+
+
+@pytest.mark.slow
+def test_every_shipped_rulesets_files_are_the_same_built_alone_and_all_together() -> None:
+    """The class of the defect above, over every shipped ruleset of every family: what a ruleset's
+    build writes does not depend on which other rulesets the run builds (nor on what they share)."""
+    files: dict[str, str] = {}
+    names = sorted(CachedWorkspace(files).manifests())
+    together = _tree(names, files)
+    for name in names:
+        alone = _tree([name], files)
+        own = [path for path in alone if f"/{name}/" in path or f"/{name}." in path or path.endswith(f"/{name}.html")]
+        own += [path for path in alone if path.startswith(f"python/civrules_rulesets/{name.replace('-', '_')}/")]
+        assert own, name
+        for path in own:
+            assert alone[path] == together[path], path
