@@ -273,14 +273,19 @@ def test_the_scaffold_validates_as_is_and_with_its_examples_uncommented(tmp_path
     assert "civilization_cards: 1 changed" in changes and "hand_limit.commodity_cards" in changes
 
 
-def test_the_variant_sheet_shows_each_change_of_the_house_rules() -> None:
+def _house_changes_sheet() -> str:
+    """The house rules' "what this variant changes" sheet, as text."""
     workspace = CachedWorkspace({"rulesets/ep-house.yaml": HOUSE_RULES})
     loaded = workspace.load_ruleset(workspace.manifests()["ep-house"])
     analysis = analyse(workspace, loaded)
     assert analysis.model is not None and analysis.resolved is not None
     changes = variant_changes(workspace, loaded, analysis.resolved)
     assert changes is not None
-    sheet = html.unescape(render_sheets(analysis.model, "0" * 64, changes=changes)["variant-changes.html"].decode())
+    return html.unescape(render_sheets(analysis.model, "0" * 64, changes=changes)["variant-changes.html"].decode())
+
+
+def test_the_variant_sheet_shows_each_change_of_the_house_rules() -> None:
+    sheet = _house_changes_sheet()
     for change in (
         "- banditry  Banditry",
         "+ banking  Banking",
@@ -302,13 +307,7 @@ def test_diff_and_the_variant_sheet_list_the_same_changes_as_built(tmp_path: Pat
     which the family derives. The command listed neither while the sheet listed both."""
     rules = _rules_with(tmp_path, "expansion-project", house())
     text = CliRunner().invoke(main, ["--rules", str(rules), "diff", "expansion-project", "ep-house"]).stdout
-    workspace = CachedWorkspace({"rulesets/ep-house.yaml": HOUSE_RULES})
-    loaded = workspace.load_ruleset(workspace.manifests()["ep-house"])
-    analysis = analyse(workspace, loaded)
-    assert analysis.model is not None and analysis.resolved is not None
-    changes = variant_changes(workspace, loaded, analysis.resolved)
-    assert changes is not None
-    sheet = html.unescape(render_sheets(analysis.model, "0" * 64, changes=changes)["variant-changes.html"].decode())
+    sheet = _house_changes_sheet()
     for derived in ("~ commodities.total_cards.count: 286 → 287", "calamity_cards.minor: 1 → 0"):
         assert derived in text and derived in sheet, derived
 
