@@ -131,10 +131,11 @@ def test_a_build_writes_each_file_of_its_staging_tree_once(tmp_path: Path, monke
     manifests = workspace.manifests()
     tree = output.StagedTree(tmp_path / "generated")
     try:
-        result = render(workspace, [workspace.load_ruleset(manifests[name]) for name in PAIR], tree=tree)
+        # The smallest shipped ruleset: its package's version is decided as any other's.
+        result = render(workspace, [workspace.load_ruleset(manifests["sid-meiers-civilization"])], tree=tree)
         assert not result.failed and result.versions
-        assert len(written) == len(set(written)) > 2 * 20
-        init = f"python/{_folder(PAIR[1])}/__init__.py"
+        assert len(written) == len(set(written)) > 10
+        init = f"python/{_folder('sid-meiers-civilization')}/__init__.py"
         assert init in written and versions.UNVERSIONED.encode() not in tree[init]
     finally:
         tree.discard()

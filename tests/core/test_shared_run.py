@@ -76,6 +76,7 @@ def _sheets(names: Sequence[str], files: dict[str, str]) -> dict[str, bytes]:
     return {path: content for path, content in result.tree.items() if path.startswith(("sheets/", "helpers/"))}
 
 
+@pytest.mark.slow  # make test keeps the run of each ruleset alone against its bases, below, which compares sheets too
 def test_sheets_built_with_what_a_run_shares_are_the_sheets_built_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """A variant that keeps what a sheet shows reuses its context (its marks, its map, its cards
     the same); one that changes it builds its own. Either way each page is what the same run
