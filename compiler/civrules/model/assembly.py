@@ -55,8 +55,6 @@ class Assembled:
     def __init__(self) -> None:
         self._now: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
         self._before: dict[tuple[object, ...], tuple[tuple[_Entry, ...], Any]] = {}
-        self._entities: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
-        self._entities_before: dict[tuple[object, int], tuple[Any, Origin, Any]] = {}
         self._made: dict[tuple[object, ...], tuple[tuple[Any, ...], Any]] = {}
         self._made_before: dict[tuple[object, ...], tuple[tuple[Any, ...], Any]] = {}
         self.made = 0
@@ -68,23 +66,11 @@ class Assembled:
     def next_round(self) -> None:
         """Start a round: what the round before last asked for and this one did not is let go."""
         self._before, self._now = self._now, {}
-        self._entities_before, self._entities = self._entities, {}
         self._made_before, self._made = self._made, {}
 
     def entity(self, build: Callable[[Origin, Any], E], origin: Origin, raw: Any) -> E:
-        """``build(origin, raw)``, or the model it gave for the same entry."""
-        key = (build, id(raw))
-        found = self._entities.get(key) or self._entities_before.get(key)
-        # The kept entry holds its raw data: an id that matches names the same object.
-        if found is not None and found[0] is raw and same_origin(found[1], origin):
-            self._entities[key] = found
-            self.entities_reused += 1
-            kept: E = found[2]
-            return kept
-        made = build(origin, raw)
-        self._entities[key] = (raw, origin, made)
-        self.entities_made += 1
-        return made
+        """``build(origin, raw)``, or the model it gave for the same entry (:meth:`made_of`)."""
+        return self.made_of(build, (origin, raw))
 
     def made_of(self, build: Callable[..., T], parts: tuple[Any, ...]) -> T:
         """``build(*parts)``, or the model it gave for the same parts (see :func:`made_of`)."""
