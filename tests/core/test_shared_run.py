@@ -56,7 +56,15 @@ def test_a_run_of_every_ruleset_finds_what_each_finds_alone_and_reuses_the_bases
     assert shared.reused > 0
 
 
-def test_a_run_of_one_ruleset_keeps_nothing() -> None:
+def test_a_run_of_one_ruleset_installs_no_memo() -> None:
+    """One ruleset has nothing to share: its analysis keeps nothing beyond itself (the memory of
+    issue 32, point 2, is measured on one ruleset at 50x)."""
+    from civrules.model import assembly
+    from civrules.schema.references import is_remembering
+
+    for rulesets, installed in ((1, False), (2, True)):
+        with Shared(rulesets).ruleset():
+            assert is_remembering() is installed and bool(assembly._assembled) is installed
     shared = Shared(1)
     _found(CachedWorkspace(FILES), ["ep-house"], shared)
     assert shared.reused == 0
