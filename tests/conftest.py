@@ -41,10 +41,25 @@ def pytest_configure(config: pytest.Config) -> None:
         from tests import cpu_record
 
         config.pluginmanager.register(cpu_record, "civrules-cpu-record")
+    # The shipped rule files are read once per test process (tests/rulefiles.py).
+    from tests.rulefiles import install_shipped_reads
+
+    install_shipped_reads()
     if "CIVRULES_CACHE_DIR" not in os.environ:
         scratch = tempfile.mkdtemp(prefix="civrules-test-cache-")
         os.environ["CIVRULES_CACHE_DIR"] = scratch
         config.stash[_SCRATCH] = scratch
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shipped_readings_stay_as_read() -> Iterator[None]:
+    """The shipped readings this test process shared between its tests (tests/rulefiles.py) are
+    left as read: checked once its last test has run (an error of that test where one changed)."""
+    yield
+    from tests.rulefiles import changed_shipped_reads
+
+    changed = changed_shipped_reads()
+    assert not changed, f"a test changed the data of shipped readings the suite shares: {', '.join(changed)}"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -9,6 +9,7 @@ against its fingerprint by the tests that use it).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -185,3 +186,108 @@ def relative_to_rules(file: str) -> str:
         return absolute.resolve().relative_to(RULES).as_posix()
     except ValueError:
         return file
+
+
+def install_shipped_reads() -> None:
+    """Let every :class:`~civrules.load.workspace.Workspace` of this test process read the bytes of
+    a shipped rule file once: its header, its reading and its schema verdict are kept by content
+    and given again to any workspace that finds the same bytes (the shipped folder, or a copy of
+    it in a test's own folder), under that workspace's name for the file.
+
+    The suite reads the shipped files in hundreds of workspaces (every command a test runs in
+    process, every copied rules folder): reading and judging them again was about a fifth of the
+    suite's CPU (py-spy, 2026-12-02). Only a clean reading is kept (no diagnostic, nothing
+    refused), and only of bytes that are a shipped file's; the bytes are still read from disk
+    each time. Any other file, a changed copy included, is read and judged by the code under
+    test, as is every file within :func:`reading_apart` (a test that takes the reader or the
+    validators away, or compares two readings' objects); a test of reading itself calls the
+    reader (civrules.load.reader) or gives other bytes. Nothing downstream changes a document's
+    data: each kept reading's data is checked against its digest once the process's last test
+    has run (tests/conftest.py). Each workspace gets a :class:`~civrules.load.Document` of its
+    own over the shared data and positions, so a build that lets a document's positions go lets
+    go its own."""
+    from civrules.load import header
+    from civrules.load import workspace as module
+
+    if getattr(module.Workspace.read_raw, "shipped_reads", False):
+        return
+    contents = frozenset((RULES / relative).read_bytes() for relative in _shipped_rule_files())
+    read_raw, validate, read_header = module.Workspace.read_raw, module.Workspace.validate, header.read_header
+    readings: dict[tuple[bytes, Limits], Document] = {}
+    heads: dict[tuple[bytes, Limits], dict[str, str] | None] = {}
+    clean: set[tuple[int, str, int]] = set()  # (id of a kept reading's data, kind, max_diagnostics)
+
+    def kept_read_raw(self: Workspace, relative: str, raw: bytes, display: str) -> tuple[Document | None, list[Any]]:
+        if _APART or raw not in contents:
+            return read_raw(self, relative, raw, display)
+        kept = readings.get((raw, self.limits))
+        if kept is None:
+            document, diagnostics = read_raw(self, relative, raw, display)
+            if document is None or diagnostics or document.refused:
+                return document, diagnostics
+            readings[(raw, self.limits)] = kept = document
+            _KEPT.append((relative, kept, _digest(kept.data)))
+        return _own(kept, display), []
+
+    def kept_validate(self: Workspace, relative: str, document: Document, kind: str) -> list[Any]:
+        key = (id(document.data), kind, self.limits.max_diagnostics)
+        if _APART:
+            return validate(self, relative, document, kind)
+        if key in clean:
+            return []
+        found = validate(self, relative, document, kind)
+        if not found and any(kept.data is document.data for kept in readings.values()):
+            clean.add(key)
+        return found
+
+    def kept_header(raw: bytes, limits: Limits) -> dict[str, str] | None:
+        if _APART or raw not in contents:
+            return read_header(raw, limits)
+        key = (raw, limits)
+        if key not in heads:
+            heads[key] = read_header(raw, limits)
+        head = heads[key]
+        return dict(head) if head is not None else None
+
+    kept_read_raw.shipped_reads = True  # type: ignore[attr-defined]
+    module.Workspace.read_raw = kept_read_raw  # type: ignore[method-assign]
+    module.Workspace.validate = kept_validate  # type: ignore[method-assign]
+    module.read_header = kept_header  # type: ignore[attr-defined]
+
+
+#: Each kept reading, by the first name it was read under, with the digest of its data then.
+_KEPT: list[tuple[str, Document, str]] = []
+
+
+def changed_shipped_reads() -> list[str]:
+    """The files whose kept reading (:func:`install_shipped_reads`) some run changed since it was
+    read: checked when the test process ends (tests/conftest.py), as every later test got it."""
+    return [relative for relative, kept, digest in _KEPT if _digest(kept.data) != digest]
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+#: Set while :func:`reading_apart` holds: every file is read, and judged, by the code under test.
+_APART: list[bool] = []
+
+
+@contextlib.contextmanager
+def reading_apart() -> Iterator[None]:
+    """Within: the workspaces of this process read and judge every file themselves (what a test
+    needs that compares two readings' objects, or that takes the reader or the validators away)."""
+    _APART.append(True)
+    try:
+        yield
+    finally:
+        _APART.pop()
+
+
+def _own(kept: Document, display: str) -> Document:
+    """A document of its own over ``kept``'s data and positions, named ``display``."""
+    return Document(display, kept.data, whole_floats=kept.whole_floats, aliases=kept.aliases, table=kept.table)
+
+
+def _shipped_rule_files() -> list[str]:
+    return [path.relative_to(RULES).as_posix() for path in sorted(RULES.rglob("*.y*ml")) if path.is_file()]

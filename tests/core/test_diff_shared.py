@@ -14,6 +14,7 @@ from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import diff_rulesets
 from tests.conftest import RULES
+from tests.rulefiles import reading_apart
 
 WORKSPACE = Workspace(RULES)
 VARIANTS = sorted(name for name, manifest in WORKSPACE.manifests().items() if manifest.data.get("extends"))
@@ -32,8 +33,9 @@ def test_a_diff_over_shared_entries_equals_the_diff_compared_in_full(variant: st
     shared = Resolver(WORKSPACE)
     new, _ = shared.resolve(WORKSPACE.load_ruleset(manifests[variant]))
     old, _ = shared.resolve(WORKSPACE.load_ruleset(manifests[base_id]))
-    elsewhere = Workspace(RULES)  # its own documents: nothing shared with the variant's
-    apart, _ = Resolver(elsewhere).resolve(elsewhere.load_ruleset(elsewhere.manifests()[base_id]))
+    with reading_apart():  # its own documents: nothing shared with the variant's
+        elsewhere = Workspace(RULES)
+        apart, _ = Resolver(elsewhere).resolve(elsewhere.load_ruleset(elsewhere.manifests()[base_id]))
     assert new is not None and old is not None and apart is not None
     assert _shared(old, new), "the shortcut is not exercised"
     assert not _shared(apart, new)

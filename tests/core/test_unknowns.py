@@ -22,7 +22,7 @@ from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.conftest import FIXTURES, RULES
 from tests.core.test_checks import RULESET, apply_edits, locate
-from tests.rulefiles import CachedWorkspace
+from tests.rulefiles import CachedWorkspace, reading_apart
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -61,8 +61,9 @@ def shipped(ruleset: str = RULESET) -> tuple[Diagnostic, ...]:
 
 def fresh(ruleset: str = RULESET) -> list[Diagnostic]:
     """A shipped ruleset's diagnostics from a workspace that reads every file itself."""
-    workspace = Workspace(RULES)
-    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).diagnostics
+    with reading_apart():
+        workspace = Workspace(RULES)
+        return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset])).diagnostics
 
 
 def where(d: Diagnostic) -> tuple[str, int, int]:
