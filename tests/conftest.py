@@ -279,5 +279,17 @@ def _close_browser() -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     yield
-    if _BROWSER and (nextitem is None or nextitem.path.resolve() not in _BROWSER_PATHS):
+    # Only where the browser modules run one after another: in one process, or as one unit of
+    # work (`--dist loadfile`); tests dealt out one by one (`make test-slow`) keep it to the end.
+    together = getattr(item.config, "workerinput", {}).get(_TOGETHER, True)
+    if _BROWSER and together and (nextitem is None or nextitem.path.resolve() not in _BROWSER_PATHS):
         _close_browser()
+
+
+#: Told to each pytest-xdist worker: whether the browser modules come to it as one unit of work.
+_TOGETHER = "civrules_browser_modules_together"
+
+
+def pytest_configure_node(node: Any) -> None:
+    """(pytest-xdist, in the controller) what each worker is told: see :data:`_TOGETHER`."""
+    node.workerinput[_TOGETHER] = node.config.getoption("dist") == "loadfile"
