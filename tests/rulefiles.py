@@ -42,9 +42,8 @@ def fingerprint() -> str:
     """A hash of the data of every pristine document (to show that no run changed them)."""
     digest = hashlib.sha256()
     for relative, loaded in sorted(pristine().items()):
-        data = loaded.document.data if loaded.document is not None else None
         digest.update(relative.encode())
-        digest.update(json.dumps(data, sort_keys=True, default=repr).encode())
+        digest.update(_digest(loaded.document.data if loaded.document is not None else None).encode())
     return digest.hexdigest()
 
 
@@ -266,6 +265,7 @@ def changed_shipped_reads() -> list[str]:
 
 
 def _digest(data: Any) -> str:
+    """A hash of a document's data (its JSON, keys sorted)."""
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=repr).encode()).hexdigest()
 
 
