@@ -5,6 +5,10 @@ one file per example would spend its budget re-reading the others. :class:`Cache
 :class:`~civrules.load.workspace.Workspace` that takes every file it is not told to override from one
 pristine reading. Nothing downstream changes a loaded document (the pristine data is checked
 against its fingerprint by the tests that use it).
+
+Every other workspace of a test process shares the same readings too: :func:`install_shipped_reads`
+(installed by tests/conftest.py) keeps the reading of each shipped file's bytes for any workspace
+that finds them, and :func:`reading_apart` opts a test out.
 """
 
 from __future__ import annotations
