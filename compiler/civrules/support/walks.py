@@ -5,8 +5,9 @@ it costs a whole-process `validate` about a tenth of a second (issue 32, point 5
 graph work of a ruleset. The questions a family's checks ask of every ruleset (does a set of nodes
 hang together, is a directed graph free of cycles, what does a node reach) are simple walks over
 adjacency its model's lookups already hold; the family imports networkx where one of them finds
-something to report (the components, cycles and paths a diagnostic names), so what a diagnostic
-says is still networkx's answer.
+something to report (the components and cycles a diagnostic names), so what a diagnostic says
+of them is still networkx's answer. (A path between two cards a card check names is the first
+shortest one in data order, from a breadth-first walk of the prerequisites: issue 32.)
 
 Examples
 --------

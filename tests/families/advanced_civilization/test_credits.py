@@ -369,3 +369,46 @@ def test_the_linear_matrix_answers_as_the_dense_one_under_every_policy() -> None
     for same in SameTarget:
         for known in (True, False):
             assert assert_answers_as_dense(cards, CreditPolicy(same, known))
+
+
+def test_the_credits_from_among_a_set_of_cards_equal_a_lookup_of_each() -> None:
+    """C006's total (``_CreditsToward``: group credits counted per value over sets of bits, specific
+    credits looked up one by one) equals looking up each card of the set in the matrix, on random
+    decks under every policy; so does a row's look-up through its index of lines (a row of more
+    than 16 lines) equal the scan of its lines."""
+    import random
+
+    from civrules.families.advanced_civilization.checks.cards import Prerequisites, _CreditsToward
+    from civrules.families.advanced_civilization.credits import CreditMatrix
+
+    rng = random.Random(32)
+    groups = ["crafts", "sciences", "arts"]
+    for round_ in range(150):
+        ids = [f"k{i}" for i in range(rng.randint(2, 14))]
+        sources = []
+        for card in ids:
+            lines = [
+                CreditLine(rng.choice([0, 5, 10, 20]), group=rng.choice(groups), extra=rng.random() < 0.1)
+                if rng.random() < 0.5
+                else CreditLine(rng.choice([5, 10, 40]), card=rng.choice(ids), extra=rng.random() < 0.1)
+                for _ in range(rng.choice([0, 1, 2, 3, 20]))
+            ]
+            sources.append(CreditSource(card, tuple(rng.sample(groups, rng.choice([1, 1, 2]))), tuple(lines)))
+        policy = CreditPolicy(rng.choice(list(SameTarget)), rng.random() < 0.7)
+        matrix = CreditMatrix(sources, policy)
+        graph = Prerequisites({card: [] for card in ids})
+        toward = _CreditsToward(matrix, graph.closure())
+        for target in ids:
+            among = {card for card in ids if card != target and rng.random() < 0.6}
+            expected = {g: matrix[g][target] for g in among if matrix.get(g, {}).get(target)}
+            givers, total = toward.from_among(target, graph.closure().mask(among))
+            assert set(graph.closure().cards(givers)) == set(expected) and total == sum(expected.values()), round_
+            for owned in matrix:
+                row = matrix[owned]
+                reached = () if target in matrix.two_groups else matrix.groups_of[target]
+                scanned = [
+                    line
+                    for line in matrix.lines(owned)
+                    if owned != target and (line.card == target if line.card is not None else line.group in reached)
+                ]
+                assert row.reaching(target) == scanned, (owned, target)

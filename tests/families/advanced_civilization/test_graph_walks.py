@@ -18,7 +18,12 @@ import networkx as nx
 import pytest
 
 import civrules.support.walks
-from civrules.families.advanced_civilization.checks.cards import cyclic_cards, prerequisite_graph
+from civrules.families.advanced_civilization.checks.cards import (
+    Prerequisites,
+    arrow,
+    cyclic_cards,
+    prerequisite_graph,
+)
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Card, Ruleset, of_family
 from civrules.families.advanced_civilization.succession import groups_covered
@@ -92,6 +97,48 @@ def test_walks_equal_networkx_on_random_graphs() -> None:
         both = {n: list(undirected.adj[n]) for n in undirected}
         among = rng.sample(sorted(adjacency), rng.randint(0, len(adjacency)))
         assert connected(both, among) == (len(among) < 2 or nx.is_connected(undirected.subgraph(among)))
+
+
+def test_the_closure_of_the_prerequisites_equals_a_walk_from_each_card() -> None:
+    """``Closure`` (every card's transitive prerequisites as bits, made in one pass; over the strongly
+    connected components where there are cycles) answers as a walk from each card does."""
+    rng = random.Random(32)
+    for _ in range(300):
+        adjacency = _random_digraph(rng, rng.randint(1, 12), rng.randint(0, 20))
+        graph = Prerequisites({node: list(dict.fromkeys(targets)) for node, targets in adjacency.items()})
+        closure = graph.closure()
+        assert closure is graph.closure()
+        for node in adjacency:
+            below = reachable(adjacency, node)
+            assert set(closure.cards(closure.below[node])) == below, (adjacency, node)
+            assert closure.cards(closure.below[node]) == [n for n in adjacency if n in below]  # data order
+            assert [other for other in adjacency if closure.holds(node, other)] == closure.cards(closure.below[node])
+            assert closure.cards(closure.below[node], 2) == closure.cards(closure.below[node])[:2]
+        assert closure.mask(adjacency) == (1 << len(adjacency)) - 1
+
+
+def test_a_prerequisite_path_is_a_shortest_one_and_a_long_one_is_shown_by_its_ends() -> None:
+    rng = random.Random(32)
+    for _ in range(200):
+        adjacency = _random_digraph(rng, rng.randint(1, 12), rng.randint(0, 20))
+        graph = Prerequisites({node: list(dict.fromkeys(targets)) for node, targets in adjacency.items()})
+        for source in adjacency:
+            for target in reachable(adjacency, source):
+                route = graph.shortest_path(source, target)
+                assert route.length == nx.shortest_path_length(graph.graph, source, target) + 1
+                assert not route.tail and route.head[0] == source and route.head[-1] == target
+                assert all(b in adjacency[a] for a, b in itertools.pairwise(route.head))
+    chain = Prerequisites({f"c{i}": [f"c{i + 1}"] for i in range(5000)} | {"c5000": []})
+    route = chain.shortest_path("c0", "c5000")
+    assert (route.head, route.tail, route.length) == (
+        ("c0", "c1", "c2", "c3"),
+        ("c4997", "c4998", "c4999", "c5000"),
+        5001,
+    )
+    assert arrow(route) == "`c0` → `c1` → `c2` → `c3` → … 4,993 more … → `c4997` → `c4998` → `c4999` → `c5000`"
+    assert arrow(["a", "b", "c"]) == arrow(chain.shortest_path("c0", "c2")).replace("c0", "a").replace(
+        "c1", "b"
+    ).replace("c2", "c")
 
 
 @dataclass(frozen=True)

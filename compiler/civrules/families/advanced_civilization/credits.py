@@ -138,6 +138,12 @@ def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) ->
     return dict(sorted(matrix.items()))
 
 
+#: A row of at most this many lines is scanned per lookup; a longer one is looked up through an
+#: index of its lines by target (:meth:`CreditMatrix.line_index`), so that a card writing thousands
+#: of specific credits costs a lookup what one of its targets' lines cost, not all of them.
+_SCANNED = 16
+
+
 class CreditRow(Mapping[str, int]):
     """The credit one owned card gives toward each other card, computed per lookup from its credit
     lines (a lookup reads the owned card's lines, never a stored cell); iteration is in target order."""
@@ -155,9 +161,12 @@ class CreditRow(Mapping[str, int]):
             return []
         matrix = self._matrix
         groups = () if target in matrix.two_groups else matrix.groups_of.get(target, ())
-        return [
-            line for line in self._lines if (line.card == target if line.card is not None else line.group in groups)
-        ]
+        lines = self._lines
+        if len(lines) <= _SCANNED:
+            return [line for line in lines if (line.card == target if line.card is not None else line.group in groups)]
+        by_card, by_group = matrix.line_index(self._owned)
+        at = [*by_card.get(target, ()), *(i for group in set(groups) for i in by_group.get(group, ()))]
+        return [lines[i] for i in sorted(at)]
 
     def __getitem__(self, target: str) -> int:
         lines = self.reaching(target)
@@ -234,7 +243,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
     (10, {'pottery': 10}, ['mining', 'pottery'])
     """
 
-    __slots__ = ("_giving", "_lines", "_owned", "_takers", "groups_of", "members", "policy", "two_groups")
+    __slots__ = ("_giving", "_indexes", "_lines", "_owned", "_takers", "groups_of", "members", "policy", "two_groups")
 
     def __init__(self, cards: Sequence[CreditSource], policy: CreditPolicy) -> None:
         self.policy = policy
@@ -259,6 +268,22 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         )
         self._giving = frozenset(self._owned)
         self._takers: dict[str, tuple[str, ...]] = {}
+        self._indexes: dict[str, tuple[dict[str, list[int]], dict[str, list[int]]]] = {}
+
+    def line_index(self, owned: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """Where each target card and each group is written among the lines of ``owned``: the
+        positions of its specific lines by card and of its group lines by group (made once per card)."""
+        found = self._indexes.get(owned)
+        if found is None:
+            by_card: dict[str, list[int]] = {}
+            by_group: dict[str, list[int]] = {}
+            for at, line in enumerate(self._lines.get(owned, ())):
+                if line.card is not None:
+                    by_card.setdefault(line.card, []).append(at)
+                else:
+                    by_group.setdefault(line.group or "", []).append(at)
+            found = self._indexes[owned] = (by_card, by_group)
+        return found
 
     def group_takers(self, group: str) -> tuple[str, ...]:
         """The cards a credit to ``group`` reaches (its members that take group credits), the giver

@@ -22,8 +22,10 @@ Unknown facts (cost, groups, prerequisites, credits or points `{unknown: ...}`) 
 from __future__ import annotations
 
 import bisect
+import collections
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from civrules.checks import check, diagnostic
@@ -60,15 +62,18 @@ class Prerequisites:
     What every ruleset asks of it (is there a cycle, which cards a card requires through others,
     which cards require it) is a walk over the adjacency; ``graph``, the same graph as a networkx
     ``DiGraph``, is built (and networkx imported) only for what a diagnostic reports: the cycles
-    and their paths (issue 32, point 5: see :mod:`civrules.support.walks`).
+    (issue 32, point 5: see :mod:`civrules.support.walks`). The path a diagnostic names between two
+    cards is a breadth-first walk of the adjacency (:meth:`shortest_path`).
     """
 
-    __slots__ = ("_graph", "_required_by", "requires")
+    __slots__ = ("_closure", "_graph", "_required_by", "_walked", "requires")
 
     def __init__(self, requires: dict[str, list[str]]) -> None:
         self.requires = requires
+        self._closure: Closure | None = None
         self._required_by: dict[str, list[str]] | None = None
         self._graph: Any = None
+        self._walked: _Walk | None = None
 
     def __contains__(self, card: object) -> bool:
         return card in self.requires
@@ -82,6 +87,12 @@ class Prerequisites:
     def descendants(self, card: str) -> set[str]:
         """The cards ``card`` requires, directly or through others (networkx's ``descendants``)."""
         return reachable(self.requires, card)
+
+    def closure(self) -> Closure:
+        """What each card requires through others, for every card at once (made once per graph)."""
+        if self._closure is None:
+            self._closure = Closure(self)
+        return self._closure
 
     def ancestors(self, card: str) -> set[str]:
         """The cards that require ``card``, directly or through others (networkx's ``ancestors``)."""
@@ -103,21 +114,167 @@ class Prerequisites:
             self._graph.add_edges_from((card, other) for card, required in self.requires.items() for other in required)
         return self._graph
 
-    def shortest_path(self, source: str, target: str) -> list[str]:
-        import networkx as nx  # only for a diagnostic's path (see the class)
+    def shortest_path(self, source: str, target: str) -> Route:
+        """A shortest path ``source`` → ``target`` (``target`` must be reachable): the first in data
+        order, from a breadth-first walk over each card's prerequisites in the order written; as a
+        message shows it (:class:`Route`: a long path by its ends and its length).
 
-        path: list[str] = nx.shortest_path(self.graph, source, target)
-        return path
+        The walk from the last source asked for is kept, so a card's every diagnostic reads its
+        paths from one walk: asked once per path, networkx's search began again at the source,
+        whose thousands of prerequisites it expanded each time (a card requiring and crediting
+        5,000 cards took 9 s of C005's paths); and a path is not spelt out card by card (5,000
+        prerequisites implied through one chain named 12.5 million cards).
+        """
+        if self._walked is None or self._walked.source != source:
+            self._walked = _Walk(self.requires, source)
+        return self._walked.route(target)
+
+
+class Closure:
+    """Every card's transitive prerequisites (what every holder of it holds, 31.62) as a set of bits:
+    bit ``i`` stands for the ``i``-th card of the graph (data order).
+
+    Made in one pass over the cards, each after the cards it requires (over the graph's strongly
+    connected components where there is a cycle): a card's bits are the union of its prerequisites'
+    bits and their own, a union of machine words. Asking each card's prerequisites by a walk instead
+    cost the square of a chain's length (a chain of 5,000 cards: 40 s of C005 and C006).
+    """
+
+    __slots__ = ("below", "ids", "position")
+
+    def __init__(self, graph: Prerequisites) -> None:
+        requires = graph.requires
+        self.ids = list(requires)
+        self.position = {card: at for at, card in enumerate(self.ids)}
+        position = self.position
+        #: Each card's transitive prerequisites, itself excluded (as :func:`reachable` leaves it out).
+        self.below: dict[str, int] = {}
+        below = self.below
+        if graph.acyclic():
+            waiting = {card: len(required) for card, required in requires.items()}
+            required_by: dict[str, list[str]] = {card: [] for card in requires}
+            for card, required in requires.items():
+                for other in required:
+                    required_by[other].append(card)
+            ready = [card for card, count in waiting.items() if count == 0]
+            while ready:
+                card = ready.pop()
+                bits = 0
+                for other in requires[card]:
+                    bits |= below[other] | 1 << position[other]
+                below[card] = bits
+                for user in required_by[card]:
+                    waiting[user] -= 1
+                    if waiting[user] == 0:
+                        ready.append(user)
+            return
+        import networkx as nx  # only where there is a cycle (see Prerequisites)
+
+        condensed = nx.condensation(graph.graph)
+        mapping: dict[str, int] = condensed.graph["mapping"]
+        own: dict[int, int] = {}  # a component's members
+        looped: set[int] = set()  # the components whose members reach each other (a cycle)
+        reach: dict[int, int] = {}  # what a component reaches outside itself
+        for component in reversed(list(nx.topological_sort(condensed))):
+            members = condensed.nodes[component]["members"]
+            bits = 0
+            for successor in condensed.successors(component):
+                bits |= reach[successor] | own[successor]
+            reach[component] = bits
+            own[component] = self.mask(members)
+            if len(members) > 1 or any(card in requires[card] for card in members):
+                looped.add(component)
+        for card in requires:
+            component = mapping[card]
+            bits = reach[component] | own[component] if component in looped else reach[component]
+            below[card] = bits & ~(1 << position[card])
+
+    def holds(self, card: str, other: str) -> bool:
+        """Whether every holder of ``card`` holds ``other`` (``other`` is one of its transitive prerequisites)."""
+        return bool(self.below[card] >> self.position[other] & 1)
+
+    def mask(self, cards: Iterable[str]) -> int:
+        """The bits of ``cards`` (each a card of the graph)."""
+        bits = 0
+        for card in cards:
+            bits |= 1 << self.position[card]
+        return bits
+
+    def cards(self, bits: int, limit: int | None = None) -> list[str]:
+        """The cards of ``bits`` in data order (the first ``limit`` of them, where one is given)."""
+        found: list[str] = []
+        digits = bin(bits)[:1:-1]  # bit i is the i-th character
+        at = digits.find("1")
+        while at >= 0 and (limit is None or len(found) < limit):
+            found.append(self.ids[at])
+            at = digits.find("1", at + 1)
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A path of cards as a diagnostic names it: ``head`` is the whole path when it has at most
+    ``2 * _ENDS + 1`` cards, else its first ``_ENDS`` cards, ``tail`` its last ``_ENDS``; ``length``
+    counts its cards."""
+
+    head: tuple[str, ...]
+    tail: tuple[str, ...]
+    length: int
+
+
+class _Walk:
+    """A breadth-first walk of the prerequisites from one card: each card reached, the card it was
+    reached from, how far it is, and the first cards of the path to it (shared along the path)."""
+
+    __slots__ = ("depth", "heads", "parents", "source")
+
+    def __init__(self, requires: Mapping[str, Sequence[str]], source: str) -> None:
+        self.source = source
+        self.parents: dict[str, str] = {}
+        self.depth: dict[str, int] = {source: 0}
+        self.heads: dict[str, tuple[str, ...]] = {source: (source,)}
+        queue = collections.deque([source])
+        while queue:
+            node = queue.popleft()
+            head = self.heads[node]
+            for other in requires.get(node, ()):
+                if other not in self.depth:
+                    self.parents[other] = node
+                    self.depth[other] = self.depth[node] + 1
+                    self.heads[other] = (*head, other) if len(head) < 2 * _ENDS + 1 else head
+                    queue.append(other)
+
+    def route(self, target: str) -> Route:
+        length = self.depth[target] + 1
+        if length <= 2 * _ENDS + 1:
+            return Route(self.heads[target], (), length)
+        tail = [target]
+        while len(tail) < _ENDS:
+            tail.append(self.parents[tail[-1]])
+        return Route(self.heads[target][:_ENDS], tuple(reversed(tail)), length)
 
 
 def prerequisite_graph(ruleset: Ruleset) -> Prerequisites:
-    """The directed graph card → card it requires; prerequisites that do not exist are left to X001."""
-    return Prerequisites(
-        {
-            card.id: list(dict.fromkeys(r for r in card.prerequisite_list() if r in ruleset.cards))
-            for card in cards_of(ruleset)
-        }
-    )
+    """The directed graph card → card it requires; prerequisites that do not exist are left to X001.
+
+    Made once per model (every card check asks for it; its closure is made once with it)."""
+    cached = _GRAPHS.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        graph = Prerequisites(
+            {
+                card.id: list(dict.fromkeys(r for r in card.prerequisite_list() if r in ruleset.cards))
+                for card in cards_of(ruleset)
+            }
+        )
+        cached = (ruleset, graph)
+        if len(_GRAPHS) >= 8:
+            _GRAPHS.clear()
+        _GRAPHS[id(ruleset)] = cached
+    return cached[1]
+
+
+#: Prerequisite graphs by model identity; the model is kept in the entry so that a reused id cannot match.
+_GRAPHS: dict[int, tuple[Ruleset, Prerequisites]] = {}
 
 
 def cyclic_cards(graph: Prerequisites) -> set[str]:
@@ -133,9 +290,20 @@ def cyclic_cards(graph: Prerequisites) -> set[str]:
     return cyclic
 
 
-def prerequisite_span(card: Card, required: str) -> Span:
-    """The span of the first prerequisite entry of ``card`` that names ``required``."""
-    return card.origin.span("prerequisites", card.prerequisite_list().index(required), "card")
+def prerequisite_span(card: Card, required: str, listed: Mapping[str, int] | None = None) -> Span:
+    """The span of the first prerequisite entry of ``card`` that names ``required`` (``listed``:
+    :func:`first_listed` of its prerequisites, for a caller placing many of one card's entries)."""
+    at = listed[required] if listed is not None else card.prerequisite_list().index(required)
+    return card.origin.span("prerequisites", at, "card")
+
+
+def first_listed(card: Card) -> dict[str, int]:
+    """Where each prerequisite of ``card`` is first listed: one pass, where a search per entry made
+    a card of thousands of prerequisites cost their square."""
+    found: dict[str, int] = {}
+    for at, required in enumerate(card.prerequisite_list()):
+        found.setdefault(required, at)
+    return found
 
 
 def credit_span(card: Card, index: int) -> Span:
@@ -165,8 +333,33 @@ def describe(line: Any) -> str:
     return f"{points_of(line)}{extra} to {target}"
 
 
-def arrow(path: Sequence[str]) -> str:
-    return " → ".join(f"`{card}`" for card in path)
+def arrow(path: Sequence[str] | Route) -> str:
+    """A path of cards as a message shows it: `a` → `b` → `c`; a path of more than nine cards by its
+    first and last four and how many are between (a message stays a line, whatever the chain)."""
+    if not isinstance(path, Route):
+        path = (
+            Route(tuple(path), (), len(path))
+            if len(path) <= 2 * _ENDS + 1
+            else Route(tuple(path[:_ENDS]), tuple(path[-_ENDS:]), len(path))
+        )
+    shown = " → ".join(f"`{card}`" for card in path.head)
+    if not path.tail:
+        return shown
+    tail = " → ".join(f"`{card}`" for card in path.tail)
+    return f"{shown} → … {path.length - 2 * _ENDS:,} more … → {tail}"
+
+
+#: The cards shown at each end of a long path (:func:`arrow`).
+_ENDS = 4
+
+#: How many cards a message names before it says how many more there are.
+SHOWN = 10
+
+
+def listed(shown: Sequence[str], count: int) -> str:
+    """The ids ``shown`` as a message names them, and how many more of ``count`` there are."""
+    names = ", ".join(f"`{card}`" for card in shown)
+    return names if count <= len(shown) else f"{names} and {count - len(shown):,} more"
 
 
 def _members_by_cost(ruleset: Ruleset, matrix: CreditMatrix) -> dict[str, tuple[list[int], list[str]]]:
@@ -240,7 +433,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
             related.append(Related(prerequisite_span(requiring, needed), f"`{card}` can never be acquired either"))
         others = sorted(members - set(path), key=order.__getitem__)
         verb = "is" if len(others) == 1 else "are"
-        tangled = f"; {', '.join(f'`{c}`' for c in others)} {verb} tangled in the same knot of cycles" if others else ""
+        tangled = f"; {listed(others[:SHOWN], len(others))} {verb} tangled in the same knot of cycles" if others else ""
         yield diagnostic(
             "C001",
             f"prerequisite cycle {arrow([*path, path[0]])}: none of these cards can ever be acquired{tangled}",
@@ -271,7 +464,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     graph = prerequisite_graph(ruleset)
     cyclic = cyclic_cards(graph)
-    reach: dict[str, set[str]] = {}
+    closure: Closure | None = None
     for card in cards_of(ruleset):
         listed = card.prerequisite_list()
         first: dict[str, int] = {}
@@ -290,23 +483,29 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
         distinct = [r for r in first if r in graph and r not in cyclic]
         if len(distinct) < 2:
             continue
+        # Each prerequisite implied by another of the list, by the first (in list order) that
+        # requires it: what each of them requires is a set of bits, and each entry is claimed once
+        # (not a test of every pair: a card may list thousands).
+        closure = graph.closure() if closure is None else closure
+        unclaimed = closure.mask(distinct)
+        implied: dict[str, str] = {}
+        for other in distinct:
+            claimed = closure.below[other] & unclaimed
+            if claimed:
+                unclaimed &= ~claimed
+                implied.update(dict.fromkeys(closure.cards(claimed), other))
         for required in distinct:
-            for other in distinct:
-                if other == required:
-                    continue
-                if other not in reach:
-                    reach[other] = graph.descendants(other)
-                if required in reach[other]:
-                    chain = graph.shortest_path(other, required)
-                    yield diagnostic(
-                        "C002",
-                        f"prerequisite `{required}` of `{card.id}` is implied by its prerequisite "
-                        f"`{other}`: {arrow(chain)}",
-                        card.origin.span("prerequisites", first[required], "card"),
-                        f"delete this entry; every holder of `{other}` already holds `{required}`",
-                        [Related(card.origin.span("prerequisites", first[other], "card"), "implied through here")],
-                    )
-                    break
+            if required not in implied:
+                continue
+            other = implied[required]
+            chain = graph.shortest_path(other, required)
+            yield diagnostic(
+                "C002",
+                f"prerequisite `{required}` of `{card.id}` is implied by its prerequisite `{other}`: {arrow(chain)}",
+                card.origin.span("prerequisites", first[required], "card"),
+                f"delete this entry; every holder of `{other}` already holds `{required}`",
+                [Related(card.origin.span("prerequisites", first[other], "card"), "implied through here")],
+            )
 
 
 # --- Credits -----------------------------------------------------------------------------------
@@ -406,17 +605,32 @@ def _overlap_routes(
         for line in extra:
             candidates.update(line_targets(owner, as_credit(line), members))
 
-    def reaches(line: WrittenLine, target: str) -> bool:
-        if target == owner:
-            return False
-        return line.card == target if line.card is not None else target in position.get(line.group or "", {})
+    # Where each target card and each group is written: a target's lines are found by looking it up,
+    # not by testing every line (a card may write thousands of specific credits).
+    by_card: dict[str, list[int]] = {}
+    by_group: dict[str, list[int]] = {}
+    for at, line in enumerate(lines):
+        if line.card is not None:
+            by_card.setdefault(line.card, []).append(at)
+        else:
+            by_group.setdefault(line.group or "", []).append(at)
+
+    def reaching(target: str) -> list[int]:
+        found = list(by_card.get(target, ()))
+        for group, where in by_group.items():
+            if target in position.get(group, {}):
+                found.extend(where)
+        return sorted(found)
+
+    routes = {target: reaching(target) for target in candidates}
 
     def first_reached(target: str) -> tuple[int, int]:
-        at, line = next((at, line) for at, line in enumerate(lines) if reaches(line, target))
+        at = routes[target][0]
+        line = lines[at]
         return at, 0 if line.card is not None else position[line.group or ""][target]
 
     ordered = sorted(candidates, key=first_reached)
-    return {target: [line for line in lines if reaches(line, target)] for target in ordered}
+    return {target: [lines[at] for at in routes[target]] for target in ordered}
 
 
 def as_credit(line: Any) -> CreditLine:
@@ -426,7 +640,7 @@ def as_credit(line: Any) -> CreditLine:
 def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy: CreditPolicy) -> Diagnostic:
     last = reaching[-1]
     value = combine([as_credit(line) for line in reaching], policy)
-    names = ", ".join(f"`{t}`" for t in targets)
+    names = listed(targets[:SHOWN], len(targets))
     written = "; ".join(describe(line) for line in reaching)
     each = "it" if len(targets) == 1 else "each"
     message = (
@@ -459,25 +673,24 @@ def counting_line(giver: Card, target: str, matrix: CreditMatrix) -> Any:
 def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) -> dict[str, Any]:
     """:func:`counting_line` for each of ``targets`` at once (the first of the largest lines), reading
     the giver's lines per target: never a walk over the members of a group it credits."""
-    written = [line for line in giver.credit_list() if known_points(line)]
+    by_card: dict[str, list[Any]] = {}
+    by_group: dict[str, list[Any]] = {}
+    for line in giver.credit_list():
+        if known_points(line):
+            if line.card is not None:
+                by_card.setdefault(line.card, []).append(line)
+            else:
+                by_group.setdefault(line.group or "", []).append(line)
     found: dict[str, Any] = {}
     for target in targets:
         if target == giver.id:
             continue
-        groups = matrix.groups_of.get(target, ())
-        for line in written:
-            if (line.card == target if line.card is not None else line.group in groups) and (
-                target not in found or line.points > found[target].points
-            ):
+        groups = set(matrix.groups_of.get(target, ()))
+        reaching = [*by_card.get(target, ()), *(line for group in groups for line in by_group.get(group, ()))]
+        for line in sorted(reaching, key=lambda line: line.index):
+            if target not in found or line.points > found[target].points:
                 found[target] = line
     return found
-
-
-def holders_already_own(ruleset: Ruleset, graph: Prerequisites, cyclic: set[str]) -> Iterator[tuple[Card, set[str]]]:
-    """Each card off the cycles with the cards every holder of it holds: its transitive prerequisites."""
-    for card in cards_of(ruleset):
-        if card.id not in cyclic:
-            yield card, graph.descendants(card.id)
 
 
 @check("C005", "credit-to-prerequisite", Severity.WARNING, reads=CARDS)
@@ -500,10 +713,19 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - {card: law, points: 10, rule: "32.82"}   # FAIL: every holder of democracy holds law
     """
     graph = prerequisite_graph(ruleset)
-    for card, owned in holders_already_own(ruleset, graph, cyclic_cards(graph)):
+    cyclic = cyclic_cards(graph)
+    closure: Closure | None = None
+    for card in cards_of(ruleset):
+        if card.id in cyclic:
+            continue
+        listed: dict[str, int] | None = None
         for line in card.credit_list():
-            if line.card is None or line.card not in owned:
+            if line.card is None or line.card not in graph:
                 continue
+            closure = graph.closure() if closure is None else closure
+            if not closure.holds(card.id, line.card):
+                continue
+            listed = first_listed(card) if listed is None else listed
             chain = graph.shortest_path(card.id, line.card)
             yield diagnostic(
                 "C005",
@@ -511,7 +733,7 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`{card.id}` already holds `{line.card}` ({arrow(chain)})",
                 card.origin.span("credits", line.index, "card"),
                 f"did you mean a credit from `{line.card}` to `{card.id}`? Otherwise delete it",
-                [Related(prerequisite_span(card, chain[1]), "the prerequisite")],
+                [Related(prerequisite_span(card, chain.head[1], listed), "the prerequisite")],
             )
 
 
@@ -535,29 +757,98 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
           prerequisites: [{card: law, rule: "31.62"}]
     """
     graph = prerequisite_graph(ruleset)
+    cyclic = cyclic_cards(graph)
     matrix = matrix_of(ruleset)
-    for card, owned in holders_already_own(ruleset, graph, cyclic_cards(graph)):
-        if not isinstance(card.cost, int) or not owned:
+    closure: Closure | None = None
+    toward: _CreditsToward | None = None
+    for card in cards_of(ruleset):
+        if card.id in cyclic or not isinstance(card.cost, int) or card.id not in graph:
             continue
-        givers = sorted(g for g in owned if matrix.get(g, {}).get(card.id))
-        total = sum(matrix[g][card.id] for g in givers)
-        if total < card.cost:
+        closure = graph.closure() if closure is None else closure
+        owned = closure.below[card.id]
+        if not owned:
             continue
+        toward = _CreditsToward(matrix, closure) if toward is None else toward
+        givers, total = toward.from_among(card.id, owned)
+        if not givers or total < card.cost:
+            continue
+        shown = closure.cards(givers, SHOWN)
         related = [
             Related(
                 credit_span(ruleset.cards.by_id[g], counting_line(ruleset.cards.by_id[g], card.id, matrix).index),
                 f"`{g}` gives {matrix[g][card.id]}",
             )
-            for g in givers
+            for g in shown
         ]
         yield diagnostic(
             "C006",
             f"`{card.id}` comes free to every player who may buy it: its prerequisites "
-            f"({', '.join(f'`{g}`' for g in givers)}) credit {total} toward it, its whole cost of {card.cost} (31.57)",
+            f"({listed(shown, givers.bit_count())}) credit {total} toward it, its whole cost of {card.cost} (31.57)",
             card.origin.span("cost"),
             "check the cost and the credits toward this card from its prerequisites",
             related,
         )
+
+
+class _CreditsToward:
+    """The credit toward a card from the cards of a set (C006: from its transitive prerequisites),
+    without looking at each card of the set.
+
+    A card credits another by a specific line to it, or by group lines to the target's groups: what
+    a card's group lines give depends only on the target's groups. So the givers by group lines
+    alone are sets of bits per target groups and per value, and the total from a set of cards is
+    counted bit by bit in machine words; only the cards writing a specific line to the target are
+    looked at one by one (as many as those lines).
+    """
+
+    def __init__(self, matrix: CreditMatrix, closure: Closure) -> None:
+        self.matrix = matrix
+        self.closure = closure
+        self.specific: dict[str, list[str]] = {}
+        self.by_group: dict[str, list[str]] = {}
+        for giver in matrix:
+            if giver not in closure.position:
+                continue
+            for line in matrix.lines(giver):
+                if line.card is not None:
+                    self.specific.setdefault(line.card, []).append(giver)
+                elif line.group is not None:
+                    self.by_group.setdefault(line.group, []).append(giver)
+        self._values: dict[tuple[str, ...], dict[int, int]] = {}
+
+    def _by_value(self, groups: tuple[str, ...]) -> dict[int, int]:
+        """The cards whose group lines credit a card of ``groups`` (and no specific line), by the value."""
+        found = self._values.get(groups)
+        if found is None:
+            found = {}
+            policy = self.matrix.policy
+            for giver in dict.fromkeys(g for group in groups for g in self.by_group.get(group, ())):
+                lines = [line for line in self.matrix.lines(giver) if line.card is None and line.group in groups]
+                value = lines[0].points if len(lines) == 1 else combine(lines, policy)
+                if value:
+                    found[value] = found.get(value, 0) | 1 << self.closure.position[giver]
+            self._values[groups] = found
+        return found
+
+    def from_among(self, target: str, cards: int) -> tuple[int, int]:
+        """The cards of ``cards`` (bits) that give ``target`` a credit, and the total they give."""
+        matrix, closure = self.matrix, self.closure
+        specific = [g for g in dict.fromkeys(self.specific.get(target, ())) if cards >> closure.position[g] & 1]
+        givers = total = 0
+        for giver in specific:
+            value = matrix[giver].get(target)
+            if value:
+                givers |= 1 << closure.position[giver]
+                total += value
+        groups = () if target in matrix.two_groups else matrix.groups_of.get(target, ())
+        if groups:
+            others = cards & ~closure.mask(specific) & ~(1 << closure.position[target])
+            for value, bits in self._by_value(tuple(groups)).items():
+                reached = others & bits
+                if reached:
+                    givers |= reached
+                    total += value * reached.bit_count()
+        return givers, total
 
 
 @check("C007", "credit-covers-cost", Severity.WARNING, reads=CARDS)
@@ -596,23 +887,24 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 costs, ids = by_cost.get(line.group or "", ((), ()))
                 candidates.update(ids[: bisect.bisect_right(costs, most)])
         row = matrix[giver.id]
-        # Paths and counting lines once per giver that covers anything, not once per target.
-        requiring_giver: set[str] | None = None
-        counting: dict[str, Any] = {}
+        # Counting lines once per giver that covers anything, not once per target.
+        counting: dict[str, Any] | None = None
         for target_id in sorted(candidates):
             points = row.get(target_id)
             target = ruleset.cards.get(target_id)
             if points is None or target is None or not isinstance(target.cost, int) or points < target.cost:
                 continue
-            if requiring_giver is None:
-                requiring_giver = graph.ancestors(giver.id) if giver.id in graph else set()
-                counting = counting_lines(giver, candidates, matrix)
-            if target_id == giver.id or target_id in requiring_giver:
-                continue
+            if target_id == giver.id or (
+                giver.id in graph and target_id in graph and graph.closure().holds(target_id, giver.id)
+            ):
+                continue  # the target requires the giver: C006's
+            counting = counting_lines(giver, candidates, matrix) if counting is None else counting
             covered.setdefault(counting[target_id].index, []).append((target, points))
         # One diagnostic per credit line: a group credit may cover several cheap cards at once.
         for index, targets in covered.items():
-            free = ", ".join(f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets)
+            free = ", ".join(f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets[:SHOWN])
+            if len(targets) > SHOWN:
+                free += f" and {len(targets) - SHOWN:,} more"
             yield diagnostic(
                 "C007",
                 f"`{giver.id}`'s credit covers the whole cost of {free}: any holder of `{giver.id}` gets "
