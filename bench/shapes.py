@@ -31,6 +31,14 @@ Shapes (``N`` of the issue's figures in brackets):
   other shipped rulesets (a fixed cost at every ``N``). The documented bound of a chain is 64
   rulesets (V002), so the series is 6 and 60, and the issue's 99 is measured besides (its last 35
   variants are refused with V002).
+
+Shapes found besides the issue's, of the same kind (one list or chain grown within the limits; round
+ten):
+
+- ``prerequisite-chain``: ``N`` Craft cards each requiring the next and crediting Crafts 10, as the
+  shipped cards credit their group (5,000: 40 s before round ten, the square of the chain);
+- ``one-card-lists``: one card requiring and crediting ``N - 1`` others, which require each other
+  in a chain (5,000: its checks tested every pair of its lists and named every path card by card).
 """
 
 from __future__ import annotations
@@ -72,9 +80,15 @@ def group_cards(rules: Path, n: int) -> list[str]:
     return ["validate big", "build big --out {out}/generated"]
 
 
-def cards(rules: Path, n: int) -> list[str]:
+def _add_cards(rules: Path, added: list[str]) -> None:
     path = rules / "cards" / "advanced-civilization.yaml"
     text = path.read_text(encoding="utf-8")
+    if "\ncards:\n" not in text:
+        raise SystemExit("the shipped card file has no top-level `cards:` list")
+    path.write_text(text.replace("\ncards:\n", "\ncards:\n" + "\n".join(added) + "\n", 1), encoding="utf-8")
+
+
+def cards(rules: Path, n: int) -> list[str]:
     added = []
     for i in range(n):
         group, other = GROUPS[i % 5], GROUPS[(i + 1) % 5]
@@ -83,9 +97,38 @@ def cards(rules: Path, n: int) -> list[str]:
             f'prerequisites: [], attributes: [], credits: [{{group: {group}, points: 10, rule: "32.212"}}, '
             f'{{group: {other}, points: 5, rule: "32.212"}}]}}'
         )
-    if "\ncards:\n" not in text:
-        raise SystemExit("the shipped card file has no top-level `cards:` list")
-    path.write_text(text.replace("\ncards:\n", "\ncards:\n" + "\n".join(added) + "\n", 1), encoding="utf-8")
+    _add_cards(rules, added)
+    return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
+
+
+def prerequisite_chain(rules: Path, n: int) -> list[str]:
+    added = []
+    for i in range(n):
+        required = f'{{card: c{i + 1}, rule: "31.62"}}' if i + 1 < n else ""
+        added.append(
+            f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {100 + i % 200}, '
+            f'prerequisites: [{required}], attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
+        )
+    _add_cards(rules, added)
+    return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
+
+
+def one_card_lists(rules: Path, n: int) -> list[str]:
+    added = []
+    if n:
+        required = ", ".join(f'{{card: c{i}, rule: "31.62"}}' for i in range(1, n))
+        credits = ", ".join(f'{{card: c{i}, points: 5, rule: "32.212"}}' for i in range(1, n))
+        added.append(
+            f'  - {{id: c0, name: C0, rule: "32.21", groups: [crafts], cost: 100, prerequisites: [{required}], '
+            f'attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}, {credits}]}}'
+        )
+    for i in range(1, n):
+        required = f'{{card: c{i + 1}, rule: "31.62"}}' if i + 1 < n else ""
+        added.append(
+            f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {100 + i % 200}, '
+            f"prerequisites: [{required}], attributes: [], credits: []}}"
+        )
+    _add_cards(rules, added)
     return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
 
 
@@ -129,6 +172,8 @@ SHAPES = {
     "diagnostics": diagnostics,
     "unknown-keys": unknown_keys,
     "extends-chain": extends_chain,
+    "prerequisite-chain": prerequisite_chain,
+    "one-card-lists": one_card_lists,
 }
 
 
@@ -139,6 +184,8 @@ SIZES: dict[str, tuple[int, ...]] = {
     "diagnostics": (500, 5_000),
     "unknown-keys": (49_000, 490_000),
     "extends-chain": (6, 60, 99),
+    "prerequisite-chain": (500, 5_000),
+    "one-card-lists": (500, 5_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.
