@@ -38,7 +38,10 @@ ten):
 - ``prerequisite-chain``: ``N`` Craft cards each requiring the next and crediting Crafts 10, as the
   shipped cards credit their group (5,000: 40 s before round ten, the square of the chain);
 - ``one-card-lists``: one card requiring and crediting ``N - 1`` others, which require each other
-  in a chain (5,000: its checks tested every pair of its lists and named every path card by card).
+  in a chain (5,000: its checks tested every pair of its lists and named every path card by card);
+- ``calamity-modifiers``: Famine with ``N`` more modifiers, one per added card, each card linking
+  to Famine (5,000: a card's modifiers were searched for among all of a calamity's). Famine's
+  modifiers then lack a `modifier_combination` (K003, an error): validated and built all the same.
 """
 
 from __future__ import annotations
@@ -132,6 +135,30 @@ def one_card_lists(rules: Path, n: int) -> list[str]:
     return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
 
 
+def calamity_modifiers(rules: Path, n: int) -> list[str]:
+    _add_cards(
+        rules,
+        [
+            f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {100 + i % 200}, prerequisites: [], '
+            'credits: [{group: crafts, points: 10, rule: "32.212"}], attributes: [{text: "Reduces Famine.", '
+            'rule: "32.211", calamities: [{calamity: famine, effect: reduces, rule: "30.312"}]}]}'
+            for i in range(n)
+        ],
+    )
+    path = rules / "calamities" / "advanced-civilization.yaml"
+    text = path.read_text(encoding="utf-8")
+    anchor = "    modifiers:\n      - card: pottery\n"
+    if anchor not in text:
+        raise SystemExit("the shipped calamity file has no Famine modifier of Pottery")
+    modifiers = "".join(
+        f"      - {{card: c{i}, applies_to: both, effect: reduces, modifies: [famine_primary, famine_secondary], "
+        f'amount: -1, text: "C{i} reduces Famine.", rule: "30.312"}}\n'
+        for i in range(n)
+    )
+    path.write_text(text.replace(anchor, "    modifiers:\n" + modifiers + anchor[len("    modifiers:\n") :], 1))
+    return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
+
+
 def _map_variant(rules: Path) -> None:
     _write(rules / "rulesets" / "hostile.yaml",
            ["kind: ruleset", "id: hostile", "name: Hostile", "extends: advanced-civilization", "files:",
@@ -174,6 +201,7 @@ SHAPES = {
     "extends-chain": extends_chain,
     "prerequisite-chain": prerequisite_chain,
     "one-card-lists": one_card_lists,
+    "calamity-modifiers": calamity_modifiers,
 }
 
 
@@ -186,6 +214,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     "extends-chain": (6, 60, 99),
     "prerequisite-chain": (500, 5_000),
     "one-card-lists": (500, 5_000),
+    "calamity-modifiers": (500, 5_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.

@@ -8,9 +8,15 @@
 'an `agriculture`'
 >>> a("unit")
 'a unit'
+>>> listed(["law", "democracy"])
+'`law`, `democracy`'
+>>> listed([f"c{i}" for i in range(5000)], shown=3)
+'`c0`, `c1`, `c2` and 4,997 more'
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 #: Words spelt with a vowel but said with a consonant ("a unit", "a one-off").
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one", "once")
@@ -39,3 +45,16 @@ def article(word: str) -> str:
 def a(word: str) -> str:
     """``word`` with its indefinite article: `an `agriculture``, `a `pottery``."""
     return f"{article(word)} {word}"
+
+
+#: How many ids a message names before it says how many more there are.
+SHOWN = 10
+
+
+def listed(ids: Sequence[str], count: int | None = None, shown: int = SHOWN) -> str:
+    """The first ``shown`` of ``ids`` in backquotes, and how many more there are (of ``count``, where
+    the caller holds only the first ids): a message stays a line whatever the data holds (5,000
+    cards in one list named every one of them)."""
+    total = len(ids) if count is None else count
+    names = ", ".join(f"`{i}`" for i in ids[:shown])
+    return names if total <= min(shown, len(ids)) else f"{names} and {total - min(shown, len(ids)):,} more"

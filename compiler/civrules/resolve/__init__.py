@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.diagnostics import Diagnostic, Related, Span, codes, words
 from civrules.diagnostics.suggest import closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
@@ -864,7 +864,7 @@ def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str
     report a key the designer never wrote ("missing key `unknown`").
     """
     name = str(at[-1]) if at and isinstance(at[-1], str) else root
-    written = ", ".join(f"`{op}`" for op in operations)
+    written = words.listed(list(operations))
     if isinstance(target, dict) and set(target) == {"unknown"}:
         return PatchProblem(
             at,
@@ -917,7 +917,7 @@ def _selector_hint(items: list[Any], selector: Any) -> str:
         fields = sorted({key for item in items if isinstance(item, dict) for key in item})
         values = [str(item[field]) for item in items if isinstance(item, dict) and isinstance(item.get(field), str)]
         if not values and fields and field not in fields:
-            return f"no element has `{field}`; they have: {', '.join(f'`{f}`' for f in fields)}"
+            return f"no element has `{field}`; they have: {words.listed(fields)}"
         close = closest(str(wanted), values) if isinstance(wanted, str) else None
         return f"did you mean `{{{field}: {close}}}`?" if close else fallback
     if isinstance(selector, str):

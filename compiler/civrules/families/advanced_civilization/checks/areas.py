@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_graph
 from civrules.families.advanced_civilization.model import Ruleset
@@ -61,7 +61,7 @@ def check_coastal(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 def _listing(ids: list[str], one: str, verb: str, many: str, verbs: str) -> str:
-    names = ", ".join(f"`{i}`" for i in ids)
+    names = words.listed(ids)
     return f"{one} {names} {verb}" if len(ids) == 1 else f"{many} {names} {verbs}"
 
 

@@ -226,7 +226,7 @@ def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     main = ruleset.areas.by_id[groups[0][0]]
     for group in groups[1:]:
         first = ruleset.areas.by_id[group[0]]
-        shown = ", ".join(f"`{a}`" for a in group[:5]) + (f" and {len(group) - 5} more" if len(group) > 5 else "")
+        shown = words.listed(group, shown=5)
         yield diagnostic(
             "M006",
             f"{words.count(len(group), 'area')} ({shown}) {'has' if len(group) == 1 else 'have'} no chain of "

@@ -42,11 +42,14 @@ def calamities_of(ruleset: Ruleset) -> list[Calamity]:
     return list(ruleset.calamities)
 
 
-def modifiers_by_calamity(ruleset: Ruleset) -> dict[str, list[tuple[Calamity, Modifier]]]:
-    """The modifiers of each calamity id (of all calamities sharing a duplicated id), with their calamity."""
-    found: dict[str, list[tuple[Calamity, Modifier]]] = {}
+def modifiers_by_card(ruleset: Ruleset) -> dict[tuple[str, str], list[tuple[Calamity, Modifier]]]:
+    """The modifiers of each (calamity id, card id), with their calamity (of all calamities sharing a
+    duplicated id), in data order: a card's modifiers looked up, not searched for among a calamity's
+    (a calamity with thousands of modifiers and as many cards linking to it cost their product)."""
+    found: dict[tuple[str, str], list[tuple[Calamity, Modifier]]] = {}
     for calamity in ruleset.calamities:
-        found.setdefault(calamity.id, []).extend((calamity, m) for m in calamity.modifiers)
+        for modifier in calamity.modifiers:
+            found.setdefault((calamity.id, modifier.card), []).append((calamity, modifier))
     return found
 
 
@@ -117,7 +120,7 @@ def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     numbers = ", ".join(str(n) for n in sorted(s.number for s in stacks.values() if s.calamities))
     for number, found in sorted(by_stack.items()):
         stack = stacks.get(number)
-        names = ", ".join(f"`{c.id}`" for c in found)
+        names = words.listed([c.id for c in found])
         if stack is None:
             declared = _stacks_key(ruleset)
             first = found[0]
@@ -279,7 +282,7 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
             first.setdefault(modifier.card, modifier)
         if len(first) < 2:
             continue
-        names = ", ".join(f"`{card}`" for card in first)
+        names = words.listed(list(first))
         yield diagnostic(
             "K003",
             f"`{calamity.id}` has modifiers of {words.count(len(first), 'card')} ({names}) but no "
@@ -557,11 +560,11 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - calamities:
                 - {calamity: famine, effect: reduces}   # FAIL: Famine has no Law modifier
     """
-    modifiers = modifiers_by_calamity(ruleset)
+    modifiers = modifiers_by_card(ruleset)
     for card in ruleset.cards.by_id.values():
         for link in card.calamity_links:
             calamity = ruleset.calamities.get(link.calamity)
-            if calamity is None or any(m.card == card.id for _, m in modifiers[calamity.id]):
+            if calamity is None or (calamity.id, card.id) in modifiers:
                 continue
             yield diagnostic(
                 "K009",
@@ -587,6 +590,7 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
           attributes:
             - text: "... reduces his Famine losses ..."    # FAIL: no `calamities:` link to famine
     """
+    linked = {(card.id, link.calamity) for card in ruleset.cards.by_id.values() for link in card.calamity_links}
     for calamity in calamities_of(ruleset):
         seen: set[str] = set()
         for modifier in calamity.modifiers:
@@ -594,7 +598,7 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if card is None or modifier.card in seen:
                 continue
             seen.add(modifier.card)
-            if any(link.calamity == calamity.id for link in card.calamity_links):
+            if (card.id, calamity.id) in linked:
                 continue
             place = card.origin.key_span("attributes") if card.writes_attributes else card.origin.head()
             cite = ruleset.citation_placeholder()
@@ -647,13 +651,13 @@ def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - calamities:
                 - {calamity: epidemic, effect: aggravates}   # FAIL: the modifiers reduce
     """
-    by_calamity = modifiers_by_calamity(ruleset)
+    by_card = modifiers_by_card(ruleset)
     for card in ruleset.cards.by_id.values():
         for link in card.calamity_links:
             calamity = ruleset.calamities.get(link.calamity)
             if calamity is None:
                 continue
-            modifiers = [(owner, m) for owner, m in by_calamity[calamity.id] if m.card == card.id]
+            modifiers = by_card.get((calamity.id, card.id), [])
             if not modifiers or any(m.effect in COMPATIBLE.get(link.effect, {link.effect}) for _, m in modifiers):
                 continue
             effects = ", ".join(sorted({m.effect for _, m in modifiers}))

@@ -352,15 +352,6 @@ def arrow(path: Sequence[str] | Route) -> str:
 #: The cards shown at each end of a long path (:func:`arrow`).
 _ENDS = 4
 
-#: How many cards a message names before it says how many more there are.
-SHOWN = 10
-
-
-def listed(shown: Sequence[str], count: int) -> str:
-    """The ids ``shown`` as a message names them, and how many more of ``count`` there are."""
-    names = ", ".join(f"`{card}`" for card in shown)
-    return names if count <= len(shown) else f"{names} and {count - len(shown):,} more"
-
 
 def _members_by_cost(ruleset: Ruleset, matrix: CreditMatrix) -> dict[str, tuple[list[int], list[str]]]:
     """Each group's members of known cost, sorted by cost (then card order): costs and ids."""
@@ -433,7 +424,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
             related.append(Related(prerequisite_span(requiring, needed), f"`{card}` can never be acquired either"))
         others = sorted(members - set(path), key=order.__getitem__)
         verb = "is" if len(others) == 1 else "are"
-        tangled = f"; {listed(others[:SHOWN], len(others))} {verb} tangled in the same knot of cycles" if others else ""
+        tangled = f"; {words.listed(others)} {verb} tangled in the same knot of cycles" if others else ""
         yield diagnostic(
             "C001",
             f"prerequisite cycle {arrow([*path, path[0]])}: none of these cards can ever be acquired{tangled}",
@@ -640,7 +631,7 @@ def as_credit(line: Any) -> CreditLine:
 def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy: CreditPolicy) -> Diagnostic:
     last = reaching[-1]
     value = combine([as_credit(line) for line in reaching], policy)
-    names = listed(targets[:SHOWN], len(targets))
+    names = words.listed(targets)
     written = "; ".join(describe(line) for line in reaching)
     each = "it" if len(targets) == 1 else "each"
     message = (
@@ -772,7 +763,7 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         givers, total = toward.from_among(card.id, owned)
         if not givers or total < card.cost:
             continue
-        shown = closure.cards(givers, SHOWN)
+        shown = closure.cards(givers, words.SHOWN)
         related = [
             Related(
                 credit_span(ruleset.cards.by_id[g], counting_line(ruleset.cards.by_id[g], card.id, matrix).index),
@@ -783,7 +774,8 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         yield diagnostic(
             "C006",
             f"`{card.id}` comes free to every player who may buy it: its prerequisites "
-            f"({listed(shown, givers.bit_count())}) credit {total} toward it, its whole cost of {card.cost} (31.57)",
+            f"({words.listed(shown, givers.bit_count())}) credit {total} toward it, its whole cost of {card.cost} "
+            "(31.57)",
             card.origin.span("cost"),
             "check the cost and the credits toward this card from its prerequisites",
             related,
@@ -902,9 +894,9 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
             covered.setdefault(counting[target_id].index, []).append((target, points))
         # One diagnostic per credit line: a group credit may cover several cheap cards at once.
         for index, targets in covered.items():
-            free = ", ".join(f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets[:SHOWN])
-            if len(targets) > SHOWN:
-                free += f" and {len(targets) - SHOWN:,} more"
+            free = ", ".join(f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets[: words.SHOWN])
+            if len(targets) > words.SHOWN:
+                free += f" and {len(targets) - words.SHOWN:,} more"
             yield diagnostic(
                 "C007",
                 f"`{giver.id}`'s credit covers the whole cost of {free}: any holder of `{giver.id}` gets "

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import Commodity, Ruleset
@@ -133,7 +133,7 @@ def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for number, goods in sorted(_stack_cards(ruleset).items()):
         if number in stacks:
             continue
-        names = ", ".join(f"`{c.id}`" for c in goods)
+        names = words.listed([c.id for c in goods])
         yield diagnostic(
             "D003",
             f"{names} {'is' if len(goods) == 1 else 'are'} in trade stack {number}, which is not declared",
@@ -341,7 +341,7 @@ def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "mark the goods Mining applies to (Advanced Civilization: Iron, Bronze, Silver, Gems, Gold)",
         )
     elif goods and not bonus:
-        names = ", ".join(f"`{c.id}`" for c in goods)
+        names = words.listed([c.id for c in goods])
         yield diagnostic(
             "D007",
             f"{names} {'is' if len(goods) == 1 else 'are'} marked `mining: true`, but no Mining set bonus is declared",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Ruleset
@@ -72,7 +72,7 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
         anchor = groups[0][0]
         for group in groups[1:]:
-            names = ", ".join(f"`{a}`" for a in group)
+            names = words.listed(group)
             verb = "is" if len(group) == 1 else "are"
             yield diagnostic(
                 "M020",

@@ -1,0 +1,135 @@
+"""Every check's work grows linearly in the data, counted rather than timed (issue 32, points 1 and 6).
+
+The adversarial shapes of ``bench/shapes.py`` grow one list or chain of the shipped rules (a card
+requiring and crediting thousands, a chain of prerequisites, a calamity with thousands of
+modifiers...). Each check is run on a shape at ``n`` and at ``2n`` under a profiler hook counting
+the Python and C calls it makes (a machine's load does not change the count): a check whose count
+more than doubles and a half when the data doubles does work that grows faster than the data. Two
+such checks (a card's modifiers searched for among all of a calamity's, a card's transitive
+prerequisites walked card by card) took 5 s and 40 s at 5,000 before round ten.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from bench import shapes, synth, synth_family
+from civrules.checks import Check
+from civrules.checks.catalogue import all_checks
+from civrules.load.workspace import Workspace
+from civrules.model import Ruleset
+from civrules.pipeline import analyse
+from civrules.support import memo
+from tests.conftest import RULES
+
+#: The shapes whose every check is counted, with the size ``n`` (the count at ``2n`` is compared).
+GROWN = {"prerequisite-chain": 150, "one-card-lists": 150, "calamity-modifiers": 150, "cards": 150}
+#: A count at ``2n`` at most this many times the count at ``n``: linear work doubles, plus what a
+#: message or a look-up of a longer list adds; the square of the data would quadruple.
+MOST = 2.5
+#: A check counting fewer calls than this at ``2n`` is not judged (a constant cost, or one per card
+#: of the shipped rules, is not the growth this looks for).
+SMALL = 2_000
+
+
+def calls_made(run: Callable[[], object]) -> int:
+    """How many calls (of Python functions and of C functions from Python) ``run`` makes, from a
+    process that keeps nothing of earlier runs (:func:`civrules.support.memo.forget`: a map's
+    picture shared by content would otherwise make whichever model came second look cheaper)."""
+    memo.forget()
+    made = 0
+
+    def count(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal made
+        if event in ("call", "c_call"):
+            made += 1
+
+    sys.setprofile(count)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return made
+
+
+def _run(check: Check, model: Ruleset) -> None:
+    list(check.run(model))
+
+
+def model_of(tmp_path: Path, shape: str, n: int) -> Ruleset:
+    """The model of advanced-civilization with ``shape`` at size ``n`` (every check selected away:
+    they are run apart, one at a time)."""
+    out = tmp_path / f"{shape}-{n}"
+    rules = out / "rules"
+    shutil.copytree(RULES, rules)
+    shapes.SHAPES[shape](rules, n)
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["-"])
+    assert analysis.model is not None
+    return analysis.model
+
+
+@pytest.mark.parametrize("shape", sorted(GROWN))
+def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape: str) -> None:
+    n = GROWN[shape]
+    small, large = model_of(tmp_path, shape, n), model_of(tmp_path, shape, 2 * n)
+    checks = [c for c in all_checks("advanced-civilization") if c.family in (None, "advanced-civilization")]
+    grown = {}
+    for check in checks:
+        at_n, at_2n = (calls_made(functools.partial(_run, check, model)) for model in (small, large))
+        if at_2n >= SMALL and at_2n > MOST * at_n:
+            grown[check.code.code] = (at_n, at_2n)
+    assert grown == {}, f"checks whose work more than doubles with the data ({shape} at {n} and {2 * n}): {grown}"
+
+
+#: Every family's synthetic ruleset of the scaling series (bench/synth.py for Advanced Civilization,
+#: bench/synth_family.py's copies of a base ruleset for the others): each check's count at scale 4
+#: against scale 2 (scale 1 is the shipped data, not half of scale 2: the copies are joined).
+FAMILIES = {
+    "advanced-civilization": None,
+    "sid-meiers-civilization": "sid-meiers-civilization",
+    "imperial-settlers": "imperial-settlers",
+}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_no_check_of_a_family_does_work_growing_faster_than_its_synthetic_ruleset(tmp_path: Path, family: str) -> None:
+    models = []
+    for scale in (2, 4):
+        base = FAMILIES[family]
+        out = tmp_path / f"x{scale}"
+        rules = synth.generate(out, scale) if base is None else synth_family.generate(out, base, scale)
+        workspace = Workspace(rules)
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["synthetic"]), select=["-"])
+        assert analysis.model is not None
+        models.append(analysis.model)
+    grown = {}
+    for check in all_checks(family):
+        if check.family not in (None, family):
+            continue
+        at_2, at_4 = (calls_made(functools.partial(_run, check, model)) for model in models)
+        if at_4 >= SMALL and at_4 > MOST * at_2:
+            grown[check.code.code] = (at_2, at_4)
+    assert grown == {}, f"checks whose work more than doubles with the data ({family}, at scales 2 and 4): {grown}"
+
+
+def test_the_count_finds_work_growing_as_the_square(tmp_path: Path) -> None:
+    """The measure can fail: a check walking every card's prerequisites, as C005 did before round
+    ten, is found on the prerequisite chain."""
+    small, large = model_of(tmp_path, "prerequisite-chain", 150), model_of(tmp_path, "prerequisite-chain", 300)
+    from civrules.families.advanced_civilization.checks.cards import prerequisite_graph
+
+    def walk_each(model: Ruleset) -> None:
+        graph = prerequisite_graph(model)  # type: ignore[arg-type]
+        for card in graph:
+            graph.descendants(card)
+
+    assert calls_made(lambda: walk_each(large)) > MOST * calls_made(lambda: walk_each(small))
