@@ -40,8 +40,8 @@ ten):
 - ``one-card-lists``: one card requiring and crediting ``N - 1`` others, which require each other
   in a chain (5,000: its checks tested every pair of its lists and named every path card by card);
 - ``calamity-modifiers``: Famine with ``N`` more modifiers, one per added card, each card linking
-  to Famine (5,000: a card's modifiers were searched for among all of a calamity's). Famine's
-  modifiers then lack a `modifier_combination` (K003, an error): validated and built all the same.
+  to Famine, the modifiers cumulative (5,000: a card's modifiers were searched for among all of a
+  calamity's).
 """
 
 from __future__ import annotations
@@ -155,7 +155,10 @@ def calamity_modifiers(rules: Path, n: int) -> list[str]:
         f'amount: -1, text: "C{i} reduces Famine.", rule: "30.312"}}\n'
         for i in range(n)
     )
-    path.write_text(text.replace(anchor, "    modifiers:\n" + modifiers + anchor[len("    modifiers:\n") :], 1))
+    combination = '    modifier_combination: {mode: cumulative, text: "Each modifier held applies.", rule: "30.312"}\n'
+    path.write_text(
+        text.replace(anchor, combination + "    modifiers:\n" + modifiers + anchor[len("    modifiers:\n") :], 1)
+    )
     return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
 
 

@@ -12,6 +12,7 @@ prerequisites walked card by card) took 5 s and 40 s at 5,000 before round ten.
 from __future__ import annotations
 
 import functools
+import itertools
 import shutil
 import sys
 from collections.abc import Callable
@@ -64,6 +65,14 @@ def _run(check: Check, model: Ruleset) -> None:
     list(check.run(model))
 
 
+def _render(rules: Path, named: list[str]) -> None:
+    from civrules.emit.build import render
+
+    workspace = Workspace(rules)
+    manifests = workspace.manifests()
+    render(workspace, [workspace.load_ruleset(manifests[name]) for name in named])
+
+
 def model_of(tmp_path: Path, shape: str, n: int) -> Ruleset:
     """The model of advanced-civilization with ``shape`` at size ``n`` (every check selected away:
     they are run apart, one at a time)."""
@@ -88,6 +97,25 @@ def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape:
         if at_2n >= SMALL and at_2n > MOST * at_n:
             grown[check.code.code] = (at_n, at_2n)
     assert grown == {}, f"checks whose work more than doubles with the data ({shape} at {n} and {2 * n}): {grown}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", sorted(shapes.SHAPES))
+def test_a_whole_build_does_no_work_growing_faster_than_the_shape(tmp_path: Path, shape: str) -> None:
+    """Seconds each (a whole build under the profiler's hook, four times): the shape's commands
+    from reading to rendering (resolving, the model, the checks, the package and the sheets),
+    counted at ``n`` and ``2n`` (the extends chain at 6 and 12 variants), net of the empty shape's count."""
+    sizes = (6, 12) if shape == "extends-chain" else (100, 200)
+    counts = []
+    for n in (0, 0, *sizes):  # the first run of the empty shape warms the process up (imports, caches)
+        out = tmp_path / f"{shape}-{n}-{len(counts)}"
+        rules = out / "rules"
+        shutil.copytree(RULES, rules)
+        words = shapes.SHAPES[shape](rules, n)[0].split()
+        named = list(itertools.takewhile(lambda w: not w.startswith("-"), words[words.index("validate") + 1 :]))
+        counts.append(calls_made(functools.partial(_render, rules, named)))
+    _, empty, small, large = counts
+    assert large - empty <= MOST * (small - empty), (shape, counts)
 
 
 #: Every family's synthetic ruleset of the scaling series (bench/synth.py for Advanced Civilization,
