@@ -34,6 +34,9 @@ class Source(Generic[R]):
     ruleset: R
     page: Page
     changes: RulesetDiff | None = None
+    #: :meth:`changed`'s marks of each collection asked for, made once (a read of the real object,
+    #: never of a stand-in's record: :mod:`civrules.support.tracked` records what the method returns).
+    _marks: dict[str, dict[str, str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def variant(self) -> bool:
@@ -51,17 +54,22 @@ class Source(Generic[R]):
         return found
 
     def changed(self, collection: str, key: str) -> str:
-        """``added`` or ``changed`` when the variant adds or changes that entity, else empty."""
+        """``added`` or ``changed`` when the variant adds or changes that entity, else empty.
+
+        The marks of a collection are made once, in one pass over its diff: a sheet asks for every
+        entity, and a search of the diff for each made a variant adding thousands of cards cost
+        the square of them."""
         if self.changes is None:
             return ""
-        for found in self.changes.collections:
-            if found.name != collection:
-                continue
-            if any(entity.key == key for entity in found.added):
-                return "added"
-            if any(entity.key == key for entity in found.changed):
-                return "changed"
-        return ""
+        marks = self._marks.get(collection)
+        if marks is None:
+            marks = self._marks[collection] = {}
+            for found in self.changes.collections:
+                if found.name == collection:
+                    for mark, entities in (("added", found.added), ("changed", found.changed)):
+                        for entity in entities:
+                            marks.setdefault(entity.key, mark)
+        return marks.get(key, "")
 
     def setting_changed(self, *roots: str) -> bool:
         """Whether the variant changes a ruleset setting under any of ``roots`` (``hand_limit`` ...)."""

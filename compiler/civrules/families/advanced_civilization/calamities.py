@@ -223,6 +223,32 @@ def _combine(calamity: Calamity, found: list[Modifier], held: Collection[str]) -
     return [m for m in found if m.card not in dropped], [m for m in found if m.card in dropped]
 
 
+def _modifiers_of(calamity: Calamity, held_cards: Collection[str]) -> list[Modifier]:
+    """The modifiers of ``calamity`` of the cards in ``held_cards``, in data order: looked up by
+    card where the calamity has many (a sheet or a package asks the amount for each of a calamity's
+    modifiers: Famine with 5,000 card modifiers scanned them all 25,000 times, 11 s of a build)."""
+    modifiers = calamity.modifiers
+    if len(modifiers) <= _SCANNED or len(held_cards) >= len(modifiers):
+        return [m for m in modifiers if m.card in held_cards]
+    cached = _BY_CARD.get(id(calamity))
+    if cached is None or cached[0] is not calamity:
+        by_card: dict[str, list[int]] = {}
+        for position, modifier in enumerate(modifiers):
+            by_card.setdefault(modifier.card, []).append(position)
+        if len(_BY_CARD) >= 64:
+            _BY_CARD.clear()
+        cached = _BY_CARD[id(calamity)] = (calamity, by_card)
+    found = sorted(i for card in set(held_cards) for i in cached[1].get(card, ()))
+    return [modifiers[i] for i in found]
+
+
+#: A calamity of at most this many modifiers is scanned; a longer one looked up by card.
+_SCANNED = 16
+#: Each long calamity's modifier positions by card, by the calamity's identity (the calamity is kept
+#: in the entry, so that a reused id cannot match).
+_BY_CARD: dict[int, tuple[Calamity, dict[str, list[int]]]] = {}
+
+
 def calamity_amount(
     calamity: Calamity,
     effect_id: str,
@@ -279,8 +305,8 @@ def calamity_amount(
 
     found = [
         m
-        for m in calamity.modifiers
-        if m.card in held_cards and m.applies_to in (role, "both") and effect_id in modified_effects(calamity, m)
+        for m in _modifiers_of(calamity, held_cards)
+        if m.applies_to in (role, "both") and effect_id in modified_effects(calamity, m)
     ]
     additions = [m for m in found if m.adds]
     counted, superseded = _combine(calamity, [m for m in found if m not in additions], held_cards)

@@ -431,10 +431,7 @@ class ImperialSettlersRuleset(Ruleset):
 
     def custom_deck(self, faction: str) -> FactionDeck | None:
         """The custom deck the ruleset uses for ``faction`` (the first, where it has several)."""
-        for deck in self.faction_decks:
-            if deck.faction == faction:
-                return deck
-        return None
+        return _decks_of(self).custom.get(faction)
 
     def deck_cards(self, deck: Deck) -> list[tuple[Card, int]]:
         """The cards of a deck as the game uses it, each with its copies: a faction's custom deck
@@ -443,7 +440,37 @@ class ImperialSettlersRuleset(Ruleset):
         if custom is not None:
             found = [(self.cards.get(e.card), e.copies) for e in custom.entries]
             return [(card, copies) for card, copies in found if card is not None]
-        return [(card, card.copies) for card in self.cards if card.deck == deck.id]
+        return [(card, card.copies) for card in _decks_of(self).printed.get(deck.id, ())]
+
+
+class _Decks:
+    """A ruleset's cards by the deck they are printed for and its custom decks by faction (the
+    first of each), made once per model: asked per deck, a walk over every card and custom deck
+    grew as the product of decks and cards."""
+
+    __slots__ = ("custom", "printed")
+
+    def __init__(self, ruleset: ImperialSettlersRuleset) -> None:
+        self.printed: dict[str | None, list[Card]] = {}
+        for card in ruleset.cards:
+            self.printed.setdefault(card.deck, []).append(card)
+        self.custom: dict[str, FactionDeck] = {}
+        for deck in ruleset.faction_decks:
+            self.custom.setdefault(deck.faction, deck)
+
+
+def _decks_of(ruleset: ImperialSettlersRuleset) -> _Decks:
+    cached = _DECKS.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        if len(_DECKS) >= 8:
+            _DECKS.clear()
+        cached = _DECKS[id(ruleset)] = (ruleset, _Decks(ruleset))
+    return cached[1]
+
+
+#: Each model's decks, by the model's identity (the model is kept in the entry, so that a reused id
+#: cannot match).
+_DECKS: dict[int, tuple[ImperialSettlersRuleset, _Decks]] = {}
 
 
 def _bool_or_none(value: Any) -> bool | None:
