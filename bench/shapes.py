@@ -104,15 +104,17 @@ def cards(rules: Path, n: int) -> list[str]:
     return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
 
 
+def _chained(i: int, n: int, credits: str) -> str:
+    """Craft card ``c{i}``, requiring ``c{i + 1}`` (the last of ``n`` requires nothing), with ``credits``."""
+    required = f'{{card: c{i + 1}, rule: "31.62"}}' if i + 1 < n else ""
+    return (
+        f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {100 + i % 200}, '
+        f"prerequisites: [{required}], attributes: [], credits: [{credits}]}}"
+    )
+
+
 def prerequisite_chain(rules: Path, n: int) -> list[str]:
-    added = []
-    for i in range(n):
-        required = f'{{card: c{i + 1}, rule: "31.62"}}' if i + 1 < n else ""
-        added.append(
-            f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {100 + i % 200}, '
-            f'prerequisites: [{required}], attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
-        )
-    _add_cards(rules, added)
+    _add_cards(rules, [_chained(i, n, '{group: crafts, points: 10, rule: "32.212"}') for i in range(n)])
     return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
 
 
@@ -125,12 +127,7 @@ def one_card_lists(rules: Path, n: int) -> list[str]:
             f'  - {{id: c0, name: C0, rule: "32.21", groups: [crafts], cost: 100, prerequisites: [{required}], '
             f'attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}, {credits}]}}'
         )
-    for i in range(1, n):
-        required = f'{{card: c{i + 1}, rule: "31.62"}}' if i + 1 < n else ""
-        added.append(
-            f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: {100 + i % 200}, '
-            f"prerequisites: [{required}], attributes: [], credits: []}}"
-        )
+    added.extend(_chained(i, n, "") for i in range(1, n))
     _add_cards(rules, added)
     return ["validate advanced-civilization", "build advanced-civilization --out {out}/generated"]
 
