@@ -853,6 +853,7 @@ def _card_checks(added: str, codes: list[str], monkeypatch: pytest.MonkeyPatch) 
     from one card, closures made, indexes of a card's credit lines made)."""
     from civrules.families.advanced_civilization import credits
     from civrules.families.advanced_civilization.checks import cards as module
+    from civrules.support import walks
 
     cards = shipped_text("cards/advanced-civilization.yaml")
     workspace = CachedWorkspace(
@@ -862,7 +863,7 @@ def _card_checks(added: str, codes: list[str], monkeypatch: pytest.MonkeyPatch) 
         workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["C003"]
     )
     assert analysis.model is not None
-    calls = {"descendants": 0, "ancestors": 0, "closure": 0, "line_index": 0}
+    calls = {"reachable": 0, "ancestors": 0, "closure": 0, "line_index": 0}
 
     def counted(name: str, function: Any) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -871,8 +872,8 @@ def _card_checks(added: str, codes: list[str], monkeypatch: pytest.MonkeyPatch) 
 
         return wrapper
 
-    for name in ("descendants", "ancestors"):
-        monkeypatch.setattr(module.Prerequisites, name, counted(name, getattr(module.Prerequisites, name)))
+    monkeypatch.setattr(module, "reachable", counted("reachable", walks.reachable))  # a walk from one card
+    monkeypatch.setattr(module.Prerequisites, "ancestors", counted("ancestors", module.Prerequisites.ancestors))
     monkeypatch.setattr(module.Closure, "__init__", counted("closure", module.Closure.__init__))
     monkeypatch.setattr(credits.CreditMatrix, "line_index", counted("line_index", credits.CreditMatrix.line_index))
     module._GRAPHS.clear()
@@ -897,7 +898,7 @@ def test_the_card_checks_of_a_prerequisite_chain_make_no_walk_per_card(monkeypat
         'attributes: [], credits: [{group: crafts, points: 10, rule: "32.212"}]}\n'
     )
     found, calls = _card_checks(added, ["C002", "C005", "C006", "C007"], monkeypatch)
-    assert calls["descendants"] == calls["ancestors"] == 0 and calls["closure"] == 1, calls
+    assert calls["reachable"] == calls["ancestors"] == 0 and calls["closure"] == 1, calls
     free = [d for d in found if d.code == "C006"]
     # c_i holds the n - 1 - i cards after it, each giving 10 toward a cost of 100: free from i <= n - 11.
     assert len(free) == n - 10 and {d.code for d in found} == {"C006"}
@@ -925,7 +926,7 @@ def test_the_card_checks_of_a_card_listing_thousands_are_linear_in_its_lists(mon
         for i in range(1, n)
     ).replace(f', prerequisites: [{{card: c{n}, rule: "31.62"}}]', ", prerequisites: []")
     found, calls = _card_checks(added, ["C002", "C004", "C005", "C006", "C007"], monkeypatch)
-    assert calls["descendants"] == calls["ancestors"] == 0 and calls["closure"] == 1, calls
+    assert calls["reachable"] == calls["ancestors"] == 0 and calls["closure"] == 1, calls
     assert calls["line_index"] <= len(found) + 10, calls
     codes = [d.code for d in found]
     # c1 requires c2, which requires c3...: every prerequisite of c0 after c1 is implied by c1.

@@ -84,10 +84,6 @@ class Prerequisites:
     def acyclic(self) -> bool:
         return acyclic(self.requires)
 
-    def descendants(self, card: str) -> set[str]:
-        """The cards ``card`` requires, directly or through others (networkx's ``descendants``)."""
-        return reachable(self.requires, card)
-
     def closure(self) -> Closure:
         """What each card requires through others, for every card at once (made once per graph)."""
         if self._closure is None:
