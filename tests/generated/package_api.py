@@ -4,8 +4,10 @@ its modules, with its type and a structural value.
 tests/generated/test_package_api.py holds today's packages to the snapshot committed in
 ``tests/data/package-api.json`` (recorded before the runtime was split by family, at 53eba5c:
 0f58774 with the Mega Civilization data of issue 31; its module names moved into the
-``civrules_rulesets`` namespace in issue 27, with every value unchanged), so a
-change to how the packages are generated cannot change what an engine sees. After a deliberate
+``civrules_rulesets`` namespace in issue 27, with every value unchanged; rewritten in issue 32's
+round eleven for one private slot of the credit matrix's class, ``_indexes``, its lines indexed per
+row, no public name, type or value changed), so a change to how the packages are generated cannot
+change what an engine sees. After a deliberate
 change to the packages' API, rewrite the snapshot and review its diff::
 
     .venv/bin/python -m tests.generated.package_api --write

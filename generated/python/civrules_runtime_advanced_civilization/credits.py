@@ -6,6 +6,10 @@ computes ``matrix[owned][target]`` from them under the ruleset's policy, as the 
 it: a group credit reaches the other cards of its group (not a card of two groups where the policy
 does not know how such a card takes group credits), several lines of one owned card toward one
 target give the highest or their sum (``same_target``), and an extra credit always adds.
+
+A lookup costs what the target's own lines cost, not the owned card's whole row: each row's lines
+are indexed by the card and the group they credit when the row is first asked (an index linear in
+the lines, kept by the matrix), so reading a row of n lines cell by cell is linear in n, not n².
 """
 
 from collections.abc import Iterator, Mapping
@@ -29,11 +33,15 @@ class CreditRow(Mapping[str, int]):
         self._lines = lines
 
     def _reaching(self, target: str) -> "list[Line]":
-        if target == self._owned:
+        if target == self._owned or not self._lines:
             return []
         matrix = self._matrix
-        groups = () if target in matrix._no_group_credits else matrix._groups.get(target, ())
-        return [line for line in self._lines if (line[2] == target if line[2] is not None else line[1] in groups)]
+        by_card, by_group = matrix._index(self._owned, self._lines)
+        found = list(by_card.get(target, ()))
+        if target not in matrix._no_group_credits:
+            for group in dict.fromkeys(matrix._groups.get(target, ())):
+                found.extend(by_group.get(group, ()))
+        return found
 
     def __getitem__(self, target: str) -> int:
         lines = self._reaching(target)
@@ -89,7 +97,17 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
     (10, {}, ['mining', 'pottery'])
     """
 
-    __slots__ = ("_empty", "_groups", "_hash", "_known", "_lines", "_members", "_no_group_credits", "same_target")
+    __slots__ = (
+        "_empty",
+        "_groups",
+        "_hash",
+        "_indexes",
+        "_known",
+        "_lines",
+        "_members",
+        "_no_group_credits",
+        "same_target",
+    )
 
     def __init__(
         self,
@@ -112,6 +130,21 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             frozenset() if two_group_cards_known else frozenset(c for c, of in groups.items() if len(of) > 1)
         )
         self._empty: tuple[Line, ...] = ()
+        self._indexes: dict[str, tuple[dict[str, list[Line]], dict[str, list[Line]]]] = {}
+
+    def _index(self, owned: str, lines: "tuple[Line, ...]") -> "tuple[dict[str, list[Line]], dict[str, list[Line]]]":
+        """``owned``'s lines by the card they credit and by the group they credit, made once."""
+        index = self._indexes.get(owned)
+        if index is None:
+            by_card: dict[str, list[Line]] = {}
+            by_group: dict[str, list[Line]] = {}
+            for line in lines:
+                if line[2] is not None:
+                    by_card.setdefault(line[2], []).append(line)
+                elif line[1] is not None:
+                    by_group.setdefault(line[1], []).append(line)
+            index = self._indexes[owned] = (by_card, by_group)
+        return index
 
     @classmethod
     def from_export(cls, exported: "Mapping[str, Any]") -> "CreditMatrix":

@@ -4,6 +4,7 @@ transcriptions, and the rulebook's worked examples (2.8, 31.54, 31.55, 31.58).""
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import re
 from pathlib import Path
@@ -312,8 +313,9 @@ FAMILY_RULESETS = [
 ]
 
 
+@functools.cache
 def runtime_credits() -> Any:
-    """The family runtime's credit module (standard library only), loaded from its source."""
+    """The family runtime's credit module (standard library only), loaded from its source once."""
     import importlib.util
 
     from civrules.families.advanced_civilization import package
@@ -375,7 +377,8 @@ def test_the_credits_from_among_a_set_of_cards_equal_a_lookup_of_each() -> None:
     """C006's total (``_CreditsToward``: group credits counted per value over sets of bits, specific
     credits looked up one by one) equals looking up each card of the set in the matrix, on random
     decks under every policy; so does a row's look-up through its index of lines (a row of more
-    than 16 lines) equal the scan of its lines."""
+    than 16 lines) equal the scan of its lines, and the generated runtime's matrix, whose rows are
+    looked up through an index of their lines, equal the dense derivation."""
     import random
 
     from civrules.families.advanced_civilization.checks.cards import Prerequisites, _CreditsToward
@@ -396,6 +399,8 @@ def test_the_credits_from_among_a_set_of_cards_equal_a_lookup_of_each() -> None:
             sources.append(CreditSource(card, tuple(rng.sample(groups, rng.choice([1, 1, 2]))), tuple(lines)))
         policy = CreditPolicy(rng.choice(list(SameTarget)), rng.random() < 0.7)
         matrix = CreditMatrix(sources, policy)
+        # the generated runtime's matrix (its rows' lines indexed per card and group) too
+        assert assert_answers_as_dense(sources, policy), round_
         graph = Prerequisites({card: [] for card in ids})
         toward = _CreditsToward(matrix, graph.closure())
         for target in ids:
