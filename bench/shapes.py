@@ -40,8 +40,9 @@ ten):
 - ``one-card-lists``: one card requiring and crediting ``N - 1`` others, which require each other
   in a chain (5,000: its checks tested every pair of its lists and named every path card by card);
 - ``calamity-modifiers``: Famine with ``N`` more modifiers, one per added card, each card linking
-  to Famine, the modifiers cumulative (5,000: a card's modifiers were searched for among all of a
-  calamity's).
+  to Famine, only the highest held counting, by a precedence of every modifying card (5,000: a
+  card's modifiers were searched for among all of a calamity's; with the modifiers cumulative
+  until round eleven, which left the precedence's look-ups, quadratic too, unmeasured).
 """
 
 from __future__ import annotations
@@ -152,7 +153,13 @@ def calamity_modifiers(rules: Path, n: int) -> list[str]:
         f'amount: -1, text: "C{i} reduces Famine.", rule: "30.312"}}\n'
         for i in range(n)
     )
-    combination = '    modifier_combination: {mode: cumulative, text: "Each modifier held applies.", rule: "30.312"}\n'
+    # Only the highest of the cards held counts, in the order of a precedence as long as the
+    # modifiers: a card's level searched for in it, once per modifier, was quadratic (round eleven).
+    precedence = ", ".join(["pottery", *(f"c{i}" for i in range(n))])
+    combination = (
+        f"    modifier_combination: {{mode: highest, precedence: [{precedence}], "
+        'text: "Only the highest card held applies.", rule: "30.312"}\n'
+    )
     path.write_text(
         text.replace(anchor, combination + "    modifiers:\n" + modifiers + anchor[len("    modifiers:\n") :], 1)
     )

@@ -14,6 +14,7 @@ from typing import Literal
 
 from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
 from civrules.model import Unknown, known
+from civrules.support.memo import register
 from civrules.support.values import frozen_value
 
 Role = Literal["primary", "secondary"]
@@ -215,12 +216,31 @@ def _combine(calamity: Calamity, found: list[Modifier], held: Collection[str]) -
         if override.card in held:
             dropped.update(override.overrides)
     if calamity.modifier_combination == "highest":
-        precedence = list(combination.precedence if combination is not None else ())
-        ranked = [m.card for m in found if m.card in precedence and m.card not in dropped]
+        rank = _ranks(calamity)
+        ranked = [m.card for m in found if m.card in rank and m.card not in dropped]
         if ranked:
-            top = max(ranked, key=precedence.index)
+            top = max(ranked, key=rank.__getitem__)
             dropped.update(card for card in ranked if card != top)
     return [m for m in found if m.card not in dropped], [m for m in found if m.card in dropped]
+
+
+def _ranks(calamity: Calamity) -> dict[str, int]:
+    """Each card of the calamity's ``precedence`` by its first place: a card's level looked up, not
+    searched for, and made once per calamity where the precedence is long (each amount a sheet or
+    a package asks combines the modifiers: a precedence of 5,000 cards searched, or ranked again,
+    for each of them was 25 million steps)."""
+    precedence = calamity.combination.precedence if calamity.combination is not None else ()
+    cached = _RANKS.get(id(calamity)) if len(precedence) > _SCANNED else None
+    if cached is not None and cached[0] is calamity:
+        return cached[1]
+    rank: dict[str, int] = {}
+    for place, card in enumerate(precedence):
+        rank.setdefault(card, place)
+    if len(precedence) > _SCANNED:
+        if len(_RANKS) >= 64:
+            _RANKS.clear()
+        _RANKS[id(calamity)] = (calamity, rank)
+    return rank
 
 
 def _modifiers_of(calamity: Calamity, held_cards: Collection[str]) -> list[Modifier]:
@@ -247,6 +267,10 @@ _SCANNED = 16
 #: Each long calamity's modifier positions by card, by the calamity's identity (the calamity is kept
 #: in the entry, so that a reused id cannot match).
 _BY_CARD: dict[int, tuple[Calamity, dict[str, list[int]]]] = {}
+#: Each long precedence's places by card, likewise.
+_RANKS: dict[int, tuple[Calamity, dict[str, int]]] = {}
+register(_BY_CARD)
+register(_RANKS)
 
 
 def calamity_amount(

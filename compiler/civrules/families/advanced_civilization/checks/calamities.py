@@ -328,10 +328,9 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 (("modifier_combination", "overrides", o, "overrides", i), card)
                 for i, card in enumerate(override.overrides)
             )
-        unranked = (
-            [card for card in cards if card not in precedence] if calamity.modifier_combination == "highest" else []
-        )
-        strays = [(path, card) for path, card in named if card not in cards]
+        ranked, modifying = frozenset(precedence), frozenset(cards)
+        unranked = [card for card in cards if card not in ranked] if calamity.modifier_combination == "highest" else []
+        strays = [(path, card) for path, card in named if card not in modifying]
         for n, (path, card) in enumerate(strays):
             suggestion = unranked[n] if n < len(unranked) else _closest(card, cards)
             yield diagnostic(
@@ -342,8 +341,11 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 [Related(calamity.origin.key_span("modifiers"), "the modifiers")],
                 suggestion,
             )
+        first: dict[str, Modifier] = {}
+        for m in calamity.modifiers if unranked[len(strays) :] else ():
+            first.setdefault(m.card, m)
         for card in unranked[len(strays) :]:
-            modifier = next(m for m in calamity.modifiers if m.card == card)
+            modifier = first[card]
             yield diagnostic(
                 "K004",
                 f"`{calamity.id}`: `{card}` modifies the calamity but is not in the `precedence` of mode highest",

@@ -241,9 +241,12 @@ def _counted(
         if card in held:
             dropped.update(overridden)
     if combination.mode == CombinationMode.HIGHEST:
-        ranked = [m.card for m in applying if m.card in combination.precedence and m.card not in dropped]
+        rank: dict[str, int] = {}
+        for place, card in enumerate(combination.precedence):  # a card's level looked up, not searched for
+            rank.setdefault(card, place)
+        ranked = [m.card for m in applying if m.card in rank and m.card not in dropped]
         if ranked:
-            top = max(ranked, key=combination.precedence.index)
+            top = max(ranked, key=rank.__getitem__)
             dropped.update(card for card in ranked if card != top)
     return [m for m in applying if m.card not in dropped]
 
