@@ -154,6 +154,27 @@ def test_duplicate_keys_are_found_at_every_depth() -> None:
     assert codes_of(text) == [("L002", 2, 1), ("L002", 4, 12), ("L002", 7, 7)]
 
 
+def test_each_duplicate_names_its_own_first_definition_among_many_keys() -> None:
+    """The first definition is looked up by key (an index made at the first duplicate, extended as
+    keys come): keys written again in another order, some twice, a duplicate before and after
+    other keys are added, each names the line of its own first definition."""
+    keys = [f"k{i}" for i in range(300)]
+    again = [*reversed(keys[::3]), "late", *keys[1::7], "late", "k0"]
+    lines = [f"{key}: 1" for key in keys[:150]] + [f"{key}: 2" for key in again[:40]]
+    lines += [f"{key}: 1" for key in keys[150:]] + [f"{key}: 3" for key in again[40:]]
+    _, diagnostics = read_yaml_text("\n".join(lines) + "\n", "f.yaml")
+    first: dict[str, int] = {}
+    for number, line in enumerate(lines, 1):
+        first.setdefault(line.partition(":")[0], number)
+    expected = [
+        (number, first[line.partition(":")[0]])
+        for number, line in enumerate(lines, 1)
+        if first[line.partition(":")[0]] != number
+    ]
+    assert [(d.span.line, d.related[0].span.line) for d in diagnostics if d.span is not None] == expected
+    assert {d.code for d in diagnostics} == {"L002"}
+
+
 def test_distinct_keys_are_fine() -> None:
     assert codes_of("a: 1\nb: {a: 1}\n") == []
 
