@@ -7,6 +7,7 @@ Loading, schema validation, resolution and the semantic checks all report proble
 
 from __future__ import annotations
 
+import bisect
 import enum
 import re
 from collections.abc import Iterable
@@ -78,21 +79,43 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     unique = list(dict.fromkeys(diagnostics))
     refused = [d.span for d in unique if d.code.startswith("L") and d.span is not None]
     if refused:
-        unique = [d for d in unique if not (d.code.startswith("S") and _holds_any(d.span, refused))]
+        holds_any = _Holding(refused)
+        unique = [d for d in unique if not (d.code.startswith("S") and holds_any(d.span))]
     return sorted(unique, key=Diagnostic.sort_key)
 
 
-def _holds_any(span: Span | None, inner: list[Span]) -> bool:
-    if span is None:
+class _Holding:
+    """Whether a span holds any of ``inner`` (another span of its file lying within it).
+
+    The inner spans of each file are sorted by where they start, and a span's are looked for from
+    its start on, stopping at its end: the spans of one document nest or lie apart, so the first
+    that starts within a span mostly lies within it. Each schema error was tested against every
+    refused key (245,000 duplicate keys, each an L diagnostic: 58 s of one `validate`).
+    """
+
+    def __init__(self, inner: list[Span]) -> None:
+        by_file: dict[str, list[tuple[tuple[int, int], tuple[int, int], Span]]] = {}
+        for other in inner:
+            by_file.setdefault(other.file, []).append(
+                ((other.line, other.column), (other.end_line, other.end_column), other)
+            )
+        for entries in by_file.values():
+            entries.sort(key=lambda entry: entry[0])
+        self._by_file = by_file
+        self._starts = {file: [entry[0] for entry in entries] for file, entries in by_file.items()}
+
+    def __call__(self, span: Span | None) -> bool:
+        if span is None or span.file not in self._by_file:
+            return False
+        entries = self._by_file[span.file]
+        start, end = (span.line, span.column), (span.end_line, span.end_column)
+        at = bisect.bisect_left(self._starts[span.file], start)
+        while at < len(entries) and entries[at][0] <= end:
+            _, other_end, other = entries[at]
+            if other_end <= end and other != span:
+                return True
+            at += 1
         return False
-    start, end = (span.line, span.column), (span.end_line, span.end_column)
-    return any(
-        other.file == span.file
-        and other != span
-        and start <= (other.line, other.column)
-        and (other.end_line, other.end_column) <= end
-        for other in inner
-    )
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
