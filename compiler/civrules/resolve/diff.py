@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -298,20 +299,22 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
     if (old or new) and before_named is not None and after_named is not None:
         yield from _diff_named(before_named, after_named, path)
         return
-    remaining = [_canon(v) for v in new]
+    # An element is kept when the other side has one more of the same text to match it with:
+    # counted, not searched for in the other list (a list of 5,000 ids changed in a variant was
+    # the square of the list).
+    old_texts, new_texts = [_canon(v) for v in old], [_canon(v) for v in new]
+    remaining = Counter(new_texts)
     gone = []
-    for i, value in enumerate(old):
-        text = _canon(value)
-        if text in remaining:
-            remaining[remaining.index(text)] = ""
+    for i, text in enumerate(old_texts):
+        if remaining[text]:
+            remaining[text] -= 1
         else:
             gone.append(i)
-    kept = [_canon(v) for v in old]
+    kept = Counter(old_texts)
     added = []
-    for j, value in enumerate(new):
-        text = _canon(value)
-        if text in kept:
-            kept[kept.index(text)] = ""
+    for j, text in enumerate(new_texts):
+        if kept[text]:
+            kept[text] -= 1
         else:
             added.append(j)
     # Each element is named by what tells it from the others of its list (never `[…]`): an element
@@ -321,19 +324,23 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
         # One element changed in place (an attribute's text): its fields, not the whole of it twice.
         yield from diff_values(old[gone[0]], new[added[0]], f"{path}[{before[gone[0]]}]")
         return
+    # An element gone pairs with the element come under its name (``distinguish`` names the
+    # elements of a list apart), looked up, not searched for among every element come.
+    coming = {after[j]: j for j in added}
     pairs: dict[int, int] = {}
     for i in gone:
-        match = next((j for j in added if after[j] == before[i] and j not in pairs.values()), None)
+        match = coming.get(before[i])
         positional = before[i].startswith("#")  # places in a list in no order of the rules pair nothing
         if match is not None and not positional and _plain_mapping(old[i]) and _plain_mapping(new[match]):
             pairs[i] = match
+    paired = set(pairs.values())
     for i in gone:
         if i in pairs:
             yield from diff_values(old[i], new[pairs[i]], f"{path}[{before[i]}]")
         else:
             yield FieldChange(f"{path}[{before[i]}]", old[i], None)
     for j in added:
-        if j not in pairs.values():
+        if j not in paired:
             yield FieldChange(f"{path}[{after[j]}]", None, new[j])
 
 
@@ -375,10 +382,11 @@ def distinguish(items: list[Any]) -> list[str]:
     if all(not isinstance(v, (dict, list)) for v in items):
         names = [_name_value(v) or json.dumps(v) for v in items]
         return names if len(set(names)) == len(names) else [f"#{i + 1}" for i in range(len(items))]
-    fields: list[str] = []
+    seen: dict[str, None] = {}  # every field, in the order first met
     for item in items:
         if isinstance(item, dict):
-            fields.extend(k for k in item if k not in fields)
+            seen.update(dict.fromkeys(item))
+    fields = list(seen)
     fields.sort(key=lambda k: _ELEMENT_KEYS.index(k) if k in _ELEMENT_KEYS else len(_ELEMENT_KEYS))
     usable = [
         k
