@@ -42,7 +42,10 @@ ten):
 - ``calamity-modifiers``: Famine with ``N`` more modifiers, one per added card, each card linking
   to Famine, only the highest held counting, by a precedence of every modifying card (5,000: a
   card's modifiers were searched for among all of a calamity's; with the modifiers cumulative
-  until round eleven, which left the precedence's look-ups, quadratic too, unmeasured).
+  until round eleven, which left the precedence's look-ups, quadratic too, unmeasured);
+- ``duplicate-keys`` (round eleven): one area holding ``N`` keys, each written twice (245,000: a
+  5.9 MB file); the reader searched the mapping's keys for each duplicate's first definition, the
+  square of the mapping (20,000 took 4.9 s to read).
 """
 
 from __future__ import annotations
@@ -189,6 +192,16 @@ def unknown_keys(rules: Path, n: int) -> list[str]:
     return ["validate hostile"]
 
 
+def duplicate_keys(rules: Path, n: int) -> list[str]:
+    lines = ["kind: map", "id: hostile", "name: Hostile", "panel: main", "areas:",
+             "  - id: h0", "    name: H0", "    panel: main", "    land: false", "    water: true"]  # fmt: skip
+    lines.extend(f"    z{i}: 1" for i in range(n))
+    lines.extend(f"    z{i}: 1" for i in range(n))  # each key again: a duplicate of one far above
+    _write(rules / "maps" / "hostile.yaml", lines)
+    _map_variant(rules)
+    return ["validate hostile"]
+
+
 def extends_chain(rules: Path, n: int) -> list[str]:
     previous = "advanced-civilization"
     for i in range(n):
@@ -205,6 +218,7 @@ SHAPES = {
     "cards": cards,
     "diagnostics": diagnostics,
     "unknown-keys": unknown_keys,
+    "duplicate-keys": duplicate_keys,
     "extends-chain": extends_chain,
     "prerequisite-chain": prerequisite_chain,
     "one-card-lists": one_card_lists,
@@ -218,6 +232,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     "cards": (500, 5_000),
     "diagnostics": (500, 5_000),
     "unknown-keys": (49_000, 490_000),
+    "duplicate-keys": (24_500, 245_000),
     "extends-chain": (6, 60, 99),
     "prerequisite-chain": (500, 5_000),
     "one-card-lists": (500, 5_000),
