@@ -4,6 +4,8 @@ Each generated package binds these to its own data (``helpers.py``); engines cal
 helpers, not these.
 """
 
+from collections import Counter
+
 from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
 
 from .records import (
@@ -468,10 +470,10 @@ def trade_problems(
         problems.append(f"{stated_count} cards stated, {len(given_cards)} given: the number must be stated truthfully")
     if len(named_cards) != min(naming, len(given_cards)):
         problems.append(f"{len(named_cards)} cards named: each player names {naming} of the cards he gives")
-    left = list(given_cards)
+    left = Counter(given_cards)  # each card given can be named once
     for card in named_cards:
-        if card in left:
-            left.remove(card)
+        if left[card]:
+            left[card] -= 1
         else:
             problems.append(f"{card} was named but is not among the cards given: named cards must be given")
     for card in dict.fromkeys(given_cards):

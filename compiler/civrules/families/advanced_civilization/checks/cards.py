@@ -584,7 +584,7 @@ def _overlap_routes(
     plain = [line for line in lines if not line.extra]
     extra = [line for line in lines if line.extra]
     groups = [line.group for line in plain if line.card is None and line.group is not None]
-    twice = {group for group in groups if groups.count(group) > 1}
+    twice = {group for group, times in collections.Counter(groups).items() if times > 1}
     candidates: set[str] = {line.card for line in plain if line.card is not None and line.card != owner}
     for group in twice:
         candidates.update(card for card in members.get(group, ()) if card != owner)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
@@ -35,7 +36,8 @@ def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
     orders = sorted(phase.order for phase in ruleset.phases)
     if orders and orders != list(range(1, len(orders) + 1)):
-        wrong = next(p for p in ruleset.phases if p.order not in range(1, len(orders) + 1) or orders.count(p.order) > 1)
+        times = Counter(orders)
+        wrong = next(p for p in ruleset.phases if p.order not in range(1, len(orders) + 1) or times[p.order] > 1)
         yield diagnostic(
             "F012",
             f"the phases are numbered {', '.join(map(str, orders))}; a round's phases run 1 to {len(orders)} (p6)",
