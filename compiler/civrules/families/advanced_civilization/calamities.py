@@ -332,8 +332,8 @@ def calamity_amount(
         for m in _modifiers_of(calamity, held_cards)
         if m.applies_to in (role, "both") and effect_id in modified_effects(calamity, m)
     ]
-    additions = [m for m in found if m.adds]
-    counted, superseded = _combine(calamity, [m for m in found if m not in additions], held_cards)
+    additions = [m for m in found if m.adds]  # (equal modifiers have the same `adds`)
+    counted, superseded = _combine(calamity, [m for m in found if not m.adds], held_cards)
     mode = _unknown_mode(calamity)
     if mode is not None and len({m.card for m in found}) > 1:
         unknown = mode  # the rules do not say how the cards' modifiers combine

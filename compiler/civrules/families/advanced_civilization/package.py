@@ -1556,19 +1556,32 @@ def _examples(ruleset: Ruleset) -> dict[str, Any]:
             out["set"] = (commodity.id, set_value(commodity, 3, rule=rule), set_value(commodity, 3, True, rule))
             break
     out["bonus"] = _bonus_example(ruleset) if rule.formula is not None else None
+    # The first modifier that changes an amount: each (effect, card, side) asked once, and the
+    # search stops at the first found (a card of thousands of modifiers asked the same amount for
+    # each of them, each asking walking all of them).
+    asked: set[tuple[str, str, str, str]] = set()
     for calamity in ruleset.calamities:
+        if out["calamities"]:
+            break
+        every_effect = _calamity_effects_of(calamity)
         for modifier in calamity.modifiers:
-            effects = [e for e in _calamity_effects_of(calamity) if e in modifier.modifies]
+            if out["calamities"]:
+                break
+            modifies = set(modifier.modifies)
             side: Role = "secondary" if modifier.applies_to == "secondary" else "primary"
-            for effect in effects:
+            for effect in (e for e in every_effect if e in modifies):
+                if (calamity.id, effect, modifier.card, side) in asked:
+                    continue
+                asked.add((calamity.id, effect, modifier.card, side))
                 try:
                     base = calamity_amount(calamity, effect, set(), side).value
                     held = calamity_amount(calamity, effect, {modifier.card}, side).value
                 except (KeyError, ValueError):
                     continue
-                if base is not None and held is not None and base != held and len(out["calamities"]) < 2:
+                if base is not None and held is not None and base != held:
                     out["calamities"].append((calamity.id, effect, [], side, base))
                     out["calamities"].append((calamity.id, effect, [modifier.card], side, held))
+                    break
     for epoch in ruleset.epochs:
         need = _requirements(epoch, ast_levels(ruleset)[0])
         if (

@@ -176,11 +176,11 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
     fields = ("stack", "tradable", "severity")
     # A declaration a later variant's change to the calamities overtook is derived, not checked
     # (assemble re-derives it); one the variant restates is held to its calamities.
+    latest = ruleset.latest_change("calamities", calamities_of(ruleset), fields)
     stacks = [
         s
         for s in declared_stacks(ruleset)
-        if s.calamity_cards is not None
-        and not ruleset.changed_after(s.origin.child("calamity_cards"), "calamities", calamities_of(ruleset), fields)
+        if s.calamity_cards is not None and not latest > ruleset.layer(s.origin.child("calamity_cards"))
     ]
     if not stacks:
         return
@@ -445,13 +445,18 @@ def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     )
 
 
-def _covered(calamity: Calamity, sides: tuple[str, ...], named: Sequence[str]) -> frozenset[str] | None:
-    """The effects an immunity or modifier covers (None when it names an effect that does not exist)."""
-    by_side = effects_by_side(calamity)
-    if named:
-        every = {e for ids in by_side.values() for e in ids}
-        return frozenset(named) if set(named) <= every else None
-    return frozenset(e for side in sides for e in by_side.get(side, ()))
+class _Covered:
+    """The effects an immunity or modifier of one calamity covers (None when it names an effect
+    that does not exist); the calamity's effects gathered once, not for each entry."""
+
+    def __init__(self, calamity: Calamity) -> None:
+        self.by_side = effects_by_side(calamity)
+        self.every = {e for ids in self.by_side.values() for e in ids}
+
+    def __call__(self, sides: tuple[str, ...], named: Sequence[str]) -> frozenset[str] | None:
+        if named:
+            return frozenset(named) if set(named) <= self.every else None
+        return frozenset(e for side in sides for e in self.by_side.get(side, ()))
 
 
 @check("K007", "immunity-without-modifier", Severity.ERROR, reads=CARDS)
@@ -471,12 +476,22 @@ def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
         modifiers: []       # FAIL: no `immunity` modifier of theology
     """
     for calamity in calamities_of(ruleset):
+        if not calamity.immune:
+            continue
+        covered_by = _Covered(calamity)
+        # each card's `immunity` modifiers, and the effects each covers, once per calamity (not
+        # all the calamity's modifiers walked again for each `immune` entry)
+        immunity_of: dict[str, list[Modifier]] = {}
+        for m in calamity.modifiers:
+            if m.effect == "immunity":
+                immunity_of.setdefault(m.card, []).append(m)
+        coverage: dict[str, tuple[list[frozenset[str] | None], set[frozenset[str] | None]]] = {}
         for entry in calamity.immune:
             card, n = entry.card, entry.index
             if entry.who != "card_holder" or not isinstance(card, str):
                 continue
-            immunities = [m for m in calamity.modifiers if m.card == card and m.effect == "immunity"]
-            covers = _covered(calamity, sides_of(entry.side), entry.effects)
+            immunities = immunity_of.get(card, [])
+            covers = covered_by(sides_of(entry.side), entry.effects)
             if not immunities:
                 yield diagnostic(
                     "K007",
@@ -486,8 +501,11 @@ def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     [Related(calamity.origin.key_span("modifiers"), "the modifiers")],
                 )
                 continue
-            covered = [_covered(calamity, sides_of(m.applies_to), m.modifies) for m in immunities]
-            if covers is None or None in covered or covers in covered:
+            if card not in coverage:
+                listed = [covered_by(sides_of(m.applies_to), m.modifies) for m in immunities]
+                coverage[card] = (listed, set(listed))
+            covered, covered_set = coverage[card]
+            if covers is None or None in covered_set or covers in covered_set:
                 continue
             yield diagnostic(
                 "K007",

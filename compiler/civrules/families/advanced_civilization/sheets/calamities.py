@@ -9,6 +9,7 @@ from typing import Any
 from civrules.emit.sheets.common import humanize, name_of, rules_text, signed, unit_words
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import (
+    EffectAmount,
     calamity_amount,
     effect_of,
     effect_side,
@@ -44,10 +45,17 @@ def _effect_label(calamity: Calamity, effect_id: str) -> str:
     return humanize(effect_id) if len(effects) > 1 else ""
 
 
-def modifier_parts(ruleset: Ruleset, calamity: Calamity, modifier: Modifier) -> list[str]:
+def modifier_parts(
+    ruleset: Ruleset,
+    calamity: Calamity,
+    modifier: Modifier,
+    amounts: dict[tuple[str, str, str], EffectAmount] | None = None,
+) -> list[str]:
     """A card's modifier of a calamity in words and numbers, one part per effect it changes.
 
-    E.g. Medicine on Epidemic: ``−8 unit points (primary, 16 → 8)``.
+    E.g. Medicine on Epidemic: ``−8 unit points (primary, 16 → 8)``. ``amounts``: what a holder of
+    one card loses, by effect, card and side, kept for the calamity's other modifiers (a card of
+    many modifiers asked the same amount once for each, each asking walking all of them).
     """
     parts: list[tuple[str, str]] = []
     for effect_id in modified_effects(calamity, modifier):
@@ -103,7 +111,12 @@ def modifier_parts(ruleset: Ruleset, calamity: Calamity, modifier: Modifier) -> 
         if label:
             where.append(label)
         if modifier.effect != "immunity" and not modifier.adds and "instead of" not in words:
-            result = calamity_amount(calamity, effect_id, {modifier.card}, side)
+            key = (effect_id, modifier.card, side)
+            result = amounts.get(key) if amounts is not None else None
+            if result is None:
+                result = calamity_amount(calamity, effect_id, {modifier.card}, side)
+                if amounts is not None:
+                    amounts[key] = result
             if isinstance(result.base, int) and result.value is not None and result.value != result.base:
                 where.append(f"{result.base} → {result.value}")
         parts.append((words, ", ".join(where)))
@@ -132,12 +145,12 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 for effect in calamity.effects_of(side)
             ]
         immune = [{"text": entry.text or "", "rule": rules_text(entry.rules)} for entry in calamity.immune]
-        by_card: dict[str, list[str]] = {}
+        by_card: dict[str, dict[str, None]] = {}  # each card's parts, each once, in order
+        amounts: dict[tuple[str, str, str], EffectAmount] = {}
         for modifier in calamity.modifiers:
-            for part in modifier_parts(ruleset, calamity, modifier):
-                if part not in by_card.setdefault(modifier.card, []):
-                    by_card[modifier.card].append(part)
-        modifiers = [{"card": name_of(ruleset.cards, card), "parts": parts} for card, parts in by_card.items()]
+            for part in modifier_parts(ruleset, calamity, modifier, amounts):
+                by_card.setdefault(modifier.card, {})[part] = None
+        modifiers = [{"card": name_of(ruleset.cards, card), "parts": list(parts)} for card, parts in by_card.items()]
         combination = calamity.combination
         combination_text = ""
         if combination is not None and combination.detailed:
