@@ -37,6 +37,31 @@ def run_memo(maxsize: int) -> Callable[[Callable[..., _T]], functools._lru_cache
     return decorate
 
 
+def by_identity(maxsize: int) -> Callable[[Callable[[Any], _T]], Callable[[Any], _T]]:
+    """A memo of a one-argument function by its argument's identity, for arguments that cannot
+    change (a model's collection) but cost their size to hash: at most ``maxsize`` entries, the
+    argument kept beside its value so that a reused id never matches; :func:`forget` clears it."""
+
+    def decorate(function: Callable[[Any], _T]) -> Callable[[Any], _T]:
+        kept: dict[int, tuple[Any, _T]] = {}
+        register(kept)
+
+        @functools.wraps(function)
+        def cached(argument: Any) -> _T:
+            entry = kept.get(id(argument))
+            if entry is not None and entry[0] is argument:
+                return entry[1]
+            value = function(argument)
+            if len(kept) >= maxsize:
+                kept.clear()
+            kept[id(argument)] = (argument, value)
+            return value
+
+        return cached
+
+    return decorate
+
+
 def register(memo: dict[Any, Any]) -> None:
     """A memo kept in a dict of its own (bounded by its owner), for :func:`forget` to clear."""
     _CLEARS.append(memo.clear)

@@ -18,6 +18,7 @@ from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.sheets import marks
 from civrules.model import Collection
 from civrules.pipeline import derived_facts
+from civrules.support import memo
 from tests.rulefiles import shipped_analysis
 
 SHIPPED = ("advanced-civilization", "advanced-civilization-western", "mega-civilization")
@@ -64,12 +65,15 @@ def test_a_map_that_differs_in_one_fact_is_written_anew(rulesets: dict[str, tupl
 
 
 def test_group_marks_are_made_once_for_the_same_groups(rulesets: dict[str, tuple[Ruleset, dict[str, object]]]) -> None:
-    marks._marks.cache_clear()
+    memo.forget()  # the marks by groups (`_marks`) and by the model's groups collection (`_marks_of`)
     ruleset, _ = rulesets["advanced-civilization"]
     first = marks.group_marks(ruleset)
     first["arts"] = first["crafts"]  # a caller's copy: the kept marks are not changed by it
     assert marks.group_marks(ruleset) != first
-    assert marks._marks.cache_info().hits >= 1
+    assert marks._marks.cache_info().misses == 1  # made once, then looked up by the collection
+    equal = dataclasses.replace(ruleset, groups=Collection.of("groups", list(ruleset.groups.items)))
+    assert marks.group_marks(equal) == marks.group_marks(ruleset)
+    assert marks._marks.cache_info().hits >= 1  # another collection of the same groups: made once
     group = ruleset.groups.items[0]
     recoloured = dataclasses.replace(
         ruleset,

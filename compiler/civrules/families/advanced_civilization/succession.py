@@ -23,6 +23,7 @@ from typing import Any
 from civrules.diagnostics import Span
 from civrules.families.advanced_civilization.model import AstTrack, Card, Epoch, Ruleset
 from civrules.model import Unknown
+from civrules.support.memo import by_identity
 from civrules.support.values import frozen_value
 
 #: The level of a game whose A.S.T. prints one level: a track's level where none is named.
@@ -96,13 +97,19 @@ def layout(ruleset: Ruleset) -> Layout:
 
 
 def epoch_order(ruleset: Ruleset) -> tuple[Epoch, ...]:
-    """The epochs from left to right: by their `order`, then as listed."""
-    position = {epoch.id: i for i, epoch in enumerate(ruleset.epochs)}
+    """The epochs from left to right: by their `order`, then as listed (sorted once per model: it
+    is asked for each A.S.T. track)."""
+    return _epoch_order(ruleset.epochs)
+
+
+@by_identity(64)
+def _epoch_order(epochs: Any) -> tuple[Epoch, ...]:
+    position = {epoch.id: i for i, epoch in enumerate(epochs)}
 
     def key(epoch: Epoch) -> tuple[int, int]:
         return (epoch.order if epoch.order is not None else len(position) + 1, position[epoch.id])
 
-    return tuple(sorted(ruleset.epochs.by_id.values(), key=key))
+    return tuple(sorted(epochs.by_id.values(), key=key))
 
 
 def requirement_sets(epoch: Epoch) -> list[tuple[tuple[str | int, ...], Mapping[str, Any]]]:

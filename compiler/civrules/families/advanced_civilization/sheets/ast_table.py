@@ -35,11 +35,16 @@ from civrules.model import known as known_fact
 def epoch_initials(epochs: Sequence[Any]) -> dict[str, str]:
     """Short labels for the epochs: the initials of their names (``Early Bronze Age`` → ``EBA``), unique."""
     found: dict[str, str] = {}
+    taken: set[str] = set()
+    primes: dict[str, int] = {}  # how many primes the next epoch of the same initials tries first
     for epoch in epochs:
         short = "".join(word[0] for word in str(epoch.display_name).split() if word[:1].isalnum()).upper() or epoch.id
-        while short in found.values():
-            short += "'"
-        found[epoch.id] = short
+        initials, label = short, short + "'" * primes.get(short, 0)
+        while label in taken:
+            label += "'"
+        primes[initials] = len(label) - len(initials)
+        found[epoch.id] = label
+        taken.add(label)
     return found
 
 

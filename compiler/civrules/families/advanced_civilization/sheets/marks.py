@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from markupsafe import Markup
 
 from civrules.families.advanced_civilization.model import Card, Ruleset
-from civrules.support.memo import run_memo
+from civrules.support.memo import by_identity, run_memo
 
 # --- Group symbols -----------------------------------------------------------------------------
 
@@ -84,7 +85,15 @@ def group_letters(names: Mapping[str, str]) -> dict[str, str]:
 
 def group_marks(ruleset: Ruleset) -> dict[str, Symbol]:
     """The mark of every group of the ruleset, by group id, in data order."""
-    return dict(_marks(_groups_key(ruleset)))
+    return dict(_marks_of(ruleset.groups))
+
+
+@by_identity(64)
+def _marks_of(groups: Any) -> Mapping[str, Symbol]:
+    """The marks of a model's groups, looked up by the collection itself: :func:`symbols` is asked
+    for every card of every sheet, and making the groups' key (and hashing it, for :func:`_marks`)
+    on each ask cost the number of groups each time."""
+    return _marks(_groups_key(groups))
 
 
 #: What a group's mark is made of: its id, name, and its shape and colour where the data gives them
@@ -92,7 +101,7 @@ def group_marks(ruleset: Ruleset) -> dict[str, Symbol]:
 _GroupKey = tuple[str, str, str | None, str | None]
 
 
-def _groups_key(ruleset: Ruleset) -> tuple[_GroupKey, ...]:
+def _groups_key(groups: Any) -> tuple[_GroupKey, ...]:
     return tuple(
         (
             g.id,
@@ -100,7 +109,7 @@ def _groups_key(ruleset: Ruleset) -> tuple[_GroupKey, ...]:
             g.shape if isinstance(g.shape, str) else None,
             g.colour if isinstance(g.colour, str) else None,
         )
-        for g in ruleset.groups.by_id.values()
+        for g in groups.by_id.values()
     )
 
 
@@ -128,7 +137,7 @@ def _marks(groups: tuple[_GroupKey, ...]) -> Mapping[str, Symbol]:
 
 def symbols(ruleset: Ruleset, card: Card) -> list[Symbol]:
     """The marks of a card's groups, in the order the card lists them."""
-    marks = _marks(_groups_key(ruleset))
+    marks = _marks_of(ruleset.groups)
     return [marks.get(g) or Symbol("circle", "#ffffff", g, g[:1].upper(), True) for g in card.group_list()]
 
 
