@@ -547,12 +547,13 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             for c, citer in enumerate(item.get("cited_by") or ()):
                 if isinstance(citer, str):
                     found.append(((key, i, "cited_by", c), citer, "citing section", known))
+    known_or_online = known | online_known  # one set for every online section, not a copy each
     for i, item in enumerate(online_items or ()):
         if not isinstance(item, dict):
             continue
         path: NodePath = ("online_help", "sections", i)
         if isinstance(item.get("parent"), str):
-            found.append(((*path, "parent"), item["parent"], "parent", known | online_known))
+            found.append(((*path, "parent"), item["parent"], "parent", known_or_online))
         if isinstance(item.get("duplicates_rule"), str):
             found.append(((*path, "duplicates_rule"), item["duplicates_rule"], "copied section", index.sections))
     closest = _Closest(index)

@@ -363,9 +363,20 @@ class Ruleset:
         layer = self.layer(declared)
         if layer >= len(self.chain) - 1:
             return False  # declared by the last ruleset of the chain: none comes after it
-        if any(self.layers.get(r.file, 0) > layer for r in self.removed.get(collection, {}).values()):
-            return True
-        return any(self.layer(e.origin, *sub) > layer for e in entities for sub in ((), *((f,) for f in fields)))
+        return self.latest_change(collection, entities, fields) > layer
+
+    def latest_change(self, collection: str, entities: Iterable[Entity], fields: tuple[str, ...]) -> int:
+        """The position in ``chain`` of the last ruleset that removed one of ``collection``, or
+        wrote one of ``entities`` or its ``fields``: :meth:`changed_after` is this against a
+        declaration's own position, and a caller with many declarations over the same entities
+        (each trade stack's make-up) asks it once, not once per declaration."""
+        if len(self.chain) <= 1:
+            return 0
+        latest = max((self.layers.get(r.file, 0) for r in self.removed.get(collection, {}).values()), default=0)
+        for entity in entities:
+            for sub in ((), *((f,) for f in fields)):
+                latest = max(latest, self.layer(entity.origin, *sub))
+        return latest
 
     def from_base(self, origin: Origin, *sub: str | int) -> bool:
         """True when ``sub`` of an entity or setting was last written by a base of this variant: a

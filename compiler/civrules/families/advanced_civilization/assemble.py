@@ -915,18 +915,13 @@ def rederive_declared(resolved: Resolved, ruleset: Ruleset) -> bool:
     replaced = False
     stacks = [s for s in ruleset.trade_stacks.stacks if s.calamity_cards is not None] if ruleset.trade_stacks else []
     calamities = list(ruleset.calamities)
-    if stacks and ruleset.changed_after(
-        stacks[0].origin.child("calamity_cards"), "calamities", calamities, _STACK_FIELDS
-    ):
+    latest = ruleset.latest_change("calamities", calamities, _STACK_FIELDS) if stacks else 0
+    if stacks and latest > ruleset.layer(stacks[0].origin.child("calamity_cards")):
         held = _stack_make_up(calamities)
         written = _setting_value(resolved, "trade_stacks")
         if held is not None and isinstance(written, dict) and isinstance(written.get("stacks"), list):
             new = copy.deepcopy(written)
-            restated = {
-                s.number
-                for s in stacks
-                if not ruleset.changed_after(s.origin.child("calamity_cards"), "calamities", calamities, _STACK_FIELDS)
-            }
+            restated = {s.number for s in stacks if not latest > ruleset.layer(s.origin.child("calamity_cards"))}
             for raw in new["stacks"]:
                 cards = raw.get("calamity_cards") if isinstance(raw, dict) else None
                 if not isinstance(cards, dict) or not isinstance(raw.get("number"), int) or raw["number"] in restated:
