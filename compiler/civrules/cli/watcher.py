@@ -147,7 +147,8 @@ def compare(
         for d in before
         if d not in new and d.span is not None and d.span.file in unchecked and not d.code.startswith(_READ_STAGES)
     ]
-    gone = [d for d in before if d not in new and d not in held]
+    kept = set(held)
+    gone = [d for d in before if d not in new and d not in kept]
     appeared = [d for d in after if d not in old]
     moved = Counter(_same_problem(d) for d in gone) & Counter(_same_problem(d) for d in appeared)
     if moved:

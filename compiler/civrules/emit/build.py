@@ -282,7 +282,8 @@ def build(
     """
     keep: dict[str, bytes] = {}
     dropped: dict[str, str] = {}
-    built = [r for r in ruleset_ids if r not in result.failed_ids]
+    failed_ids = set(result.failed_ids)
+    built = [r for r in ruleset_ids if r not in failed_ids]
     if not everything or result.failed_ids:
         # Only the rulesets that built replace their part: a broken one keeps its previous output.
         # Refuse a folder civrules may not replace before reading anything in it.
@@ -307,6 +308,7 @@ def check(
     that did not build is not compared.
     """
     tree = {**result.tree, MARKER: MARKER_TEXT}
-    built = [r for r in ruleset_ids if r not in result.failed_ids]
+    failed_ids = set(result.failed_ids)
+    built = [r for r in ruleset_ids if r not in failed_ids]
     scope = None if everything and not result.failed_ids else iter(result.prefixes(built))
     return stale_files(out, tree, scope, max_bytes)

@@ -195,11 +195,11 @@ class CreditRow(Mapping[str, int]):
         several: dict[str, list[CreditLine]] = {}
         for line in self._lines:
             targets = (line.card,) if line.card is not None else matrix.group_takers(line.group or "")
-            for target in first.keys() & targets:
-                several.setdefault(target, [first[target]]).append(line)
-            reached = dict.fromkeys(targets, line)
-            reached.update(first)  # a target keeps the first line that reached it
-            first = reached
+            for target in targets:
+                if target in first:  # a target keeps the first line that reached it
+                    several.setdefault(target, [first[target]]).append(line)
+                else:
+                    first[target] = line
         first.pop(self._owned, None)
         policy = matrix.policy
         return {

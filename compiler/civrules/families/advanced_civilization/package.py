@@ -1451,11 +1451,17 @@ def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
             price = _int(purchase.price)
             if price is not None:
                 purchases.setdefault(stack.number, []).append((price, purchase.requires_card))
+    goods_of: dict[object, list[str]] = {}  # each stack's, in one pass (not all walked per stack)
+    for commodity in ruleset.commodities:
+        goods_of.setdefault(commodity.stack, []).append(commodity.id)
+    calamities_of: dict[object, list[str]] = {}
+    for calamity in ruleset.calamities:
+        calamities_of.setdefault(calamity.stack, []).append(calamity.id)
     return [
         {
             "number": n,
-            "commodities": [c.id for c in ruleset.commodities if c.stack == n],
-            "calamities": [c.id for c in ruleset.calamities if c.stack == n],
+            "commodities": goods_of.get(n, []),
+            "calamities": calamities_of.get(n, []),
             "purchases": purchases.get(n, []),
         }
         for n in numbers

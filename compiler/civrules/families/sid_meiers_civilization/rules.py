@@ -13,6 +13,7 @@ from typing import Any
 
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, Technology, Unlocks
 from civrules.model import Unknown
+from civrules.support.memo import by_identity
 
 
 class CannotJudgeError(LookupError):
@@ -253,16 +254,27 @@ def known_unlocks(tech: Technology) -> Unlocks | None:
     return tech.unlocks
 
 
-def unlocked_by(ruleset: CivilizationRuleset, item: str) -> tuple[str, ...]:
-    """The technologies that unlock ``item``; CannotJudgeError when none known does and some are silent."""
-    found, silent = [], []
-    for tech in ruleset.technologies:
+@by_identity(64)
+def _unlocks(technologies: Any) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """What each technology unlocks, by item (the technologies in their order), and those whose
+    unlocks the sources do not give: made once per model, not once per item asked (a sheet and the
+    export ask it for every building, government and wonder)."""
+    by_item: dict[str, list[str]] = {}
+    silent: list[str] = []
+    for tech in technologies:
         u = known_unlocks(tech)
         if u is None:
             silent.append(tech.id)
             continue
-        if item in (*u.buildings, *u.governments, *u.wonders) or any(unit.type == item for unit in u.units):
-            found.append(tech.id)
+        for item in dict.fromkeys((*u.buildings, *u.governments, *u.wonders, *(unit.type for unit in u.units))):
+            by_item.setdefault(item, []).append(tech.id)
+    return {item: tuple(techs) for item, techs in by_item.items()}, tuple(silent)
+
+
+def unlocked_by(ruleset: CivilizationRuleset, item: str) -> tuple[str, ...]:
+    """The technologies that unlock ``item``; CannotJudgeError when none known does and some are silent."""
+    by_item, silent = _unlocks(ruleset.technologies)
+    found = by_item.get(item, ())
     if not found and silent:
         raise CannotJudgeError(
             f"no technology known unlocks {item}, and what {len(silent)} technologies unlock is not in the sources"

@@ -82,10 +82,11 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {id: cirta, panel: western, ...}   # FAIL: this file is the main board
     """
     files = {id(f.origin.document): f for f in ruleset.map_files}
+    panels = {key: frozenset(f.panels) for key, f in files.items()}  # each file's panels as a set, once
     for area in ruleset.areas:
         map_file = files.get(id(area.origin.document))
         declared = map_file.panels if map_file is not None else ()
-        if map_file is None or not declared or area.panel is None or area.panel in declared:
+        if map_file is None or not declared or area.panel is None or area.panel in panels[id(area.origin.document)]:
             continue
         file_panels = ", ".join(f"`{p}`" for p in declared)
         yield diagnostic(
@@ -197,8 +198,9 @@ def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     file_origin.span("two_coast_areas", i),
                     "add the area's coasts (23.57), or take it off the list",
                 )
+        listed_set = set(listed)
         for area_id, area in with_coasts.items():
-            if area_id not in listed:
+            if area_id not in listed_set:
                 yield diagnostic(
                     "M013",
                     f"`{area_id}` has coasts but is not in the file's `two_coast_areas`",

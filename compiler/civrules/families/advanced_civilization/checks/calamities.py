@@ -372,13 +372,14 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     for calamity in calamities_of(ruleset):
         effects = [e for side in effects_by_side(calamity).values() for e in side]
+        known_effects = set(effects)
         places: list[tuple[tuple[str | int, ...], Any]] = []
         for modifier in calamity.modifiers:
             places.extend((("modifiers", modifier.index, "modifies", i), e) for i, e in enumerate(modifier.modifies))
         for entry in calamity.immune:
             places.extend((("immune", entry.index, "effects", j), e) for j, e in enumerate(entry.effects))
         for path, effect in places:
-            if effect in effects:
+            if effect in known_effects:
                 continue
             suggestion = _closest(effect, effects)
             yield diagnostic(

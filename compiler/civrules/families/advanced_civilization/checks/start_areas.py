@@ -9,12 +9,14 @@ Q checks report the unknown).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.model import Configuration, Nation, Ruleset
 from civrules.model import Unknown
+from civrules.support.memo import by_identity
 
 
 def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
@@ -70,9 +72,14 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     listed_by: dict[str, list[tuple[Nation, Span]]] = {}
     for nation, area_id, span in _listings(ruleset):
         listed_by.setdefault(area_id, []).append((nation, span))
+    listed_of: dict[str, frozenset[str]] = {}  # each nation's start areas as a set, made once
     for area in ruleset.areas.by_id.values():
         owner = ruleset.nations.get(area.start_nation or "")
-        if owner is None or not isinstance(owner.start_areas, tuple) or area.id in owner.start_areas:
+        if owner is None or not isinstance(owner.start_areas, tuple):
+            continue
+        if owner.id not in listed_of:
+            listed_of[owner.id] = frozenset(owner.start_areas)
+        if area.id in listed_of[owner.id]:
             continue
         others = [(n, span) for n, span in listed_by.get(area.id, ()) if n.id != owner.id]
         also = f"; {others[0][0].display_name} lists it" if others else ""
@@ -116,7 +123,13 @@ def areas_in_play(ruleset: Ruleset, configuration: Configuration) -> frozenset[s
         return frozenset(listed)
     if isinstance(listed, Unknown) or configuration.boundary != "none":
         return None
-    return frozenset(ruleset.areas.by_id)
+    return _every_area(ruleset.areas)
+
+
+@by_identity(64)
+def _every_area(areas: Any) -> frozenset[str]:
+    """Every area of the map, made once per model (asked for each configuration of the whole map)."""
+    return frozenset(areas.by_id)
 
 
 def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[str], Span, list[Related]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 from typing import Any
 
@@ -402,6 +403,14 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     components = ruleset.components
     cities = components.cities_per_set if components is not None else None
     coverage: dict[bool, int] = {}
+    # What every epoch's requirements are held to, made once (not for each epoch): all cards'
+    # victory points, and their costs sorted (a window of values counted by bisection).
+    points = [card.victory_points for card in cards]
+    points_known = not any(isinstance(p, Unknown) for p in points)
+    total = sum(p for p in points if isinstance(p, int))
+    costs = [card.cost for card in cards]
+    costs_known = not any(isinstance(c, Unknown) for c in costs)
+    sorted_costs = sorted(c for c in costs if isinstance(c, int)) if costs_known else None
     for epoch in ruleset.epochs:
         for path, requirements in requirement_sets(epoch):
             count_both = bool(requirements.get("two_group_cards_count_twice"))
@@ -439,19 +448,16 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
             for i, entry in enumerate(requirements.get("min_cards_of_value") or ()):
                 yield from _check_cards_of_value(
-                    ruleset, epoch.id, entry, epoch.origin.span(*path, "min_cards_of_value", i, "count")
+                    sorted_costs, epoch.id, entry, epoch.origin.span(*path, "min_cards_of_value", i, "count")
                 )
             wanted = requirements.get("min_victory_points")
-            points = [card.victory_points for card in cards]
-            if isinstance(wanted, int) and not any(isinstance(p, Unknown) for p in points):
-                total = sum(p for p in points if isinstance(p, int))
-                if wanted > total:
-                    yield diagnostic(
-                        "A008",
-                        f"epoch `{epoch.id}` needs {words.count(wanted, 'victory point')}, but all cards give {total}",
-                        epoch.origin.span(*path, "min_victory_points"),
-                        "correct the number, or the cards' victory points",
-                    )
+            if isinstance(wanted, int) and points_known and wanted > total:
+                yield diagnostic(
+                    "A008",
+                    f"epoch `{epoch.id}` needs {words.count(wanted, 'victory point')}, but all cards give {total}",
+                    epoch.origin.span(*path, "min_victory_points"),
+                    "correct the number, or the cards' victory points",
+                )
             wanted = requirements.get("min_cities")
             if isinstance(wanted, int) and isinstance(cities, int) and wanted > cities:
                 yield diagnostic(
@@ -466,14 +472,14 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
 
 
-def _check_cards_of_value(ruleset: Ruleset, epoch: str, entry: Any, span: Span) -> Iterator[Diagnostic]:
-    if not isinstance(entry, dict):
+def _check_cards_of_value(sorted_costs: list[int] | None, epoch: str, entry: Any, span: Span) -> Iterator[Diagnostic]:
+    """``sorted_costs``: the cards' known costs in order (None where a cost is unknown)."""
+    if not isinstance(entry, dict) or sorted_costs is None:
         return
     low, below, count = entry.get("min_value", 0), entry.get("max_value_below"), entry.get("count", 1)
-    costs = [card.cost for card in ruleset.cards]
-    if any(isinstance(cost, Unknown) for cost in costs):
-        return
-    fitting = sum(1 for cost in costs if isinstance(cost, int) and cost >= low and (below is None or cost < below))
+    start = bisect.bisect_left(sorted_costs, low)
+    fitting = (len(sorted_costs) if below is None else bisect.bisect_left(sorted_costs, below)) - start
+    fitting = max(fitting, 0)
     if fitting < count:
         window = f"from {low}" + (f" below {below}" if below is not None else " up")
         yield diagnostic(

@@ -45,12 +45,19 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         }
 
     stacks = []
+    # each stack's goods and calamities, gathered in one pass (not all of them walked per stack)
+    goods_of: dict[object, list[Any]] = {}
+    for commodity in ruleset.commodities:
+        goods_of.setdefault(commodity.stack, []).append(commodity)
+    calamities_of_stack: dict[object, list[Any]] = {}
+    for calamity in ruleset.calamities:
+        calamities_of_stack.setdefault(calamity.stack, []).append(calamity)
     for number in numbers:
-        calamities = sorted((c for c in ruleset.calamities if c.stack == number), key=lambda c: order[c.id])
+        calamities = sorted(calamities_of_stack.get(number, ()), key=lambda c: order[c.id])
         stacks.append(
             {
                 "number": number,
-                "goods": [good(c) for c in ruleset.commodities if c.stack == number],
+                "goods": [good(c) for c in goods_of.get(number, ())],
                 "calamities": [
                     {
                         "name": c.display_name,

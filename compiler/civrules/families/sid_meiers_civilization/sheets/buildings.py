@@ -25,7 +25,8 @@ def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         if isinstance(building.terrains, Unknown):
             marks = ["—" + page.notes.mark("terrains", building.terrains.reason)] * len(terrains)
         else:
-            marks = ["●" if t.id in building.terrains else "" for t in terrains]
+            on = set(building.terrains)
+            marks = ["●" if t.id in on else "" for t in terrains]
         name = building.display_name + (" *" if building.limited is True else "")
         if building.city_centre:
             name += " (city centre)"
