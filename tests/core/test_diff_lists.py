@@ -18,24 +18,22 @@ from civrules.resolve import diff
 from civrules.resolve.diff import FieldChange
 
 
-def _searched(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
-    """The matching of elements as it was: each searched for in the other list."""
-    remaining = [diff._canon(v) for v in new]
-    gone = []
-    for i, value in enumerate(old):
+def _unmatched(these: list[Any], others: list[Any]) -> list[int]:
+    """The places of ``these`` whose text is not found in ``others``, each found one used up."""
+    remaining = [diff._canon(v) for v in others]
+    missed = []
+    for i, value in enumerate(these):
         text = diff._canon(value)
         if text in remaining:
             remaining[remaining.index(text)] = "\x00"
         else:
-            gone.append(i)
-    kept = [diff._canon(v) for v in old]
-    added = []
-    for j, value in enumerate(new):
-        text = diff._canon(value)
-        if text in kept:
-            kept[kept.index(text)] = "\x00"
-        else:
-            added.append(j)
+            missed.append(i)
+    return missed
+
+
+def _searched(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
+    """The matching of elements as it was: each searched for in the other list."""
+    gone, added = _unmatched(old, new), _unmatched(new, old)
     before, after = diff.distinguish(old), diff.distinguish(new)
     plain = diff._plain_mapping
     if len(gone) == 1 and len(added) == 1 and plain(old[gone[0]]) and plain(new[added[0]]):
