@@ -162,7 +162,7 @@ def test_each_duplicate_names_its_own_first_definition_among_many_keys() -> None
     again = [*reversed(keys[::3]), "late", *keys[1::7], "late", "k0"]
     lines = [f"{key}: 1" for key in keys[:150]] + [f"{key}: 2" for key in again[:40]]
     lines += [f"{key}: 1" for key in keys[150:]] + [f"{key}: 3" for key in again[40:]]
-    _, diagnostics = read_yaml_text("\n".join(lines) + "\n", "f.yaml")
+    _, diagnostics = read_yaml_text("\n".join(lines) + "\n", "f.yaml", Limits(max_diagnostics=10_000))
     first: dict[str, int] = {}
     for number, line in enumerate(lines, 1):
         first.setdefault(line.partition(":")[0], number)
@@ -173,6 +173,25 @@ def test_each_duplicate_names_its_own_first_definition_among_many_keys() -> None
     ]
     assert [(d.span.line, d.related[0].span.line) for d in diagnostics if d.span is not None] == expected
     assert {d.code for d in diagnostics} == {"L002"}
+
+
+def test_problems_past_the_limit_are_counted_not_made_and_a_fatal_one_is_still_listed() -> None:
+    """The reader lists at most ``max_diagnostics`` problems of a file and one R011 line saying it
+    went on (245,000 duplicate keys made 245,000 diagnostics to list 100); a problem that stops the
+    reading is listed past the limit, and a refused value past it is still refused."""
+    text = "".join(f"k{i}: 1\n" for i in range(30)) * 2
+    _, diagnostics = read_yaml_text(text, "f.yaml", Limits(max_diagnostics=10))
+    assert [d.code for d in diagnostics] == ["L002"] * 10 + ["R011"]
+    _, everything = read_yaml_text(text, "f.yaml", Limits(max_diagnostics=1000))
+    assert [d.code for d in everything] == ["L002"] * 30
+    assert everything[:10] == diagnostics[:10]
+    deep = text + "x: " + "[" * 120 + "]" * 120 + "\n"
+    document, diagnostics = read_yaml_text(deep, "f.yaml", Limits(max_diagnostics=10))
+    assert document is None and "nesting deeper" in diagnostics[-2].message and diagnostics[-1].code == "R011"
+    tagged = text + "".join(f"t{i}: !!python/name:os.system\n" for i in range(3))
+    document, diagnostics = read_yaml_text(tagged, "f.yaml", Limits(max_diagnostics=10))
+    assert document is not None and all(document.data[f"t{i}"] is None for i in range(3))
+    assert {("t0",), ("t1",), ("t2",)} <= set(document.refused)
 
 
 def test_distinct_keys_are_fine() -> None:

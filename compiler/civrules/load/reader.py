@@ -24,7 +24,7 @@ from typing import Any, cast
 
 import yaml
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import line_column
 from civrules.support import files
@@ -189,11 +189,11 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     try:
         builder.run(_Parser(text))
     except _AbortError:
-        return None, builder.diagnostics
+        return None, builder.listed()
     except yaml.MarkedYAMLError as error:
-        return None, [*builder.diagnostics, _syntax_diag(error, display, limits)]
+        return None, [*builder.listed(), _syntax_diag(error, display, limits)]
     except yaml.YAMLError as error:  # pragma: no cover - libyaml reports marked errors
-        return None, [*builder.diagnostics, _file_diag(codes.YAML_SYNTAX, display, str(error))]
+        return None, [*builder.listed(), _file_diag(codes.YAML_SYNTAX, display, str(error))]
     if builder.documents == 0:
         return None, [
             _file_diag(
@@ -211,7 +211,7 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
         aliases=builder.aliases,
         table=builder.table,
     )
-    return document, builder.diagnostics
+    return document, builder.listed()
 
 
 #: Byte order marks of the encodings civrules does not read, longest first.
@@ -366,6 +366,10 @@ class _Builder:
         self.limits = limits
         self.wide = limits.max_bytes >= 1 << 32  # a line or column might not fit in 32 bits
         self.diagnostics: list[Diagnostic] = []
+        #: Errors found (listed or not), and problems found past ``limits.max_diagnostics``: those
+        #: are counted, not made (245,000 duplicate keys made 245,000 diagnostics to list 100).
+        self.errors_found = 0
+        self.unlisted = 0
         self.table = NodeTable()
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
         self.anchor_paths: dict[str, NodePath] = {}  # where each anchored node is
@@ -396,9 +400,23 @@ class _Builder:
         span: Span | int,
         hint: str | None = None,
         related: tuple[Related, ...] = (),
+        *,
+        fatal: bool = False,
     ) -> None:
+        """Report a problem; ``fatal``: the reading stops on it, so it is listed past the limit too."""
+        if code.severity is Severity.ERROR:
+            self.errors_found += 1
+        if len(self.diagnostics) >= self.limits.max_diagnostics and not fatal:
+            self.unlisted += 1
+            return
         at = unpack_position(self.display, span) if isinstance(span, int) else span
         self.diagnostics.append(Diagnostic(code.code, code.severity, message, at, hint, related))
+
+    def listed(self) -> list[Diagnostic]:
+        """The problems found, with one line saying reading went on past the last listed (R011)."""
+        if not self.unlisted:
+            return self.diagnostics
+        return [*self.diagnostics, stopped(self.display, self.limits.max_diagnostics)]
 
     def run(self, parser: Any) -> None:
         # One pass over libyaml's events. A plain word, a plain count or quoted text inside a
@@ -479,6 +497,7 @@ class _Builder:
                 "the file holds more than one YAML document",
                 self.span(event),
                 hint="civrules reads one document per file: split the documents into files",
+                fatal=True,
             )
             raise _AbortError
 
@@ -490,6 +509,7 @@ class _Builder:
                 f"the document expands to more than {self.limits.max_nodes:,} nodes",
                 span,
                 hint="aliases here multiply the data; write it out or use fewer nested aliases",
+                fatal=True,
             )
             raise _AbortError
 
@@ -510,7 +530,7 @@ class _Builder:
         if event.tag is None and event.implicit[0] and event.value[:1] not in _SPECIAL_START:
             self.place(event.value, span, event.anchor, 1)  # a plain word: a string, nothing to judge
             return
-        reported = len(self.diagnostics)
+        reported = self.errors_found
         value = self.resolve_scalar(event, span) if self.check_tag(event.tag, span) else None
         if isinstance(value, str) and (bad := _UNSAFE_VALUE.search(value)) is not None:
             # Generated code, sheets and printed diagnostics would carry it: a NUL made the
@@ -525,7 +545,7 @@ class _Builder:
         # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
         # mark it so that schema validation does not report the stand-in null a second time. In a
         # key's place it drops the entry, as an unsafe key does (not a second diagnostic: `null key`).
-        self.refusing = any(d.severity is Severity.ERROR for d in self.diagnostics[reported:])
+        self.refusing = self.errors_found > reported
         if self.refusing and value is None and self._expects_key():
             value = _DISCARD
         self.place(value, span, event.anchor, 1)
@@ -645,6 +665,7 @@ class _Builder:
                 f"nesting deeper than {self.limits.max_depth} levels (through the alias `*{event.anchor}`)",
                 span,
                 hint="flatten the structure; aliases of aliases nest the data they repeat",
+                fatal=True,
             )
             raise _AbortError
         self.count(nodes, span)
@@ -665,6 +686,7 @@ class _Builder:
                 f"nesting deeper than {self.limits.max_depth} levels",
                 span,
                 hint="flatten the structure; rule files need only a few levels",
+                fatal=True,
             )
             raise _AbortError
         allowed = self.check_tag(event.tag, span)
@@ -791,12 +813,13 @@ class _Builder:
             parent.indexed = len(keys)
             at = 6 * positions[key]
             first = parent.records[at + 2] << 64 | parent.records[at + 3]
+            listed = len(self.diagnostics) < self.limits.max_diagnostics  # else counted, not made
             self.error(
                 codes.DUPLICATE_KEY,
                 f"duplicate key `{key}`",
                 span,
                 hint="remove or merge one of the two entries; only one value can count",
-                related=(Related(unpack_position(self.display, first), "first defined here"),),
+                related=(Related(unpack_position(self.display, first), "first defined here"),) if listed else (),
             )
             parent.key = _DISCARD
             return
