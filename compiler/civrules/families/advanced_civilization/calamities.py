@@ -14,7 +14,7 @@ from typing import Literal
 
 from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
 from civrules.model import Unknown, known
-from civrules.support.memo import register
+from civrules.support.memo import by_identity
 from civrules.support.values import frozen_value
 
 Role = Literal["primary", "secondary"]
@@ -224,22 +224,14 @@ def _combine(calamity: Calamity, found: list[Modifier], held: Collection[str]) -
     return [m for m in found if m.card not in dropped], [m for m in found if m.card in dropped]
 
 
+@by_identity(64)
 def _ranks(calamity: Calamity) -> dict[str, int]:
     """Each card of the calamity's ``precedence`` by its first place: a card's level looked up, not
-    searched for, and made once per calamity where the precedence is long (each amount a sheet or
-    a package asks combines the modifiers: a precedence of 5,000 cards searched, or ranked again,
-    for each of them was 25 million steps)."""
-    precedence = calamity.combination.precedence if calamity.combination is not None else ()
-    cached = _RANKS.get(id(calamity)) if len(precedence) > _SCANNED else None
-    if cached is not None and cached[0] is calamity:
-        return cached[1]
+    searched for, and made once per calamity (each amount a sheet or a package asks combines the
+    modifiers: a precedence of 5,000 cards searched, or ranked again, for each was 25 million steps)."""
     rank: dict[str, int] = {}
-    for place, card in enumerate(precedence):
+    for place, card in enumerate(calamity.combination.precedence if calamity.combination is not None else ()):
         rank.setdefault(card, place)
-    if len(precedence) > _SCANNED:
-        if len(_RANKS) >= 64:
-            _RANKS.clear()
-        _RANKS[id(calamity)] = (calamity, rank)
     return rank
 
 
@@ -250,27 +242,22 @@ def _modifiers_of(calamity: Calamity, held_cards: Collection[str]) -> list[Modif
     modifiers = calamity.modifiers
     if len(modifiers) <= _SCANNED or len(held_cards) >= len(modifiers):
         return [m for m in modifiers if m.card in held_cards]
-    cached = _BY_CARD.get(id(calamity))
-    if cached is None or cached[0] is not calamity:
-        by_card: dict[str, list[int]] = {}
-        for position, modifier in enumerate(modifiers):
-            by_card.setdefault(modifier.card, []).append(position)
-        if len(_BY_CARD) >= 64:
-            _BY_CARD.clear()
-        cached = _BY_CARD[id(calamity)] = (calamity, by_card)
-    found = sorted(i for card in set(held_cards) for i in cached[1].get(card, ()))
+    by_card = _positions_by_card(calamity)
+    found = sorted(i for card in set(held_cards) for i in by_card.get(card, ()))
     return [modifiers[i] for i in found]
+
+
+@by_identity(64)
+def _positions_by_card(calamity: Calamity) -> dict[str, list[int]]:
+    """Where each card's modifiers are among the calamity's, made once per calamity."""
+    by_card: dict[str, list[int]] = {}
+    for position, modifier in enumerate(calamity.modifiers):
+        by_card.setdefault(modifier.card, []).append(position)
+    return by_card
 
 
 #: A calamity of at most this many modifiers is scanned; a longer one looked up by card.
 _SCANNED = 16
-#: Each long calamity's modifier positions by card, by the calamity's identity (the calamity is kept
-#: in the entry, so that a reused id cannot match).
-_BY_CARD: dict[int, tuple[Calamity, dict[str, list[int]]]] = {}
-#: Each long precedence's places by card, likewise.
-_RANKS: dict[int, tuple[Calamity, dict[str, int]]] = {}
-register(_BY_CARD)
-register(_RANKS)
 
 
 def calamity_amount(
