@@ -184,7 +184,17 @@ class EffectAmount:
 
 def effect_of(calamity: Calamity, effect_id: str) -> CalamityEffect | None:
     """The effect ``effect_id`` of a calamity (the first of that id), None where it has none."""
-    return next((effect for effect in calamity.effects if effect.id == effect_id), None)
+    return _effects_by_id(calamity).get(effect_id)
+
+
+@by_identity(64)
+def _effects_by_id(calamity: Calamity) -> dict[str | None, CalamityEffect]:
+    """A calamity's effects by id, the first of each, made once per calamity: an effect is asked
+    for each of its modifiers (by the sheet, the package and the checks), each asking scanned them."""
+    found: dict[str | None, CalamityEffect] = {}
+    for effect in calamity.effects:
+        found.setdefault(effect.id, effect)
+    return found
 
 
 def effect_side(calamity: Calamity, effect_id: str) -> Role | None:

@@ -97,7 +97,9 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if listed is None or listed.start_nation is None or listed.start_nation == nation.id:
             continue
         owner = ruleset.nations.get(listed.start_nation)
-        if owner is None or (isinstance(owner.start_areas, tuple) and area_id not in owner.start_areas):
+        if owner is not None and isinstance(owner.start_areas, tuple) and owner.id not in listed_of:
+            listed_of[owner.id] = frozenset(owner.start_areas)
+        if owner is None or (isinstance(owner.start_areas, tuple) and area_id not in listed_of[owner.id]):
             continue  # X001, or reported at the area above
         yield diagnostic(
             "M031",
