@@ -43,6 +43,8 @@ MOST = 2.5
 #: A check counting fewer calls than this at ``2n`` is not judged (a constant cost, or one per card
 #: of the shipped rules, is not the growth this looks for).
 SMALL = 2_000
+#: The five card groups of the Advanced Civilization family (their ids are fixed).
+GROUPS_OF_THE_GAME = ("arts", "crafts", "sciences", "civics", "religion")
 
 
 def work_by_code(run: Callable[[], object]) -> collections.Counter[str]:
@@ -265,4 +267,19 @@ def test_a_packages_long_credit_row_is_read_in_work_linear_in_it() -> None:
         return calls_made(run)
 
     at_n, at_2n = read(300), read(600)
+    assert at_2n <= MOST * at_n, (at_n, at_2n)
+
+
+def test_the_group_letters_of_long_names_are_found_in_work_linear_in_them() -> None:
+    """The letters telling the groups apart on the sheets, for five names alike up to their last
+    letter (one with letters that fold to two, ß): before round twelve each size in turn made every
+    other name's prefix again, the square of a name's length (two names of 4,000 letters: 28 s)."""
+    from civrules.families.advanced_civilization.sheets.marks import group_letters
+
+    def label(length: int) -> int:
+        names = {group: "Ab" * (length // 2) + str(i) for i, group in enumerate(GROUPS_OF_THE_GAME[:4])}
+        names[GROUPS_OF_THE_GAME[4]] = "Straße" * (length // 6)
+        return calls_made(lambda: group_letters(names))
+
+    at_n, at_2n = label(600), label(1_200)
     assert at_2n <= MOST * at_n, (at_n, at_2n)
