@@ -166,6 +166,17 @@ def long_ruleset_id(rules: Path, to: str, length: int = 300) -> None:
     _write(rules / to, ["kind: ruleset", f"id: {'a' * length}", "name: Long", "extends: advanced-civilization"])
 
 
+def long_names(rules: Path, to: str, length: int = 1_500_000) -> None:
+    """A variant renaming the five card groups ``length`` characters each, alike but for their last
+    character (7.5 MB within the 8 MiB bound): each name was printed on every card's mark, and their
+    letters were found in the square of their length."""
+    lines = ["kind: ruleset", "id: hostile", "name: Hostile", "extends: advanced-civilization", "overlay:",
+             "  groups:", "    patch:"]  # fmt: skip
+    groups = ("arts", "crafts", "sciences", "civics", "religion")
+    lines.extend(f"      - {{id: {group}, name: {'A' * (length - 1)}{i}}}" for i, group in enumerate(groups))
+    _write(rules / to, lines)
+
+
 def forged_code_cache(rules: Path, to: str) -> None:
     """What civrules before issue 14 loaded and executed from ``.civrules_cache/`` in the working
     directory: for each schema, compiled code under the exact name it looked for, which runs a
@@ -220,6 +231,7 @@ GENERATORS: dict[str, Generator] = {
     "nested_folders": nested_folders,
     "extends_chain": extends_chain,
     "long_ruleset_id": long_ruleset_id,
+    "long_names": long_names,
     "forged_code_cache": forged_code_cache,
 }
 

@@ -322,3 +322,73 @@ def test_a_yaml_merge_key_is_one_diagnostic_at_the_merge_key() -> None:
     line = text.count("\n", 0, text.index("<<: *pot")) + 1
     assert [(d.code, d.span and (d.span.line, d.span.column)) for d in errors] == [("S002", (line, 5))]
     assert "merge key" in errors[0].message and errors[0].hint is not None
+
+
+#: The longest name a schema admits: every sheet and package that names an entry repeats its name
+#: (a good's name is printed hundreds of times on Imperial Settlers' card sheets), so an unbounded
+#: name made the output grow as the product of the name and its mentions.
+NAME_LENGTH = 120
+
+
+def _name_properties(node: Any, where: str = "") -> list[tuple[str, Any]]:
+    found = []
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and isinstance(properties.get("name"), dict):
+            found.append((f"{where}/properties/name", properties["name"]))
+        for key, value in node.items():
+            found += _name_properties(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _name_properties(value, f"{where}[{index}]")
+    return found
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_every_name_is_bounded(kind: str) -> None:
+    """Every `name` a file may write is text of at most :data:`NAME_LENGTH` characters (the
+    overlays' patches of names are checked against the entry's own schema once applied)."""
+    unbounded = []
+    for where, name in _name_properties(load_schema(kind)):
+        if name.get("$ref") == "#/$defs/setting_patch":
+            continue
+        texts = [
+            shape for shape in [name, *name.get("oneOf", []), *name.get("anyOf", [])] if shape.get("type") == "string"
+        ]
+        if not texts or any(shape.get("maxLength") != NAME_LENGTH for shape in texts):
+            unbounded.append(where)
+    assert unbounded == []
+
+
+@pytest.mark.parametrize("length", [NAME_LENGTH, NAME_LENGTH + 1])
+@pytest.mark.parametrize("route", ["file", "overlay"])
+def test_a_name_longer_than_the_bound_is_one_error_at_it_with_a_hint(length: int, route: str) -> None:
+    """A group's name of 120 characters is clean; of 121, one S001 at the name, in the file the
+    designer wrote it in: the card file, or the variant's overlay patching the group."""
+    from civrules.diagnostics import Severity
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    long = "Arts of " + "x" * (length - len("Arts of "))
+    if route == "file":
+        relative, ruleset = "cards/advanced-civilization.yaml", "advanced-civilization"
+        text = (RULES / relative).read_text(encoding="utf-8").replace("    name: Arts\n", f"    name: {long}\n", 1)
+    else:
+        relative, ruleset = "rulesets/long-names.yaml", "long-names"
+        text = (
+            "kind: ruleset\nid: long-names\nname: Long names\nextends: advanced-civilization\n"
+            f"overlay:\n  groups:\n    patch:\n      - {{id: arts, name: {long}}}\n"
+        )
+    workspace = CachedWorkspace({relative: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    if length <= NAME_LENGTH:
+        assert errors == []
+        return
+    line = text.count("\n", 0, text.index(long)) + 1
+    column = text.index(long) - text.rfind("\n", 0, text.index(long))
+    assert [(d.code, d.span and (d.span.file.endswith(relative), d.span.line, d.span.column)) for d in errors] == [
+        ("S001", (True, line, column))
+    ]
+    assert errors[0].message.startswith(f"the text has {length} characters, at most {NAME_LENGTH} allowed")
+    assert errors[0].hint is not None and "shorten the name" in errors[0].hint

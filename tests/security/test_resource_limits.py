@@ -252,10 +252,16 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
     return rules, written
 
 
+def _case_env(case: Case, tmp: Path) -> dict[str, str]:
+    """The case's environment variables (``@TMP@`` replaced), given to the command and to every
+    interpreter importing what it generated (a hostile name's command finds its file there)."""
+    return {k: v.replace("@TMP@", str(tmp)) for k, v in case.env}
+
+
 def run_measured(rules: Path, args: list[str], tmp: Path, case: Case, *, in_process: bool = False) -> measure.Measured:
     """Run civrules as a command (or, ``in_process`` and unless the case needs a fresh interpreter,
     in this one); the case's hang guard (wall seconds) stops a hang: a failure, not a wait."""
-    case_env = {k: v.replace("@TMP@", str(tmp)) for k, v in case.env}
+    case_env = _case_env(case, tmp)
     if in_process and not case.fresh:
         return measure.run_in_process(
             ["--rules", str(rules), *args],
@@ -497,7 +503,7 @@ def verify_packages_import(case: Case, outcome: Outcome, rules: Path, tmp: Path)
     assert packages, f"{case.id}: nothing was generated"
     # `from ... import *` loads every table and helper, which a package otherwise loads on first use.
     program = "".join(f"from {name} import *\n" for name in packages)
-    env = {**os.environ, "PYTHONPATH": str(out / "python")}
+    env = {**os.environ, "PYTHONPATH": str(out / "python"), **_case_env(case, tmp)}
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
     )
@@ -537,7 +543,7 @@ def verify_round_trip(case: Case, outcome: Outcome, rules: Path, tmp: Path) -> N
         py_compile.compile(str(source), cfile=str(tmp / "compiled.pyc"), doraise=True)
     program = "from civrules_rulesets.hostile import *\nimport civrules_rulesets.hostile\n"
     program += "".join(f"print(ascii({e}))\n" for e in names)
-    env = {**os.environ, "PYTHONPATH": str(out / "python")}
+    env = {**os.environ, "PYTHONPATH": str(out / "python"), **_case_env(case, tmp)}
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=False, timeout=60
     )

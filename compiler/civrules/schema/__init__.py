@@ -869,6 +869,8 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"the list has repeated items{where}"
         case "minLength":
             return f"the text is shorter than {rule} characters{where}"
+        case "maxLength" if isinstance(error.instance, str):
+            return f"the text has {len(error.instance):,} characters, at most {rule} allowed{where}"
         case "minProperties":
             return f"the mapping has fewer than {rule} keys{where}"
         case "oneOf" | "anyOf":
@@ -922,6 +924,11 @@ def _type_hint(error: ValidationError) -> str | None:
             if text in seen:
                 return f"{_show(item) if not isinstance(item, (dict, list)) else f'`{text}`'} is listed twice: keep one"
             seen.add(text)
+    if error.validator == "maxLength" and isinstance(error.instance, str):
+        if error.path and error.path[-1] == "name":
+            # Names are bounded because every sheet and package naming the entry repeats its name.
+            return f"shorten the name to {expected} characters or fewer: it is printed wherever the entry is named"
+        return f"shorten the text to {expected} characters or fewer"
     if error.validator in ("minItems", "maxItems", "minimum", "maximum"):
         described = _description(error)
         if described is not None:

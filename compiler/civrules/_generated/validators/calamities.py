@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ced9805980169a7dfdba412806f8f08679d32ab9d86810689d8ca1fc89bb25ab"
+SCHEMA_SHA256 = "af1b5a4afdf1ae22ecc259bc773a45a8799a8d7d7b9bd8ebce0e1c38fde99f3f"
 
 from decimal import Decimal
 import re
@@ -126,6 +126,8 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "stack" in data_keys:
             data_keys.remove("stack")

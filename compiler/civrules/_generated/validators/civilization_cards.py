@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "fe82b8a211ac6aea9303249c5a7d84af535cc13323fd30f9775d0f722c44df5e"
+SCHEMA_SHA256 = "a4832e231710b9e7cd2269967c8f9ee5db0884dea610d5bf55b07e42331a60fa"
 
 from decimal import Decimal
 import re
@@ -222,6 +222,8 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     if isinstance(data__name, str):
                         data__name_len = len(data__name)
                         if data__name_len < 1:
+                            raise JsonSchemaValueException("invalid")
+                        if data__name_len > 120:
                             raise JsonSchemaValueException("invalid")
                     data__name_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -2088,6 +2090,8 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "colour" in data_keys:
             data_keys.remove("colour")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a9aa89875f5df67f1cb94f15c29cc77de12b323e79996f767bd3c5f2e595f619"
+SCHEMA_SHA256 = "5904a2978c93bbba513dff51c867f85884b403d68220547cfda77f96d7b57140"
 
 from decimal import Decimal
 import re
@@ -579,6 +579,8 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "value" in data_keys:
             data_keys.remove("value")

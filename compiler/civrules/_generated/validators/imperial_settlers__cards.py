@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "dd66cdf036e71f7050efe3dc62c9d397ee1ad36d69b32df604067d5dd4032b7d"
+SCHEMA_SHA256 = "5a8d9542af8bd4ce8758b0121eb7f8444bd5e8f0dcbc5fdb707e9e926faddf2b"
 
 from decimal import Decimal
 import re
@@ -91,6 +91,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     if isinstance(data__cards_item__name, str):
                                         data__cards_item__name_len = len(data__cards_item__name)
                                         if data__cards_item__name_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                        if data__cards_item__name_len > 120:
                                             raise JsonSchemaValueException("invalid")
                                     data__cards_item__name_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "14f407797d0516f0d230584a3b6a59a0bff9082cf0441b44e7f032135e1e59f6"
+SCHEMA_SHA256 = "bd2a27cef496a7c2d7ba44f613cf89437872ecd1f316a478f716e81513fd0b36"
 
 from decimal import Decimal
 import re
@@ -86,6 +86,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                             if isinstance(data__factiondecks_item__name, str):
                                 data__factiondecks_item__name_len = len(data__factiondecks_item__name)
                                 if data__factiondecks_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__factiondecks_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "faction" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("faction")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "58e67104dc89b9cfd1eed13d14f9ac5c934856c04b26a97beb23706710448e32"
+SCHEMA_SHA256 = "8a9d0a7dce676e56c50afb72bd66245e323aa6569e6c07d8a8ef8a41fe4e9b32"
 
 from decimal import Decimal
 import re
@@ -86,6 +86,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                             if isinstance(data__factions_item__name, str):
                                 data__factions_item__name_len = len(data__factions_item__name)
                                 if data__factions_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__factions_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "deck" in data__factions_item_keys:
                             data__factions_item_keys.remove("deck")

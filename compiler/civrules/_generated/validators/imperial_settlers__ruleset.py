@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "532abdc4a02abc5181dc0805e88c3fdbfcb8130959274d4455e7207849052e27"
+SCHEMA_SHA256 = "22c021d4869c69800ca215f899ab5705c912042094179b554931eacb3592cd26"
 
 from decimal import Decimal
 import re
@@ -50,6 +50,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "description" in data_keys:
             data_keys.remove("description")
@@ -539,6 +541,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__components_item__name_len = len(data__components_item__name)
                                 if data__components_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__components_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "count" in data__components_item_keys:
                             data__components_item_keys.remove("count")
                             data__components_item__count = data__components_item["count"]
@@ -621,6 +625,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if isinstance(data__goods_item__name, str):
                                 data__goods_item__name_len = len(data__goods_item__name)
                                 if data__goods_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__goods_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "token" in data__goods_item_keys:
                             data__goods_item_keys.remove("token")
@@ -760,6 +766,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__colours_item__name_len = len(data__colours_item__name)
                                 if data__colours_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__colours_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "rule" in data__colours_item_keys:
                             data__colours_item_keys.remove("rule")
                             data__colours_item__rule = data__colours_item["rule"]
@@ -885,6 +893,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__locationkinds_item__name_len = len(data__locationkinds_item__name)
                                 if data__locationkinds_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__locationkinds_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "row" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("row")
                             data__locationkinds_item__row = data__locationkinds_item["row"]
@@ -957,6 +967,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__cardanatomy_item__name_len = len(data__cardanatomy_item__name)
                                 if data__cardanatomy_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__cardanatomy_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "side" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("side")
                             data__cardanatomy_item__side = data__cardanatomy_item["side"]
@@ -1028,6 +1040,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if isinstance(data__decks_item__name, str):
                                 data__decks_item__name_len = len(data__decks_item__name)
                                 if data__decks_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__decks_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "prefix" in data__decks_item_keys:
                             data__decks_item_keys.remove("prefix")
@@ -1498,6 +1512,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__phases_item__name_len = len(data__phases_item__name)
                                 if data__phases_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__phases_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "order" in data__phases_item_keys:
                             data__phases_item_keys.remove("order")
                             data__phases_item__order = data__phases_item["order"]
@@ -1719,6 +1735,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if isinstance(data__actions_item__name, str):
                                 data__actions_item__name_len = len(data__actions_item__name)
                                 if data__actions_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__actions_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "price" in data__actions_item_keys:
                             data__actions_item_keys.remove("price")
@@ -2832,6 +2850,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                                 data__solo__achievements__levels_item__name_len = len(data__solo__achievements__levels_item__name)
                                                 if data__solo__achievements__levels_item__name_len < 1:
                                                     raise JsonSchemaValueException("invalid")
+                                                if data__solo__achievements__levels_item__name_len > 120:
+                                                    raise JsonSchemaValueException("invalid")
                                         if "at_least" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("at_least")
                                             data__solo__achievements__levels_item__atleast = data__solo__achievements__levels_item["at_least"]
@@ -3066,6 +3086,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if isinstance(data__namedcardsnotidentified_item__name, str):
                                 data__namedcardsnotidentified_item__name_len = len(data__namedcardsnotidentified_item__name)
                                 if data__namedcardsnotidentified_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__namedcardsnotidentified_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "rule" in data__namedcardsnotidentified_item_keys:
                             data__namedcardsnotidentified_item_keys.remove("rule")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "796fe39b3d09feee142e86a1b73770a318c942effe37202a34fbeca188825976"
+SCHEMA_SHA256 = "2eb34b6b478393505ac203767c599967fdf33dd35da5cb58a045d394c2a64964"
 
 from decimal import Decimal
 import re
@@ -46,6 +46,8 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "panel" in data_keys:
             data_keys.remove("panel")
@@ -278,6 +280,8 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(dat
                 data__name_len = len(data__name)
                 if data__name_len < 1:
                     raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
+                    raise JsonSchemaValueException("invalid")
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
@@ -409,6 +413,8 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "areas" in data_keys:
             data_keys.remove("areas")
@@ -732,6 +738,8 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "panel" in data_keys:
             data_keys.remove("panel")

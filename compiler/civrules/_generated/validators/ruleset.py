@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "35ae8699e3a3b54b2b9ee486891a4ca3c68a2b3ced12ffbf02451e2763587e02"
+SCHEMA_SHA256 = "0580c4f43b3aa9c3ab138038a61a938f1ff496f34c59e0daa809701e1fe8041c"
 
 from decimal import Decimal
 import re
@@ -50,6 +50,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "description" in data_keys:
             data_keys.remove("description")
@@ -1351,6 +1353,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__nations_item__name_len = len(data__nations_item__name)
                                 if data__nations_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__nations_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "rule" in data__nations_item_keys:
                             data__nations_item_keys.remove("rule")
                             data__nations_item__rule = data__nations_item["rule"]
@@ -1402,6 +1406,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             if isinstance(data__nations_item__colour__name, str):
                                                 data__nations_item__colour__name_len = len(data__nations_item__colour__name)
                                                 if data__nations_item__colour__name_len < 1:
+                                                    raise JsonSchemaValueException("invalid")
+                                                if data__nations_item__colour__name_len > 120:
                                                     raise JsonSchemaValueException("invalid")
                                         if "rule" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("rule")
@@ -1639,6 +1645,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if isinstance(data__epochs_item__name, str):
                                 data__epochs_item__name_len = len(data__epochs_item__name)
                                 if data__epochs_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__epochs_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "order" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("order")
@@ -2356,6 +2364,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__ast__levels_item__name_len = len(data__ast__levels_item__name)
                                         if data__ast__levels_item__name_len < 1:
                                             raise JsonSchemaValueException("invalid")
+                                        if data__ast__levels_item__name_len > 120:
+                                            raise JsonSchemaValueException("invalid")
                                 if "rule" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("rule")
                                     data__ast__levels_item__rule = data__ast__levels_item["rule"]
@@ -2779,6 +2789,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 data__playercounts__counts_item__configurations_item__name_len = len(data__playercounts__counts_item__configurations_item__name)
                                                                 if data__playercounts__counts_item__configurations_item__name_len < 1:
                                                                     raise JsonSchemaValueException("invalid")
+                                                                if data__playercounts__counts_item__configurations_item__name_len > 120:
+                                                                    raise JsonSchemaValueException("invalid")
                                                         if "rule" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("rule")
                                                             data__playercounts__counts_item__configurations_item__rule = data__playercounts__counts_item__configurations_item["rule"]
@@ -2969,6 +2981,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             if isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__name, str):
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__name_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__name)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__name_len < 1:
+                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__name_len > 120:
                                                                                     raise JsonSchemaValueException("invalid")
                                                                         if "text" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("text")
@@ -3195,6 +3209,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__sequenceofplay__phases_item__name_len = len(data__sequenceofplay__phases_item__name)
                                         if data__sequenceofplay__phases_item__name_len < 1:
                                             raise JsonSchemaValueException("invalid")
+                                        if data__sequenceofplay__phases_item__name_len > 120:
+                                            raise JsonSchemaValueException("invalid")
                                 if "rule" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("rule")
                                     data__sequenceofplay__phases_item__rule = data__sequenceofplay__phases_item["rule"]
@@ -3386,6 +3402,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         data__sequenceofplay__phases_item__subactivities_item__name_len = len(data__sequenceofplay__phases_item__subactivities_item__name)
                                                         if data__sequenceofplay__phases_item__subactivities_item__name_len < 1:
                                                             raise JsonSchemaValueException("invalid")
+                                                        if data__sequenceofplay__phases_item__subactivities_item__name_len > 120:
+                                                            raise JsonSchemaValueException("invalid")
                                                 if "card" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("card")
                                                     data__sequenceofplay__phases_item__subactivities_item__card = data__sequenceofplay__phases_item__subactivities_item["card"]
@@ -3557,6 +3575,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if isinstance(data__victory__scoring_item__name, str):
                                         data__victory__scoring_item__name_len = len(data__victory__scoring_item__name)
                                         if data__victory__scoring_item__name_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                        if data__victory__scoring_item__name_len > 120:
                                             raise JsonSchemaValueException("invalid")
                                 if "rule" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("rule")
@@ -4181,6 +4201,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__options_item__name_len = len(data__options_item__name)
                                 if data__options_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__options_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
@@ -4273,6 +4295,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     if isinstance(data__options_item__values_item__name, str):
                                                         data__options_item__values_item__name_len = len(data__options_item__values_item__name)
                                                         if data__options_item__values_item__name_len < 1:
+                                                            raise JsonSchemaValueException("invalid")
+                                                        if data__options_item__values_item__name_len > 120:
                                                             raise JsonSchemaValueException("invalid")
                                                 if "description" in data__options_item__values_item_keys:
                                                     data__options_item__values_item_keys.remove("description")
@@ -4464,6 +4488,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__nonplayerforces_item__name_len = len(data__nonplayerforces_item__name)
                                 if data__nonplayerforces_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__nonplayerforces_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "replaces" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("replaces")
                             data__nonplayerforces_item__replaces = data__nonplayerforces_item["replaces"]
@@ -4526,6 +4552,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 data__nonplayerforces_item__advancements_item__name_len = len(data__nonplayerforces_item__advancements_item__name)
                                                 if data__nonplayerforces_item__advancements_item__name_len < 1:
                                                     raise JsonSchemaValueException("invalid")
+                                                if data__nonplayerforces_item__advancements_item__name_len > 120:
+                                                    raise JsonSchemaValueException("invalid")
                                         if "note" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("note")
                                             data__nonplayerforces_item__advancements_item__note = data__nonplayerforces_item__advancements_item["note"]
@@ -4576,6 +4604,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if isinstance(data__nonplayerforces_item__calamitycard__name, str):
                                         data__nonplayerforces_item__calamitycard__name_len = len(data__nonplayerforces_item__calamitycard__name)
                                         if data__nonplayerforces_item__calamitycard__name_len < 1:
+                                            raise JsonSchemaValueException("invalid")
+                                        if data__nonplayerforces_item__calamitycard__name_len > 120:
                                             raise JsonSchemaValueException("invalid")
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")

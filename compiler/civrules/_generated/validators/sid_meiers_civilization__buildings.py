@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "d0d511cee3108a231159f67d880f7ab1285675a8cdc12e0129b80a16b1fcc53f"
+SCHEMA_SHA256 = "1f93dd3be94d43edd0d53c3458310556cf97153e3f45c793e27b461fdf676f0a"
 
 from decimal import Decimal
 import re
@@ -64,6 +64,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                 data__terrains_item__name_len = len(data__terrains_item__name)
                                 if data__terrains_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__terrains_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "water" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("water")
                             data__terrains_item__water = data__terrains_item["water"]
@@ -116,6 +118,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             if isinstance(data__buildings_item__name, str):
                                 data__buildings_item__name_len = len(data__buildings_item__name)
                                 if data__buildings_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__buildings_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "terrains" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("terrains")

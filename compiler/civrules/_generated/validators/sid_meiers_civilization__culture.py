@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "cea97af92a291f3491d0ed9e26abb8fd0a8f479e179015c46c7179467b66375a"
+SCHEMA_SHA256 = "04b676a956199c87392ac33960825baf8716845925ce11ea178a19bf2bf878f9"
 
 from decimal import Decimal
 import re
@@ -64,6 +64,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 data__spacekinds_item__name_len = len(data__spacekinds_item__name)
                                 if data__spacekinds_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__spacekinds_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "rule" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("rule")
                             data__spacekinds_item__rule = data__spacekinds_item["rule"]
@@ -111,6 +113,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             if isinstance(data__spaces_item__name, str):
                                 data__spaces_item__name_len = len(data__spaces_item__name)
                                 if data__spaces_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__spaces_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "position" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("position")
@@ -229,6 +233,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 data__decks_item__name_len = len(data__decks_item__name)
                                 if data__decks_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__decks_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "cards" in data__decks_item_keys:
                             data__decks_item_keys.remove("cards")
                             data__decks_item__cards = data__decks_item["cards"]
@@ -296,6 +302,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             if isinstance(data__greatpeople_item__name, str):
                                 data__greatpeople_item__name_len = len(data__greatpeople_item__name)
                                 if data__greatpeople_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__greatpeople_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "category" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("category")

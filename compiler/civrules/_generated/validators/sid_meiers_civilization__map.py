@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a7bfeeb2951c89d54e25b428f76d6b9c0b471902318c587e5d8e417700fee6a1"
+SCHEMA_SHA256 = "483f985a9ac71f428f127b556076aa34d2181bf3193b0bf561308107f5da8a15"
 
 from decimal import Decimal
 import re
@@ -63,6 +63,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                             if isinstance(data__tiles_item__name, str):
                                 data__tiles_item__name_len = len(data__tiles_item__name)
                                 if data__tiles_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__tiles_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "civilization" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("civilization")

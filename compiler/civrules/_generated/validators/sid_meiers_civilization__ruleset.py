@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "68ba13f0fb418642eaa150513ee3f6083b2deb36c8c480fa941661055f9b3b5d"
+SCHEMA_SHA256 = "0baca82ab619c2f22d5edecb0590e91fce46d2e2e8dd0be44f78cd7963031f61"
 
 from decimal import Decimal
 import re
@@ -54,6 +54,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__name_len > 120:
                     raise JsonSchemaValueException("invalid")
         if "description" in data_keys:
             data_keys.remove("description")
@@ -1509,6 +1511,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 data__phases_item__name_len = len(data__phases_item__name)
                                 if data__phases_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__phases_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "order" in data__phases_item_keys:
                             data__phases_item_keys.remove("order")
                             data__phases_item__order = data__phases_item["order"]
@@ -1580,6 +1584,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             if isinstance(data__governments_item__name, str):
                                 data__governments_item__name_len = len(data__governments_item__name)
                                 if data__governments_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__governments_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "starting" in data__governments_item_keys:
                             data__governments_item_keys.remove("starting")
@@ -1660,6 +1666,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 data__victories_item__name_len = len(data__victories_item__name)
                                 if data__victories_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__victories_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "kind" in data__victories_item_keys:
                             data__victories_item_keys.remove("kind")
                             data__victories_item__kind = data__victories_item["kind"]
@@ -1734,6 +1742,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 data__resources_item__name_len = len(data__resources_item__name)
                                 if data__resources_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__resources_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "rule" in data__resources_item_keys:
                             data__resources_item_keys.remove("rule")
                             data__resources_item__rule = data__resources_item["rule"]
@@ -1781,6 +1791,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             if isinstance(data__combatbonuses_item__name, str):
                                 data__combatbonuses_item__name_len = len(data__combatbonuses_item__name)
                                 if data__combatbonuses_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__combatbonuses_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "amount" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("amount")
@@ -1856,6 +1868,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 data__cityactions_item__name_len = len(data__cityactions_item__name)
                                 if data__cityactions_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__cityactions_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "culture" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("culture")
                             data__cityactions_item__culture = data__cityactions_item["culture"]
@@ -1927,6 +1941,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             if isinstance(data__civilizations_item__name, str):
                                 data__civilizations_item__name_len = len(data__civilizations_item__name)
                                 if data__civilizations_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__civilizations_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "starting_technology" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_technology")
@@ -2008,6 +2024,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 data__huts_item__name_len = len(data__huts_item__name)
                                 if data__huts_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__huts_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "count" in data__huts_item_keys:
                             data__huts_item_keys.remove("count")
                             data__huts_item__count = data__huts_item["count"]
@@ -2063,6 +2081,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             if isinstance(data__villagesmarkers_item__name, str):
                                 data__villagesmarkers_item__name_len = len(data__villagesmarkers_item__name)
                                 if data__villagesmarkers_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__villagesmarkers_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "count" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("count")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "586b23562669aeb9407e23cc79a29b5c882f41d44273d6c386483edfe2cd7e09"
+SCHEMA_SHA256 = "0ca80c8895ae1d2d5bc3ec69b185225911be856f1c6746f99fcc56430ec194dc"
 
 from decimal import Decimal
 import re
@@ -63,6 +63,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                             if isinstance(data__technologies_item__name, str):
                                 data__technologies_item__name_len = len(data__technologies_item__name)
                                 if data__technologies_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__technologies_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "name_language" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("name_language")

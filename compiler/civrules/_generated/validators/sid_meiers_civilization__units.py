@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "9f1badf551e5cdf35be46f5363e231cac776fd27bafefa7572c9cfcc98533b60"
+SCHEMA_SHA256 = "05aa403f0b669818a396ff9dcb03c4afa48c885a1c774aad032c30dd9e9f8410"
 
 from decimal import Decimal
 import re
@@ -63,6 +63,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                             if isinstance(data__unittypes_item__name, str):
                                 data__unittypes_item__name_len = len(data__unittypes_item__name)
                                 if data__unittypes_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__unittypes_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "available_at_start" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("available_at_start")
@@ -151,6 +153,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                     if isinstance(data__unittypes_item__ranks_item__name, str):
                                                         data__unittypes_item__ranks_item__name_len = len(data__unittypes_item__ranks_item__name)
                                                         if data__unittypes_item__ranks_item__name_len < 1:
+                                                            raise JsonSchemaValueException("invalid")
+                                                        if data__unittypes_item__ranks_item__name_len > 120:
                                                             raise JsonSchemaValueException("invalid")
                                                     data__unittypes_item__ranks_item__name_one_of_count3 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "bb672b04eed480b7f9fcf207450e82b12e6d42f14ec1bee32caf3bcebd30fec5"
+SCHEMA_SHA256 = "49ccf0372a8bf60c4b6ec8dd73413f9ad1f9b11f5d2c2346a84ba2fb5660b307"
 
 from decimal import Decimal
 import re
@@ -64,6 +64,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                 data__eras_item__name_len = len(data__eras_item__name)
                                 if data__eras_item__name_len < 1:
                                     raise JsonSchemaValueException("invalid")
+                                if data__eras_item__name_len > 120:
+                                    raise JsonSchemaValueException("invalid")
                         if "rule" in data__eras_item_keys:
                             data__eras_item_keys.remove("rule")
                             data__eras_item__rule = data__eras_item["rule"]
@@ -111,6 +113,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             if isinstance(data__wonders_item__name, str):
                                 data__wonders_item__name_len = len(data__wonders_item__name)
                                 if data__wonders_item__name_len < 1:
+                                    raise JsonSchemaValueException("invalid")
+                                if data__wonders_item__name_len > 120:
                                     raise JsonSchemaValueException("invalid")
                         if "era" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("era")
