@@ -20,6 +20,7 @@ from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
 from civrules.schema.references import is_remembering, remembered
+from civrules.support import memo
 from civrules.support.values import frozen_value
 
 
@@ -34,11 +35,41 @@ class Index:
     numbering: str
 
     def enclosing(self, number: str) -> str | None:
-        """The nearest section that contains ``number`` (by the rulebook's numbering)."""
-        current = number
+        """The nearest section that contains ``number`` (by the rulebook's numbering): the longest
+        of its heads that the index knows. A head is the number cut before one of its dots
+        (``dotted_components``) or before any of its characters after the first dot
+        (``decimal_digits``: 2.17 is in 2.1), a trailing dot dropped.
+
+        Only heads as long as a section or missing number of the index are looked up: cutting and
+        looking up every head of a long number (a `rule:` of 100,000 digits, within the schema's
+        pattern) took the square of its length."""
         if self.numbering == "pages_and_headings":
             page, _, heading = number.partition("/")
             return page if heading and (page in self.sections or page in self.missing) else None
+        if ".." in number or number.endswith("."):
+            return self._enclosing_by_steps(number)  # not a number the schema admits: step by step
+        first = number.find(".")
+        if first < 0:
+            return None
+        dotted = self.numbering == "dotted_components"
+        for length in self._lengths():
+            if length >= len(number) or length < max(first, 1):
+                continue
+            # A head of `length` characters: cut before a dot, or (decimal) anywhere after the first
+            # dot but just after one (that head is the shorter one without its dot).
+            if (number[length] != ".") if dotted else (number[length - 1] == "."):
+                continue
+            head = number[:length]
+            if head in self.sections or head in self.missing:
+                return head
+        return None
+
+    def _lengths(self) -> list[int]:
+        return _lengths_of(self)
+
+    def _enclosing_by_steps(self, number: str) -> str | None:
+        """:meth:`enclosing` as its definition reads, for a number the schema does not admit."""
+        current = number
         while True:
             if self.numbering == "dotted_components" or "." not in current or current.endswith("."):
                 head, _, _ = current.rpartition(".")
@@ -49,6 +80,12 @@ class Index:
                 return None
             if current in self.sections or current in self.missing:
                 return current
+
+
+@memo.by_identity(8)
+def _lengths_of(index: Index) -> list[int]:
+    """The lengths of the index's section and missing numbers, longest first (made once per index)."""
+    return sorted({len(n) for n in (*index.sections, *index.missing)}, reverse=True)
 
 
 def rule_index(ruleset: Ruleset) -> Index | None:
