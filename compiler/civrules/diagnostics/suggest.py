@@ -18,6 +18,10 @@ from collections.abc import Iterable
 COMPARISONS = 500
 #: Distinct words a vocabulary answers; later ones get no suggestion.
 QUERIES = 500
+#: The longest word a vocabulary answers (a name's bound): difflib compares two words in time that
+#: grows as the square of their length (two ids of 40,000 characters: 4 to 15 s), and ids are not
+#: bounded. A longer word gets no suggestion.
+LONGEST = 120
 
 
 class Vocabulary:
@@ -42,7 +46,7 @@ class Vocabulary:
         """The known word most like ``word`` (difflib's ratio at least ``cutoff``), or None."""
         if word in self.answers:
             return self.answers[word]
-        if len(self.answers) >= self.queries:
+        if len(self.answers) >= self.queries or len(word) > LONGEST:
             return None
         import difflib  # asked only when there is something to suggest: not at every start
 
@@ -127,7 +131,7 @@ def lookalike_differences(written: str, meant: str) -> str | None:
             shown = dict.fromkeys(f"{_named(w)} where `{meant}` has `{m}` ({_named(m)})" for w, m in pairs)
             return "; ".join(shown)
         return None
-    invisible = [c for c in written if unicodedata.category(c) == "Cf"]
+    invisible = dict.fromkeys(c for c in written if unicodedata.category(c) == "Cf")
     if invisible and "".join(c for c in written if c not in invisible) == meant:
-        return "the invisible " + ", ".join(dict.fromkeys(_named(c) for c in invisible))
+        return "the invisible " + ", ".join(_named(c) for c in invisible)
     return None

@@ -977,7 +977,9 @@ def _select(items: list[Any], selector: Any, problems: list[PatchProblem], at: N
         return found[0]
     shown = json.dumps(selector, ensure_ascii=False, sort_keys=True)
     if not found:
-        problems.append(PatchProblem(at, f"{shown} names no element of the list", _selector_hint(items, selector)))
+        # After QUERIES problems, no "did you mean": each hint compares the selector with the list.
+        hint = _selector_hint(items, selector) if len(problems) < QUERIES else _NAME_AN_ELEMENT
+        problems.append(PatchProblem(at, f"{shown} names no element of the list", hint))
     else:
         problems.append(
             PatchProblem(
@@ -989,9 +991,13 @@ def _select(items: list[Any], selector: Any, problems: list[PatchProblem], at: N
     return None
 
 
+#: The hint of a selector naming no element when nothing closer can be said.
+_NAME_AN_ELEMENT = "name an element by a value or by fields it has"
+
+
 def _selector_hint(items: list[Any], selector: Any) -> str:
     """What a selector that names no element most likely meant, or what the elements can be named by."""
-    fallback = "name an element by a value or by fields it has"
+    fallback = _NAME_AN_ELEMENT
     if isinstance(selector, dict) and len(selector) == 1:
         ((field, wanted),) = selector.items()
         fields = sorted({key for item in items if isinstance(item, dict) for key in item})
