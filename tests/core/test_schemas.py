@@ -392,3 +392,40 @@ def test_a_name_longer_than_the_bound_is_one_error_at_it_with_a_hint(length: int
     ]
     assert errors[0].message.startswith(f"the text has {length} characters, at most {NAME_LENGTH} allowed")
     assert errors[0].hint is not None and "shorten the name" in errors[0].hint
+
+
+#: The longest id and section number a schema admits (the longest shipped: 45 and 54 characters).
+#: Messages, packages and hints repeat an id at every mention of its entry, and the checks of a
+#: citation cut and compare its number: unbounded, either made work or output grow as the square.
+ID_LENGTH, SECTION_LENGTH = 64, 120
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_ids_and_section_numbers_are_bounded(kind: str) -> None:
+    defs = load_schema(kind)["$defs"]
+    assert (defs["id"].get("maxLength"), defs["section"].get("maxLength")) == (ID_LENGTH, SECTION_LENGTH)
+
+
+@pytest.mark.parametrize("length", [ID_LENGTH, ID_LENGTH + 1])
+def test_an_id_longer_than_the_bound_is_one_error_at_it_with_a_hint(length: int) -> None:
+    from civrules.diagnostics import Severity
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    long = "pottery_" + "x" * (length - len("pottery_"))
+    relative = "rulesets/long-ids.yaml"
+    text = (
+        "kind: ruleset\nid: long-ids\nname: Long ids\nextends: advanced-civilization\n"
+        "overlay:\n  civilization_cards:\n    add:\n"
+        f'      - {{id: {long}, name: Long, rule: "32.21", groups: [crafts], cost: 45, prerequisites: [],'
+        " attributes: [], credits: []}\n"
+    )
+    workspace = CachedWorkspace({relative: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["long-ids"]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    if length <= ID_LENGTH:
+        assert errors == []
+        return
+    assert [(d.code, d.span and d.span.line) for d in errors] == [("S001", 8)]
+    assert errors[0].message.startswith(f"the text has {length} characters, at most {ID_LENGTH} allowed")
+    assert errors[0].hint is not None and "shorten the id" in errors[0].hint

@@ -928,6 +928,8 @@ def _type_hint(error: ValidationError) -> str | None:
         if error.path and error.path[-1] == "name":
             # Names are bounded because every sheet and package naming the entry repeats its name.
             return f"shorten the name to {expected} characters or fewer: it is printed wherever the entry is named"
+        if isinstance(error.schema, dict) and error.schema.get("pattern") == "^[a-z][a-z0-9_]*$":
+            return f"shorten the id to {expected} characters or fewer: every mention of the entry repeats it"
         return f"shorten the text to {expected} characters or fewer"
     if error.validator in ("minItems", "maxItems", "minimum", "maximum"):
         described = _description(error)

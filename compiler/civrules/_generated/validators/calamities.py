@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "af1b5a4afdf1ae22ecc259bc773a45a8799a8d7d7b9bd8ebce0e1c38fde99f3f"
+SCHEMA_SHA256 = "c18a3d27f7addcb8f42881bd57ef4eda99bfb6e7dcf9b41bf7702c4bb5604bce"
 
 from decimal import Decimal
 import re
@@ -511,6 +511,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -894,6 +897,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_per(
             if not isinstance(data__commodity, (str)):
                 raise JsonSchemaValueException("invalid")
             if isinstance(data__commodity, str):
+                data__commodity_len = len(data__commodity)
+                if data__commodity_len > 64:
+                    raise JsonSchemaValueException("invalid")
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__commodity):
                     raise JsonSchemaValueException("invalid")
         if data_keys:
@@ -979,6 +985,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             if not isinstance(data__nation, (str)):
                 raise JsonSchemaValueException("invalid")
             if isinstance(data__nation, str):
+                data__nation_len = len(data__nation)
+                if data__nation_len > 64:
+                    raise JsonSchemaValueException("invalid")
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__nation):
                     raise JsonSchemaValueException("invalid")
         if "from" in data_keys:
@@ -1554,6 +1563,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_sect
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -1584,6 +1596,9 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(d
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

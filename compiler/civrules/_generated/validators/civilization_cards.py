@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a4832e231710b9e7cd2269967c8f9ee5db0884dea610d5bf55b07e42331a60fa"
+SCHEMA_SHA256 = "20ec0f992daebb2db8180f1c1a1ceb969784c1c8e0df94afcab11ae1021fe444"
 
 from decimal import Decimal
 import re
@@ -173,6 +173,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -2044,6 +2047,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

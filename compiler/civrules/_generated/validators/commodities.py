@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5904a2978c93bbba513dff51c867f85884b403d68220547cfda77f96d7b57140"
+SCHEMA_SHA256 = "0eab103197213915e160a7f0de80d06a4b86f62f3d6ac73712688194f9de7a1e"
 
 from decimal import Decimal
 import re
@@ -234,6 +234,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if not isinstance(data__mining__card, (str)):
                         raise JsonSchemaValueException("invalid")
                     if isinstance(data__mining__card, str):
+                        data__mining__card_len = len(data__mining__card)
+                        if data__mining__card_len > 64:
+                            raise JsonSchemaValueException("invalid")
                         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__mining__card):
                             raise JsonSchemaValueException("invalid")
                 if "set_bonus" in data__mining_keys:
@@ -756,6 +759,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_id(
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -985,6 +991,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                             if not isinstance(data__commodities_item__commodity, (str)):
                                 raise JsonSchemaValueException("invalid")
                             if isinstance(data__commodities_item__commodity, str):
+                                data__commodities_item__commodity_len = len(data__commodities_item__commodity)
+                                if data__commodities_item__commodity_len > 64:
+                                    raise JsonSchemaValueException("invalid")
                                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__commodities_item__commodity):
                                     raise JsonSchemaValueException("invalid")
                         if "count" in data__commodities_item_keys:
@@ -1425,6 +1434,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
             if not isinstance(data__requirescard, (str)):
                 raise JsonSchemaValueException("invalid")
             if isinstance(data__requirescard, str):
+                data__requirescard_len = len(data__requirescard)
+                if data__requirescard_len > 64:
+                    raise JsonSchemaValueException("invalid")
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__requirescard):
                     raise JsonSchemaValueException("invalid")
         if "rule" in data_keys:
@@ -1501,6 +1513,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set
             if not isinstance(data__commodity, (str)):
                 raise JsonSchemaValueException("invalid")
             if isinstance(data__commodity, str):
+                data__commodity_len = len(data__commodity)
+                if data__commodity_len > 64:
+                    raise JsonSchemaValueException("invalid")
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__commodity):
                     raise JsonSchemaValueException("invalid")
         if "cards" in data_keys:
@@ -1582,6 +1597,9 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_sec
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

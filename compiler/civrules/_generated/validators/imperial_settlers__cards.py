@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5a8d9542af8bd4ce8758b0121eb7f8444bd5e8f0dcbc5fdb707e9e926faddf2b"
+SCHEMA_SHA256 = "5935fc262150d0a4c23ce053fa9f1f5d538969b698b31e09528e4e3e03d12ee5"
 
 from decimal import Decimal
 import re
@@ -467,6 +467,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -578,6 +581,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "bd2a27cef496a7c2d7ba44f613cf89437872ecd1f316a478f716e81513fd0b36"
+SCHEMA_SHA256 = "066a04664cc5a26aace20b0ee44fb006b451ad3339be8e93b5ccbe03cf9a7eaa"
 
 from decimal import Decimal
 import re
@@ -194,6 +194,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -211,6 +214,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8a9d0a7dce676e56c50afb72bd66245e323aa6569e6c07d8a8ef8a41fe4e9b32"
+SCHEMA_SHA256 = "489ebec50ce3bb7cbd690da69a45710eac028a4ce8ade31fe086489f6bf92b28"
 
 from decimal import Decimal
 import re
@@ -336,6 +336,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -366,6 +369,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

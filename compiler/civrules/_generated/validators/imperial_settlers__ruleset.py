@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "22c021d4869c69800ca215f899ab5705c912042094179b554931eacb3592cd26"
+SCHEMA_SHA256 = "8165e1eb3139980321e0f1eff80feb366af98154331e63c05f56f1c2adb1cdf5"
 
 from decimal import Decimal
 import re
@@ -3246,6 +3246,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -3290,6 +3293,9 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

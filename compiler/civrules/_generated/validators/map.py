@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2eb34b6b478393505ac203767c599967fdf33dd35da5cb58a045d394c2a64964"
+SCHEMA_SHA256 = "5d8ba9b5c5b055af205492708e1f6c574c7ebd9c29befcd743c0d55b5f778552"
 
 from decimal import Decimal
 import re
@@ -932,6 +932,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_section(dat
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -949,6 +952,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data, cu
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/rule-index.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "f89d54ea68945bb3573fdbc25219370c1a4ad0f0e4e7f523101e8ad1c9e7cdec"
+SCHEMA_SHA256 = "8b14e31335b1b5ba88d45f090b357e36d30805fb65c64d476a7fcbb9cd2dfe93"
 
 from decimal import Decimal
 import re
@@ -772,6 +772,9 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_sect
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -789,6 +792,9 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_id(d
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

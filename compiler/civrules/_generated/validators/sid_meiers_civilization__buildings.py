@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "1f93dd3be94d43edd0d53c3458310556cf97153e3f45c793e27b461fdf676f0a"
+SCHEMA_SHA256 = "0ca98957a1be314e89e9f42e4b8e9db51a34f15ea46875feeb80f29d883aa162"
 
 from decimal import Decimal
 import re
@@ -370,6 +370,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -378,6 +381,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "04b676a956199c87392ac33960825baf8716845925ce11ea178a19bf2bf878f9"
+SCHEMA_SHA256 = "e02a1e25b16805b40f4cd2a8c2edb977afd8826da5c3a7a99652d35695f91d81"
 
 from decimal import Decimal
 import re
@@ -504,6 +504,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -512,6 +515,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "483f985a9ac71f428f127b556076aa34d2181bf3193b0bf561308107f5da8a15"
+SCHEMA_SHA256 = "6a95937171107ad280b6ee4be201fa9fa50f78d5e9b6f4dbcbd9961fc0129bb6"
 
 from decimal import Decimal
 import re
@@ -246,6 +246,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -276,6 +279,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "0baca82ab619c2f22d5edecb0590e91fce46d2e2e8dd0be44f78cd7963031f61"
+SCHEMA_SHA256 = "ef929c6aaee71ff990862f33ec9d0eca7fdc8b26416f8fb8c58ad919abada2be"
 
 from decimal import Decimal
 import re
@@ -2140,6 +2140,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -2257,6 +2260,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "0ca80c8895ae1d2d5bc3ec69b185225911be856f1c6746f99fcc56430ec194dc"
+SCHEMA_SHA256 = "b6e53525def274d86c6292a813a288044291d97e4c96989e70c2c680f351834b"
 
 from decimal import Decimal
 import re
@@ -411,6 +411,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -441,6 +444,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

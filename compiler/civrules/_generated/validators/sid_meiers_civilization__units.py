@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "05aa403f0b669818a396ff9dcb03c4afa48c885a1c774aad032c30dd9e9f8410"
+SCHEMA_SHA256 = "ef56aeff475964069bcb679c6906ac8a4ec84e3c8e79db211726f493907ee39a"
 
 from decimal import Decimal
 import re
@@ -392,6 +392,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -422,6 +425,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "49ccf0372a8bf60c4b6ec8dd73413f9ad1f9b11f5d2c2346a84ba2fb5660b307"
+SCHEMA_SHA256 = "76c6ff9eb906e543a204a157798f9dd367760b8771513fa10a9334621dc00806"
 
 from decimal import Decimal
 import re
@@ -355,6 +355,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
@@ -363,6 +366,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
     if not isinstance(data, (str)):
         raise JsonSchemaValueException("invalid")
     if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 64:
+            raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
             raise JsonSchemaValueException("invalid")
     return data
