@@ -253,6 +253,20 @@ def test_modest_aliases_are_allowed() -> None:
     assert len(document.data["l2"]) == 9
 
 
+def test_aliases_repeating_more_text_than_a_file_may_hold_are_refused() -> None:
+    """An alias is one node whatever its anchor holds: a scalar of a million characters named nine
+    times is nine million characters for every later stage from 1 MB of file. The text aliases
+    repeat is bounded by the file size bound (8 MiB), counted inside collections too; an
+    anchor named again is weighed again."""
+    scalar = 'a: &r "' + "x" * 1_000_000 + '"\n'
+    assert codes_of(scalar + "b: [" + ", ".join(["*r"] * 8) + "]\n") == []
+    assert codes_of(scalar + "b: [" + ", ".join(["*r"] * 9) + "]\n") == [("L005", 2, 37)]
+    nested = 'a: &r {k: ["' + "x" * 500_000 + '", "' + "y" * 500_000 + '"]}\n'
+    assert [c for c, _, _ in codes_of(nested + "b: [" + ", ".join(["*r"] * 9) + "]\n")] == ["L005"]
+    again = 'a: &r "' + "x" * 1_000_000 + '"\nb: [*r]\nc: &r "short"\nd: [' + ", ".join(["*r"] * 100) + "]\n"
+    assert codes_of(again) == []
+
+
 def test_nesting_beyond_the_bound_is_refused() -> None:
     assert [c for c, _, _ in codes_of("[" * 10_000 + "]" * 10_000)] == ["L006"]
     assert codes_of("[" * 150 + "]" * 150) == [("L006", 1, 101)]

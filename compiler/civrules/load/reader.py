@@ -372,6 +372,10 @@ class _Builder:
         self.unlisted = 0
         self.table = NodeTable()
         self.anchors: dict[str, tuple[Any, int, int]] = {}  # value, nodes, height
+        #: The characters of text each anchor's node holds, made at its first alias; and the text
+        #: the aliases have repeated so far (bounded by the file size bound: see :meth:`on_alias`).
+        self.anchor_text: dict[str, int] = {}
+        self.aliased_text = 0
         self.anchor_paths: dict[str, NodePath] = {}  # where each anchored node is
         self.aliases: dict[NodePath, NodePath] = {}  # an alias's path: the path of the node it repeats
         self.alias_of: str | None = None  # the anchor of the alias being placed
@@ -509,6 +513,25 @@ class _Builder:
                 f"the document expands to more than {self.limits.max_nodes:,} nodes",
                 span,
                 hint="aliases here multiply the data; write it out or use fewer nested aliases",
+                fatal=True,
+            )
+            raise _AbortError
+
+    def charge_text(self, anchor: str, value: Any, span: int) -> None:
+        """Count the text an alias repeats: an alias is one node, whatever its anchor holds, so a
+        scalar of megabytes named a hundred times (``&r "..."`` then ``*r``) made every later stage
+        read, check and print a hundred copies of it from a few bytes more. Past
+        ``limits.max_bytes`` characters repeated, the reading stops, as it does past the node bound."""
+        text = self.anchor_text.get(anchor)
+        if text is None:
+            text = self.anchor_text[anchor] = _text_in(value)
+        self.aliased_text += text
+        if self.aliased_text > self.limits.max_bytes:
+            self.error(
+                codes.ALIAS_BOMB,
+                f"aliases repeat more than {self.limits.max_bytes:,} characters of text",
+                span,
+                hint="aliases here multiply the text; write it out, or name it once and refer to it",
                 fatal=True,
             )
             raise _AbortError
@@ -669,6 +692,7 @@ class _Builder:
             )
             raise _AbortError
         self.count(nodes, span)
+        self.charge_text(event.anchor, value, span)
         self.refusing = event.anchor in self.refused_anchors
         if self.refusing and self._expects_key():
             value = _DISCARD  # the key it repeats was refused (and reported) where it was written
@@ -742,6 +766,7 @@ class _Builder:
             # What an alias of a refused node (a collection used as a key) repeats is the stand-in
             # null, marked refused as the node was: never the internal marker of a dropped entry.
             self.anchors[anchor] = (None if value is _DISCARD else value, nodes, height)
+            self.anchor_text.pop(anchor, None)  # an anchor named again holds the new node
             if value is _DISCARD or self.refusing:
                 self.refused_anchors.add(anchor)
             else:
@@ -828,6 +853,22 @@ class _Builder:
 
 def _type_name(value: Any) -> str:
     return {bool: "boolean", int: "number", float: "number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _text_in(value: Any) -> int:
+    """The characters of every text a node holds, its keys included (walked without recursion)."""
+    total = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return total
 
 
 def _short_tag(tag: str) -> str:
