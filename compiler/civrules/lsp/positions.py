@@ -26,7 +26,11 @@ True
 
 from __future__ import annotations
 
+import functools
+from array import array
+from bisect import bisect_right
 from collections.abc import Callable
+from itertools import accumulate
 
 from lsprotocol import types
 
@@ -60,7 +64,10 @@ def to_units(line: str, column: int, encoding: str) -> int:
     from the end, one unit per code point: the client brings it back to the line's end.
     """
     column = max(column, 0)
-    return units(line[:column], encoding) + max(column - len(line), 0)
+    past = max(column - len(line), 0)
+    if encoding == UTF32 or line.isascii():
+        return column
+    return _ends(line, encoding)[column - past] + past
 
 
 def from_units(line: str, character: int, encoding: str) -> int:
@@ -72,12 +79,16 @@ def from_units(line: str, character: int, encoding: str) -> int:
     character = max(character, 0)
     if encoding == UTF32 or line.isascii():
         return min(character, len(line))
-    count = 0
-    for index, char in enumerate(line):
-        count += units(char, encoding)
-        if count > character:
-            return index
-    return len(line)
+    return min(bisect_right(_ends(line, encoding), character) - 1, len(line))
+
+
+@functools.lru_cache(maxsize=16)
+def _ends(line: str, encoding: str) -> array[int]:
+    """The code units of each start of ``line``: ``_ends(line)[i]`` is ``units(line[:i])``. Made
+    once for a line that is not ASCII (a string's hash is kept with it, so asking again for the
+    same line costs nothing): every position of a long line, each converted by counting the line
+    up to it, was the product of the positions and the line's length."""
+    return array("q", [0, *accumulate(units(char, encoding) for char in line)])
 
 
 class Positions:
