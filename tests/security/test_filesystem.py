@@ -278,6 +278,24 @@ def test_check_names_links_and_fifos_in_generated_and_reads_neither(tmp_path: Pa
     assert "SECRET" not in text
 
 
+def test_check_diffs_a_committed_file_only_where_its_changed_lines_are_few_enough(tmp_path: Path) -> None:
+    """A committed generated file is anyone's to write: with a line inserted before each of its
+    lines, difflib compared every pair (16,000 lines: 121 s). A file whose differing lines, between
+    its common first and last ones, number more than 2,000 by 2,000 is said to differ, with the
+    counts; one changed line of a long file is still a diff."""
+    generated = b"".join(f"LINE_{i} = {i}\n".encode() for i in range(2_500))
+    out = tmp_path / "generated"
+    interleaved = b"".join(f"JUNK_{i} = 0\n".encode() + line for i, line in enumerate(generated.splitlines(True)))
+    write_tree(out, {"python/a.py": interleaved, "python/b.py": generated.replace(b"LINE_7 = 7\n", b"LINE_7 = 8\n")})
+    diffs = output.stale_files(out, {MARKER: MARKER_TEXT, "python/a.py": generated, "python/b.py": generated})
+    assert diffs[0] == (
+        "generated/python/a.py: differs in 4,999 lines on disk and 2,499 generated, too many to compare line "
+        "by line (run `civrules build` to write it)\n"
+    )
+    assert "-LINE_7 = 8\n+LINE_7 = 7\n" in diffs[1] and diffs[1].startswith("--- a/generated/python/b.py")
+    assert output.MOST_COMPARED < 5_000 * 2_500
+
+
 def test_a_partial_build_carries_no_link_and_no_special_file(tmp_path: Path) -> None:
     from civrules.emit.build import BuildResult, build
 
