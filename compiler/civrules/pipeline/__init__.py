@@ -382,16 +382,23 @@ def _unchecked_suppressions(
     selected = [c.upper() for c in select]
     ignored = [c.upper() for c in ignore]
     found = []
-    # Made at the first unknown code and asked for each: one vocabulary answers each distinct code
-    # once and stops suggesting after QUERIES of them (a comment of 8,000 codes took 14 s).
+    # Each distinct code is judged once, and after the first unknown one by the catalogue of every
+    # code; one vocabulary answers each distinct unknown code once and stops suggesting after
+    # QUERIES of them. Judging a code lists the registered checks (a comment of 8,000 codes: 14 s).
+    judged: dict[str, bool] = {}
+    known: dict[str, codes.Code] | None = None
     vocabulary: Vocabulary | None = None
     for file in files:
         for entry in tables.get(file, ()):
             comment = "ignore-file" if entry.whole_file else "ignore"
-            if not known_code(entry.code):
+            is_known = judged.get(entry.code)
+            if is_known is None:
+                is_known = judged[entry.code] = known_code(entry.code) if known is None else entry.code in known
+            if not is_known:
                 # Every family's checks are imported only here, to suggest the code meant.
-                known = catalogue()
-                vocabulary = vocabulary or Vocabulary(known, cutoff=0.5)
+                if known is None or vocabulary is None:
+                    known = catalogue()
+                    vocabulary = Vocabulary(known, cutoff=0.5)
                 meant = _meant_code(entry.code, known, vocabulary)
                 found.append(
                     Diagnostic(
