@@ -12,21 +12,11 @@ from civrules.checks.citations import Index
 
 
 def by_definition(index: Index, number: str) -> str | None:
-    """The enclosing section as its definition reads: drop the number's end, step by step."""
+    """The enclosing section as its definition reads: drop the number's end, step by step (what
+    ``Index.enclosing`` still does for a number the schema does not admit)."""
     if index.numbering == "pages_and_headings":
-        page, _, heading = number.partition("/")
-        return page if heading and (page in index.sections or page in index.missing) else None
-    current = number
-    while True:
-        if index.numbering == "dotted_components" or "." not in current or current.endswith("."):
-            head, _, _ = current.rpartition(".")
-        else:
-            head = current[:-1]
-        current = head.rstrip(".")
-        if not current:
-            return None
-        if current in index.sections or current in index.missing:
-            return current
+        return index.enclosing(number)  # a page: no steps, the same code
+    return index._enclosing_by_steps(number)
 
 
 class Looked(frozenset[str]):
