@@ -78,8 +78,8 @@ def group_letters(names: Mapping[str, str]) -> dict[str, str]:
 
     Each name is compared with each other once, in time linear in their length (a model has at
     most five groups: their ids are fixed). Asking for every size in turn whether another name
-    began alike, making both prefixes again each time, took the square of a name's length: two
-    names of 4,000 letters took 28 s to label."""
+    began alike, making both prefixes again each time, took the square of a name's length: five
+    names of 4,000 letters made a build take 7.7 s (2.1 s at 1,000)."""
     spelled = {key: _Spelled([ch for ch in name if ch.isalnum()]) for key, name in names.items()}
     found: dict[str, str] = {}
     for key in names:
