@@ -279,19 +279,38 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
     """The citations and unknown facts at and below ``node`` (at the path ``at``)."""
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    stack: list[tuple[NodePath, Any]] = [(at, node)]
-    while stack:
-        path, node = stack.pop()
+    # One path, grown and cut as the walk goes down and back up: a node's path is made a tuple only
+    # where something is found there (a tuple per node, on a stack, was most of the walk's time).
+    # Recursive: the reader refuses nesting deeper than its limit (`Limits.max_depth`, 100 levels).
+    path: list[Any] = list(at)
+    collections = (dict, list)
+
+    def visit(node: Any) -> None:
         if isinstance(node, dict):
             if len(node) == 1 and "unknown" in node:
-                unknowns.append((path, str(node["unknown"])))
-            stack.extend(((*path, key), value) for key, value in reversed(node.items()))
+                unknowns.append((tuple(path), str(node["unknown"])))
+            for key, value in node.items():
+                if isinstance(value, collections):
+                    path.append(key)
+                    visit(value)
+                    path.pop()
+                elif key == "rule" and isinstance(value, str):
+                    here = (*path, key)
+                    cited.append((here, here, value))
         elif isinstance(node, list):
             if path and path[-1] == "rule":
-                cited.extend((path, (*path, i), n) for i, n in enumerate(node) if isinstance(n, str))
-            stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
+                here = tuple(path)
+                cited.extend((here, (*here, i), n) for i, n in enumerate(node) if isinstance(n, str))
+            for i, value in enumerate(node):
+                if isinstance(value, collections):
+                    path.append(i)
+                    visit(value)
+                    path.pop()
         elif isinstance(node, str) and path and path[-1] == "rule":
-            cited.append((path, path, node))
+            here = tuple(path)
+            cited.append((here, here, node))
+
+    visit(node)
     return Walk(tuple(cited), tuple(unknowns))
 
 
