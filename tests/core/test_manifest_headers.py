@@ -348,3 +348,72 @@ def test_a_manifest_changed_after_its_header_was_read_is_reported_as_it_reads_no
     analysis = analyse(workspace, workspace.load_ruleset(manifest))
     assert analysis.model is None
     assert [d.code for d in analysis.diagnostics] == ["L001"]
+
+
+def _headers_read(rules: Path, monkeypatch: pytest.MonkeyPatch, limits: Limits | None = None) -> list[str]:
+    """The manifests whose header one workspace's `manifests()` parsed (the others came from the cache)."""
+    from civrules.load import workspace as module
+
+    parsed: list[str] = []
+    names = {p.read_bytes(): p.name for p in (rules / "rulesets").iterdir() if p.is_file() and not p.is_symlink()}
+
+    def counted(raw: bytes, limits: Limits) -> dict[str, str] | None:
+        parsed.append(names[raw])
+        return read_header(raw, limits)
+
+    monkeypatch.setattr(module, "read_header", counted)
+    found = Workspace(rules, limits).manifests()
+    uncached = Workspace(rules, limits)
+    uncached.reads_headers = False
+    assert {k: (m.family.id, m.head) for k, m in found.items()} == {
+        k: (m.family.id, m.head) for k, m in uncached.manifests().items()
+    }
+    return sorted(parsed)
+
+
+def test_a_header_is_parsed_again_only_where_its_manifests_bytes_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = _tree(tmp_path)
+    every = _headers_read(rules, monkeypatch)
+    assert "imperial-settlers.yaml" in every and "imperial-settlers-peaceful.yaml" in every
+    assert _headers_read(rules, monkeypatch) == []  # the same bytes: every header from the cache
+    peaceful = rules / "rulesets" / "imperial-settlers-peaceful.yaml"
+    peaceful.write_text(peaceful.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert _headers_read(rules, monkeypatch) == ["imperial-settlers-peaceful.yaml"]
+    # Other limits are another entry: a header within the default limits is not one within these.
+    assert _headers_read(rules, monkeypatch, Limits(max_nodes=4)) == every
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        b"not json",
+        b"[]",
+        b'{"headers": []}',
+        b'{"headers": {"rulesets/imperial-settlers.yaml": ["abc", null]}}',
+        b'{"headers": {"rulesets/imperial-settlers.yaml": ["' + b"0" * 64 + b'", {"id": 5}]}}',
+        b'{"headers": {"rulesets/imperial-settlers.yaml": ["' + b"0" * 64 + b'", {"players": "x"}]}}',
+        b'{"headers": {"rulesets/imperial-settlers.yaml": ["' + b"0" * 64 + b'", {"kind": "ruleset", "id": "x"}]}}',
+    ],
+)
+def test_a_header_entry_that_is_not_what_civrules_wrote_is_parsed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forged: bytes
+) -> None:
+    """Corrupt, of another form, or of other bytes (the last: a SHA-256 of no file here)."""
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = _tree(tmp_path)
+    every = _headers_read(rules, monkeypatch)
+    (entry,) = (tmp_path / "cache").glob("headers-*.json")
+    entry.write_bytes(forged)
+    again = _headers_read(rules, monkeypatch)
+    assert again == every
+    assert _headers_read(rules, monkeypatch) == []  # and is written right again
+
+
+def test_without_a_cache_every_header_is_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", "")
+    rules = _tree(tmp_path)
+    every = _headers_read(rules, monkeypatch)
+    assert every and _headers_read(rules, monkeypatch) == every

@@ -28,7 +28,7 @@ from typing import Any
 from civrules.diagnostics import Diagnostic, Related, Span, codes
 from civrules.families import Family, default_family, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
-from civrules.load.header import IDENTITY, read_header
+from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
 from civrules.support import files
 
@@ -560,17 +560,19 @@ class Workspace:
         heads: dict[str, dict[str, str]] = {}
         if not self.reads_headers:
             return heads
+        folder = relatives[0].rpartition("/")[0] + "/" if relatives else ""
+        raws: dict[str, bytes] = {}
         for relative in relatives:
             if relative in self.overrides or relative in self._files:
                 continue
             try:
-                raw = self.read_bytes(relative)
+                raws[relative] = self.read_bytes(relative)
             except (files.RefusedError, OSError):
                 continue  # read in full: its diagnostic is the full read's
-            head = read_header(raw, self.limits)
+        root, inside = self._place(folder)
+        for relative, head in headers_of(raws, self.limits, str(_real(root) / inside), read_header).items():
             if head is not None and head.get("kind") == "ruleset" and head.get("id") == PurePosixPath(relative).stem:
                 heads[relative] = head
-        folder = relatives[0].rpartition("/")[0] + "/" if relatives else ""
         present = set(relatives)
         trusted: dict[str, dict[str, str]] = {}
         for relative, head in heads.items():
@@ -839,3 +841,11 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
     return _diag(
         codes.UNREADABLE, f"cannot read `{display}`: {why}", Span.at(display), "a rule file is a regular YAML file"
     )
+
+
+def _real(path: Path) -> Path:
+    """``path`` with its links resolved (as given, made absolute, where that fails: a link loop)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()

@@ -3,7 +3,8 @@
 Entries are keyed by a SHA-256 of everything that determines them, written atomically, read
 through :mod:`civrules.support.files` (no link followed, size bounded) and never trusted beyond that:
 each user validates what it reads, and a corrupt, forged or unreadable entry is recomputed. The
-cache only ever holds data (map layouts, build stamps); nothing read from it is executed.
+cache only ever holds data (map layouts, build stamps, manifest headers); nothing read from it is
+executed.
 
 The directory is ``$CIVRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/civrules``, else
 ``~/.cache/civrules`` — never the working directory, which a pull request can write.
