@@ -271,6 +271,26 @@ def _unlocks(technologies: Any) -> tuple[dict[str, tuple[str, ...]], tuple[str, 
     return {item: tuple(techs) for item, techs in by_item.items()}, tuple(silent)
 
 
+@by_identity(64)
+def _rank_unlocks(technologies: Any) -> dict[tuple[str, int], tuple[str, ...]]:
+    """The technologies that raise each unit type's rank, by (unit type, rank), in their order
+    (each once): made once per model (the units sheet asked every technology for every rank, the
+    square of the data where one grows with the other)."""
+    by_rank: dict[tuple[str, int], dict[str, None]] = {}
+    for tech in technologies:
+        u = known_unlocks(tech)
+        if u is None:
+            continue
+        for unit in u.units:
+            by_rank.setdefault((unit.type, unit.rank), {})[tech.id] = None
+    return {key: tuple(techs) for key, techs in by_rank.items()}
+
+
+def rank_unlocked_by(ruleset: CivilizationRuleset, unit_type: str, rank: int) -> tuple[str, ...]:
+    """The technologies whose stated unlocks raise ``unit_type`` to ``rank``, in their order."""
+    return _rank_unlocks(ruleset.technologies).get((unit_type, rank), ())
+
+
 def unlocked_by(ruleset: CivilizationRuleset, item: str) -> tuple[str, ...]:
     """The technologies that unlock ``item``; CannotJudgeError when none known does and some are silent."""
     by_item, silent = _unlocks(ruleset.technologies)

@@ -26,12 +26,7 @@ def units_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
                 if isinstance(rank.strength, Unknown)
                 else f"{rank.strength[0]}–{rank.strength[1]}"
             )
-            by = [
-                name_in(ruleset.technologies, t.id)
-                for t in ruleset.technologies
-                if (u := rules.known_unlocks(t)) is not None
-                and any(x.type == unit.id and x.rank == rank.rank for x in u.units)
-            ]
+            by = [name_in(ruleset.technologies, t) for t in rules.rank_unlocked_by(ruleset, unit.id, rank.rank)]
             if rank.rank == 1 and unit.available_at_start:
                 shown = "available from the start"
             elif by:
