@@ -11,22 +11,30 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.families.sid_meiers_civilization.sheets.tables import Section, Sheet, listed, name_in
 from civrules.model import Unknown
 
+#: The most terrains drawn as a column each (the game has five): beside the building's name, cost,
+#: upgrade and technologies, more columns than these do not fit a landscape page legibly, and a
+#: mark for every building on every terrain is as large as their product (2,000 of each: 37 MB of
+#: sheet, 700 MB to render). More terrains are named in one column, each building's own.
+MAX_TERRAIN_COLUMNS = 12
+
 
 def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     ruleset = source.ruleset
     page = Sheet(source)
     terrains = list(ruleset.terrains)
+    columns = len(terrains) <= MAX_TERRAIN_COLUMNS
+    heads = tuple(t.display_name for t in terrains) if columns else ("Stands on",)
     section = Section(
-        "Buildings",
-        ("Building", *(t.display_name for t in terrains), "Cost", "Upgrade of", "Unlocked by"),
-        numeric=frozenset({len(terrains) + 1}),
+        "Buildings", ("Building", *heads, "Cost", "Upgrade of", "Unlocked by"), numeric=frozenset({len(heads) + 1})
     )
     for building in ruleset.buildings:
         if isinstance(building.terrains, Unknown):
-            marks = ["—" + page.notes.mark("terrains", building.terrains.reason)] * len(terrains)
-        else:
+            marks = ["—" + page.notes.mark("terrains", building.terrains.reason)] * len(heads)
+        elif columns:
             on = set(building.terrains)
             marks = ["●" if t.id in on else "" for t in terrains]
+        else:
+            marks = [listed(name_in(ruleset.terrains, t) for t in building.terrains) or "—"]
         name = building.display_name + (" *" if building.limited is True else "")
         if building.city_centre:
             name += " (city centre)"
@@ -50,7 +58,11 @@ def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     section.empty = "The sources of this ruleset list no building."
     page.sections.append(section)
     water = [t.display_name for t in terrains if t.water]
-    lead = "● the building may stand on that terrain; * limited building (one per city)"
+    lead = (
+        "● the building may stand on that terrain; * limited building (one per city)"
+        if columns
+        else f"{len(terrains)} terrains: each building's own are named; * limited building (one per city)"
+    )
     if water:
         lead += f"; water: {listed(water)}"
     return page.context(lead=lead + ".")
