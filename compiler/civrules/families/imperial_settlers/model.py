@@ -7,7 +7,7 @@ carry its code, unless the ruleset uses a custom faction deck for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
@@ -442,18 +442,28 @@ class ImperialSettlersRuleset(Ruleset):
             return [(card, copies) for card, copies in found if card is not None]
         return [(card, card.copies) for card in _decks_of(self).printed.get(deck.id, ())]
 
+    def printed_cards(self, deck: str | None) -> Sequence[Card]:
+        """The cards printed for the deck ``deck`` (by its id), in the order of :attr:`cards`."""
+        return _decks_of(self).printed.get(deck, ())
+
+    def card_position(self, card: str) -> int:
+        """Where the card ``card`` (by its id) stands in :attr:`cards` (-1: it is none of them)."""
+        return _decks_of(self).position.get(card, -1)
+
 
 class _Decks:
     """A ruleset's cards by the deck they are printed for and its custom decks by faction (the
     first of each), made once per model: asked per deck, a walk over every card and custom deck
     grew as the product of decks and cards."""
 
-    __slots__ = ("custom", "printed")
+    __slots__ = ("custom", "position", "printed")
 
     def __init__(self, ruleset: ImperialSettlersRuleset) -> None:
         self.printed: dict[str | None, list[Card]] = {}
-        for card in ruleset.cards:
+        self.position: dict[str, int] = {}
+        for n, card in enumerate(ruleset.cards):
             self.printed.setdefault(card.deck, []).append(card)
+            self.position.setdefault(card.id, n)
         self.custom: dict[str, FactionDeck] = {}
         for deck in ruleset.faction_decks:
             self.custom.setdefault(deck.faction, deck)

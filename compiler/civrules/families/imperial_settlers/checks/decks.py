@@ -98,7 +98,7 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
         if custom is not None:
             items = [(entry.copies, custom.origin.span("cards", entry.index, "copies")) for entry in custom.entries]
         else:
-            items = [(card.copies, card.origin.span("copies")) for card in ruleset.cards if card.deck == deck.id]
+            items = [(card.copies, card.origin.span("copies")) for card in ruleset.printed_cards(deck.id)]
         for copies, span in items:
             seen[copies] = seen.get(copies, 0) + 1
             if seen[copies] > rule.pattern.get(copies, 0) and not reported:

@@ -70,13 +70,14 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
 def _body(ruleset: ImperialSettlersRuleset) -> str:
     factions = "".join(f"<option value={attr(f.id)}>{text(f.display_name)}</option>" for f in ruleset.factions)
     first = next(iter(ruleset.factions), None)
+    faction_decks = {f.deck for f in ruleset.factions}
     rows = "".join(
         f"<tr data-card={attr(c.id)} data-deck={attr(c.deck or '')}><td>{text(c.display_name)}</td>"
         f'<td>{text(", ".join(c.printed_ids))}</td><td class="n">{c.copies}</td>'
         f'<td><label class="copies">copies in the deck <input type="number" min="0" step="1" placeholder="0" '
         f"data-state={attr('d.' + c.id)} data-copies={attr(c.id)}></label></td></tr>"
         for c in ruleset.cards
-        if any(c.deck == f.deck for f in ruleset.factions)
+        if c.deck in faction_decks
     )
     return (
         '<section class="tool" id="builder"><h2>Faction deck builder</h2><div class="pickers">'

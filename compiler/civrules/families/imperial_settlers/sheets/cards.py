@@ -58,11 +58,16 @@ def deck_table(source: Source[ImperialSettlersRuleset], deck: Deck, notes: Notes
     if custom is not None:
         printed = {
             card.id: card.copies
-            for card in ruleset.cards
-            if card.deck == deck.id and source.changed("cards", card.id) != "added"
+            for card in ruleset.printed_cards(deck.id)
+            if source.changed("cards", card.id) != "added"
         }
         used = {card.id: copies for card, copies in cards}
-        for card in ruleset.cards:
+        # The cards of either, in the order of the ruleset's cards (a walk over every card for each
+        # custom deck grew as the product of the two).
+        for card_id in sorted(printed.keys() | used.keys(), key=ruleset.card_position):
+            card = ruleset.cards.get(card_id)
+            if card is None:
+                continue
             label = card.printed_ids[0] if card.printed_ids else card.id
             if printed.get(card.id, 0) > used.get(card.id, 0):
                 traded["out"].append(f"{label} ({printed[card.id] - used.get(card.id, 0)})")
