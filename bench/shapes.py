@@ -46,6 +46,19 @@ ten):
 - ``duplicate-keys`` (round eleven): one area holding ``N`` keys, each written twice (245,000: a
   5.9 MB file); the reader searched the mapping's keys for each duplicate's first definition, the
   square of the mapping (20,000 took 4.9 s to read).
+
+The two newer families' shapes (round thirteen, an audit of their checks, sheets and helpers):
+
+- ``smc-unit-ranks``: ``N`` unit types of four ranks and ``N`` technologies, technology ``i`` raising
+  unit type ``i`` to ranks 2-4 (sid-meiers-civilization-community; 2,000: the units sheet asked
+  every technology's unlocks for each rank, 17 s);
+- ``smc-terrains``: ``N`` terrains and ``N`` buildings standing on two each (2,000: the buildings
+  sheet marked every building on every terrain, 37 MB of sheet and 702 MB to render it);
+- ``is-faction-decks``: ``N`` factions, each with a printed deck of 18 cards in the pattern of p12
+  (30 copies), and a variant with a custom faction deck of each (300: 5,400 cards; at 1,000 F002
+  and the faction-cards sheet walked every card for each deck, the helper page every faction for
+  each card: 69 s for 2,000). Its 10n is 300, not 1,000: at 1,000 factions the card file (3.4 MB)
+  takes PyYAML's C loader alone about 5 s to read, and the shape reads it in two processes.
 """
 
 from __future__ import annotations
@@ -213,6 +226,132 @@ def extends_chain(rules: Path, n: int) -> list[str]:
     return [f"validate {chain}", f"build {chain} --out {{out}}/generated"]
 
 
+def _append(path: Path, lines: list[str]) -> None:
+    """``lines`` added at the end of ``path`` (a file whose last top-level key is the list they extend)."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.rstrip("\n") + "\n" + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def smc_unit_ranks(rules: Path, n: int) -> list[str]:
+    cards = rules / "cards"
+    units = []
+    for i in range(n):
+        units.extend([f"  - id: u{i}", f'    name: "U{i}"', "    deck_size: 10", "    ranks:"])
+        units.extend(
+            f'      - {{rank: {r}, name: "R{r}", cost: {3 + 2 * r}, strength: {{min: {r}, max: {r + 2}}}}}'
+            for r in (1, 2, 3, 4)
+        )
+    _append(cards / "sid-meiers-civilization-units.yaml", units)
+    _append(
+        cards / "sid-meiers-civilization-community-technologies.yaml",
+        [
+            f'  - {{id: t{i}, name: "T{i}", level: {1 + i % 4}, '
+            f"unlocks: {{units: [{', '.join(f'{{type: u{i}, rank: {r}}}' for r in (2, 3, 4))}]}}}}"
+            for i in range(n)
+        ],
+    )
+    return [
+        "validate sid-meiers-civilization-community",
+        "build sid-meiers-civilization-community --out {out}/generated",
+    ]
+
+
+def smc_terrains(rules: Path, n: int) -> list[str]:
+    path = rules / "cards" / "sid-meiers-civilization-buildings.yaml"
+    text = path.read_text(encoding="utf-8")
+    if "\nbuildings:\n" not in text:
+        raise SystemExit("the shipped building file has no top-level `buildings:` list")
+    terrains = "".join(
+        f'  - {{id: tr{i}, name: "Tr{i}", water: false, rule: "p6/edificios-terrenos-validos"}}\n' for i in range(n)
+    )
+    path.write_text(text.replace("\nbuildings:\n", "\n" + terrains + "buildings:\n", 1), encoding="utf-8")
+    _append(
+        path,
+        [
+            f'  - {{id: b{i}, name: "B{i}", terrains: [tr{i}, tr{(i + 1) % n}], limited: false, cost: 7, '
+            'rule: "p6/edificios-terrenos-validos"}'
+            for i in range(n)
+        ],
+    )
+    return ["validate sid-meiers-civilization", "build sid-meiers-civilization --out {out}/generated"]
+
+
+#: A faction deck of the deck-building rule's pattern (p12): 3 cards of 3 copies, 6 of 2, 9 single.
+_PATTERN = (3, 3, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+
+
+def _prefix(i: int) -> str:
+    """The ``i``-th three-letter deck prefix (of 3,380) beginning with a letter no shipped deck's does."""
+    return f"{'QVWXZ'[i // 676]}{chr(ord('A') + i // 26 % 26)}{chr(ord('A') + i % 26)}"
+
+
+def is_faction_decks(rules: Path, n: int) -> list[str]:
+    cards, factions, decks, custom = [], [], [], []
+    for i in range(n):
+        prefix, number, entries = _prefix(i), 1, []
+        for copies in _PATTERN:
+            card = f"{prefix.lower()}{number:03d}"
+            printed = ", ".join(f"{prefix}{number + c:03d}" for c in range(copies))
+            cards.append(
+                f'  - {{id: {card}, name: "C{card}", kind: production, colours: [brown], printed_ids: [{printed}], '
+                f'copies: {copies}, cost: [wood], production: [wood], rule: "p4/informacao-de-afiliacao"}}'
+            )
+            entries.append(f"      - {{card: {card}, copies: {copies}}}")
+            number += copies
+        factions.extend(
+            [
+                f"  - id: f{i}",
+                f'    name: "F{i}"',
+                f"    deck: d{i}",
+                '    board: {production: [worker, wood], storage: [food], rule: "p2/4-tabuleiros-de-faccao"}',
+                '    rule: "p2/4-tabuleiros-de-faccao"',
+            ]
+        )
+        decks.append(
+            f'  - {{id: d{i}, name: "D{i}", prefix: {prefix}, size: 30, faction: f{i}, '
+            'rule: "p2/220-cartas-63-x-88-mm"}'
+        )
+        custom.extend(
+            [
+                f"  - id: c{i}",
+                f'    name: "C{i}"',
+                f"    faction: f{i}",
+                '    rule: "p12/regras-para-construir-um-baralho-de-faccao"',
+                "    cards:",
+                *entries,
+            ]
+        )
+    _append(rules / "cards" / "imperial-settlers.yaml", cards)
+    _append(rules / "factions" / "imperial-settlers.yaml", factions)
+    manifest = rules / "rulesets" / "imperial-settlers.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    count, anchor = '{id: cards, name: "Cartas", count: 220,', "\ncard_uses:\n"
+    if count not in text or anchor not in text:
+        raise SystemExit("the shipped Imperial Settlers manifest has no card count of 220 or no `card_uses:`")
+    text = text.replace(count, count.replace("220", str(220 + 30 * n)), 1)
+    manifest.write_text(text.replace(anchor, "\n" + "".join(f"{d}\n" for d in decks) + anchor[1:], 1), encoding="utf-8")
+    if n:  # a faction deck of each new faction, in a variant (a variant lists at least one)
+        _write(
+            rules / "faction-decks" / "custom.yaml",
+            ["kind: faction_deck", "faction_decks:", *custom],
+        )
+        _write(
+            rules / "rulesets" / "imperial-settlers-custom.yaml",
+            [
+                "kind: ruleset",
+                "family: imperial-settlers",
+                "id: imperial-settlers-custom",
+                'name: "Custom decks"',
+                "extends: imperial-settlers",
+                "status: official_variant",
+                "files:",
+                "  faction_decks: [faction-decks/custom.yaml]",
+            ],
+        )
+    named = "imperial-settlers imperial-settlers-custom" if n else "imperial-settlers"
+    return [f"validate {named}", f"build {named} --out {{out}}/generated"]
+
+
 SHAPES = {
     "group-cards": group_cards,
     "cards": cards,
@@ -223,6 +362,9 @@ SHAPES = {
     "prerequisite-chain": prerequisite_chain,
     "one-card-lists": one_card_lists,
     "calamity-modifiers": calamity_modifiers,
+    "smc-unit-ranks": smc_unit_ranks,
+    "smc-terrains": smc_terrains,
+    "is-faction-decks": is_faction_decks,
 }
 
 
@@ -237,6 +379,9 @@ SIZES: dict[str, tuple[int, ...]] = {
     "prerequisite-chain": (500, 5_000),
     "one-card-lists": (500, 5_000),
     "calamity-modifiers": (500, 5_000),
+    "smc-unit-ranks": (200, 2_000),
+    "smc-terrains": (200, 2_000),
+    "is-faction-decks": (30, 300),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.

@@ -150,6 +150,8 @@ def test_a_whole_build_does_no_work_growing_faster_than_the_shape(tmp_path: Path
     total and function by function (a sheet asking a calamity's amount for each of its modifiers,
     each asking scanning all of them, was a small share of the total at these sizes)."""
     sizes = (6, 12) if shape == "extends-chain" else (100, 200)
+    if shape in FAMILY_SHAPES:  # a hundred factions is 1,800 cards, traced line by line
+        sizes = (FAMILY_SHAPES[shape][1], 2 * FAMILY_SHAPES[shape][1])
     counts: list[collections.Counter[str]] = []
     for n in (0, 0, *sizes):  # the first run of the empty shape warms the process up (imports, caches)
         out = tmp_path / f"{shape}-{n}-{len(counts)}"
@@ -284,3 +286,71 @@ def test_the_group_letters_of_long_names_are_found_in_work_linear_in_them() -> N
 
     at_n, at_2n = label(600), label(1_200)
     assert at_2n <= MOST * at_n, (at_n, at_2n)
+
+
+#: The families' shapes of bench/shapes.py (round thirteen: an audit of the two newer families),
+#: the ruleset each is built as, a size ``n`` (``2n`` is compared) and what each grew as the square
+#: of before: a sheet, a helper page or a check asking every technology, card or faction per row.
+FAMILY_SHAPES = {
+    "smc-unit-ranks": (("sid-meiers-civilization-community",), 40),
+    "smc-terrains": (("sid-meiers-civilization",), 40),
+    # The base's printed faction decks (F002, the helper page), the variant's custom ones (its sheet).
+    "is-faction-decks": (("imperial-settlers", "imperial-settlers-custom"), 20),
+}
+
+
+def family_models(tmp_path: Path, shape: str, n: int) -> list[Ruleset]:
+    rulesets, _ = FAMILY_SHAPES[shape]
+    rules = tmp_path / f"{shape}-{n}" / "rules"
+    shutil.copytree(RULES, rules)
+    shapes.SHAPES[shape](rules, n)
+    workspace = Workspace(rules)
+    models = []
+    for ruleset in rulesets:
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]), select=["-"])
+        assert analysis.model is not None
+        models.append(analysis.model)
+    return models
+
+
+def _family_outputs(family: str, models: list[Ruleset]) -> None:
+    for model in models:
+        _family_output(family, model)
+
+
+def _family_output(family: str, model: Ruleset) -> None:
+    """Every check of ``family``, the contexts of the sheets the shapes grew and its helper page
+    (what the build renders from; the templates' work is the size of their contexts)."""
+    from civrules.emit.sheets.common import PAPERS, page_for
+    from civrules.emit.sheets.registry import Source
+
+    page = page_for(PAPERS["a4"], True)
+    for check in all_checks(family):
+        if check.family == family:
+            list(check.run(model))
+    if family == "sid-meiers-civilization":
+        from civrules.families.sid_meiers_civilization.helpers import helper_page
+        from civrules.families.sid_meiers_civilization.sheets.buildings import buildings_sheet
+        from civrules.families.sid_meiers_civilization.sheets.units import units_sheet
+
+        for make in (units_sheet, buildings_sheet):
+            make(Source(model, page))  # type: ignore[arg-type]
+    else:
+        from civrules.families.imperial_settlers.helpers import helper_page
+        from civrules.families.imperial_settlers.sheets.cards import build_faction_cards
+
+        build_faction_cards(Source(model, page))
+    helper_page(model)
+
+
+@pytest.mark.parametrize("shape", sorted(FAMILY_SHAPES))
+def test_a_familys_checks_sheets_and_helper_do_work_linear_in_its_shape(tmp_path: Path, shape: str) -> None:
+    """Before round thirteen: the units sheet asked every technology's unlocks for each unit rank,
+    the buildings sheet marked every building on every terrain, F002 and the faction-cards sheet
+    walked every card for each faction deck, and the helper page every faction for each card."""
+    _, n = FAMILY_SHAPES[shape]
+    small, large = family_models(tmp_path, shape, n), family_models(tmp_path, shape, 2 * n)
+    family = "sid-meiers-civilization" if shape.startswith("smc-") else "imperial-settlers"
+    at_n, at_2n = (work_by_code(functools.partial(_family_outputs, family, models)) for models in (small, large))
+    grown = {code: (at_n[code], count) for code, count in at_2n.items() if count >= SMALL and count > MOST * at_n[code]}
+    assert grown == {}, f"functions whose work more than doubles with the data ({shape} at {n} and {2 * n}): {grown}"
