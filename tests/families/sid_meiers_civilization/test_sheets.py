@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.pipeline import analyse
+from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
 
 RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
@@ -106,3 +109,27 @@ def test_a_variant_marks_what_it_adds_and_changes() -> None:
     assert "Chichen Itza + 15" in wonders  # added by the variant
     assert "Stonehenge Δ 10" in wonders  # its cost changed by the variant
     assert "variant-changes.html" in files
+
+
+@pytest.mark.parametrize("added", [7, 8])
+def test_buildings_get_a_column_per_terrain_up_to_twelve_terrains_then_name_theirs(tmp_path: Path, added: int) -> None:
+    """Five terrains and ``added`` more (bench/shapes.py's `smc-terrains`, building ``b<i>`` on
+    ``tr<i>`` and the next): twelve are columns of marks; thirteen would make the sheet as large as
+    buildings times terrains, so each building names its own."""
+    from bench import shapes
+    from civrules.families.sid_meiers_civilization.sheets.buildings import MAX_TERRAIN_COLUMNS
+    from civrules.load.workspace import Workspace
+
+    rules = tmp_path / "rules"
+    shutil.copytree(RULES, rules)
+    shapes.smc_terrains(rules, added)
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["sid-meiers-civilization"]))
+    assert isinstance(analysis.model, CivilizationRuleset)
+    sheet = _text(render_sheets(analysis.model, "0" * 64, "a4", None)["buildings.html"].decode())
+    if 5 + added <= MAX_TERRAIN_COLUMNS:
+        assert "Stands on" not in sheet and "Tr0 Tr1" in sheet and "● the building may stand" in sheet
+    else:
+        assert "Tr0 Tr1" not in sheet and "Stands on" in sheet
+        assert "B0 Tr0, Tr1 7" in sheet and f"B{added - 1} Tr{added - 1}, Tr0 7" in sheet
+        assert "13 terrains: each building's own are named" in sheet
