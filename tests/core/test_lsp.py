@@ -238,6 +238,21 @@ def test_an_overlay_target_goes_to_its_definition_through_extends(index: Index) 
     assert "Africa" in index.describe(symbol)
 
 
+def test_keys_in_nested_flow_mappings_are_read_outermost_first() -> None:
+    """A technology's `unlocks: {units: [{type: ` is the unit type being written (Sid Meier's
+    technologies, one flow mapping a line): the keys of every flow mapping still open, not the
+    first one a search met."""
+    head = ["technologies:"]
+    line = '  - {id: x, name: "a: b, {c", unlocks: {units: [{type: '
+    assert yaml_key_path([*head, line], 2, len(line) + 1) == (["technologies", "unlocks", "units", "type"], True)
+    closed = "  - {id: x, unlocks: {units: [{type: a, rank: 2}], buildings: ["
+    assert yaml_key_path([*head, closed], 2, len(closed) + 1) == (["technologies", "unlocks", "buildings"], True)
+    at_key = "  - {id: x, unlocks: {units: [{type: a, "
+    assert yaml_key_path([*head, at_key], 2, len(at_key) + 1) == (["technologies", "unlocks", "units"], False)
+    quoted = "  - {note: 'it''s: {a', cost: "
+    assert yaml_key_path([*head, quoted], 2, len(quoted) + 1) == (["technologies", "cost"], True)
+
+
 def test_a_border_names_its_areas(index: Index) -> None:
     symbols = [s for s in index.by_file["maps/mediterranean.yaml"] if s.path[:1] == ("borders",)]
     assert symbols and all(s.collection == "areas" for s in symbols)
@@ -273,6 +288,9 @@ def test_a_did_you_mean_carries_its_suggestion(tmp_path: Path) -> None:
 
 
 def test_a_code_in_a_suppression_comment_is_explained() -> None:
+    from civrules.checks.catalogue import all_checks
+
+    all_checks()  # every check's code registered, as a session's first run registers them
     line = "  - id: famine  # civrules: ignore[I001] kept while the variant is drafted"
     column = line.index("I001") + 2
     assert code_at(line, column) == "I001"

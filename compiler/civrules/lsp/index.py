@@ -108,6 +108,8 @@ class Index:
         self.result = result
         self.by_file: dict[str, list[Symbol]] = {}
         self.by_id: dict[str, list[Symbol]] = {}
+        #: The qualified kind of each file the result read (a family's `cards` is `imperial-settlers/cards`).
+        self.kinds: dict[str, str | None] = {}
         workspace = result.workspace
         if workspace is None:
             return
@@ -117,6 +119,7 @@ class Index:
             if loaded.document is not None and loaded.kind is not None:
                 documents[relative] = loaded.document
         kinds = {relative: workspace.load(relative).kind for relative in documents}
+        self.kinds = kinds
         definitions: list[Symbol] = []
         for relative, document in documents.items():
             definitions.extend(_definitions(relative, document, kinds[relative]))
@@ -446,10 +449,65 @@ def covers(span: Span, line: int, column: int) -> bool:
 
 _ITEM = re.compile(r"^(\s*(?:-\s+)*)(.*)$")
 _KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(?:\s|$)")
-_FLOW_KEY = re.compile(r"\{(?:[^{}]*,)?\s*([A-Za-z_][\w-]*)\s*:\s*(?:\[[^\]]*)?[^,{}\[\]:]*$")
-#: The end of a line :data:`_FLOW_KEY` reads: its search backtracks over the commas before the
-#: cursor, the square of the text (a line of 24,000 characters: 1.9 s per completion).
+_NAME = re.compile(r"[A-Za-z_][\w-]*")
+#: The end of a line :func:`_flow_keys` reads (a regular expression searched before it backtracked
+#: over the commas before the cursor: a line of 24,000 characters took 1.9 s per completion).
 _FLOW_WINDOW = 1_000
+
+
+def _flow_keys(text: str) -> tuple[list[str], bool]:
+    """The keys of the flow mappings still open at the end of ``text``, outermost first (``unlocks:
+    {units: [{type: `` gives unlocks, units, type), and whether the end stands in a value; read left
+    to right once. Quoted text is skipped; a bracket closed here that opened before ``text`` began
+    is ignored (what it belonged to is not known)."""
+    frames: list[list[Any]] = []  # [bracket, the key being given a value (None: a key comes next)]
+    start = 0  # where the text since the last delimiter begins
+    i, end = 0, len(text)
+    while i < end:
+        char = text[i]
+        if char in "\"'":
+            i = _quoted_end(text, i)
+            start = i
+            continue
+        if char in "{[":
+            frames.append([char, None])
+            start = i + 1
+        elif char in "}]":
+            if frames:
+                frames.pop()
+            start = i + 1
+        elif char == ",":
+            if frames and frames[-1][0] == "{":
+                frames[-1][1] = None
+            start = i + 1
+        elif char == ":" and (i + 1 == end or text[i + 1] in " \t,]}"):
+            name = text[start:i].strip()
+            if frames and frames[-1][0] == "{" and frames[-1][1] is None and _NAME.fullmatch(name):
+                frames[-1][1] = name
+            start = i + 1
+        i += 1
+    keys = [key for bracket, key in frames if bracket == "{" and key is not None]
+    if not frames:
+        return keys, False
+    innermost = frames[-1]
+    return keys, (innermost[1] is not None) if innermost[0] == "{" else bool(keys)
+
+
+def _quoted_end(text: str, at: int) -> int:
+    """Where the quoted scalar opening at ``at`` ends (after its closing quote; the text's end where it is open)."""
+    quote = text[at]
+    i = at + 1
+    while i < len(text):
+        if quote == '"' and text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == quote:
+            if quote == "'" and text[i + 1 : i + 2] == "'":
+                i += 2  # '' is a quote inside single quotes
+                continue
+            return i + 1
+        i += 1
+    return len(text)
 
 
 def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], bool]:
@@ -467,10 +525,10 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
     own = _KEY.match(match.group(2))
     if own:
         keys.append(own.group(1))
-    # In a flow mapping (`- {card: dem`, `prerequisites: [{card: `): the key being given a value.
-    flow = _FLOW_KEY.search(match.group(2)[-_FLOW_WINDOW:])
-    if flow is not None:
-        keys.append(flow.group(1))
+    # In flow mappings (`- {card: dem`, `prerequisites: [{card: `, `unlocks: {units: [{type: `): the
+    # keys being given a value, outermost first.
+    flow, in_value = _flow_keys(match.group(2)[-_FLOW_WINDOW:])
+    keys.extend(flow)
     # A position past the last line (the client's text is ahead of ours) looks up from the last line.
     for number in range(min(line - 2, len(lines) - 1), -1, -1):
         found = _ITEM.match(lines[number].rstrip())
@@ -485,7 +543,7 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
             limit = start
             if limit == 0:
                 break
-    return keys, own is not None or flow is not None
+    return keys, own is not None or in_value
 
 
 def schema_keys(schema: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], list[Any]]:

@@ -456,6 +456,30 @@ def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hove
 
 
 _KIND_LINE = re.compile(r"^kind:\s*([a-z_]+)\s*$", re.MULTILINE)
+_FAMILY_LINE = re.compile(r"^family:\s*([a-z0-9-]+)\s*$", re.MULTILINE)
+
+
+def _file_kind(ls: CivrulesServer, relative: str, text: str) -> str | None:
+    """The qualified kind of the file ``relative`` (a family's `kind: cards` is its `<family>/cards`):
+    as the session judged it, else as civrules judges a file no ruleset has claimed yet (a
+    manifest's `family:`, else the default family's kind, else the one family's that has it)."""
+    from civrules.families import default_family, families, family_named
+    from civrules.schema import qualify
+
+    judged = ls.index().kinds.get(relative)
+    if judged is not None:
+        return judged
+    found = _KIND_LINE.search(text)
+    if found is None:
+        return None
+    kind, family = found.group(1), default_family()
+    if kind == "ruleset":
+        named = _FAMILY_LINE.search(text)
+        family = (family_named(named.group(1)) if named else None) or family
+    elif kind not in family.kinds:
+        owners = [f for f in families().values() if kind in f.kinds]
+        family = owners[0] if len(owners) == 1 else family
+    return qualify(family, kind)
 
 
 def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types.CompletionList:
@@ -468,17 +492,18 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
     if relative is None:
         return types.CompletionList(is_incomplete=False, items=items)
     keys, is_value = yaml_key_path(lines, *positions.point(uri, position))
-    found = _KIND_LINE.search("\n".join(lines))
-    kind = found.group(1) if found else None
+    kind = _file_kind(ls, relative, "\n".join(lines))
     properties: dict[str, Any] = {}
     values: list[Any] = []
     if kind in SCHEMA_FILES:
         properties, values = schema_keys(load_schema(kind), keys)
     if not keys and not is_value and kind not in SCHEMA_FILES:
         values = []
+        # The kinds as a file writes them (a family's `cards`, not the qualified `<family>/cards`).
+        written = sorted({k.rpartition("/")[2] for k in SCHEMA_FILES})
         items.extend(
             types.CompletionItem(label=f"kind: {k}", kind=types.CompletionItemKind.Keyword, insert_text=f"kind: {k}")
-            for k in sorted(SCHEMA_FILES)
+            for k in written
         )
     if is_value or not properties:
         for value in values:

@@ -140,3 +140,38 @@ def test_civrules_sheets_writes_the_familys_sheets(tmp_path: Path, paper: str) -
     }
     page = (out / "faction-cards.html").read_text(encoding="utf-8")
     assert ("size: A4 landscape" if paper == "a4" else "size: letter landscape") in page
+
+
+def test_completion_offers_the_familys_fields_ids_and_written_kinds(tmp_path: Path) -> None:
+    """A family's file writes `kind: cards`, which civrules reads as `imperial-settlers/cards`:
+    completion offered nothing in such a file (it looked the written kind up among the qualified
+    ones), and offered `kind: imperial-settlers/cards`, which no file may write."""
+    import asyncio
+
+    from tests.core.test_lsp import Editor
+
+    tree = _tree(tmp_path / "rules")
+    cards = (tree / CARDS).read_text(encoding="utf-8")
+    deck = (tree / DECK).read_text(encoding="utf-8")
+
+    async def session() -> None:
+        editor = Editor(tree)
+        editor.initialize(tree, {})
+        await editor.settle()
+
+        def labels(relative: str, at: dict[str, int]) -> set[str]:
+            uri = (tree / relative).absolute().as_uri()
+            found = editor.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": at})
+            return {item["label"] for item in found["items"]}
+
+        fields = labels(CARDS, position(cards, "    deal: wood", len("    ")))
+        assert {"deal", "cost", "printed_ids", "copies"} <= fields
+        ids = labels(DECK, position(deck, "{card: rom008", len("{card: ")))
+        assert "rom008" in ids and "romans" not in ids
+        new = tree / "cards" / "new.yaml"
+        new.write_text("\n", encoding="utf-8")
+        kinds = labels("cards/new.yaml", {"line": 0, "character": 0})
+        assert {"kind: cards", "kind: faction_deck", "kind: civilization_cards"} <= kinds
+        assert not any("/" in label for label in kinds)
+
+    asyncio.run(session())

@@ -86,3 +86,27 @@ def test_the_index_goes_to_definitions_and_references_across_the_family_files(tm
     (definition,) = index.definitions(patched[0])
     assert definition.relative == TECHNOLOGIES
     assert "Pottery" in index.describe(definition)  # the hover names it as printed
+
+
+def test_completion_offers_the_unit_types_where_a_technology_unlocks_one(tmp_path: Path) -> None:
+    """`kind: technologies` is read as `sid-meiers-civilization/technologies`: completion offered
+    nothing in the family's files before it looked the file's kind up as the session judged it."""
+    import asyncio
+
+    from tests.core.test_lsp import Editor, position
+
+    rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization-community")
+    relative = "cards/sid-meiers-civilization-community-technologies.yaml"
+    text = (rules / relative).read_text(encoding="utf-8")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        uri = (rules / relative).absolute().as_uri()
+        at = position(text, "{type: artilharia", len("{type: "))
+        found = editor.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": at})
+        labels = {item["label"] for item in found["items"]}
+        assert {"artilharia", "cavalaria"} <= labels and "mathematics" not in labels
+
+    asyncio.run(session())
