@@ -212,10 +212,7 @@ class Workspace:
         self.shipped_root: Path | None = shipped_for(root) if shipped is True else None if shipped is False else shipped
         self._shipped: dict[str, Manifest] | None = None
         self.overrides = overrides or {}
-        try:
-            self.real_root = root.resolve()
-        except (OSError, RuntimeError):  # a link loop (RuntimeError before Python 3.13): reported by rule_files
-            self.real_root = root.absolute()
+        self.real_root = _real(root)  # a link loop is reported by rule_files
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
         #: Files read as a kind of a family other than the one they declare on their own.
@@ -570,7 +567,8 @@ class Workspace:
             except (files.RefusedError, OSError):
                 continue  # read in full: its diagnostic is the full read's
         root, inside = self._place(folder)
-        for relative, head in headers_of(raws, self.limits, str(_real(root) / inside), read_header).items():
+        real = self.real_root if root is self.root else _real(root)
+        for relative, head in headers_of(raws, self.limits, str(real / inside), read_header).items():
             if head is not None and head.get("kind") == "ruleset" and head.get("id") == PurePosixPath(relative).stem:
                 heads[relative] = head
         present = set(relatives)
@@ -844,7 +842,8 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
 
 
 def _real(path: Path) -> Path:
-    """``path`` with its links resolved (as given, made absolute, where that fails: a link loop)."""
+    """``path`` with its links resolved (as given, made absolute, where that fails: a link loop,
+    RuntimeError before Python 3.13)."""
     try:
         return path.resolve()
     except (OSError, RuntimeError):
