@@ -1,0 +1,160 @@
+"""An invalid file's schema errors found item by item (civrules.schema): the diagnostics of a
+jsonschema walk of the whole file, with jsonschema judging only the items the compiled validator
+fails (issue 32, point 4: one error in a long list had every item walked again, per keystroke)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from civrules import schema
+from civrules.diagnostics import Diagnostic, sort_diagnostics
+from civrules.load import Document, Limits, read_yaml_text
+from tests.conftest import RULES
+
+#: A file of each family's kinds with long lists, by its qualified kind: cards with nested lists
+#: and credits, a map, calamities, a rule index, Sid Meier's units and tiles, Imperial Settlers'
+#: cards and factions.
+FILES = {
+    "cards/advanced-civilization.yaml": "civilization_cards",
+    "cards/mega-civilization-commodities.yaml": "commodities",
+    "maps/mediterranean.yaml": "map",
+    "calamities/advanced-civilization.yaml": "calamities",
+    "rulebooks/advanced-civilization.yaml": "rule_index",
+    "cards/sid-meiers-civilization-units.yaml": "sid-meiers-civilization/units",
+    "maps/sid-meiers-civilization-tiles.yaml": "sid-meiers-civilization/map",
+    "cards/imperial-settlers.yaml": "imperial-settlers/cards",
+    "factions/imperial-settlers.yaml": "imperial-settlers/factions",
+}
+#: What a mistyped value may become: a wrong type, an unknown key beside it, `{unknown: }` where
+#: a value is expected, a float JSON Schema counts as an integer, a value deleted.
+VALUES = (": 1", ": x", ": [1]", "_zz: 3", ": {unknown: 1}", ": null", ": -5", ": true", ": 1e3", ": {}", ": [a, 7]")
+
+
+@cache
+def shipped_lines(relative: str) -> list[str]:
+    return (RULES / relative).read_text(encoding="utf-8").split("\n")
+
+
+def read(text: str, relative: str) -> Document | None:
+    document, problems = read_yaml_text(text, relative, Limits())
+    return document if document is not None and not problems else None
+
+
+def whole_walk(document: Document, kind: str, limit: int | None) -> list[Diagnostic]:
+    """The diagnostics of jsonschema's walk of the whole file, in its order (what a file was judged
+    by before: the definition the item-by-item judgment is held to)."""
+    errors = (((), error) for error in schema._validator(kind).iter_errors(document.data))
+    found = schema._collect(document, errors, limit, {}, exact=True)
+    assert found is not None
+    return found
+
+
+def mistyped(relative: str, changes: list[tuple[int, int]]) -> Document | None:
+    """``relative`` with the value of each line picked by ``changes`` replaced; None when that
+    does not read cleanly (a change the reader reports, not the schema)."""
+    lines = list(shipped_lines(relative))
+    keyed = [i for i, line in enumerate(lines) if ":" in line and not line.lstrip().startswith("#")]
+    for at, value in changes:
+        line = keyed[at % len(keyed)]
+        lines[line] = lines[line].partition(":")[0] + VALUES[value % len(VALUES)]
+    return read("\n".join(lines), relative)
+
+
+def assert_judged_alike(relative: str, changes: list[tuple[int, int]], limit: int | None) -> None:
+    document = mistyped(relative, changes)
+    if document is None:
+        return
+    kind = FILES[relative]
+    # The same diagnostics in the same order: past the limit, the same first ones.
+    assert schema.validate_document(document, kind, limit) == whole_walk(document, kind, limit)
+
+
+CHANGES = st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=4)
+LIMITS = st.sampled_from([None, 1, 2, 3])
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(sorted(FILES)), changes=CHANGES, limit=LIMITS)
+def test_an_invalid_file_has_the_diagnostics_of_a_walk_of_the_whole_file(
+    relative: str, changes: list[tuple[int, int]], limit: int | None
+) -> None:
+    assert_judged_alike(relative, changes, limit)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(sorted(FILES)), changes=CHANGES, limit=LIMITS)
+def test_an_invalid_file_has_the_diagnostics_of_a_walk_of_the_whole_file_exhaustively(
+    relative: str, changes: list[tuple[int, int]], limit: int | None
+) -> None:
+    assert_judged_alike(relative, changes, limit)
+
+
+class _Recording:
+    """An item validator that records each item jsonschema is given."""
+
+    def __init__(self, validator: Any, seen: list[Any]) -> None:
+        self.validator, self.seen = validator, seen
+
+    def iter_errors(self, instance: Any) -> Any:
+        self.seen.append(instance)
+        return self.validator.iter_errors(instance)
+
+
+def test_jsonschema_judges_only_the_items_the_compiled_validator_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = shipped_lines("cards/advanced-civilization.yaml")
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("cost:"))
+    text = "\n".join([*lines[:at], lines[at].replace("cost:", "cots:"), *lines[at + 1 :]])
+    document = read(text, "cards/advanced-civilization.yaml")
+    assert document is not None
+    expected = whole_walk(document, "civilization_cards", None)
+    seen: list[Any] = []
+    item_validator = schema._item_validator
+    monkeypatch.setattr(schema, "_item_validator", lambda *key: _Recording(item_validator(*key), seen))
+
+    def no_whole_walk(kind: str) -> Any:
+        raise AssertionError("the whole file was walked")
+
+    monkeypatch.setattr(schema, "_validator", no_whole_walk)
+    found = schema.validate_document(document, "civilization_cards")
+    assert sort_diagnostics(found) == sort_diagnostics(expected)
+    assert len(expected) == 1 and expected[0].code == "S002"
+    (item,) = seen  # the mistyped card alone, of the file's cards and groups
+    assert "cots" in item
+
+
+def test_past_the_limit_the_first_errors_are_those_of_a_walk_of_the_whole_file() -> None:
+    """Errors of the file's top level and of its lists' items, found apart, are met in the order of
+    a walk of the whole file: the first ``limit`` of them are the same."""
+    lines = list(shipped_lines("maps/mediterranean.yaml"))
+    names = [i for i, line in enumerate(lines) if line.strip().startswith("name:")]
+    for at in names[1:5]:
+        lines[at] = lines[at].partition(":")[0] + ": [not, a, name]"
+    lines[names[0]] = "nme: Mediterranean"  # the map's own name (top level): a misspelt key
+    lines.append("stray_key: 1")
+    document = read("\n".join(lines), "maps/mediterranean.yaml")
+    assert document is not None
+    everything = whole_walk(document, "map", None)
+    messages = [d.message for d in everything]
+    assert {"unknown key `nme`", "unknown key `stray_key`"} <= set(messages) and len(messages) == 6
+    for limit in range(1, len(everything) + 1):
+        assert schema.validate_document(document, "map", limit) == whole_walk(document, "map", limit)
+    assert schema.validate_document(document, "map") == everything
+    assert whole_walk(document, "map", 3)[-1].code == "R011"
+
+
+def test_a_list_a_pattern_of_the_file_may_judge_is_walked_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A top-level `patternProperties` whose pattern matches the list's key judges the list too:
+    its items are then not judged one by one."""
+    listed = {"type": "array", "items": {"type": "integer"}}
+    own = {"type": "object", "properties": {"values": listed}}
+    monkeypatch.setattr(schema, "_fast_validator", lambda kind: object())
+    monkeypatch.setattr(schema, "load_schema", lambda kind: own)
+    assert schema._judged_by_item.__wrapped__("example", "values") == listed
+    monkeypatch.setattr(schema, "load_schema", lambda kind: {**own, "patternProperties": {"^val": {"maxItems": 2}}})
+    assert schema._judged_by_item.__wrapped__("example", "values") is None
