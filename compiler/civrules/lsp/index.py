@@ -101,35 +101,64 @@ def _invalid_id(collection: str, new: str) -> str | None:
     return str(error.message)
 
 
-class Index:
-    """Every id occurrence of a session result, by file and by id."""
+@dataclass(frozen=True, slots=True)
+class _FileSymbols:
+    """One reading of a file's ids: its definitions, and every reference its schema declares
+    (kept whether or not the id is defined: that depends on the other files)."""
 
-    def __init__(self, result: Result) -> None:
+    document: Document
+    kind: str | None
+    definitions: tuple[Symbol, ...]
+    references: tuple[Symbol, ...]
+
+
+class Index:
+    """Every id occurrence of a session result, by file and by id.
+
+    Built after every run a request follows, from the ``previous`` index where given: a file read
+    the same (the session keeps its reading while its content is unchanged) gives the symbols found
+    in it before, so an edit walks only the files it changed for ids. Editing a variant walked every
+    card, area and calamity of its rulesets again: 0.1 s at the largest shipped ruleset, 0.2 s at
+    ten times its size, before a hover or a definition after each keystroke.
+    """
+
+    def __init__(self, result: Result, previous: Index | None = None) -> None:
         self.result = result
         self.by_file: dict[str, list[Symbol]] = {}
         self.by_id: dict[str, list[Symbol]] = {}
         #: The qualified kind of each file the result read (a family's `cards` is `imperial-settlers/cards`).
         self.kinds: dict[str, str | None] = {}
+        self._files: dict[str, _FileSymbols] = {}
         workspace = result.workspace
         if workspace is None:
             return
-        documents: dict[str, Document] = {}
+        earlier = previous._files if previous is not None else {}
         for relative in result.files:
             loaded = workspace.load(relative)
-            if loaded.document is not None and loaded.kind is not None:
-                documents[relative] = loaded.document
-        kinds = {relative: workspace.load(relative).kind for relative in documents}
-        self.kinds = kinds
-        definitions: list[Symbol] = []
-        for relative, document in documents.items():
-            definitions.extend(_definitions(relative, document, kinds[relative]))
+            if loaded.document is None or loaded.kind is None:
+                continue
+            entry = earlier.get(relative)
+            if entry is None or entry.document is not loaded.document or entry.kind != loaded.kind:
+                entry = _FileSymbols(
+                    loaded.document,
+                    loaded.kind,
+                    tuple(_definitions(relative, loaded.document, loaded.kind)),
+                    tuple(_references(relative, loaded.document, loaded.kind)),
+                )
+            self._files[relative] = entry
+            self.kinds[relative] = loaded.kind
+        definitions = [symbol for entry in self._files.values() for symbol in entry.definitions]
         known: dict[str, set[str]] = {}
         for symbol in definitions:
             known.setdefault(symbol.id, set()).add(symbol.collection)
         defined_at = {(s.relative, s.path) for s in definitions}
         symbols = list(definitions)
-        for relative, document in documents.items():
-            symbols.extend(_references(relative, document, kinds[relative], known, defined_at))
+        for entry in self._files.values():
+            symbols.extend(
+                symbol
+                for symbol in entry.references
+                if symbol.collection in known.get(symbol.id, ()) and (symbol.relative, symbol.path) not in defined_at
+            )
         for symbol in symbols:
             self.by_file.setdefault(symbol.relative, []).append(symbol)
             self.by_id.setdefault(symbol.id, []).append(symbol)
@@ -296,15 +325,10 @@ def _definitions(relative: str, document: Document, kind: str | None) -> Iterato
                     yield Symbol(name, item["id"], relative, document.span(at), True, document, at)
 
 
-def _references(
-    relative: str,
-    document: Document,
-    kind: str | None,
-    known: dict[str, set[str]],
-    defined_at: set[tuple[str, NodePath]],
-) -> Iterator[Symbol]:
-    """Every reference the schemas declare in the document (``x-civrules-ref``) to an id defined
-    in that collection; in a manifest, also what its overlay names and writes."""
+def _references(relative: str, document: Document, kind: str | None) -> Iterator[Symbol]:
+    """Every reference the schemas declare in the document (``x-civrules-ref``); in a manifest,
+    also what its overlay names and writes. Those to an id no file defines in that collection, and
+    a definition's own id, are left out by :class:`Index`."""
     data = document.data
     schema = schema_of(kind) if kind is not None else None
     if schema is None or not isinstance(data, dict):
@@ -313,8 +337,7 @@ def _references(
     if _is_manifest(kind) and isinstance(data.get("overlay"), dict):
         found.extend(_overlay_references(data["overlay"]))
     for path, target, collection in found:
-        if collection in known.get(target, ()) and (relative, path) not in defined_at:
-            yield Symbol(collection, target, relative, document.span(path), False, document, path)
+        yield Symbol(collection, target, relative, document.span(path), False, document, path)
 
 
 def _overlay_references(overlay: dict[str, Any]) -> Iterator[tuple[NodePath, str, str]]:

@@ -198,8 +198,7 @@ class CivrulesServer(LanguageServer):
 
     def accept(self, result: Result) -> None:
         """Take ``result`` as what requests are answered from, and publish what it changed."""
-        self.result = result
-        self._index = None
+        self.result = result  # the index is made again from it at the next request (see index())
         self.publish(result)
         for diagnostic in result.diagnostics:
             if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
@@ -222,7 +221,7 @@ class CivrulesServer(LanguageServer):
     def index(self) -> Index:
         result = self.refresh()
         if self._index is None or self._index.result is not result:
-            self._index = Index(result)
+            self._index = Index(result, self._index)
         return self._index
 
     def publish(self, result: Result) -> None:

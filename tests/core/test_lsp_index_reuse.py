@@ -1,0 +1,105 @@
+"""The language server's index made from the last one (civrules.lsp.index.Index): after an edit,
+only the files the edit changed are walked for ids, and the index is the one a fresh walk makes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from civrules.lsp import index as index_module
+from civrules.lsp.index import Index
+from civrules.pipeline.incremental import Session
+from tests.conftest import RULES
+
+#: Two rulesets of two families, a variant among them: a variant's ids point into its base's files.
+KEEP = (
+    "rulesets/advanced-civilization.yaml",
+    "rulesets/advanced-civilization-western.yaml",
+    "cards/advanced-civilization.yaml",
+    "cards/advanced-civilization-commodities.yaml",
+    "calamities/advanced-civilization.yaml",
+    "maps/mediterranean.yaml",
+    "maps/western-panel.yaml",
+    "rulebooks/advanced-civilization.yaml",
+    "rulesets/imperial-settlers.yaml",
+    "rulesets/imperial-settlers-peaceful.yaml",
+    "cards/imperial-settlers.yaml",
+    "factions/imperial-settlers.yaml",
+    "rulebooks/imperial-settlers.yaml",
+)
+VARIANT = "rulesets/advanced-civilization-western.yaml"
+CARDS = "cards/advanced-civilization.yaml"
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    target = tmp_path / "rules"
+    for relative in KEEP:
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RULES / relative, target / relative)
+    return target
+
+
+def as_found(index: Index) -> tuple[object, ...]:
+    """What requests read of an index: every symbol by file and by id, and each file's kind."""
+    return (index.by_file, index.by_id, index.kinds)
+
+
+def walked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files walked for ids from now on, in order."""
+    seen: list[str] = []
+    definitions = index_module._definitions
+
+    def recording(relative: str, *rest: object) -> object:
+        seen.append(relative)
+        return definitions(relative, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index_module, "_definitions", recording)
+    return seen
+
+
+def edited(rules: Path, relative: str, old: str, new: str) -> str:
+    text = (rules / relative).read_text(encoding="utf-8")
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+@pytest.mark.parametrize(
+    ("relative", "old", "new"),
+    [
+        # A designer's edit of a variant: an id it names (a reference that goes away).
+        (VARIANT, "western", "wester"),
+        # A card's cost (spliced: the session reads that card again), and a card's id (a definition).
+        (CARDS, "cost: 45", "cost: 46"),
+        (CARDS, "- id: pottery", "- id: potery"),
+    ],
+)
+def test_an_edit_walks_only_its_file_and_gives_a_fresh_walks_index(
+    rules: Path, relative: str, old: str, new: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = Session(rules)
+    first = Index(session.update())
+    seen = walked(monkeypatch)
+    session.set_text(relative, edited(rules, relative, old, new))
+    result = session.update()
+    reused = Index(result, first)
+    assert seen == [relative]
+    assert as_found(reused) == as_found(Index(result))
+    # Undone: the file is walked again (its reading is another), and the index is the first one's.
+    session.set_text(relative, None)
+    again = session.update()
+    assert as_found(Index(again, reused)) == as_found(first)
+
+
+def test_a_reading_kept_under_another_kind_is_walked_again(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same reading of a file judged another kind (read for another family's ruleset) gives
+    the symbols of the kind it has now, not those found under the other."""
+    result = Session(rules).update()
+    first = Index(result)
+    entry = first._files[CARDS]
+    first._files[CARDS] = index_module._FileSymbols(entry.document, "map", (), ())
+    seen = walked(monkeypatch)
+    assert as_found(Index(result, first)) == as_found(Index(result))
+    assert seen.count(CARDS) == 2  # the index made from the first, then the fresh one
