@@ -303,7 +303,7 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     # civrules' own validator, whose integers are ints.
     if not document.whole_floats and is_valid_fast(kind, data):
         return list(found)
-    if not document.whole_floats and kind.rpartition("/")[2] != "ruleset":
+    if not document.whole_floats:
         parts = _item_wise_errors(kind, data)
         if parts is not None:
             item_wise = _collect(document, parts[0], limit, dict(found), exact=parts[1])
@@ -338,15 +338,16 @@ def _collect(
 
 def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, ValidationError]], bool] | None:
     """The schema errors of an invalid file, each with the path its own path is read after, found
-    without walking the valid part of its long lists; and whether they come in the order of a walk
-    of the whole file. None where no such list is in the file (walk the whole file).
+    without walking its valid parts; and whether they come in the order of a walk of the whole
+    file. None where the file has no part judged apart (walk the whole file).
 
-    Where only a top-level list's ``items`` judges its items (:func:`_item_wise_lists`), each item
-    the compiled validator passes is valid, and only the others are validated by jsonschema, one
-    item at a time; the rest of the file is validated by jsonschema against the schema less those
-    lists' ``items``. The errors are the whole file's, and in its walk's order: jsonschema meets the
-    keywords of a schema in the order it writes them (`then` and `else` where `if` is), so each
-    list's items come where the list's `items` is written (:func:`_written_at`).
+    Each top-level value with a schema of its own (:func:`_parts`) is judged apart: a list whose
+    items only its ``items`` judges, item by item; any other value whole. A part the compiled
+    validator passes is valid; jsonschema judges the others, and the rest of the file (its top
+    level: required keys, unknown keys, conditions) against the schema less those parts. The
+    errors are the whole file's, and in its walk's order: jsonschema meets the keywords of a schema
+    in the order it writes them (`then` and `else` where `if` is), and the properties in theirs,
+    so each part's errors come where it is written (:func:`_written_at`).
 
     An item holding more keys than its schema allows is known invalid without the compiled
     validator, which reads every key before it says so (0.9 s for one of 490,000 keys).
@@ -354,28 +355,35 @@ def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, Va
     One error of a 5,000-card file had jsonschema walk every card: 0.9 s of CPU per keystroke in an
     editor at ten times the largest shipped ruleset, 3 s at twenty, for the error of the card typed.
     """
-    lists = _item_wise_lists(kind)
-    if not isinstance(data, dict) or not any(isinstance(data.get(key), list) for key in lists):
+    parts = _parts(kind)
+    if not isinstance(data, dict) or not any(key in data for key in parts):
         return None
     schema = load_schema(kind)
     rest: list[tuple[tuple[int, ...], ValidationError]] = []
     ordered = True  # the rest's errors each where its keyword is written, in the order written
     for error in _shell_validator(kind).iter_errors(data):
-        at = _written_at(schema, lists, list(error.relative_schema_path))
+        at = _written_at(schema, parts, list(error.relative_schema_path))
         ordered = ordered and at is not None and (not rest or rest[-1][0] <= at)
         rest.append((at or (), error))
 
     def errors() -> Iterator[tuple[NodePath, ValidationError]]:
         waiting = iter(rest)
         held = next(waiting, None)
-        for key in lists:
-            items = data.get(key)
-            if not isinstance(items, list):
+        for key, node in parts.items():
+            if key not in data:
                 continue
-            here = _written_at(schema, lists, ["properties", key, "items"]) or ()
+            here = _written_at(schema, parts, ["properties", key, *(("items",) if node is not None else ())]) or ()
             while held is not None and (not ordered or held[0] < here):
                 yield (), held[1]
                 held = next(waiting, None)
+            if node is None:
+                whole = _fast_wrapped_validator(kind, (key,), whole=True)
+                if whole is None or not _passes(whole, data[key]):
+                    yield from (((key,), error) for error in _property_validator(kind, key).iter_errors(data[key]))
+                continue
+            items = data[key]
+            if not isinstance(items, list):
+                continue  # `items` judges lists only; what else the value may be, the rest says
             fast = _fast_item_validator(kind, (key,)) or _fast_wrapped_validator(kind, (key,))
             slow = _item_validator(kind, (key,))
             most = _most_keys(kind, key)
@@ -397,16 +405,19 @@ def _most_keys(kind: str, key: str) -> int | None:
     """The most keys an item of the top-level list ``key`` may hold: its schema's properties where
     it allows no other key (None: no such bound)."""
     schema = load_schema(kind)
-    item = _deref(schema, _item_wise_lists(kind)[key]["items"])
+    node = _parts(kind)[key]
+    item = _deref(schema, node["items"]) if node is not None else None
     if not isinstance(item, dict) or item.get("additionalProperties") is not False or "patternProperties" in item:
         return None
     return len(item.get("properties", {}))
 
 
-def _written_at(schema: dict[str, Any], lists: Mapping[str, dict[str, Any]], path: list[Any]) -> tuple[int, ...] | None:
+def _written_at(
+    schema: dict[str, Any], parts: Mapping[str, dict[str, Any] | None], path: list[Any]
+) -> tuple[int, ...] | None:
     """Where the keyword at the start of the schema path ``path`` of a file's schema is written, as
     jsonschema meets the keywords: the top-level keyword's place, and under `properties` the
-    property's and (in a list of :func:`_item_wise_lists`) its keyword's. None: not written there."""
+    property's and (in a list of :func:`_parts`) its keyword's. None: not written there."""
     head = "if" if path and path[0] in ("then", "else") else (path[0] if path else None)
     words = list(schema)
     if head not in words or "$ref" in words or "$dynamicRef" in words:
@@ -416,7 +427,7 @@ def _written_at(schema: dict[str, Any], lists: Mapping[str, dict[str, Any]], pat
     names = list(schema.get("properties", {}))
     if len(path) < 2 or path[1] not in names:
         return None
-    node = lists.get(path[1])
+    node = parts.get(path[1])
     if node is None:
         return (words.index(head), names.index(path[1]), 0)
     inner = list(node)
@@ -426,42 +437,44 @@ def _written_at(schema: dict[str, Any], lists: Mapping[str, dict[str, Any]], pat
 
 
 @functools.cache
-def _item_wise_lists(kind: str) -> dict[str, dict[str, Any]]:
-    """The top-level lists of files of ``kind`` whose items only their own ``items`` judges, each
-    with its schema: every error inside an item is one of that keyword's, whatever else looks at
-    the list (its length, as a rule index's conditional `maxItems` does). Not where `prefixItems`
-    or `unevaluatedItems` also judge items, nor where the list's schema is a `$ref` beside other
-    keywords (the two would be one)."""
+def _parts(kind: str) -> dict[str, dict[str, Any] | None]:
+    """The top-level values of files of ``kind`` judged apart (:func:`_item_wise_errors`), in the
+    order the schema writes them: each list whose items only its own ``items`` judges, with its
+    schema (its items are judged one by one; whatever else looks at the list, such as a rule
+    index's conditional `maxItems`, looks at its length); every other value, None (judged whole).
+    Not a value whose schema is a `$ref` beside other keywords (the two are one), nor a list whose
+    items `prefixItems` or `unevaluatedItems` also judge."""
     if _fast_validator(kind) is None:
         return {}
     schema = load_schema(kind)
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, dict[str, Any] | None] = {}
     for key, node in schema.get("properties", {}).items():
-        while isinstance(node, dict) and "$ref" in node and set(node) <= _ANNOTATIONS | {"$ref"}:
+        while isinstance(node, dict) and "$ref" in node and all(_annotation(word) for word in node if word != "$ref"):
             node = _deref(schema, {"$ref": node["$ref"]}) if str(node["$ref"]).startswith("#/$defs/") else None
-        if (
-            isinstance(node, dict)
-            and "$ref" not in node
-            and node.get("type") == "array"
+        if not isinstance(node, dict) or "$ref" in node:
+            continue
+        listed = (
+            node.get("type") == "array"
             and isinstance(node.get("items"), dict)
             and not {"prefixItems", "unevaluatedItems"} & set(node)
-        ):
-            found[key] = node
+        )
+        found[key] = node if listed else None
     return found
 
 
-#: Keywords that say nothing of a value.
-_ANNOTATIONS = frozenset({"description", "title", "$comment", "default", "examples"})
+def _annotation(word: str) -> bool:
+    """Whether a schema keyword says nothing of a value (a description, or an `x-` extension)."""
+    return word in ("description", "title", "$comment", "default", "examples") or word.startswith("x-")
 
 
 @functools.cache
 def _shell_validator(kind: str) -> Any:
-    """A validator of files of ``kind`` that judges everything but the items of the lists
-    :func:`_item_wise_lists` names."""
+    """A validator of files of ``kind`` that judges everything but the parts :func:`_parts` names:
+    a list's items, and the whole of each other value."""
     schema = load_schema(kind)
-    properties = dict(schema.get("properties", {}))
-    for key, node in _item_wise_lists(kind).items():
-        properties[key] = {word: value for word, value in node.items() if word != "items"}
+    properties: dict[str, Any] = dict(schema.get("properties", {}))
+    for key, node in _parts(kind).items():
+        properties[key] = True if node is None else {word: value for word, value in node.items() if word != "items"}
     return _validator_class()({**schema, "properties": properties})
 
 
@@ -550,24 +563,27 @@ def _fast_item_validator(kind: str, list_path: tuple[str, ...]) -> Callable[[Any
 
 
 @functools.cache
-def _fast_wrapped_validator(kind: str, list_path: tuple[str, ...]) -> Callable[[Any], Any] | None:
+def _fast_wrapped_validator(kind: str, list_path: tuple[str, ...], whole: bool = False) -> Callable[[Any], Any] | None:
     """Where a kind's list writes its items inline (no `$defs` entry, so no function of their own):
-    the kind's whole compiled validator, given a file holding only that one element (None: no
-    compiled validator). Its passing proves the element valid (every element of the list is held to
-    the items' schema); its failing may be the file around it, so the caller judges the element
-    again with jsonschema, which is then imported (what this spares on a clean run)."""
-    whole = _fast_validator(kind)
-    if whole is None:
+    the kind's whole compiled validator, given a file holding only that one element (``whole``:
+    only that value, at ``list_path``) (None: no compiled validator). Its passing proves the element
+    valid (every element of the list is held to the items' schema); its failing may be the file
+    around it, so the caller judges the element again with jsonschema, which is then imported
+    (what this spares on a clean run)."""
+    validator = _fast_validator(kind)
+    if validator is None:
         return None
-    declared = kind.rpartition("/")[2]
-    # A manifest's list is held in the smallest manifest there is: a variant's.
-    around = {"kind": declared, **({"id": "a", "name": "a", "extends": "b"} if declared == "ruleset" else {})}
+    family, _, declared = kind.rpartition("/")
+    # A manifest's list is held in the smallest manifest there is: a variant's (of its family).
+    around: dict[str, Any] = {"kind": declared}
+    if declared == "ruleset":
+        around.update({"id": "a", "name": "a", "extends": "b", **({"family": family} if family else {})})
 
     def validate(data: Any) -> Any:
-        wrapped: Any = [data]
+        wrapped: Any = data if whole else [data]
         for part in reversed(list_path):
             wrapped = {part: wrapped}
-        return whole({**wrapped, **around})
+        return validator({**around, **wrapped})
 
     return validate
 
