@@ -6,7 +6,9 @@ taken: from the edited text to the full list of diagnostics of the whole rules t
 ``validate``. The two edits: a comment appended (the content hash changes, so the file is read again
 and every ruleset that reads it is checked again: the figure recorded since issue 19), and a value
 changed inside an entity in the middle of the file (a `name:`, `title:`, `note:` or `heading:` line:
-the data changes, so the checks that read it run again). The figure per ruleset is the slowest
+the data changes, so the checks that read it run again). An edit leaving a schema error is timed
+too: a key no schema knows written under that value's (what most keystrokes of a word typed
+leave for an instant; the file is then judged again by jsonschema). The figure per ruleset is the slowest
 file's median, in CPU time (issue 32's targets are CPU time). Between edits, untimed, the garbage
 collector is settled as the long-running commands do while idle (:mod:`civrules.support.collector`).
 """
@@ -58,6 +60,25 @@ def data_edit(text: str, i: int) -> str | None:
     return "\n".join(lines)
 
 
+def error_edit(text: str, i: int) -> str | None:
+    """``text`` with a key no schema knows (a different one for each edit number ``i``) written
+    just above the middle `name:`/`title:`/`note:`/`heading:` line, at that key's indentation (in
+    the same entity: first in it where that key was), so one unknown key (S002) in that entity;
+    or None when the text has no such line. Above, not below: a quoted value may go on."""
+    lines = text.split("\n")
+    found = [n for n, line in enumerate(lines) if _VALUE_LINE.match(line)]
+    if not found:
+        return None
+    n = found[len(found) // 2]
+    stripped = lines[n].lstrip()
+    lead = lines[n][: len(lines[n]) - len(stripped)]
+    if stripped.startswith("- "):
+        lines[n : n + 1] = [f"{lead}- not_a_key_{i}: 1", f"{lead}  {stripped[2:]}"]
+    else:
+        lines.insert(n, f"{lead}not_a_key_{i}: 1")
+    return "\n".join(lines)
+
+
 def _timed(session: Session, relative: str, texts: list[str]) -> tuple[list[float], list[float], list[str]]:
     """Wall and CPU times of an update after each of ``texts`` in turn, and what the last rechecked."""
     times, cpu = [], []
@@ -86,13 +107,9 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
         times, cpu, rechecked = _timed(session, relative, [f"{text}\n# edit {i}\n" for i in range(repeat)])
         session.set_text(relative, None)
         session.update()
-        edited = [data_edit(text, i) for i in range(repeat)]
-        data: dict[str, Any] | None = None
-        if all(one is not None for one in edited):
-            data_times, data_cpu, _ = _timed(session, relative, [one for one in edited if one is not None])
-            session.set_text(relative, None)
-            session.update()
-            data = {"median": statistics.median(data_times), "cpu_median": statistics.median(data_cpu)}
+        data, error = (
+            _edited(session, relative, [edit(text, i) for i in range(repeat)]) for edit in (data_edit, error_edit)
+        )
         files[relative] = {
             "median": statistics.median(times),
             "min": min(times),
@@ -104,11 +121,15 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
             "rechecked": rechecked,
             # A value changed inside an entity in the middle of the file (None: it has no such line).
             "data_edit": data,
+            # An unknown key written in that entity (None: the file has no such line).
+            "error_edit": error,
         }
     gc.unfreeze()  # what follows in this process is measured with the collector as it was
     worst = max(files, key=lambda name: files[name]["cpu_median"])
     edited_files = [name for name in files if files[name]["data_edit"] is not None]
     worst_data = max(edited_files, key=lambda name: files[name]["data_edit"]["cpu_median"]) if edited_files else None
+    erred = [name for name in files if files[name]["error_edit"] is not None]
+    worst_error = max(erred, key=lambda name: files[name]["error_edit"]["cpu_median"]) if erred else None
     return {
         "cold_update": cold,
         "files": files,
@@ -117,7 +138,21 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
         "worst_cpu_median": files[worst]["cpu_median"],
         "worst_data_file": worst_data,
         "worst_data_cpu_median": files[worst_data]["data_edit"]["cpu_median"] if worst_data else None,
+        "worst_error_file": worst_error,
+        "worst_error_cpu_median": files[worst_error]["error_edit"]["cpu_median"] if worst_error else None,
     }
+
+
+def _edited(session: Session, relative: str, edited: list[str | None]) -> dict[str, float] | None:
+    """The median times of an update after each of ``edited`` (None: an edit the file has no line
+    for, and then no figure), the file given back its text after them."""
+    texts = [one for one in edited if one is not None]
+    if len(texts) != len(edited):
+        return None
+    times, cpu, _ = _timed(session, relative, texts)
+    session.set_text(relative, None)
+    session.update()
+    return {"median": statistics.median(times), "cpu_median": statistics.median(cpu)}
 
 
 def profile_edit(rules: Path, relative: str, top: int = 12) -> str:
@@ -149,9 +184,10 @@ def print_latency(figures: dict[str, Any]) -> None:
     for label, row in figures.items():
         target = TARGET_SHIPPED_S if label == "shipped" else TARGET_10X_S
         edits = [("comment", row["worst_file"], row["worst_cpu_median"], row["worst_median"])]
-        if row.get("worst_data_file"):
-            worst = row["files"][row["worst_data_file"]]["data_edit"]
-            edits.append(("value", row["worst_data_file"], worst["cpu_median"], worst["median"]))
+        for kind, key, edit in (("value", "worst_data_file", "data_edit"), ("error", "worst_error_file", "error_edit")):
+            if row.get(key):
+                worst = row["files"][row[key]][edit]
+                edits.append((kind, row[key], worst["cpu_median"], worst["median"]))
         for kind, file, cpu, wall in edits:
             verdict = "met" if cpu <= target else "missed"
             print(

@@ -108,6 +108,7 @@ def rows(results: dict[str, Any]) -> Iterator[tuple[str, str, str, str, str]]:
         for what, file, cpu in (
             ("a comment appended", row["worst_file"], row["worst_cpu_median"]),
             ("a value changed inside an entity", row.get("worst_data_file"), row.get("worst_data_cpu_median")),
+            ("an unknown key written in an entity", row.get("worst_error_file"), row.get("worst_error_cpu_median")),
         ):
             if file is None or cpu is None:
                 continue

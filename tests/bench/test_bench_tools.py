@@ -73,6 +73,28 @@ def test_the_data_edit_changes_one_letter_of_a_value_and_each_edit_another() -> 
     assert incremental.data_edit("kind: map\nid: m\n", 0) is None
 
 
+@pytest.mark.parametrize(
+    "relative", ["calamities/expansion-project.yaml", "cards/advanced-civilization.yaml", "maps/mediterranean.yaml"]
+)
+def test_the_error_edit_leaves_one_unknown_key_in_one_entity(relative: str) -> None:
+    """The edit bench/incremental.py times that leaves a schema error: one line added, read as an
+    unknown key of the entity the middle value line is in (not a YAML error, not a second key)."""
+    from civrules.load import read_yaml_text
+    from civrules.schema import document_kind, validate_document
+
+    text = Path(synth_family.RULES, relative).read_text(encoding="utf-8")
+    for i in range(2):
+        edit = incremental.error_edit(text, i)
+        assert edit is not None and len(edit.split("\n")) == len(text.split("\n")) + 1
+        document, problems = read_yaml_text(edit, relative)
+        assert document is not None and problems == []
+        kind, _ = document_kind(document)
+        assert kind is not None
+        (found,) = validate_document(document, kind)
+        assert found.code == "S002" and found.message.startswith(f"unknown key `not_a_key_{i}` in ")
+    assert incremental.error_edit("kind: map\nid: m\n", 0) is None
+
+
 @pytest.mark.parametrize("shape", sorted(shapes.SHAPES))
 def test_each_adversarial_shape_is_written_the_same_way_twice(tmp_path: Path, shape: str) -> None:
     first = shapes.make(tmp_path / "a", shape, 3)
