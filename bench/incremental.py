@@ -110,6 +110,7 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
         data, error = (
             _edited(session, relative, [edit(text, i) for i in range(repeat)]) for edit in (data_edit, error_edit)
         )
+        index = _index_after(session, relative, [data_edit(text, i) for i in range(repeat)])
         files[relative] = {
             "median": statistics.median(times),
             "min": min(times),
@@ -123,11 +124,16 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
             "data_edit": data,
             # An unknown key written in that entity (None: the file has no such line).
             "error_edit": error,
+            # CPU time of the language server's index made again after each value edit (the first
+            # hover, definition or completion after it waits for it); None as for data_edit.
+            "index_cpu_median": index,
         }
     gc.unfreeze()  # what follows in this process is measured with the collector as it was
     worst = max(files, key=lambda name: files[name]["cpu_median"])
     edited_files = [name for name in files if files[name]["data_edit"] is not None]
     worst_data = max(edited_files, key=lambda name: files[name]["data_edit"]["cpu_median"]) if edited_files else None
+    indexed = [name for name in files if files[name]["index_cpu_median"] is not None]
+    worst_index = max(indexed, key=lambda name: files[name]["index_cpu_median"]) if indexed else None
     erred = [name for name in files if files[name]["error_edit"] is not None]
     worst_error = max(erred, key=lambda name: files[name]["error_edit"]["cpu_median"]) if erred else None
     return {
@@ -140,7 +146,31 @@ def edit_latency(rules: Path, ruleset: str, repeat: int) -> dict[str, Any]:
         "worst_data_cpu_median": files[worst_data]["data_edit"]["cpu_median"] if worst_data else None,
         "worst_error_file": worst_error,
         "worst_error_cpu_median": files[worst_error]["error_edit"]["cpu_median"] if worst_error else None,
+        "worst_index_file": worst_index,
+        "worst_index_cpu_median": files[worst_index]["index_cpu_median"] if worst_index else None,
     }
+
+
+def _index_after(session: Session, relative: str, edited: list[str | None]) -> float | None:
+    """The median CPU time of the language server's index (:class:`civrules.lsp.index.Index`) made
+    from the one before after each of ``edited`` (None: no figure, as in :func:`_edited`)."""
+    from civrules.lsp.index import Index
+
+    texts = [one for one in edited if one is not None]
+    if not texts or len(texts) != len(edited):
+        return None
+    index = Index(session.update())
+    cpu = []
+    for text in texts:
+        session.set_text(relative, text)
+        result = session.update()
+        settle()
+        processor = time.process_time()
+        index = Index(result, index)
+        cpu.append(time.process_time() - processor)
+    session.set_text(relative, None)
+    session.update()
+    return statistics.median(cpu)
 
 
 def _edited(session: Session, relative: str, edited: list[str | None]) -> dict[str, float] | None:

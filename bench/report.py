@@ -119,6 +119,17 @@ def rows(results: dict[str, Any]) -> Iterator[tuple[str, str, str, str, str]]:
                 f"≤ {_ms(limit)}",
                 f"{_verdict(cpu <= limit)}: `{RUN} --only edit_latency`",
             )
+    for _, row in sorted(results.get("edit_latency", {}).items()):
+        if row.get("worst_index_cpu_median") is None:
+            continue
+        yield (
+            "4",
+            f"the language server's index after a value edit (what a hover waits for), {row['ruleset']}, "
+            "slowest file, CPU",
+            f"{_ms(row['worst_index_cpu_median'])} (`{row['worst_index_file']}`)",
+            "— (context)",
+            f"context: `{RUN} --only edit_latency`",
+        )
     if whole:
         versus = whole["ratios"]["validate_vs_check_jsonschema"]
         yield (
