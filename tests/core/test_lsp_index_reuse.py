@@ -105,7 +105,20 @@ def test_a_reading_kept_under_another_kind_is_walked_again(
     first = Index(result)
     forged = Index(result, first)
     entry = forged._files[CARDS]
-    forged._files[CARDS] = index_module._FileSymbols(entry.document, "map", (), ())
+    forged._files[CARDS] = index_module._FileSymbols(entry.document, "map", (), (), ())
     seen = walked(monkeypatch)
     assert as_found(Index(result, forged)) == as_found(first)
     assert seen == [CARDS]
+
+
+def test_each_files_symbols_are_in_the_order_of_their_places_and_each_is_found_by_its_id(
+    started: tuple[Path, Session],
+) -> None:
+    _, session = started
+    index = Index(session.update())
+    by_file = [symbol for symbols in index.by_file.values() for symbol in symbols]
+    assert sorted(by_file, key=repr) == sorted((s for symbols in index.by_id.values() for s in symbols), key=repr)
+    assert len(by_file) > 1000  # every file's ids, of two families
+    for relative, symbols in index.by_file.items():
+        assert all(symbol.relative == relative for symbol in symbols)
+        assert symbols == sorted(symbols, key=lambda s: (s.span.line, s.span.column))

@@ -110,6 +110,15 @@ class _FileSymbols:
     kind: str | None
     definitions: tuple[Symbol, ...]
     references: tuple[Symbol, ...]
+    #: The definitions and the references together, in the order of their places in the file.
+    ordered: tuple[Symbol, ...]
+
+    @classmethod
+    def of(cls, relative: str, document: Document, kind: str) -> _FileSymbols:
+        definitions = tuple(_definitions(relative, document, kind))
+        references = tuple(_references(relative, document, kind))
+        ordered = sorted((*definitions, *references), key=lambda s: (s.span.line, s.span.column))
+        return cls(document, kind, definitions, references, tuple(ordered))
 
 
 class Index:
@@ -139,12 +148,7 @@ class Index:
                 continue
             entry = earlier.get(relative)
             if entry is None or entry.document is not loaded.document or entry.kind != loaded.kind:
-                entry = _FileSymbols(
-                    loaded.document,
-                    loaded.kind,
-                    tuple(_definitions(relative, loaded.document, loaded.kind)),
-                    tuple(_references(relative, loaded.document, loaded.kind)),
-                )
+                entry = _FileSymbols.of(relative, loaded.document, loaded.kind)
             self._files[relative] = entry
             self.kinds[relative] = loaded.kind
         definitions = [symbol for entry in self._files.values() for symbol in entry.definitions]
@@ -152,18 +156,22 @@ class Index:
         for symbol in definitions:
             known.setdefault(symbol.id, set()).add(symbol.collection)
         defined_at = {(s.relative, s.path) for s in definitions}
+
+        def kept(symbol: Symbol) -> bool:
+            """A definition, or a reference to an id defined in its collection (not its own)."""
+            if symbol.definition:
+                return True
+            return symbol.collection in known.get(symbol.id, ()) and (symbol.relative, symbol.path) not in defined_at
+
         symbols = list(definitions)
-        for entry in self._files.values():
-            symbols.extend(
-                symbol
-                for symbol in entry.references
-                if symbol.collection in known.get(symbol.id, ()) and (symbol.relative, symbol.path) not in defined_at
-            )
+        for relative, entry in self._files.items():
+            symbols.extend(symbol for symbol in entry.references if kept(symbol))
+            # In the order of their places, as the file's symbols were sorted when it was read.
+            in_file = [symbol for symbol in entry.ordered if kept(symbol)]
+            if in_file:
+                self.by_file[relative] = in_file
         for symbol in symbols:
-            self.by_file.setdefault(symbol.relative, []).append(symbol)
             self.by_id.setdefault(symbol.id, []).append(symbol)
-        for found in self.by_file.values():
-            found.sort(key=lambda s: (s.span.line, s.span.column))
 
     def at(self, relative: str, line: int, column: int) -> Symbol | None:
         """The id occurrence under a 1-based position, if any."""
