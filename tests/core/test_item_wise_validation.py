@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from civrules import schema
@@ -93,6 +93,8 @@ LIMITS = st.sampled_from([None, 1, 2, 3])
 
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(relative=st.sampled_from(sorted(FILES)), changes=CHANGES, limit=LIMITS)
+# `kind:` misspelt: the missing key's hint is the description the schema gives the property.
+@example(relative="calamities/advanced-civilization.yaml", changes=[(0, 278), (0, 278)], limit=None)
 def test_an_invalid_file_has_the_diagnostics_of_a_walk_of_the_whole_file(
     relative: str, changes: list[tuple[int, int]], limit: int | None
 ) -> None:

@@ -470,12 +470,26 @@ def _annotation(word: str) -> bool:
 @functools.cache
 def _shell_validator(kind: str) -> Any:
     """A validator of files of ``kind`` that judges everything but the parts :func:`_parts` names:
-    a list's items, and the whole of each other value."""
+    a list's items, and the whole of each other value. What the diagnostics read of the schema
+    is kept: each property's own description (a missing key's hint), and a list's own schema,
+    where a `$ref` names it, under a `$ref` (a wrong length's description)."""
     schema = load_schema(kind)
     properties: dict[str, Any] = dict(schema.get("properties", {}))
+    definitions: dict[str, Any] = dict(schema.get("$defs", {}))
     for key, node in _parts(kind).items():
-        properties[key] = True if node is None else {word: value for word, value in node.items() if word != "items"}
-    return _validator_class()({**schema, "properties": properties})
+        written = properties[key]
+        notes = {word: value for word, value in written.items() if _annotation(word)}
+        if node is None:
+            properties[key] = notes  # annotations only: any value passes
+            continue
+        listed = {word: value for word, value in node.items() if word != "items"}
+        if written is node:
+            properties[key] = listed
+        else:
+            name = f"civrules-without-items-{key}"
+            definitions[name] = listed
+            properties[key] = {**notes, "$ref": f"#/$defs/{name}"}
+    return _validator_class()({**schema, "properties": properties, "$defs": definitions})
 
 
 def items_keep_valid(kind: str, document: Document, key: str, first: int, count: int) -> bool:
