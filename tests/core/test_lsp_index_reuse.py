@@ -3,7 +3,6 @@ only the files the edit changed are walked for ids, and the index is the one a f
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,24 +10,10 @@ import pytest
 from civrules.lsp import index as index_module
 from civrules.lsp.index import Index
 from civrules.pipeline.incremental import Session
-from tests.conftest import RULES
+from tests.conftest import copy_rulesets
 
-#: Two rulesets of two families, a variant among them: a variant's ids point into its base's files.
-KEEP = (
-    "rulesets/advanced-civilization.yaml",
-    "rulesets/advanced-civilization-western.yaml",
-    "cards/advanced-civilization.yaml",
-    "cards/advanced-civilization-commodities.yaml",
-    "calamities/advanced-civilization.yaml",
-    "maps/mediterranean.yaml",
-    "maps/western-panel.yaml",
-    "rulebooks/advanced-civilization.yaml",
-    "rulesets/imperial-settlers.yaml",
-    "rulesets/imperial-settlers-peaceful.yaml",
-    "cards/imperial-settlers.yaml",
-    "factions/imperial-settlers.yaml",
-    "rulebooks/imperial-settlers.yaml",
-)
+#: Two families' rulesets, a variant of each among them: a variant's ids point into its base's files.
+RULESETS = ("advanced-civilization", "advanced-civilization-western", "imperial-settlers", "imperial-settlers-peaceful")
 VARIANT = "rulesets/advanced-civilization-western.yaml"
 CARDS = "cards/advanced-civilization.yaml"
 
@@ -37,10 +22,7 @@ CARDS = "cards/advanced-civilization.yaml"
 def started(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Session]:
     """The rules, and a session on them: each test gives every buffer it edits back its file's
     text before it ends."""
-    target = tmp_path_factory.mktemp("index-reuse") / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
+    target = copy_rulesets(tmp_path_factory.mktemp("index-reuse") / "rules", *RULESETS)
     return target, Session(target)
 
 
