@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/rule-index.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8b14e31335b1b5ba88d45f090b357e36d30805fb65c64d476a7fcbb9cd2dfe93"
+SCHEMA_SHA256 = "7117ed252ad15cc163fd307b1864591c3aef5b5695cb01b4665df7a80f4d8dac"
 
 from decimal import Decimal
 import re
@@ -145,91 +145,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__sections_is_list:
                 data__sections_len = len(data__sections)
                 for data__sections_x, data__sections_item in enumerate(data__sections):
-                    if not isinstance(data__sections_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
-                    data__sections_item_is_dict = isinstance(data__sections_item, dict)
-                    if data__sections_item_is_dict:
-                        data__sections_item__missing_keys = set(['section', 'title', 'line', 'status']) - data__sections_item.keys()
-                        if data__sections_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
-                        data__sections_item_keys = set(data__sections_item.keys())
-                        if "section" in data__sections_item_keys:
-                            data__sections_item_keys.remove("section")
-                            data__sections_item__section = data__sections_item["section"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sections_item__section, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}].section")
-                        if "title" in data__sections_item_keys:
-                            data__sections_item_keys.remove("title")
-                            data__sections_item__title = data__sections_item["title"]
-                            data__sections_item__title_one_of_count1 = 0
-                            if data__sections_item__title_one_of_count1 < 2:
-                                try:
-                                    if not isinstance(data__sections_item__title, (str)):
-                                        raise JsonSchemaValueException("invalid")
-                                    if isinstance(data__sections_item__title, str):
-                                        data__sections_item__title_len = len(data__sections_item__title)
-                                        if data__sections_item__title_len < 1:
-                                            raise JsonSchemaValueException("invalid")
-                                        if data__sections_item__title_len > 80:
-                                            raise JsonSchemaValueException("invalid")
-                                    data__sections_item__title_one_of_count1 += 1
-                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__sections_item__title_one_of_count1 < 2:
-                                try:
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__sections_item__title, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}].title")
-                                    data__sections_item__title_one_of_count1 += 1
-                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__sections_item__title_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
-                        if "title_from" in data__sections_item_keys:
-                            data__sections_item_keys.remove("title_from")
-                            data__sections_item__titlefrom = data__sections_item["title_from"]
-                            if not isinstance(data__sections_item__titlefrom, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if not (isinstance(data__sections_item__titlefrom, str) and data__sections_item__titlefrom == 'heading' or isinstance(data__sections_item__titlefrom, str) and data__sections_item__titlefrom == 'first_words' or isinstance(data__sections_item__titlefrom, str) and data__sections_item__titlefrom == 'cross_reference'):
-                                raise JsonSchemaValueException("invalid")
-                        if "line" in data__sections_item_keys:
-                            data__sections_item_keys.remove("line")
-                            data__sections_item__line = data__sections_item["line"]
-                            if not isinstance(data__sections_item__line, (int)) and not (isinstance(data__sections_item__line, float) and data__sections_item__line.is_integer()) or isinstance(data__sections_item__line, bool):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__sections_item__line, (int, float, Decimal)) and not isinstance(data__sections_item__line, bool):
-                                if data__sections_item__line < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "status" in data__sections_item_keys:
-                            data__sections_item_keys.remove("status")
-                            data__sections_item__status = data__sections_item["status"]
-                            if not isinstance(data__sections_item__status, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if not (isinstance(data__sections_item__status, str) and data__sections_item__status == 'printed' or isinstance(data__sections_item__status, str) and data__sections_item__status == 'unnumbered' or isinstance(data__sections_item__status, str) and data__sections_item__status == 'implied'):
-                                raise JsonSchemaValueException("invalid")
-                        if "printed_as" in data__sections_item_keys:
-                            data__sections_item_keys.remove("printed_as")
-                            data__sections_item__printedas = data__sections_item["printed_as"]
-                            if not isinstance(data__sections_item__printedas, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__sections_item__printedas, str):
-                                data__sections_item__printedas_len = len(data__sections_item__printedas)
-                                if data__sections_item__printedas_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "mid_line" in data__sections_item_keys:
-                            data__sections_item_keys.remove("mid_line")
-                            data__sections_item__midline = data__sections_item["mid_line"]
-                            if not isinstance(data__sections_item__midline, (bool)):
-                                raise JsonSchemaValueException("invalid")
-                        if "parent" in data__sections_item_keys:
-                            data__sections_item_keys.remove("parent")
-                            data__sections_item__parent = data__sections_item["parent"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sections_item__parent, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}].parent")
-                        if "note" in data__sections_item_keys:
-                            data__sections_item_keys.remove("note")
-                            data__sections_item__note = data__sections_item["note"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__sections_item__note, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}].note")
-                        if "disagreements" in data__sections_item_keys:
-                            data__sections_item_keys.remove("disagreements")
-                            data__sections_item__disagreements = data__sections_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__sections_item__disagreements, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}].disagreements")
-                        if data__sections_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_indexed_section(data__sections_item, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}]")
         if "missing" in data_keys:
             data_keys.remove("missing")
             data__missing = data["missing"]
@@ -239,79 +155,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__missing_is_list:
                 data__missing_len = len(data__missing)
                 for data__missing_x, data__missing_item in enumerate(data__missing):
-                    if not isinstance(data__missing_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
-                    data__missing_item_is_dict = isinstance(data__missing_item, dict)
-                    if data__missing_item_is_dict:
-                        data__missing_item__missing_keys = set(['section', 'reason']) - data__missing_item.keys()
-                        if data__missing_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
-                        data__missing_item_keys = set(data__missing_item.keys())
-                        if "section" in data__missing_item_keys:
-                            data__missing_item_keys.remove("section")
-                            data__missing_item__section = data__missing_item["section"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__missing_item__section, custom_formats, (name_prefix or "data") + ".missing[{data__missing_x}].section")
-                        if "reason" in data__missing_item_keys:
-                            data__missing_item_keys.remove("reason")
-                            data__missing_item__reason = data__missing_item["reason"]
-                            if not isinstance(data__missing_item__reason, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__missing_item__reason, str):
-                                data__missing_item__reason_len = len(data__missing_item__reason)
-                                if data__missing_item__reason_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "cited_by" in data__missing_item_keys:
-                            data__missing_item_keys.remove("cited_by")
-                            data__missing_item__citedby = data__missing_item["cited_by"]
-                            if not isinstance(data__missing_item__citedby, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
-                            data__missing_item__citedby_is_list = isinstance(data__missing_item__citedby, (list, tuple))
-                            if data__missing_item__citedby_is_list:
-                                data__missing_item__citedby_len = len(data__missing_item__citedby)
-                                if data__missing_item__citedby_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__missing_item__citedby_len > len(set(fn(data__missing_item__citedby_x) for data__missing_item__citedby_x in data__missing_item__citedby)):
-                                    raise JsonSchemaValueException("invalid")
-                                for data__missing_item__citedby_x, data__missing_item__citedby_item in enumerate(data__missing_item__citedby):
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__missing_item__citedby_item, custom_formats, (name_prefix or "data") + ".missing[{data__missing_x}].cited_by[{data__missing_item__citedby_x}]")
-                        if "cited_at_lines" in data__missing_item_keys:
-                            data__missing_item_keys.remove("cited_at_lines")
-                            data__missing_item__citedatlines = data__missing_item["cited_at_lines"]
-                            if not isinstance(data__missing_item__citedatlines, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
-                            data__missing_item__citedatlines_is_list = isinstance(data__missing_item__citedatlines, (list, tuple))
-                            if data__missing_item__citedatlines_is_list:
-                                data__missing_item__citedatlines_len = len(data__missing_item__citedatlines)
-                                if data__missing_item__citedatlines_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__missing_item__citedatlines_len > len(set(fn(data__missing_item__citedatlines_x) for data__missing_item__citedatlines_x in data__missing_item__citedatlines)):
-                                    raise JsonSchemaValueException("invalid")
-                                for data__missing_item__citedatlines_x, data__missing_item__citedatlines_item in enumerate(data__missing_item__citedatlines):
-                                    if not isinstance(data__missing_item__citedatlines_item, (int)) and not (isinstance(data__missing_item__citedatlines_item, float) and data__missing_item__citedatlines_item.is_integer()) or isinstance(data__missing_item__citedatlines_item, bool):
-                                        raise JsonSchemaValueException("invalid")
-                                    if isinstance(data__missing_item__citedatlines_item, (int, float, Decimal)) and not isinstance(data__missing_item__citedatlines_item, bool):
-                                        if data__missing_item__citedatlines_item < 1:
-                                            raise JsonSchemaValueException("invalid")
-                        if "candidate_line" in data__missing_item_keys:
-                            data__missing_item_keys.remove("candidate_line")
-                            data__missing_item__candidateline = data__missing_item["candidate_line"]
-                            if not isinstance(data__missing_item__candidateline, (int)) and not (isinstance(data__missing_item__candidateline, float) and data__missing_item__candidateline.is_integer()) or isinstance(data__missing_item__candidateline, bool):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__missing_item__candidateline, (int, float, Decimal)) and not isinstance(data__missing_item__candidateline, bool):
-                                if data__missing_item__candidateline < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "parent" in data__missing_item_keys:
-                            data__missing_item_keys.remove("parent")
-                            data__missing_item__parent = data__missing_item["parent"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__missing_item__parent, custom_formats, (name_prefix or "data") + ".missing[{data__missing_x}].parent")
-                        if "note" in data__missing_item_keys:
-                            data__missing_item_keys.remove("note")
-                            data__missing_item__note = data__missing_item["note"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__missing_item__note, custom_formats, (name_prefix or "data") + ".missing[{data__missing_x}].note")
-                        if data__missing_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_missing_section(data__missing_item, custom_formats, (name_prefix or "data") + ".missing[{data__missing_x}]")
         if "duplicates" in data_keys:
             data_keys.remove("duplicates")
             data__duplicates = data["duplicates"]
@@ -321,43 +165,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__duplicates_is_list:
                 data__duplicates_len = len(data__duplicates)
                 for data__duplicates_x, data__duplicates_item in enumerate(data__duplicates):
-                    if not isinstance(data__duplicates_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
-                    data__duplicates_item_is_dict = isinstance(data__duplicates_item, dict)
-                    if data__duplicates_item_is_dict:
-                        data__duplicates_item__missing_keys = set(['section', 'line', 'title', 'note']) - data__duplicates_item.keys()
-                        if data__duplicates_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
-                        data__duplicates_item_keys = set(data__duplicates_item.keys())
-                        if "section" in data__duplicates_item_keys:
-                            data__duplicates_item_keys.remove("section")
-                            data__duplicates_item__section = data__duplicates_item["section"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__duplicates_item__section, custom_formats, (name_prefix or "data") + ".duplicates[{data__duplicates_x}].section")
-                        if "line" in data__duplicates_item_keys:
-                            data__duplicates_item_keys.remove("line")
-                            data__duplicates_item__line = data__duplicates_item["line"]
-                            if not isinstance(data__duplicates_item__line, (int)) and not (isinstance(data__duplicates_item__line, float) and data__duplicates_item__line.is_integer()) or isinstance(data__duplicates_item__line, bool):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__duplicates_item__line, (int, float, Decimal)) and not isinstance(data__duplicates_item__line, bool):
-                                if data__duplicates_item__line < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "title" in data__duplicates_item_keys:
-                            data__duplicates_item_keys.remove("title")
-                            data__duplicates_item__title = data__duplicates_item["title"]
-                            if not isinstance(data__duplicates_item__title, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__duplicates_item__title, str):
-                                data__duplicates_item__title_len = len(data__duplicates_item__title)
-                                if data__duplicates_item__title_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                                if data__duplicates_item__title_len > 80:
-                                    raise JsonSchemaValueException("invalid")
-                        if "note" in data__duplicates_item_keys:
-                            data__duplicates_item_keys.remove("note")
-                            data__duplicates_item__note = data__duplicates_item["note"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__duplicates_item__note, custom_formats, (name_prefix or "data") + ".duplicates[{data__duplicates_x}].note")
-                        if data__duplicates_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_duplicate_number(data__duplicates_item, custom_formats, (name_prefix or "data") + ".duplicates[{data__duplicates_x}]")
         if "anomalies" in data_keys:
             data_keys.remove("anomalies")
             data__anomalies = data["anomalies"]
@@ -367,79 +175,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__anomalies_is_list:
                 data__anomalies_len = len(data__anomalies)
                 for data__anomalies_x, data__anomalies_item in enumerate(data__anomalies):
-                    if not isinstance(data__anomalies_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
-                    data__anomalies_item_is_dict = isinstance(data__anomalies_item, dict)
-                    if data__anomalies_item_is_dict:
-                        data__anomalies_item__missing_keys = set(['type', 'lines', 'note']) - data__anomalies_item.keys()
-                        if data__anomalies_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
-                        data__anomalies_item_keys = set(data__anomalies_item.keys())
-                        if "type" in data__anomalies_item_keys:
-                            data__anomalies_item_keys.remove("type")
-                            data__anomalies_item__type = data__anomalies_item["type"]
-                            if not isinstance(data__anomalies_item__type, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if not (isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'garbled_number' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'duplicate_number' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'misplaced_heading' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'unnumbered_heading' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'wrong_cross_reference' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'dangling_cross_reference' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'irregular_numbering' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'copy_differs' or isinstance(data__anomalies_item__type, str) and data__anomalies_item__type == 'count_mismatch'):
-                                raise JsonSchemaValueException("invalid")
-                        if "lines" in data__anomalies_item_keys:
-                            data__anomalies_item_keys.remove("lines")
-                            data__anomalies_item__lines = data__anomalies_item["lines"]
-                            if not isinstance(data__anomalies_item__lines, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
-                            data__anomalies_item__lines_is_list = isinstance(data__anomalies_item__lines, (list, tuple))
-                            if data__anomalies_item__lines_is_list:
-                                data__anomalies_item__lines_len = len(data__anomalies_item__lines)
-                                if data__anomalies_item__lines_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__anomalies_item__lines_len > len(set(fn(data__anomalies_item__lines_x) for data__anomalies_item__lines_x in data__anomalies_item__lines)):
-                                    raise JsonSchemaValueException("invalid")
-                                for data__anomalies_item__lines_x, data__anomalies_item__lines_item in enumerate(data__anomalies_item__lines):
-                                    if not isinstance(data__anomalies_item__lines_item, (int)) and not (isinstance(data__anomalies_item__lines_item, float) and data__anomalies_item__lines_item.is_integer()) or isinstance(data__anomalies_item__lines_item, bool):
-                                        raise JsonSchemaValueException("invalid")
-                                    if isinstance(data__anomalies_item__lines_item, (int, float, Decimal)) and not isinstance(data__anomalies_item__lines_item, bool):
-                                        if data__anomalies_item__lines_item < 1:
-                                            raise JsonSchemaValueException("invalid")
-                        if "printed" in data__anomalies_item_keys:
-                            data__anomalies_item_keys.remove("printed")
-                            data__anomalies_item__printed = data__anomalies_item["printed"]
-                            if not isinstance(data__anomalies_item__printed, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__anomalies_item__printed, str):
-                                data__anomalies_item__printed_len = len(data__anomalies_item__printed)
-                                if data__anomalies_item__printed_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "reading" in data__anomalies_item_keys:
-                            data__anomalies_item_keys.remove("reading")
-                            data__anomalies_item__reading = data__anomalies_item["reading"]
-                            if not isinstance(data__anomalies_item__reading, (str)):
-                                raise JsonSchemaValueException("invalid")
-                            if isinstance(data__anomalies_item__reading, str):
-                                data__anomalies_item__reading_len = len(data__anomalies_item__reading)
-                                if data__anomalies_item__reading_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                        if "sections" in data__anomalies_item_keys:
-                            data__anomalies_item_keys.remove("sections")
-                            data__anomalies_item__sections = data__anomalies_item["sections"]
-                            if not isinstance(data__anomalies_item__sections, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
-                            data__anomalies_item__sections_is_list = isinstance(data__anomalies_item__sections, (list, tuple))
-                            if data__anomalies_item__sections_is_list:
-                                data__anomalies_item__sections_len = len(data__anomalies_item__sections)
-                                if data__anomalies_item__sections_len < 1:
-                                    raise JsonSchemaValueException("invalid")
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__anomalies_item__sections_len > len(set(fn(data__anomalies_item__sections_x) for data__anomalies_item__sections_x in data__anomalies_item__sections)):
-                                    raise JsonSchemaValueException("invalid")
-                                for data__anomalies_item__sections_x, data__anomalies_item__sections_item in enumerate(data__anomalies_item__sections):
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__anomalies_item__sections_item, custom_formats, (name_prefix or "data") + ".anomalies[{data__anomalies_x}].sections[{data__anomalies_item__sections_x}]")
-                        if "note" in data__anomalies_item_keys:
-                            data__anomalies_item_keys.remove("note")
-                            data__anomalies_item__note = data__anomalies_item["note"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__anomalies_item__note, custom_formats, (name_prefix or "data") + ".anomalies[{data__anomalies_x}].note")
-                        if data__anomalies_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anomaly(data__anomalies_item, custom_formats, (name_prefix or "data") + ".anomalies[{data__anomalies_x}]")
         if "sequence_gaps" in data_keys:
             data_keys.remove("sequence_gaps")
             data__sequencegaps = data["sequence_gaps"]
@@ -539,8 +275,8 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                 if "title" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("title")
                                     data__onlinehelp__sections_item__title = data__onlinehelp__sections_item["title"]
-                                    data__onlinehelp__sections_item__title_one_of_count2 = 0
-                                    if data__onlinehelp__sections_item__title_one_of_count2 < 2:
+                                    data__onlinehelp__sections_item__title_one_of_count1 = 0
+                                    if data__onlinehelp__sections_item__title_one_of_count1 < 2:
                                         try:
                                             if not isinstance(data__onlinehelp__sections_item__title, (str)):
                                                 raise JsonSchemaValueException("invalid")
@@ -550,14 +286,14 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                                     raise JsonSchemaValueException("invalid")
                                                 if data__onlinehelp__sections_item__title_len > 80:
                                                     raise JsonSchemaValueException("invalid")
-                                            data__onlinehelp__sections_item__title_one_of_count2 += 1
+                                            data__onlinehelp__sections_item__title_one_of_count1 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__onlinehelp__sections_item__title_one_of_count2 < 2:
+                                    if data__onlinehelp__sections_item__title_one_of_count1 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__onlinehelp__sections_item__title, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].title")
-                                            data__onlinehelp__sections_item__title_one_of_count2 += 1
+                                            data__onlinehelp__sections_item__title_one_of_count1 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__onlinehelp__sections_item__title_one_of_count2 != 1:
+                                    if data__onlinehelp__sections_item__title_one_of_count1 != 1:
                                         raise JsonSchemaValueException("invalid")
                                 if "title_from" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("title_from")
@@ -776,6 +512,286 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_sect
         if data_len > 120:
             raise JsonSchemaValueException("invalid")
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anomaly(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['type', 'lines', 'note']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "type" in data_keys:
+            data_keys.remove("type")
+            data__type = data["type"]
+            if not isinstance(data__type, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__type, str) and data__type == 'garbled_number' or isinstance(data__type, str) and data__type == 'duplicate_number' or isinstance(data__type, str) and data__type == 'misplaced_heading' or isinstance(data__type, str) and data__type == 'unnumbered_heading' or isinstance(data__type, str) and data__type == 'wrong_cross_reference' or isinstance(data__type, str) and data__type == 'dangling_cross_reference' or isinstance(data__type, str) and data__type == 'irregular_numbering' or isinstance(data__type, str) and data__type == 'copy_differs' or isinstance(data__type, str) and data__type == 'count_mismatch'):
+                raise JsonSchemaValueException("invalid")
+        if "lines" in data_keys:
+            data_keys.remove("lines")
+            data__lines = data["lines"]
+            if not isinstance(data__lines, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__lines_is_list = isinstance(data__lines, (list, tuple))
+            if data__lines_is_list:
+                data__lines_len = len(data__lines)
+                if data__lines_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__lines_len > len(set(fn(data__lines_x) for data__lines_x in data__lines)):
+                    raise JsonSchemaValueException("invalid")
+                for data__lines_x, data__lines_item in enumerate(data__lines):
+                    if not isinstance(data__lines_item, (int)) and not (isinstance(data__lines_item, float) and data__lines_item.is_integer()) or isinstance(data__lines_item, bool):
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__lines_item, (int, float, Decimal)) and not isinstance(data__lines_item, bool):
+                        if data__lines_item < 1:
+                            raise JsonSchemaValueException("invalid")
+        if "printed" in data_keys:
+            data_keys.remove("printed")
+            data__printed = data["printed"]
+            if not isinstance(data__printed, (str)):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__printed, str):
+                data__printed_len = len(data__printed)
+                if data__printed_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "reading" in data_keys:
+            data_keys.remove("reading")
+            data__reading = data["reading"]
+            if not isinstance(data__reading, (str)):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__reading, str):
+                data__reading_len = len(data__reading)
+                if data__reading_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "sections" in data_keys:
+            data_keys.remove("sections")
+            data__sections = data["sections"]
+            if not isinstance(data__sections, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__sections_is_list = isinstance(data__sections, (list, tuple))
+            if data__sections_is_list:
+                data__sections_len = len(data__sections)
+                if data__sections_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__sections_len > len(set(fn(data__sections_x) for data__sections_x in data__sections)):
+                    raise JsonSchemaValueException("invalid")
+                for data__sections_x, data__sections_item in enumerate(data__sections):
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sections_item, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}]")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_duplicate_number(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['section', 'line', 'title', 'note']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "section" in data_keys:
+            data_keys.remove("section")
+            data__section = data["section"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, (name_prefix or "data") + ".section")
+        if "line" in data_keys:
+            data_keys.remove("line")
+            data__line = data["line"]
+            if not isinstance(data__line, (int)) and not (isinstance(data__line, float) and data__line.is_integer()) or isinstance(data__line, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__line, (int, float, Decimal)) and not isinstance(data__line, bool):
+                if data__line < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "title" in data_keys:
+            data_keys.remove("title")
+            data__title = data["title"]
+            if not isinstance(data__title, (str)):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__title, str):
+                data__title_len = len(data__title)
+                if data__title_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                if data__title_len > 80:
+                    raise JsonSchemaValueException("invalid")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_missing_section(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['section', 'reason']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "section" in data_keys:
+            data_keys.remove("section")
+            data__section = data["section"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, (name_prefix or "data") + ".section")
+        if "reason" in data_keys:
+            data_keys.remove("reason")
+            data__reason = data["reason"]
+            if not isinstance(data__reason, (str)):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__reason, str):
+                data__reason_len = len(data__reason)
+                if data__reason_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "cited_by" in data_keys:
+            data_keys.remove("cited_by")
+            data__citedby = data["cited_by"]
+            if not isinstance(data__citedby, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__citedby_is_list = isinstance(data__citedby, (list, tuple))
+            if data__citedby_is_list:
+                data__citedby_len = len(data__citedby)
+                if data__citedby_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__citedby_len > len(set(fn(data__citedby_x) for data__citedby_x in data__citedby)):
+                    raise JsonSchemaValueException("invalid")
+                for data__citedby_x, data__citedby_item in enumerate(data__citedby):
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__citedby_item, custom_formats, (name_prefix or "data") + ".cited_by[{data__citedby_x}]")
+        if "cited_at_lines" in data_keys:
+            data_keys.remove("cited_at_lines")
+            data__citedatlines = data["cited_at_lines"]
+            if not isinstance(data__citedatlines, (list, tuple)):
+                raise JsonSchemaValueException("invalid")
+            data__citedatlines_is_list = isinstance(data__citedatlines, (list, tuple))
+            if data__citedatlines_is_list:
+                data__citedatlines_len = len(data__citedatlines)
+                if data__citedatlines_len < 1:
+                    raise JsonSchemaValueException("invalid")
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__citedatlines_len > len(set(fn(data__citedatlines_x) for data__citedatlines_x in data__citedatlines)):
+                    raise JsonSchemaValueException("invalid")
+                for data__citedatlines_x, data__citedatlines_item in enumerate(data__citedatlines):
+                    if not isinstance(data__citedatlines_item, (int)) and not (isinstance(data__citedatlines_item, float) and data__citedatlines_item.is_integer()) or isinstance(data__citedatlines_item, bool):
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__citedatlines_item, (int, float, Decimal)) and not isinstance(data__citedatlines_item, bool):
+                        if data__citedatlines_item < 1:
+                            raise JsonSchemaValueException("invalid")
+        if "candidate_line" in data_keys:
+            data_keys.remove("candidate_line")
+            data__candidateline = data["candidate_line"]
+            if not isinstance(data__candidateline, (int)) and not (isinstance(data__candidateline, float) and data__candidateline.is_integer()) or isinstance(data__candidateline, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__candidateline, (int, float, Decimal)) and not isinstance(data__candidateline, bool):
+                if data__candidateline < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "parent" in data_keys:
+            data_keys.remove("parent")
+            data__parent = data["parent"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__parent, custom_formats, (name_prefix or "data") + ".parent")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise JsonSchemaValueException("invalid")
+    return data
+
+def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_indexed_section(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise JsonSchemaValueException("invalid")
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['section', 'title', 'line', 'status']) - data.keys()
+        if data__missing_keys:
+            raise JsonSchemaValueException("invalid")
+        data_keys = set(data.keys())
+        if "section" in data_keys:
+            data_keys.remove("section")
+            data__section = data["section"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, (name_prefix or "data") + ".section")
+        if "title" in data_keys:
+            data_keys.remove("title")
+            data__title = data["title"]
+            data__title_one_of_count2 = 0
+            if data__title_one_of_count2 < 2:
+                try:
+                    if not isinstance(data__title, (str)):
+                        raise JsonSchemaValueException("invalid")
+                    if isinstance(data__title, str):
+                        data__title_len = len(data__title)
+                        if data__title_len < 1:
+                            raise JsonSchemaValueException("invalid")
+                        if data__title_len > 80:
+                            raise JsonSchemaValueException("invalid")
+                    data__title_one_of_count2 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__title_one_of_count2 < 2:
+                try:
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__title, custom_formats, (name_prefix or "data") + ".title")
+                    data__title_one_of_count2 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__title_one_of_count2 != 1:
+                raise JsonSchemaValueException("invalid")
+        if "title_from" in data_keys:
+            data_keys.remove("title_from")
+            data__titlefrom = data["title_from"]
+            if not isinstance(data__titlefrom, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__titlefrom, str) and data__titlefrom == 'heading' or isinstance(data__titlefrom, str) and data__titlefrom == 'first_words' or isinstance(data__titlefrom, str) and data__titlefrom == 'cross_reference'):
+                raise JsonSchemaValueException("invalid")
+        if "line" in data_keys:
+            data_keys.remove("line")
+            data__line = data["line"]
+            if not isinstance(data__line, (int)) and not (isinstance(data__line, float) and data__line.is_integer()) or isinstance(data__line, bool):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__line, (int, float, Decimal)) and not isinstance(data__line, bool):
+                if data__line < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "status" in data_keys:
+            data_keys.remove("status")
+            data__status = data["status"]
+            if not isinstance(data__status, (str)):
+                raise JsonSchemaValueException("invalid")
+            if not (isinstance(data__status, str) and data__status == 'printed' or isinstance(data__status, str) and data__status == 'unnumbered' or isinstance(data__status, str) and data__status == 'implied'):
+                raise JsonSchemaValueException("invalid")
+        if "printed_as" in data_keys:
+            data_keys.remove("printed_as")
+            data__printedas = data["printed_as"]
+            if not isinstance(data__printedas, (str)):
+                raise JsonSchemaValueException("invalid")
+            if isinstance(data__printedas, str):
+                data__printedas_len = len(data__printedas)
+                if data__printedas_len < 1:
+                    raise JsonSchemaValueException("invalid")
+        if "mid_line" in data_keys:
+            data_keys.remove("mid_line")
+            data__midline = data["mid_line"]
+            if not isinstance(data__midline, (bool)):
+                raise JsonSchemaValueException("invalid")
+        if "parent" in data_keys:
+            data_keys.remove("parent")
+            data__parent = data["parent"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__parent, custom_formats, (name_prefix or "data") + ".parent")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if "disagreements" in data_keys:
+            data_keys.remove("disagreements")
+            data__disagreements = data["disagreements"]
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+        if data_keys:
             raise JsonSchemaValueException("invalid")
     return data
 
