@@ -167,11 +167,14 @@ def test_past_the_limit_the_first_errors_are_those_of_a_walk_of_the_whole_file()
 
 def test_a_list_a_pattern_of_the_file_may_judge_is_walked_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """A top-level `patternProperties` whose pattern matches the list's key judges the list too:
-    its items are then not judged one by one."""
+    an edit of its items is not judged by the new items alone."""
     listed = {"type": "array", "items": {"type": "integer"}}
     own = {"type": "object", "properties": {"values": listed}}
     monkeypatch.setattr(schema, "_fast_validator", lambda kind: object())
-    monkeypatch.setattr(schema, "load_schema", lambda kind: own)
-    assert schema._judged_by_item.__wrapped__("example", "values") == listed
-    monkeypatch.setattr(schema, "load_schema", lambda kind: {**own, "patternProperties": {"^val": {"maxItems": 2}}})
-    assert schema._judged_by_item.__wrapped__("example", "values") is None
+    for written, judged in ((own, listed), ({**own, "patternProperties": {"^val": {"maxItems": 2}}}, None)):
+        monkeypatch.setattr(schema, "load_schema", lambda kind, written=written: written)
+        schema._parts.cache_clear()
+        try:
+            assert schema._judged_by_item.__wrapped__("example", "values") == judged
+        finally:
+            schema._parts.cache_clear()

@@ -522,13 +522,12 @@ _LOOKING_IN = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependen
 @functools.cache
 def _judged_by_item(kind: str, key: str) -> dict[str, Any] | None:
     """The schema of the top-level list ``key`` in files of ``kind`` when it judges the list
-    element by element only (and its length), else None."""
-    if _fast_validator(kind) is None:
+    element by element only (and its length), and nothing else in the schema looks at it, else
+    None: of the lists :func:`_parts` judges item by item, those whose new items alone decide."""
+    node = _parts(kind).get(key)
+    if node is None:
         return None
     schema = load_schema(kind)
-    node = _deref(schema, schema.get("properties", {}).get(key))
-    if not isinstance(node, dict) or node.get("type") != "array" or "items" not in node:
-        return None
     if any(word not in _ITEM_BY_ITEM and not word.startswith("x-") for word in node):
         return None
     quoted = json.dumps(key)
