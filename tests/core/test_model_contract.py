@@ -38,7 +38,6 @@ _CITATIONS = (
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "rule_index", "data"): _CITATIONS,
     ("checks/citations.py", "superseded", "data"): _CITATIONS,
-    ("checks/citations.py", "data_nodes", "data"): _CITATIONS,
     ("checks/citations.py", "_walk", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_unique", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_references", "data"): _CITATIONS,

@@ -191,31 +191,6 @@ def _node(data: Any, path: NodePath) -> Any:
     return data
 
 
-def data_nodes(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, Any]]:
-    """Every node of the ruleset's manifests and data files, in document order, once.
-
-    Left out: the rule index (it is what citations are checked against) and what a variant
-    replaced (see :func:`superseded`).
-    """
-    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
-    replaced = superseded(ruleset)
-    seen: set[int] = set()
-    for document in ruleset.documents:
-        if document is index_document or id(document) in seen:
-            continue
-        seen.add(id(document))
-        stack: list[tuple[NodePath, Any]] = [((), document.data)]
-        while stack:
-            path, node = stack.pop()
-            if (id(document), path) in replaced:
-                continue
-            yield document, path, node
-            if isinstance(node, dict):
-                stack.extend(((*path, key), value) for key, value in reversed(node.items()))
-            elif isinstance(node, list):
-                stack.extend(((*path, i), value) for i, value in reversed(list(enumerate(node))))
-
-
 @frozen_value
 class Walk:
     """What one walk of a document finds: its `rule:` citations and its unknown facts, in order.
@@ -315,7 +290,9 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
 
 
 def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePath], bool]]]:
-    """Each document :func:`data_nodes` walks, its walk, and whether a node path was superseded."""
+    """Each document of the ruleset's manifests and data files, once (not the rule index, which is what
+    citations are checked against), its walk, and whether a node path was superseded (replaced by a
+    variant: see :func:`superseded`)."""
     index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
     replaced: dict[int, set[NodePath]] = {}
     for document_id, path in superseded(ruleset):

@@ -423,12 +423,6 @@ class ImperialSettlersRuleset(Ruleset):
             for document, path, reason in unknown_facts(self)
         )
 
-    def deck_of_prefix(self, prefix: str) -> Deck | None:
-        for deck in self.decks:
-            if deck.prefix == prefix:
-                return deck
-        return None
-
     def custom_deck(self, faction: str) -> FactionDeck | None:
         """The custom deck the ruleset uses for ``faction`` (the first, where it has several)."""
         return _decks_of(self).custom.get(faction)
