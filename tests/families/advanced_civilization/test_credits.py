@@ -417,3 +417,31 @@ def test_the_credits_from_among_a_set_of_cards_equal_a_lookup_of_each() -> None:
                     if owned != target and (line.card == target if line.card is not None else line.group in reached)
                 ]
                 assert row.reaching(target) == scanned, (owned, target)
+
+
+def test_the_runtime_matrix_equals_one_written_alike_without_reading_its_cells(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An engine comparing a package's CREDIT_MATRIX with another written alike (a copy, an
+    unchanged variant's) is answered from the credits written, not by reading the square of the
+    deck; written otherwise, the cells decide: the same cells written two ways are equal, and one
+    cell changed is not."""
+    module = runtime_credits()
+    groups = {"pottery": ("crafts",), "mining": ("crafts",), "mysticism": ("religion", "arts")}
+    lines = {"pottery": ((10, "crafts", None, False),), "mysticism": ((5, None, "mining", False),)}
+    first = module.CreditMatrix("highest", True, groups, lines)
+    alike = module.CreditMatrix("highest", True, dict(groups), dict(lines))
+    # the same cells, written as a card credit where the first writes a group credit
+    other_form = module.CreditMatrix("highest", True, groups, {**lines, "pottery": ((10, None, "mining", False),)})
+    changed = module.CreditMatrix("highest", True, groups, {**lines, "pottery": ((20, "crafts", None, False),)})
+    assert other_form == first and dict(other_form["pottery"]) == {"mining": 10}
+    assert changed != first
+
+    def unread(*_: object) -> None:
+        raise AssertionError("a cell was read")
+
+    monkeypatch.setattr(module.CreditRow, "_reaching", unread)
+    monkeypatch.setattr(module.CreditRow, "_targets", unread)
+    assert first == alike
+    assert (first != alike) is False  # __ne__ takes the same path
+    assert first["pottery"] == first["pottery"]

@@ -76,6 +76,17 @@ class CreditRow(Mapping[str, int]):
 
     # A value like every table of a package: equal to any mapping of the same cells (Mapping's
     # __eq__), hashed as a FrozenMap of those cells is, pickled and copied by what it is made of.
+    # Two rows of one matrix written alike are equal without reading their cells.
+    def __eq__(self, other: object) -> bool:
+        if (
+            isinstance(other, CreditRow)
+            and other._matrix is self._matrix
+            and other._owned == self._owned
+            and other._lines == self._lines
+        ):
+            return True
+        return Mapping.__eq__(self, other)
+
     def __hash__(self) -> int:
         return hash(frozenset(self.items()))
 
@@ -180,6 +191,19 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return f"CreditMatrix({len(self._groups)} cards)"
 
     # A value like every table of a package (see CreditRow): the hash is of the cells, made once.
+    # Two matrices written alike (the policy, each card's groups, each card's lines) hold the same
+    # cells: equal without reading them, in the time of what is written, not of the deck's square.
+    # Written otherwise, they are compared cell by cell (the same cells may be written two ways).
+    def __eq__(self, other: object) -> bool:
+        if self is other or (isinstance(other, CreditMatrix) and other._written() == self._written()):
+            return True
+        return Mapping.__eq__(self, other)
+
+    def _written(
+        self,
+    ) -> "tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]]]":
+        return (self.same_target, self._known, self._groups, self._lines)
+
     def __hash__(self) -> int:
         if self._hash is None:
             self._hash = hash(frozenset(self.items()))
