@@ -267,3 +267,35 @@ def test_one_engine_runs_unchanged_on_both_rulesets(ruleset: str) -> None:
 def test_the_package_reads_the_model_not_the_yaml() -> None:
     source = (REPO / "compiler/civrules/families/sid_meiers_civilization/package.py").read_text(encoding="utf-8")
     assert "yaml" not in source.lower().replace("the raw yaml", "")
+
+
+def test_unlocked_by_walks_a_technology_table_once() -> None:
+    """An engine asking which technologies unlock each of n items walks the technologies once, not
+    n times; a new table (an assumptions view fills one in) is walked for itself."""
+    from collections.abc import Iterator, Mapping
+
+    from civrules_runtime_sid_meiers_civilization import logic
+
+    class Counted(Mapping[str, Any]):
+        def __init__(self, table: Mapping[str, Any]) -> None:
+            self.table, self.walks = table, 0
+
+        def __getitem__(self, key: str) -> Any:
+            return self.table[key]
+
+        def __iter__(self) -> Iterator[str]:
+            self.walks += 1
+            return iter(self.table)
+
+        def __len__(self) -> int:
+            return len(self.table)
+
+    model = _model("sid-meiers-civilization-community")
+    items = [*(b.id for b in model.buildings), *(u.id for u in model.unit_types), *(g.id for g in model.governments)]
+    table = Counted(community.TECHNOLOGIES)
+    answers = [logic.unlocked_by(table, item) for item in items]
+    assert table.walks == 1
+    assert answers == [community.unlocked_by(item) for item in items]
+    other = Counted(community.TECHNOLOGIES)
+    logic.unlocked_by(other, items[0])
+    assert other.walks == 1

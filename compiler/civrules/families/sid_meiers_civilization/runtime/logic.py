@@ -252,19 +252,41 @@ def unlocked_by(technologies: "Mapping[str, Technology]", item: str) -> tuple[st
     When none known unlocks it and some technology's unlocks are not in the sources, the answer
     cannot be judged: UnknownFactError, never an empty answer that may be false.
     """
-    found = []
-    silent = []
-    for tech in technologies.values():
-        if tech.unlocks is None:
-            silent.append(tech.id)
-            continue
-        unlocks = tech.unlocks
-        if item in (*unlocks.buildings, *unlocks.governments, *unlocks.wonders) or any(
-            unit.type == item for unit in unlocks.units
-        ):
-            found.append(tech.id)
+    by_item, silent = _unlockers(technologies)
+    found = by_item.get(item, ())
     if not found and silent:
         raise UnknownFactError(
-            f"no technology known unlocks {item}, and what {len(silent)} technologies unlock is not in the sources"
+            f"no technology known unlocks {item}, and what {silent} technologies unlock is not in the sources"
         )
-    return tuple(found)
+    return found
+
+
+#: The technologies unlocking each item, by the technology table they were read from (kept with
+#: the table, so that an id reused by a new table is not mistaken for it): one walk of a table,
+#: not one per question (an engine asking of every building walked every technology each time).
+#: A package's tables never change once made; at most :data:`_KEPT` tables are remembered.
+_UNLOCKERS: "dict[int, tuple[Mapping[str, Technology], dict[str, tuple[str, ...]], int]]" = {}
+_KEPT = 16
+
+
+def _unlockers(technologies: "Mapping[str, Technology]") -> "tuple[dict[str, tuple[str, ...]], int]":
+    """Each item's unlocking technologies, in table order, and how many technologies' unlocks the
+    sources do not give."""
+    kept = _UNLOCKERS.get(id(technologies))
+    if kept is not None and kept[0] is technologies:
+        return kept[1], kept[2]
+    by_item: dict[str, list[str]] = {}
+    silent = 0
+    for tech in technologies.values():
+        unlocks = tech.unlocks
+        if unlocks is None:
+            silent += 1
+            continue
+        items = (*unlocks.buildings, *unlocks.governments, *unlocks.wonders, *(unit.type for unit in unlocks.units))
+        for unlocked in dict.fromkeys(items):
+            by_item.setdefault(unlocked, []).append(tech.id)
+    found = {unlocked: tuple(ids) for unlocked, ids in by_item.items()}
+    if len(_UNLOCKERS) >= _KEPT:
+        _UNLOCKERS.clear()
+    _UNLOCKERS[id(technologies)] = (technologies, found, silent)
+    return found, silent
