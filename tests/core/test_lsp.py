@@ -160,6 +160,7 @@ def test_the_server_answers_an_editor_session(client: Client, rules: Path) -> No
     capabilities = initialized["capabilities"]
     assert capabilities["hoverProvider"] and capabilities["definitionProvider"] and capabilities["referencesProvider"]
     assert "completionProvider" in capabilities and "codeActionProvider" in capabilities
+    assert capabilities["documentSymbolProvider"]
     client.notify("initialized", {})
     client.notify(
         "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
@@ -211,6 +212,13 @@ def test_the_server_answers_an_editor_session(client: Client, rules: Path) -> No
     completion = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": in_value})
     labels = {item["label"] for item in completion["items"]}
     assert {"crafts", "sciences"} <= labels and not {"pottery", "famine"} & labels
+
+    # The outline, flat (this client declares no hierarchy): each card named with its collection.
+    outline = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    (pottery,) = [entry for entry in outline if entry["name"] == "pottery"]
+    assert pottery["containerName"] == "cards" and pottery["location"]["uri"] == uri
+    assert pottery["location"]["range"]["start"] == position(typo, "- id: pottery", len("- "))
+    assert all("children" not in entry for entry in outline)
 
     assert client.close() == 0
 
@@ -634,3 +642,72 @@ def test_rename_stays_in_the_rulesets_that_read_the_definition() -> None:
     assert {s.relative for s in found} <= index.scope(CARDS)
     assert "cards/expansion-project.yaml" not in {s.relative for s in found}
     assert sum(s.definition for s in found) == 1
+
+
+# --- the outline (textDocument/documentSymbol) ---------------------------------------------------
+
+
+def _inside(inner: Span, outer: Span) -> bool:
+    return (outer.line, outer.column) <= (inner.line, inner.column) and (inner.end_line, inner.end_column) <= (
+        outer.end_line,
+        outer.end_column,
+    )
+
+
+def test_the_outline_lists_each_collection_and_its_entities_as_written(index: Index) -> None:
+    import yaml
+
+    data = yaml.safe_load((RULES / CARDS).read_text(encoding="utf-8"))
+    outline = index.outline(CARDS)
+    assert [entry.name for entry in outline] == ["groups", "cards"]  # the file's order
+    groups, cards = outline
+    assert [card.name for card in cards.children] == [card["id"] for card in data["cards"]]
+    assert [card.detail for card in cards.children] == [card["name"] for card in data["cards"]]
+    assert cards.detail == f"{len(data['cards'])} civilization cards" and cards.kind == "collection"
+    assert groups.children[0].kind == "card group" and groups.children[0].name == data["groups"][0]["id"]
+    definitions = {s.id: s.span for s in index.by_file[CARDS] if s.definition and s.collection == "civilization_cards"}
+    for entry in outline:
+        assert _inside(entry.selection, entry.span)
+        for child in entry.children:
+            assert child.selection == definitions.get(child.name, child.selection)
+            assert _inside(child.selection, child.span) and _inside(child.span, entry.span)
+    # the entries do not overlap: each entity ends before the next begins
+    for one, following in zip(cards.children, cards.children[1:], strict=False):
+        assert (one.span.end_line, one.span.end_column) <= (following.span.line, following.span.column)
+
+
+def test_a_manifest_outlines_its_ruleset_and_the_lists_it_defines(index: Index) -> None:
+    manifest = "rulesets/advanced-civilization.yaml"
+    outline = index.outline(manifest)
+    assert (outline[0].kind, outline[0].name) == ("ruleset", "advanced-civilization")
+    nations = next(entry for entry in outline if entry.name == "nations")
+    assert nations.children and all(child.kind == "nation" for child in nations.children)
+    assert index.outline("no/such/file.yaml") == []
+
+
+def test_the_server_outlines_a_file_nested_where_the_client_shows_a_hierarchy(rules: Path) -> None:
+    """A variant's outline: its ruleset, and the entities its overlay adds (a client without the
+    hierarchy gets the flat form: see the editor session above)."""
+    variant = rules / "rulesets" / "advanced-civilization-western.yaml"
+    text = variant.read_text(encoding="utf-8")
+    added = (
+        "  civilization_cards:\n    add:\n"
+        '      - {id: weaving, name: Weaving, rule: "32.21", groups: [crafts], cost: 60, prerequisites: [],'
+        " attributes: [], credits: []}\n"
+    )
+    variant.write_text(text.replace("overlay:\n", "overlay:\n" + added, 1), encoding="utf-8")
+    uri = variant.absolute().as_uri()
+
+    async def session() -> Any:
+        editor = Editor(rules)
+        editor.initialize(rules, {"textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}}})
+        await editor.settle()
+        return editor.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+
+    nested = asyncio.run(session())
+    assert nested[0]["name"] == "advanced-civilization-western" and nested[0]["kind"] == 2  # Module
+    (add,) = [entry for entry in nested if entry["name"] == "overlay.civilization_cards.add"]
+    assert add["kind"] == 18 and add["detail"] == "1 civilization card"  # Array
+    (card,) = add["children"]
+    assert (card["name"], card["detail"]) == ("weaving", "Weaving")
+    assert card["selectionRange"]["start"] == position(variant.read_text(encoding="utf-8"), "id: weaving", len("id: "))

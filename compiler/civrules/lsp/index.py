@@ -74,6 +74,30 @@ class Symbol:
     path: NodePath = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """An entry of a file's outline (the editor's outline view and breadcrumbs): a collection, with
+    its entities as children, or one entity (a ruleset's own id, an entity a list defines)."""
+
+    name: str
+    #: What the editor shows beside the name: an entity's `name`, a collection's entity count.
+    detail: str
+    #: "ruleset", "collection" or the collection's entity word ("card", "area", ...).
+    kind: str
+    #: The whole entry: every child's span lies inside it.
+    span: Span
+    #: What the editor selects and reveals: the id, or the collection's key.
+    selection: Span
+    children: tuple[Outline, ...] = ()
+
+
+def _around(*spans: Span) -> Span:
+    """The smallest span holding every one of ``spans`` (of one file)."""
+    start = min((s.line, s.column) for s in spans)
+    end = max((s.end_line, s.end_column) for s in spans)
+    return Span(spans[0].file, start[0], start[1], end[0], end[1])
+
+
 class RenameRefusedError(Exception):
     """A rename that cannot be done; the message says why, in the editor's words."""
 
@@ -242,6 +266,34 @@ class Index:
             where = f"{taken[0].span.file}:{taken[0].span.line}"
             raise RenameRefusedError(f"{words.a(word)} `{new}` already exists ({where}): choose another id")
         return [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
+
+    def outline(self, relative: str) -> list[Outline]:
+        """The outline of ``relative``: the ruleset a manifest defines, and each list of entities the
+        file defines (a collection, a variant's `overlay.<collection>.add`), its entities by id, in
+        the order written. From the symbols the file's reading gave: no walk of the file."""
+        entry = self._files.get(relative)
+        if entry is None:
+            return []
+        document = entry.document
+        found: list[Outline] = []
+        lists: dict[NodePath, list[Outline]] = {}
+        plurals: dict[NodePath, str] = {}
+        for symbol in entry.definitions:
+            if symbol.collection == "rulesets":
+                found.append(Outline(symbol.id, _name_of(document.data), "ruleset", symbol.span, symbol.span))
+                continue
+            at = symbol.path[:-1]  # the entity: (*list, index)
+            entity = _node(document.data, at)
+            span = _around(document.span(at), symbol.span)
+            word = entity_word(symbol.collection)
+            lists.setdefault(at[:-1], []).append(Outline(symbol.id, _name_of(entity), word, span, symbol.span))
+            plurals[at[:-1]] = symbol.collection.replace("_", " ")
+        for path, entities in lists.items():
+            key = document.key_span(path)
+            count = words.count(len(entities), entities[0].kind, plurals[path])
+            span = _around(key, document.span(path), *(e.span for e in entities))
+            found.append(Outline(".".join(map(str, path)), count, "collection", span, key, tuple(entities)))
+        return sorted(found, key=lambda o: (o.span.line, o.span.column))
 
     def ids(self, relative: str) -> list[tuple[str, str]]:
         """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted."""
@@ -417,6 +469,12 @@ def reference_at(kind: str | None, keys: list[str]) -> Ref | None:
             return Ref(keys[1], "overlay target")
         return ref_at(collection, node_at(collection, (*spec.path, *rest)))
     return ref_at(schema, node_at(schema, tuple(keys)))
+
+
+def _name_of(entity: Any) -> str:
+    """An entity's `name` as written, where it is one string (else nothing)."""
+    name = entity.get("name") if isinstance(entity, dict) else None
+    return " ".join(name.split()) if isinstance(name, str) else ""
 
 
 def _node(data: Any, path: tuple[str | int, ...]) -> Any:

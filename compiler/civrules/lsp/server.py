@@ -44,6 +44,7 @@ from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.lsp.index import (
     Index,
+    Outline,
     RenameRefusedError,
     Symbol,
     code_at,
@@ -386,6 +387,12 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
             )
         return types.WorkspaceEdit(changes=changes) if changes else None
 
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(
+        ls: CivrulesServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+        return _outline(ls, params.text_document.uri)
+
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
     )
@@ -393,6 +400,49 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         return _code_actions(ls, params) or None
 
     return server
+
+
+#: How the editor marks each kind of outline entry (an entity: by its collection's entity word).
+_SYMBOL_KINDS = {"ruleset": types.SymbolKind.Module, "collection": types.SymbolKind.Array}
+
+
+def _outline(ls: CivrulesServer, uri: str) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+    """The file's outline (:meth:`Index.outline`): nested where the client shows a hierarchy, else
+    one flat list, each entity naming its collection as its container (LSP's older form)."""
+    relative = ls.relative(uri)
+    if relative is None:
+        return None
+    outline = ls.index().outline(relative)
+    if not outline:
+        return None
+    positions = ls.positions()
+
+    def nested(entry: Outline) -> types.DocumentSymbol:
+        return types.DocumentSymbol(
+            name=entry.name,
+            detail=plain(entry.detail) or None,
+            kind=_SYMBOL_KINDS.get(entry.kind, types.SymbolKind.Object),
+            range=positions.range(uri, entry.span),
+            selection_range=positions.range(uri, entry.selection),
+            children=[nested(child) for child in entry.children] or None,
+        )
+
+    capabilities = ls.client_capabilities.text_document
+    symbols = capabilities.document_symbol if capabilities is not None else None
+    if symbols is not None and symbols.hierarchical_document_symbol_support:
+        return [nested(entry) for entry in outline]
+    flat: list[types.SymbolInformation] = []
+    for entry in outline:
+        for one, container in ((entry, None), *((child, entry.name) for child in entry.children)):
+            flat.append(
+                types.SymbolInformation(
+                    name=one.name,
+                    kind=_SYMBOL_KINDS.get(one.kind, types.SymbolKind.Object),
+                    location=positions.location(uri, one.span),
+                    container_name=container,
+                )
+            )
+    return flat
 
 
 class _Refused(JsonRpcException):
