@@ -12,7 +12,7 @@ import pytest
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.diagnostics.suggest import LONGEST, QUERIES, Vocabulary, lookalike_differences
 from civrules.pipeline import suppress
-from civrules.resolve import PatchProblem, _select
+from civrules.resolve import PatchProblem, _Elements
 from tests.security.test_check_growth import MOST, calls_made
 
 
@@ -33,8 +33,9 @@ def test_a_list_gives_its_first_queries_unmatched_selectors_a_hint_and_no_more()
     """Every selector naming no element was compared with the whole list, however many there were."""
     items: list[Any] = [{"id": f"item{i}"} for i in range(50)]
     problems: list[PatchProblem] = []
+    elements = _Elements(items)
     for i in range(QUERIES + 20):
-        assert _select(items, {"id": f"itme{i % 50}"}, problems, ("remove", i)) is None
+        assert elements.select({"id": f"itme{i % 50}"}, problems, ("remove", i)) is None
     hints = [p.hint for p in problems]
     assert hints[0] == "did you mean `{id: item0}`?"
     assert all(h.startswith("did you mean") for h in hints[:QUERIES])
