@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -156,6 +157,32 @@ def test_a_patch_that_breaks_the_entity_schema_is_located_in_the_overlay() -> No
     (found,) = [d for d in analysis.diagnostics if d.code.startswith("S")]
     assert found.span is not None
     assert found.span.file.endswith("rulesets/cheap.yaml")
+    assert found.span.line == line_of(text, "cost: cheap")
+
+
+def test_a_card_patched_many_times_is_validated_once_each_part_located_where_last_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An entity patched by several entries of one block is validated once, as they left it: a
+    part an earlier patch broke is reported once, at that patch, not once per later patch."""
+    from civrules.schema import validate_entity as validate
+
+    appended = "".join(
+        f'      - {{id: pottery, attributes: {{append: [{{text: "Kiln {i}.", rule: "32.21"}}]}}}}\n' for i in range(30)
+    )
+    body = "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: cheap}\n" + appended
+    path, text = variant("kilns", "advanced-civilization", body)
+    validated: list[Any] = []
+
+    def counted(*args: Any) -> list[Diagnostic]:
+        validated.append(args[2].get("id"))
+        return validate(*args)
+
+    monkeypatch.setattr("civrules.resolve.validate_entity", counted)
+    analysis, _ = analysed("kilns", (path, text))
+    assert validated == ["pottery"]
+    (found,) = [d for d in analysis.diagnostics if d.code.startswith("S")]
+    assert found.span is not None and found.span.file.endswith("rulesets/kilns.yaml")
     assert found.span.line == line_of(text, "cost: cheap")
 
 

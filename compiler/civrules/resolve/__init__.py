@@ -385,10 +385,15 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
             items = operations.get(operation)
             if not isinstance(items, list):
                 continue
+            patched: dict[str, Span] = {}
             for index, item in enumerate(items):
                 if isinstance(item, dict):
                     at = Origin(manifest, ("overlay", name, operation, index))
-                    yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+                    if operation == "patch":
+                        yield from _patch(resolved, name, spec, entries, item, at, patched)
+                    else:
+                        yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+            yield from _validate_patched(resolved, spec, entries, patched)
 
 
 #: The operations of `overlay.settings` besides patching a setting by naming it.
@@ -746,8 +751,16 @@ def _remove(
 
 
 def _patch(
-    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
+    resolved: Resolved,
+    name: str,
+    spec: CollectionSpec,
+    entries: list[Entry],
+    item: dict[str, Any],
+    at: Origin,
+    patched: dict[str, Span],
 ) -> Iterator[Diagnostic]:
+    """Merge one `patch` entry into its entity; the entity is validated once its block's patches
+    are all applied (:func:`_validate_patched`), its key and base definition recorded in ``patched``."""
     target = _target(name, spec, entries, item, at, "patch")
     if not isinstance(target, tuple):
         yield from [target] if target is not None else []
@@ -782,9 +795,23 @@ def _patch(
     origin = replace(entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()))
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
-    yield from validate_entity(
-        resolved.family.slot_kind(spec.slot), spec.path, merged, origin.place, entry.origin.head()
-    )
+    key = entity_key(spec, merged)
+    if key is not None:
+        patched.setdefault(key, entry.origin.head())
+
+
+def _validate_patched(
+    resolved: Resolved, spec: CollectionSpec, entries: list[Entry], patched: dict[str, Span]
+) -> Iterator[Diagnostic]:
+    """Validate each entity a block's patches changed, once, as they left it: each part located in
+    the patch that last wrote it. Validated after each patch, an entity patched n times was
+    validated whole n times (2,000 patches appending to one card's list: 31 s)."""
+    kind = resolved.family.slot_kind(spec.slot)
+    for key, base in patched.items():
+        found = _find(spec, entries, key)
+        if found is not None:
+            entry = entries[found]
+            yield from validate_entity(kind, spec.path, entry.raw, entry.origin.place, base)
 
 
 def _list_part(path: NodePath) -> NodePath:
@@ -1133,7 +1160,9 @@ def _list_operations(
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath = (),
 ) -> list[Any]:
-    elements = _Elements(copy.deepcopy(target))
+    # The list is new; its elements are the target's until an operation makes one anew (no element
+    # is changed in place), as a merged mapping keeps the target's values it does not patch.
+    elements = _Elements(list(target))
     for name in LIST_OPERATIONS:
         entries = operations.get(name)
         if entries is None:
