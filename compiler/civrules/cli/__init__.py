@@ -638,7 +638,7 @@ def _select_rulesets(
         d
         for name in unknown
         for relative in (f"rulesets/{name}.yaml", f"rulesets/{name}.yml")
-        if relative in workspace.rule_files()
+        if workspace.has_rule_file(relative)
         for d in workspace.load(relative).diagnostics
     ]
     if has_errors(broken):
