@@ -51,19 +51,24 @@ class CreditRow(Mapping[str, int]):
         extra = sum(line[0] for line in lines if line[3])
         return (sum(plain) if self._matrix.same_target == "sum" else max(plain, default=0)) + extra
 
-    def _targets(self) -> "set[str]":
+    def _targets(self) -> "tuple[str, ...]":
+        """The cards this row credits, sorted: made once per owned card and kept by the matrix (each
+        len() or iteration of a row gathered every member of the groups it credits again)."""
         matrix = self._matrix
-        found: set[str] = set()
-        for _, group, card, _ in self._lines:
-            if card is not None:
-                found.add(card)
-            else:
-                found.update(c for c in matrix._members.get(group or "", ()) if c not in matrix._no_group_credits)
-        found.discard(self._owned)
-        return found
+        kept = matrix._targets.get(self._owned)
+        if kept is None:
+            found: set[str] = set()
+            for _, group, card, _ in self._lines:
+                if card is not None:
+                    found.add(card)
+                else:
+                    found.update(c for c in matrix._members.get(group or "", ()) if c not in matrix._no_group_credits)
+            found.discard(self._owned)
+            kept = matrix._targets[self._owned] = tuple(sorted(found))
+        return kept
 
     def __iter__(self) -> "Iterator[str]":
-        return iter(sorted(self._targets()))
+        return iter(self._targets())
 
     def __len__(self) -> int:
         return len(self._targets())
@@ -117,6 +122,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         "_lines",
         "_members",
         "_no_group_credits",
+        "_targets",
         "same_target",
     )
 
@@ -142,6 +148,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         )
         self._empty: tuple[Line, ...] = ()
         self._indexes: dict[str, tuple[dict[str, list[Line]], dict[str, list[Line]]]] = {}
+        self._targets: dict[str, tuple[str, ...]] = {}
 
     def _index(self, owned: str, lines: "tuple[Line, ...]") -> "tuple[dict[str, list[Line]], dict[str, list[Line]]]":
         """``owned``'s lines by the card they credit and by the group they credit, made once."""

@@ -445,3 +445,23 @@ def test_the_runtime_matrix_equals_one_written_alike_without_reading_its_cells(
     assert first == alike
     assert (first != alike) is False  # __ne__ takes the same path
     assert first["pottery"] == first["pottery"]
+
+
+def test_a_runtime_row_gathers_the_cards_it_credits_once() -> None:
+    """len() and iteration of a CREDIT_MATRIX row gathered every member of the groups it credits at
+    each call; the row's targets are made once and kept by the matrix."""
+    module = runtime_credits()
+    groups = {f"c{i}": ("crafts",) for i in range(50)}
+    matrix = module.CreditMatrix("highest", True, groups, {"c0": ((10, "crafts", None, False),)})
+    read: list[str] = []
+    members = matrix._members
+
+    class Counted(dict[str, list[str]]):
+        def get(self, key: str, default: Any = None) -> Any:
+            read.append(key)
+            return members.get(key, default)
+
+    matrix._members = Counted(members)
+    row = matrix["c0"]
+    assert [len(row) for _ in range(5)] == [49] * 5 and list(row) == sorted(f"c{i}" for i in range(1, 50))
+    assert read == ["crafts"]

@@ -553,3 +553,22 @@ def test_none_and_unknown_are_told_apart_for_every_collection() -> None:
             found = getattr(package, table)
             assert not (any(found.values()) if table == "ADJACENCY" else found), (package.RULESET_ID, table)
     assert not ac.UNKNOWN_COLLECTIONS
+
+
+def test_the_resolution_order_ranks_a_calamity_order_once() -> None:
+    """An engine ordering the calamities of each turn ranked the whole order at every call (1,200
+    calamities at a hundred times the shipped ones, for two drawn); the ranks are made once per
+    order and kept with it."""
+    from civrules_runtime_advanced_civilization import logic
+
+    class Counted(tuple[str, ...]):
+        walks = 0
+
+        def __iter__(self) -> Any:
+            Counted.walks += 1
+            return super().__iter__()
+
+    order = Counted(ep.CALAMITY_ORDER)
+    for _ in range(5):
+        assert logic.resolution_order(order, ["flood", "famine"]) == ("famine", "flood")
+    assert Counted.walks == 1
