@@ -47,6 +47,21 @@ ten):
   5.9 MB file); the reader searched the mapping's keys for each duplicate's first definition, the
   square of the mapping (20,000 took 4.9 s to read).
 
+Found in round fifteen (an attacker's trial of overlays, variants' diagnostics and the folder):
+
+- ``list-selectors``: a variant writing ``N`` special rules and patching each by a list selector
+  (``where: {id: rN}``) (5,000: 43 s, every selector compared with every element);
+- ``repeated-patches``: ``N`` patch entries of one card, each appending an attribute (2,000: 31 s,
+  the whole card validated after each);
+- ``patched-areas``: a variant adding ``N`` sea areas and their borders, and a variant of it
+  patching each area (30,000: 50 s, each overlay operation scanning the collection twice);
+- ``variant-warnings``: the same with each border's areas the other way round, ``N`` M003 warnings
+  in the first variant, which the second's patches re-locate (5,000: 13 s);
+- ``suppressions``: the same warnings, and ``N`` ``suppress:`` entries of the second variant, one
+  per area (3,000: 5.3 s, each diagnostic trying every entry of its code);
+- ``many-rulesets``: ``N`` variant manifests, ``civrules list`` (10,000: 61 s, each manifest listing
+  and sorting every rule file to find its base).
+
 The two newer families' shapes (round thirteen, an audit of their checks, sheets and helpers):
 
 - ``smc-unit-ranks``: ``N`` unit types of four ranks and ``N`` technologies, technology ``i`` raising
@@ -352,6 +367,76 @@ def is_faction_decks(rules: Path, n: int) -> list[str]:
     return [f"validate {named}", f"build {named} --out {{out}}/generated"]
 
 
+def _manifest(rules: Path, name: str, extends: str, body: list[str]) -> None:
+    _write(rules / "rulesets" / f"{name}.yaml",
+           ["kind: ruleset", f"id: {name}", f"name: {name.title()}", f"extends: {extends}", *body])  # fmt: skip
+
+
+def list_selectors(rules: Path, n: int) -> list[str]:
+    rules_written = [f'  - {{id: r{i}, rule: "16.8", text: "Rule {i}."}}' for i in range(n)]
+    patches = [
+        f'        - {{where: {{id: r{i}}}, with: {{id: r{i}, rule: "16.8", text: "Changed {i}."}}}}' for i in range(n)
+    ]
+    body = ["special_rules:", *rules_written, "overlay:", "  settings:", "    special_rules:", "      patch:", *patches]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["validate big"]
+
+
+def repeated_patches(rules: Path, n: int) -> list[str]:
+    patches = [
+        f'      - {{id: pottery, attributes: {{append: [{{text: "Attribute {i}.", rule: "32.211"}}]}}}}'
+        for i in range(n)
+    ]
+    _manifest(
+        rules,
+        "big",
+        "advanced-civilization",
+        ["overlay:", "  civilization_cards:", "    patch:", *patches] if n else [],
+    )
+    return ["validate big"]
+
+
+def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
+    """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
+    or each border's areas the other way round: one M003 warning each)."""
+    areas = [f"      - {{id: h{i}, name: H{i}, panel: main, land: false, water: true}}" for i in range(n)]
+    borders = []
+    for i in range(n):
+        pair = [f"h{i}", "adriatic_sea" if i == 0 else f"h{i - 1}"]
+        pair = sorted(pair) if in_order else pair
+        borders.append(f"      - {{areas: [{', '.join(pair)}], kind: sea, basis: area_types}}")
+    body = ["overlay:", "  areas:", "    add:", *areas, "  borders:", "    add:", *borders]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+
+
+def patched_areas(rules: Path, n: int) -> list[str]:
+    _sea_areas(rules, n, in_order=True)
+    patches = [f"      - {{id: h{i}, name: Sea {i}}}" for i in range(n)]
+    _manifest(rules, "big2", "big", ["overlay:", "  areas:", "    patch:", *patches] if n else [])
+    return ["validate big2"]
+
+
+def variant_warnings(rules: Path, n: int) -> list[str]:
+    _sea_areas(rules, n, in_order=False)
+    patches = [f"      - {{id: h{i}, name: Sea {i}}}" for i in range(n)]
+    _manifest(rules, "big2", "big", ["overlay:", "  areas:", "    patch:", *patches] if n else [])
+    return ["validate big2"]
+
+
+def suppressions(rules: Path, n: int) -> list[str]:
+    _sea_areas(rules, n, in_order=False)
+    silenced = [f"  - {{code: M003, target: h{i}, reason: order kept}}" for i in range(n)]
+    _manifest(rules, "big2", "big", ["suppress:", *silenced] if n else [])
+    return ["validate big2"]
+
+
+def many_rulesets(rules: Path, n: int) -> list[str]:
+    for i in range(n):
+        _manifest(rules, f"v{i}", "advanced-civilization",
+                  ["overlay:", "  nations:", "    patch:", f"      - {{id: africa, name: Africa {i}}}"])  # fmt: skip
+    return ["list"]
+
+
 SHAPES = {
     "group-cards": group_cards,
     "cards": cards,
@@ -365,6 +450,12 @@ SHAPES = {
     "smc-unit-ranks": smc_unit_ranks,
     "smc-terrains": smc_terrains,
     "is-faction-decks": is_faction_decks,
+    "list-selectors": list_selectors,
+    "repeated-patches": repeated_patches,
+    "patched-areas": patched_areas,
+    "variant-warnings": variant_warnings,
+    "suppressions": suppressions,
+    "many-rulesets": many_rulesets,
 }
 
 
@@ -383,6 +474,13 @@ SIZES: dict[str, tuple[int, ...]] = {
     "smc-unit-ranks": (300, 3_000),
     "smc-terrains": (300, 3_000),
     "is-faction-decks": (30, 300),
+    "list-selectors": (500, 5_000),
+    "repeated-patches": (200, 2_000),
+    # 30,000 areas and borders added, and patched: a 4.1 MB variant and a 1 MB one.
+    "patched-areas": (3_000, 30_000),
+    "variant-warnings": (500, 5_000),
+    "suppressions": (300, 3_000),
+    "many-rulesets": (1_000, 10_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.
